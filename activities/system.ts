@@ -1,0 +1,18 @@
+import type { Db } from '../infra/db.js';
+
+export type SystemActivityDeps = { db: Db; workerIdentity: string };
+
+export function createSystemActivities({ db, workerIdentity }: SystemActivityDeps) {
+  return {
+    /**
+     * Proves, for readiness, that a worker polls the activity queue and reaches PostgreSQL with
+     * its own connection pool (the API's pool being healthy says nothing about the worker's).
+     */
+    async checkWorkerDatabase(): Promise<{ workerIdentity: string; databaseTime: string }> {
+      const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
+      return { workerIdentity, databaseTime: (row?.now ?? new Date()).toISOString() };
+    },
+  };
+}
+
+export type SystemActivities = ReturnType<typeof createSystemActivities>;

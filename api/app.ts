@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../infra/config.js';
+import type { Db } from '../infra/db.js';
+import type { Logger } from '../infra/logger.js';
+import type { PublicSettings } from '../domain/system/schemas.js';
+import { taskQueues } from '../temporal/task-queues.js';
+import { createAuthPagesRouter } from './auth/router.js';
+import { createHealthRouter } from './health.js';
+import { createErrorHandler, notFoundHandler } from './http/errors.js';
+import { requestContext } from './http/request-context.js';
+import { createV1Router } from './v1/router.js';
+
+export type AppDeps = {
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'READINESS_TIMEOUT_MS'>;
+  settings: PublicSettings;
+  logger: Logger;
+  db: Db;
+  temporal: Client;
+  /** The built web app (dist/web); served with an SPA fallback when present. */
+  webDir?: string;
+};
+
+const API_PREFIXES = ['/api/', '/v1/', '/v1'];
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestContext(deps.logger));
+
+  app.use(
+    createHealthRouter({
+      db: deps.db,
+      temporal: deps.temporal,
+      taskQueue: taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main,
+      timeoutMs: deps.config.READINESS_TIMEOUT_MS,
+      settings: deps.settings,
+    }),
+  );
+  app.use('/api/auth', createAuthPagesRouter());
+  app.use('/v1', createV1Router({}));
+  app.use('/api', notFoundHandler);
+
+  if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {
+    const indexHtml = path.join(deps.webDir, 'index.html');
+    app.use(express.static(deps.webDir, { index: false, maxAge: '1h', immutable: false }));
+    // Client-side routes (TanStack Router) all load the same document.
+    app.get('/{*path}', (req, res, next) => {
+      if (API_PREFIXES.some((prefix) => req.path === prefix || req.path.startsWith(prefix))) return next();
+      res.set('Cache-Control', 'no-cache').sendFile(indexHtml);
+    });
+  }
+
+  app.use(notFoundHandler);
+  app.use(createErrorHandler(deps.logger));
+  return app;
+}

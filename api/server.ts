@@ -1,0 +1,60 @@
+// API process entry: `node dist/api/server.js` (production) or via tsx (dev).
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfigOrExit } from '../infra/config.js';
+import { createDb } from '../infra/db.js';
+import { createLogger } from '../infra/logger.js';
+import { connectTemporalClient } from '../temporal/connection.js';
+import { createApp } from './app.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'tollgate-api' });
+if (!config.DATABASE_URL) {
+  logger.fatal('DATABASE_URL is required by the API');
+  process.exit(78);
+}
+
+const db = createDb(config.DATABASE_URL);
+const temporal = await connectTemporalClient(config);
+// From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.
+const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
+
+const app = createApp({
+  config,
+  settings: {
+    version: process.env.npm_package_version ?? '0.0.0',
+    mode: config.isSandbox ? 'sandbox' : 'live',
+    temporal_ui_url: config.TEMPORAL_ADDRESS ? null : `http://localhost:${config.TEMPORAL_UI_PORT}`,
+  },
+  logger,
+  db,
+  temporal,
+  webDir,
+});
+
+const server: Server = app.listen(config.PORT, config.HOST, () => {
+  logger.info({ port: config.PORT, host: config.HOST }, 'api listening');
+});
+// Keep-alive sockets must not hold shutdown open longer than the grace period.
+server.keepAliveTimeout = 5_000;
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  logger.info({ signal }, 'api draining');
+  const forceClose = setTimeout(() => {
+    logger.warn('grace period over; closing remaining connections');
+    server.closeAllConnections();
+  }, config.SHUTDOWN_GRACE_MS);
+  forceClose.unref();
+  // close() stops accepting and resolves once in-flight requests have been answered.
+  server.closeIdleConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.allSettled([db.$disconnect(), temporal.connection.close()]);
+  logger.info('api stopped');
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

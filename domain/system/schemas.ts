@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export const checkStatusSchema = z.enum(['ok', 'error']);
+
+export const readinessCheckSchema = z.object({
+  status: checkStatusSchema,
+  duration_ms: z.number().int().nonnegative(),
+  detail: z.string().optional(),
+});
+
+export const readinessChecksSchema = z.object({
+  postgres: readinessCheckSchema,
+  temporal: readinessCheckSchema,
+  worker: readinessCheckSchema,
+});
+
+export const readinessReportSchema = z.object({
+  status: checkStatusSchema,
+  checks: readinessChecksSchema,
+  checked_at: z.iso.datetime({ offset: true }),
+});
+
+export const publicSettingsSchema = z.object({
+  version: z.string(),
+  mode: z.enum(['sandbox', 'live']),
+  temporal_ui_url: z.url().nullable(),
+});
+
+export type ReadinessCheck = z.infer<typeof readinessCheckSchema>;
+export type ReadinessChecks = z.infer<typeof readinessChecksSchema>;
+export type ReadinessReport = z.infer<typeof readinessReportSchema>;
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;

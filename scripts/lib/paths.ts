@@ -1,0 +1,23 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Pinned tool versions; scripts/provision.ts installs exactly these. */
+export const toolVersions = {
+  temporalCli: 'v1.5.1',
+  temporalTestServer: '1.38.0',
+  stripeMock: 'v0.197.0',
+} as const;
+
+export const toolsDir = path.join(projectRoot, '.tools');
+export const toolPaths = {
+  temporal: path.join(toolsDir, 'bin', 'temporal'),
+  stripeMock: path.join(toolsDir, 'bin', 'stripe-mock'),
+  temporalTestServer: path.join(toolsDir, 'bin', 'temporal-test-server'),
+  chromium: '/usr/bin/chromium',
+};
+
+export function resolveDataDir(dataDir: string): string {
+  return path.resolve(projectRoot, dataDir);
+}

@@ -1,0 +1,160 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { projectRoot, toolPaths, toolsDir, toolVersions } from './paths.js';
+
+const execFileAsync = promisify(execFile);
+
+/** A prerequisite that cannot be had: printed as one line, never a stack trace. */
+export class MissingToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MissingToolError';
+  }
+}
+
+type Progress = (line: string) => void;
+
+function which(command: string): string | undefined {
+  const result = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+const stampFile = (name: string) => path.join(toolsDir, 'stamps', `${name}.version`);
+const isStamped = (name: string, version: string, binary: string) =>
+  existsSync(binary) &&
+  existsSync(stampFile(name)) &&
+  readFileSync(stampFile(name), 'utf8').trim() === version;
+function stamp(name: string, version: string) {
+  mkdirSync(path.dirname(stampFile(name)), { recursive: true });
+  writeFileSync(stampFile(name), `${version}\n`);
+}
+
+async function run(command: string, args: string[], logName: string, env: NodeJS.ProcessEnv = {}) {
+  const logFile = path.join(toolsDir, 'logs', `${logName}.log`);
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    writeFileSync(logFile, stdout + stderr);
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    writeFileSync(logFile, stdout + stderr);
+    throw new MissingToolError(
+      `${command} ${args.join(' ')} failed; see ${path.relative(projectRoot, logFile)}`,
+    );
+  }
+}
+
+function requireGo(forWhat: string, alternative: string): string {
+  const go = which('go');
+  if (!go)
+    throw new MissingToolError(`Go 1.25+ not found: install Go or ${alternative} (needed for ${forWhat})`);
+  const version = spawnSync(go, ['env', 'GOVERSION'], { encoding: 'utf8' }).stdout.trim();
+  const [major = 0, minor = 0] = version.replace(/^go/, '').split('.').map(Number);
+  if (major < 1 || (major === 1 && minor < 25)) {
+    throw new MissingToolError(
+      `Go 1.25+ not found (found ${version}): upgrade Go or ${alternative} (needed for ${forWhat})`,
+    );
+  }
+  return go;
+}
+
+async function goInstall(name: string, module: string, version: string, binary: string, progress: Progress) {
+  if (isStamped(name, version, binary)) return binary;
+  const go = requireGo(name, `put \`${path.basename(binary)}\` in ${path.dirname(binary)}`);
+  progress(`${name} ${version}: building with go install (first run only; can take several minutes)…`);
+  await run(go, ['install', `${module}@${version}`], `${name}-build`, { GOBIN: path.dirname(binary) });
+  stamp(name, version);
+  return binary;
+}
+
+/** The Temporal CLI (dev server + Web UI). A `temporal` on PATH is used when Go is missing. */
+export async function ensureTemporalCli(progress: Progress): Promise<string> {
+  if (isStamped('temporal', toolVersions.temporalCli, toolPaths.temporal)) return toolPaths.temporal;
+  const onPath = which('temporal');
+  if (!which('go') && onPath) return onPath;
+  if (!which('go')) {
+    throw new MissingToolError(
+      'Go 1.25+ not found: install Go or put `temporal` on PATH (Temporal CLI, needed to run the dev server)',
+    );
+  }
+  return goInstall(
+    'temporal',
+    'github.com/temporalio/cli/cmd/temporal',
+    toolVersions.temporalCli,
+    toolPaths.temporal,
+    progress,
+  );
+}
+
+export async function ensureStripeMock(progress: Progress): Promise<string> {
+  return goInstall(
+    'stripe-mock',
+    'github.com/stripe/stripe-mock',
+    toolVersions.stripeMock,
+    toolPaths.stripeMock,
+    progress,
+  );
+}
+
+/**
+ * Temporal's time-skipping test server from Maven Central, behind a launcher that
+ * `TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path' } } })`
+ * can run: the SDK passes the port as the only argument.
+ */
+export async function ensureTemporalTestServer(progress: Progress): Promise<string> {
+  const version = toolVersions.temporalTestServer;
+  if (isStamped('temporal-test-server', version, toolPaths.temporalTestServer))
+    return toolPaths.temporalTestServer;
+  const java = which('java');
+  const mvn = which('mvn');
+  if (!java || !mvn) {
+    throw new MissingToolError(
+      `${java ? 'Maven (mvn)' : 'Java 17+'} not found: install it (e.g. apt-get install ${java ? 'maven' : 'openjdk-17-jre-headless maven'}) for the Temporal time-skipping test server`,
+    );
+  }
+  progress(`Temporal test server ${version}: resolving from Maven Central…`);
+  const classpathFile = path.join(toolsDir, 'temporal-test-server.classpath');
+  await run(
+    mvn,
+    [
+      '-q',
+      '-B',
+      '-f',
+      path.join(projectRoot, 'scripts', 'temporal-test-server', 'pom.xml'),
+      `-Dtemporal.test-server.version=${version}`,
+      'dependency:build-classpath',
+      `-Dmdep.outputFile=${classpathFile}`,
+    ],
+    'temporal-test-server',
+  );
+  mkdirSync(path.dirname(toolPaths.temporalTestServer), { recursive: true });
+  writeFileSync(
+    toolPaths.temporalTestServer,
+    `#!/bin/sh\n# Generated by scripts/provision.ts: Temporal's Java test server with time skipping.\nexec "${java}" -cp "$(cat '${classpathFile}')" io.temporal.testserver.TestServer "$@"\n`,
+  );
+  chmodSync(toolPaths.temporalTestServer, 0o755);
+  stamp('temporal-test-server', version);
+  return toolPaths.temporalTestServer;
+}
+
+/** Debian's Chromium for the browser tests; installed with apt-get when running as root. */
+export async function ensureChromium(progress: Progress): Promise<string> {
+  if (existsSync(toolPaths.chromium)) return toolPaths.chromium;
+  if (process.getuid?.() !== 0 || !which('apt-get')) {
+    throw new MissingToolError(
+      `Chromium not found at ${toolPaths.chromium}: install Debian's chromium package (apt-get install chromium)`,
+    );
+  }
+  progress('Chromium: installing the Debian package…');
+  await run('apt-get', ['update', '-qq'], 'apt-update');
+  await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], 'chromium-install', {
+    DEBIAN_FRONTEND: 'noninteractive',
+  });
+  return toolPaths.chromium;
+}

@@ -1,0 +1,42 @@
+// Worker process entry: `node dist/temporal/run-worker.js` (production) or via tsx (dev).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfigOrExit } from '../infra/config.js';
+import { createDb } from '../infra/db.js';
+import { createLogger } from '../infra/logger.js';
+import { connectTemporalWorker } from './connection.js';
+import { createTollgateWorker } from './worker.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger({ level: config.LOG_LEVEL, name: 'tollgate-worker' });
+if (!config.DATABASE_URL) {
+  logger.fatal('DATABASE_URL is required by the worker');
+  process.exit(78);
+}
+
+// `npm run build` writes the bundle beside the compiled worker (dist/workflow-bundle.js); running
+// from sources there is none and the workflows are bundled at start.
+const prebuiltBundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+const db = createDb(config.DATABASE_URL);
+const connection = await connectTemporalWorker(config);
+const worker = await createTollgateWorker({
+  connection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueuePrefix: config.TEMPORAL_TASK_QUEUE,
+  db,
+  workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
+});
+
+logger.info(
+  { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE },
+  'worker started',
+);
+// The Temporal runtime turns SIGINT/SIGTERM into a graceful worker shutdown: in-flight activities
+// finish (up to the shutdown grace time), then run() resolves.
+try {
+  await worker.run();
+} finally {
+  await connection.close();
+  await db.$disconnect();
+  logger.info('worker stopped');
+}

@@ -1,0 +1,34 @@
+import os from 'node:os';
+import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import type { Db } from '../infra/db.js';
+import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
+import { taskQueues } from './task-queues.js';
+
+export type TollgateWorkerDeps = {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueuePrefix: string;
+  db: Db;
+  /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
+  workflowBundle?: WorkflowBundleOption;
+  identity?: string;
+};
+
+/** The one worker of a Tollgate deployment: every workflow and activity on the main queue. */
+export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Worker> {
+  const identity = deps.identity ?? `${process.pid}@${os.hostname()}`;
+  return Worker.create({
+    connection: deps.connection,
+    namespace: deps.namespace,
+    taskQueue: taskQueues(deps.taskQueuePrefix).main,
+    identity,
+    activities: createActivities({ db: deps.db, workerIdentity: identity }),
+    ...(deps.workflowBundle
+      ? { workflowBundle: deps.workflowBundle }
+      : {
+          workflowsPath: workflowsEntryPath(),
+          bundlerOptions: { webpackConfigHook: resolveTypeScriptSpecifiers },
+        }),
+  });
+}

@@ -1,0 +1,2 @@
+// Every workflow the worker registers. Workflow ids are `<kind>:<entity id>` (DESIGN.md).
+export { readinessWorkflow } from './system.js';

@@ -1,0 +1,15 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { SystemActivities } from '../activities/system.js';
+
+const READINESS_ACTIVITY_TIMEOUT = '5 seconds';
+
+const { checkWorkerDatabase } = proxyActivities<SystemActivities>({
+  startToCloseTimeout: READINESS_ACTIVITY_TIMEOUT,
+  // Readiness asks "is it working now?": a retry would only hide the answer.
+  retry: { maximumAttempts: 1 },
+});
+
+/** One short run per /readyz call: a worker must pick up both a workflow and an activity task. */
+export async function readinessWorkflow(): Promise<{ workerIdentity: string; databaseTime: string }> {
+  return checkWorkerDatabase();
+}
