@@ -7,6 +7,7 @@ import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { connectTemporalClient } from '../temporal/connection.js';
 import { createApp } from './app.js';
+import { drainServer } from './http/shutdown.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'tollgate-api' });
@@ -44,14 +45,9 @@ async function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
   logger.info({ signal }, 'api draining');
-  const forceClose = setTimeout(() => {
-    logger.warn('grace period over; closing remaining connections');
-    server.closeAllConnections();
-  }, config.SHUTDOWN_GRACE_MS);
-  forceClose.unref();
-  // close() stops accepting and resolves once in-flight requests have been answered.
-  server.closeIdleConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await drainServer(server, config.SHUTDOWN_GRACE_MS, () =>
+    logger.warn('grace period over; closing remaining connections'),
+  );
   await Promise.allSettled([db.$disconnect(), temporal.connection.close()]);
   logger.info('api stopped');
   process.exit(0);

@@ -41,7 +41,8 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<ReadinessRepo
     const handle = await temporal.workflow.start<typeof readinessWorkflow>('readinessWorkflow', {
       taskQueue,
       workflowId: `readiness:${randomUUID()}`,
-      workflowExecutionTimeout: timeoutMs,
+      // Longer than our own wait, which names the task queue; the run still cleans itself up.
+      workflowExecutionTimeout: timeoutMs * 2,
     });
     await withTimeout(`A worker on task queue "${taskQueue}"`, timeoutMs, handle.result());
   });

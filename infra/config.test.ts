@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, configSchema, parseConfig } from './config.js';
+
+const projectRoot = path.resolve(import.meta.dirname, '..');
+const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8');
+const settingNames = Object.keys(configSchema.shape).sort();
+
+function configErrorOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+/** Keys of the `x-tollgate-env` block and of the api/worker/migrate `environment` maps. */
+function composeTollgateKeys(compose: string): string[] {
+  const keys = new Set<string>();
+  const lines = compose.split('\n');
+  let inBlock = false;
+  let blockIndent = 0;
+  let service = '';
+  for (const line of lines) {
+    const indent = line.length - line.trimStart().length;
+    const serviceMatch = /^ {2}([a-z-]+):\s*$/.exec(line);
+    if (serviceMatch) service = serviceMatch[1] ?? '';
+    if (
+      /^x-tollgate-env:/.test(line) ||
+      (/^\s+environment:\s*$/.test(line) && ['api', 'worker', 'migrate'].includes(service))
+    ) {
+      inBlock = true;
+      blockIndent = indent;
+      continue;
+    }
+    if (inBlock && line.trim() !== '' && indent <= blockIndent) inBlock = false;
+    const key = /^\s+([A-Z][A-Z0-9_]*):/.exec(line);
+    if (inBlock && key?.[1]) keys.add(key[1]);
+  }
+  return [...keys].sort();
+}
+
+describe('parseConfig', () => {
+  it('applies defaults for an empty environment', () => {
+    const config = parseConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.temporalAddress).toBe('localhost:7233');
+    expect(config.TEMPORAL_NAMESPACE).toBe('default');
+    expect(config.isSandbox).toBe(true);
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('treats empty strings as unset, as compose files leave them', () => {
+    expect(parseConfig({ STRIPE_SECRET_KEY: '', PORT: '' }).isSandbox).toBe(true);
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(configErrorOf({ PORT: 'eighty' })[0]).toMatch(/^PORT: /);
+    expect(configErrorOf({ PORT: '70000' })[0]).toMatch(/^PORT: /);
+    expect(configErrorOf({ DATABASE_URL: 'mysql://x' })[0]).toBe(
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL',
+    );
+    expect(configErrorOf({ TEMPORAL_TLS: 'yes' })[0]).toMatch(/^TEMPORAL_TLS: /);
+    expect(configErrorOf({ LOG_LEVEL: 'loud' })[0]).toMatch(/^LOG_LEVEL: /);
+  });
+
+  it('requires the TLS certificate and key together', () => {
+    expect(configErrorOf({ TEMPORAL_TLS_CERT_PATH: '/c.crt' })).toEqual([
+      'TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together',
+    ]);
+  });
+
+  it('leaves sandbox mode only with a Stripe key and its webhook secret', () => {
+    expect(configErrorOf({ STRIPE_SECRET_KEY: 'sk_test_123' })).toEqual([
+      'STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set',
+    ]);
+    const live = parseConfig({ STRIPE_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_abc' });
+    expect(live.isSandbox).toBe(false);
+  });
+
+  it('uses the external Temporal address and strips a trailing slash from PUBLIC_URL', () => {
+    const config = parseConfig({ TEMPORAL_ADDRESS: 'temporal:7233', PUBLIC_URL: 'https://pay.example.com/' });
+    expect(config.temporalAddress).toBe('temporal:7233');
+    expect(config.publicUrl).toBe('https://pay.example.com');
+  });
+});
+
+describe('documented and deployed settings', () => {
+  it('.env.example documents exactly the settings the schema reads', () => {
+    const documented = [...read('.env.example').matchAll(/^#?\s?([A-Z][A-Z0-9_]*)=/gm)].map(
+      (match) => match[1],
+    );
+    expect([...new Set(documented)].sort()).toEqual(settingNames);
+  });
+
+  it('the README configuration table lists exactly the settings the schema reads', () => {
+    const table = [...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]);
+    expect([...new Set(table)].sort()).toEqual(settingNames);
+  });
+
+  it('docker-compose.yml gives the api, worker and migrate services only known settings, which parse', () => {
+    const compose = read('docker-compose.yml');
+    const keys = composeTollgateKeys(compose);
+    expect(keys).toEqual(expect.arrayContaining(['DATABASE_URL', 'TEMPORAL_ADDRESS', 'PORT', 'HOST']));
+    expect(keys.filter((key) => !settingNames.includes(key))).toEqual([]);
+    // Substitute compose's ${VAR:-default} with the default and parse what the api would see.
+    const env = Object.fromEntries(
+      [...compose.matchAll(/^\s+([A-Z][A-Z0-9_]*):\s*'?([^'\n]*)'?$/gm)]
+        .filter(([, key]) => key !== undefined && settingNames.includes(key))
+        .map(([, key, value]) => [key, (value ?? '').replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]),
+    );
+    expect(() => parseConfig(env)).not.toThrow();
+  });
+
+  it('the Dockerfile sets only known settings', () => {
+    const keys = [...read('Dockerfile').matchAll(/^ENV ([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((key) => key !== undefined && !settingNames.includes(key))).toEqual([]);
+  });
+});

@@ -1,0 +1,172 @@
+// `npm test`: static checks, then every Jest project against real services started here.
+// `npm run test:<project>` runs one project (unit, integration, workflow, e2e); any other argument
+// goes to Jest, e.g. `npm run test:integration -- api/health -t readiness`.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { findFreePort } from '../infra/processes.js';
+import { bundleWorkflows } from '../temporal/bundle.js';
+import { startTemporalDevServer } from '../temporal/dev-server.js';
+import { testEnvKeys } from '../test/env.js';
+import { build } from './build.js';
+import { openToolingPostgres } from './lib/local-database.js';
+import { projectRoot, resolveDataDir } from './lib/paths.js';
+import { migrateDeploy } from './lib/prisma-cli.js';
+import {
+  MissingToolError,
+  ensureChromium,
+  ensureTemporalCli,
+  ensureTemporalTestServer,
+} from './lib/tools.js';
+
+const projects = ['unit', 'integration', 'workflow', 'e2e'] as const;
+type Project = (typeof projects)[number];
+
+const isSelector = (arg: string) => arg === 'static' || projects.includes(arg as Project);
+const args = process.argv.slice(2).filter((arg) => arg !== '--');
+const selected = args.filter(isSelector);
+const jestArgs = args.filter((arg) => !isSelector(arg));
+const runStatic = selected.length === 0 || selected.includes('static');
+const selectedProjects: Project[] =
+  selected.length === 0 ? [...projects] : projects.filter((project) => selected.includes(project));
+
+const jestSettings: Record<Project, string[]> = {
+  unit: [],
+  integration: ['--maxWorkers=2', '--testTimeout=60000'],
+  workflow: ['--maxWorkers=2', '--testTimeout=60000'],
+  e2e: ['--runInBand', '--testTimeout=240000'],
+};
+
+const cleanups: (() => Promise<void>)[] = [];
+const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
+const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: projectRoot, env, stdio: 'inherit' });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+function banner(text: string) {
+  console.log(`\n── ${text} ${'─'.repeat(Math.max(0, 70 - text.length))}`);
+}
+
+/** The migrated template each test file clones; rebuilt only when the migrations change. */
+async function prepareTemplateDatabase(adminUrl: string, urlFor: (database: string) => string) {
+  const migrationsDir = path.join(projectRoot, 'prisma', 'migrations');
+  const hash = createHash('sha256');
+  for (const entry of readdirSync(migrationsDir).sort()) {
+    if (entry.endsWith('.toml')) continue;
+    hash.update(entry).update(readFileSync(path.join(migrationsDir, entry, 'migration.sql')));
+  }
+  const fingerprint = hash.digest('hex').slice(0, 16);
+  const template = 'tollgate_test_template';
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ comment: string | null }>(
+      'SELECT shobj_description(oid, $2) AS comment FROM pg_database WHERE datname = $1',
+      [template, 'pg_database'],
+    );
+    if (rows[0]?.comment === fingerprint) return template;
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${template}`);
+    await migrateDeploy(urlFor(template));
+    await admin.query(`COMMENT ON DATABASE ${template} IS '${fingerprint}'`);
+    return template;
+  } finally {
+    await admin.end();
+  }
+}
+
+async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const needsServices = projectsToRun.some((project) => project !== 'unit');
+  if (!needsServices) return env;
+  const progress = (line: string) => console.log(`  … ${line}`);
+
+  if (projectsToRun.includes('workflow')) {
+    env[testEnvKeys.timeSkippingServer] = await ensureTemporalTestServer(progress);
+  }
+  if (projectsToRun.includes('e2e')) {
+    await ensureChromium(progress);
+    const started = Date.now();
+    await build();
+    console.log(`  ✓ production build for e2e (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+
+  const postgres = await openToolingPostgres({ name: 'test-postgres' });
+  cleanups.push(postgres.stop);
+  env[testEnvKeys.adminDatabaseUrl] = postgres.adminUrl;
+  env[testEnvKeys.templateDatabase] = await prepareTemplateDatabase(postgres.adminUrl, postgres.urlFor);
+  console.log('  ✓ PostgreSQL with the migrated template database');
+
+  const temporal = await startTemporalDevServer({
+    binary: await ensureTemporalCli(progress),
+    port: await findFreePort(),
+    logFile: path.join(dataDir, 'logs', 'test-temporal.log'),
+  });
+  cleanups.push(temporal.stop);
+  env[testEnvKeys.temporalAddress] = temporal.address;
+  console.log(`  ✓ Temporal dev server on ${temporal.address}`);
+
+  const bundlePath = path.join(dataDir, 'test-workflow-bundle.js');
+  writeFileSync(bundlePath, (await bundleWorkflows()).code);
+  env[testEnvKeys.workflowBundle] = bundlePath;
+  console.log('  ✓ workflow bundle');
+  return env;
+}
+
+async function main(): Promise<number> {
+  const failures: string[] = [];
+  if (runStatic) {
+    banner('static checks: typecheck, lint, format');
+    for (const [name, command, args] of [
+      ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+      ['typecheck web', bin('tsc'), ['--noEmit', '-p', 'web/tsconfig.json']],
+      ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+      ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+    ] as const) {
+      if ((await run(command, [...args])) !== 0) failures.push(name);
+      else console.log(`  ✓ ${name}`);
+    }
+  }
+  if (selectedProjects.length === 0) return failures.length === 0 ? 0 : 1;
+
+  banner('services');
+  const env = await startServices(selectedProjects);
+  for (const project of selectedProjects) {
+    banner(`jest: ${project}`);
+    const code = await run(
+      process.execPath,
+      [
+        '--experimental-vm-modules',
+        '--no-warnings=ExperimentalWarning',
+        bin('jest'),
+        '--selectProjects',
+        project,
+        ...jestSettings[project],
+        ...jestArgs,
+      ],
+      env,
+    );
+    if (code !== 0) failures.push(project);
+  }
+  banner(failures.length === 0 ? 'all checks passed' : `failed: ${failures.join(', ')}`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+let exitCode = 1;
+try {
+  exitCode = await main();
+} catch (error) {
+  console.error(
+    `tollgate: ${error instanceof MissingToolError || error instanceof Error ? error.message : String(error)}`,
+  );
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}
+process.exit(exitCode);
