@@ -1,0 +1,129 @@
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
+import { readinessReportSchema } from '../domain/system/schemas.js';
+import { findFreePort } from '../infra/processes.js';
+import { createDataDir, poll, processesOf, startTollgate, type RunningTollgate } from './support.js';
+
+/**
+ * `npm start` with nothing external: its own PostgreSQL cluster and Temporal dev server under a
+ * DATA_DIR of this test's own, on free ports.
+ */
+describe('npm start (self-contained stack)', () => {
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let ports: { api: number; postgres: number; temporal: number; temporalUi: number };
+  let tollgate: RunningTollgate | undefined;
+
+  const readiness = async () => {
+    const response = await fetch(`http://127.0.0.1:${ports.api}/readyz`);
+    return { status: response.status, report: readinessReportSchema.parse(await response.json()) };
+  };
+  const withDatabase = async <T>(work: (client: pg.Client) => Promise<T>) => {
+    const client = new pg.Client({
+      connectionString: `postgresql://tollgate:tollgate@127.0.0.1:${ports.postgres}/tollgate`,
+    });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  const readinessWorkflowIds = async () => {
+    const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+    try {
+      const client = new Client({ connection });
+      const ids: string[] = [];
+      for await (const execution of client.workflow.list({ query: "WorkflowType = 'readinessWorkflow'" })) {
+        ids.push(execution.workflowId);
+      }
+      return ids;
+    } finally {
+      await connection.close();
+    }
+  };
+
+  beforeAll(async () => {
+    dataDir = createDataDir('stack');
+    ports = {
+      api: await findFreePort(),
+      postgres: await findFreePort(),
+      temporal: await findFreePort(),
+      temporalUi: await findFreePort(),
+    };
+    env = { ...process.env, DATA_DIR: dataDir, PORT: String(ports.api) };
+    env.EMBEDDED_POSTGRES_PORT = String(ports.postgres);
+    env.TEMPORAL_DEV_PORT = String(ports.temporal);
+    env.TEMPORAL_UI_PORT = String(ports.temporalUi);
+    delete env.DATABASE_URL;
+    delete env.TEMPORAL_ADDRESS;
+    tollgate = await startTollgate(env);
+  });
+  afterAll(async () => {
+    if (tollgate && tollgate.child.exitCode === null) await tollgate.stop('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints the URLs once ready', () => {
+    const output = tollgate?.output() ?? '';
+    expect(output).toContain(`App:          http://localhost:${ports.api}`);
+    expect(output).toContain(`Temporal UI:  http://localhost:${ports.temporalUi}`);
+  });
+
+  it('answers /api/auth/ok, a green /readyz and the Temporal UI', async () => {
+    const ok = await fetch(`http://127.0.0.1:${ports.api}/api/auth/ok`);
+    expect(await ok.json()).toEqual({ ok: true });
+    const { status, report } = await readiness();
+    expect(status).toBe(200);
+    expect(report.checks).toMatchObject({
+      postgres: { status: 'ok' },
+      temporal: { status: 'ok' },
+      worker: { status: 'ok' },
+    });
+    const ui = await fetch(`http://127.0.0.1:${ports.temporalUi}/`);
+    expect(ui.status).toBe(200);
+    expect((await readinessWorkflowIds()).length).toBeGreaterThan(0);
+  });
+
+  it('turns /readyz red naming the worker when the worker dies, and green once the supervisor restarts it', async () => {
+    const workerPid = Number(readFileSync(path.join(dataDir, 'run', 'worker.pid'), 'utf8'));
+    process.kill(workerPid, 'SIGKILL');
+    const down = await poll('a red /readyz', async () => {
+      const result = await readiness();
+      return result.status === 503 ? result : undefined;
+    });
+    expect(down.report.checks.worker.status).toBe('error');
+    expect(down.report.checks.postgres.status).toBe('ok');
+    const up = await poll('a green /readyz', async () => {
+      const result = await readiness();
+      return result.status === 200 ? result : undefined;
+    });
+    expect(up.report.checks.worker.status).toBe('ok');
+    const restartedPid = Number(readFileSync(path.join(dataDir, 'run', 'worker.pid'), 'utf8'));
+    expect(restartedPid).not.toBe(workerPid);
+  });
+
+  it('stops on SIGINT leaving no process behind, and a second start keeps the data', async () => {
+    await withDatabase(async (client) => {
+      await client.query('CREATE TABLE e2e_marker (note text)');
+      await client.query("INSERT INTO e2e_marker VALUES ('kept across restarts')");
+    });
+    const workflowsBefore = await readinessWorkflowIds();
+
+    expect(await tollgate?.stop('SIGINT')).toBe(130);
+    expect(processesOf(dataDir)).toEqual([]);
+
+    tollgate = await startTollgate(env);
+    const rows = await withDatabase(
+      async (client) => (await client.query('SELECT note FROM e2e_marker')).rows,
+    );
+    expect(rows).toEqual([{ note: 'kept across restarts' }]);
+    expect(await readinessWorkflowIds()).toEqual(expect.arrayContaining(workflowsBefore));
+
+    expect(await tollgate.stop('SIGINT')).toBe(130);
+    expect(processesOf(dataDir)).toEqual([]);
+  });
+});
