@@ -98,7 +98,7 @@ describe('documented and deployed settings', () => {
   });
 
   it('the README configuration table lists exactly the settings the schema reads', () => {
-    const table = [...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]);
+    const table = [...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]*)`\s*\|/gm)].map((match) => match[1]);
     expect([...new Set(table)].sort()).toEqual(settingNames);
   });
 

@@ -3,7 +3,7 @@
 // goes to Jest, e.g. `npm run test:integration -- api/health -t readiness`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { findFreePort } from '../infra/processes.js';
@@ -120,6 +120,23 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
   return env;
 }
 
+function readJestCounts(resultsFile: string) {
+  if (!existsSync(resultsFile)) return { passed: 0, failed: 1, skipped: 0 };
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    numRuntimeErrorTestSuites: number;
+  };
+  return {
+    passed: results.numPassedTests,
+    // A suite that fails to load has no failed tests; count it, so it cannot read as a pass.
+    failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
+    skipped: results.numPendingTests + results.numTodoTests,
+  };
+}
+
 async function main(): Promise<number> {
   const failures: string[] = [];
   if (runStatic) {
@@ -138,8 +155,11 @@ async function main(): Promise<number> {
 
   banner('services');
   const env = await startServices(selectedProjects);
+  const totals = { passed: 0, failed: 0, skipped: 0 };
   for (const project of selectedProjects) {
     banner(`jest: ${project}`);
+    const resultsFile = path.join(dataDir, `jest-${project}.json`);
+    rmSync(resultsFile, { force: true });
     const code = await run(
       process.execPath,
       [
@@ -148,14 +168,22 @@ async function main(): Promise<number> {
         bin('jest'),
         '--selectProjects',
         project,
+        '--json',
+        `--outputFile=${resultsFile}`,
         ...jestSettings[project],
         ...jestArgs,
       ],
       env,
     );
+    const counts = readJestCounts(resultsFile);
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
     if (code !== 0) failures.push(project);
   }
   banner(failures.length === 0 ? 'all checks passed' : `failed: ${failures.join(', ')}`);
+  // One plain closing line for whoever reads the log last (CI included).
+  console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return failures.length === 0 ? 0 : 1;
 }
 
