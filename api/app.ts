@@ -41,7 +41,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.use('/api/auth', createAuthPagesRouter());
-  app.use('/v1', createV1Router({}));
+  app.use('/v1', createV1Router({ db: deps.db }));
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

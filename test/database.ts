@@ -41,7 +41,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     // Isolation between the tests of one file.
     async reset() {
       const tables = await db.$queryRaw<{ tablename: string }[]>`
-        SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
+        SELECT tablename::text AS tablename FROM pg_tables
+        WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
       if (tables.length === 0) return;
       const list = tables.map(({ tablename }) => `"public"."${tablename}"`).join(', ');
       await db.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { createLogger } from '../../infra/logger.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { startTestStack, type TestStack } from '../../test/stack.js';
 import { createErrorHandler } from './errors.js';
 import { requestContext } from './request-context.js';
@@ -65,10 +66,20 @@ describe('HTTP platform', () => {
   });
 
   describe('/v1 errors', () => {
-    it('answers an unknown route with ResourceNotFound', async () => {
-      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`);
+    it('answers an unknown route with ResourceNotFound for an authenticated caller', async () => {
+      const organization = await createOrganization(database.db);
+      const token = await createAccessToken(database.db, organization.id);
+      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: 'ResourceNotFound', detail: 'Not found' });
+    });
+
+    it('answers an anonymous caller with Unauthorized before routing', async () => {
+      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`);
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: string }).error).toBe('Unauthorized');
     });
 
     it('answers a malformed JSON body with a 422 in the validation shape', async () => {

@@ -1,12 +1,17 @@
 import express, { Router } from 'express';
+import type { Db } from '../../infra/db.js';
+import { authenticate } from '../http/authenticate.js';
 import { notFoundHandler } from '../http/errors.js';
+import { createOrganizationsRouter } from './organizations.js';
 
-export type V1Deps = Record<string, never>;
+export type V1Deps = { db: Db };
 
-/** Polar-compatible payments API (snake_case). Resources mount here as they are built. */
-export function createV1Router(_deps: V1Deps): Router {
+/** Polar-compatible payments API (snake_case); every route below requires an authenticated caller. */
+export function createV1Router(deps: V1Deps): Router {
   const router = Router();
   router.use(express.json({ limit: '1mb' }));
+  router.use(authenticate(deps.db));
+  router.use('/organizations', createOrganizationsRouter(deps));
   router.use(notFoundHandler);
   return router;
 }

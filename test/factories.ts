@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { issueAccessToken } from '../domain/access-tokens/service.js';
+import type { Db } from '../infra/db.js';
+import type { Prisma } from '../generated/prisma/client.js';
+
+export function createOrganization(db: Db, overrides: Partial<Prisma.OrganizationUncheckedCreateInput> = {}) {
+  const suffix = randomUUID().slice(0, 8);
+  return db.organization.create({ data: { name: `Acme ${suffix}`, slug: `acme-${suffix}`, ...overrides } });
+}
+
+export async function createAccessToken(
+  db: Db,
+  organizationId: string,
+  overrides: { comment?: string; expiresAt?: Date | null } = {},
+) {
+  const { token } = await issueAccessToken(db, {
+    organizationId,
+    comment: overrides.comment ?? 'test token',
+    ...overrides,
+  });
+  return token;
+}
