@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
@@ -54,7 +54,8 @@ describe('npm start (self-contained stack)', () => {
       temporal: await findFreePort(),
       temporalUi: await findFreePort(),
     };
-    env = { ...process.env, DATA_DIR: dataDir, PORT: String(ports.api) };
+    // A short readiness timeout keeps each red check short.
+    env = { ...process.env, DATA_DIR: dataDir, PORT: String(ports.api), READINESS_TIMEOUT_MS: '2000' };
     env.EMBEDDED_POSTGRES_PORT = String(ports.postgres);
     env.TEMPORAL_DEV_PORT = String(ports.temporal);
     env.TEMPORAL_UI_PORT = String(ports.temporalUi);
@@ -88,22 +89,38 @@ describe('npm start (self-contained stack)', () => {
     expect((await readinessWorkflowIds()).length).toBeGreaterThan(0);
   });
 
-  it('turns /readyz red naming the worker when the worker dies, and green once the supervisor restarts it', async () => {
-    const workerPid = Number(readFileSync(path.join(dataDir, 'run', 'worker.pid'), 'utf8'));
-    process.kill(workerPid, 'SIGKILL');
-    const down = await poll('a red /readyz', async () => {
+  const workerPid = () => Number(readFileSync(path.join(dataDir, 'run', 'worker.pid'), 'utf8'));
+  const readinessWith = (status: number) =>
+    poll(`/readyz to answer ${status}`, async () => {
       const result = await readiness();
-      return result.status === 503 ? result : undefined;
+      return result.status === status ? result : undefined;
     });
-    expect(down.report.checks.worker.status).toBe('error');
-    expect(down.report.checks.postgres.status).toBe('ok');
-    const up = await poll('a green /readyz', async () => {
-      const result = await readiness();
-      return result.status === 200 ? result : undefined;
-    });
+
+  it('turns /readyz red naming the worker while the worker is stopped, and green once it runs again', async () => {
+    // SIGSTOP freezes the worker without an exit, so the supervisor does not restart it.
+    const pid = workerPid();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const down = await readinessWith(503);
+      expect(down.report.checks.worker.status).toBe('error');
+      expect(down.report.checks.postgres.status).toBe('ok');
+      expect(down.report.checks.temporal.status).toBe('ok');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const up = await readinessWith(200);
     expect(up.report.checks.worker.status).toBe('ok');
-    const restartedPid = Number(readFileSync(path.join(dataDir, 'run', 'worker.pid'), 'utf8'));
-    expect(restartedPid).not.toBe(workerPid);
+  });
+
+  it('restarts a worker that crashed, and /readyz is green with the new one', async () => {
+    const crashed = workerPid();
+    process.kill(crashed, 'SIGKILL');
+    await poll('a new worker process', async () => {
+      const pid = existsSync(path.join(dataDir, 'run', 'worker.pid')) ? workerPid() : crashed;
+      return pid !== crashed ? pid : undefined;
+    });
+    const up = await readinessWith(200);
+    expect(up.report.checks.worker.status).toBe('ok');
   });
 
   it('stops on SIGINT leaving no process behind, and a second start keeps the data', async () => {

@@ -48,8 +48,19 @@ process.on('SIGTERM', () => void shutdown(143, 'SIGTERM'));
 
 function parseLogLine(line: string): { level: number; message: string } {
   try {
-    const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
-    return { level: entry.level ?? 30, message: [entry.msg, entry.err?.message].filter(Boolean).join(': ') };
+    const entry = JSON.parse(line) as {
+      level?: number;
+      msg?: string;
+      err?: { message?: string };
+      method?: string;
+      path?: string;
+      status?: number;
+    };
+    const request = entry.method ? `${entry.method} ${entry.path} → ${entry.status}` : undefined;
+    return {
+      level: entry.level ?? 30,
+      message: [entry.msg, request, entry.err?.message].filter(Boolean).join(': '),
+    };
   } catch {
     return { level: /error|fatal|panic/i.test(line) ? 50 : 30, message: line };
   }

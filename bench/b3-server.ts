@@ -1,0 +1,41 @@
+// B3's two servers: `full` is Tollgate's API app with every middleware and a real database;
+// `bare` is an Express hello-world, the baseline for what Express itself costs on this machine.
+import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
+import express from 'express';
+import { pino } from 'pino';
+import { createApp } from '../api/app.js';
+import { createDb } from '../infra/db.js';
+
+const mode = process.argv[2];
+
+function listen(app: express.Express) {
+  const server = app.listen(0, '127.0.0.1', () => {
+    console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  });
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+if (mode === 'bare') {
+  const app = express();
+  app.get('/hello', (_req, res) => {
+    res.json({ hello: 'world' });
+  });
+  listen(app);
+} else if (mode === 'full') {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required');
+  // The measured route never touches Temporal (only /readyz does); a lazy connection is never opened.
+  const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
+  const app = createApp({
+    config: { TEMPORAL_TASK_QUEUE: 'bench', READINESS_TIMEOUT_MS: 5000 },
+    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null },
+    // Access logs are written as in production, to a sink that costs no disk.
+    logger: pino({ level: 'info' }, pino.destination('/dev/null')),
+    db: createDb(databaseUrl, { maxConnections: 10 }),
+    temporal,
+  });
+  listen(app);
+} else {
+  throw new Error('usage: b3-server.ts full|bare');
+}

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { projectRoot } from '../scripts/lib/paths.js';
+
+export type Measurement = { name: string; value: number; unit: string; details?: Record<string, number> };
+
+export type BenchmarkResult = {
+  benchmark: string;
+  description: string;
+  figure: Measurement;
+  baseline: Measurement;
+  /** figure / baseline, in the figure's unit. */
+  ratio: number;
+};
+
+export function printResult(result: BenchmarkResult) {
+  console.log(JSON.stringify(result));
+}
+
+export type LoadResult = {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+};
+
+/** Drives `url` over loopback; a short warm-up run (JIT, pools) is discarded first. */
+export async function loadTest(
+  url: string,
+  options: {
+    headers?: Record<string, string>;
+    connections: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+  },
+): Promise<LoadResult> {
+  const run = (duration: number) =>
+    autocannon({ url, headers: options.headers, connections: options.connections, duration });
+  await run(options.warmupSeconds);
+  const result = await run(options.durationSeconds);
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+/** Starts a bench server script in its own process (the load generator must not share its event loop). */
+export async function startServerProcess(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    path.join(projectRoot, 'node_modules', '.bin', 'tsx'),
+    [script, ...args],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code}: ${output}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
