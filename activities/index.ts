@@ -9,5 +9,3 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

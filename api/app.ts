@@ -23,7 +23,7 @@ export type AppDeps = {
   webDir?: string;
 };
 
-const API_PREFIXES = ['/api/', '/v1/', '/v1'];
+const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/api/');
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -49,7 +49,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(express.static(deps.webDir, { index: false, maxAge: '1h', immutable: false }));
     // Client-side routes (TanStack Router) all load the same document.
     app.get('/{*path}', (req, res, next) => {
-      if (API_PREFIXES.some((prefix) => req.path === prefix || req.path.startsWith(prefix))) return next();
+      if (isApiPath(req.path)) return next();
       res.set('Cache-Control', 'no-cache').sendFile(indexHtml);
     });
   }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../infra/config.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
+import { readPackageVersion } from '../infra/version.js';
 import { connectTemporalClient } from '../temporal/connection.js';
 import { createApp } from './app.js';
 import { drainServer } from './http/shutdown.js';
@@ -24,9 +25,9 @@ const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
 const app = createApp({
   config,
   settings: {
-    version: process.env.npm_package_version ?? '0.0.0',
+    version: readPackageVersion(),
     mode: config.isSandbox ? 'sandbox' : 'live',
-    temporal_ui_url: config.TEMPORAL_ADDRESS ? null : `http://localhost:${config.TEMPORAL_UI_PORT}`,
+    temporal_ui_url: config.TEMPORAL_UI_URL ?? null,
   },
   logger,
   db,

@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { readinessReportSchema } from '../domain/system/schemas.js';
 import { findFreePort } from '../infra/processes.js';
+import { projectRoot } from '../scripts/lib/paths.js';
 import { createDataDir, poll, processesOf, startTollgate, type RunningTollgate } from './support.js';
 
 /**
@@ -74,7 +75,7 @@ describe('npm start (self-contained stack)', () => {
     expect(output).toContain(`Temporal UI:  http://localhost:${ports.temporalUi}`);
   });
 
-  it('answers /api/auth/ok, a green /readyz and the Temporal UI', async () => {
+  it('answers /api/auth/ok, a green /readyz, its settings and the Temporal UI', async () => {
     const ok = await fetch(`http://127.0.0.1:${ports.api}/api/auth/ok`);
     expect(await ok.json()).toEqual({ ok: true });
     const { status, report } = await readiness();
@@ -83,6 +84,14 @@ describe('npm start (self-contained stack)', () => {
       postgres: { status: 'ok' },
       temporal: { status: 'ok' },
       worker: { status: 'ok' },
+    });
+    const settings = await (await fetch(`http://127.0.0.1:${ports.api}/api/settings`)).json();
+    expect(settings).toEqual({
+      version: (
+        JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }
+      ).version,
+      mode: 'sandbox',
+      temporal_ui_url: `http://localhost:${ports.temporalUi}`,
     });
     const ui = await fetch(`http://127.0.0.1:${ports.temporalUi}/`);
     expect(ui.status).toBe(200);

@@ -34,6 +34,7 @@ export const configSchema = z.object({
   TEMPORAL_API_KEY: z.string().min(1).optional(),
   TEMPORAL_DEV_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).optional(),
 
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),

@@ -126,6 +126,7 @@ async function main() {
     });
     if (temporal.pid) writeFileSync(path.join(runDir, 'temporal.pid'), String(temporal.pid));
     env.TEMPORAL_ADDRESS = temporal.address;
+    if (temporal.uiUrl) env.TEMPORAL_UI_URL = temporal.uiUrl;
     temporalUiUrl = temporal.uiUrl;
   }
 

@@ -8,5 +8,3 @@ export function taskQueues(prefix: string) {
     main: prefix,
   } as const;
 }
-
-export type TaskQueues = ReturnType<typeof taskQueues>;
