@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express } from 'express';
+import { toNodeHandler } from 'better-auth/node';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/db.js';
 import type { Logger } from '../infra/logger.js';
 import type { PublicSettings } from '../domain/system/schemas.js';
 import { taskQueues } from '../temporal/task-queues.js';
+import type { Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
 import { createHealthRouter } from './health.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
@@ -19,6 +21,7 @@ export type AppDeps = {
   logger: Logger;
   db: Db;
   temporal: Client;
+  auth: Auth;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
 };
@@ -40,7 +43,10 @@ export function createApp(deps: AppDeps): Express {
       settings: deps.settings,
     }),
   );
+  // Our /ok and /error pages answer first (no links out of a self-hosted install); every other
+  // /api/auth path is Better Auth's. It parses its own bodies, so no JSON parser runs before it.
   app.use('/api/auth', createAuthPagesRouter());
+  app.all('/api/auth/{*path}', toNodeHandler(deps.auth));
   app.use('/v1', createV1Router({ db: deps.db }));
   app.use('/api', notFoundHandler);
 

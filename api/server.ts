@@ -1,4 +1,5 @@
 // API process entry: `node dist/api/server.js` (production) or via tsx (dev).
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { createLogger } from '../infra/logger.js';
 import { readPackageVersion } from '../infra/version.js';
 import { connectTemporalClient } from '../temporal/connection.js';
 import { createApp } from './app.js';
+import { createAuth } from './auth/auth.js';
 import { drainServer } from './http/shutdown.js';
 
 const config = loadConfigOrExit();
@@ -17,7 +19,16 @@ if (!config.DATABASE_URL) {
   process.exit(78);
 }
 
+if (!config.AUTH_SECRET) {
+  logger.warn('AUTH_SECRET is not set: using a random one, so sessions end when the API restarts');
+}
 const db = createDb(config.DATABASE_URL);
+const auth = createAuth(db, {
+  publicUrl: config.publicUrl,
+  secret: config.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
+  trustedOrigins: config.TRUSTED_ORIGINS ?? [],
+  rateLimitEnabled: true,
+});
 const temporal = await connectTemporalClient(config);
 // From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
@@ -32,6 +43,7 @@ const app = createApp({
   logger,
   db,
   temporal,
+  auth,
   webDir,
 });
 

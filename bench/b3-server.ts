@@ -5,6 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import express from 'express';
 import { pino } from 'pino';
 import { createApp } from '../api/app.js';
+import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
 
 const mode = process.argv[2];
@@ -27,13 +28,20 @@ if (mode === 'bare') {
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   // The measured route never touches Temporal (only /readyz does); a lazy connection is never opened.
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
+  const db = createDb(databaseUrl, { maxConnections: 10 });
   const app = createApp({
     config: { TEMPORAL_TASK_QUEUE: 'bench', READINESS_TIMEOUT_MS: 5000 },
     settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
-    db: createDb(databaseUrl, { maxConnections: 10 }),
+    db,
     temporal,
+    auth: createAuth(db, {
+      publicUrl: 'http://127.0.0.1',
+      secret: 'bench-secret-bench-secret-bench-secret',
+      trustedOrigins: [],
+      rateLimitEnabled: false,
+    }),
   });
   listen(app);
 } else {

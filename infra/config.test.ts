@@ -82,6 +82,16 @@ describe('parseConfig', () => {
     expect(live.isSandbox).toBe(false);
   });
 
+  it('requires AUTH_SECRET in production and parses trusted origins', () => {
+    expect(configErrorOf({ NODE_ENV: 'production' })).toEqual([
+      'AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)',
+    ]);
+    expect(configErrorOf({ AUTH_SECRET: 'short' })[0]).toBe('AUTH_SECRET: must be at least 32 characters');
+    const config = parseConfig({ TRUSTED_ORIGINS: 'https://a.example.com, https://b.example.com' });
+    expect(config.TRUSTED_ORIGINS).toEqual(['https://a.example.com', 'https://b.example.com']);
+    expect(configErrorOf({ TRUSTED_ORIGINS: 'not a url' })[0]).toMatch(/^TRUSTED_ORIGINS/);
+  });
+
   it('uses the external Temporal address and strips a trailing slash from PUBLIC_URL', () => {
     const config = parseConfig({ TEMPORAL_ADDRESS: 'temporal:7233', PUBLIC_URL: 'https://pay.example.com/' });
     expect(config.temporalAddress).toBe('temporal:7233');
@@ -111,8 +121,15 @@ describe('documented and deployed settings', () => {
     const env = Object.fromEntries(
       [...compose.matchAll(/^\s+([A-Z][A-Z0-9_]*):\s*'?([^'\n]*)'?$/gm)]
         .filter(([, key]) => key !== undefined && settingNames.includes(key))
-        .map(([, key, value]) => [key, (value ?? '').replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')]),
+        .map(([, key, value]) => [
+          key,
+          (value ?? '')
+            .replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1')
+            // ${VAR:?message} must be given by the operator: stand in a valid value.
+            .replace(/\$\{[A-Z_]+:\?[^}]*\}/g, 'operator-supplied-secret-0123456789abcdef'),
+        ]),
     );
+    expect(env.AUTH_SECRET).toBe('operator-supplied-secret-0123456789abcdef');
     expect(() => parseConfig(env)).not.toThrow();
   });
 

@@ -36,6 +36,18 @@ export const configSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_UI_URL: z.url({ protocol: /^https?$/ }).optional(),
 
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TRUSTED_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/ })))
+    .optional(),
+
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),
 
@@ -84,6 +96,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_WEBHOOK_SECRET) {
     issues.push('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
+  }
+  if (raw.NODE_ENV === 'production' && !raw.AUTH_SECRET) {
+    issues.push('AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)');
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return {

@@ -2,7 +2,8 @@
 //   PostgreSQL (DATABASE_URL, else a cluster under DATA_DIR) → Temporal dev server (unless
 //   TEMPORAL_ADDRESS) → migrations → build → worker → API (serving the web app) → ready.
 // Ctrl-C / SIGTERM stop everything in reverse order; data under DATA_DIR survives restarts.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfigOrExit } from '../infra/config.js';
 import { waitFor } from '../infra/processes.js';
@@ -75,10 +76,19 @@ function relayImportant(name: string) {
   };
 }
 
+/** One secret per installation, kept across restarts so sessions survive them. */
+function readOrCreateAuthSecret(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
 async function main() {
   console.log(`Starting Tollgate${isDev ? ' (dev mode, hot reload)' : ''}`);
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   mkdirSync(runDir, { recursive: true });
+  env.AUTH_SECRET = config.AUTH_SECRET ?? readOrCreateAuthSecret(path.join(dataDir, 'auth-secret'));
 
   const temporalBinary = config.TEMPORAL_ADDRESS
     ? undefined

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
+import { createAuth, type Auth } from '../api/auth/auth.js';
 import type { Db } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createTollgateWorker } from '../temporal/worker.js';
@@ -12,12 +13,15 @@ import { requireTestEnv } from './env.js';
 export type TestStack = {
   baseUrl: string;
   temporal: Client;
+  auth: Auth;
   taskQueuePrefix: string;
   worker?: Worker;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   stop(): Promise<void>;
 };
+
+export const TEST_AUTH_SECRET = 'test-secret-that-is-long-enough-for-better-auth';
 
 /**
  * The API on a real socket and (unless `withWorker: false`) a worker, both in this process, against
@@ -28,6 +32,7 @@ export async function startTestStack(options: {
   workerDb?: Db;
   withWorker?: boolean;
   readinessTimeoutMs?: number;
+  authRateLimit?: boolean;
 }): Promise<TestStack> {
   const address = requireTestEnv('temporalAddress');
   const taskQueuePrefix = `test-${randomUUID()}`;
@@ -55,6 +60,16 @@ export async function startTestStack(options: {
   };
   if (options.withWorker !== false) await startWorker();
 
+  // Listen first: Better Auth needs the public URL (with the port) when it is created.
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const auth = createAuth(options.db, {
+    publicUrl: baseUrl,
+    secret: TEST_AUTH_SECRET,
+    trustedOrigins: [],
+    rateLimitEnabled: options.authRateLimit ?? false,
+  });
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
@@ -64,15 +79,14 @@ export async function startTestStack(options: {
     logger,
     db: options.db,
     temporal,
+    auth,
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const { port } = server.address() as AddressInfo;
+  server.on('request', app);
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     temporal,
+    auth,
     taskQueuePrefix,
     get worker() {
       return worker;

@@ -1,0 +1,63 @@
+import { createAuthClient } from 'better-auth/client';
+import { adminClient, organizationClient, twoFactorClient, usernameClient } from 'better-auth/client/plugins';
+
+/**
+ * Better Auth's own client, as a browser would use it: a cookie jar (Node's fetch keeps none) and
+ * the Origin header that cookie-authenticated POSTs must carry.
+ */
+export function createTestAuthClient(baseUrl: string) {
+  const cookies = new Map<string, string>();
+  const fetchWithCookies: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('origin', baseUrl);
+    if (cookies.size > 0)
+      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(input, { ...init, headers });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = cookie.split(';');
+      const separator = pair.indexOf('=');
+      const name = pair.slice(0, separator).trim();
+      const value = pair.slice(separator + 1).trim();
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute)) || value === '';
+      if (expired) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return response;
+  };
+  const client = createAuthClient({
+    baseURL: `${baseUrl}/api/auth`,
+    fetchOptions: { customFetchImpl: fetchWithCookies },
+    plugins: [
+      organizationClient({ teams: { enabled: true } }),
+      usernameClient(),
+      twoFactorClient(),
+      adminClient(),
+    ],
+  });
+  return {
+    client,
+    cookies,
+    cookieHeader: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+  };
+}
+
+let userCounter = 0;
+
+/** Signs a new user up (email + username + password) and returns their signed-in client. */
+export async function signUpUser(
+  baseUrl: string,
+  overrides: { email?: string; username?: string; name?: string } = {},
+) {
+  userCounter += 1;
+  const suffix = `${process.pid}${userCounter}${Date.now().toString(36)}`;
+  const credentials = {
+    email: overrides.email ?? `user${suffix}@example.test`,
+    username: overrides.username ?? `user_${suffix}`,
+    name: overrides.name ?? `User ${suffix}`,
+    password: 'correct horse battery staple',
+  };
+  const session = createTestAuthClient(baseUrl);
+  const result = await session.client.signUp.email(credentials);
+  if (result.error) throw new Error(`sign-up failed: ${JSON.stringify(result.error)}`);
+  return { ...session, credentials, user: result.data.user };
+}
