@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps): Express {
   // /api/auth path is Better Auth's. It parses its own bodies, so no JSON parser runs before it.
   app.use('/api/auth', createAuthPagesRouter());
   app.all('/api/auth/{*path}', toNodeHandler(deps.auth));
-  app.use('/v1', createV1Router({ db: deps.db }));
+  app.use('/v1', createV1Router({ db: deps.db, auth: deps.auth }));
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

@@ -21,7 +21,11 @@ export async function runB3(): Promise<BenchmarkResult> {
 
     const db = createDb(databaseUrl);
     const organization = await db.organization.create({ data: { name: 'Bench Co', slug: 'bench-co' } });
-    const { token } = await issueAccessToken(db, { organizationId: organization.id, comment: 'bench' });
+    const { token } = await issueAccessToken(db, {
+      organizationId: organization.id,
+      comment: 'bench',
+      createdById: null,
+    });
     await db.$disconnect();
 
     const bare = await startServerProcess('bench/b3-server.ts', ['bare'], {});

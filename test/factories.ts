@@ -11,12 +11,17 @@ export function createOrganization(db: Db, overrides: Partial<Prisma.Organizatio
 export async function createAccessToken(
   db: Db,
   organizationId: string,
-  overrides: { comment?: string; expiresAt?: Date | null } = {},
+  overrides: { comment?: string; expiresAt?: Date | null; createdById?: string | null } = {},
 ) {
   const { token } = await issueAccessToken(db, {
     organizationId,
     comment: overrides.comment ?? 'test token',
-    ...overrides,
+    createdById: overrides.createdById ?? null,
+    expiresAt: overrides.expiresAt ?? null,
   });
   return token;
+}
+
+export function addMember(db: Db, organizationId: string, userId: string, role: string) {
+  return db.member.create({ data: { organizationId, userId, role } });
 }

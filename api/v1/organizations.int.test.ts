@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { signUpUser } from '../../test/auth-client.js';
+import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
 import { startTestStack, type TestStack } from '../../test/stack.js';
 
-describe('GET /v1/organizations/{id}', () => {
+describe('/v1/organizations', () => {
   let database: TestDatabase;
   let stack: TestStack;
 
@@ -101,5 +102,216 @@ describe('GET /v1/organizations/{id}', () => {
       where: { organizationId: organization.id },
     });
     expect(token?.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  describe('GET /v1/organizations/', () => {
+    it("lists only the token's organization, paginated, filtered by slug", async () => {
+      const own = await createOrganization(database.db, { slug: 'own-shop' });
+      await createOrganization(database.db);
+      const polar = polarWith(await createAccessToken(database.db, own.id));
+      const page = await polar.organizations.list({});
+      expect(page.result.items.map((organization) => organization.id)).toEqual([own.id]);
+      expect(page.result.pagination).toEqual({ totalCount: 1, maxPage: 1 });
+      const bySlug = await polar.organizations.list({ slug: 'someone-else' });
+      expect(bySlug.result.items).toEqual([]);
+    });
+
+    it("lists a signed-in user's organizations, sorted as asked", async () => {
+      const user = await signUpUser(stack.baseUrl);
+      for (const name of ['Bravo', 'Alpha', 'Charlie']) {
+        const organization = await createOrganization(database.db, { name });
+        await addMember(database.db, organization.id, user.user.id, 'member');
+      }
+      await createOrganization(database.db, { name: 'Not mine' });
+      const response = await fetch(`${stack.baseUrl}/v1/organizations/?sorting=-name&limit=2`, {
+        headers: { cookie: user.cookieHeader() },
+      });
+      const body = (await response.json()) as { items: { name: string }[]; pagination: unknown };
+      expect(body.items.map((organization) => organization.name)).toEqual(['Charlie', 'Bravo']);
+      expect(body.pagination).toEqual({ total_count: 3, max_page: 2 });
+    });
+
+    it('rejects an unknown sort field with a 422 naming it', async () => {
+      const organization = await createOrganization(database.db);
+      const response = await fetch(`${stack.baseUrl}/v1/organizations/?sorting=password`, {
+        headers: { authorization: `Bearer ${await createAccessToken(database.db, organization.id)}` },
+      });
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as { detail: { loc: string[] }[] };
+      expect(body.detail[0]?.loc).toEqual(['query', 'sorting']);
+    });
+  });
+
+  describe('PATCH /v1/organizations/{id}', () => {
+    it('updates the seller profile through the SDK and records organization.updated', async () => {
+      const organization = await createOrganization(database.db);
+      const polar = polarWith(await createAccessToken(database.db, organization.id));
+      const updated = await polar.organizations.update({
+        id: organization.id,
+        organizationUpdate: {
+          name: 'Acme Renamed',
+          email: 'hello@acme.test',
+          socials: [{ platform: 'x', url: 'https://x.com/acme' }],
+          featureSettings: { usageBasedBillingEnabled: true },
+          subscriptionSettings: {
+            allowMultipleSubscriptions: true,
+            allowCustomerUpdates: false,
+            prorationBehavior: 'prorate',
+          },
+          details: {
+            about: 'Widgets',
+            productDescription: 'Widget subscriptions',
+            intendedUse: 'Selling widgets',
+            customerAcquisition: ['website'],
+            futureAnnualRevenue: 100_000,
+          },
+        },
+      });
+      expect(updated).toMatchObject({
+        name: 'Acme Renamed',
+        email: 'hello@acme.test',
+        socials: [{ platform: 'x', url: 'https://x.com/acme' }],
+        featureSettings: { issueFundingEnabled: false, usageBasedBillingEnabled: true },
+        subscriptionSettings: {
+          allowMultipleSubscriptions: true,
+          allowCustomerUpdates: false,
+          prorationBehavior: 'prorate',
+        },
+      });
+      expect(updated.detailsSubmittedAt).toBeInstanceOf(Date);
+
+      const events = await database.db.outboxEvent.findMany({ where: { organizationId: organization.id } });
+      expect(events).toHaveLength(1);
+      expect(events[0]?.type).toBe('organization.updated');
+      expect(events[0]?.payload).toMatchObject({
+        type: 'organization.updated',
+        data: { id: organization.id, name: 'Acme Renamed' },
+      });
+    });
+
+    it('rejects unknown fields and bad values with 422 and changes nothing', async () => {
+      const organization = await createOrganization(database.db);
+      const token = await createAccessToken(database.db, organization.id);
+      for (const body of [
+        { name: 'X', owner: 'me' },
+        { email: 'not-an-email' },
+        { socials: [{ platform: 'myspace', url: 'https://a.b' }] },
+      ]) {
+        const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(422);
+      }
+      const row = await database.db.organization.findUniqueOrThrow({ where: { id: organization.id } });
+      expect(row.name).toBe(organization.name);
+      expect(row.email).toBeNull();
+      expect(await database.db.outboxEvent.count()).toBe(0);
+    });
+
+    it("answers 404 for another organization's id", async () => {
+      const own = await createOrganization(database.db);
+      const foreign = await createOrganization(database.db);
+      const polar = polarWith(await createAccessToken(database.db, own.id));
+      await expect(
+        polar.organizations.update({ id: foreign.id, organizationUpdate: { name: 'Hijacked' } }),
+      ).rejects.toMatchObject({
+        name: 'ResourceNotFound',
+      });
+      expect((await database.db.organization.findUniqueOrThrow({ where: { id: foreign.id } })).name).toBe(
+        foreign.name,
+      );
+    });
+
+    it.each([
+      ['owner', 200],
+      ['admin', 200],
+      ['member,admin', 200],
+      ['member', 403],
+    ])('lets a signed-in %s update: %p', async (role, status) => {
+      const user = await signUpUser(stack.baseUrl);
+      const organization = await createOrganization(database.db);
+      await addMember(database.db, organization.id, user.user.id, role);
+      const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+        method: 'PATCH',
+        headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify({ website: 'https://acme.example' }),
+      });
+      expect(response.status).toBe(status);
+      if (status === 403) expect(((await response.json()) as { error: string }).error).toBe('NotPermitted');
+    });
+
+    it('answers 404 to a signed-in user who is not a member', async () => {
+      const user = await signUpUser(stack.baseUrl);
+      const organization = await createOrganization(database.db);
+      const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+        headers: { cookie: user.cookieHeader() },
+      });
+      expect(response.status).toBe(404);
+    });
+  });
+
+  describe('POST /v1/organizations/', () => {
+    it("creates an organization owned by the token's creator, with its default team", async () => {
+      const creator = await signUpUser(stack.baseUrl);
+      const home = await createOrganization(database.db);
+      await addMember(database.db, home.id, creator.user.id, 'owner');
+      const polar = polarWith(
+        await createAccessToken(database.db, home.id, { createdById: creator.user.id }),
+      );
+      const slug = `new-shop-${Date.now()}`;
+      const created = await polar.organizations.create({
+        name: 'New Shop',
+        slug,
+        website: 'https://new-shop.example',
+        subscriptionSettings: {
+          allowMultipleSubscriptions: false,
+          allowCustomerUpdates: true,
+          prorationBehavior: 'invoice',
+        },
+      });
+      expect(created).toMatchObject({ name: 'New Shop', slug, website: 'https://new-shop.example' });
+      expect(created.subscriptionSettings.prorationBehavior).toBe('invoice');
+      const members = await database.db.member.findMany({ where: { organizationId: created.id } });
+      expect(members).toEqual([expect.objectContaining({ userId: creator.user.id, role: 'owner' })]);
+      expect(await database.db.team.count({ where: { organizationId: created.id, name: 'New Shop' } })).toBe(
+        1,
+      );
+    });
+
+    it('refuses a taken slug with a 422 on body.slug', async () => {
+      const creator = await signUpUser(stack.baseUrl);
+      await createOrganization(database.db, { slug: 'taken-slug' });
+      const response = await fetch(`${stack.baseUrl}/v1/organizations/`, {
+        method: 'POST',
+        headers: { cookie: creator.cookieHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Copycat', slug: 'taken-slug' }),
+      });
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { detail: { loc: string[] }[] }).detail[0]?.loc).toEqual([
+        'body',
+        'slug',
+      ]);
+    });
+
+    it('refuses a token that has no creator to own the organization', async () => {
+      const home = await createOrganization(database.db);
+      const polar = polarWith(await createAccessToken(database.db, home.id));
+      await expect(
+        polar.organizations.create({ name: 'Orphan', slug: `orphan-${Date.now()}` }),
+      ).rejects.toMatchObject({
+        statusCode: 403,
+      });
+    });
+
+    it('refuses an anonymous caller', async () => {
+      const response = await fetch(`${stack.baseUrl}/v1/organizations/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Anon', slug: 'anon-shop' }),
+      });
+      expect(response.status).toBe(401);
+    });
   });
 });

@@ -1,25 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
+import type { Caller } from '../access/rules.js';
 import { findAccessTokenByHash, insertAccessToken, recordAccessTokenUse } from './repository.js';
 import { ACCESS_TOKEN_PREFIX, isTokenUsable, looksLikeAccessToken, shouldRecordUse } from './rules.js';
 
-export type TokenCaller = {
-  kind: 'organization_access_token';
-  tokenId: string;
-  organizationId: string;
-  scopes: string[];
-};
+type TokenCaller = Extract<Caller, { kind: 'organization_access_token' }>;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Creates a token and returns it in clear text: the only time it is ever shown. */
 export async function issueAccessToken(
   db: Db,
-  input: { organizationId: string; comment: string; scopes?: string[]; expiresAt?: Date | null },
+  input: {
+    organizationId: string;
+    createdById: string | null;
+    comment: string;
+    scopes?: string[];
+    expiresAt?: Date | null;
+  },
 ) {
   const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const record = await insertAccessToken(db, {
     organizationId: input.organizationId,
+    createdById: input.createdById,
     comment: input.comment,
     tokenHash: hashToken(token),
     scopes: input.scopes ?? [],
@@ -41,6 +44,7 @@ export async function authenticateAccessToken(
     kind: 'organization_access_token',
     tokenId: record.id,
     organizationId: record.organizationId,
+    createdById: record.createdById,
     scopes: record.scopes,
   };
 }

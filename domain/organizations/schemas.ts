@@ -49,3 +49,61 @@ export const organizationIdParamsSchema = z.object({
 
 export type Organization = z.infer<typeof organizationSchema>;
 export type SocialLink = z.infer<typeof socialLinkSchema>;
+
+export const switchingFromSchema = z.enum(['paddle', 'lemon_squeezy', 'gumroad', 'stripe', 'other']);
+
+export const organizationDetailsSchema = z.strictObject({
+  about: z.string().min(1),
+  product_description: z.string().min(1),
+  intended_use: z.string().min(1),
+  customer_acquisition: z.array(z.string().min(1)),
+  future_annual_revenue: z.number().int().min(0),
+  switching: z.boolean().default(true),
+  switching_from: switchingFromSchema.nullable().optional(),
+  previous_annual_revenue: z.number().int().min(0).default(0),
+});
+
+const slugSchema = z
+  .string()
+  .min(3)
+  .max(64)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'Slug may contain lowercase letters, digits and hyphens.');
+
+const profileFields = {
+  avatar_url: z.url().nullable().optional(),
+  email: z.email().nullable().optional(),
+  website: z.url().nullable().optional(),
+  socials: z.array(socialLinkSchema).nullable().optional(),
+  details: organizationDetailsSchema.nullable().optional(),
+  feature_settings: z
+    .strictObject({
+      issue_funding_enabled: z.boolean().optional(),
+      usage_based_billing_enabled: z.boolean().optional(),
+    })
+    .nullable()
+    .optional(),
+  subscription_settings: organizationSubscriptionSettingsSchema.strict().nullable().optional(),
+};
+
+export const organizationCreateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  slug: slugSchema,
+  ...profileFields,
+});
+
+export const organizationUpdateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(255).nullable().optional(),
+  ...profileFields,
+});
+
+export const organizationSortFields = [
+  'created_at',
+  '-created_at',
+  'slug',
+  '-slug',
+  'name',
+  '-name',
+] as const;
+
+export type OrganizationCreate = z.infer<typeof organizationCreateSchema>;
+export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;

@@ -1,6 +1,34 @@
 import type { Db } from '../../infra/db.js';
-import { findOrganizationById, type OrganizationRow } from './repository.js';
-import { organizationSchema, socialLinkSchema, type Organization } from './schemas.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
+import { recordEvent } from '../events/repository.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import {
+  findOrganizationById,
+  findOrganizationBySlug,
+  listOrganizations as queryOrganizations,
+  updateOrganizationProfile,
+  type OrganizationRow,
+} from './repository.js';
+import {
+  organizationSchema,
+  socialLinkSchema,
+  type Organization,
+  type OrganizationCreate,
+  type OrganizationUpdate,
+} from './schemas.js';
+
+export class OrganizationError extends Error {
+  constructor(
+    readonly reason: 'not_found' | 'not_permitted' | 'slug_taken' | 'no_owner',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OrganizationError';
+  }
+}
 
 export function toOrganizationResponse(row: OrganizationRow): Organization {
   return organizationSchema.parse({
@@ -26,13 +54,103 @@ export function toOrganizationResponse(row: OrganizationRow): Organization {
   });
 }
 
-/** The caller's organization, or null: another organization's id reads as not found (never 403). */
-export async function getOrganizationForCaller(
+/** Seller-profile columns from a create/update body; absent and null fields leave columns alone. */
+function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationUpdateInput {
+  const data: Prisma.OrganizationUpdateInput = {};
+  if (input.name) data.name = input.name;
+  if (input.avatar_url !== undefined) data.logo = input.avatar_url;
+  if (input.email !== undefined) data.email = input.email;
+  if (input.website !== undefined) data.website = input.website;
+  if (input.socials) data.socials = input.socials;
+  if (input.details) {
+    data.details = input.details;
+    data.detailsSubmittedAt = now;
+  }
+  if (input.feature_settings?.issue_funding_enabled !== undefined) {
+    data.issueFundingEnabled = input.feature_settings.issue_funding_enabled;
+  }
+  if (input.feature_settings?.usage_based_billing_enabled !== undefined) {
+    data.usageBasedBillingEnabled = input.feature_settings.usage_based_billing_enabled;
+  }
+  if (input.subscription_settings) {
+    data.allowMultipleSubscriptions = input.subscription_settings.allow_multiple_subscriptions;
+    data.allowCustomerUpdates = input.subscription_settings.allow_customer_updates;
+    data.prorationBehavior = input.subscription_settings.proration_behavior;
+  }
+  return data;
+}
+
+const SORT_COLUMNS = { created_at: 'createdAt', slug: 'slug', name: 'name' } as const;
+
+export async function listOrganizations(
   db: Db,
-  caller: { organizationId: string },
-  id: string,
-): Promise<Organization | null> {
-  if (caller.organizationId !== id) return null;
+  caller: Caller,
+  query: PageQuery & { slug?: string; sorting?: string[] },
+) {
+  const ids = await accessibleOrganizationIds(db, caller);
+  const order = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['created_at']).map(
+    ({ field, direction }) => ({
+      [SORT_COLUMNS[field]]: direction,
+    }),
+  );
+  const [rows, total] = await queryOrganizations(db, { ids, slug: query.slug }, order, pageToSkipTake(query));
+  return paginated(rows.map(toOrganizationResponse), total, query);
+}
+
+export async function getOrganization(db: Db, caller: Caller, id: string): Promise<Organization> {
+  if ((await organizationAccess(db, caller, id, ORGANIZATION_MANAGERS)) === 'none') {
+    throw new OrganizationError('not_found', 'Organization not found');
+  }
   const row = await findOrganizationById(db, id);
-  return row ? toOrganizationResponse(row) : null;
+  if (!row) throw new OrganizationError('not_found', 'Organization not found');
+  return toOrganizationResponse(row);
+}
+
+export async function updateOrganization(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: OrganizationUpdate,
+): Promise<Organization> {
+  const access = await organizationAccess(db, caller, id, ORGANIZATION_MANAGERS);
+  if (access === 'none') throw new OrganizationError('not_found', 'Organization not found');
+  if (access === 'read') {
+    throw new OrganizationError('not_permitted', 'Only owners and admins can update the organization.');
+  }
+  const now = new Date();
+  return db.$transaction(async (tx) => {
+    const row = await updateOrganizationProfile(tx, id, profileData(input, now));
+    const organization = toOrganizationResponse(row);
+    await recordEvent(tx, { organizationId: id, type: 'organization.updated', data: organization, at: now });
+    return organization;
+  });
+}
+
+/**
+ * Better Auth's organization creation (owner membership, default team, limits), injected so that
+ * the seller-profile API and /api/auth/organization/create share one path.
+ */
+export type CreateOrganizationForUser = (input: {
+  name: string;
+  slug: string;
+  userId: string;
+}) => Promise<{ id: string }>;
+
+export async function createOrganization(
+  db: Db,
+  caller: Caller,
+  input: OrganizationCreate,
+  createForUser: CreateOrganizationForUser,
+): Promise<Organization> {
+  // A token acts for the user who created it; a token without one cannot create organizations.
+  const ownerId = caller.kind === 'user_session' ? caller.userId : caller.createdById;
+  if (!ownerId) {
+    throw new OrganizationError('no_owner', 'This access token has no user to own a new organization.');
+  }
+  if (await findOrganizationBySlug(db, input.slug)) {
+    throw new OrganizationError('slug_taken', 'An organization with this slug already exists.');
+  }
+  const { id } = await createForUser({ name: input.name, slug: input.slug, userId: ownerId });
+  const row = await db.organization.update({ where: { id }, data: profileData(input, new Date()) });
+  return toOrganizationResponse(row);
 }

@@ -1,0 +1,10 @@
+import type { Db } from '../../infra/db.js';
+
+export function findMembership(db: Db, organizationId: string, userId: string) {
+  return db.member.findFirst({ where: { organizationId, userId }, select: { id: true, role: true } });
+}
+
+export async function listMemberOrganizationIds(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.member.findMany({ where: { userId }, select: { organizationId: true } });
+  return rows.map((row) => row.organizationId);
+}

@@ -1,0 +1,29 @@
+// Who is calling /v1, and what the organization roles of spec §6 allow.
+
+export type Caller =
+  | {
+      kind: 'organization_access_token';
+      tokenId: string;
+      organizationId: string;
+      createdById: string | null;
+      scopes: string[];
+    }
+  | { kind: 'user_session'; userId: string; sessionId: string };
+
+export const ORGANIZATION_ROLES = ['owner', 'admin', 'member'] as const;
+export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
+
+/** A member may hold several comma-separated roles; a permission is granted if any role allows it (spec §6). */
+export function parseRoles(role: string): string[] {
+  return role
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+export function hasAnyRole(memberRole: string, allowed: readonly OrganizationRole[]): boolean {
+  return parseRoles(memberRole).some((role) => (allowed as readonly string[]).includes(role));
+}
+
+/** Roles allowed to change an organization's profile and its API access (spec §6 "organization update"). */
+export const ORGANIZATION_MANAGERS: readonly OrganizationRole[] = ['owner', 'admin'];

@@ -1,0 +1,32 @@
+// The webhook event types of spec §7; each recorded event is the body Polar's SDK parses.
+export const WEBHOOK_EVENT_TYPES = [
+  'benefit.created',
+  'benefit.updated',
+  'benefit_grant.created',
+  'benefit_grant.updated',
+  'benefit_grant.revoked',
+  'benefit_grant.cycled',
+  'checkout.created',
+  'checkout.updated',
+  'order.created',
+  'order.updated',
+  'order.paid',
+  'order.refunded',
+  'organization.updated',
+  'product.created',
+  'product.updated',
+  'refund.created',
+  'refund.updated',
+  'subscription.created',
+  'subscription.active',
+  'subscription.canceled',
+  'subscription.uncanceled',
+  'subscription.revoked',
+  'subscription.updated',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'customer.state_changed',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
