@@ -28,6 +28,7 @@ const auth = createAuth(db, {
   secret: config.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
   trustedOrigins: config.TRUSTED_ORIGINS ?? [],
   rateLimitEnabled: true,
+  logger,
 });
 const temporal = await connectTemporalClient(config);
 // From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.

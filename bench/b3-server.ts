@@ -41,6 +41,7 @@ if (mode === 'bare') {
       secret: 'bench-secret-bench-secret-bench-secret',
       trustedOrigins: [],
       rateLimitEnabled: false,
+      logger: pino({ level: 'silent' }),
     }),
   });
   listen(app);

@@ -69,6 +69,7 @@ export async function startTestStack(options: {
     secret: TEST_AUTH_SECRET,
     trustedOrigins: [],
     rateLimitEnabled: options.authRateLimit ?? false,
+    logger,
   });
   const app = createApp({
     config: {

@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, jwt, organization, twoFactor, username } from 'better-auth/plugins';
 import type { Db } from '../../infra/db.js';
+import type { Logger } from '../../infra/logger.js';
 
 export type AuthSettings = {
   publicUrl: string;
@@ -9,6 +10,7 @@ export type AuthSettings = {
   trustedOrigins: string[];
   /** Off only in tests that sign in many times from one address; on everywhere else. */
   rateLimitEnabled: boolean;
+  logger: Logger;
 };
 
 // Spec §9 constants.
@@ -20,8 +22,19 @@ const MEMBERSHIP_LIMIT = 100;
 
 /** Better Auth with the plugins of the identity issue, on Tollgate's PostgreSQL. */
 export function createAuth(db: Db, settings: AuthSettings) {
+  const authLog = settings.logger.child({ component: 'better-auth' });
   return betterAuth({
     appName: 'Tollgate',
+    // Better Auth's own messages join the API's structured log instead of the console.
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) => {
+        const details = args.length > 0 ? { details: args } : {};
+        if (level === 'error') authLog.error(details, message);
+        else if (level === 'warn') authLog.warn(details, message);
+        else authLog.info(details, message);
+      },
+    },
     baseURL: settings.publicUrl,
     basePath: '/api/auth',
     secret: settings.secret,

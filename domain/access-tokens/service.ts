@@ -1,8 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
-import type { Caller } from '../access/rules.js';
-import { findAccessTokenByHash, insertAccessToken, recordAccessTokenUse } from './repository.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { organizationAccess, organizationsWithRole } from '../access/service.js';
+import { pageToSkipTake, paginated } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import {
+  deleteAccessToken,
+  findAccessTokenByHash,
+  findAccessTokenById,
+  insertAccessToken,
+  listAccessTokens,
+  recordAccessTokenUse,
+  type AccessTokenRow,
+} from './repository.js';
 import { ACCESS_TOKEN_PREFIX, isTokenUsable, looksLikeAccessToken, shouldRecordUse } from './rules.js';
+import { accessTokenSchema, type AccessToken, type AccessTokenCreate } from './schemas.js';
 
 type TokenCaller = Extract<Caller, { kind: 'organization_access_token' }>;
 
@@ -47,4 +59,86 @@ export async function authenticateAccessToken(
     createdById: record.createdById,
     scopes: record.scopes,
   };
+}
+
+export class AccessTokenError extends Error {
+  constructor(
+    readonly reason: 'not_found' | 'not_permitted',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AccessTokenError';
+  }
+}
+
+export function toAccessTokenResponse(row: AccessTokenRow): AccessToken {
+  return accessTokenSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    scopes: row.scopes,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    comment: row.comment,
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    organization_id: row.organizationId,
+  });
+}
+
+/** Managing API access is for a person signed in to the dashboard, never for a token. */
+function requireSessionUser(caller: Caller): string {
+  if (caller.kind !== 'user_session') {
+    throw new AccessTokenError(
+      'not_permitted',
+      'Access tokens are managed from a signed-in session, not with a token.',
+    );
+  }
+  return caller.userId;
+}
+
+export async function createAccessTokenForCaller(
+  db: Db,
+  caller: Caller,
+  input: AccessTokenCreate,
+  now = new Date(),
+) {
+  const userId = requireSessionUser(caller);
+  const access = await organizationAccess(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
+  if (access === 'none') throw new AccessTokenError('not_found', 'Organization not found');
+  if (access === 'read')
+    throw new AccessTokenError('not_permitted', 'Only owners and admins can create access tokens.');
+  const { token, record } = await issueAccessToken(db, {
+    organizationId: input.organization_id,
+    createdById: userId,
+    comment: input.comment,
+    scopes: input.scopes,
+    expiresAt: input.expires_in ? new Date(now.getTime() + input.expires_in * 1000) : null,
+  });
+  return { organization_access_token: toAccessTokenResponse(record), token };
+}
+
+export async function listAccessTokensForCaller(
+  db: Db,
+  caller: Caller,
+  query: PageQuery & { organization_id?: string },
+) {
+  const userId = requireSessionUser(caller);
+  const managed = await organizationsWithRole(db, userId, ORGANIZATION_MANAGERS);
+  const organizationIds = query.organization_id
+    ? managed.filter((id) => id === query.organization_id)
+    : managed;
+  const [rows, total] = await listAccessTokens(db, { organizationIds }, pageToSkipTake(query));
+  return paginated(rows.map(toAccessTokenResponse), total, query);
+}
+
+/** Revokes a token at once: it is deleted, so the next request with it is a 401. */
+export async function deleteAccessTokenForCaller(db: Db, caller: Caller, id: string) {
+  requireSessionUser(caller);
+  const row = await findAccessTokenById(db, id);
+  const access = row
+    ? await organizationAccess(db, caller, row.organizationId, ORGANIZATION_MANAGERS)
+    : 'none';
+  if (!row || access === 'none') throw new AccessTokenError('not_found', 'Access token not found');
+  if (access === 'read')
+    throw new AccessTokenError('not_permitted', 'Only owners and admins can revoke access tokens.');
+  await deleteAccessToken(db, id);
 }

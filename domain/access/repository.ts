@@ -8,3 +8,7 @@ export async function listMemberOrganizationIds(db: Db, userId: string): Promise
   const rows = await db.member.findMany({ where: { userId }, select: { organizationId: true } });
   return rows.map((row) => row.organizationId);
 }
+
+export function listMemberships(db: Db, userId: string) {
+  return db.member.findMany({ where: { userId }, select: { organizationId: true, role: true } });
+}

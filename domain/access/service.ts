@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/db.js';
-import { findMembership, listMemberOrganizationIds } from './repository.js';
+import { findMembership, listMemberOrganizationIds, listMemberships } from './repository.js';
 import { hasAnyRole, type Caller, type OrganizationRole } from './rules.js';
 
 /** The organizations a caller may see: a token's own, or every organization a user belongs to. */
@@ -26,4 +26,16 @@ export async function organizationAccess(
   const membership = await findMembership(db, organizationId, caller.userId);
   if (!membership) return 'none';
   return hasAnyRole(membership.role, managerRoles) ? 'manage' : 'read';
+}
+
+/** Organizations in which a signed-in user holds one of `roles`. */
+export async function organizationsWithRole(
+  db: Db,
+  userId: string,
+  roles: readonly OrganizationRole[],
+): Promise<string[]> {
+  const memberships = await listMemberships(db, userId);
+  return memberships
+    .filter((membership) => hasAnyRole(membership.role, roles))
+    .map((membership) => membership.organizationId);
 }

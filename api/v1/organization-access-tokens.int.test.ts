@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { signUpUser } from '../../test/auth-client.js';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
+import { startTestStack, type TestStack } from '../../test/stack.js';
+
+type TokenResponse = {
+  organization_access_token: {
+    id: string;
+    organization_id: string;
+    comment: string;
+    scopes: string[];
+    expires_at: string | null;
+  };
+  token: string;
+};
+
+describe('/v1/organization-access-tokens', () => {
+  let database: TestDatabase;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    stack = await startTestStack({ db: database.db, withWorker: false });
+  });
+  beforeEach(() => database.reset());
+  afterAll(async () => {
+    await stack?.stop();
+    await database?.drop();
+  });
+
+  async function memberOfNewOrganization(role: string) {
+    const user = await signUpUser(stack.baseUrl);
+    const organization = await createOrganization(database.db);
+    await addMember(database.db, organization.id, user.user.id, role);
+    return { user, organization };
+  }
+
+  const call = (path: string, init: RequestInit & { cookie?: string; token?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.cookie) headers.set('cookie', init.cookie);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    if (init.body) headers.set('content-type', 'application/json');
+    return fetch(`${stack.baseUrl}/v1/organization-access-tokens${path}`, { ...init, headers });
+  };
+
+  describe('POST /', () => {
+    it('gives an owner a token, shown once and stored only as its hash, that works with the SDK', async () => {
+      const { user, organization } = await memberOfNewOrganization('owner');
+      const response = await call('/', {
+        method: 'POST',
+        cookie: user.cookieHeader(),
+        body: JSON.stringify({
+          organization_id: organization.id,
+          comment: 'CI',
+          expires_in: 'P30D',
+          scopes: ['organizations:read'],
+        }),
+      });
+      expect(response.status).toBe(201);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const created = (await response.json()) as TokenResponse;
+      expect(created.organization_access_token).toMatchObject({
+        organization_id: organization.id,
+        comment: 'CI',
+        scopes: ['organizations:read'],
+      });
+      const expiresInMs = Date.parse(created.organization_access_token.expires_at ?? '') - Date.now();
+      expect(expiresInMs).toBeGreaterThan(29 * 86_400_000);
+      expect(expiresInMs).toBeLessThanOrEqual(30 * 86_400_000);
+
+      const stored = await database.db.organizationAccessToken.findUniqueOrThrow({
+        where: { id: created.organization_access_token.id },
+      });
+      expect(stored.tokenHash).toBe(createHash('sha256').update(created.token).digest('hex'));
+      expect(stored.createdById).toBe(user.user.id);
+      expect(JSON.stringify(stored)).not.toContain(created.token);
+
+      const polar = new Polar({ accessToken: created.token, serverURL: stack.baseUrl });
+      expect((await polar.organizations.get({ id: organization.id })).id).toBe(organization.id);
+    });
+
+    it('lets an admin (also as one of several roles) create one, and refuses a plain member', async () => {
+      for (const [role, status] of [
+        ['admin', 201],
+        ['member,admin', 201],
+        ['member', 403],
+      ] as const) {
+        const { user, organization } = await memberOfNewOrganization(role);
+        const response = await call('/', {
+          method: 'POST',
+          cookie: user.cookieHeader(),
+          body: JSON.stringify({ organization_id: organization.id, comment: role }),
+        });
+        expect(response.status).toBe(status);
+      }
+    });
+
+    it('answers 404 for an organization the user is not in, 403 to a token and 401 to nobody', async () => {
+      const { user } = await memberOfNewOrganization('owner');
+      const foreign = await createOrganization(database.db);
+      const body = JSON.stringify({ organization_id: foreign.id, comment: 'x' });
+      expect((await call('/', { method: 'POST', cookie: user.cookieHeader(), body })).status).toBe(404);
+      const token = await createAccessToken(database.db, foreign.id);
+      expect((await call('/', { method: 'POST', token, body })).status).toBe(403);
+      expect((await call('/', { method: 'POST', body })).status).toBe(401);
+      expect(await database.db.organizationAccessToken.count()).toBe(1);
+    });
+
+    it('rejects bad input with 422 and creates nothing', async () => {
+      const { user, organization } = await memberOfNewOrganization('owner');
+      for (const body of [
+        { organization_id: organization.id },
+        { organization_id: organization.id, comment: 'x', scopes: ['everything'] },
+        { organization_id: organization.id, comment: 'x', expires_in: -5 },
+        { organization_id: 'nope', comment: 'x' },
+      ]) {
+        const response = await call('/', {
+          method: 'POST',
+          cookie: user.cookieHeader(),
+          body: JSON.stringify(body),
+        });
+        expect(response.status).toBe(422);
+      }
+      expect(await database.db.organizationAccessToken.count()).toBe(0);
+    });
+  });
+
+  describe('GET /', () => {
+    it('lists the tokens of organizations the user manages, optionally for one of them', async () => {
+      const { user, organization } = await memberOfNewOrganization('owner');
+      const second = await createOrganization(database.db);
+      await addMember(database.db, second.id, user.user.id, 'admin');
+      const memberOnly = await createOrganization(database.db);
+      await addMember(database.db, memberOnly.id, user.user.id, 'member');
+      await createAccessToken(database.db, organization.id, { comment: 'first' });
+      await createAccessToken(database.db, second.id, { comment: 'second' });
+      await createAccessToken(database.db, memberOnly.id, { comment: 'hidden' });
+
+      const all = (await (await call('/', { cookie: user.cookieHeader() })).json()) as {
+        items: { comment: string }[];
+        pagination: { total_count: number };
+      };
+      expect(all.items.map((token) => token.comment).sort()).toEqual(['first', 'second']);
+      expect(all.pagination.total_count).toBe(2);
+      expect(JSON.stringify(all)).not.toContain('tollgate_oat_');
+
+      const one = (await (
+        await call(`/?organization_id=${second.id}`, { cookie: user.cookieHeader() })
+      ).json()) as {
+        items: { comment: string }[];
+      };
+      expect(one.items.map((token) => token.comment)).toEqual(['second']);
+    });
+  });
+
+  describe('DELETE /{id}', () => {
+    it('revokes a token at once', async () => {
+      const { user, organization } = await memberOfNewOrganization('owner');
+      const token = await createAccessToken(database.db, organization.id);
+      const [row] = await database.db.organizationAccessToken.findMany();
+      const response = await call(`/${row?.id}`, { method: 'DELETE', cookie: user.cookieHeader() });
+      expect(response.status).toBe(204);
+      const after = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(after.status).toBe(401);
+    });
+
+    it("answers 404 for another organization's token and keeps it", async () => {
+      const { user } = await memberOfNewOrganization('owner');
+      const foreign = await createOrganization(database.db);
+      await createAccessToken(database.db, foreign.id);
+      const [row] = await database.db.organizationAccessToken.findMany();
+      expect((await call(`/${row?.id}`, { method: 'DELETE', cookie: user.cookieHeader() })).status).toBe(404);
+      expect(await database.db.organizationAccessToken.count()).toBe(1);
+    });
+  });
+});
