@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../infra/config.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
+import { createMailer } from '../infra/mailer.js';
 import { readPackageVersion } from '../infra/version.js';
 import { connectTemporalClient } from '../temporal/connection.js';
 import { createApp } from './app.js';
@@ -29,6 +30,7 @@ const auth = createAuth(db, {
   trustedOrigins: config.TRUSTED_ORIGINS ?? [],
   rateLimitEnabled: true,
   logger,
+  mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
 });
 const temporal = await connectTemporalClient(config);
 // From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.

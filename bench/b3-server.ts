@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
+import { createMailer } from '../infra/mailer.js';
 
 const mode = process.argv[2];
 
@@ -42,6 +43,7 @@ if (mode === 'bare') {
       trustedOrigins: [],
       rateLimitEnabled: false,
       logger: pino({ level: 'silent' }),
+      mailer: createMailer({ db, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
     }),
   });
   listen(app);

@@ -48,6 +48,12 @@ export const configSchema = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/ })))
     .optional(),
 
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Tollgate <no-reply@localhost>'),
+
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),
 

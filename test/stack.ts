@@ -7,6 +7,7 @@ import { createApp } from '../api/app.js';
 import { createAuth, type Auth } from '../api/auth/auth.js';
 import type { Db } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
+import { createMailer } from '../infra/mailer.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { requireTestEnv } from './env.js';
 
@@ -33,6 +34,8 @@ export async function startTestStack(options: {
   withWorker?: boolean;
   readinessTimeoutMs?: number;
   authRateLimit?: boolean;
+  /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
+  smtpUrl?: string;
 }): Promise<TestStack> {
   const address = requireTestEnv('temporalAddress');
   const taskQueuePrefix = `test-${randomUUID()}`;
@@ -70,6 +73,12 @@ export async function startTestStack(options: {
     trustedOrigins: [],
     rateLimitEnabled: options.authRateLimit ?? false,
     logger,
+    mailer: createMailer({
+      db: options.db,
+      smtpUrl: options.smtpUrl,
+      from: 'Tollgate <no-reply@tollgate.test>',
+      logger,
+    }),
   });
   const app = createApp({
     config: {

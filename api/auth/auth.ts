@@ -3,6 +3,13 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, jwt, organization, twoFactor, username } from 'better-auth/plugins';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
+import type { Mailer } from '../../infra/mailer.js';
+import {
+  changeEmailConfirmation,
+  deleteAccountEmail,
+  passwordResetEmail,
+  verificationEmail,
+} from '../../domain/emails/rules.js';
 
 export type AuthSettings = {
   publicUrl: string;
@@ -11,6 +18,7 @@ export type AuthSettings = {
   /** Off only in tests that sign in many times from one address; on everywhere else. */
   rateLimitEnabled: boolean;
   logger: Logger;
+  mailer: Mailer;
 };
 
 // Spec §9 constants.
@@ -23,6 +31,7 @@ const MEMBERSHIP_LIMIT = 100;
 /** Better Auth with the plugins of the identity issue, on Tollgate's PostgreSQL. */
 export function createAuth(db: Db, settings: AuthSettings) {
   const authLog = settings.logger.child({ component: 'better-auth' });
+  const { mailer } = settings;
   return betterAuth({
     appName: 'Tollgate',
     // Better Auth's own messages join the API's structured log instead of the console.
@@ -49,10 +58,47 @@ export function createAuth(db: Db, settings: AuthSettings) {
     emailAndPassword: {
       enabled: true,
       resetPasswordTokenExpiresIn: PASSWORD_RESET_TOKEN_SECONDS,
+      sendResetPassword: async ({ user, url, token }) => {
+        await mailer.send({
+          to: user.email,
+          idempotencyKey: `password-reset:${token}`,
+          ...passwordResetEmail({ name: user.name, url }),
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: async ({ user, url, token }) => {
+        await mailer.send({
+          to: user.email,
+          idempotencyKey: `verify-email:${token}`,
+          ...verificationEmail({ name: user.name, url }),
+        });
+      },
     },
     user: {
-      deleteUser: { enabled: true, deleteTokenExpiresIn: DELETE_ACCOUNT_TOKEN_SECONDS },
-      changeEmail: { enabled: true },
+      deleteUser: {
+        enabled: true,
+        deleteTokenExpiresIn: DELETE_ACCOUNT_TOKEN_SECONDS,
+        sendDeleteAccountVerification: async ({ user, url, token }) => {
+          await mailer.send({
+            to: user.email,
+            idempotencyKey: `delete-account:${token}`,
+            ...deleteAccountEmail({ name: user.name, url }),
+          });
+        },
+      },
+      changeEmail: {
+        enabled: true,
+        sendChangeEmailConfirmation: async ({ user, newEmail, url, token }) => {
+          await mailer.send({
+            to: user.email,
+            idempotencyKey: `change-email:${token}`,
+            ...changeEmailConfirmation({ name: user.name, newEmail, url }),
+          });
+        },
+      },
     },
     plugins: [
       organization({

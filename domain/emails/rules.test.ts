@@ -1,0 +1,27 @@
+import { describe, expect, it } from '@jest/globals';
+import { deleteAccountEmail, passwordResetEmail, verificationEmail } from './rules.js';
+
+describe('sign-in emails', () => {
+  it('carry the action link in text and HTML', () => {
+    const email = verificationEmail({
+      name: 'Ada',
+      url: 'https://pay.example/api/auth/verify-email?token=abc',
+    });
+    expect(email.subject).toBe('Verify your email address');
+    expect(email.text).toContain('Hello Ada,');
+    expect(email.text).toContain('https://pay.example/api/auth/verify-email?token=abc');
+    expect(email.html).toContain('href="https://pay.example/api/auth/verify-email?token=abc"');
+  });
+
+  it('escape names and links in HTML', () => {
+    const email = passwordResetEmail({ name: '<b>Eve</b>', url: 'https://x.test/?a=1&b="2"' });
+    expect(email.html).not.toContain('<b>Eve</b>');
+    expect(email.html).toContain('&#60;b&#62;Eve');
+    expect(email.html).toContain('href="https://x.test/?a=1&#38;b=&#34;2&#34;"');
+  });
+
+  it('state how long the link works (spec §9: 1 hour for resets, 24 hours for deletion)', () => {
+    expect(passwordResetEmail({ name: 'A', url: 'u' }).text).toContain('one hour');
+    expect(deleteAccountEmail({ name: 'A', url: 'u' }).text).toContain('24 hours');
+  });
+});

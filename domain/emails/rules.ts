@@ -1,0 +1,82 @@
+// The emails of the sign-in flows: plain text plus a minimal HTML version, no remote assets.
+
+export type RenderedEmail = { subject: string; text: string; html: string };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function render(
+  subject: string,
+  greeting: string,
+  paragraphs: string[],
+  action: { label: string; url: string },
+): RenderedEmail {
+  const text = [
+    greeting,
+    '',
+    ...paragraphs.flatMap((paragraph) => [paragraph, '']),
+    `${action.label}: ${action.url}`,
+    '',
+    '— Tollgate',
+  ].join('\n');
+  const html = [
+    `<p>${escapeHtml(greeting)}</p>`,
+    ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    `<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>`,
+    `<p>— Tollgate</p>`,
+  ].join('\n');
+  return { subject, text, html };
+}
+
+const greet = (name: string) => `Hello ${name || 'there'},`;
+
+export function verificationEmail(input: { name: string; url: string }): RenderedEmail {
+  return render(
+    'Verify your email address',
+    greet(input.name),
+    ['Confirm that this address is yours to finish setting up your Tollgate account.'],
+    {
+      label: 'Verify email',
+      url: input.url,
+    },
+  );
+}
+
+export function passwordResetEmail(input: { name: string; url: string }): RenderedEmail {
+  return render(
+    'Reset your Tollgate password',
+    greet(input.name),
+    [
+      'Someone asked to reset the password of your account. The link works for one hour; if it was not you, ignore this email.',
+    ],
+    { label: 'Choose a new password', url: input.url },
+  );
+}
+
+export function changeEmailConfirmation(input: {
+  name: string;
+  newEmail: string;
+  url: string;
+}): RenderedEmail {
+  return render(
+    'Confirm your new email address',
+    greet(input.name),
+    [`Confirm that your account's email should change to ${input.newEmail}.`],
+    {
+      label: 'Confirm the change',
+      url: input.url,
+    },
+  );
+}
+
+export function deleteAccountEmail(input: { name: string; url: string }): RenderedEmail {
+  return render(
+    'Confirm deleting your Tollgate account',
+    greet(input.name),
+    [
+      'Someone asked to delete your account and everything it owns. The link works for 24 hours; if it was not you, ignore this email and change your password.',
+    ],
+    { label: 'Delete my account', url: input.url },
+  );
+}

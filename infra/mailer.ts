@@ -1,0 +1,81 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { Prisma } from '../generated/prisma/client.js';
+import type { Db } from './db.js';
+import type { Logger } from './logger.js';
+
+export type Email = { to: string; subject: string; text: string; html?: string };
+
+export type Mailer = {
+  transport: 'smtp' | 'mailbox';
+  /**
+   * Sends once per `idempotencyKey`: a retry (an activity, a double click) after a successful send
+   * is a no-op that answers 'duplicate'.
+   */
+  send(email: Email & { idempotencyKey: string }): Promise<'sent' | 'duplicate'>;
+};
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+export function createMailer(deps: { db: Db; smtpUrl?: string; from: string; logger: Logger }): Mailer {
+  const { db, from, logger } = deps;
+  const smtp: Transporter | undefined = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : undefined;
+
+  if (!smtp) {
+    return {
+      transport: 'mailbox',
+      async send({ idempotencyKey, to, subject, text, html }) {
+        try {
+          await db.emailMessage.create({
+            data: {
+              idempotencyKey,
+              toAddress: to,
+              subject,
+              text,
+              html,
+              transport: 'mailbox',
+              status: 'sent',
+              sentAt: new Date(),
+            },
+          });
+          logger.info({ to, subject }, 'email kept in the dev mailbox');
+          return 'sent';
+        } catch (error) {
+          if (isUniqueViolation(error)) return 'duplicate';
+          throw error;
+        }
+      },
+    };
+  }
+
+  return {
+    transport: 'smtp',
+    async send({ idempotencyKey, to, subject, text, html }) {
+      const existing = await db.emailMessage.findUnique({
+        where: { idempotencyKey },
+        select: { status: true },
+      });
+      if (existing?.status === 'sent') return 'duplicate';
+      if (!existing) {
+        try {
+          await db.emailMessage.create({
+            data: { idempotencyKey, toAddress: to, subject, text, html, transport: 'smtp' },
+          });
+        } catch (error) {
+          // A concurrent send of the same email won the insert; let it be the one that sends.
+          if (isUniqueViolation(error)) return 'duplicate';
+          throw error;
+        }
+      }
+      // A 'pending' row means an earlier attempt died mid-send: SMTP cannot tell us whether the
+      // message left, so it is sent again (the only window in which a duplicate can occur).
+      await smtp.sendMail({ from, to, subject, text, html, messageId: `<${idempotencyKey}@tollgate>` });
+      await db.emailMessage.update({
+        where: { idempotencyKey },
+        data: { status: 'sent', sentAt: new Date() },
+      });
+      logger.info({ to, subject }, 'email sent');
+      return 'sent';
+    },
+  };
+}
