@@ -34,9 +34,10 @@ export function createAuth(db: Db, settings: AuthSettings) {
   const { mailer } = settings;
   return betterAuth({
     appName: 'Tollgate',
-    // Better Auth's own messages join the API's structured log instead of the console.
+    // Better Auth's own messages join the API's structured log instead of the console. At 'info'
+    // its router stops printing every 4xx answer to the console (it does so for error/warn/debug).
     logger: {
-      level: 'warn',
+      level: 'info',
       log: (level, message, ...args) => {
         const details = args.length > 0 ? { details: args } : {};
         if (level === 'error') authLog.error(details, message);
