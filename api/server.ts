@@ -9,6 +9,7 @@ import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { readPackageVersion } from '../infra/version.js';
 import { connectTemporalClient } from '../temporal/connection.js';
+import { taskQueues } from '../temporal/task-queues.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
 import { drainServer } from './http/shutdown.js';
@@ -24,6 +25,7 @@ if (!config.AUTH_SECRET) {
   logger.warn('AUTH_SECRET is not set: using a random one, so sessions end when the API restarts');
 }
 const db = createDb(config.DATABASE_URL);
+const temporal = await connectTemporalClient(config);
 const auth = createAuth(db, {
   publicUrl: config.publicUrl,
   secret: config.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
@@ -31,8 +33,8 @@ const auth = createAuth(db, {
   rateLimitEnabled: true,
   logger,
   mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
+  invitations: { temporal, taskQueue: taskQueues(config.TEMPORAL_TASK_QUEUE).main },
 });
-const temporal = await connectTemporalClient(config);
 // From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
 

@@ -44,6 +44,7 @@ if (mode === 'bare') {
       rateLimitEnabled: false,
       logger: pino({ level: 'silent' }),
       mailer: createMailer({ db, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
+      invitations: { temporal, taskQueue: 'bench' },
     }),
   });
   listen(app);

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../infra/config.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
-import { connectTemporalWorker } from './connection.js';
+import { createMailer } from '../infra/mailer.js';
+import { connectTemporalClient, connectTemporalWorker } from './connection.js';
+import { ensureSchedules } from './schedules.js';
+import { taskQueues } from './task-queues.js';
 import { createTollgateWorker } from './worker.js';
 
 const config = loadConfigOrExit();
@@ -19,14 +22,20 @@ if (!config.DATABASE_URL) {
 const prebuiltBundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 const db = createDb(config.DATABASE_URL);
 const connection = await connectTemporalWorker(config);
+const temporal = await connectTemporalClient(config);
 const worker = await createTollgateWorker({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueuePrefix: config.TEMPORAL_TASK_QUEUE,
   db,
+  mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
+  publicUrl: config.publicUrl,
+  temporal,
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
 });
 
+// Every worker start makes sure the schedules exist (idempotent), so a fresh deployment needs no setup step.
+await ensureSchedules(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main);
 logger.info(
   { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE },
   'worker started',
@@ -37,6 +46,7 @@ try {
   await worker.run();
 } finally {
   await connection.close();
+  await temporal.connection.close();
   await db.$disconnect();
   logger.info('worker stopped');
 }

@@ -1,7 +1,9 @@
 import os from 'node:os';
 import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../infra/db.js';
+import type { Mailer } from '../infra/mailer.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
 import { taskQueues } from './task-queues.js';
 
@@ -10,6 +12,9 @@ export type TollgateWorkerDeps = {
   namespace: string;
   taskQueuePrefix: string;
   db: Db;
+  mailer: Mailer;
+  publicUrl: string;
+  temporal: Client;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
@@ -23,7 +28,14 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
     namespace: deps.namespace,
     taskQueue: taskQueues(deps.taskQueuePrefix).main,
     identity,
-    activities: createActivities({ db: deps.db, workerIdentity: identity }),
+    activities: createActivities({
+      db: deps.db,
+      mailer: deps.mailer,
+      publicUrl: deps.publicUrl,
+      temporal: deps.temporal,
+      taskQueue: taskQueues(deps.taskQueuePrefix).main,
+      workerIdentity: identity,
+    }),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }
       : {

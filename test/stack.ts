@@ -8,6 +8,7 @@ import { createAuth, type Auth } from '../api/auth/auth.js';
 import type { Db } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
+import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { requireTestEnv } from './env.js';
 
@@ -44,6 +45,17 @@ export async function startTestStack(options: {
   const temporal = new Client({ connection: clientConnection, namespace: 'default' });
   const workerConnection = await NativeConnection.connect({ address });
 
+  // Listen first: Better Auth and the worker's emails need the public URL (with the port).
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mailer = createMailer({
+    db: options.db,
+    smtpUrl: options.smtpUrl,
+    from: 'Tollgate <no-reply@tollgate.test>',
+    logger,
+  });
+
   let worker: Worker | undefined;
   let workerRun: Promise<void> | undefined;
   const startWorker = async () => {
@@ -52,6 +64,14 @@ export async function startTestStack(options: {
       namespace: 'default',
       taskQueuePrefix,
       db: options.workerDb ?? options.db,
+      mailer: createMailer({
+        db: options.workerDb ?? options.db,
+        smtpUrl: options.smtpUrl,
+        from: 'Tollgate <no-reply@tollgate.test>',
+        logger,
+      }),
+      publicUrl: baseUrl,
+      temporal,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
     workerRun = worker.run();
@@ -63,22 +83,14 @@ export async function startTestStack(options: {
   };
   if (options.withWorker !== false) await startWorker();
 
-  // Listen first: Better Auth needs the public URL (with the port) when it is created.
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = createAuth(options.db, {
     publicUrl: baseUrl,
     secret: TEST_AUTH_SECRET,
     trustedOrigins: [],
     rateLimitEnabled: options.authRateLimit ?? false,
     logger,
-    mailer: createMailer({
-      db: options.db,
-      smtpUrl: options.smtpUrl,
-      from: 'Tollgate <no-reply@tollgate.test>',
-      logger,
-    }),
+    mailer,
+    invitations: { temporal, taskQueue: taskQueues(taskQueuePrefix).main },
   });
   const app = createApp({
     config: {

@@ -5,6 +5,11 @@ import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../infra/mailer.js';
 import {
+  notifyInvitationClosed,
+  requestInvitationEmail,
+  type InvitationWorkflows,
+} from '../../domain/invitations/service.js';
+import {
   changeEmailConfirmation,
   deleteAccountEmail,
   passwordResetEmail,
@@ -19,6 +24,8 @@ export type AuthSettings = {
   rateLimitEnabled: boolean;
   logger: Logger;
   mailer: Mailer;
+  /** Invitations live in Temporal workflows (`invitation:<id>`); Better Auth's hooks start and signal them. */
+  invitations: InvitationWorkflows;
 };
 
 // Spec §9 constants.
@@ -108,6 +115,18 @@ export function createAuth(db: Db, settings: AuthSettings) {
         invitationExpiresIn: INVITATION_EXPIRY_SECONDS,
         creatorRole: 'owner',
         cancelPendingInvitationsOnReInvite: true,
+        // Called for a new invitation and for every re-send; the workflow sends the email.
+        sendInvitationEmail: async ({ id }) => {
+          await requestInvitationEmail(settings.invitations, id);
+        },
+        organizationHooks: {
+          afterAcceptInvitation: async ({ invitation }) =>
+            notifyInvitationClosed(settings.invitations, invitation.id),
+          afterRejectInvitation: async ({ invitation }) =>
+            notifyInvitationClosed(settings.invitations, invitation.id),
+          afterCancelInvitation: async ({ invitation }) =>
+            notifyInvitationClosed(settings.invitations, invitation.id),
+        },
       }),
       username({ minUsernameLength: 3, maxUsernameLength: 30 }),
       twoFactor({ issuer: 'Tollgate', trustDeviceMaxAge: TRUST_DEVICE_SECONDS }),

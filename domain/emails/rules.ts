@@ -80,3 +80,52 @@ export function deleteAccountEmail(input: { name: string; url: string }): Render
     { label: 'Delete my account', url: input.url },
   );
 }
+
+export function invitationEmail(input: {
+  inviterName: string;
+  organizationName: string;
+  role: string;
+  url: string;
+  expiresAt: Date;
+}): RenderedEmail {
+  return render(
+    `${input.inviterName} invited you to ${input.organizationName} on Tollgate`,
+    'Hello,',
+    [
+      `${input.inviterName} invited you to join ${input.organizationName} as ${input.role}.`,
+      `The invitation is open until ${input.expiresAt.toUTCString()}.`,
+    ],
+    { label: 'Accept or decline the invitation', url: input.url },
+  );
+}
+
+export function invitationReminderEmail(input: {
+  organizationName: string;
+  url: string;
+  expiresAt: Date;
+}): RenderedEmail {
+  return render(
+    `Reminder: your invitation to ${input.organizationName} expires soon`,
+    'Hello,',
+    [
+      `Your invitation to join ${input.organizationName} on Tollgate expires on ${input.expiresAt.toUTCString()}.`,
+    ],
+    { label: 'Accept or decline the invitation', url: input.url },
+  );
+}
+
+export function invitationExpiredEmail(input: {
+  inviterName: string;
+  inviteeEmail: string;
+  organizationName: string;
+  url: string;
+}): RenderedEmail {
+  return render(
+    `Your invitation to ${input.inviteeEmail} expired`,
+    greet(input.inviterName),
+    [
+      `${input.inviteeEmail} did not answer your invitation to ${input.organizationName} in time. You can invite them again.`,
+    ],
+    { label: 'Open the members page', url: input.url },
+  );
+}

@@ -1,0 +1,77 @@
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { InvitationActivities } from '../activities/invitations.js';
+import {
+  INVITATION_SIGNALS,
+  nextInvitationStep,
+  type SendInvitationEmailRequest,
+} from '../domain/invitations/rules.js';
+
+const { loadInvitationState, sendInvitationEmail, notifyInviterOfExpiry } =
+  proxyActivities<InvitationActivities>({
+    startToCloseTimeout: '30 seconds',
+    // SMTP and PostgreSQL hiccups are retried; every send is idempotent, so retries never double an email.
+    retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+  });
+
+export const sendInvitationEmailSignal = defineSignal<[SendInvitationEmailRequest]>(
+  INVITATION_SIGNALS.sendEmail,
+);
+export const invitationClosedSignal = defineSignal(INVITATION_SIGNALS.closed);
+
+export type InvitationOutcome = 'accepted' | 'rejected' | 'canceled' | 'deleted' | 'expired';
+
+/**
+ * `invitation:<id>`: lives while the invitation is pending. Sends the invitation email (and each
+ * re-send), one reminder before expiry, and tells the inviter when it expires. It re-reads the row
+ * whenever it wakes, so changes made without a signal (a re-invite that cancels it) are respected.
+ */
+export async function invitationWorkflow(input: {
+  invitationId: string;
+  sendInitialEmail: boolean;
+}): Promise<InvitationOutcome> {
+  const { invitationId } = input;
+  const emailRequests: string[] = input.sendInitialEmail ? ['initial'] : [];
+  let closedSignalled = false;
+  setHandler(sendInvitationEmailSignal, ({ requestId }) => {
+    emailRequests.push(requestId);
+  });
+  setHandler(invitationClosedSignal, () => {
+    closedSignalled = true;
+  });
+
+  const workflowStartedMs = Date.now();
+  let reminderSent = false;
+  for (;;) {
+    const state = await loadInvitationState(invitationId);
+    const step = nextInvitationStep(state, { nowMs: Date.now(), workflowStartedMs, reminderSent });
+    if (step.kind === 'end') return step.outcome;
+    if (step.kind === 'expire') {
+      await notifyInviterOfExpiry(invitationId);
+      return 'expired';
+    }
+    const requestId = emailRequests.shift();
+    if (requestId !== undefined) {
+      await sendInvitationEmail({ invitationId, requestId, kind: 'invitation' });
+      continue;
+    }
+    if (step.kind === 'remind') {
+      await sendInvitationEmail({ invitationId, requestId: 'reminder', kind: 'reminder' });
+      reminderSent = true;
+      continue;
+    }
+    closedSignalled = false;
+    await condition(
+      () => closedSignalled || emailRequests.length > 0,
+      Math.max(1, step.untilMs - Date.now()),
+    );
+  }
+}
+
+const { startMissingInvitationWorkflows } = proxyActivities<InvitationActivities>({
+  startToCloseTimeout: '2 minutes',
+});
+
+/** Run by the `reconcile-invitations` schedule: starts workflows that invitations are missing. */
+export async function reconcileInvitationsWorkflow(): Promise<{ started: string[] }> {
+  return startMissingInvitationWorkflows();
+}
