@@ -28,7 +28,8 @@ async function run(command: string, args: string[], env: NodeJS.ProcessEnv = {})
 
 export const buildSteps = {
   'generate clients': async () => {
-    await run(bin('prisma'), ['generate']);
+    // No update check: Prisma runs it in a detached child that would outlive the build.
+    await run(bin('prisma'), ['generate'], { CHECKPOINT_DISABLE: '1' });
     await run(bin('tsr'), ['generate']);
   },
   'compile server': () => run(bin('tsc'), ['-p', 'tsconfig.build.json']),

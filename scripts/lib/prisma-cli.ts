@@ -10,7 +10,9 @@ export async function runPrisma(args: string[], databaseUrl: string): Promise<st
   try {
     const { stdout } = await execFileAsync(prismaBin, args, {
       cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      // No update check: it phones home from a detached child process that outlives the command
+      // (and would outlive `npm start`'s Ctrl-C); Tollgate runs offline.
+      env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: '1' },
       maxBuffer: 64 * 1024 * 1024,
     });
     return stdout;
