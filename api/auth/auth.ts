@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, jwt, organization, twoFactor, username } from 'better-auth/plugins';
 import type { Db } from '../../infra/db.js';
+import { rejectMalformedIds, specErrorCatalogue } from './catalogue.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../infra/mailer.js';
 import {
@@ -132,7 +133,9 @@ export function createAuth(db: Db, settings: AuthSettings) {
       twoFactor({ issuer: 'Tollgate', trustDeviceMaxAge: TRUST_DEVICE_SECONDS }),
       admin(),
       jwt(),
+      specErrorCatalogue(),
     ],
+    hooks: { before: rejectMalformedIds },
   });
 }
 

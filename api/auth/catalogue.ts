@@ -1,0 +1,71 @@
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import type { BetterAuthPlugin } from 'better-auth';
+
+/**
+ * Spec §8 is the contract for messages and statuses. Where Better Auth 1.7 words or answers
+ * differently (docs/better-auth-1.7-notes.md), the answer is rewritten by its machine `code`,
+ * which is kept beside the message.
+ */
+export const SPEC_ERROR_CATALOGUE: Record<string, { message?: string; status?: number }> = {
+  ORGANIZATION_SLUG_ALREADY_TAKEN: { message: 'slug is taken' },
+  INVITATION_NOT_FOUND: { message: 'Invitation not found' },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { status: 403 },
+  INVALID_USERNAME_OR_PASSWORD: { message: 'invalid username or password', status: 401 },
+  USERNAME_IS_ALREADY_TAKEN: { message: 'username is already taken. please try another.' },
+  USERNAME_TOO_SHORT: { message: 'username is too short', status: 422 },
+  USERNAME_TOO_LONG: { message: 'username is too long', status: 422 },
+  INVALID_USERNAME: { message: 'username is invalid', status: 422 },
+  INVALID_TWO_FACTOR_COOKIE: { message: 'invalid two factor cookie' },
+  INVALID_CODE: { message: 'invalid two factor authentication', status: 401 },
+};
+
+type ErrorBody = { code?: unknown; message?: unknown };
+
+/** Rewrites catalogue errors on their way out of /api/auth (every route, HTTP only). */
+export function specErrorCatalogue(): BetterAuthPlugin {
+  return {
+    id: 'tollgate-error-catalogue',
+    async onResponse(response) {
+      if (response.status < 400 || !response.headers.get('content-type')?.includes('application/json'))
+        return;
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as ErrorBody | null;
+      const rewrite = typeof body?.code === 'string' ? SPEC_ERROR_CATALOGUE[body.code] : undefined;
+      if (!body || !rewrite) return;
+      const headers = new Headers(response.headers);
+      headers.delete('content-length');
+      return {
+        response: new Response(JSON.stringify({ ...body, message: rewrite.message ?? body.message }), {
+          status: rewrite.status ?? response.status,
+          headers,
+        }),
+      };
+    },
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ID_FIELDS = ['organizationId', 'invitationId', 'userId', 'teamId', 'memberId'] as const;
+const QUERY_ID_PATHS = new Set(['/organization/get-invitation', '/admin/get-user']);
+
+/**
+ * Ids are PostgreSQL uuids: a malformed one would surface as a database error (an empty 500).
+ * Refuse it up front with a 400 that names the field.
+ */
+export const rejectMalformedIds = createAuthMiddleware(async (ctx) => {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  const candidates: [string, unknown][] = ID_FIELDS.map((field) => [field, body[field]]);
+  const memberIdOrEmail = body.memberIdOrEmail;
+  if (typeof memberIdOrEmail === 'string' && !memberIdOrEmail.includes('@')) {
+    candidates.push(['memberIdOrEmail', memberIdOrEmail]);
+  }
+  if (QUERY_ID_PATHS.has(ctx.path))
+    candidates.push(['id', (ctx.query as Record<string, unknown> | undefined)?.id]);
+  for (const [field, value] of candidates) {
+    if (typeof value === 'string' && !UUID.test(value)) {
+      throw new APIError('BAD_REQUEST', { message: `${field} must be a UUID`, code: 'INVALID_ID' });
+    }
+  }
+});
