@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { toNodeHandler } from 'better-auth/node';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../infra/config.js';
@@ -8,7 +8,7 @@ import type { Db } from '../infra/db.js';
 import type { Logger } from '../infra/logger.js';
 import type { PublicSettings } from '../domain/system/schemas.js';
 import { taskQueues } from '../temporal/task-queues.js';
-import type { Auth } from './auth/auth.js';
+import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
 import { createHealthRouter } from './health.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
@@ -16,7 +16,7 @@ import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
 
 export type AppDeps = {
-  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'READINESS_TIMEOUT_MS'>;
+  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'READINESS_TIMEOUT_MS' | 'TRUST_PROXY'>;
   settings: PublicSettings;
   logger: Logger;
   db: Db;
@@ -28,10 +28,20 @@ export type AppDeps = {
 
 const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/api/');
 
+/**
+ * Better Auth rate-limits per client address but reads it only from headers; without one every
+ * client would share a bucket. Express knows the address (honouring `trust proxy`), so it is handed
+ * over in a header of our own, overwriting anything a client sent under that name.
+ */
+const passClientIp: RequestHandler = (req, _res, next) => {
+  req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? '';
+  next();
+};
+
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', deps.config.TRUST_PROXY);
   app.use(requestContext(deps.logger));
 
   app.use(
@@ -46,7 +56,7 @@ export function createApp(deps: AppDeps): Express {
   // Our /ok and /error pages answer first (no links out of a self-hosted install); every other
   // /api/auth path is Better Auth's. It parses its own bodies, so no JSON parser runs before it.
   app.use('/api/auth', createAuthPagesRouter());
-  app.all('/api/auth/{*path}', toNodeHandler(deps.auth));
+  app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
   app.use('/v1', createV1Router({ db: deps.db, auth: deps.auth }));
   app.use('/api', notFoundHandler);
 

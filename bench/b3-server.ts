@@ -31,7 +31,7 @@ if (mode === 'bare') {
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
   const db = createDb(databaseUrl, { maxConnections: 10 });
   const app = createApp({
-    config: { TEMPORAL_TASK_QUEUE: 'bench', READINESS_TIMEOUT_MS: 5000 },
+    config: { TEMPORAL_TASK_QUEUE: 'bench', READINESS_TIMEOUT_MS: 5000, TRUST_PROXY: 'loopback' },
     settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),

@@ -16,6 +16,13 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port.default(3000),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for client addresses. */
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((value) =>
+      value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('.data'),
 

@@ -95,6 +95,7 @@ export async function startTestStack(options: {
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
+      TRUST_PROXY: 'loopback',
       READINESS_TIMEOUT_MS: options.readinessTimeoutMs ?? 5000,
     },
     settings: { version: 'test', mode: 'sandbox', temporal_ui_url: null },

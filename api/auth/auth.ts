@@ -29,6 +29,9 @@ export type AuthSettings = {
   invitations: InvitationWorkflows;
 };
 
+/** Set by the Express app from `req.ip`; see `passClientIp` in api/app.ts. */
+export const CLIENT_IP_HEADER = 'x-tollgate-client-ip';
+
 // Spec §9 constants.
 const INVITATION_EXPIRY_SECONDS = 2 * 24 * 60 * 60;
 const TRUST_DEVICE_SECONDS = 30 * 24 * 60 * 60;
@@ -62,6 +65,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       // PostgreSQL generates the uuid of every row (ids are UUIDs on the wire and in the schema).
       database: { generateId: 'uuid' },
       cookiePrefix: 'tollgate',
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     rateLimit: { enabled: settings.rateLimitEnabled, storage: 'database', window: 60, max: 100 },
     emailAndPassword: {

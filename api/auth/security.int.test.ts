@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { signUpUser } from '../../test/auth-client.js';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { addMember } from '../../test/factories.js';
+import { startTestStack, type TestStack } from '../../test/stack.js';
+
+describe('/api/auth security defaults', () => {
+  let database: TestDatabase;
+  let first: TestStack;
+  let second: TestStack;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Two API processes on one database, as behind a load balancer.
+    first = await startTestStack({ db: database.db, withWorker: false, authRateLimit: true });
+    second = await startTestStack({ db: database.db, withWorker: false, authRateLimit: true });
+  });
+  afterAll(async () => {
+    await first?.stop();
+    await second?.stop();
+    await database?.drop();
+  });
+
+  const signIn = (stack: TestStack, clientIp: string, extraHeaders: Record<string, string> = {}) =>
+    fetch(`${stack.baseUrl}/api/auth/sign-in/email`, {
+      method: 'POST',
+      // The API trusts X-Forwarded-For from loopback (a local proxy), which lets a test play several clients.
+      headers: {
+        'content-type': 'application/json',
+        origin: stack.baseUrl,
+        'x-forwarded-for': clientIp,
+        ...extraHeaders,
+      },
+      body: JSON.stringify({ email: `nobody-${randomUUID()}@example.test`, password: 'wrong password' }),
+    });
+
+  describe('rate limiting', () => {
+    it('limits sign-in per client across API processes (counters in PostgreSQL)', async () => {
+      const client = '203.0.113.10';
+      const statuses = [];
+      for (const stack of [first, second, first]) statuses.push((await signIn(stack, client)).status);
+      expect(statuses).toEqual([401, 401, 401]);
+      const limited = await signIn(second, client);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('x-retry-after'))).toBeGreaterThan(0);
+      expect((await signIn(first, '203.0.113.11')).status).toBe(401);
+      expect(await database.db.rateLimit.count()).toBeGreaterThan(0);
+    });
+
+    it('cannot be dodged by sending our internal client-address header', async () => {
+      const client = '203.0.113.20';
+      const statuses = [];
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        statuses.push(
+          (await signIn(first, client, { 'x-tollgate-client-ip': `198.51.100.${attempt}` })).status,
+        );
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+  });
+
+  describe('banning a user', () => {
+    it('ends their sessions at once and refuses their sign-in', async () => {
+      const admin = await signUpUser(second.baseUrl);
+      await database.db.user.update({ where: { id: admin.user.id }, data: { role: 'admin' } });
+      const target = await signUpUser(second.baseUrl);
+      expect((await target.client.getSession()).data?.user.id).toBe(target.user.id);
+
+      const banned = await admin.client.admin.banUser({ userId: target.user.id, banReason: 'fraud' });
+      expect(banned.error).toBeNull();
+      expect((await target.client.getSession()).data).toBeNull();
+      expect(await database.db.session.count({ where: { userId: target.user.id } })).toBe(0);
+      const again = await fetch(`${second.baseUrl}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: second.baseUrl,
+          'x-forwarded-for': '203.0.113.30',
+        },
+        body: JSON.stringify({ email: target.credentials.email, password: target.credentials.password }),
+      });
+      expect(again.status).toBe(403);
+    });
+  });
+});
+
+describe('spec §6 organization permissions', () => {
+  let database: TestDatabase;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    stack = await startTestStack({ db: database.db, withWorker: false });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await database?.drop();
+  });
+
+  const matrix: [resource: string, action: string, allowed: Record<string, boolean>][] = [
+    ['organization', 'update', { owner: true, admin: true, member: false }],
+    ['organization', 'delete', { owner: true, admin: false, member: false }],
+    ['member', 'create', { owner: true, admin: true, member: false }],
+    ['member', 'update', { owner: true, admin: true, member: false }],
+    ['member', 'delete', { owner: true, admin: true, member: false }],
+    ['invitation', 'create', { owner: true, admin: true, member: false }],
+    ['invitation', 'cancel', { owner: true, admin: true, member: false }],
+    ['team', 'create', { owner: true, admin: true, member: false }],
+    ['team', 'update', { owner: true, admin: true, member: false }],
+    ['team', 'delete', { owner: true, admin: true, member: false }],
+  ];
+
+  it.each(['owner', 'admin', 'member', 'member,admin'])(
+    'grants a %s exactly the permissions of the table',
+    async (role) => {
+      const user = await signUpUser(stack.baseUrl);
+      const organization = await database.db.organization.create({
+        data: { name: 'Perm', slug: `perm-${randomUUID().slice(0, 8)}` },
+      });
+      await addMember(database.db, organization.id, user.user.id, role);
+      const roles = role.split(',');
+      for (const [resource, action, allowed] of matrix) {
+        const response = await fetch(`${stack.baseUrl}/api/auth/organization/has-permission`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: stack.baseUrl, cookie: user.cookieHeader() },
+          body: JSON.stringify({ organizationId: organization.id, permissions: { [resource]: [action] } }),
+        });
+        const { success } = (await response.json()) as { success: boolean };
+        const expected = roles.some((single) => allowed[single]);
+        expect({ resource, action, role, success }).toEqual({ resource, action, role, success: expected });
+      }
+    },
+  );
+});
