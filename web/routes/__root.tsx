@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQuery } from '@tanstack/react-query';
-import { createRootRouteWithContext, Link, Outlet } from '@tanstack/react-router';
+import { createRootRouteWithContext, Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { authClient } from '../auth/client';
 import { settingsQuery } from '../system/queries';
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -25,6 +26,33 @@ function SandboxBanner() {
   );
 }
 
+function AccountNavigation() {
+  const session = authClient.useSession();
+  const navigate = useNavigate();
+  if (session.isPending) return null;
+  if (!session.data) {
+    return (
+      <nav className="app-nav" aria-label="Account">
+        <Link to="/sign-in">Sign in</Link>
+        <Link to="/sign-up">Create account</Link>
+      </nav>
+    );
+  }
+  return (
+    <nav className="app-nav" aria-label="Account">
+      <Link to="/dashboard">Dashboard</Link>
+      <Link to="/account/security">Security</Link>
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => void authClient.signOut().then(() => navigate({ to: '/sign-in' }))}
+      >
+        Sign out
+      </button>
+    </nav>
+  );
+}
+
 function RootLayout() {
   return (
     <>
@@ -33,6 +61,7 @@ function RootLayout() {
         <Link to="/" className="brand">
           Tollgate
         </Link>
+        <AccountNavigation />
       </header>
       <main className="app-main">
         <Outlet />

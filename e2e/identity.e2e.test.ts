@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser, Page } from 'playwright-core';
+import { findFreePort } from '../infra/processes.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { requireTestEnv } from '../test/env.js';
+import { totpCode } from '../test/totp.js';
+import {
+  createDataDir,
+  launchChromium,
+  poll,
+  screenshotPath,
+  startTollgate,
+  type RunningTollgate,
+} from './support.js';
+
+describe('identity in Chromium', () => {
+  let database: TestDatabase;
+  let dataDir: string;
+  let tollgate: RunningTollgate;
+  let browser: Browser;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = createDataDir('identity');
+    const port = await findFreePort();
+    baseUrl = `http://localhost:${port}`;
+    tollgate = await startTollgate({
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: baseUrl,
+      DATABASE_URL: database.url,
+      TEMPORAL_ADDRESS: requireTestEnv('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `e2e-${randomUUID()}`,
+    });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (tollgate?.child.exitCode === null) await tollgate.stop('SIGTERM');
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const password = 'correct horse battery staple';
+
+  async function signUp(page: Page, person: { name: string; email: string; username: string }) {
+    await page.goto(`${baseUrl}/sign-up`);
+    await page.getByLabel('Name', { exact: true }).fill(person.name);
+    await page.getByLabel('Email', { exact: true }).fill(person.email);
+    await page.getByLabel('Username', { exact: true }).fill(person.username);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  }
+
+  it('signs up, creates an organization, invites someone who accepts in another browser, and shows them as a member', async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const owner = await (await browser.newContext()).newPage();
+    await signUp(owner, {
+      name: 'Olivia Owner',
+      email: `olivia-${suffix}@example.test`,
+      username: `olivia_${suffix}`,
+    });
+    await owner.getByLabel('Organization name', { exact: true }).fill(`Widgets ${suffix}`);
+    await owner.getByRole('button', { name: 'Create organization' }).click();
+    await owner.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).waitFor();
+
+    const inviteeEmail = `ivan-${suffix}@example.test`;
+    await owner.getByLabel('Email to invite', { exact: true }).fill(inviteeEmail);
+    await owner.getByLabel('Role', { exact: true }).selectOption('admin');
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    await owner.getByTestId('pending-invitation').filter({ hasText: inviteeEmail }).waitFor();
+
+    // The link the invitee finds in the invitation email (kept in the dev mailbox).
+    const email = await poll('the invitation email', () =>
+      database.db.emailMessage
+        .findFirst({ where: { toAddress: inviteeEmail, subject: { contains: 'invited you' } } })
+        .then((row) => row ?? undefined),
+    );
+    const link = /(http:\/\/localhost:\d+\/invitations\/[0-9a-f-]+)/.exec(email.text)?.[1];
+    expect(link).toBeDefined();
+
+    const invitee = await (await browser.newContext()).newPage();
+    await signUp(invitee, { name: 'Ivan Invitee', email: inviteeEmail, username: `ivan_${suffix}` });
+    await invitee.goto(link ?? '');
+    await invitee.getByText(`Widgets ${suffix}`).waitFor();
+    await invitee.getByRole('button', { name: 'Accept invitation' }).click();
+    await invitee.getByRole('heading', { name: 'Dashboard' }).waitFor();
+
+    await owner.reload();
+    const inviteeRow = owner.getByTestId('member-row').filter({ hasText: inviteeEmail });
+    await inviteeRow.waitFor();
+    expect(await inviteeRow.textContent()).toContain('admin');
+    await owner.screenshot({ path: screenshotPath('members'), fullPage: true });
+  });
+
+  it('turns on two-factor authentication, then signs in with a TOTP code', async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const page = await (await browser.newContext()).newPage();
+    page.on('console', (message) => console.log('browser:', message.text()));
+    const email = `tess-${suffix}@example.test`;
+    await signUp(page, { name: 'Tess Totp', email, username: `tess_${suffix}` });
+
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.getByLabel('Current password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await page.getByAltText('QR code for your authenticator app').waitFor();
+    const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+    const uri = `otpauth://totp/Tollgate?secret=${secret}`;
+    await page.getByLabel('Code from the app', { exact: true }).fill(totpCode(uri));
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    await page.getByTestId('two-factor-status').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('Email or username', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Two-factor verification' }).waitFor();
+    await page.getByLabel('Code from your authenticator app', { exact: true }).fill(totpCode(uri));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
+  });
+});
