@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client, Connection } from '@temporalio/client';
+import { createLogger } from '../../infra/logger.js';
+import { createMailer } from '../../infra/mailer.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { addMember } from '../../test/factories.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { startTestStack, TEST_AUTH_SECRET, type TestStack } from '../../test/stack.js';
+import { createAuth } from './auth.js';
 
 describe('/api/auth security defaults', () => {
   let database: TestDatabase;
@@ -132,4 +136,48 @@ describe('spec §6 organization permissions', () => {
       }
     },
   );
+});
+
+describe('cookies outside localhost', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it('are Secure and __Secure- prefixed when the public URL is https', async () => {
+    const logger = createLogger({ level: 'silent', name: 'test' });
+    const auth = createAuth(database.db, {
+      publicUrl: 'https://pay.example.com',
+      secret: TEST_AUTH_SECRET,
+      trustedOrigins: [],
+      rateLimitEnabled: false,
+      logger,
+      mailer: createMailer({ db: database.db, from: 'x@y.test', logger }),
+      invitations: {
+        temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
+        taskQueue: 'unused',
+      },
+    });
+    const response = await auth.handler(
+      new Request('https://pay.example.com/api/auth/sign-up/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://pay.example.com' },
+        body: JSON.stringify({
+          email: `secure-${randomUUID()}@example.test`,
+          name: 'S',
+          password: 'correct horse battery staple',
+        }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    const sessionCookie = response.headers.getSetCookie().find((cookie) => cookie.includes('session_token'));
+    expect(sessionCookie).toMatch(/^__Secure-tollgate\.session_token=/);
+    expect(sessionCookie).toMatch(/; Secure/i);
+    expect(sessionCookie).toMatch(/; HttpOnly/i);
+    expect(sessionCookie).toMatch(/; SameSite=Lax/i);
+  });
 });
