@@ -101,7 +101,6 @@ describe('identity in Chromium', () => {
   it('turns on two-factor authentication, then signs in with a TOTP code', async () => {
     const suffix = randomUUID().slice(0, 8);
     const page = await (await browser.newContext()).newPage();
-    page.on('console', (message) => console.log('browser:', message.text()));
     const email = `tess-${suffix}@example.test`;
     await signUp(page, { name: 'Tess Totp', email, username: `tess_${suffix}` });
 

@@ -40,7 +40,11 @@ export const buildSteps = {
     const bundle = await bundleWorkflows();
     await writeFile(path.join(projectRoot, 'dist', 'workflow-bundle.js'), bundle.code);
   },
-  'build web app': () => run(bin('vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']),
+  // NODE_ENV decides React's build; a caller's `test` or `development` must not leak into it.
+  'build web app': () =>
+    run(bin('vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
+      NODE_ENV: 'production',
+    }),
 } as const;
 
 export async function build(progress: (step: string, ms: number) => void = () => undefined) {
