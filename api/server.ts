@@ -34,6 +34,7 @@ const auth = createAuth(db, {
   logger,
   mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
   invitations: { temporal, taskQueue: taskQueues(config.TEMPORAL_TASK_QUEUE).main },
+  organizations: { limit: config.ORGANIZATION_LIMIT, allowCreation: config.ALLOW_ORGANIZATION_CREATION },
 });
 // From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');

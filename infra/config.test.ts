@@ -52,6 +52,8 @@ describe('parseConfig', () => {
     expect(config.TEMPORAL_NAMESPACE).toBe('default');
     expect(config.isSandbox).toBe(true);
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.ORGANIZATION_LIMIT).toBeUndefined();
+    expect(config.ALLOW_ORGANIZATION_CREATION).toBe(true);
   });
 
   it('treats empty strings as unset, as compose files leave them', () => {
@@ -66,6 +68,10 @@ describe('parseConfig', () => {
     );
     expect(configErrorOf({ TEMPORAL_TLS: 'yes' })[0]).toMatch(/^TEMPORAL_TLS: /);
     expect(configErrorOf({ LOG_LEVEL: 'loud' })[0]).toMatch(/^LOG_LEVEL: /);
+    expect(configErrorOf({ ORGANIZATION_LIMIT: '0' })[0]).toMatch(/^ORGANIZATION_LIMIT: /);
+    expect(configErrorOf({ ALLOW_ORGANIZATION_CREATION: 'maybe' })[0]).toMatch(
+      /^ALLOW_ORGANIZATION_CREATION: /,
+    );
   });
 
   it('requires the TLS certificate and key together', () => {

@@ -55,6 +55,9 @@ export const configSchema = z.object({
     .pipe(z.array(z.url({ protocol: /^https?$/ })))
     .optional(),
 
+  /** How many organizations one user may belong to before creating another is refused; unset: no limit. */
+  ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
+  ALLOW_ORGANIZATION_CREATION: booleanFromString.default(true),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

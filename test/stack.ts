@@ -35,6 +35,7 @@ export async function startTestStack(options: {
   withWorker?: boolean;
   readinessTimeoutMs?: number;
   authRateLimit?: boolean;
+  organizations?: { limit?: number; allowCreation?: boolean };
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
 }): Promise<TestStack> {
@@ -91,6 +92,7 @@ export async function startTestStack(options: {
     logger,
     mailer,
     invitations: { temporal, taskQueue: taskQueues(taskQueuePrefix).main },
+    organizations: options.organizations,
   });
   const app = createApp({
     config: {

@@ -27,6 +27,7 @@ export type AuthSettings = {
   mailer: Mailer;
   /** Invitations live in Temporal workflows (`invitation:<id>`); Better Auth's hooks start and signal them. */
   invitations: InvitationWorkflows;
+  organizations?: { limit?: number; allowCreation?: boolean };
 };
 
 /** Set by the Express app from `req.ip`; see `passClientIp` in api/app.ts. */
@@ -119,6 +120,9 @@ export function createAuth(db: Db, settings: AuthSettings) {
         membershipLimit: MEMBERSHIP_LIMIT,
         invitationExpiresIn: INVITATION_EXPIRY_SECONDS,
         creatorRole: 'owner',
+        // Counts every organization the user belongs to, not only those they created (Better Auth 1.7).
+        organizationLimit: settings.organizations?.limit,
+        allowUserToCreateOrganization: settings.organizations?.allowCreation ?? true,
         cancelPendingInvitationsOnReInvite: true,
         // Called for a new invitation and for every re-send; the workflow sends the email.
         sendInvitationEmail: async ({ id }) => {

@@ -163,3 +163,51 @@ describe('spec §8 error catalogue on /api/auth', () => {
     expect(get.status).toBe(400);
   });
 });
+
+describe('organization creation settings', () => {
+  let database: TestDatabase;
+  let limited: TestStack;
+  let closed: TestStack;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    limited = await startTestStack({ db: database.db, withWorker: false, organizations: { limit: 1 } });
+    closed = await startTestStack({
+      db: database.db,
+      withWorker: false,
+      organizations: { allowCreation: false },
+    });
+  });
+  afterAll(async () => {
+    await limited?.stop();
+    await closed?.stop();
+    await database?.drop();
+  });
+
+  const slug = () => `org-${randomUUID().slice(0, 8)}`;
+
+  it('You have reached the maximum number of organizations (403), and Organization already exists', async () => {
+    const user = await signUpUser(limited.baseUrl);
+    const first = await user.client.organization.create({ name: 'First', slug: slug() });
+    expect(first.error).toBeNull();
+    const second = await user.client.organization.create({ name: 'Second', slug: slug() });
+    expect(second.error).toMatchObject({
+      status: 403,
+      message: 'You have reached the maximum number of organizations',
+    });
+
+    const other = await signUpUser(limited.baseUrl);
+    const duplicate = await other.client.organization.create({ name: 'Copy', slug: first.data?.slug ?? '' });
+    expect(duplicate.error?.message).toBe('Organization already exists');
+    expect(await database.db.organization.count({ where: { name: { in: ['Second', 'Copy'] } } })).toBe(0);
+  });
+
+  it('You are not allowed to create a new organization (403) when creation is switched off', async () => {
+    const user = await signUpUser(closed.baseUrl);
+    const result = await user.client.organization.create({ name: 'Nope', slug: slug() });
+    expect(result.error).toMatchObject({
+      status: 403,
+      message: 'You are not allowed to create a new organization',
+    });
+  });
+});
