@@ -7,7 +7,7 @@ import { createDb } from '../infra/db.js';
 import { findFreePort } from '../infra/processes.js';
 import { startLocalPostgres } from '../scripts/lib/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { startTestStack, type TestStack } from '../test/stack.js';
+import { startTestStack, useTestStack, type TestStack } from '../test/stack.js';
 
 async function getReadiness(baseUrl: string): Promise<{ status: number; report: ReadinessReport }> {
   const response = await fetch(`${baseUrl}/readyz`);
@@ -15,26 +15,16 @@ async function getReadiness(baseUrl: string): Promise<{ status: number; report: 
 }
 
 describe('GET /healthz and /readyz', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, readinessTimeoutMs: 3000 });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack({ readinessTimeoutMs: 3000 });
 
   it('answers liveness without touching dependencies', async () => {
-    const response = await fetch(`${stack.baseUrl}/healthz`);
+    const response = await fetch(`${env.stack.baseUrl}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
   it('is ready when PostgreSQL, Temporal and a worker all answer', async () => {
-    const { status, report } = await getReadiness(stack.baseUrl);
+    const { status, report } = await getReadiness(env.stack.baseUrl);
     expect(status).toBe(200);
     expect(report.status).toBe('ok');
     expect(report.checks.postgres.status).toBe('ok');
@@ -43,9 +33,9 @@ describe('GET /healthz and /readyz', () => {
   });
 
   it('runs a real readiness workflow that the Temporal server records', async () => {
-    await getReadiness(stack.baseUrl);
-    const executions = stack.temporal.workflow.list({
-      query: `WorkflowType = 'readinessWorkflow' AND TaskQueue = '${stack.taskQueuePrefix}'`,
+    await getReadiness(env.stack.baseUrl);
+    const executions = env.stack.temporal.workflow.list({
+      query: `WorkflowType = 'readinessWorkflow' AND TaskQueue = '${env.stack.taskQueuePrefix}'`,
     });
     const completed: string[] = [];
     for await (const execution of executions) {
@@ -56,17 +46,17 @@ describe('GET /healthz and /readyz', () => {
   });
 
   it('turns red naming the worker when no worker polls, and green again when one is back', async () => {
-    await stack.stopWorker();
-    const down = await getReadiness(stack.baseUrl);
+    await env.stack.stopWorker();
+    const down = await getReadiness(env.stack.baseUrl);
     expect(down.status).toBe(503);
     expect(down.report.status).toBe('error');
     expect(down.report.checks.worker.status).toBe('error');
-    expect(down.report.checks.worker.detail).toContain(stack.taskQueuePrefix);
+    expect(down.report.checks.worker.detail).toContain(env.stack.taskQueuePrefix);
     expect(down.report.checks.postgres.status).toBe('ok');
     expect(down.report.checks.temporal.status).toBe('ok');
 
-    await stack.startWorker();
-    const up = await getReadiness(stack.baseUrl);
+    await env.stack.startWorker();
+    const up = await getReadiness(env.stack.baseUrl);
     expect(up.status).toBe(200);
     expect(up.report.checks.worker.status).toBe('ok');
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
@@ -10,6 +11,7 @@ import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
 
 export type TestStack = {
@@ -126,4 +128,21 @@ export async function startTestStack(options: {
       await clientConnection.close();
     },
   };
+}
+
+/**
+ * For a describe block: a fresh database and a started stack before its tests, both torn down after.
+ * Read them as `env.database` / `env.stack` inside tests (they exist once beforeAll has run).
+ */
+export function useTestStack(options: Omit<Parameters<typeof startTestStack>[0], 'db'> = {}) {
+  const env = {} as { database: TestDatabase; stack: TestStack };
+  beforeAll(async () => {
+    env.database = await createTestDatabase();
+    env.stack = await startTestStack({ db: env.database.db, ...options });
+  });
+  afterAll(async () => {
+    await env.stack?.stop();
+    await env.database?.drop();
+  });
+  return env;
 }

@@ -3,29 +3,23 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestAuthClient, signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { addMember } from '../../test/factories.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { startTestStack, useTestStack, type TestStack } from '../../test/stack.js';
 import { totpCode } from '../../test/totp.js';
 
 type ErrorAnswer = { status: number; message?: string; code?: string };
 
 describe('spec §8 error catalogue on /api/auth', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, withWorker: false });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack({ withWorker: false });
 
   /** A raw call, so the status and body are the server's, not a client library's reading of them. */
   async function post(path: string, body: unknown, cookie?: string): Promise<ErrorAnswer> {
-    const response = await fetch(`${stack.baseUrl}/api/auth${path}`, {
+    const response = await fetch(`${env.stack.baseUrl}/api/auth${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: stack.baseUrl, ...(cookie ? { cookie } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        origin: env.stack.baseUrl,
+        ...(cookie ? { cookie } : {}),
+      },
       body: JSON.stringify(body),
     });
     const json = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
@@ -37,7 +31,7 @@ describe('spec §8 error catalogue on /api/auth', () => {
     post('/sign-up/email', { email: `${randomUUID()}@example.test`, name: 'N', password, username });
 
   it('slug is taken (check-slug)', async () => {
-    const owner = await signUpUser(stack.baseUrl);
+    const owner = await signUpUser(env.stack.baseUrl);
     const slug = `taken-${randomUUID().slice(0, 8)}`;
     await owner.client.organization.create({ name: 'Taken', slug });
     expect(await post('/organization/check-slug', { slug }, owner.cookieHeader())).toEqual({
@@ -62,7 +56,7 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('username is too short (422) at update-user and at sign-in', async () => {
-    const user = await signUpUser(stack.baseUrl);
+    const user = await signUpUser(env.stack.baseUrl);
     expect(await post('/update-user', { username: 'x' }, user.cookieHeader())).toMatchObject({
       status: 422,
       message: 'username is too short',
@@ -74,7 +68,7 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('username is already taken. please try another.', async () => {
-    await signUpUser(stack.baseUrl, { username: 'dup_name' });
+    await signUpUser(env.stack.baseUrl, { username: 'dup_name' });
     expect(await signUp('DUP_NAME')).toMatchObject({
       message: 'username is already taken. please try another.',
       code: 'USERNAME_IS_ALREADY_TAKEN',
@@ -82,7 +76,7 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('invalid username or password (401)', async () => {
-    const user = await signUpUser(stack.baseUrl);
+    const user = await signUpUser(env.stack.baseUrl);
     expect(
       await post('/sign-in/username', { username: user.credentials.username, password: 'wrong password' }),
     ).toMatchObject({
@@ -92,9 +86,9 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('Invitation not found (get, reject)', async () => {
-    const user = await signUpUser(stack.baseUrl);
+    const user = await signUpUser(env.stack.baseUrl);
     const missing = randomUUID();
-    const get = await fetch(`${stack.baseUrl}/api/auth/organization/get-invitation?id=${missing}`, {
+    const get = await fetch(`${env.stack.baseUrl}/api/auth/organization/get-invitation?id=${missing}`, {
       headers: { cookie: user.cookieHeader() },
     });
     expect(((await get.json()) as { message: string }).message).toBe('Invitation not found');
@@ -104,16 +98,16 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('You are not allowed to delete this member (403)', async () => {
-    const owner = await signUpUser(stack.baseUrl);
+    const owner = await signUpUser(env.stack.baseUrl);
     const created = await owner.client.organization.create({
       name: 'Team',
       slug: `team-${randomUUID().slice(0, 8)}`,
     });
     const organizationId = created.data?.id ?? '';
-    const memberA = await signUpUser(stack.baseUrl);
-    const memberB = await signUpUser(stack.baseUrl);
-    await addMember(database.db, organizationId, memberA.user.id, 'member');
-    const target = await addMember(database.db, organizationId, memberB.user.id, 'member');
+    const memberA = await signUpUser(env.stack.baseUrl);
+    const memberB = await signUpUser(env.stack.baseUrl);
+    await addMember(env.database.db, organizationId, memberA.user.id, 'member');
+    const target = await addMember(env.database.db, organizationId, memberB.user.id, 'member');
     expect(
       await post(
         '/organization/remove-member',
@@ -124,7 +118,7 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('invalid two factor cookie / invalid two factor authentication (401), then a TOTP sign-in', async () => {
-    const user = await signUpUser(stack.baseUrl);
+    const user = await signUpUser(env.stack.baseUrl);
     const enabled = await user.client.twoFactor.enable({ password });
     const totpURI = enabled.data && 'totpURI' in enabled.data ? enabled.data.totpURI : '';
     expect(totpURI).toMatch(/^otpauth:\/\/totp\/Tollgate:/);
@@ -136,7 +130,7 @@ describe('spec §8 error catalogue on /api/auth', () => {
       message: 'invalid two factor cookie',
     });
 
-    const fresh = createTestAuthClient(stack.baseUrl);
+    const fresh = createTestAuthClient(env.stack.baseUrl);
     const first = await fresh.client.signIn.email({ email: user.credentials.email, password });
     expect(first.data).toMatchObject({ twoFactorRedirect: true });
     const wrongCode = totpCode(totpURI) === '123456' ? '654321' : '123456';
@@ -151,13 +145,13 @@ describe('spec §8 error catalogue on /api/auth', () => {
   });
 
   it('refuses malformed ids with 400 INVALID_ID instead of a database error', async () => {
-    const user = await signUpUser(stack.baseUrl);
+    const user = await signUpUser(env.stack.baseUrl);
     expect(await post('/organization/set-active', { organizationId: 'abc' }, user.cookieHeader())).toEqual({
       status: 400,
       message: 'organizationId must be a UUID',
       code: 'INVALID_ID',
     });
-    const get = await fetch(`${stack.baseUrl}/api/auth/organization/get-invitation?id=nope`, {
+    const get = await fetch(`${env.stack.baseUrl}/api/auth/organization/get-invitation?id=nope`, {
       headers: { cookie: user.cookieHeader() },
     });
     expect(get.status).toBe(400);

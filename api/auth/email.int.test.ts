@@ -4,7 +4,7 @@ import { createMailer } from '../../infra/mailer.js';
 import { createTestAuthClient, signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { startTestSmtpServer } from '../../test/smtp.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { startTestStack, useTestStack, type TestStack } from '../../test/stack.js';
 
 const silent = createLogger({ level: 'silent', name: 'test' });
 
@@ -91,21 +91,11 @@ describe('sign-in emails over SMTP', () => {
 });
 
 describe('sign-in emails without SMTP (dev mailbox)', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, withWorker: false });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack({ withWorker: false });
 
   it('keeps the verification email in the mailbox table, once', async () => {
-    const { credentials } = await signUpUser(stack.baseUrl);
-    const messages = await database.db.emailMessage.findMany({ where: { toAddress: credentials.email } });
+    const { credentials } = await signUpUser(env.stack.baseUrl);
+    const messages = await env.database.db.emailMessage.findMany({ where: { toAddress: credentials.email } });
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({
       subject: 'Verify your email address',
@@ -114,11 +104,11 @@ describe('sign-in emails without SMTP (dev mailbox)', () => {
     });
     expect(messages[0]?.text).toContain('/api/auth/verify-email?token=');
 
-    const mailer = createMailer({ db: database.db, from: 'x@y.test', logger: silent });
+    const mailer = createMailer({ db: env.database.db, from: 'x@y.test', logger: silent });
     const email = { to: 'box@example.test', subject: 'Boxed', text: 'hi', idempotencyKey: 'test:boxed' };
     expect(await Promise.all([mailer.send(email), mailer.send(email)])).toEqual(
       expect.arrayContaining(['sent', 'duplicate']),
     );
-    expect(await database.db.emailMessage.count({ where: { idempotencyKey: 'test:boxed' } })).toBe(1);
+    expect(await env.database.db.emailMessage.count({ where: { idempotencyKey: 'test:boxed' } })).toBe(1);
   });
 });

@@ -1,28 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { invitationWorkflowId } from '../../domain/invitations/rules.js';
 import { RECONCILE_MIN_AGE_MS, startMissingInvitationWorkflows } from '../../domain/invitations/service.js';
 import { ensureSchedules, reconcileInvitationsScheduleId } from '../../temporal/schedules.js';
 import { taskQueues } from '../../temporal/task-queues.js';
 import { signUpUser } from '../../test/auth-client.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { useTestStack } from '../../test/stack.js';
 
 describe('invitations through /api/auth and their workflows', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack();
 
   async function ownerWithOrganization() {
-    const owner = await signUpUser(stack.baseUrl);
+    const owner = await signUpUser(env.stack.baseUrl);
     const created = await owner.client.organization.create({
       name: 'Invite Co',
       slug: `invite-${randomUUID().slice(0, 8)}`,
@@ -33,7 +22,7 @@ describe('invitations through /api/auth and their workflows', () => {
 
   async function waitForEmail(to: string, subjectPart: string) {
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const email = await database.db.emailMessage.findFirst({
+      const email = await env.database.db.emailMessage.findFirst({
         where: { toAddress: to, subject: { contains: subjectPart } },
       });
       if (email) return email;
@@ -43,7 +32,7 @@ describe('invitations through /api/auth and their workflows', () => {
   }
 
   const handleOf = (invitationId: string) =>
-    stack.temporal.workflow.getHandle(invitationWorkflowId(invitationId));
+    env.stack.temporal.workflow.getHandle(invitationWorkflowId(invitationId));
 
   it('starts invitation:<id> on invite, emails the invitee, and ends when the invitee accepts', async () => {
     const { owner, organizationId } = await ownerWithOrganization();
@@ -60,7 +49,7 @@ describe('invitations through /api/auth and their workflows', () => {
     expect(email.text).toContain(`/invitations/${invitationId}`);
     expect((await handleOf(invitationId).describe()).status.name).toBe('RUNNING');
 
-    const invitee = await signUpUser(stack.baseUrl, { email: inviteeEmail });
+    const invitee = await signUpUser(env.stack.baseUrl, { email: inviteeEmail });
     const accepted = await invitee.client.organization.acceptInvitation({ invitationId });
     expect(accepted.error).toBeNull();
     expect(accepted.data?.member).toMatchObject({ organizationId, userId: invitee.user.id, role: 'admin' });
@@ -83,7 +72,7 @@ describe('invitations through /api/auth and their workflows', () => {
     const { owner, organizationId } = await ownerWithOrganization();
     const inviteeEmail = `orphan-${randomUUID()}@example.test`;
     // Written as Better Auth would, but no workflow was started: the process "died" in between.
-    const orphan = await database.db.invitation.create({
+    const orphan = await env.database.db.invitation.create({
       data: {
         organizationId,
         email: inviteeEmail,
@@ -95,45 +84,35 @@ describe('invitations through /api/auth and their workflows', () => {
     });
     await expect(handleOf(orphan.id).describe()).rejects.toThrow();
 
-    const workflows = { temporal: stack.temporal, taskQueue: taskQueues(stack.taskQueuePrefix).main };
-    const first = await startMissingInvitationWorkflows(database.db, workflows);
+    const workflows = { temporal: env.stack.temporal, taskQueue: taskQueues(env.stack.taskQueuePrefix).main };
+    const first = await startMissingInvitationWorkflows(env.database.db, workflows);
     expect(first.started).toContain(orphan.id);
     await waitForEmail(inviteeEmail, 'Invite Co');
     expect((await handleOf(orphan.id).describe()).status.name).toBe('RUNNING');
 
-    const second = await startMissingInvitationWorkflows(database.db, workflows);
+    const second = await startMissingInvitationWorkflows(env.database.db, workflows);
     expect(second.started).not.toContain(orphan.id);
-    expect(await database.db.emailMessage.count({ where: { toAddress: inviteeEmail } })).toBe(1);
+    expect(await env.database.db.emailMessage.count({ where: { toAddress: inviteeEmail } })).toBe(1);
   });
 });
 
 describe('the reconcile-invitations schedule', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack();
 
   it('is created once, every 5 minutes, and its runs start missing invitation workflows', async () => {
-    const taskQueue = taskQueues(stack.taskQueuePrefix).main;
-    await ensureSchedules(stack.temporal, taskQueue);
-    await ensureSchedules(stack.temporal, taskQueue);
-    const schedule = stack.temporal.schedule.getHandle(reconcileInvitationsScheduleId(taskQueue));
+    const taskQueue = taskQueues(env.stack.taskQueuePrefix).main;
+    await ensureSchedules(env.stack.temporal, taskQueue);
+    await ensureSchedules(env.stack.temporal, taskQueue);
+    const schedule = env.stack.temporal.schedule.getHandle(reconcileInvitationsScheduleId(taskQueue));
     try {
       const description = await schedule.describe();
       expect(description.spec.intervals).toEqual([expect.objectContaining({ every: 5 * 60 * 1000 })]);
 
-      const owner = await signUpUser(stack.baseUrl);
-      const organization = await database.db.organization.create({
+      const owner = await signUpUser(env.stack.baseUrl);
+      const organization = await env.database.db.organization.create({
         data: { name: 'Healed Co', slug: `healed-${randomUUID().slice(0, 8)}` },
       });
-      const orphan = await database.db.invitation.create({
+      const orphan = await env.database.db.invitation.create({
         data: {
           organizationId: organization.id,
           email: `orphan-${randomUUID()}@example.test`,
@@ -146,7 +125,7 @@ describe('the reconcile-invitations schedule', () => {
       await schedule.trigger();
       let status = '';
       for (let attempt = 0; attempt < 100 && status !== 'RUNNING'; attempt += 1) {
-        status = await stack.temporal.workflow
+        status = await env.stack.temporal.workflow
           .getHandle(invitationWorkflowId(orphan.id))
           .describe()
           .then((execution) => execution.status.name as string)

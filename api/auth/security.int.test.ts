@@ -6,7 +6,7 @@ import { createMailer } from '../../infra/mailer.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { addMember } from '../../test/factories.js';
-import { startTestStack, TEST_AUTH_SECRET, type TestStack } from '../../test/stack.js';
+import { startTestStack, TEST_AUTH_SECRET, useTestStack, type TestStack } from '../../test/stack.js';
 import { createAuth } from './auth.js';
 
 describe('/api/auth security defaults', () => {
@@ -90,17 +90,7 @@ describe('/api/auth security defaults', () => {
 });
 
 describe('spec §6 organization permissions', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, withWorker: false });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack({ withWorker: false });
 
   const matrix: [resource: string, action: string, allowed: Record<string, boolean>][] = [
     ['organization', 'update', { owner: true, admin: true, member: false }],
@@ -118,16 +108,20 @@ describe('spec §6 organization permissions', () => {
   it.each(['owner', 'admin', 'member', 'member,admin'])(
     'grants a %s exactly the permissions of the table',
     async (role) => {
-      const user = await signUpUser(stack.baseUrl);
-      const organization = await database.db.organization.create({
+      const user = await signUpUser(env.stack.baseUrl);
+      const organization = await env.database.db.organization.create({
         data: { name: 'Perm', slug: `perm-${randomUUID().slice(0, 8)}` },
       });
-      await addMember(database.db, organization.id, user.user.id, role);
+      await addMember(env.database.db, organization.id, user.user.id, role);
       const roles = role.split(',');
       for (const [resource, action, allowed] of matrix) {
-        const response = await fetch(`${stack.baseUrl}/api/auth/organization/has-permission`, {
+        const response = await fetch(`${env.stack.baseUrl}/api/auth/organization/has-permission`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin: stack.baseUrl, cookie: user.cookieHeader() },
+          headers: {
+            'content-type': 'application/json',
+            origin: env.stack.baseUrl,
+            cookie: user.cookieHeader(),
+          },
           body: JSON.stringify({ organizationId: organization.id, permissions: { [resource]: [action] } }),
         });
         const { success } = (await response.json()) as { success: boolean };

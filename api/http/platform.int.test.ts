@@ -1,11 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import express from 'express';
 import { createLogger } from '../../infra/logger.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { useTestStack } from '../../test/stack.js';
 import { createErrorHandler } from './errors.js';
 import { requestContext } from './request-context.js';
 import { drainServer } from './shutdown.js';
@@ -20,21 +19,11 @@ async function listen(app: express.Express): Promise<{ server: Server; baseUrl: 
 }
 
 describe('HTTP platform', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, withWorker: false });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack({ withWorker: false });
 
   describe('GET /api/auth/ok', () => {
     it('answers ok true', async () => {
-      const response = await fetch(`${stack.baseUrl}/api/auth/ok`);
+      const response = await fetch(`${env.stack.baseUrl}/api/auth/ok`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ ok: true });
     });
@@ -42,7 +31,7 @@ describe('HTTP platform', () => {
 
   describe('GET /api/auth/error', () => {
     it('shows the error code it was given', async () => {
-      const response = await fetch(`${stack.baseUrl}/api/auth/error?error=state_not_found`);
+      const response = await fetch(`${env.stack.baseUrl}/api/auth/error?error=state_not_found`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/html');
       expect(await response.text()).toContain('<code id="error-code">state_not_found</code>');
@@ -50,7 +39,7 @@ describe('HTTP platform', () => {
 
     it('escapes markup in the error code', async () => {
       const response = await fetch(
-        `${stack.baseUrl}/api/auth/error?error=${encodeURIComponent('<script>x</script>')}`,
+        `${env.stack.baseUrl}/api/auth/error?error=${encodeURIComponent('<script>x</script>')}`,
       );
       const html = await response.text();
       expect(html).not.toContain('<script>');
@@ -58,7 +47,7 @@ describe('HTTP platform', () => {
     });
 
     it('rejects an over-long error code with a 422 naming the parameter', async () => {
-      const response = await fetch(`${stack.baseUrl}/api/auth/error?error=${'x'.repeat(201)}`);
+      const response = await fetch(`${env.stack.baseUrl}/api/auth/error?error=${'x'.repeat(201)}`);
       expect(response.status).toBe(422);
       const body = (await response.json()) as { detail: { loc: string[]; type: string }[] };
       expect(body.detail[0]?.loc).toEqual(['query', 'error']);
@@ -67,9 +56,9 @@ describe('HTTP platform', () => {
 
   describe('/v1 errors', () => {
     it('answers an unknown route with ResourceNotFound for an authenticated caller', async () => {
-      const organization = await createOrganization(database.db);
-      const token = await createAccessToken(database.db, organization.id);
-      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`, {
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
+      const response = await fetch(`${env.stack.baseUrl}/v1/no-such-resource/`, {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(response.status).toBe(404);
@@ -77,13 +66,13 @@ describe('HTTP platform', () => {
     });
 
     it('answers an anonymous caller with Unauthorized before routing', async () => {
-      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`);
+      const response = await fetch(`${env.stack.baseUrl}/v1/no-such-resource/`);
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: string }).error).toBe('Unauthorized');
     });
 
     it('answers a malformed JSON body with a 422 in the validation shape', async () => {
-      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`, {
+      const response = await fetch(`${env.stack.baseUrl}/v1/no-such-resource/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: '{"name": ',
@@ -95,7 +84,7 @@ describe('HTTP platform', () => {
     });
 
     it('answers an oversized body with PayloadTooLarge', async () => {
-      const response = await fetch(`${stack.baseUrl}/v1/no-such-resource/`, {
+      const response = await fetch(`${env.stack.baseUrl}/v1/no-such-resource/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ blob: 'x'.repeat(1_100_000) }),
@@ -107,16 +96,18 @@ describe('HTTP platform', () => {
 
   describe('request ids', () => {
     it('generates a UUID request id when the caller sends none', async () => {
-      const response = await fetch(`${stack.baseUrl}/healthz`);
+      const response = await fetch(`${env.stack.baseUrl}/healthz`);
       expect(response.headers.get('x-request-id')).toMatch(UUID);
     });
 
     it("echoes a caller's well-formed request id and replaces a malformed one", async () => {
-      const echoed = await fetch(`${stack.baseUrl}/healthz`, {
+      const echoed = await fetch(`${env.stack.baseUrl}/healthz`, {
         headers: { 'x-request-id': 'proxy-123.abc' },
       });
       expect(echoed.headers.get('x-request-id')).toBe('proxy-123.abc');
-      const replaced = await fetch(`${stack.baseUrl}/healthz`, { headers: { 'x-request-id': 'bad id<>' } });
+      const replaced = await fetch(`${env.stack.baseUrl}/healthz`, {
+        headers: { 'x-request-id': 'bad id<>' },
+      });
       expect(replaced.headers.get('x-request-id')).toMatch(UUID);
     });
   });

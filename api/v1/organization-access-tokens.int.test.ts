@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { signUpUser } from '../../test/auth-client.js';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { useTestStack } from '../../test/stack.js';
 
 type TokenResponse = {
   organization_access_token: {
@@ -18,23 +17,13 @@ type TokenResponse = {
 };
 
 describe('/v1/organization-access-tokens', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, withWorker: false });
-  });
-  beforeEach(() => database.reset());
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
+  const env = useTestStack({ withWorker: false });
+  beforeEach(() => env.database.reset());
 
   async function memberOfNewOrganization(role: string) {
-    const user = await signUpUser(stack.baseUrl);
-    const organization = await createOrganization(database.db);
-    await addMember(database.db, organization.id, user.user.id, role);
+    const user = await signUpUser(env.stack.baseUrl);
+    const organization = await createOrganization(env.database.db);
+    await addMember(env.database.db, organization.id, user.user.id, role);
     return { user, organization };
   }
 
@@ -43,7 +32,7 @@ describe('/v1/organization-access-tokens', () => {
     if (init.cookie) headers.set('cookie', init.cookie);
     if (init.token) headers.set('authorization', `Bearer ${init.token}`);
     if (init.body) headers.set('content-type', 'application/json');
-    return fetch(`${stack.baseUrl}/v1/organization-access-tokens${path}`, { ...init, headers });
+    return fetch(`${env.stack.baseUrl}/v1/organization-access-tokens${path}`, { ...init, headers });
   };
 
   describe('POST /', () => {
@@ -71,14 +60,14 @@ describe('/v1/organization-access-tokens', () => {
       expect(expiresInMs).toBeGreaterThan(29 * 86_400_000);
       expect(expiresInMs).toBeLessThanOrEqual(30 * 86_400_000);
 
-      const stored = await database.db.organizationAccessToken.findUniqueOrThrow({
+      const stored = await env.database.db.organizationAccessToken.findUniqueOrThrow({
         where: { id: created.organization_access_token.id },
       });
       expect(stored.tokenHash).toBe(createHash('sha256').update(created.token).digest('hex'));
       expect(stored.createdById).toBe(user.user.id);
       expect(JSON.stringify(stored)).not.toContain(created.token);
 
-      const polar = new Polar({ accessToken: created.token, serverURL: stack.baseUrl });
+      const polar = new Polar({ accessToken: created.token, serverURL: env.stack.baseUrl });
       expect((await polar.organizations.get({ id: organization.id })).id).toBe(organization.id);
     });
 
@@ -100,13 +89,13 @@ describe('/v1/organization-access-tokens', () => {
 
     it('answers 404 for an organization the user is not in, 403 to a token and 401 to nobody', async () => {
       const { user } = await memberOfNewOrganization('owner');
-      const foreign = await createOrganization(database.db);
+      const foreign = await createOrganization(env.database.db);
       const body = JSON.stringify({ organization_id: foreign.id, comment: 'x' });
       expect((await call('/', { method: 'POST', cookie: user.cookieHeader(), body })).status).toBe(404);
-      const token = await createAccessToken(database.db, foreign.id);
+      const token = await createAccessToken(env.database.db, foreign.id);
       expect((await call('/', { method: 'POST', token, body })).status).toBe(403);
       expect((await call('/', { method: 'POST', body })).status).toBe(401);
-      expect(await database.db.organizationAccessToken.count()).toBe(1);
+      expect(await env.database.db.organizationAccessToken.count()).toBe(1);
     });
 
     it('rejects bad input with 422 and creates nothing', async () => {
@@ -124,20 +113,20 @@ describe('/v1/organization-access-tokens', () => {
         });
         expect(response.status).toBe(422);
       }
-      expect(await database.db.organizationAccessToken.count()).toBe(0);
+      expect(await env.database.db.organizationAccessToken.count()).toBe(0);
     });
   });
 
   describe('GET /', () => {
     it('lists the tokens of organizations the user manages, optionally for one of them', async () => {
       const { user, organization } = await memberOfNewOrganization('owner');
-      const second = await createOrganization(database.db);
-      await addMember(database.db, second.id, user.user.id, 'admin');
-      const memberOnly = await createOrganization(database.db);
-      await addMember(database.db, memberOnly.id, user.user.id, 'member');
-      await createAccessToken(database.db, organization.id, { comment: 'first' });
-      await createAccessToken(database.db, second.id, { comment: 'second' });
-      await createAccessToken(database.db, memberOnly.id, { comment: 'hidden' });
+      const second = await createOrganization(env.database.db);
+      await addMember(env.database.db, second.id, user.user.id, 'admin');
+      const memberOnly = await createOrganization(env.database.db);
+      await addMember(env.database.db, memberOnly.id, user.user.id, 'member');
+      await createAccessToken(env.database.db, organization.id, { comment: 'first' });
+      await createAccessToken(env.database.db, second.id, { comment: 'second' });
+      await createAccessToken(env.database.db, memberOnly.id, { comment: 'hidden' });
 
       const all = (await (await call('/', { cookie: user.cookieHeader() })).json()) as {
         items: { comment: string }[];
@@ -159,11 +148,11 @@ describe('/v1/organization-access-tokens', () => {
   describe('DELETE /{id}', () => {
     it('revokes a token at once', async () => {
       const { user, organization } = await memberOfNewOrganization('owner');
-      const token = await createAccessToken(database.db, organization.id);
-      const [row] = await database.db.organizationAccessToken.findMany();
+      const token = await createAccessToken(env.database.db, organization.id);
+      const [row] = await env.database.db.organizationAccessToken.findMany();
       const response = await call(`/${row?.id}`, { method: 'DELETE', cookie: user.cookieHeader() });
       expect(response.status).toBe(204);
-      const after = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+      const after = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(after.status).toBe(401);
@@ -171,11 +160,11 @@ describe('/v1/organization-access-tokens', () => {
 
     it("answers 404 for another organization's token and keeps it", async () => {
       const { user } = await memberOfNewOrganization('owner');
-      const foreign = await createOrganization(database.db);
-      await createAccessToken(database.db, foreign.id);
-      const [row] = await database.db.organizationAccessToken.findMany();
+      const foreign = await createOrganization(env.database.db);
+      await createAccessToken(env.database.db, foreign.id);
+      const [row] = await env.database.db.organizationAccessToken.findMany();
       expect((await call(`/${row?.id}`, { method: 'DELETE', cookie: user.cookieHeader() })).status).toBe(404);
-      expect(await database.db.organizationAccessToken.count()).toBe(1);
+      expect(await env.database.db.organizationAccessToken.count()).toBe(1);
     });
   });
 });

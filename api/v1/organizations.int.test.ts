@@ -1,40 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
-import { startTestStack, type TestStack } from '../../test/stack.js';
+import { useTestStack } from '../../test/stack.js';
 
 describe('/v1/organizations', () => {
-  let database: TestDatabase;
-  let stack: TestStack;
+  const env = useTestStack({ withWorker: false });
+  beforeEach(() => env.database.reset());
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    stack = await startTestStack({ db: database.db, withWorker: false });
-  });
-  beforeEach(() => database.reset());
-  afterAll(async () => {
-    await stack?.stop();
-    await database?.drop();
-  });
-
-  const polarWith = (accessToken: string) => new Polar({ accessToken, serverURL: stack.baseUrl });
+  const polarWith = (accessToken: string) => new Polar({ accessToken, serverURL: env.stack.baseUrl });
 
   it('answers 401 to an anonymous caller', async () => {
-    const organization = await createOrganization(database.db);
-    const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`);
+    const organization = await createOrganization(env.database.db);
+    const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: 'Unauthorized', detail: 'Authentication is required.' });
   });
 
   it('answers 401 to a malformed, unknown or expired token', async () => {
-    const organization = await createOrganization(database.db);
-    const expired = await createAccessToken(database.db, organization.id, {
+    const organization = await createOrganization(env.database.db);
+    const expired = await createAccessToken(env.database.db, organization.id, {
       expiresAt: new Date(Date.now() - 1000),
     });
     for (const token of ['not-a-token', `tollgate_oat_${'x'.repeat(43)}`, expired]) {
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(response.status).toBe(401);
@@ -43,9 +32,9 @@ describe('/v1/organizations', () => {
   });
 
   it("answers 404 for another organization's id, as for a missing one", async () => {
-    const own = await createOrganization(database.db);
-    const foreign = await createOrganization(database.db);
-    const polar = polarWith(await createAccessToken(database.db, own.id));
+    const own = await createOrganization(env.database.db);
+    const foreign = await createOrganization(env.database.db);
+    const polar = polarWith(await createAccessToken(env.database.db, own.id));
     await expect(polar.organizations.get({ id: foreign.id })).rejects.toMatchObject({
       name: 'ResourceNotFound',
     });
@@ -57,9 +46,9 @@ describe('/v1/organizations', () => {
   });
 
   it('answers 422 naming the path parameter for an id that is not a UUID', async () => {
-    const organization = await createOrganization(database.db);
-    const response = await fetch(`${stack.baseUrl}/v1/organizations/not-a-uuid`, {
-      headers: { authorization: `Bearer ${await createAccessToken(database.db, organization.id)}` },
+    const organization = await createOrganization(env.database.db);
+    const response = await fetch(`${env.stack.baseUrl}/v1/organizations/not-a-uuid`, {
+      headers: { authorization: `Bearer ${await createAccessToken(env.database.db, organization.id)}` },
     });
     expect(response.status).toBe(422);
     const body = (await response.json()) as { detail: { loc: string[] }[] };
@@ -67,13 +56,13 @@ describe('/v1/organizations', () => {
   });
 
   it("returns the token's organization in the shape Polar's SDK validates", async () => {
-    const organization = await createOrganization(database.db, {
+    const organization = await createOrganization(env.database.db, {
       email: 'billing@acme.test',
       website: 'https://acme.test',
       socials: [{ platform: 'github', url: 'https://github.com/acme' }],
       prorationBehavior: 'invoice',
     });
-    const polar = polarWith(await createAccessToken(database.db, organization.id));
+    const polar = polarWith(await createAccessToken(env.database.db, organization.id));
     const fetched = await polar.organizations.get({ id: organization.id });
     expect(fetched).toMatchObject({
       id: organization.id,
@@ -95,10 +84,10 @@ describe('/v1/organizations', () => {
   });
 
   it('records when a token was last used', async () => {
-    const organization = await createOrganization(database.db);
-    const polar = polarWith(await createAccessToken(database.db, organization.id));
+    const organization = await createOrganization(env.database.db);
+    const polar = polarWith(await createAccessToken(env.database.db, organization.id));
     await polar.organizations.get({ id: organization.id });
-    const [token] = await database.db.organizationAccessToken.findMany({
+    const [token] = await env.database.db.organizationAccessToken.findMany({
       where: { organizationId: organization.id },
     });
     expect(token?.lastUsedAt).toBeInstanceOf(Date);
@@ -106,9 +95,9 @@ describe('/v1/organizations', () => {
 
   describe('GET /v1/organizations/', () => {
     it("lists only the token's organization, paginated, filtered by slug", async () => {
-      const own = await createOrganization(database.db, { slug: 'own-shop' });
-      await createOrganization(database.db);
-      const polar = polarWith(await createAccessToken(database.db, own.id));
+      const own = await createOrganization(env.database.db, { slug: 'own-shop' });
+      await createOrganization(env.database.db);
+      const polar = polarWith(await createAccessToken(env.database.db, own.id));
       const page = await polar.organizations.list({});
       expect(page.result.items.map((organization) => organization.id)).toEqual([own.id]);
       expect(page.result.pagination).toEqual({ totalCount: 1, maxPage: 1 });
@@ -117,13 +106,13 @@ describe('/v1/organizations', () => {
     });
 
     it("lists a signed-in user's organizations, sorted as asked", async () => {
-      const user = await signUpUser(stack.baseUrl);
+      const user = await signUpUser(env.stack.baseUrl);
       for (const name of ['Bravo', 'Alpha', 'Charlie']) {
-        const organization = await createOrganization(database.db, { name });
-        await addMember(database.db, organization.id, user.user.id, 'member');
+        const organization = await createOrganization(env.database.db, { name });
+        await addMember(env.database.db, organization.id, user.user.id, 'member');
       }
-      await createOrganization(database.db, { name: 'Not mine' });
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/?sorting=-name&limit=2`, {
+      await createOrganization(env.database.db, { name: 'Not mine' });
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/?sorting=-name&limit=2`, {
         headers: { cookie: user.cookieHeader() },
       });
       const body = (await response.json()) as { items: { name: string }[]; pagination: unknown };
@@ -132,9 +121,9 @@ describe('/v1/organizations', () => {
     });
 
     it('rejects an unknown sort field with a 422 naming it', async () => {
-      const organization = await createOrganization(database.db);
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/?sorting=password`, {
-        headers: { authorization: `Bearer ${await createAccessToken(database.db, organization.id)}` },
+      const organization = await createOrganization(env.database.db);
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/?sorting=password`, {
+        headers: { authorization: `Bearer ${await createAccessToken(env.database.db, organization.id)}` },
       });
       expect(response.status).toBe(422);
       const body = (await response.json()) as { detail: { loc: string[] }[] };
@@ -144,8 +133,8 @@ describe('/v1/organizations', () => {
 
   describe('PATCH /v1/organizations/{id}', () => {
     it('updates the seller profile through the SDK and records organization.updated', async () => {
-      const organization = await createOrganization(database.db);
-      const polar = polarWith(await createAccessToken(database.db, organization.id));
+      const organization = await createOrganization(env.database.db);
+      const polar = polarWith(await createAccessToken(env.database.db, organization.id));
       const updated = await polar.organizations.update({
         id: organization.id,
         organizationUpdate: {
@@ -180,7 +169,9 @@ describe('/v1/organizations', () => {
       });
       expect(updated.detailsSubmittedAt).toBeInstanceOf(Date);
 
-      const events = await database.db.outboxEvent.findMany({ where: { organizationId: organization.id } });
+      const events = await env.database.db.outboxEvent.findMany({
+        where: { organizationId: organization.id },
+      });
       expect(events).toHaveLength(1);
       expect(events[0]?.type).toBe('organization.updated');
       expect(events[0]?.payload).toMatchObject({
@@ -190,36 +181,36 @@ describe('/v1/organizations', () => {
     });
 
     it('rejects unknown fields and bad values with 422 and changes nothing', async () => {
-      const organization = await createOrganization(database.db);
-      const token = await createAccessToken(database.db, organization.id);
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
       for (const body of [
         { name: 'X', owner: 'me' },
         { email: 'not-an-email' },
         { socials: [{ platform: 'myspace', url: 'https://a.b' }] },
       ]) {
-        const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+        const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
           method: 'PATCH',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         });
         expect(response.status).toBe(422);
       }
-      const row = await database.db.organization.findUniqueOrThrow({ where: { id: organization.id } });
+      const row = await env.database.db.organization.findUniqueOrThrow({ where: { id: organization.id } });
       expect(row.name).toBe(organization.name);
       expect(row.email).toBeNull();
-      expect(await database.db.outboxEvent.count()).toBe(0);
+      expect(await env.database.db.outboxEvent.count()).toBe(0);
     });
 
     it("answers 404 for another organization's id", async () => {
-      const own = await createOrganization(database.db);
-      const foreign = await createOrganization(database.db);
-      const polar = polarWith(await createAccessToken(database.db, own.id));
+      const own = await createOrganization(env.database.db);
+      const foreign = await createOrganization(env.database.db);
+      const polar = polarWith(await createAccessToken(env.database.db, own.id));
       await expect(
         polar.organizations.update({ id: foreign.id, organizationUpdate: { name: 'Hijacked' } }),
       ).rejects.toMatchObject({
         name: 'ResourceNotFound',
       });
-      expect((await database.db.organization.findUniqueOrThrow({ where: { id: foreign.id } })).name).toBe(
+      expect((await env.database.db.organization.findUniqueOrThrow({ where: { id: foreign.id } })).name).toBe(
         foreign.name,
       );
     });
@@ -230,10 +221,10 @@ describe('/v1/organizations', () => {
       ['member,admin', 200],
       ['member', 403],
     ])('lets a signed-in %s update: %p', async (role, status) => {
-      const user = await signUpUser(stack.baseUrl);
-      const organization = await createOrganization(database.db);
-      await addMember(database.db, organization.id, user.user.id, role);
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+      const user = await signUpUser(env.stack.baseUrl);
+      const organization = await createOrganization(env.database.db);
+      await addMember(env.database.db, organization.id, user.user.id, role);
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
         method: 'PATCH',
         headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
         body: JSON.stringify({ website: 'https://acme.example' }),
@@ -243,9 +234,9 @@ describe('/v1/organizations', () => {
     });
 
     it('answers 404 to a signed-in user who is not a member', async () => {
-      const user = await signUpUser(stack.baseUrl);
-      const organization = await createOrganization(database.db);
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/${organization.id}`, {
+      const user = await signUpUser(env.stack.baseUrl);
+      const organization = await createOrganization(env.database.db);
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
         headers: { cookie: user.cookieHeader() },
       });
       expect(response.status).toBe(404);
@@ -254,11 +245,11 @@ describe('/v1/organizations', () => {
 
   describe('POST /v1/organizations/', () => {
     it("creates an organization owned by the token's creator, with its default team", async () => {
-      const creator = await signUpUser(stack.baseUrl);
-      const home = await createOrganization(database.db);
-      await addMember(database.db, home.id, creator.user.id, 'owner');
+      const creator = await signUpUser(env.stack.baseUrl);
+      const home = await createOrganization(env.database.db);
+      await addMember(env.database.db, home.id, creator.user.id, 'owner');
       const polar = polarWith(
-        await createAccessToken(database.db, home.id, { createdById: creator.user.id }),
+        await createAccessToken(env.database.db, home.id, { createdById: creator.user.id }),
       );
       const slug = `new-shop-${Date.now()}`;
       const created = await polar.organizations.create({
@@ -273,17 +264,17 @@ describe('/v1/organizations', () => {
       });
       expect(created).toMatchObject({ name: 'New Shop', slug, website: 'https://new-shop.example' });
       expect(created.subscriptionSettings.prorationBehavior).toBe('invoice');
-      const members = await database.db.member.findMany({ where: { organizationId: created.id } });
+      const members = await env.database.db.member.findMany({ where: { organizationId: created.id } });
       expect(members).toEqual([expect.objectContaining({ userId: creator.user.id, role: 'owner' })]);
-      expect(await database.db.team.count({ where: { organizationId: created.id, name: 'New Shop' } })).toBe(
-        1,
-      );
+      expect(
+        await env.database.db.team.count({ where: { organizationId: created.id, name: 'New Shop' } }),
+      ).toBe(1);
     });
 
     it('refuses a taken slug with a 422 on body.slug', async () => {
-      const creator = await signUpUser(stack.baseUrl);
-      await createOrganization(database.db, { slug: 'taken-slug' });
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/`, {
+      const creator = await signUpUser(env.stack.baseUrl);
+      await createOrganization(env.database.db, { slug: 'taken-slug' });
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/`, {
         method: 'POST',
         headers: { cookie: creator.cookieHeader(), 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Copycat', slug: 'taken-slug' }),
@@ -296,8 +287,8 @@ describe('/v1/organizations', () => {
     });
 
     it('refuses a token that has no creator to own the organization', async () => {
-      const home = await createOrganization(database.db);
-      const polar = polarWith(await createAccessToken(database.db, home.id));
+      const home = await createOrganization(env.database.db);
+      const polar = polarWith(await createAccessToken(env.database.db, home.id));
       await expect(
         polar.organizations.create({ name: 'Orphan', slug: `orphan-${Date.now()}` }),
       ).rejects.toMatchObject({
@@ -306,7 +297,7 @@ describe('/v1/organizations', () => {
     });
 
     it('refuses an anonymous caller', async () => {
-      const response = await fetch(`${stack.baseUrl}/v1/organizations/`, {
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Anon', slug: 'anon-shop' }),
