@@ -1,54 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { findFreePort } from '../infra/processes.js';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { requireTestEnv } from '../test/env.js';
+import { describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { totpCode } from '../test/totp.js';
-import {
-  createDataDir,
-  launchChromium,
-  poll,
-  screenshotPath,
-  startTollgate,
-  type RunningTollgate,
-} from './support.js';
+import { poll, screenshotPath, useBrowserStack } from './support.js';
 
 describe('identity in Chromium', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  let tollgate: RunningTollgate;
-  let browser: Browser;
-  let baseUrl: string;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = createDataDir('identity');
-    const port = await findFreePort();
-    baseUrl = `http://localhost:${port}`;
-    tollgate = await startTollgate({
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      DATABASE_URL: database.url,
-      TEMPORAL_ADDRESS: requireTestEnv('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: `e2e-${randomUUID()}`,
-    });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (tollgate?.child.exitCode === null) await tollgate.stop('SIGTERM');
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const env = useBrowserStack('identity');
 
   const password = 'correct horse battery staple';
 
   async function signUp(page: Page, person: { name: string; email: string; username: string }) {
-    await page.goto(`${baseUrl}/sign-up`);
+    await page.goto(`${env.baseUrl}/sign-up`);
     await page.getByLabel('Name', { exact: true }).fill(person.name);
     await page.getByLabel('Email', { exact: true }).fill(person.email);
     await page.getByLabel('Username', { exact: true }).fill(person.username);
@@ -59,7 +21,7 @@ describe('identity in Chromium', () => {
 
   it('signs up, creates an organization, invites someone who accepts in another browser, and shows them as a member', async () => {
     const suffix = randomUUID().slice(0, 8);
-    const owner = await (await browser.newContext()).newPage();
+    const owner = await (await env.browser.newContext()).newPage();
     await signUp(owner, {
       name: 'Olivia Owner',
       email: `olivia-${suffix}@example.test`,
@@ -77,14 +39,14 @@ describe('identity in Chromium', () => {
 
     // The link the invitee finds in the invitation email (kept in the dev mailbox).
     const email = await poll('the invitation email', () =>
-      database.db.emailMessage
+      env.database.db.emailMessage
         .findFirst({ where: { toAddress: inviteeEmail, subject: { contains: 'invited you' } } })
         .then((row) => row ?? undefined),
     );
     const link = /(http:\/\/localhost:\d+\/invitations\/[0-9a-f-]+)/.exec(email.text)?.[1];
     expect(link).toBeDefined();
 
-    const invitee = await (await browser.newContext()).newPage();
+    const invitee = await (await env.browser.newContext()).newPage();
     await signUp(invitee, { name: 'Ivan Invitee', email: inviteeEmail, username: `ivan_${suffix}` });
     await invitee.goto(link ?? '');
     await invitee.getByText(`Widgets ${suffix}`).waitFor();
@@ -100,7 +62,7 @@ describe('identity in Chromium', () => {
 
   it('turns on two-factor authentication, then signs in with a TOTP code', async () => {
     const suffix = randomUUID().slice(0, 8);
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await env.browser.newContext()).newPage();
     const email = `tess-${suffix}@example.test`;
     await signUp(page, { name: 'Tess Totp', email, username: `tess_${suffix}` });
 

@@ -1,9 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from '@jest/globals';
+import { findFreePort } from '../infra/processes.js';
 import { projectRoot, toolPaths } from '../scripts/lib/paths.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { requireTestEnv } from '../test/env.js';
 
 export type RunningTollgate = {
   child: ChildProcess;
@@ -109,4 +114,41 @@ export function launchChromium(): Promise<Browser> {
 
 export function screenshotPath(name: string): string {
   return path.join(projectRoot, '.data', 'e2e', `${name}.png`);
+}
+
+/**
+ * For a describe block: a database of its own on the harness's PostgreSQL, the stack started by
+ * `npm start`'s supervisor against it and the harness's Temporal, and Chromium; all torn down after.
+ */
+export function useBrowserStack(name: string) {
+  const env = {} as {
+    database: TestDatabase;
+    dataDir: string;
+    tollgate: RunningTollgate;
+    browser: Browser;
+    baseUrl: string;
+  };
+  beforeAll(async () => {
+    env.database = await createTestDatabase();
+    env.dataDir = createDataDir(name);
+    const port = await findFreePort();
+    env.baseUrl = `http://localhost:${port}`;
+    env.tollgate = await startTollgate({
+      ...process.env,
+      DATA_DIR: env.dataDir,
+      PORT: String(port),
+      PUBLIC_URL: env.baseUrl,
+      DATABASE_URL: env.database.url,
+      TEMPORAL_ADDRESS: requireTestEnv('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `e2e-${randomUUID()}`,
+    });
+    env.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    if (env.tollgate?.child.exitCode === null) await env.tollgate.stop('SIGTERM');
+    await env.database?.drop();
+    if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
+  });
+  return env;
 }
