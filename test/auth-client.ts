@@ -1,5 +1,12 @@
 import { createAuthClient } from 'better-auth/client';
-import { adminClient, organizationClient, twoFactorClient, usernameClient } from 'better-auth/client/plugins';
+import {
+  adminClient,
+  inferOrgAdditionalFields,
+  organizationClient,
+  twoFactorClient,
+  usernameClient,
+} from 'better-auth/client/plugins';
+import { sellerProfileFields } from '../api/auth/organizations.js';
 
 /**
  * Better Auth's own client, as a browser would use it: a cookie jar (Node's fetch keeps none) and
@@ -28,7 +35,10 @@ export function createTestAuthClient(baseUrl: string) {
     baseURL: `${baseUrl}/api/auth`,
     fetchOptions: { customFetchImpl: fetchWithCookies },
     plugins: [
-      organizationClient({ teams: { enabled: true } }),
+      organizationClient({
+        teams: { enabled: true },
+        schema: inferOrgAdditionalFields({ organization: { additionalFields: sellerProfileFields } }),
+      }),
       usernameClient(),
       twoFactorClient(),
       adminClient(),

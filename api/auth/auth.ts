@@ -3,6 +3,13 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, jwt, organization, twoFactor, username } from 'better-auth/plugins';
 import type { Db } from '../../infra/db.js';
 import { rejectMalformedIds, specErrorCatalogue } from './catalogue.js';
+import {
+  organizationsOnBehalfOfOthers,
+  sellerProfileFields,
+  validateSellerProfile,
+  type OrganizationCreator,
+} from './organizations.js';
+import { organizationClientForAuth } from '../../domain/organizations/service.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../infra/mailer.js';
 import {
@@ -44,7 +51,9 @@ const MEMBERSHIP_LIMIT = 100;
 export function createAuth(db: Db, settings: AuthSettings) {
   const authLog = settings.logger.child({ component: 'better-auth' });
   const { mailer } = settings;
-  return betterAuth({
+  // The on-behalf plugin calls back into this instance, which exists only once betterAuth() returns.
+  const self: { auth?: OrganizationCreator } = {};
+  const auth = betterAuth({
     appName: 'Tollgate',
     // Better Auth's own messages join the API's structured log instead of the console. At 'info'
     // its router stops printing every 4xx answer to the console (it does so for error/warn/debug).
@@ -61,7 +70,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
     basePath: '/api/auth',
     secret: settings.secret,
     trustedOrigins: settings.trustedOrigins,
-    database: prismaAdapter(db, { provider: 'postgresql' }),
+    database: prismaAdapter(organizationClientForAuth(db), { provider: 'postgresql' }),
     advanced: {
       // PostgreSQL generates the uuid of every row (ids are UUIDs on the wire and in the schema).
       database: { generateId: 'uuid' },
@@ -124,11 +133,14 @@ export function createAuth(db: Db, settings: AuthSettings) {
         organizationLimit: settings.organizations?.limit,
         allowUserToCreateOrganization: settings.organizations?.allowCreation ?? true,
         cancelPendingInvitationsOnReInvite: true,
+        schema: { organization: { additionalFields: sellerProfileFields } },
         // Called for a new invitation and for every re-send; the workflow sends the email.
         sendInvitationEmail: async ({ id }) => {
           await requestInvitationEmail(settings.invitations, id);
         },
         organizationHooks: {
+          beforeCreateOrganization: async ({ organization }) => validateSellerProfile(organization),
+          beforeUpdateOrganization: async ({ organization }) => validateSellerProfile(organization),
           afterAcceptInvitation: async ({ invitation }) =>
             notifyInvitationClosed(settings.invitations, invitation.id),
           afterRejectInvitation: async ({ invitation }) =>
@@ -142,9 +154,12 @@ export function createAuth(db: Db, settings: AuthSettings) {
       admin(),
       jwt(),
       specErrorCatalogue(),
+      organizationsOnBehalfOfOthers(() => self.auth!),
     ],
     hooks: { before: rejectMalformedIds },
   });
+  self.auth = auth;
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -9,6 +9,7 @@ import type { BetterAuthPlugin } from 'better-auth';
 export const SPEC_ERROR_CATALOGUE: Record<string, { message?: string; status?: number }> = {
   ORGANIZATION_SLUG_ALREADY_TAKEN: { message: 'slug is taken' },
   INVITATION_NOT_FOUND: { message: 'Invitation not found' },
+  ROLE_NOT_FOUND: { message: 'Role not found' },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { status: 403 },
   INVALID_USERNAME_OR_PASSWORD: { message: 'invalid username or password', status: 401 },
   USERNAME_IS_ALREADY_TAKEN: { message: 'username is already taken. please try another.' },
@@ -21,6 +22,16 @@ export const SPEC_ERROR_CATALOGUE: Record<string, { message?: string; status?: n
 
 type ErrorBody = { code?: unknown; message?: unknown };
 
+/** Errors Better Auth 1.7 throws without a `code`, recognised by their message instead. */
+const UNCODED_ERRORS: [RegExp, string][] = [[/^ROLE_NOT_FOUND: /, 'ROLE_NOT_FOUND']];
+
+function codeOf(body: ErrorBody): string | undefined {
+  if (typeof body.code === 'string') return body.code;
+  if (typeof body.message !== 'string') return undefined;
+  const message = body.message;
+  return UNCODED_ERRORS.find(([pattern]) => pattern.test(message))?.[1];
+}
+
 /** Rewrites catalogue errors on their way out of /api/auth (every route, HTTP only). */
 export function specErrorCatalogue(): BetterAuthPlugin {
   return {
@@ -32,12 +43,13 @@ export function specErrorCatalogue(): BetterAuthPlugin {
         .clone()
         .json()
         .catch(() => null)) as ErrorBody | null;
-      const rewrite = typeof body?.code === 'string' ? SPEC_ERROR_CATALOGUE[body.code] : undefined;
+      const code = body ? codeOf(body) : undefined;
+      const rewrite = code ? SPEC_ERROR_CATALOGUE[code] : undefined;
       if (!body || !rewrite) return;
       const headers = new Headers(response.headers);
       headers.delete('content-length');
       return {
-        response: new Response(JSON.stringify({ ...body, message: rewrite.message ?? body.message }), {
+        response: new Response(JSON.stringify({ ...body, code, message: rewrite.message ?? body.message }), {
           status: rewrite.status ?? response.status,
           headers,
         }),

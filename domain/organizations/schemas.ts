@@ -107,3 +107,18 @@ export const organizationSortFields = [
 
 export type OrganizationCreate = z.infer<typeof organizationCreateSchema>;
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
+
+/**
+ * The seller profile as Better Auth's camelCase view carries it (`/api/auth/organization/*`):
+ * the same columns as the snake_case `/v1` view, flattened into additional organization fields.
+ */
+export const sellerProfileInputSchema = z.object({
+  email: z.email().nullish(),
+  website: z.url().nullish(),
+  socials: z.array(socialLinkSchema).nullish(),
+  issueFundingEnabled: z.boolean().optional(),
+  usageBasedBillingEnabled: z.boolean().optional(),
+  allowMultipleSubscriptions: z.boolean().optional(),
+  allowCustomerUpdates: z.boolean().optional(),
+  prorationBehavior: prorationBehaviorSchema.optional(),
+});

@@ -127,6 +127,42 @@ export async function updateOrganization(
 }
 
 /**
+ * Better Auth's adapter assumes no JSON columns and hands JSON fields over as strings; `socials` is
+ * jsonb, so it is parsed back before it reaches the column.
+ */
+function withJsonSocials<T extends { data?: unknown }>(args: T): T {
+  const data = args.data as Record<string, unknown> | undefined;
+  if (typeof data?.socials !== 'string') return args;
+  return { ...args, data: { ...data, socials: JSON.parse(data.socials) as unknown } };
+}
+
+/**
+ * The Prisma client Better Auth writes organizations through (`/api/auth/organization/*`). Each of
+ * its organization updates commits together with its `organization.updated` event, as the `/v1`
+ * update does.
+ */
+export function organizationClientForAuth(db: Db) {
+  return db.$extends({
+    query: {
+      organization: {
+        create: ({ args, query }) => query(withJsonSocials(args)),
+        update: ({ args }) =>
+          db.$transaction(async (tx) => {
+            const row = await tx.organization.update(withJsonSocials(args));
+            await recordEvent(tx, {
+              organizationId: row.id,
+              type: 'organization.updated',
+              data: toOrganizationResponse(row),
+              at: row.modifiedAt ?? new Date(),
+            });
+            return row;
+          }),
+      },
+    },
+  });
+}
+
+/**
  * Better Auth's organization creation (owner membership, default team, limits), injected so that
  * the seller-profile API and /api/auth/organization/create share one path.
  */
