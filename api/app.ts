@@ -56,6 +56,12 @@ export function createApp(deps: AppDeps): Express {
   // Our /ok and /error pages answer first (no links out of a self-hosted install); every other
   // /api/auth path is Better Auth's. It parses its own bodies, so no JSON parser runs before it.
   app.use('/api/auth', createAuthPagesRouter());
+  // Spec §7 names the password-reset request /forget-password; Better Auth 1.7 calls it
+  // /request-password-reset. Same handler, same rate limit.
+  app.post('/api/auth/forget-password', (req, _res, next) => {
+    req.url = '/api/auth/request-password-reset';
+    next();
+  });
   app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
   app.use('/v1', createV1Router({ db: deps.db, auth: deps.auth }));
   app.use('/api', notFoundHandler);

@@ -35,6 +35,8 @@ const auth = createAuth(db, {
   mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
   invitations: { temporal, taskQueue: taskQueues(config.TEMPORAL_TASK_QUEUE).main },
   organizations: { limit: config.ORGANIZATION_LIMIT, allowCreation: config.ALLOW_ORGANIZATION_CREATION },
+  requireEmailVerification: config.REQUIRE_EMAIL_VERIFICATION,
+  socialProviders: config.AUTH_SOCIAL_PROVIDERS ?? {},
 });
 // From dist/api/server.js the web build is dist/web; from sources (dev) Vite serves it instead.
 const webDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');

@@ -88,6 +88,24 @@ describe('parseConfig', () => {
     expect(live.isSandbox).toBe(false);
   });
 
+  it('reads social providers from JSON, refusing unknown providers and missing credentials', () => {
+    const github = { clientId: 'id', clientSecret: 'secret' };
+    expect(parseConfig({ AUTH_SOCIAL_PROVIDERS: JSON.stringify({ github }) }).AUTH_SOCIAL_PROVIDERS).toEqual({
+      github,
+    });
+    expect(parseConfig({}).AUTH_SOCIAL_PROVIDERS).toBeUndefined();
+    expect(configErrorOf({ AUTH_SOCIAL_PROVIDERS: '{github' })).toEqual([
+      'AUTH_SOCIAL_PROVIDERS: must be a JSON object',
+    ]);
+    expect(configErrorOf({ AUTH_SOCIAL_PROVIDERS: JSON.stringify({ myspace: github }) })[0]).toMatch(
+      /^AUTH_SOCIAL_PROVIDERS/,
+    );
+    expect(
+      configErrorOf({ AUTH_SOCIAL_PROVIDERS: JSON.stringify({ github: { clientId: 'id' } }) })[0],
+    ).toMatch(/^AUTH_SOCIAL_PROVIDERS\.github\.clientSecret/);
+    expect(parseConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).REQUIRE_EMAIL_VERIFICATION).toBe(true);
+  });
+
   it('requires AUTH_SECRET in production and parses trusted origins', () => {
     expect(configErrorOf({ NODE_ENV: 'production' })).toEqual([
       'AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)',

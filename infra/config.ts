@@ -5,6 +5,48 @@ const booleanFromString = z
   .transform((value) => value === 'true' || value === '1');
 
 const port = z.coerce.number().int().min(1).max(65535);
+
+/** The sign-in providers of spec §7 that Better Auth offers. */
+export const SOCIAL_PROVIDERS = [
+  'apple',
+  'discord',
+  'facebook',
+  'github',
+  'microsoft',
+  'google',
+  'spotify',
+  'twitch',
+  'twitter',
+  'dropbox',
+  'kick',
+  'linkedin',
+  'gitlab',
+  'tiktok',
+  'reddit',
+  'roblox',
+  'vk',
+] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+// Some providers take more than these (tiktok's clientKey, microsoft's tenantId…); Better Auth checks those.
+const socialProviderCredentials = z.looseObject({
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+});
+export type SocialProviderCredentials = z.infer<typeof socialProviderCredentials>;
+
+/** `{"github":{"clientId":"…","clientSecret":"…"}}`: one entry per provider to offer. */
+const socialProvidersJson = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.partialRecord(z.enum(SOCIAL_PROVIDERS), socialProviderCredentials));
 const positiveMs = z.coerce.number().int().positive();
 
 /**
@@ -58,6 +100,9 @@ export const configSchema = z.object({
   /** How many organizations one user may belong to before creating another is refused; unset: no limit. */
   ORGANIZATION_LIMIT: z.coerce.number().int().positive().optional(),
   ALLOW_ORGANIZATION_CREATION: booleanFromString.default(true),
+  /** Refuse password sign-in until the email address is verified (the verification email is resent). */
+  REQUIRE_EMAIL_VERIFICATION: booleanFromString.default(false),
+  AUTH_SOCIAL_PROVIDERS: socialProvidersJson.optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
-import { createAuth, type Auth } from '../api/auth/auth.js';
+import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import type { Db } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
@@ -38,6 +38,8 @@ export async function startTestStack(options: {
   readinessTimeoutMs?: number;
   authRateLimit?: boolean;
   organizations?: { limit?: number; allowCreation?: boolean };
+  requireEmailVerification?: boolean;
+  socialProviders?: AuthSettings['socialProviders'];
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
 }): Promise<TestStack> {
@@ -95,6 +97,8 @@ export async function startTestStack(options: {
     mailer,
     invitations: { temporal, taskQueue: taskQueues(taskQueuePrefix).main },
     organizations: options.organizations,
+    requireEmailVerification: options.requireEmailVerification,
+    socialProviders: options.socialProviders,
   });
   const app = createApp({
     config: {

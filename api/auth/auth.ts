@@ -1,6 +1,7 @@
-import { betterAuth } from 'better-auth';
+import { betterAuth, type SocialProviders } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, jwt, organization, twoFactor, username } from 'better-auth/plugins';
+import type { SocialProvider, SocialProviderCredentials } from '../../infra/config.js';
 import type { Db } from '../../infra/db.js';
 import { rejectMalformedIds, specErrorCatalogue } from './catalogue.js';
 import {
@@ -9,6 +10,7 @@ import {
   validateSellerProfile,
   type OrganizationCreator,
 } from './organizations.js';
+import { setPasswordEndpoint, type PasswordSetter } from './passwords.js';
 import { organizationClientForAuth } from '../../domain/organizations/service.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../infra/mailer.js';
@@ -35,6 +37,8 @@ export type AuthSettings = {
   /** Invitations live in Temporal workflows (`invitation:<id>`); Better Auth's hooks start and signal them. */
   invitations: InvitationWorkflows;
   organizations?: { limit?: number; allowCreation?: boolean };
+  requireEmailVerification?: boolean;
+  socialProviders?: Partial<Record<SocialProvider, SocialProviderCredentials>>;
 };
 
 /** Set by the Express app from `req.ip`; see `passClientIp` in api/app.ts. */
@@ -52,7 +56,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
   const authLog = settings.logger.child({ component: 'better-auth' });
   const { mailer } = settings;
   // The on-behalf plugin calls back into this instance, which exists only once betterAuth() returns.
-  const self: { auth?: OrganizationCreator } = {};
+  const self: { auth?: OrganizationCreator & PasswordSetter } = {};
   const auth = betterAuth({
     appName: 'Tollgate',
     // Better Auth's own messages join the API's structured log instead of the console. At 'info'
@@ -75,11 +79,14 @@ export function createAuth(db: Db, settings: AuthSettings) {
       // PostgreSQL generates the uuid of every row (ids are UUIDs on the wire and in the schema).
       database: { generateId: 'uuid' },
       cookiePrefix: 'tollgate',
+      // Better Auth skips origin and callback-URL checks when NODE_ENV is test; tests run what production runs.
+      disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     rateLimit: { enabled: settings.rateLimitEnabled, storage: 'database', window: 60, max: 100 },
     emailAndPassword: {
       enabled: true,
+      requireEmailVerification: settings.requireEmailVerification ?? false,
       resetPasswordTokenExpiresIn: PASSWORD_RESET_TOKEN_SECONDS,
       sendResetPassword: async ({ user, url, token }) => {
         await mailer.send({
@@ -91,6 +98,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
     },
     emailVerification: {
       sendOnSignUp: true,
+      sendOnSignIn: true,
       autoSignInAfterVerification: true,
       sendVerificationEmail: async ({ user, url, token }) => {
         await mailer.send({
@@ -100,6 +108,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
         });
       },
     },
+    socialProviders: (settings.socialProviders ?? {}) as SocialProviders,
     user: {
       deleteUser: {
         enabled: true,
@@ -155,6 +164,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       jwt(),
       specErrorCatalogue(),
       organizationsOnBehalfOfOthers(() => self.auth!),
+      setPasswordEndpoint(() => self.auth!),
     ],
     hooks: { before: rejectMalformedIds },
   });

@@ -1,4 +1,4 @@
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import type { BetterAuthPlugin } from 'better-auth';
 
 /**
@@ -18,6 +18,8 @@ export const SPEC_ERROR_CATALOGUE: Record<string, { message?: string; status?: n
   INVALID_USERNAME: { message: 'username is invalid', status: 422 },
   INVALID_TWO_FACTOR_COOKIE: { message: 'invalid two factor cookie' },
   INVALID_CODE: { message: 'invalid two factor authentication', status: 401 },
+  INVALID_TOKEN: { message: 'invalid token' },
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: { message: 'User already exists' },
 };
 
 type ErrorBody = { code?: unknown; message?: unknown };
@@ -32,11 +34,56 @@ function codeOf(body: ErrorBody): string | undefined {
   return UNCODED_ERRORS.find(([pattern]) => pattern.test(message))?.[1];
 }
 
+/**
+ * Errors whose text depends on the route (one code, two catalogue entries): the username sign-in's
+ * unverified email is "email not verified", the generic one "Email not verified".
+ */
+const ROUTE_ERRORS: { path: string; code: string; message: string }[] = [
+  { path: '/sign-in/username', code: 'EMAIL_NOT_VERIFIED', message: 'email not verified' },
+];
+
+/**
+ * Redirect error codes outside spec §8's list, mapped to the listed code that means the same: a
+ * provider callback whose state matches no sign-in attempt of this browser.
+ */
+const REDIRECT_ERROR_CODES: Record<string, string> = { state_mismatch: 'state_not_found' };
+
+function rewriteRedirectError(response: Response): Response | undefined {
+  const location = response.headers.get('location');
+  if (response.status < 300 || response.status >= 400 || !location) return undefined;
+  const url = new URL(location, 'http://relative.invalid');
+  const replacement = REDIRECT_ERROR_CODES[url.searchParams.get('error') ?? ''];
+  if (!replacement) return undefined;
+  url.searchParams.set('error', replacement);
+  const headers = new Headers(response.headers);
+  headers.set(
+    'location',
+    url.origin === 'http://relative.invalid' ? `${url.pathname}${url.search}` : url.toString(),
+  );
+  return new Response(null, { status: response.status, headers });
+}
+
 /** Rewrites catalogue errors on their way out of /api/auth (every route, HTTP only). */
 export function specErrorCatalogue(): BetterAuthPlugin {
   return {
     id: 'tollgate-error-catalogue',
+    hooks: {
+      after: ROUTE_ERRORS.map(({ path, code, message }) => ({
+        matcher: (ctx) => ctx.path === path,
+        handler: createAuthMiddleware(async (ctx) => {
+          const returned = ctx.context.returned;
+          if (!isAPIError(returned) || returned.body?.code !== code) return;
+          // A Response (rather than a thrown error) keeps the status of the original answer.
+          return new Response(JSON.stringify({ ...returned.body, message }), {
+            status: returned.statusCode,
+            headers: { 'content-type': 'application/json' },
+          });
+        }),
+      })),
+    },
     async onResponse(response) {
+      const redirect = rewriteRedirectError(response);
+      if (redirect) return { response: redirect };
       if (response.status < 400 || !response.headers.get('content-type')?.includes('application/json'))
         return;
       const body = (await response
