@@ -19,6 +19,11 @@ export type LocalPostgres = {
 const SUPERUSER = 'tollgate';
 const SUPERUSER_PASSWORD = 'tollgate';
 
+/** The URL of a database on the project-local cluster (`npm start`'s, on EMBEDDED_POSTGRES_PORT). */
+export function localPostgresUrl(port: number, database: string): string {
+  return `postgresql://${SUPERUSER}:${SUPERUSER_PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
 type Binaries = { postgres: string; initdb: string; pg_ctl: string };
 
 async function loadBinaries(): Promise<Binaries> {
@@ -137,8 +142,7 @@ export async function startLocalPostgres(options: {
   let exited = false;
   child.once('exit', () => (exited = true));
 
-  const superuserUrl = (database: string) =>
-    `postgresql://${SUPERUSER}:${SUPERUSER_PASSWORD}@127.0.0.1:${options.port}/${database}`;
+  const superuserUrl = (database: string) => localPostgresUrl(options.port, database);
 
   await waitFor(
     `PostgreSQL on port ${options.port} (log: ${options.logFile})`,
