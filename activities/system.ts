@@ -1,3 +1,4 @@
+import { purgeExpiredIdempotencyKeys } from '../domain/platform/repository.js';
 import type { Db } from '../infra/db.js';
 
 export type SystemActivityDeps = { db: Db; workerIdentity: string };
@@ -11,6 +12,11 @@ export function createSystemActivities({ db, workerIdentity }: SystemActivityDep
     async checkWorkerDatabase(): Promise<{ workerIdentity: string; databaseTime: string }> {
       const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
       return { workerIdentity, databaseTime: (row?.now ?? new Date()).toISOString() };
+    },
+
+    /** Idempotency keys answer replays for 24 hours; after that they are only weight. */
+    async purgeExpiredIdempotencyKeys(): Promise<{ deleted: number }> {
+      return { deleted: await purgeExpiredIdempotencyKeys(db) };
     },
   };
 }

@@ -16,7 +16,10 @@ import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
 
 export type AppDeps = {
-  config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'READINESS_TIMEOUT_MS' | 'TRUST_PROXY'>;
+  config: Pick<
+    Config,
+    'TEMPORAL_TASK_QUEUE' | 'READINESS_TIMEOUT_MS' | 'TRUST_PROXY' | 'API_RATE_LIMIT_PER_MINUTE' | 'publicUrl'
+  >;
   settings: PublicSettings;
   logger: Logger;
   db: Db;
@@ -63,7 +66,17 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
-  app.use('/v1', createV1Router({ db: deps.db, auth: deps.auth }));
+  app.use(
+    '/v1',
+    createV1Router({
+      db: deps.db,
+      auth: deps.auth,
+      logger: deps.logger,
+      rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
+      version: deps.settings.version,
+      publicUrl: deps.config.publicUrl,
+    }).router,
+  );
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

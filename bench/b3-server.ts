@@ -31,7 +31,14 @@ if (mode === 'bare') {
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
   const db = createDb(databaseUrl, { maxConnections: 10 });
   const app = createApp({
-    config: { TEMPORAL_TASK_QUEUE: 'bench', READINESS_TIMEOUT_MS: 5000, TRUST_PROXY: 'loopback' },
+    config: {
+      TEMPORAL_TASK_QUEUE: 'bench',
+      READINESS_TIMEOUT_MS: 5000,
+      TRUST_PROXY: 'loopback',
+      // Counted as in production (one upsert per request), with a budget the load never reaches.
+      API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+      publicUrl: 'http://127.0.0.1',
+    },
     settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),

@@ -109,6 +109,9 @@ export const configSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Tollgate <no-reply@localhost>'),
 
+  /** Payments API requests per minute per access token or signed-in user. */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),
 

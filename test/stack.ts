@@ -39,6 +39,8 @@ export async function startTestStack(options: {
   authRateLimit?: boolean;
   organizations?: { limit?: number; allowCreation?: boolean };
   requireEmailVerification?: boolean;
+  /** The payments API's per-caller budget; generous by default so tests are not throttled. */
+  apiRateLimitPerMinute?: number;
   socialProviders?: AuthSettings['socialProviders'];
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
@@ -105,6 +107,8 @@ export async function startTestStack(options: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
       TRUST_PROXY: 'loopback',
       READINESS_TIMEOUT_MS: options.readinessTimeoutMs ?? 5000,
+      API_RATE_LIMIT_PER_MINUTE: options.apiRateLimitPerMinute ?? 10_000,
+      publicUrl: baseUrl,
     },
     settings: { version: 'test', mode: 'sandbox', temporal_ui_url: null },
     logger,

@@ -1,3 +1,3 @@
 // Every workflow the worker registers. Workflow ids are `<kind>:<entity id>` (DESIGN.md).
-export { readinessWorkflow } from './system.js';
+export { housekeepingWorkflow, readinessWorkflow } from './system.js';
 export { invitationWorkflow, reconcileInvitationsWorkflow } from './invitations.js';

@@ -9,6 +9,16 @@ const { checkWorkerDatabase } = proxyActivities<SystemActivities>({
   retry: { maximumAttempts: 1 },
 });
 
+const { purgeExpiredIdempotencyKeys } = proxyActivities<SystemActivities>({
+  startToCloseTimeout: '5 minutes',
+});
+
+/** Run by the `housekeeping` schedule: deletes what has outlived its purpose. */
+export async function housekeepingWorkflow(): Promise<{ idempotencyKeysDeleted: number }> {
+  const { deleted } = await purgeExpiredIdempotencyKeys();
+  return { idempotencyKeysDeleted: deleted };
+}
+
 /** One short run per /readyz call: a worker must pick up both a workflow and an activity task. */
 export async function readinessWorkflow(): Promise<{ workerIdentity: string; databaseTime: string }> {
   return checkWorkerDatabase();

@@ -1,49 +1,71 @@
-import { Router } from 'express';
 import { z } from 'zod';
-import { accessTokenCreateSchema, accessTokenIdParamsSchema } from '../../domain/access-tokens/schemas.js';
+import {
+  accessTokenCreateSchema,
+  accessTokenIdParamsSchema,
+  createdAccessTokenSchema,
+  accessTokenSchema,
+} from '../../domain/access-tokens/schemas.js';
 import {
   AccessTokenError,
   createAccessTokenForCaller,
   deleteAccessTokenForCaller,
   listAccessTokensForCaller,
 } from '../../domain/access-tokens/service.js';
-import { pageQuerySchema } from '../../domain/platform/schemas.js';
+import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
-import { callerOf } from '../http/authenticate.js';
 import { AppError } from '../http/errors.js';
-import { parseBody, parsePath, parseQuery } from '../http/validation.js';
+import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({ organization_id: z.uuid().optional() });
 
-function toHttpError(error: unknown): unknown {
-  if (!(error instanceof AccessTokenError)) return error;
-  return new AppError(error.reason === 'not_found' ? 'ResourceNotFound' : 'NotPermitted', error.message);
+function rethrow(error: unknown): never {
+  if (!(error instanceof AccessTokenError)) throw error;
+  throw new AppError(error.reason === 'not_found' ? 'ResourceNotFound' : 'NotPermitted', error.message);
 }
 
-export function createAccessTokensRouter({ db }: { db: Db }): Router {
-  const router = Router();
-  const rethrow = (error: unknown): never => {
-    throw toHttpError(error);
-  };
+const common = { tag: 'organization_access_tokens', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-  router.post('/', async (req, res) => {
-    const input = parseBody(accessTokenCreateSchema, req);
-    res
-      .status(201)
-      .set('Cache-Control', 'no-store')
-      .json(await createAccessTokenForCaller(db, callerOf(res), input).catch(rethrow));
-  });
-
-  router.get('/', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    res.json(await listAccessTokensForCaller(db, callerOf(res), query).catch(rethrow));
-  });
-
-  router.delete('/:id', async (req, res) => {
-    const { id } = parsePath(accessTokenIdParamsSchema, req);
-    await deleteAccessTokenForCaller(db, callerOf(res), id).catch(rethrow);
-    res.status(204).end();
-  });
-
-  return router;
+/** Tollgate's own operations (Polar manages these tokens in its dashboard): the dashboard session makes them. */
+export function registerAccessTokenOperations(api: OperationRegistry, { db }: { db: Db }) {
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/organization-access-tokens/',
+      operationId: 'organization_access_tokens:create',
+      summary: 'Create an organization access token (shown once)',
+      body: accessTokenCreateSchema,
+      response: createdAccessTokenSchema,
+    },
+    async ({ body, caller, res }) => {
+      res.set('Cache-Control', 'no-store');
+      return createAccessTokenForCaller(db, caller, body).catch(rethrow);
+    },
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/organization-access-tokens/',
+      operationId: 'organization_access_tokens:list',
+      summary: 'List organization access tokens',
+      query: listQuerySchema,
+      response: listResourceSchema(accessTokenSchema),
+    },
+    async ({ query, caller }) => listAccessTokensForCaller(db, caller, query).catch(rethrow),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'delete',
+      path: '/organization-access-tokens/{id}',
+      operationId: 'organization_access_tokens:delete',
+      summary: 'Revoke an organization access token',
+      params: accessTokenIdParamsSchema,
+      status: 204,
+    },
+    async ({ params, caller }) => {
+      await deleteAccessTokenForCaller(db, caller, params.id).catch(rethrow);
+    },
+  );
 }

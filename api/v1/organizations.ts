@@ -1,9 +1,9 @@
-import { Router } from 'express';
 import { isAPIError } from 'better-auth/api';
 import { z } from 'zod';
 import {
   organizationCreateSchema,
   organizationIdParamsSchema,
+  organizationSchema,
   organizationSortFields,
   organizationUpdateSchema,
 } from '../../domain/organizations/schemas.js';
@@ -15,79 +15,95 @@ import {
   updateOrganization,
   type CreateOrganizationForUser,
 } from '../../domain/organizations/service.js';
-import { pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
-import { callerOf } from '../http/authenticate.js';
 import { AppError, ValidationFailed } from '../http/errors.js';
-import { parseBody, parsePath, parseQuery } from '../http/validation.js';
+import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
   slug: z.string().min(1).optional(),
   sorting: sortingSchema(organizationSortFields),
 });
 
-function toHttpError(error: unknown): unknown {
+function rethrow(error: unknown): never {
   if (error instanceof OrganizationError) {
     switch (error.reason) {
       case 'not_found':
-        return new AppError('ResourceNotFound', error.message);
+        throw new AppError('ResourceNotFound', error.message);
       case 'not_permitted':
       case 'no_owner':
-        return new AppError('NotPermitted', error.message);
+        throw new AppError('NotPermitted', error.message);
       case 'slug_taken':
-        return new ValidationFailed([{ loc: ['body', 'slug'], msg: error.message, type: 'value_error' }]);
+        throw new ValidationFailed([{ loc: ['body', 'slug'], msg: error.message, type: 'value_error' }]);
     }
   }
   // Better Auth's own refusals while creating (organization limit, creation not allowed).
   if (isAPIError(error)) {
     const message = typeof error.body?.message === 'string' ? error.body.message : error.message;
-    return error.statusCode === 403
+    throw error.statusCode === 403
       ? new AppError('NotPermitted', message)
       : new ValidationFailed([{ loc: ['body'], msg: message, type: 'value_error' }]);
   }
-  return error;
+  throw error;
 }
 
-export function createOrganizationsRouter({ db, auth }: { db: Db; auth: Auth }): Router {
-  const router = Router();
+const common = { tag: 'organizations', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerOrganizationOperations(api: OperationRegistry, { db, auth }: { db: Db; auth: Auth }) {
   const createForUser: CreateOrganizationForUser = async ({ name, slug, userId }) => {
     const created = await auth.api.createOrganization({ body: { name, slug, userId } });
     if (!created) throw new Error('Better Auth created no organization');
     return { id: created.id };
   };
 
-  router.get('/', async (req, res) => {
-    const query = parseQuery(listQuerySchema, req);
-    res.json(await listOrganizations(db, callerOf(res), query));
-  });
-
-  router.post('/', async (req, res) => {
-    const input = parseBody(organizationCreateSchema, req);
-    const organization = await createOrganization(db, callerOf(res), input, createForUser).catch(
-      (error: unknown) => {
-        throw toHttpError(error);
-      },
-    );
-    res.status(201).json(organization);
-  });
-
-  router.get('/:id', async (req, res) => {
-    const { id } = parsePath(organizationIdParamsSchema, req);
-    const organization = await getOrganization(db, callerOf(res), id).catch((error: unknown) => {
-      throw toHttpError(error);
-    });
-    res.json(organization);
-  });
-
-  router.patch('/:id', async (req, res) => {
-    const { id } = parsePath(organizationIdParamsSchema, req);
-    const input = parseBody(organizationUpdateSchema, req);
-    const organization = await updateOrganization(db, callerOf(res), id, input).catch((error: unknown) => {
-      throw toHttpError(error);
-    });
-    res.json(organization);
-  });
-
-  return router;
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/organizations/',
+      operationId: 'organizations:list',
+      summary: 'List organizations',
+      query: listQuerySchema,
+      response: listResourceSchema(organizationSchema),
+    },
+    async ({ query, caller }) => listOrganizations(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/organizations/',
+      operationId: 'organizations:create',
+      summary: 'Create an organization',
+      body: organizationCreateSchema,
+      response: organizationSchema,
+    },
+    async ({ body, caller }) => createOrganization(db, caller, body, createForUser).catch(rethrow),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/organizations/{id}',
+      operationId: 'organizations:get',
+      summary: 'Get an organization',
+      params: organizationIdParamsSchema,
+      response: organizationSchema,
+    },
+    async ({ params, caller }) => getOrganization(db, caller, params.id).catch(rethrow),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/organizations/{id}',
+      operationId: 'organizations:update',
+      summary: 'Update an organization',
+      params: organizationIdParamsSchema,
+      body: organizationUpdateSchema,
+      response: organizationSchema,
+    },
+    async ({ params, body, caller }) => updateOrganization(db, caller, params.id, body).catch(rethrow),
+  );
 }

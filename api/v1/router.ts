@@ -1,20 +1,56 @@
 import express, { Router } from 'express';
+import { z } from 'zod';
 import type { Db } from '../../infra/db.js';
+import type { Logger } from '../../infra/logger.js';
 import type { Auth } from '../auth/auth.js';
 import { authenticate } from '../http/authenticate.js';
 import { notFoundHandler } from '../http/errors.js';
-import { createAccessTokensRouter } from './organization-access-tokens.js';
-import { createOrganizationsRouter } from './organizations.js';
+import { idempotency } from '../http/idempotency.js';
+import { OperationRegistry, openApiDocument } from '../http/operations.js';
+import { rateLimit } from '../http/rate-limit.js';
+import { registerAccessTokenOperations } from './organization-access-tokens.js';
+import { registerOrganizationOperations } from './organizations.js';
 
-export type V1Deps = { db: Db; auth: Auth };
+export type V1Deps = {
+  db: Db;
+  auth: Auth;
+  logger: Logger;
+  /** Requests per minute per token or signed-in user. */
+  rateLimitPerMinute: number;
+  version: string;
+  publicUrl: string;
+};
 
-/** Polar-compatible payments API (snake_case); every route below requires an authenticated caller. */
-export function createV1Router(deps: V1Deps): Router {
+/** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
+export function createV1Router(deps: V1Deps): { router: Router; registry: OperationRegistry } {
   const router = Router();
   router.use(express.json({ limit: '1mb' }));
+  const registry = new OperationRegistry(router);
+
+  let document: ReturnType<typeof openApiDocument> | undefined;
+  registry.add(
+    {
+      method: 'get',
+      path: '/openapi.json',
+      operationId: 'openapi:get',
+      summary: 'This OpenAPI 3.1 document',
+      tag: 'meta',
+      response: z.record(z.string(), z.unknown()),
+      public: true,
+    },
+    // Built on first request, once every operation is registered.
+    async () =>
+      (document ??= openApiDocument(registry.operations, {
+        version: deps.version,
+        serverUrl: deps.publicUrl,
+      })),
+  );
+
   router.use(authenticate(deps.db, deps.auth));
-  router.use('/organizations', createOrganizationsRouter(deps));
-  router.use('/organization-access-tokens', createAccessTokensRouter(deps));
+  router.use(rateLimit(deps.db, deps.rateLimitPerMinute));
+  router.use(idempotency(deps.db, deps.logger));
+  registerOrganizationOperations(registry, deps);
+  registerAccessTokenOperations(registry, deps);
   router.use(notFoundHandler);
-  return router;
+  return { router, registry };
 }

@@ -43,6 +43,12 @@ export const accessTokenSchema = z.object({
   organization_id: z.uuid(),
 });
 
+/** The one answer that carries the token itself. */
+export const createdAccessTokenSchema = z.object({
+  organization_access_token: accessTokenSchema,
+  token: z.string(),
+});
+
 const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60;
 
 /** Seconds, or an ISO-8601 duration (`P30D`, `PT12H`), as Polar's `timedelta` accepts. */

@@ -18,3 +18,20 @@ export function parseSorting<F extends string>(
       : { field: entry as F, direction: 'asc' as const },
   );
 }
+
+/** JSON with object keys sorted at every depth: two bodies that mean the same hash the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Seconds until a fixed window that started at `windowStart` ends (at least 1). */
+export function retryAfterSeconds(windowStart: Date, windowSeconds: number, now: Date): number {
+  return Math.max(1, Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now.getTime()) / 1000));
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Prisma } from '../../generated/prisma/client.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+} from '../../domain/platform/repository.js';
+import { canonicalJson } from '../../domain/platform/rules.js';
+import type { Db } from '../../infra/db.js';
+import type { Logger } from '../../infra/logger.js';
+import { callerOf } from './authenticate.js';
+import { callerKey } from './caller-key.js';
+import { AppError, ValidationFailed } from './errors.js';
+
+const HEADER = 'idempotency-key';
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * `Idempotency-Key` on POST: the first successful answer for a key is stored and replayed for 24
+ * hours (with `Idempotent-Replayed: true`) without doing the work again; the same key with another
+ * request is a 422; a retry while the first request still runs is a 409. Requests that fail leave
+ * nothing behind, so the key can be retried.
+ */
+export function idempotency(db: Db, logger: Logger): RequestHandler {
+  return async (req, res, next) => {
+    const key = req.get(HEADER);
+    if (req.method !== 'POST' || key === undefined) return next();
+    if (!VALID_KEY.test(key)) {
+      throw new ValidationFailed([
+        {
+          loc: ['header', 'Idempotency-Key'],
+          msg: 'Must be 1 to 255 visible ASCII characters.',
+          type: 'value_error',
+        },
+      ]);
+    }
+    const owner = callerKey(callerOf(res));
+    const path = req.originalUrl.split('?')[0] ?? req.originalUrl;
+    const requestHash = createHash('sha256')
+      .update(`${req.method} ${path}\n${canonicalJson(req.body ?? null)}`)
+      .digest('hex');
+
+    if (!(await claimIdempotencyKey(db, { callerKey: owner, key, method: req.method, path, requestHash }))) {
+      const existing = await findIdempotencyKey(db, owner, key);
+      if (existing && existing.requestHash !== requestHash) {
+        throw new ValidationFailed([
+          {
+            loc: ['header', 'Idempotency-Key'],
+            msg: 'This Idempotency-Key was used with a different request.',
+            type: 'idempotency_key_reused',
+          },
+        ]);
+      }
+      if (!existing || existing.status === null) {
+        throw new AppError(
+          'Conflict',
+          'A request with this Idempotency-Key is still being processed; retry later.',
+        );
+      }
+      res.set('Idempotent-Replayed', 'true').status(existing.status).json(existing.responseBody);
+      return;
+    }
+
+    // The answer is stored before it is sent, so a retry that follows it always finds it.
+    const send = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const settle =
+        res.statusCode < 400
+          ? completeIdempotencyKey(db, owner, key, {
+              status: res.statusCode,
+              body: (body ?? null) as Prisma.InputJsonValue,
+            })
+          : releaseIdempotencyKey(db, owner, key);
+      void settle
+        .catch((error: unknown) => logger.error({ err: error }, 'could not settle an idempotency key'))
+        .finally(() => send(body));
+      return res;
+    };
+    // Answers without a JSON body (204) and aborted requests.
+    res.once('close', () => {
+      if (res.statusCode >= 400 || !res.writableFinished) void releaseIdempotencyKey(db, owner, key);
+      else if (res.statusCode === 204) void completeIdempotencyKey(db, owner, key, { status: 204, body: {} });
+    });
+    next();
+  };
+}

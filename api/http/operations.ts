@@ -1,0 +1,191 @@
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import type { Caller } from '../../domain/access/rules.js';
+import { callerOf } from './authenticate.js';
+import { errorTable, type ErrorName } from './errors.js';
+import { parseBody, parsePath, parseQuery } from './validation.js';
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/**
+ * One payments-API operation: its wire contract (zod schemas) and where it lives. The same record
+ * registers the Express route and writes the OpenAPI document, so the two cannot drift apart.
+ */
+export type OperationSpec<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> = {
+  method: Method;
+  /** OpenAPI-style path under /v1, as Polar spells it: `/products/`, `/products/{id}`. */
+  path: string;
+  /** The Polar SDK's operation name, e.g. `products:get`. */
+  operationId: string;
+  summary: string;
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Absent for answers without a body (204). */
+  response?: z.ZodType;
+  status?: 200 | 201 | 202 | 204;
+  /** Named errors the operation may answer, documented beside 401 and 422. */
+  errors?: readonly ErrorName[];
+  /** Operations anyone may call (no caller), such as the OpenAPI document itself. */
+  public?: boolean;
+};
+
+export type OperationInput<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  caller: Caller;
+  req: Request;
+  res: Response;
+};
+
+const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Registers operations on the /v1 router and remembers them for the OpenAPI document. */
+export class OperationRegistry {
+  readonly operations: OperationSpec[] = [];
+
+  constructor(private readonly router: Router) {}
+
+  add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+    spec: OperationSpec<P, Q, B>,
+    handler: (input: OperationInput<P, Q, B>) => Promise<unknown>,
+  ): void {
+    this.operations.push(spec as unknown as OperationSpec);
+    this.router[spec.method](toExpressPath(spec.path), async (req, res) => {
+      const params = spec.params ? parsePath(spec.params, req) : {};
+      const query = spec.query ? parseQuery(spec.query, req) : {};
+      const body = spec.body ? parseBody(spec.body, req) : undefined;
+      const caller = spec.public ? (undefined as unknown as Caller) : callerOf(res);
+      const result = await handler({
+        params: params as z.output<P>,
+        query: query as z.output<Q>,
+        body: body as z.output<B>,
+        caller,
+        req,
+        res,
+      });
+      const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
+      if (status === 204 || result === undefined) res.status(status).end();
+      else res.status(status).json(result);
+    });
+  }
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query') {
+  if (!schema) return [];
+  const object = jsonSchema(schema, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (object.required ?? []).includes(name),
+    schema: property,
+  }));
+}
+
+const errorBody = (name: string) => ({
+  type: 'object',
+  required: ['error', 'detail'],
+  properties: { error: { const: name }, detail: { type: 'string' } },
+});
+
+const validationErrorBody = {
+  type: 'object',
+  required: ['detail'],
+  properties: {
+    detail: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['loc', 'msg', 'type'],
+        properties: {
+          loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+          msg: { type: 'string' },
+          type: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+/** OpenAPI 3.1 (JSON Schema 2020-12, which is what zod writes) for every registered operation. */
+export function openApiDocument(
+  operations: readonly OperationSpec[],
+  info: { version: string; serverUrl: string },
+) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of operations) {
+    const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
+    const responses: Record<string, unknown> = {
+      [status]: spec.response
+        ? {
+            description: 'Successful Response',
+            content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+          }
+        : { description: 'Successful Response' },
+    };
+    if (spec.params || spec.query || spec.body) {
+      responses['422'] = {
+        description: 'Validation Error',
+        content: { 'application/json': { schema: validationErrorBody } },
+      };
+    }
+    const errors: ErrorName[] = [...(spec.public ? [] : (['Unauthorized'] as const)), ...(spec.errors ?? [])];
+    for (const name of errors) {
+      responses[errorTable[name].status] = {
+        description: errorTable[name].message,
+        content: { 'application/json': { schema: errorBody(name) } },
+      };
+    }
+    const path = `/v1${spec.path}`;
+    paths[path] ??= {};
+    paths[path][spec.method] = {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      tags: [spec.tag],
+      ...(spec.public ? { security: [] } : {}),
+      parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tollgate payments API',
+      version: info.version,
+      description:
+        "Polar-compatible (@polar-sh/sdk 0.33.2). Authenticate with an organization access token as a Bearer token, or the dashboard's session cookie.",
+    },
+    servers: [{ url: info.serverUrl }],
+    security: [{ access_token: [] }],
+    components: {
+      securitySchemes: {
+        access_token: { type: 'http', scheme: 'bearer', description: 'Organization access token' },
+      },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { signUpUser } from '../../test/auth-client.js';
+import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
+import { startTestStack, useTestStack } from '../../test/stack.js';
+import { createLogger } from '../../infra/logger.js';
+import { projectRoot } from '../../scripts/lib/paths.js';
+import { createV1Router } from './router.js';
+import { taskQueues } from '../../temporal/task-queues.js';
+
+type OpenApi = { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
+
+/** Operations Polar manages elsewhere (its dashboard); Tollgate offers them on /v1. */
+const TOLLGATE_EXTENSIONS = new Set([
+  'openapi:get',
+  'organization_access_tokens:create',
+  'organization_access_tokens:list',
+  'organization_access_tokens:delete',
+]);
+
+function polarOperations(): Set<string> {
+  const file = path.join(projectRoot, 'docs', 'spec', 'polar-v1-endpoints.txt');
+  return new Set(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [method = '', route = '', name = ''] = line.trim().split(/\s+/);
+        return `${method} ${route} ${name}`;
+      }),
+  );
+}
+
+/** `products:update_benefits` → `productsUpdateBenefits`, the SDK's function name in the endpoint list. */
+const functionName = (operationId: string) =>
+  operationId.replace(/[:_](\w)/g, (_match, letter: string) => letter.toUpperCase());
+
+describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
+  const env = useTestStack({ withWorker: false });
+
+  describe('GET /v1/openapi.json', () => {
+    it('documents exactly the routes the router serves, each one a Polar operation or a known extension', async () => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/openapi.json`);
+      expect(response.status).toBe(200);
+      const document = (await response.json()) as OpenApi;
+      expect(document.openapi).toBe('3.1.0');
+
+      const documented = Object.entries(document.paths).flatMap(([route, operations]) =>
+        Object.entries(operations).map(([method, operation]) => ({
+          route,
+          method,
+          id: operation.operationId,
+        })),
+      );
+      const { router } = createV1Router({
+        db: env.database.db,
+        auth: env.stack.auth,
+        logger: createLogger({ level: 'silent', name: 'openapi-test' }),
+        rateLimitPerMinute: 1,
+        version: 'test',
+        publicUrl: env.stack.baseUrl,
+      });
+      type Layer = { route?: { path: string; methods: Record<string, boolean> } };
+      const served = (router as unknown as { stack: Layer[] }).stack
+        .filter((layer) => layer.route)
+        .flatMap((layer) =>
+          Object.keys(layer.route!.methods).map(
+            (method) => `${method} /v1${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
+          ),
+        );
+      expect(documented.map(({ method, route }) => `${method} ${route}`).sort()).toEqual(served.sort());
+
+      const polar = polarOperations();
+      for (const { route, method, id } of documented) {
+        if (TOLLGATE_EXTENSIONS.has(id)) continue;
+        expect(polar).toContain(`${method.toUpperCase()} ${route} ${functionName(id)}`);
+      }
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    async function ownerWithToken() {
+      const user = await signUpUser(env.stack.baseUrl);
+      const organization = await createOrganization(env.database.db);
+      await addMember(env.database.db, organization.id, user.user.id, 'owner');
+      const token = await createAccessToken(env.database.db, organization.id, { createdById: user.user.id });
+      return { user, organization, token };
+    }
+
+    const createOrg = (token: string, key: string | undefined, body: unknown) =>
+      fetch(`${env.stack.baseUrl}/v1/organizations/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+
+    it('replays the first answer for the same key and body, without doing the work again', async () => {
+      const { token } = await ownerWithToken();
+      const key = randomUUID();
+      const slug = `idem-${randomUUID().slice(0, 8)}`;
+      const first = await createOrg(token, key, { name: 'Once', slug });
+      expect(first.status).toBe(201);
+      const created = (await first.json()) as { id: string };
+
+      // Same meaning, other key order: still the same request.
+      const again = await createOrg(token, key, { slug, name: 'Once' });
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.json()).toEqual(created);
+      expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+    });
+
+    it('refuses the same key with another body (422), and leaves nothing behind for a failed request', async () => {
+      const { token } = await ownerWithToken();
+      const key = randomUUID();
+      const slug = `idem-${randomUUID().slice(0, 8)}`;
+      const invalid = await createOrg(token, key, { name: 'Bad', slug: 'X' });
+      expect(invalid.status).toBe(422);
+
+      expect((await createOrg(token, key, { name: 'Good', slug })).status).toBe(201);
+      const reused = await createOrg(token, key, { name: 'Other', slug: `${slug}-2` });
+      expect(reused.status).toBe(422);
+      expect(await reused.json()).toEqual({
+        detail: [
+          {
+            loc: ['header', 'Idempotency-Key'],
+            msg: 'This Idempotency-Key was used with a different request.',
+            type: 'idempotency_key_reused',
+          },
+        ],
+      });
+      expect(await env.database.db.organization.count({ where: { slug: `${slug}-2` } })).toBe(0);
+    });
+
+    it('lets only one of many concurrent requests with one key do the work', async () => {
+      const { token } = await ownerWithToken();
+      const key = randomUUID();
+      const slug = `idem-${randomUUID().slice(0, 8)}`;
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => createOrg(token, key, { name: 'Race', slug })),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
+      expect(
+        answers.filter((answer) => answer.status === 201 && !answer.headers.get('idempotent-replayed')),
+      ).toHaveLength(1);
+      expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+    });
+
+    it('keeps keys apart per caller', async () => {
+      const a = await ownerWithToken();
+      const b = await ownerWithToken();
+      const key = randomUUID();
+      expect(
+        (await createOrg(a.token, key, { name: 'A', slug: `a-${randomUUID().slice(0, 8)}` })).status,
+      ).toBe(201);
+      const other = await createOrg(b.token, key, { name: 'B', slug: `b-${randomUUID().slice(0, 8)}` });
+      expect(other.status).toBe(201);
+      expect(other.headers.get('idempotent-replayed')).toBeNull();
+    });
+
+    it('refuses a malformed key', async () => {
+      const { token } = await ownerWithToken();
+      expect((await createOrg(token, 'x'.repeat(256), { name: 'A', slug: 'aaa' })).status).toBe(422);
+    });
+  });
+});
+
+describe('/v1 rate limit', () => {
+  const env = useTestStack({ withWorker: false, apiRateLimitPerMinute: 5 });
+
+  it('answers 429 with Retry-After beyond the budget, per token, shared by API processes', async () => {
+    const organization = await createOrganization(env.database.db);
+    const token = await createAccessToken(env.database.db, organization.id);
+    const other = await createAccessToken(env.database.db, organization.id);
+    const second = await startTestStack({ db: env.database.db, withWorker: false, apiRateLimitPerMinute: 5 });
+    try {
+      const get = (baseUrl: string, bearer: string) =>
+        fetch(`${baseUrl}/v1/organizations/${organization.id}`, {
+          headers: { authorization: `Bearer ${bearer}` },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        statuses.push((await get(i % 2 === 0 ? env.stack.baseUrl : second.baseUrl, token)).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+
+      const limited = await get(env.stack.baseUrl, token);
+      expect(limited.status).toBe(429);
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(await limited.json()).toEqual({
+        error: 'TooManyRequests',
+        detail: 'Rate limit of 5 requests per minute exceeded.',
+      });
+
+      const fresh = await get(env.stack.baseUrl, other);
+      expect(fresh.status).toBe(200);
+      expect(fresh.headers.get('x-ratelimit-remaining')).toBe('4');
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('housekeeping', () => {
+  const env = useTestStack();
+
+  it('the housekeeping workflow deletes idempotency keys older than 24 hours and keeps the rest', async () => {
+    const old = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    const row = { callerKey: 'token:housekeeping', method: 'POST', path: '/v1/x', requestHash: 'h' };
+    await env.database.db.idempotencyKey.createMany({
+      data: [
+        { ...row, key: 'expired', createdAt: old },
+        { ...row, key: 'recent' },
+      ],
+    });
+    const result = await env.stack.temporal.workflow.execute('housekeepingWorkflow', {
+      taskQueue: taskQueues(env.stack.taskQueuePrefix).main,
+      workflowId: `housekeeping-test:${randomUUID()}`,
+    });
+    expect(result).toEqual({ idempotencyKeysDeleted: 1 });
+    const keys = await env.database.db.idempotencyKey.findMany({
+      where: { callerKey: 'token:housekeeping' },
+    });
+    expect(keys.map((key) => key.key)).toEqual(['recent']);
+  });
+});
