@@ -45,6 +45,8 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
+  // Polar's list filters use deepObject query parameters (`?metadata[key]=value`).
+  app.set('query parser', 'extended');
   app.use(requestContext(deps.logger));
 
   app.use(

@@ -1,8 +1,9 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
+import { ForbiddenError, InvalidFieldError, NotFoundError } from '../../domain/platform/errors.js';
 import { callerOf } from './authenticate.js';
-import { errorTable, type ErrorName } from './errors.js';
+import { AppError, errorTable, ValidationFailed, type ErrorName } from './errors.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -46,6 +47,15 @@ export type OperationInput<P extends z.ZodType, Q extends z.ZodType, B extends z
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
+function toHttpError(error: unknown): unknown {
+  if (error instanceof NotFoundError) return new AppError('ResourceNotFound', error.message);
+  if (error instanceof ForbiddenError) return new AppError('NotPermitted', error.message);
+  if (error instanceof InvalidFieldError) {
+    return new ValidationFailed([{ loc: error.loc, msg: error.message, type: error.type }]);
+  }
+  return error;
+}
+
 /** Registers operations on the /v1 router and remembers them for the OpenAPI document. */
 export class OperationRegistry {
   readonly operations: OperationSpec[] = [];
@@ -69,6 +79,8 @@ export class OperationRegistry {
         caller,
         req,
         res,
+      }).catch((error: unknown) => {
+        throw toHttpError(error);
       });
       const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
       if (status === 204 || result === undefined) res.status(status).end();

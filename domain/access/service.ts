@@ -1,4 +1,5 @@
 import type { Db } from '../../infra/db.js';
+import { ForbiddenError, InvalidFieldError, NotFoundError } from '../platform/errors.js';
 import { findMembership, listMemberOrganizationIds, listMemberships } from './repository.js';
 import { hasAnyRole, type Caller, type OrganizationRole } from './rules.js';
 
@@ -38,4 +39,55 @@ export async function organizationsWithRole(
   return memberships
     .filter((membership) => hasAnyRole(membership.role, roles))
     .map((membership) => membership.organizationId);
+}
+
+/**
+ * The organization a new object belongs to. A token writes to its own organization (naming another
+ * is an error); a signed-in user names one of theirs in `organization_id`.
+ */
+export async function organizationForWrite(
+  db: Db,
+  caller: Caller,
+  organizationId: string | null | undefined,
+  managerRoles: readonly OrganizationRole[],
+): Promise<string> {
+  const loc = ['body', 'organization_id'];
+  if (caller.kind === 'organization_access_token') {
+    if (organizationId && organizationId !== caller.organizationId) {
+      throw new InvalidFieldError(loc, 'An organization access token can only act on its own organization.');
+    }
+    return caller.organizationId;
+  }
+  if (!organizationId) throw new InvalidFieldError(loc, 'organization_id is required.', 'missing');
+  const access = await organizationAccess(db, caller, organizationId, managerRoles);
+  if (access === 'none') throw new InvalidFieldError(loc, 'Organization not found.');
+  if (access === 'read') throw new ForbiddenError();
+  return organizationId;
+}
+
+/**
+ * Checks that the caller may change an object of `organizationId` (which the caller has already
+ * found): 404 when the organization is not theirs, 403 when they may only read it.
+ */
+export async function assertCanManage(
+  db: Db,
+  caller: Caller,
+  organizationId: string,
+  managerRoles: readonly OrganizationRole[],
+): Promise<void> {
+  const access = await organizationAccess(db, caller, organizationId, managerRoles);
+  if (access === 'none') throw new NotFoundError();
+  if (access === 'read') throw new ForbiddenError();
+}
+
+/** The organizations a list covers: the caller's, narrowed to `organization_id` filters when given. */
+export async function organizationsToList(
+  db: Db,
+  caller: Caller,
+  filter: string | string[] | null | undefined,
+): Promise<string[]> {
+  const accessible = await accessibleOrganizationIds(db, caller);
+  if (!filter) return accessible;
+  const wanted = new Set(Array.isArray(filter) ? filter : [filter]);
+  return accessible.filter((id) => wanted.has(id));
 }

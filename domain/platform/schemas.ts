@@ -22,3 +22,33 @@ export function listResourceSchema<T extends z.ZodType>(item: T) {
     pagination: z.object({ total_count: z.number().int().min(0), max_page: z.number().int().min(0) }),
   });
 }
+
+const METADATA_MAX_KEYS = 50;
+const METADATA_KEY_MAX = 40;
+const METADATA_STRING_MAX = 500;
+
+/** Polar's metadata: up to 50 keys of ≤ 40 characters; values strings (≤ 500), integers, numbers or booleans. */
+export const metadataSchema = z
+  .record(
+    z.string().min(1).max(METADATA_KEY_MAX),
+    z.union([z.string().max(METADATA_STRING_MAX), z.number(), z.boolean()]),
+  )
+  .refine((metadata) => Object.keys(metadata).length <= METADATA_MAX_KEYS, {
+    message: `At most ${METADATA_MAX_KEYS} metadata keys.`,
+  });
+
+export type Metadata = z.infer<typeof metadataSchema>;
+
+/** Query filters Polar takes as one value or several (`?organization_id=a&organization_id=b`). */
+export const oneOrManyUuids = z
+  .union([z.uuid(), z.array(z.uuid())])
+  .transform((value) => (Array.isArray(value) ? value : [value]));
+
+/**
+ * `?metadata[key]=value` (deepObject) filters; Express's query parser hands them over as an object.
+ * A value may repeat (any of them matches).
+ */
+export const metadataQuerySchema = z.record(
+  z.string().min(1).max(METADATA_KEY_MAX),
+  z.union([z.string(), z.array(z.string())]),
+);

@@ -1,0 +1,115 @@
+import {
+  customerCreateSchema,
+  customerExternalIdParamsSchema,
+  customerIdParamsSchema,
+  customerListQuerySchema,
+  customerSchema,
+  customerStateSchema,
+  customerUpdateExternalSchema,
+  customerUpdateSchema,
+} from '../../domain/customers/schemas.js';
+import {
+  createCustomer,
+  deleteCustomer,
+  findCustomerFor,
+  getCustomerState,
+  listCustomers,
+  toCustomerResponse,
+  updateCustomer,
+} from '../../domain/customers/service.js';
+import { listResourceSchema } from '../../domain/platform/schemas.js';
+import type { Db } from '../../infra/db.js';
+import type { OperationRegistry } from '../http/operations.js';
+
+const common = { tag: 'customers', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerCustomerOperations(api: OperationRegistry, { db }: { db: Db }) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/customers/',
+      operationId: 'customers:list',
+      summary: 'List customers',
+      query: customerListQuerySchema,
+      response: listResourceSchema(customerSchema),
+    },
+    async ({ query, caller }) => listCustomers(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/customers/',
+      operationId: 'customers:create',
+      summary: 'Create a customer',
+      body: customerCreateSchema,
+      response: customerSchema,
+    },
+    async ({ body, caller }) => createCustomer(db, caller, body),
+  );
+
+  // External first: `/customers/external/state` must not read as the state of a customer with id "external".
+  for (const by of ['external', 'id'] as const) {
+    const byId = by === 'id';
+    const path = byId ? '/customers/{id}' : '/customers/external/{external_id}';
+    const params = byId ? customerIdParamsSchema : customerExternalIdParamsSchema;
+    const suffix = byId ? '' : '_external';
+    const refOf = (values: Record<string, string>) =>
+      byId ? { id: values.id! } : { externalId: values.external_id! };
+    const which = byId ? 'by id' : 'by external id';
+
+    api.add(
+      {
+        ...common,
+        method: 'get',
+        path,
+        operationId: `customers:get${suffix}`,
+        summary: `Get a customer ${which}`,
+        params,
+        response: customerSchema,
+      },
+      async ({ params: values, caller }) =>
+        toCustomerResponse(await findCustomerFor(db, caller, refOf(values))),
+    );
+    api.add(
+      {
+        ...common,
+        method: 'patch',
+        path,
+        operationId: `customers:update${suffix}`,
+        summary: `Update a customer ${which}`,
+        params,
+        body: byId ? customerUpdateSchema : customerUpdateExternalSchema,
+        response: customerSchema,
+      },
+      async ({ params: values, body, caller }) => updateCustomer(db, caller, refOf(values), body),
+    );
+    api.add(
+      {
+        ...common,
+        method: 'delete',
+        path,
+        operationId: `customers:delete${suffix}`,
+        summary: `Delete a customer ${which}`,
+        params,
+        status: 204,
+      },
+      async ({ params: values, caller }) => {
+        await deleteCustomer(db, caller, refOf(values));
+      },
+    );
+    api.add(
+      {
+        ...common,
+        method: 'get',
+        path: `${path}/state`,
+        operationId: `customers:get_state${suffix}`,
+        summary: `Get a customer's state ${which}`,
+        params,
+        response: customerStateSchema,
+      },
+      async ({ params: values, caller }) => getCustomerState(db, caller, refOf(values)),
+    );
+  }
+}

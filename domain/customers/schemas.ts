@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import {
+  metadataQuerySchema,
+  metadataSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+} from '../platform/schemas.js';
+
+// Polar's Customer and CustomerState as @polar-sh/sdk@0.33.2 reads them (spec §3 Customer).
+
+export const TAX_ID_FORMATS = [
+  'ad_nrt',
+  'ae_trn',
+  'ar_cuit',
+  'au_abn',
+  'au_arn',
+  'bg_uic',
+  'bh_vat',
+  'bo_tin',
+  'br_cnpj',
+  'br_cpf',
+  'ca_bn',
+  'ca_gst_hst',
+  'ca_pst_bc',
+  'ca_pst_mb',
+  'ca_pst_sk',
+  'ca_qst',
+  'ch_uid',
+  'ch_vat',
+  'cl_tin',
+  'cn_tin',
+  'co_nit',
+  'cr_tin',
+  'de_stn',
+  'do_rcn',
+  'ec_ruc',
+  'eg_tin',
+  'es_cif',
+  'eu_oss_vat',
+  'eu_vat',
+  'gb_vat',
+  'ge_vat',
+  'hk_br',
+  'hr_oib',
+  'hu_tin',
+  'id_npwp',
+  'il_vat',
+  'in_gst',
+  'is_vat',
+  'jp_cn',
+  'jp_rn',
+  'jp_trn',
+  'ke_pin',
+  'kr_brn',
+  'kz_bin',
+  'li_uid',
+  'mx_rfc',
+  'my_frp',
+  'my_itn',
+  'my_sst',
+  'ng_tin',
+  'no_vat',
+  'no_voec',
+  'nz_gst',
+  'om_vat',
+  'pe_ruc',
+  'ph_tin',
+  'ro_tin',
+  'rs_pib',
+  'ru_inn',
+  'ru_kpp',
+  'sa_vat',
+  'sg_gst',
+  'sg_uen',
+  'si_tin',
+  'sv_nit',
+  'th_vat',
+  'tr_tin',
+  'tw_vat',
+  'ua_vat',
+  'us_ein',
+  'uy_ruc',
+  've_rif',
+  'vn_tin',
+  'za_vat',
+] as const;
+export const taxIdFormatSchema = z.enum(TAX_ID_FORMATS);
+
+export const addressSchema = z.object({
+  line1: z.string().nullable().optional(),
+  line2: z.string().nullable().optional(),
+  postal_code: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  state: z.string().nullable().optional(),
+  country: z.string(),
+});
+
+/** `[value, format]`, as Polar stores a validated tax id. */
+export const taxIdSchema = z.tuple([z.string(), taxIdFormatSchema]);
+
+export const customerSchema = z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  metadata: metadataSchema,
+  external_id: z.string().nullable(),
+  email: z.string(),
+  email_verified: z.boolean(),
+  name: z.string().nullable(),
+  billing_address: addressSchema.nullable(),
+  tax_id: taxIdSchema.nullable(),
+  organization_id: z.uuid(),
+  deleted_at: z.iso.datetime({ offset: true }).nullable(),
+  avatar_url: z.string(),
+});
+
+export const customerStateBenefitGrantSchema = z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  granted_at: z.iso.datetime({ offset: true }),
+  benefit_id: z.uuid(),
+  benefit_type: z.string(),
+  properties: z.record(z.string(), z.json()),
+});
+
+export const customerStateSchema = customerSchema.extend({
+  active_subscriptions: z.array(z.record(z.string(), z.json())),
+  granted_benefits: z.array(customerStateBenefitGrantSchema),
+  active_meters: z.array(z.record(z.string(), z.json())),
+});
+
+/** An address as entered: trimmed, country upper-cased; US and Canadian addresses need a state. */
+export const addressInputSchema = z
+  .strictObject({
+    line1: z.string().trim().max(255).nullable().optional(),
+    line2: z.string().trim().max(255).nullable().optional(),
+    postal_code: z.string().trim().max(32).nullable().optional(),
+    city: z.string().trim().max(255).nullable().optional(),
+    state: z.string().trim().max(64).nullable().optional(),
+    country: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{2}$/, 'Expected an ISO 3166-1 alpha-2 country code.')
+      .transform((country) => country.toUpperCase()),
+  })
+  .superRefine((address, context) => {
+    if ((address.country === 'US' || address.country === 'CA') && !address.state) {
+      context.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: `A state is required for ${address.country}.`,
+      });
+    }
+  });
+
+const emailSchema = z
+  .email()
+  .max(320)
+  .transform((email) => email.toLowerCase());
+
+const customerFields = {
+  metadata: metadataSchema.optional(),
+  name: z.string().trim().max(256).nullable().optional(),
+  billing_address: addressInputSchema.nullable().optional(),
+  tax_id: taxIdSchema.nullable().optional(),
+};
+
+export const customerCreateSchema = z.strictObject({
+  ...customerFields,
+  email: emailSchema,
+  external_id: z.string().trim().min(1).max(255).nullable().optional(),
+  organization_id: z.uuid().nullable().optional(),
+});
+
+export const customerUpdateSchema = z.strictObject({
+  ...customerFields,
+  email: emailSchema.nullable().optional(),
+  external_id: z.string().trim().min(1).max(255).nullable().optional(),
+});
+
+/** By external id, the external id is the address: it cannot change there. */
+export const customerUpdateExternalSchema = customerUpdateSchema.omit({ external_id: true });
+
+export const customerSortFields = ['created_at', '-created_at', 'email', '-email', 'name', '-name'] as const;
+
+export const customerListQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  email: z.string().optional(),
+  query: z.string().optional(),
+  sorting: sortingSchema(customerSortFields),
+  metadata: metadataQuerySchema.optional(),
+});
+
+export const customerIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
+export const customerExternalIdParamsSchema = z.object({ external_id: z.string().min(1).max(255) });
+
+export type Customer = z.infer<typeof customerSchema>;
+export type CustomerState = z.infer<typeof customerStateSchema>;
+export type CustomerCreate = z.infer<typeof customerCreateSchema>;
+export type CustomerUpdate = z.infer<typeof customerUpdateSchema>;
+export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;

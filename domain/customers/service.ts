@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
+import { recordEvent } from '../events/repository.js';
+import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import {
+  findLiveCustomer,
+  findLiveCustomerByExternalId,
+  insertCustomer,
+  listLiveCustomers,
+  updateCustomerRow,
+  violatedCustomerConstraint,
+  type CustomerRow,
+} from './repository.js';
+import { validateTaxId } from './rules.js';
+import {
+  addressSchema,
+  customerSchema,
+  customerStateSchema,
+  taxIdSchema,
+  type Customer,
+  type CustomerCreate,
+  type CustomerListQuery,
+  type CustomerState,
+  type CustomerUpdate,
+} from './schemas.js';
+
+/** Gravatar by the SHA-256 of the address; `d=404` lets clients fall back to initials. */
+function avatarUrlFor(email: string): string {
+  return `https://www.gravatar.com/avatar/${createHash('sha256').update(email).digest('hex')}?d=404`;
+}
+
+export function toCustomerResponse(row: CustomerRow): Customer {
+  return customerSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    metadata: row.metadata,
+    external_id: row.externalId,
+    email: row.email,
+    email_verified: row.emailVerified,
+    name: row.name,
+    billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
+    tax_id: row.taxId === null ? null : taxIdSchema.parse(row.taxId),
+    organization_id: row.organizationId,
+    deleted_at: row.deletedAt?.toISOString() ?? null,
+    avatar_url: avatarUrlFor(row.email),
+  });
+}
+
+/**
+ * The customer with what they have: active subscriptions, granted benefits and active meters.
+ * Subscriptions, benefit grants and meter balances arrive with later features; until their tables
+ * exist a customer has none of them.
+ */
+export function toCustomerState(row: CustomerRow): CustomerState {
+  return customerStateSchema.parse({
+    ...toCustomerResponse(row),
+    active_subscriptions: [],
+    granted_benefits: [],
+    active_meters: [],
+  });
+}
+
+function checkedTaxId(taxId: CustomerCreate['tax_id']): Prisma.InputJsonValue | null | undefined {
+  if (!taxId) return taxId;
+  const [value, format] = taxId;
+  const normalized = validateTaxId(value, format);
+  if (!normalized) throw new InvalidFieldError(['body', 'tax_id'], `Not a valid ${format} number.`);
+  return [normalized, format];
+}
+
+function conflictError(error: unknown): never {
+  const constraint = violatedCustomerConstraint(error);
+  if (constraint === 'email') {
+    throw new InvalidFieldError(['body', 'email'], 'A customer with this email address already exists.');
+  }
+  if (constraint === 'external_id') {
+    throw new InvalidFieldError(['body', 'external_id'], 'A customer with this external ID already exists.');
+  }
+  throw error;
+}
+
+/** Writes a customer change and its events (`customer.<kind>` and `customer.state_changed`) together. */
+async function withEvents(
+  tx: Prisma.TransactionClient,
+  row: CustomerRow,
+  kind: 'created' | 'updated' | 'deleted',
+): Promise<Customer> {
+  const customer = toCustomerResponse(row);
+  const at = row.modifiedAt ?? row.createdAt;
+  await recordEvent(tx, { organizationId: row.organizationId, type: `customer.${kind}`, data: customer, at });
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'customer.state_changed',
+    data: toCustomerState(row),
+    at,
+  });
+  return customer;
+}
+
+export async function createCustomer(db: Db, caller: Caller, input: CustomerCreate): Promise<Customer> {
+  const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
+  const taxId = checkedTaxId(input.tax_id);
+  return db
+    .$transaction(async (tx) => {
+      const row = await insertCustomer(tx, {
+        organizationId,
+        email: input.email,
+        externalId: input.external_id ?? null,
+        name: input.name ?? null,
+        billingAddress: input.billing_address ?? undefined,
+        taxId: taxId ?? undefined,
+        metadata: input.metadata ?? {},
+      });
+      return withEvents(tx, row, 'created');
+    })
+    .catch(conflictError);
+}
+
+const SORT_COLUMNS = { created_at: 'createdAt', email: 'email', name: 'name' } as const;
+
+export async function listCustomers(db: Db, caller: Caller, query: CustomerListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where: Prisma.CustomerWhereInput = { organizationId: { in: organizationIds } };
+  if (query.email) where.email = query.email.toLowerCase();
+  if (query.query) {
+    where.OR = [
+      { email: { contains: query.query, mode: 'insensitive' } },
+      { name: { contains: query.query, mode: 'insensitive' } },
+      { externalId: { contains: query.query, mode: 'insensitive' } },
+    ];
+  }
+  if (query.metadata) {
+    where.AND = Object.entries(query.metadata).map(([key, value]) => ({
+      OR: (Array.isArray(value) ? value : [value]).map((one) => ({ metadata: { path: [key], equals: one } })),
+    }));
+  }
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
+    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  );
+  const [rows, total] = await listLiveCustomers(db, where, orderBy, pageToSkipTake(query));
+  return paginated(rows.map(toCustomerResponse), total, query);
+}
+
+/** A live customer the caller may see, by id or by external id; others are not found. */
+export async function findCustomerFor(
+  db: Db,
+  caller: Caller,
+  ref: { id: string } | { externalId: string },
+): Promise<CustomerRow> {
+  const organizationIds = await organizationsToList(db, caller, undefined);
+  const row =
+    'id' in ref
+      ? await findLiveCustomer(db, ref.id)
+      : await findLiveCustomerByExternalId(db, organizationIds, ref.externalId);
+  if (!row || !organizationIds.includes(row.organizationId)) throw new NotFoundError('Customer not found');
+  return row;
+}
+
+export async function updateCustomer(
+  db: Db,
+  caller: Caller,
+  ref: { id: string } | { externalId: string },
+  input: CustomerUpdate,
+): Promise<Customer> {
+  const current = await findCustomerFor(db, caller, ref);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  if (
+    input.external_id !== undefined &&
+    current.externalId !== null &&
+    input.external_id !== current.externalId
+  ) {
+    throw new InvalidFieldError(
+      ['body', 'external_id'],
+      'The external ID of a customer cannot change once set.',
+    );
+  }
+  const data: Prisma.CustomerUpdateInput = {};
+  if (input.email && input.email !== current.email) {
+    data.email = input.email;
+    data.emailVerified = false;
+  }
+  if (input.external_id) data.externalId = input.external_id;
+  if (input.name !== undefined) data.name = input.name;
+  if (input.billing_address !== undefined) data.billingAddress = input.billing_address ?? Prisma.DbNull;
+  if (input.tax_id !== undefined) data.taxId = checkedTaxId(input.tax_id) ?? Prisma.DbNull;
+  if (input.metadata !== undefined) data.metadata = input.metadata;
+  return db
+    .$transaction(async (tx) => withEvents(tx, await updateCustomerRow(tx, current.id, data), 'updated'))
+    .catch(conflictError);
+}
+
+export async function deleteCustomer(
+  db: Db,
+  caller: Caller,
+  ref: { id: string } | { externalId: string },
+): Promise<void> {
+  const current = await findCustomerFor(db, caller, ref);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  await db.$transaction(async (tx) =>
+    withEvents(tx, await updateCustomerRow(tx, current.id, { deletedAt: new Date() }), 'deleted'),
+  );
+}
+
+export async function getCustomerState(
+  db: Db,
+  caller: Caller,
+  ref: { id: string } | { externalId: string },
+): Promise<CustomerState> {
+  return toCustomerState(await findCustomerFor(db, caller, ref));
+}

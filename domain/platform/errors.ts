@@ -1,0 +1,29 @@
+// Errors any domain service may throw; the /v1 operation registry turns them into HTTP answers.
+
+/** The object does not exist for this caller (also for other organizations' objects). */
+export class NotFoundError extends Error {
+  constructor(message = 'Not found') {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The caller may see the object but not do this to it. */
+export class ForbiddenError extends Error {
+  constructor(message = 'You are not permitted to perform this action.') {
+    super(message);
+    this.name = 'ForbiddenError';
+  }
+}
+
+/** One field of the input breaks a rule only the service can check (uniqueness, references). */
+export class InvalidFieldError extends Error {
+  constructor(
+    readonly loc: (string | number)[],
+    message: string,
+    readonly type = 'value_error',
+  ) {
+    super(message);
+    this.name = 'InvalidFieldError';
+  }
+}
