@@ -10,6 +10,7 @@ import type { PublicSettings } from '../domain/system/schemas.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
+import { createDevMailboxRouter } from './dev/mailbox.js';
 import { createHealthRouter } from './health.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/auth', createAuthPagesRouter());
   app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
   app.use('/v1', createV1Router({ db: deps.db, auth: deps.auth }));
+  if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

@@ -32,7 +32,7 @@ if (mode === 'bare') {
   const db = createDb(databaseUrl, { maxConnections: 10 });
   const app = createApp({
     config: { TEMPORAL_TASK_QUEUE: 'bench', READINESS_TIMEOUT_MS: 5000, TRUST_PROXY: 'loopback' },
-    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null },
+    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,
