@@ -10,6 +10,7 @@ import type { PublicSettings } from '../domain/system/schemas.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
+import { createDevMailboxRouter } from './dev/mailbox.js';
 import { createHealthRouter } from './health.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
@@ -79,6 +80,7 @@ export function createApp(deps: AppDeps): Express {
       publicUrl: deps.config.publicUrl,
     }).router,
   );
+  if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

@@ -12,6 +12,7 @@ import { connectTemporalClient } from '../temporal/connection.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
+import { isDevMailboxAvailable } from './dev/mailbox.js';
 import { drainServer } from './http/shutdown.js';
 
 const config = loadConfigOrExit();
@@ -26,13 +27,15 @@ if (!config.AUTH_SECRET) {
 }
 const db = createDb(config.DATABASE_URL);
 const temporal = await connectTemporalClient(config);
+const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
+const mode = config.isSandbox ? 'sandbox' : 'live';
 const auth = createAuth(db, {
   publicUrl: config.publicUrl,
   secret: config.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
   trustedOrigins: config.TRUSTED_ORIGINS ?? [],
   rateLimitEnabled: true,
   logger,
-  mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
+  mailer,
   invitations: { temporal, taskQueue: taskQueues(config.TEMPORAL_TASK_QUEUE).main },
   organizations: { limit: config.ORGANIZATION_LIMIT, allowCreation: config.ALLOW_ORGANIZATION_CREATION },
   requireEmailVerification: config.REQUIRE_EMAIL_VERIFICATION,
@@ -45,8 +48,9 @@ const app = createApp({
   config,
   settings: {
     version: readPackageVersion(),
-    mode: config.isSandbox ? 'sandbox' : 'live',
+    mode,
     temporal_ui_url: config.TEMPORAL_UI_URL ?? null,
+    dev_mailbox: isDevMailboxAvailable(mode, mailer),
   },
   logger,
   db,

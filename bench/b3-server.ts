@@ -39,7 +39,7 @@ if (mode === 'bare') {
       API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
       publicUrl: 'http://127.0.0.1',
     },
-    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null },
+    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,

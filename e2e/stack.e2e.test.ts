@@ -92,6 +92,7 @@ describe('npm start (self-contained stack)', () => {
       ).version,
       mode: 'sandbox',
       temporal_ui_url: `http://localhost:${ports.temporalUi}`,
+      dev_mailbox: true,
     });
     const ui = await fetch(`http://127.0.0.1:${ports.temporalUi}/`);
     expect(ui.status).toBe(200);

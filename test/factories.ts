@@ -25,3 +25,22 @@ export async function createAccessToken(
 export function addMember(db: Db, organizationId: string, userId: string, role: string) {
   return db.member.create({ data: { organizationId, userId, role } });
 }
+
+/** An email as the dev mailbox keeps it. */
+export function createMailboxMessage(
+  db: Db,
+  overrides: Partial<Prisma.EmailMessageUncheckedCreateInput> & { toAddress: string },
+) {
+  const key = randomUUID();
+  return db.emailMessage.create({
+    data: {
+      idempotencyKey: `test:${key}`,
+      subject: `Message ${key.slice(0, 8)}`,
+      text: 'Hello from a test.',
+      transport: 'mailbox',
+      status: 'sent',
+      sentAt: new Date(),
+      ...overrides,
+    },
+  });
+}

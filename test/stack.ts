@@ -6,6 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
+import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
@@ -44,6 +45,8 @@ export async function startTestStack(options: {
   socialProviders?: AuthSettings['socialProviders'];
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
+  /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
+  mode?: 'sandbox' | 'live';
 }): Promise<TestStack> {
   const address = requireTestEnv('temporalAddress');
   const taskQueuePrefix = `test-${randomUUID()}`;
@@ -110,7 +113,12 @@ export async function startTestStack(options: {
       API_RATE_LIMIT_PER_MINUTE: options.apiRateLimitPerMinute ?? 10_000,
       publicUrl: baseUrl,
     },
-    settings: { version: 'test', mode: 'sandbox', temporal_ui_url: null },
+    settings: {
+      version: 'test',
+      mode: options.mode ?? 'sandbox',
+      temporal_ui_url: null,
+      dev_mailbox: isDevMailboxAvailable(options.mode ?? 'sandbox', mailer),
+    },
     logger,
     db: options.db,
     temporal,

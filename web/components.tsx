@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 export function Field(props: {
   label: string;
@@ -7,7 +7,7 @@ export function Field(props: {
   autoComplete?: string;
   required?: boolean;
   defaultValue?: string;
-  inputMode?: 'numeric' | 'email' | 'text';
+  inputMode?: 'numeric' | 'email' | 'text' | 'url';
 }) {
   return (
     <label className="field">
@@ -32,6 +32,14 @@ export function ErrorNote({ message }: { message: string | null }) {
   ) : null;
 }
 
+export function SuccessNote({ message }: { message: string | null }) {
+  return message ? (
+    <p className="success-note" role="status">
+      {message}
+    </p>
+  ) : null;
+}
+
 export function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="card" aria-label={title}>
@@ -39,6 +47,64 @@ export function Card({ title, children }: { title: string; children: ReactNode }
       {children}
     </section>
   );
+}
+
+/**
+ * A destructive action in two steps: the first click asks, "Confirm" acts. Inline rather than
+ * `window.confirm`, so the question is part of the page (readable, testable, styleable).
+ */
+export function ConfirmButton(props: {
+  /** The button's accessible name, e.g. "Remove ivan@example.com". */
+  label: string;
+  /** What it shows, when shorter than the label (e.g. "Remove" in a table row). */
+  text?: string;
+  question: string;
+  onConfirm: () => Promise<void> | void;
+  className?: string;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className={props.className ?? 'secondary'}
+        aria-label={props.label}
+        onClick={() => setAsking(true)}
+      >
+        {props.text ?? props.label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label={props.question}>
+      <span>{props.question}</span>
+      <button
+        type="button"
+        className="danger"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void Promise.resolve(props.onConfirm()).finally(() => {
+            setBusy(false);
+            setAsking(false);
+          });
+        }}
+      >
+        Confirm
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A timestamp for people; `fallback` when there is none (e.g. "never"). */
+export function formatDateTime(value: string | Date | null | undefined, fallback = '—'): string {
+  return value ? dateTimeFormat.format(new Date(value)) : fallback;
 }
 
 /** Reads a submitted form's named text fields. */

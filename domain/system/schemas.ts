@@ -24,9 +24,20 @@ export const publicSettingsSchema = z.object({
   version: z.string(),
   mode: z.enum(['sandbox', 'live']),
   temporal_ui_url: z.url().nullable(),
+  /** Whether emails are kept in the dev mailbox (sandbox without SMTP), readable at /api/dev/mailbox. */
+  dev_mailbox: z.boolean(),
+});
+
+export const mailboxMessageSchema = z.object({
+  id: z.uuid(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
 });
 
 export type ReadinessCheck = z.infer<typeof readinessCheckSchema>;
 export type ReadinessChecks = z.infer<typeof readinessChecksSchema>;
 export type ReadinessReport = z.infer<typeof readinessReportSchema>;
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+export type MailboxMessage = z.infer<typeof mailboxMessageSchema>;

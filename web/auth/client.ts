@@ -16,10 +16,22 @@ export const authClient = createAuthClient({
   ],
 });
 
+type AuthError = { message?: string; statusText?: string };
+
 /** The message the API gave, for showing to people as it is. */
-export function errorMessage(
-  error: { message?: string; statusText?: string } | null | undefined,
-): string | null {
+export function errorMessage(error: AuthError | null | undefined): string | null {
   if (!error) return null;
   return error.message || error.statusText || 'Something went wrong.';
+}
+
+/** A Better Auth client result as a value, or its message as a thrown Error (for React Query). */
+export async function unwrap<T>(call: Promise<{ data: T; error: null } | { data: null; error: AuthError }>) {
+  const result = await call;
+  if (result.error) throw new Error(errorMessage(result.error) ?? undefined);
+  return result.data as T;
+}
+
+/** Roles may be comma-separated ("member,admin"), for organization members and for users alike. */
+export function hasRole(roles: string | null | undefined, role: string): boolean {
+  return (roles ?? '').split(',').some((part) => part.trim() === role);
 }

@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQuery } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useNavigate } from '@tanstack/react-router';
-import { authClient } from '../auth/client';
+import { useState } from 'react';
+import { authClient, errorMessage, hasRole } from '../auth/client';
 import { settingsQuery } from '../system/queries';
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -26,13 +27,40 @@ function SandboxBanner() {
   );
 }
 
+function ImpersonationBanner() {
+  const session = authClient.useSession();
+  const [error, setError] = useState<string | null>(null);
+  if (!session.data?.session.impersonatedBy) return null;
+  const { user } = session.data;
+  async function stop() {
+    const result = await authClient.admin.stopImpersonating();
+    if (result.error) return setError(errorMessage(result.error));
+    // A full load: every cached query belonged to the impersonated user.
+    window.location.assign('/admin/users');
+  }
+  return (
+    <div className="impersonation-banner" role="status" data-testid="impersonation-banner">
+      <span>
+        You are impersonating {user.name} ({user.email})
+      </span>
+      <button type="button" onClick={() => void stop()}>
+        Stop impersonating
+      </button>
+      {error ? <span role="alert">{error}</span> : null}
+    </div>
+  );
+}
+
 function AccountNavigation() {
   const session = authClient.useSession();
+  const { data: settings } = useQuery(settingsQuery);
   const navigate = useNavigate();
   if (session.isPending) return null;
+  const mailbox = settings?.dev_mailbox ? <Link to="/dev/mailbox">Mailbox</Link> : null;
   if (!session.data) {
     return (
       <nav className="app-nav" aria-label="Account">
+        {mailbox}
         <Link to="/sign-in">Sign in</Link>
         <Link to="/sign-up">Create account</Link>
       </nav>
@@ -41,6 +69,8 @@ function AccountNavigation() {
   return (
     <nav className="app-nav" aria-label="Account">
       <Link to="/dashboard">Dashboard</Link>
+      {hasRole(session.data.user.role, 'admin') ? <Link to="/admin/users">Users</Link> : null}
+      {mailbox}
       <Link to="/account/security">Security</Link>
       <button
         type="button"
@@ -56,6 +86,7 @@ function AccountNavigation() {
 function RootLayout() {
   return (
     <>
+      <ImpersonationBanner />
       <SandboxBanner />
       <header className="app-header">
         <Link to="/" className="brand">

@@ -41,6 +41,9 @@ function SignInPage() {
         </button>
       </form>
       <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
         New to Tollgate? <Link to="/sign-up">Create an account</Link>
       </p>
     </section>

@@ -20,6 +20,8 @@ function SignUpPage() {
       email: email ?? '',
       username,
       password: password ?? '',
+      // Where the emailed verification link lands once Better Auth has checked it.
+      callbackURL: '/verify-email',
     });
     setBusy(false);
     if (result.error) return setError(errorMessage(result.error));

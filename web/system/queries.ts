@@ -1,5 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { publicSettingsSchema, readinessReportSchema } from '../../domain/system/schemas';
+import { listResourceSchema } from '../../domain/platform/schemas';
+import {
+  mailboxMessageSchema,
+  publicSettingsSchema,
+  readinessReportSchema,
+} from '../../domain/system/schemas';
 import { getJson } from '../api';
 
 export const READINESS_REFRESH_MS = 5_000;
@@ -16,3 +21,15 @@ export const settingsQuery = queryOptions({
   queryFn: () => getJson('/api/settings', publicSettingsSchema),
   staleTime: Infinity,
 });
+
+export const MAILBOX_PAGE_SIZE = 20;
+
+export const mailboxQuery = (page: number) =>
+  queryOptions({
+    queryKey: ['system', 'mailbox', page],
+    queryFn: () =>
+      getJson(
+        `/api/dev/mailbox?page=${page}&limit=${MAILBOX_PAGE_SIZE}`,
+        listResourceSchema(mailboxMessageSchema),
+      ),
+  });

@@ -1,0 +1,43 @@
+import { Router } from 'express';
+import { fromNodeHeaders } from 'better-auth/node';
+import { pageToSkipTake, paginated } from '../../domain/platform/rules.js';
+import { pageQuerySchema } from '../../domain/platform/schemas.js';
+import type { MailboxMessage, PublicSettings } from '../../domain/system/schemas.js';
+import type { Db } from '../../infra/db.js';
+import { listMailboxMessages } from '../../infra/mailbox.js';
+import type { Mailer } from '../../infra/mailer.js';
+import type { Auth } from '../auth/auth.js';
+import { AppError } from '../http/errors.js';
+import { parseQuery } from '../http/validation.js';
+
+/**
+ * The mailbox exists only in sandbox deployments whose emails stay in the database: with SMTP the
+ * mail has really left, and a live deployment must not expose sign-in links over HTTP.
+ */
+export function isDevMailboxAvailable(mode: PublicSettings['mode'], mailer: Pick<Mailer, 'transport'>) {
+  return mode === 'sandbox' && mailer.transport === 'mailbox';
+}
+
+const isAdmin = (role: string | null | undefined) =>
+  (role ?? '').split(',').some((part) => part.trim() === 'admin');
+
+/** `GET /api/dev/mailbox`: the signed-in user's emails, newest first; an admin reads everyone's. */
+export function createDevMailboxRouter({ db, auth }: { db: Db; auth: Auth }): Router {
+  const router = Router();
+  router.get('/', async (req, res) => {
+    const query = parseQuery(pageQuerySchema, req);
+    const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+    if (!session) throw new AppError('Unauthorized');
+    const toAddress = isAdmin(session.user.role) ? undefined : session.user.email;
+    const [rows, total] = await listMailboxMessages(db, { toAddress }, pageToSkipTake(query));
+    const items: MailboxMessage[] = rows.map((row) => ({
+      id: row.id,
+      to: row.toAddress,
+      subject: row.subject,
+      text: row.text,
+      created_at: row.createdAt.toISOString(),
+    }));
+    res.set('Cache-Control', 'no-store').json(paginated(items, total, query));
+  });
+  return router;
+}

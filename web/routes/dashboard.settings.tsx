@@ -1,0 +1,115 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { organizationSchema } from '../../domain/organizations/schemas';
+import { sendJson } from '../api';
+import { authClient, errorMessage, hasRole } from '../auth/client';
+import { Card, ConfirmButton, ErrorNote, SuccessNote } from '../components';
+import { ProfileForm, type ProfileDraft } from '../organizations/profile-form';
+import { organizationKeys, organizationProfileQuery } from '../organizations/queries';
+import { canManage } from '../organizations/roles';
+
+export const Route = createFileRoute('/dashboard/settings')({ component: SettingsPage });
+
+const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
+
+function DeleteOrganization({ organizationId, name }: { organizationId: string; name: string }) {
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  async function remove() {
+    const result = await authClient.organization.delete({ organizationId });
+    if (result.error) return setError(errorMessage(result.error));
+    await navigate({ to: '/dashboard' });
+  }
+  return (
+    <Card title="Delete organization">
+      <p>Deleting {name} removes its members, teams, invitations and access tokens. It cannot be undone.</p>
+      <ConfirmButton
+        label="Delete organization"
+        className="danger"
+        question={`Delete ${name} for good?`}
+        onConfirm={remove}
+      />
+      <ErrorNote message={error} />
+    </Card>
+  );
+}
+
+function SettingsPage() {
+  const session = authClient.useSession();
+  const active = authClient.useActiveOrganization();
+  const organizations = authClient.useListOrganizations();
+  const queryClient = useQueryClient();
+  const organization = active.data;
+  const profile = useQuery({
+    ...organizationProfileQuery(organization?.id ?? ''),
+    enabled: Boolean(organization),
+  });
+  const [saved, setSaved] = useState(false);
+  if (!organization) return <p>Create or choose an organization to see its settings.</p>;
+  const role = organization.members.find((member) => member.userId === session.data?.user.id)?.role;
+
+  async function save(draft: ProfileDraft) {
+    if (!profile.data || !organization) return;
+    setSaved(false);
+    const updated = await sendJson(
+      'PATCH',
+      `/v1/organizations/${organization.id}`,
+      {
+        name: draft.name,
+        avatar_url: orNull(draft.avatar_url),
+        email: orNull(draft.email),
+        website: orNull(draft.website),
+        socials: draft.socials,
+        feature_settings: {
+          issue_funding_enabled: draft.issue_funding_enabled,
+          usage_based_billing_enabled: draft.usage_based_billing_enabled,
+        },
+        subscription_settings: {
+          allow_multiple_subscriptions: draft.allow_multiple_subscriptions,
+          allow_customer_updates: draft.allow_customer_updates,
+          proration_behavior: draft.proration_behavior,
+        },
+      },
+      organizationSchema,
+    );
+    queryClient.setQueryData(organizationKeys.profile(organization.id), updated);
+    // The payments API does not change slugs (Polar's does not either); Better Auth does. It goes
+    // second so that a refused slug leaves the rest saved and the form as typed.
+    if (draft.slug !== updated.slug) {
+      const result = await authClient.organization.update({
+        organizationId: organization.id,
+        data: { slug: draft.slug },
+      });
+      if (result.error) throw new Error(errorMessage(result.error) ?? undefined);
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.profile(organization.id) });
+    }
+    // The organization switcher shows the name from Better Auth's own view.
+    organizations.refetch();
+    active.refetch();
+    setSaved(true);
+  }
+
+  return (
+    <>
+      <Card title="Organization settings">
+        <ErrorNote message={profile.error?.message ?? null} />
+        {canManage(role) ? null : <p>Only owners and admins can change these settings.</p>}
+        {profile.data ? (
+          <ProfileForm
+            key={profile.data.id}
+            profile={profile.data}
+            disabled={!canManage(role)}
+            onSave={save}
+          />
+        ) : (
+          <p>Loading…</p>
+        )}
+        <SuccessNote message={saved ? 'Settings saved.' : null} />
+      </Card>
+      {hasRole(role, 'owner') ? (
+        <DeleteOrganization organizationId={organization.id} name={organization.name} />
+      ) : null}
+    </>
+  );
+}
