@@ -41,6 +41,12 @@ async function describeSchema(url: string) {
   }
 }
 
+/** Partial unique indexes (Prisma cannot declare them), appended to their migrations by hand. */
+const HAND_WRITTEN_INDEXES = [
+  'customers_organization_id_email_live_key',
+  'customers_organization_id_external_id_live_key',
+];
+
 describe('prisma/migrations', () => {
   let fromMigrations: TestDatabase;
   let fromSchema: TestDatabase;
@@ -67,11 +73,13 @@ describe('prisma/migrations', () => {
     await fromSchema?.drop();
   });
 
-  it('build the same database as schema.prisma', async () => {
+  it('build the same database as schema.prisma, plus the partial indexes written by hand', async () => {
     const migrated = await describeSchema(fromMigrations.url);
     const declared = await describeSchema(fromSchema.url);
     expect(migrated.columns.length).toBeGreaterThan(0);
-    expect(migrated).toEqual(declared);
+    const isPartial = (index: { indexdef: string }) => / WHERE /.test(index.indexdef);
+    expect(migrated.indexes.filter(isPartial).map((index) => index.indexname)).toEqual(HAND_WRITTEN_INDEXES);
+    expect({ ...migrated, indexes: migrated.indexes.filter((index) => !isPartial(index)) }).toEqual(declared);
   });
 
   it('end at the schema snapshot that the next migration is generated from', () => {

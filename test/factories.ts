@@ -11,13 +11,19 @@ export function createOrganization(db: Db, overrides: Partial<Prisma.Organizatio
 export async function createAccessToken(
   db: Db,
   organizationId: string,
-  overrides: { comment?: string; expiresAt?: Date | null; createdById?: string | null } = {},
+  overrides: {
+    comment?: string;
+    expiresAt?: Date | null;
+    createdById?: string | null;
+    scopes?: string[];
+  } = {},
 ) {
   const { token } = await issueAccessToken(db, {
     organizationId,
     comment: overrides.comment ?? 'test token',
     createdById: overrides.createdById ?? null,
     expiresAt: overrides.expiresAt ?? null,
+    scopes: overrides.scopes,
   });
   return token;
 }

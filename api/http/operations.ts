@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
+import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
 import { ForbiddenError, InvalidFieldError, NotFoundError } from '../../domain/platform/errors.js';
 import { callerOf } from './authenticate.js';
 import { AppError, errorTable, ValidationFailed, type ErrorName } from './errors.js';
@@ -24,6 +25,8 @@ export type OperationSpec<
   operationId: string;
   summary: string;
   tag: string;
+  /** The scope resource (`<resource>:read|write`) when it is not the tag. */
+  scope?: string;
   params?: P;
   query?: Q;
   body?: B;
@@ -44,6 +47,23 @@ export type OperationInput<P extends z.ZodType, Q extends z.ZodType, B extends z
   req: Request;
   res: Response;
 };
+
+const KNOWN_SCOPES = new Set<string>(ACCESS_TOKEN_SCOPES);
+
+/**
+ * A token created with scopes may only do what they name: `<resource>:read` for reads (or
+ * `:write`, which implies it), `<resource>:write` for changes. A token without scopes acts fully
+ * for its organization.
+ */
+function assertScope(caller: Caller, resource: string, method: Method): void {
+  if (caller.kind !== 'organization_access_token' || caller.scopes.length === 0) return;
+  if (!KNOWN_SCOPES.has(`${resource}:read`)) return;
+  const write = `${resource}:write`;
+  const allowed = method === 'get' ? [`${resource}:read`, write] : [write];
+  if (!allowed.some((scope) => caller.scopes.includes(scope))) {
+    throw new AppError('NotPermitted', `The access token lacks the ${allowed.at(-1)} scope.`);
+  }
+}
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -72,6 +92,7 @@ export class OperationRegistry {
       const query = spec.query ? parseQuery(spec.query, req) : {};
       const body = spec.body ? parseBody(spec.body, req) : undefined;
       const caller = spec.public ? (undefined as unknown as Caller) : callerOf(res);
+      if (!spec.public) assertScope(caller, spec.scope ?? spec.tag, spec.method);
       const result = await handler({
         params: params as z.output<P>,
         query: query as z.output<Q>,

@@ -172,6 +172,30 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
   });
 });
 
+describe('/v1 token scopes', () => {
+  const env = useTestStack({ withWorker: false });
+
+  it('lets a scoped token do what its scopes name, and nothing else', async () => {
+    const organization = await createOrganization(env.database.db);
+    const call = async (scopes: string[], method: string, path: string, body?: unknown) => {
+      const token = await createAccessToken(env.database.db, organization.id, { scopes });
+      const response = await fetch(`${env.stack.baseUrl}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return response.status;
+    };
+    const customer = () => ({ email: `${randomUUID()}@example.test` });
+    expect(await call(['customers:read'], 'GET', '/customers/')).toBe(200);
+    expect(await call(['customers:read'], 'POST', '/customers/', customer())).toBe(403);
+    expect(await call(['customers:write'], 'POST', '/customers/', customer())).toBe(201);
+    expect(await call(['customers:write'], 'GET', '/customers/')).toBe(200);
+    expect(await call(['customers:write'], 'GET', '/benefits/')).toBe(403);
+    expect(await call([], 'GET', '/benefits/')).toBe(200);
+  });
+});
+
 describe('/v1 rate limit', () => {
   const env = useTestStack({ withWorker: false, apiRateLimitPerMinute: 5 });
 

@@ -8,6 +8,7 @@ import { notFoundHandler } from '../http/errors.js';
 import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
+import { registerBenefitOperations } from './benefits.js';
 import { registerCustomerOperations } from './customers.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
@@ -53,6 +54,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);
   registerCustomerOperations(registry, deps);
+  registerBenefitOperations(registry, deps);
   router.use(notFoundHandler);
   return { router, registry };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
+import { activeGrantsOf } from '../benefits/repository.js';
 import { recordEvent } from '../events/repository.js';
 import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
@@ -52,15 +53,26 @@ export function toCustomerResponse(row: CustomerRow): Customer {
 }
 
 /**
- * The customer with what they have: active subscriptions, granted benefits and active meters.
- * Subscriptions, benefit grants and meter balances arrive with later features; until their tables
- * exist a customer has none of them.
+ * The customer with what they hold now: benefits granted and not revoked. Subscriptions and meter
+ * balances arrive with later features; until their tables exist a customer has none.
  */
-export function toCustomerState(row: CustomerRow): CustomerState {
+export async function customerState(
+  db: Db | Prisma.TransactionClient,
+  row: CustomerRow,
+): Promise<CustomerState> {
+  const grants = await activeGrantsOf(db, row.id);
   return customerStateSchema.parse({
     ...toCustomerResponse(row),
     active_subscriptions: [],
-    granted_benefits: [],
+    granted_benefits: grants.map((grant) => ({
+      id: grant.id,
+      created_at: grant.createdAt.toISOString(),
+      modified_at: grant.modifiedAt?.toISOString() ?? null,
+      granted_at: grant.grantedAt!.toISOString(),
+      benefit_id: grant.benefitId,
+      benefit_type: grant.benefit.type,
+      properties: grant.properties,
+    })),
     active_meters: [],
   });
 }
@@ -96,7 +108,7 @@ async function withEvents(
   await recordEvent(tx, {
     organizationId: row.organizationId,
     type: 'customer.state_changed',
-    data: toCustomerState(row),
+    data: await customerState(tx, row),
     at,
   });
   return customer;
@@ -211,5 +223,5 @@ export async function getCustomerState(
   caller: Caller,
   ref: { id: string } | { externalId: string },
 ): Promise<CustomerState> {
-  return toCustomerState(await findCustomerFor(db, caller, ref));
+  return customerState(db, await findCustomerFor(db, caller, ref));
 }

@@ -1,0 +1,104 @@
+import {
+  benefitCreateSchema,
+  benefitGrantListQuerySchema,
+  benefitGrantSchema,
+  benefitIdParamsSchema,
+  benefitListQuerySchema,
+  benefitSchema,
+  benefitUpdateSchema,
+  type BenefitCreate,
+  type BenefitUpdate,
+} from '../../domain/benefits/schemas.js';
+import {
+  createBenefit,
+  deleteBenefit,
+  findBenefitFor,
+  listBenefitGrants,
+  listBenefits,
+  toBenefitResponse,
+  updateBenefit,
+} from '../../domain/benefits/service.js';
+import { listResourceSchema } from '../../domain/platform/schemas.js';
+import type { Db } from '../../infra/db.js';
+import type { OperationRegistry } from '../http/operations.js';
+
+const common = { tag: 'benefits', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerBenefitOperations(api: OperationRegistry, { db }: { db: Db }) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/benefits/',
+      operationId: 'benefits:list',
+      summary: 'List benefits',
+      query: benefitListQuerySchema,
+      response: listResourceSchema(benefitSchema),
+    },
+    async ({ query, caller }) => listBenefits(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/benefits/',
+      operationId: 'benefits:create',
+      summary: 'Create a benefit',
+      body: benefitCreateSchema,
+      response: benefitSchema,
+    },
+    async ({ body, caller }) => createBenefit(db, caller, body as BenefitCreate),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/benefits/{id}',
+      operationId: 'benefits:get',
+      summary: 'Get a benefit',
+      params: benefitIdParamsSchema,
+      response: benefitSchema,
+    },
+    async ({ params, caller }) => toBenefitResponse(await findBenefitFor(db, caller, params.id)),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/benefits/{id}',
+      operationId: 'benefits:update',
+      summary: 'Update a benefit',
+      params: benefitIdParamsSchema,
+      body: benefitUpdateSchema,
+      response: benefitSchema,
+    },
+    async ({ params, body, caller }) => updateBenefit(db, caller, params.id, body as BenefitUpdate),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'delete',
+      path: '/benefits/{id}',
+      operationId: 'benefits:delete',
+      summary: 'Delete a benefit',
+      params: benefitIdParamsSchema,
+      status: 204,
+    },
+    async ({ params, caller }) => {
+      await deleteBenefit(db, caller, params.id);
+    },
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/benefits/{id}/grants',
+      operationId: 'benefits:grants',
+      summary: 'List the grants of a benefit',
+      params: benefitIdParamsSchema,
+      query: benefitGrantListQuerySchema,
+      response: listResourceSchema(benefitGrantSchema),
+    },
+    async ({ params, query, caller }) => listBenefitGrants(db, caller, params.id, query),
+  );
+}

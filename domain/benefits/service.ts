@@ -1,0 +1,161 @@
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
+import { toCustomerResponse } from '../customers/service.js';
+import { recordEvent } from '../events/repository.js';
+import { ForbiddenError, InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import {
+  findLiveBenefit,
+  insertBenefit,
+  listGrants,
+  listLiveBenefits,
+  updateBenefitRow,
+  type BenefitRow,
+  type GrantRow,
+} from './repository.js';
+import { storedProperties } from './rules.js';
+import {
+  benefitGrantSchema,
+  benefitSchema,
+  type Benefit,
+  type BenefitCreate,
+  type BenefitGrant,
+  type BenefitGrantListQuery,
+  type BenefitListQuery,
+  type BenefitType,
+  type BenefitUpdate,
+} from './schemas.js';
+
+export function toBenefitResponse(row: BenefitRow): Benefit {
+  return benefitSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    type: row.type,
+    description: row.description,
+    selectable: row.selectable,
+    deletable: row.deletable,
+    organization_id: row.organizationId,
+    metadata: row.metadata,
+    properties: row.properties,
+  });
+}
+
+export function toGrantResponse(row: GrantRow): BenefitGrant {
+  return benefitGrantSchema.parse({
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    granted_at: row.grantedAt?.toISOString() ?? null,
+    is_granted: row.grantedAt !== null && row.revokedAt === null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    is_revoked: row.revokedAt !== null,
+    subscription_id: row.subscriptionId,
+    order_id: row.orderId,
+    customer_id: row.customerId,
+    benefit_id: row.benefitId,
+    error: row.error ?? null,
+    customer: toCustomerResponse(row.customer),
+    properties: row.properties,
+  });
+}
+
+async function recordBenefitEvent(
+  tx: Prisma.TransactionClient,
+  row: BenefitRow,
+  kind: 'created' | 'updated',
+) {
+  const benefit = toBenefitResponse(row);
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: `benefit.${kind}`,
+    data: benefit as Prisma.InputJsonValue,
+    at: row.modifiedAt ?? row.createdAt,
+  });
+  return benefit;
+}
+
+export async function createBenefit(db: Db, caller: Caller, input: BenefitCreate): Promise<Benefit> {
+  const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
+  const properties = storedProperties(input.type, input.properties);
+  return db.$transaction(async (tx) => {
+    const row = await insertBenefit(tx, {
+      organizationId,
+      type: input.type,
+      description: input.description,
+      properties: properties as Prisma.InputJsonValue,
+      metadata: input.metadata ?? {},
+    });
+    return recordBenefitEvent(tx, row, 'created');
+  });
+}
+
+const SORT_COLUMNS = { created_at: 'createdAt', description: 'description' } as const;
+
+export async function listBenefits(db: Db, caller: Caller, query: BenefitListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where: Prisma.BenefitWhereInput = { organizationId: { in: organizationIds } };
+  if (query.type) where.type = { in: query.type };
+  if (query.query) where.description = { contains: query.query, mode: 'insensitive' };
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
+    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  );
+  const [rows, total] = await listLiveBenefits(db, where, orderBy, pageToSkipTake(query));
+  return paginated(rows.map(toBenefitResponse), total, query);
+}
+
+export async function findBenefitFor(db: Db, caller: Caller, id: string): Promise<BenefitRow> {
+  const row = await findLiveBenefit(db, id);
+  const visible = row && (await organizationsToList(db, caller, undefined)).includes(row.organizationId);
+  if (!row || !visible) throw new NotFoundError('Benefit not found');
+  return row;
+}
+
+export async function updateBenefit(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: BenefitUpdate,
+): Promise<Benefit> {
+  const current = await findBenefitFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  if (input.type !== current.type) {
+    throw new InvalidFieldError(
+      ['body', 'type'],
+      `This benefit is of type ${current.type}; its type cannot change.`,
+    );
+  }
+  const data: Prisma.BenefitUpdateInput = {};
+  if (input.description) data.description = input.description;
+  if (input.metadata !== undefined) data.metadata = input.metadata;
+  if (input.properties) {
+    const properties = storedProperties(current.type as BenefitType, input.properties);
+    data.properties = properties as Prisma.InputJsonValue;
+  }
+  return db.$transaction(async (tx) =>
+    recordBenefitEvent(tx, await updateBenefitRow(tx, id, data), 'updated'),
+  );
+}
+
+/** Deleting hides the benefit; grants already given keep their history. */
+export async function deleteBenefit(db: Db, caller: Caller, id: string): Promise<void> {
+  const current = await findBenefitFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  if (!current.deletable) throw new ForbiddenError('This benefit cannot be deleted.');
+  await db.$transaction(async (tx) => {
+    const row = await updateBenefitRow(tx, id, { deletedAt: new Date() });
+    await recordBenefitEvent(tx, row, 'updated');
+  });
+}
+
+export async function listBenefitGrants(db: Db, caller: Caller, id: string, query: BenefitGrantListQuery) {
+  const benefit = await findBenefitFor(db, caller, id);
+  const where: Prisma.BenefitGrantWhereInput = { benefitId: benefit.id };
+  if (query.customer_id) where.customerId = { in: query.customer_id };
+  if (query.is_granted === true) Object.assign(where, { grantedAt: { not: null }, revokedAt: null });
+  if (query.is_granted === false) where.OR = [{ grantedAt: null }, { revokedAt: { not: null } }];
+  const [rows, total] = await listGrants(db, where, pageToSkipTake(query));
+  return paginated(rows.map(toGrantResponse), total, query);
+}
