@@ -27,6 +27,17 @@ describe('status page in Chromium', () => {
     expect(await api.json()).toEqual({ error: 'ResourceNotFound', detail: 'Not found' });
   });
 
+  it('shows the API reference from the OpenAPI document', async () => {
+    const page = await env.browser.newPage();
+    await page.goto(`${env.baseUrl}/api-reference`);
+    await page.getByRole('heading', { name: 'API reference' }).waitFor();
+    const create = page.locator('[data-operation="customers:create"]');
+    await create.getByRole('button').click();
+    await create.getByText('Request body').waitFor();
+    expect(await create.locator('code', { hasText: /^email$/ }).count()).toBe(1);
+    expect(await page.locator('[data-operation="organizations:get"]').count()).toBe(1);
+  });
+
   it('stops on SIGINT leaving no process behind', async () => {
     expect(processesOf(env.dataDir).length).toBeGreaterThan(0);
     expect(await env.tollgate.stop('SIGINT')).toBe(130);

@@ -6,8 +6,6 @@ import {
   benefitListQuerySchema,
   benefitSchema,
   benefitUpdateSchema,
-  type BenefitCreate,
-  type BenefitUpdate,
 } from '../../domain/benefits/schemas.js';
 import {
   createBenefit,
@@ -47,7 +45,7 @@ export function registerBenefitOperations(api: OperationRegistry, { db }: { db: 
       body: benefitCreateSchema,
       response: benefitSchema,
     },
-    async ({ body, caller }) => createBenefit(db, caller, body as BenefitCreate),
+    async ({ body, caller }) => createBenefit(db, caller, body),
   );
   api.add(
     {
@@ -72,7 +70,7 @@ export function registerBenefitOperations(api: OperationRegistry, { db }: { db: 
       body: benefitUpdateSchema,
       response: benefitSchema,
     },
-    async ({ params, body, caller }) => updateBenefit(db, caller, params.id, body as BenefitUpdate),
+    async ({ params, body, caller }) => updateBenefit(db, caller, params.id, body),
   );
   api.add(
     {

@@ -98,13 +98,26 @@ const benefitBase = {
   metadata: metadataSchema,
 };
 
+export type Benefit = {
+  id: string;
+  created_at: string;
+  modified_at: string | null;
+  type: BenefitType;
+  description: string;
+  selectable: boolean;
+  deletable: boolean;
+  organization_id: string;
+  metadata: z.infer<typeof metadataSchema>;
+  properties: Record<string, unknown>;
+};
+
+// Built per type; the declared type says what every variant shares.
 export const benefitSchema = z.discriminatedUnion(
   'type',
   BENEFIT_TYPES.map((type) =>
     z.object({ ...benefitBase, type: z.literal(type), properties: benefitPropertiesOutput[type] }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
-);
-export type Benefit = z.infer<typeof benefitSchema>;
+) as unknown as z.ZodType<Benefit>;
 
 const description = z.string().trim().min(3).max(42);
 
@@ -119,7 +132,7 @@ export const benefitCreateSchema = z.discriminatedUnion(
       properties: benefitPropertiesInput[type],
     }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
-);
+) as unknown as z.ZodType<BenefitCreate>;
 export type BenefitCreate = {
   type: BenefitType;
   description: string;
@@ -139,7 +152,7 @@ export const benefitUpdateSchema = z.discriminatedUnion(
       properties: benefitPropertiesInput[type].nullable().optional(),
     }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
-);
+) as unknown as z.ZodType<BenefitUpdate>;
 export type BenefitUpdate = {
   type: BenefitType;
   description?: string | null;

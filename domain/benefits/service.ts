@@ -71,7 +71,7 @@ async function recordBenefitEvent(
   await recordEvent(tx, {
     organizationId: row.organizationId,
     type: `benefit.${kind}`,
-    data: benefit as Prisma.InputJsonValue,
+    data: benefit as unknown as Prisma.InputJsonValue,
     at: row.modifiedAt ?? row.createdAt,
   });
   return benefit;

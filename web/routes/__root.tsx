@@ -71,6 +71,7 @@ function AccountNavigation() {
       <Link to="/dashboard">Dashboard</Link>
       {hasRole(session.data.user.role, 'admin') ? <Link to="/admin/users">Users</Link> : null}
       {mailbox}
+      <Link to="/api-reference">API</Link>
       <Link to="/account/security">Security</Link>
       <button
         type="button"

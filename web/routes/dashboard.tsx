@@ -37,6 +37,8 @@ function DashboardNavigation() {
       <Link to="/dashboard/teams">Teams</Link>
       <Link to="/dashboard/settings">Settings</Link>
       <Link to="/dashboard/access-tokens">Access tokens</Link>
+      <Link to="/dashboard/customers">Customers</Link>
+      <Link to="/dashboard/benefits">Benefits</Link>
     </nav>
   );
 }

@@ -1,0 +1,192 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
+import { z } from 'zod';
+import { getJson } from '../api';
+import { ErrorNote } from '../components';
+
+export const Route = createFileRoute('/api-reference')({ component: ApiReferencePage });
+
+type JsonSchema = Record<string, unknown>;
+
+const operationSchema = z.object({
+  operationId: z.string(),
+  summary: z.string(),
+  tags: z.array(z.string()),
+  parameters: z
+    .array(
+      z.object({
+        name: z.string(),
+        in: z.string(),
+        required: z.boolean(),
+        schema: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .default([]),
+  requestBody: z
+    .object({
+      content: z.object({ 'application/json': z.object({ schema: z.record(z.string(), z.unknown()) }) }),
+    })
+    .optional(),
+  responses: z.record(
+    z.string(),
+    z.object({
+      description: z.string(),
+      content: z
+        .object({ 'application/json': z.object({ schema: z.record(z.string(), z.unknown()) }) })
+        .optional(),
+    }),
+  ),
+});
+
+const documentSchema = z.object({
+  info: z.object({ title: z.string(), version: z.string(), description: z.string().optional() }),
+  paths: z.record(z.string(), z.record(z.string(), operationSchema)),
+});
+
+type Operation = z.infer<typeof operationSchema> & { method: string; path: string };
+
+/** A schema's type in a word or two: enough to read a field list without a schema viewer. */
+function typeOf(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  if ('const' in schema) return JSON.stringify(schema.const);
+  const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (variants) return variants.map(typeOf).join(' | ');
+  if (schema.type === 'array') return `${typeOf((schema.items ?? {}) as JsonSchema)}[]`;
+  if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  if (typeof schema.format === 'string') return `${String(schema.type)} (${schema.format})`;
+  return typeof schema.type === 'string' ? schema.type : 'any';
+}
+
+function Fields({ schema }: { schema: JsonSchema }) {
+  const variants = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
+  if (variants && variants.every((variant) => variant.type === 'object')) {
+    return (
+      <>
+        {variants.map((variant, index) => (
+          <div key={index} className="schema-variant">
+            <p className="muted">One of:</p>
+            <Fields schema={variant} />
+          </div>
+        ))}
+      </>
+    );
+  }
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  if (Object.keys(properties).length === 0) return <code>{typeOf(schema)}</code>;
+  return (
+    <table className="schema-table">
+      <tbody>
+        {Object.entries(properties).map(([name, property]) => (
+          <tr key={name}>
+            <td>
+              <code>{name}</code>
+              {required.has(name) ? <span className="required"> required</span> : null}
+            </td>
+            <td>
+              <code>{typeOf(property)}</code>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function OperationCard({ operation }: { operation: Operation }) {
+  const [open, setOpen] = useState(false);
+  const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
+  return (
+    <li className="operation" data-operation={operation.operationId}>
+      <button type="button" className="operation-summary" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className={`method method-${operation.method}`}>{operation.method.toUpperCase()}</span>
+        <code>{operation.path}</code>
+        <span>{operation.summary}</span>
+      </button>
+      {open ? (
+        <div className="operation-details">
+          <p>
+            Operation <code>{operation.operationId}</code>
+          </p>
+          {operation.parameters.length > 0 ? (
+            <>
+              <h4>Parameters</h4>
+              <table className="schema-table">
+                <tbody>
+                  {operation.parameters.map((parameter) => (
+                    <tr key={`${parameter.in}:${parameter.name}`}>
+                      <td>
+                        <code>{parameter.name}</code> <span className="muted">({parameter.in})</span>
+                        {parameter.required ? <span className="required"> required</span> : null}
+                      </td>
+                      <td>
+                        <code>{typeOf(parameter.schema)}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
+          {operation.requestBody ? (
+            <>
+              <h4>Request body</h4>
+              <Fields schema={operation.requestBody.content['application/json'].schema} />
+            </>
+          ) : null}
+          {success ? (
+            <>
+              <h4>Response {success[0]}</h4>
+              {success[1].content ? (
+                <Fields schema={success[1].content['application/json'].schema} />
+              ) : (
+                <p>No body.</p>
+              )}
+            </>
+          ) : null}
+          <p className="muted">
+            Errors:{' '}
+            {Object.keys(operation.responses)
+              .filter((status) => !status.startsWith('2'))
+              .join(', ')}
+          </p>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function ApiReferencePage() {
+  const document = useQuery({
+    queryKey: ['openapi'],
+    queryFn: () => getJson('/v1/openapi.json', documentSchema),
+  });
+  if (document.error) return <ErrorNote message={document.error.message} />;
+  if (!document.data) return <p>Loading the API reference…</p>;
+  const operations: Operation[] = Object.entries(document.data.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ ...operation, method, path })),
+  );
+  const tags = [...new Set(operations.map((operation) => operation.tags[0] ?? 'other'))].sort();
+  return (
+    <section>
+      <h1>API reference</h1>
+      <p>
+        {document.data.info.title} {document.data.info.version}. {document.data.info.description} The
+        machine-readable document is <a href="/v1/openapi.json">/v1/openapi.json</a>.
+      </p>
+      {tags.map((tag) => (
+        <section key={tag} aria-labelledby={`tag-${tag}`}>
+          <h2 id={`tag-${tag}`}>{tag}</h2>
+          <ul className="plain-list operations">
+            {operations
+              .filter((operation) => (operation.tags[0] ?? 'other') === tag)
+              .map((operation) => (
+                <OperationCard key={`${operation.method} ${operation.path}`} operation={operation} />
+              ))}
+          </ul>
+        </section>
+      ))}
+    </section>
+  );
+}
