@@ -10,6 +10,8 @@ import type { PublicSettings } from '../domain/system/schemas.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
+import type { FileStorage } from '../domain/files/storage.js';
+import { createFilesRouter } from './files.js';
 import { createHealthRouter } from './health.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
@@ -25,6 +27,8 @@ export type AppDeps = {
   db: Db;
   temporal: Client;
   auth: Auth;
+  /** Where uploaded files' bytes live (local disk or S3). */
+  fileStorage: FileStorage;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
 };
@@ -75,7 +79,12 @@ export function createApp(deps: AppDeps): Express {
       rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
       version: deps.settings.version,
       publicUrl: deps.config.publicUrl,
+      fileStorage: deps.fileStorage,
     }).router,
+  );
+  app.use(
+    '/api/files',
+    createFilesRouter({ db: deps.db, storage: deps.fileStorage, publicUrl: deps.config.publicUrl }),
   );
   app.use('/api', notFoundHandler);
 

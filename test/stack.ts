@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +10,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import type { Db } from '../infra/db.js';
+import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -19,6 +23,9 @@ export type TestStack = {
   temporal: Client;
   auth: Auth;
   taskQueuePrefix: string;
+  /** The local file store of this stack, in a temporary folder removed by stop(). */
+  fileStorage: LocalFileStorage;
+  filesDir: string;
   worker?: Worker;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
@@ -102,6 +109,8 @@ export async function startTestStack(options: {
     requireEmailVerification: options.requireEmailVerification,
     socialProviders: options.socialProviders,
   });
+  const filesDir = await mkdtemp(path.join(os.tmpdir(), 'tollgate-files-'));
+  const fileStorage = new LocalFileStorage({ root: filesDir, publicUrl: baseUrl, secret: TEST_AUTH_SECRET });
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
@@ -115,6 +124,7 @@ export async function startTestStack(options: {
     db: options.db,
     temporal,
     auth,
+    fileStorage,
   });
   server.on('request', app);
 
@@ -123,6 +133,8 @@ export async function startTestStack(options: {
     temporal,
     auth,
     taskQueuePrefix,
+    fileStorage,
+    filesDir,
     get worker() {
       return worker;
     },
@@ -134,6 +146,7 @@ export async function startTestStack(options: {
       await stopWorker();
       await workerConnection.close();
       await clientConnection.close();
+      await rm(filesDir, { recursive: true, force: true });
     },
   };
 }

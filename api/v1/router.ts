@@ -8,8 +8,13 @@ import { notFoundHandler } from '../http/errors.js';
 import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
+import type { FileStorage } from '../../domain/files/storage.js';
+import { registerCustomFieldOperations } from './custom-fields.js';
+import { registerFileOperations } from './files.js';
+import { registerMeterOperations } from './meters.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
+import { registerProductOperations } from './products.js';
 
 export type V1Deps = {
   db: Db;
@@ -19,6 +24,7 @@ export type V1Deps = {
   rateLimitPerMinute: number;
   version: string;
   publicUrl: string;
+  fileStorage: FileStorage;
 };
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
@@ -51,6 +57,10 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   router.use(idempotency(deps.db, deps.logger));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);
+  registerProductOperations(registry, deps);
+  registerFileOperations(registry, { db: deps.db, storage: deps.fileStorage, publicUrl: deps.publicUrl });
+  registerCustomFieldOperations(registry, deps);
+  registerMeterOperations(registry, deps);
   router.use(notFoundHandler);
   return { router, registry };
 }
