@@ -21,7 +21,7 @@ import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-e
 const listQuerySchema = pageQuerySchema.extend({
   organization_id: idFilterSchema,
   query: z.string().optional(),
-  type_filter: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
+  type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
   sorting: sortingSchema(customFieldSortFields),
 });
 

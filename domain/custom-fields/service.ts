@@ -68,12 +68,12 @@ export async function listCustomFields(
   query: PageQuery & {
     organization_id?: string | string[];
     query?: string;
-    type_filter?: CustomFieldType | CustomFieldType[];
+    type?: CustomFieldType | CustomFieldType[];
     sorting?: string[];
   },
 ) {
   const organizationIds = await organizationsToRead(db, caller, query.organization_id);
-  const types = query.type_filter === undefined ? undefined : [query.type_filter].flat();
+  const types = query.type === undefined ? undefined : [query.type].flat();
   const where: Prisma.CustomFieldWhereInput & { organizationId: { in: string[] } } = {
     organizationId: { in: organizationIds },
     ...(types ? { type: { in: types } } : {}),
