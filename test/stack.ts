@@ -10,6 +10,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import type { Db } from '../infra/db.js';
+import type { FileStorage } from '../domain/files/storage.js';
 import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
@@ -49,6 +50,8 @@ export async function startTestStack(options: {
   /** The payments API's per-caller budget; generous by default so tests are not throttled. */
   apiRateLimitPerMinute?: number;
   socialProviders?: AuthSettings['socialProviders'];
+  /** Another file store (S3) instead of the stack's own local one. */
+  fileStorage?: FileStorage;
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
 }): Promise<TestStack> {
@@ -124,7 +127,7 @@ export async function startTestStack(options: {
     db: options.db,
     temporal,
     auth,
-    fileStorage,
+    fileStorage: options.fileStorage ?? fileStorage,
   });
   server.on('request', app);
 

@@ -186,6 +186,7 @@ export async function completeFileUpload(
       fileId: existing.id,
       path: existing.path,
       uploadId: existing.uploadId,
+      planned,
       parts: input.parts,
     });
   } catch (error) {

@@ -46,6 +46,8 @@ export type FileStorage = {
     fileId: string;
     path: string;
     uploadId: string;
+    /** The byte ranges announced at creation, to check each part's checksum against. */
+    planned: PlannedPart[];
     parts: { number: number; checksum_etag: string; checksum_sha256_base64: string | null }[];
   }): Promise<StoredObject>;
   /** The stored bytes, or null when there are none. */

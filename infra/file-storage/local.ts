@@ -133,7 +133,9 @@ export class LocalFileStorage implements FileStorage {
     const parts = [...input.parts].sort((a, b) => a.number - b.number);
     const out = createWriteStream(temporary);
     try {
-      for (const [index, part] of parts.entries()) {
+      for (const part of parts) {
+        // Issues name the part's place in the completion body, whatever order it came in.
+        const index = input.parts.indexOf(part);
         const partHash = createHash('sha256');
         const source = createReadStream(this.partFile(input.fileId, part.number));
         try {
