@@ -157,8 +157,11 @@ async function checkNewPrices(
 function priceRows(
   prices: PriceCreate[],
   product: { id: string; organizationId: string; recurringInterval: string | null },
+  at: Date,
 ): Prisma.ProductPriceCreateManyInput[] {
-  return prices.map((price) => ({
+  // Prices are listed by creation time; one millisecond apart keeps the order they were given in.
+  return prices.map((price, index) => ({
+    createdAt: new Date(at.getTime() + index),
     organizationId: product.organizationId,
     productId: product.id,
     amountType: price.amount_type,
@@ -248,7 +251,7 @@ export async function createProduct(
       metadata: input.metadata ?? {},
       createdAt: now,
     });
-    await insertPrices(tx, priceRows(input.prices, product));
+    await insertPrices(tx, priceRows(input.prices, product, now));
     if (input.medias) await replaceMedias(tx, product.id, input.medias);
     if (input.attached_custom_fields) {
       await replaceAttachedCustomFields(tx, product.id, attachedRows(input.attached_custom_fields));
@@ -311,6 +314,7 @@ export async function updateProduct(
         priceRows(
           newPrices.map(({ price }) => price as PriceCreate),
           existing,
+          now,
         ),
       );
     }

@@ -177,17 +177,3 @@ ALTER TABLE "product_custom_fields" ADD CONSTRAINT "product_custom_fields_custom
 
 -- AddForeignKey
 ALTER TABLE "meters" ADD CONSTRAINT "meters_organization_id_fkey" FOREIGN KEY ("organization_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
-
--- Rules that must never break, beyond what Prisma's schema can say.
-ALTER TABLE "product_prices" ADD CONSTRAINT "product_prices_amount_type_check"
-  CHECK ("amount_type" IN ('free', 'fixed', 'custom', 'metered_unit'));
-ALTER TABLE "product_prices" ADD CONSTRAINT "product_prices_amounts_non_negative_check"
-  CHECK (COALESCE("price_amount", 0) >= 0 AND COALESCE("minimum_amount", 0) >= 0
-    AND COALESCE("maximum_amount", 0) >= 0 AND COALESCE("preset_amount", 0) >= 0
-    AND COALESCE("unit_amount", 0) >= 0 AND COALESCE("cap_amount", 0) >= 0);
-ALTER TABLE "product_prices" ADD CONSTRAINT "product_prices_fixed_amount_check"
-  CHECK ("amount_type" <> 'fixed' OR ("price_amount" IS NOT NULL AND "price_currency" IS NOT NULL));
-ALTER TABLE "product_prices" ADD CONSTRAINT "product_prices_metered_unit_check"
-  CHECK ("amount_type" <> 'metered_unit' OR ("unit_amount" IS NOT NULL AND "meter_id" IS NOT NULL));
-ALTER TABLE "files" ADD CONSTRAINT "files_size_check" CHECK ("size" >= 0);
