@@ -11,6 +11,8 @@ import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
 import { createDevMailboxRouter } from './dev/mailbox.js';
+import type { FileStorage } from '../domain/files/storage.js';
+import { createFilesRouter } from './files.js';
 import { createHealthRouter } from './health.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
@@ -26,6 +28,8 @@ export type AppDeps = {
   db: Db;
   temporal: Client;
   auth: Auth;
+  /** Where uploaded files' bytes live (local disk or S3). */
+  fileStorage: FileStorage;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
 };
@@ -78,9 +82,14 @@ export function createApp(deps: AppDeps): Express {
       rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
       version: deps.settings.version,
       publicUrl: deps.config.publicUrl,
+      fileStorage: deps.fileStorage,
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
+  app.use(
+    '/api/files',
+    createFilesRouter({ db: deps.db, storage: deps.fileStorage, publicUrl: deps.config.publicUrl }),
+  );
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

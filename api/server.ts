@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../infra/config.js';
 import { createDb } from '../infra/db.js';
+import { createFileStorage } from '../infra/file-storage/index.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { readPackageVersion } from '../infra/version.js';
@@ -26,12 +27,13 @@ if (!config.AUTH_SECRET) {
   logger.warn('AUTH_SECRET is not set: using a random one, so sessions end when the API restarts');
 }
 const db = createDb(config.DATABASE_URL);
+const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
 const temporal = await connectTemporalClient(config);
 const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
 const mode = config.isSandbox ? 'sandbox' : 'live';
 const auth = createAuth(db, {
   publicUrl: config.publicUrl,
-  secret: config.AUTH_SECRET ?? randomBytes(32).toString('base64url'),
+  secret: authSecret,
   trustedOrigins: config.TRUSTED_ORIGINS ?? [],
   rateLimitEnabled: true,
   logger,
@@ -56,6 +58,7 @@ const app = createApp({
   db,
   temporal,
   auth,
+  fileStorage: createFileStorage(config, authSecret),
   webDir,
 });
 

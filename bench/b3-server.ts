@@ -1,12 +1,15 @@
 // B3's two servers: `full` is Tollgate's API app with every middleware and a real database;
 // `bare` is an Express hello-world, the baseline for what Express itself costs on this machine.
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import express from 'express';
 import { pino } from 'pino';
 import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
+import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createMailer } from '../infra/mailer.js';
 
 const mode = process.argv[2];
@@ -44,6 +47,12 @@ if (mode === 'bare') {
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,
     temporal,
+    // The measured route stores no file; the store only has to exist.
+    fileStorage: new LocalFileStorage({
+      root: path.join(os.tmpdir(), 'tollgate-bench-files'),
+      publicUrl: 'http://127.0.0.1',
+      secret: 'bench-secret-bench-secret-bench-secret',
+    }),
     auth: createAuth(db, {
       publicUrl: 'http://127.0.0.1',
       secret: 'bench-secret-bench-secret-bench-secret',

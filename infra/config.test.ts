@@ -80,6 +80,24 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('reads the S3 file store settings, keys only as a pair', () => {
+    expect(parseConfig({}).S3_BUCKET).toBeUndefined();
+    const s3 = parseConfig({
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(s3).toMatchObject({ S3_BUCKET: 'files', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true });
+    expect(configErrorOf({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'id' })).toEqual([
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    ]);
+    expect(configErrorOf({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([
+      'S3_BUCKET: required when S3_ENDPOINT is set',
+    ]);
+  });
+
   it('leaves sandbox mode only with a Stripe key and its webhook secret', () => {
     expect(configErrorOf({ STRIPE_SECRET_KEY: 'sk_test_123' })).toEqual([
       'STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set',

@@ -115,6 +115,16 @@ export const configSchema = z.object({
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),
 
+  /** Uploaded files go to this S3-compatible bucket; unset: the local disk under DATA_DIR/files. */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** An S3-compatible service other than AWS (MinIO, R2…); unset: AWS S3 of S3_REGION. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Address buckets as <endpoint>/<bucket> (most self-hosted services need it). */
+  S3_FORCE_PATH_STYLE: booleanFromString.default(false),
+
   STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z
     .string()
@@ -158,6 +168,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(raw.TEMPORAL_TLS_CERT_PATH) !== Boolean(raw.TEMPORAL_TLS_KEY_PATH)) {
     issues.push('TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH must be set together');
   }
+  if (Boolean(raw.S3_ACCESS_KEY_ID) !== Boolean(raw.S3_SECRET_ACCESS_KEY)) {
+    issues.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  if (raw.S3_ENDPOINT && !raw.S3_BUCKET) issues.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_WEBHOOK_SECRET) {
     issues.push('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
   }

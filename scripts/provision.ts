@@ -1,8 +1,9 @@
 // Installs the pinned tools the stack and the tests need into .tools/ (idempotent, cached).
-// Usage: npm run provision [-- temporal stripe-mock test-server chromium]   (default: all)
+// Usage: npm run provision [-- temporal stripe-mock gofakes3 test-server chromium]   (default: all)
 import {
   MissingToolError,
   ensureChromium,
+  ensureFakeS3,
   ensureStripeMock,
   ensureTemporalCli,
   ensureTemporalTestServer,
@@ -12,6 +13,7 @@ const provisioners = {
   temporal: ensureTemporalCli,
   'test-server': ensureTemporalTestServer,
   'stripe-mock': ensureStripeMock,
+  gofakes3: ensureFakeS3,
   chromium: ensureChromium,
 } as const;
 

@@ -50,3 +50,61 @@ export function createMailboxMessage(
     },
   });
 }
+
+export function createMeter(
+  db: Db,
+  organizationId: string,
+  overrides: Partial<Prisma.MeterUncheckedCreateInput> = {},
+) {
+  return db.meter.create({
+    data: {
+      organizationId,
+      name: `API calls ${randomUUID().slice(0, 8)}`,
+      filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
+      aggregation: { func: 'count' },
+      ...overrides,
+    },
+  });
+}
+
+export function createCustomField(
+  db: Db,
+  organizationId: string,
+  overrides: Partial<Prisma.CustomFieldUncheckedCreateInput> = {},
+) {
+  const suffix = randomUUID().slice(0, 8);
+  return db.customField.create({
+    data: {
+      organizationId,
+      type: 'text',
+      slug: `field-${suffix}`,
+      name: `Field ${suffix}`,
+      properties: { form_label: 'Field' },
+      ...overrides,
+    },
+  });
+}
+
+/** A file row as if its bytes had been uploaded (no bytes are stored). */
+export function createUploadedFile(
+  db: Db,
+  organizationId: string,
+  overrides: Partial<Prisma.FileUncheckedCreateInput> = {},
+) {
+  const id = randomUUID();
+  return db.file.create({
+    data: {
+      id,
+      organizationId,
+      service: 'product_media',
+      name: 'cover.png',
+      path: `${organizationId}/${id}/cover.png`,
+      mimeType: 'image/png',
+      size: 3,
+      uploadId: id,
+      uploadParts: [{ number: 1, chunk_start: 0, chunk_end: 3, checksum_sha256_base64: null }],
+      isUploaded: true,
+      ...overrides,
+    },
+  });
+}

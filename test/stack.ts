@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +11,8 @@ import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
+import type { FileStorage } from '../domain/files/storage.js';
+import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -20,6 +25,9 @@ export type TestStack = {
   temporal: Client;
   auth: Auth;
   taskQueuePrefix: string;
+  /** The local file store of this stack, in a temporary folder removed by stop(). */
+  fileStorage: LocalFileStorage;
+  filesDir: string;
   worker?: Worker;
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
@@ -43,6 +51,8 @@ export async function startTestStack(options: {
   /** The payments API's per-caller budget; generous by default so tests are not throttled. */
   apiRateLimitPerMinute?: number;
   socialProviders?: AuthSettings['socialProviders'];
+  /** Another file store (S3) instead of the stack's own local one. */
+  fileStorage?: FileStorage;
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
   /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
@@ -105,6 +115,8 @@ export async function startTestStack(options: {
     requireEmailVerification: options.requireEmailVerification,
     socialProviders: options.socialProviders,
   });
+  const filesDir = await mkdtemp(path.join(os.tmpdir(), 'tollgate-files-'));
+  const fileStorage = new LocalFileStorage({ root: filesDir, publicUrl: baseUrl, secret: TEST_AUTH_SECRET });
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
@@ -123,6 +135,7 @@ export async function startTestStack(options: {
     db: options.db,
     temporal,
     auth,
+    fileStorage: options.fileStorage ?? fileStorage,
   });
   server.on('request', app);
 
@@ -131,6 +144,8 @@ export async function startTestStack(options: {
     temporal,
     auth,
     taskQueuePrefix,
+    fileStorage,
+    filesDir,
     get worker() {
       return worker;
     },
@@ -142,6 +157,7 @@ export async function startTestStack(options: {
       await stopWorker();
       await workerConnection.close();
       await clientConnection.close();
+      await rm(filesDir, { recursive: true, force: true });
     },
   };
 }

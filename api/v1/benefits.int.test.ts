@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { createAccessToken, createOrganization } from '../../test/factories.js';
+import {
+  createAccessToken,
+  createMeter,
+  createOrganization,
+  createUploadedFile,
+} from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 
 describe('/v1/benefits', () => {
@@ -50,7 +55,8 @@ describe('/v1/benefits', () => {
       permission: 'pull',
     });
 
-    const fileId = randomUUID();
+    const fileId = (await createUploadedFile(env.database.db, organization.id, { service: 'downloadable' }))
+      .id;
     const downloadables = await polar.benefits.create({
       type: 'downloadables',
       description: 'Downloads',
@@ -74,7 +80,7 @@ describe('/v1/benefits', () => {
       limitUsage: null,
     });
 
-    const meterId = randomUUID();
+    const meterId = (await createMeter(env.database.db, organization.id)).id;
     const credits = await polar.benefits.create({
       type: 'meter_credit',
       description: 'API credits',
@@ -92,6 +98,28 @@ describe('/v1/benefits', () => {
 
     const events = await env.database.db.outboxEvent.findMany({ where: { organizationId: organization.id } });
     expect(events.filter((event) => event.type === 'benefit.created')).toHaveLength(6);
+  });
+
+  it("refuses a meter or files that are not the organization's own", async () => {
+    const { polar } = await seller();
+    const other = await createOrganization(env.database.db);
+    const foreignMeter = await createMeter(env.database.db, other.id);
+    await expect(
+      polar.benefits.create({
+        type: 'meter_credit',
+        description: 'Credits',
+        properties: { units: 10, rollover: false, meterId: foreignMeter.id },
+      }),
+    ).rejects.toMatchObject({ statusCode: 422 });
+    const foreignFile = await createUploadedFile(env.database.db, other.id, { service: 'downloadable' });
+    await expect(
+      polar.benefits.create({
+        type: 'downloadables',
+        description: 'Files',
+        properties: { files: [foreignFile.id] },
+      }),
+    ).rejects.toMatchObject({ statusCode: 422 });
+    expect((await polar.benefits.list({})).result.items).toEqual([]);
   });
 
   it('updates description, metadata and properties but never the type; deletes; records benefit.updated', async () => {

@@ -35,7 +35,7 @@ function polarOperations(): Set<string> {
 
 /** `products:update_benefits` → `productsUpdateBenefits`, the SDK's function name in the endpoint list. */
 const functionName = (operationId: string) =>
-  operationId.replace(/[:_](\w)/g, (_match, letter: string) => letter.toUpperCase());
+  operationId.replace(/[:_-](\w)/g, (_match, letter: string) => letter.toUpperCase());
 
 describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
   const env = useTestStack({ withWorker: false });
@@ -61,6 +61,7 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         rateLimitPerMinute: 1,
         version: 'test',
         publicUrl: env.stack.baseUrl,
+        fileStorage: env.stack.fileStorage,
       });
       type Layer = { route?: { path: string; methods: Record<string, boolean> } };
       const served = (router as unknown as { stack: Layer[] }).stack

@@ -10,8 +10,13 @@ import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { registerBenefitOperations } from './benefits.js';
 import { registerCustomerOperations } from './customers.js';
+import type { FileStorage } from '../../domain/files/storage.js';
+import { registerCustomFieldOperations } from './custom-fields.js';
+import { registerFileOperations } from './files.js';
+import { registerMeterOperations } from './meters.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
+import { registerProductOperations } from './products.js';
 
 export type V1Deps = {
   db: Db;
@@ -21,6 +26,7 @@ export type V1Deps = {
   rateLimitPerMinute: number;
   version: string;
   publicUrl: string;
+  fileStorage: FileStorage;
 };
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
@@ -55,6 +61,10 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerAccessTokenOperations(registry, deps);
   registerCustomerOperations(registry, deps);
   registerBenefitOperations(registry, deps);
+  registerProductOperations(registry, deps);
+  registerFileOperations(registry, { db: deps.db, storage: deps.fileStorage, publicUrl: deps.publicUrl });
+  registerCustomFieldOperations(registry, deps);
+  registerMeterOperations(registry, deps);
   router.use(notFoundHandler);
   return { router, registry };
 }

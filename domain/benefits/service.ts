@@ -3,6 +3,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { toCustomerResponse } from '../customers/service.js';
+import { findFilesOfOrganization } from '../files/repository.js';
+import { findMetersOfOrganization } from '../meters/repository.js';
 import { recordEvent } from '../events/repository.js';
 import { ForbiddenError, InvalidFieldError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
@@ -62,6 +64,35 @@ export function toGrantResponse(row: GrantRow): BenefitGrant {
   });
 }
 
+/** What a benefit points at must be the organization's own: the credited meter, uploaded downloadables. */
+async function assertReferences(
+  db: Db,
+  organizationId: string,
+  type: BenefitType,
+  properties: Record<string, unknown>,
+): Promise<void> {
+  if (type === 'meter_credit') {
+    const meterId = properties.meter_id as string;
+    if ((await findMetersOfOrganization(db, organizationId, [meterId])).length === 0) {
+      throw new InvalidFieldError(['body', 'properties', 'meter_id'], 'Meter not found.');
+    }
+  }
+  if (type === 'downloadables') {
+    const ids = properties.files as string[];
+    const files = await findFilesOfOrganization(db, organizationId, ids);
+    const usable = new Set(
+      files.filter((file) => file.service === 'downloadable' && file.isUploaded).map((file) => file.id),
+    );
+    const index = ids.findIndex((id) => !usable.has(id));
+    if (index >= 0) {
+      throw new InvalidFieldError(
+        ['body', 'properties', 'files', index],
+        'File not found, not uploaded yet, or not a downloadable.',
+      );
+    }
+  }
+}
+
 async function recordBenefitEvent(
   tx: Prisma.TransactionClient,
   row: BenefitRow,
@@ -80,6 +111,7 @@ async function recordBenefitEvent(
 export async function createBenefit(db: Db, caller: Caller, input: BenefitCreate): Promise<Benefit> {
   const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
   const properties = storedProperties(input.type, input.properties);
+  await assertReferences(db, organizationId, input.type, properties);
   return db.$transaction(async (tx) => {
     const row = await insertBenefit(tx, {
       organizationId,
@@ -132,6 +164,7 @@ export async function updateBenefit(
   if (input.metadata !== undefined) data.metadata = input.metadata;
   if (input.properties) {
     const properties = storedProperties(current.type as BenefitType, input.properties);
+    await assertReferences(db, current.organizationId, current.type as BenefitType, properties);
     data.properties = properties as Prisma.InputJsonValue;
   }
   return db.$transaction(async (tx) =>

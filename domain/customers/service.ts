@@ -5,6 +5,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { activeGrantsOf } from '../benefits/repository.js';
 import { recordEvent } from '../events/repository.js';
+import { metadataQueryCandidates } from '../metadata/rules.js';
 import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
@@ -148,7 +149,9 @@ export async function listCustomers(db: Db, caller: Caller, query: CustomerListQ
   }
   if (query.metadata) {
     where.AND = Object.entries(query.metadata).map(([key, value]) => ({
-      OR: (Array.isArray(value) ? value : [value]).map((one) => ({ metadata: { path: [key], equals: one } })),
+      OR: (Array.isArray(value) ? value : [value])
+        .flatMap(metadataQueryCandidates)
+        .map((one) => ({ metadata: { path: [key], equals: one } })),
     }));
   }
   const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(

@@ -8,12 +8,14 @@ export const toolVersions = {
   temporalCli: 'v1.5.1',
   temporalTestServer: '1.38.0',
   stripeMock: 'v0.197.0',
+  gofakes3: 'v1.2.0',
 } as const;
 
 export const toolsDir = path.join(projectRoot, '.tools');
 export const toolPaths = {
   temporal: path.join(toolsDir, 'bin', 'temporal'),
   stripeMock: path.join(toolsDir, 'bin', 'stripe-mock'),
+  gofakes3: path.join(toolsDir, 'bin', 'gofakes3'),
   temporalTestServer: path.join(toolsDir, 'bin', 'temporal-test-server'),
   chromium: '/usr/bin/chromium',
 };

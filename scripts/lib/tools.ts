@@ -102,6 +102,17 @@ export async function ensureStripeMock(progress: Progress): Promise<string> {
   );
 }
 
+/** An S3-compatible server (in memory) for the S3 file store's tests. */
+export async function ensureFakeS3(progress: Progress): Promise<string> {
+  return goInstall(
+    'gofakes3',
+    'github.com/johannesboyne/gofakes3/cmd/gofakes3',
+    toolVersions.gofakes3,
+    toolPaths.gofakes3,
+    progress,
+  );
+}
+
 /**
  * Temporal's time-skipping test server from Maven Central, behind a launcher that
  * `TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path' } } })`

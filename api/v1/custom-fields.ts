@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import {
+  customFieldCreateSchema,
+  customFieldSchema,
+  customFieldSortFields,
+  customFieldTypeSchema,
+  customFieldUpdateSchema,
+} from '../../domain/custom-fields/schemas.js';
+import {
+  createCustomField,
+  deleteCustomField,
+  getCustomField,
+  listCustomFields,
+  updateCustomField,
+} from '../../domain/custom-fields/service.js';
+import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import type { Db } from '../../infra/db.js';
+import type { OperationRegistry } from '../http/operations.js';
+import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
+
+const listQuerySchema = pageQuerySchema.extend({
+  organization_id: idFilterSchema,
+  query: z.string().optional(),
+  type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
+  sorting: sortingSchema(customFieldSortFields),
+});
+
+const common = { tag: 'custom_fields', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerCustomFieldOperations(api: OperationRegistry, { db }: { db: Db }) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/custom-fields/',
+      operationId: 'custom-fields:list',
+      summary: 'List custom fields',
+      query: listQuerySchema,
+      response: listResourceSchema(customFieldSchema),
+    },
+    async ({ query, caller }) => listCustomFields(db, caller, query).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/custom-fields/',
+      operationId: 'custom-fields:create',
+      summary: 'Create a custom field',
+      body: customFieldCreateSchema,
+      response: customFieldSchema,
+    },
+    async ({ body, caller }) => createCustomField(db, caller, body).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/custom-fields/{id}',
+      operationId: 'custom-fields:get',
+      summary: 'Get a custom field',
+      params: idParamsSchema,
+      response: customFieldSchema,
+    },
+    async ({ params, caller }) => getCustomField(db, caller, params.id).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/custom-fields/{id}',
+      operationId: 'custom-fields:update',
+      summary: 'Update a custom field (its type cannot change)',
+      params: idParamsSchema,
+      body: customFieldUpdateSchema,
+      response: customFieldSchema,
+    },
+    async ({ params, body, caller }) =>
+      updateCustomField(db, caller, params.id, body).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'delete',
+      path: '/custom-fields/{id}',
+      operationId: 'custom-fields:delete',
+      summary: 'Delete a custom field, detaching it from products',
+      params: idParamsSchema,
+      status: 204,
+    },
+    async ({ params, caller }) => {
+      await deleteCustomField(db, caller, params.id).catch(rethrowCatalogError);
+    },
+  );
+}

@@ -1,0 +1,249 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { signUpUser } from '../../test/auth-client.js';
+import { addMember, createAccessToken, createMeter, createOrganization } from '../../test/factories.js';
+import { useTestStack } from '../../test/stack.js';
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+const filter = {
+  conjunction: 'and' as const,
+  clauses: [
+    { property: 'name', operator: 'eq' as const, value: 'completion' },
+    {
+      conjunction: 'or' as const,
+      clauses: [
+        { property: 'model', operator: 'like' as const, value: 'gpt%' },
+        { property: 'tokens', operator: 'gte' as const, value: 100 },
+        { property: 'cached', operator: 'ne' as const, value: true },
+      ],
+    },
+  ],
+};
+
+describe('/v1/meters', () => {
+  const env = useTestStack({ withWorker: false });
+  beforeEach(() => env.database.reset());
+
+  async function tenant() {
+    const organization = await createOrganization(env.database.db);
+    const token = await createAccessToken(env.database.db, organization.id);
+    return { organization, token, polar: new Polar({ accessToken: token, serverURL: env.stack.baseUrl }) };
+  }
+
+  const send = async (token: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${env.stack.baseUrl}/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown> & { detail?: { loc: unknown[] }[] },
+    };
+  };
+
+  describe('meters:create', () => {
+    it('creates a meter with a nested filter and a count aggregation, in the shape the SDK validates', async () => {
+      const { organization, polar } = await tenant();
+      const meter = await polar.meters.create({
+        name: 'Completions',
+        filter,
+        aggregation: { func: 'count' },
+        metadata: { team: 'ai' },
+      });
+      expect(meter).toMatchObject({
+        name: 'Completions',
+        filter,
+        aggregation: { func: 'count' },
+        organizationId: organization.id,
+        metadata: { team: 'ai' },
+      });
+      expect(await polar.meters.get({ id: meter.id })).toEqual(meter);
+    });
+
+    it('takes sum, max, min and avg over a property', async () => {
+      const { token } = await tenant();
+      // The SDK 0.33.2 only models avg among the property aggregations, so the others go over HTTP.
+      for (const func of ['sum', 'max', 'min', 'avg']) {
+        const { status, body } = await send(token, 'POST', '/meters/', {
+          name: `Tokens ${func}`,
+          filter,
+          aggregation: { func, property: 'tokens' },
+        });
+        expect(status).toBe(201);
+        expect(body.aggregation).toEqual({ func, property: 'tokens' });
+      }
+    });
+
+    it.each([
+      [
+        'an unknown operator',
+        { filter: { conjunction: 'and', clauses: [{ property: 'a', operator: 'contains', value: 'x' }] } },
+        ['body', 'filter'],
+      ],
+      [
+        'an unknown conjunction',
+        { filter: { conjunction: 'xor', clauses: [] } },
+        ['body', 'filter', 'conjunction'],
+      ],
+      [
+        'like with a number',
+        { filter: { conjunction: 'and', clauses: [{ property: 'a', operator: 'like', value: 3 }] } },
+        ['body', 'filter', 'clauses', 0, 'value'],
+      ],
+      [
+        'a clause with an extra key',
+        {
+          filter: {
+            conjunction: 'and',
+            clauses: [{ property: 'a', operator: 'eq', value: 1, negate: true }],
+          },
+        },
+        ['body', 'filter'],
+      ],
+      ['sum without a property', { aggregation: { func: 'sum' } }, ['body', 'aggregation', 'property']],
+      [
+        'an unknown aggregation',
+        { aggregation: { func: 'median', property: 'x' } },
+        ['body', 'aggregation', 'func'],
+      ],
+      ['a short name', { name: 'ab' }, ['body', 'name']],
+    ])('answers 422 for %s and creates nothing', async (_case, overrides, loc) => {
+      const { organization, token } = await tenant();
+      const { status, body } = await send(token, 'POST', '/meters/', {
+        name: 'Requests',
+        filter,
+        aggregation: { func: 'count' },
+        ...overrides,
+      });
+      expect(status).toBe(422);
+      expect(body.detail?.[0]?.loc.slice(0, loc.length)).toEqual(loc);
+      expect(await env.database.db.meter.count({ where: { organizationId: organization.id } })).toBe(0);
+    });
+
+    it("answers 404 for another organization's organization_id and 403 to a read-only member", async () => {
+      const foreign = await createOrganization(env.database.db);
+      const organization = await createOrganization(env.database.db);
+      const user = await signUpUser(env.stack.baseUrl);
+      await addMember(env.database.db, organization.id, user.user.id, 'member');
+      const create = (organizationId: string) =>
+        fetch(`${env.stack.baseUrl}/v1/meters/`, {
+          method: 'POST',
+          headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name: 'Requests',
+            filter,
+            aggregation: { func: 'count' },
+            organization_id: organizationId,
+          }),
+        });
+      expect((await create(foreign.id)).status).toBe(404);
+      expect((await create(organization.id)).status).toBe(403);
+      expect(await env.database.db.meter.count()).toBe(0);
+    });
+  });
+
+  describe('meters:update', () => {
+    it('changes name, filter, aggregation and metadata', async () => {
+      const { polar } = await tenant();
+      const meter = await polar.meters.create({ name: 'Requests', filter, aggregation: { func: 'count' } });
+      const narrower = {
+        conjunction: 'or' as const,
+        clauses: [{ property: 'name', operator: 'eq' as const, value: 'x' }],
+      };
+      const updated = await polar.meters.update({
+        id: meter.id,
+        meterUpdate: {
+          name: 'Latency',
+          filter: narrower,
+          aggregation: { func: 'avg', property: 'ms' },
+          metadata: { unit: 'ms' },
+        },
+      });
+      expect(updated).toMatchObject({
+        name: 'Latency',
+        filter: narrower,
+        aggregation: { func: 'avg', property: 'ms' },
+        metadata: { unit: 'ms' },
+      });
+      expect(updated.modifiedAt).toBeInstanceOf(Date);
+    });
+
+    it("answers 404 for another organization's meter, 403 to a read-only member, 422 for a bad filter, changing nothing", async () => {
+      const { organization, polar, token } = await tenant();
+      const other = await tenant();
+      const meter = await createMeter(env.database.db, organization.id, { name: 'Requests' });
+      await expect(
+        other.polar.meters.update({ id: meter.id, meterUpdate: { name: 'Mine' } }),
+      ).rejects.toMatchObject({ name: 'ResourceNotFound' });
+      const bad = await send(token, 'PATCH', `/meters/${meter.id}`, {
+        filter: { conjunction: 'and', clauses: [{ property: 'a', operator: 'not_like', value: false }] },
+      });
+      expect(bad.status).toBe(422);
+      const user = await signUpUser(env.stack.baseUrl);
+      await addMember(env.database.db, organization.id, user.user.id, 'member');
+      const refused = await fetch(`${env.stack.baseUrl}/v1/meters/${meter.id}`, {
+        method: 'PATCH',
+        headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Renamed' }),
+      });
+      expect(refused.status).toBe(403);
+      const reread = await polar.meters.get({ id: meter.id });
+      expect(reread).toMatchObject({ name: 'Requests', filter: meter.filter, modifiedAt: null });
+    });
+  });
+
+  describe('meters:get, meters:list, meters:quantities', () => {
+    it("answers 404 for another organization's meter or a missing one", async () => {
+      const { organization, polar } = await tenant();
+      const other = await tenant();
+      const meter = await createMeter(env.database.db, organization.id);
+      await expect(other.polar.meters.get({ id: meter.id })).rejects.toMatchObject({
+        name: 'ResourceNotFound',
+      });
+      await expect(polar.meters.get({ id: MISSING_ID })).rejects.toMatchObject({ name: 'ResourceNotFound' });
+    });
+
+    it('lists the caller’s meters, filtered by name and metadata, sorted', async () => {
+      const { organization, polar } = await tenant();
+      const other = await tenant();
+      await createMeter(env.database.db, other.organization.id, { name: 'Alpha', metadata: { team: 'ai' } });
+      const alpha = await createMeter(env.database.db, organization.id, {
+        name: 'Alpha',
+        metadata: { team: 'ai', tier: 2 },
+      });
+      const beta = await createMeter(env.database.db, organization.id, {
+        name: 'Beta',
+        metadata: { team: 'web', beta: true },
+      });
+      const ids = async (request: Parameters<Polar['meters']['list']>[0]) =>
+        (await polar.meters.list(request)).result.items.map((meter) => meter.id);
+      expect(await ids({})).toEqual([alpha.id, beta.id]);
+      expect(await ids({ sorting: ['-name'] })).toEqual([beta.id, alpha.id]);
+      expect(await ids({ query: 'bet' })).toEqual([beta.id]);
+      expect(await ids({ metadata: { team: 'ai' } })).toEqual([alpha.id]);
+      expect(await ids({ metadata: { team: ['ai', 'web'] } })).toEqual([alpha.id, beta.id]);
+      expect(await ids({ metadata: { tier: 2 } })).toEqual([alpha.id]);
+      expect(await ids({ metadata: { beta: true } })).toEqual([beta.id]);
+      expect(await ids({ metadata: { team: 'ai', beta: true } })).toEqual([]);
+      expect(await ids({ organizationId: other.organization.id })).toEqual([]);
+    });
+
+    it('answers 501 for quantities until usage is ingested, and 404 for another organization', async () => {
+      const { organization, polar } = await tenant();
+      const other = await tenant();
+      const meter = await createMeter(env.database.db, organization.id);
+      const request = {
+        id: meter.id,
+        startTimestamp: new Date('2026-01-01T00:00:00Z'),
+        endTimestamp: new Date('2026-02-01T00:00:00Z'),
+        interval: 'day' as const,
+      };
+      await expect(polar.meters.quantities(request)).rejects.toMatchObject({ statusCode: 501 });
+      await expect(other.polar.meters.quantities(request)).rejects.toMatchObject({
+        name: 'ResourceNotFound',
+      });
+    });
+  });
+});

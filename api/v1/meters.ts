@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { metadataQueryFrom } from '../../domain/metadata/rules.js';
+import {
+  meterCreateSchema,
+  meterSchema,
+  meterSortFields,
+  meterUpdateSchema,
+} from '../../domain/meters/schemas.js';
+import { createMeter, getMeter, listMeters, updateMeter } from '../../domain/meters/service.js';
+import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import type { Db } from '../../infra/db.js';
+import { AppError } from '../http/errors.js';
+import type { OperationRegistry } from '../http/operations.js';
+import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
+
+const listQuerySchema = pageQuerySchema.extend({
+  organization_id: idFilterSchema,
+  query: z.string().optional(),
+  sorting: sortingSchema(meterSortFields),
+});
+
+const common = { tag: 'meters', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db }) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/meters/',
+      operationId: 'meters:list',
+      summary: 'List meters (filter by metadata with ?metadata[key]=value)',
+      query: listQuerySchema,
+      response: listResourceSchema(meterSchema),
+    },
+    async ({ query, caller, req }) =>
+      listMeters(db, caller, { ...query, metadata: metadataQueryFrom(req.query) }).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/meters/',
+      operationId: 'meters:create',
+      summary: 'Create a meter',
+      body: meterCreateSchema,
+      response: meterSchema,
+    },
+    async ({ body, caller }) => createMeter(db, caller, body).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/meters/{id}',
+      operationId: 'meters:get',
+      summary: 'Get a meter',
+      params: idParamsSchema,
+      response: meterSchema,
+    },
+    async ({ params, caller }) => getMeter(db, caller, params.id).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/meters/{id}',
+      operationId: 'meters:update',
+      summary: 'Update a meter',
+      params: idParamsSchema,
+      body: meterUpdateSchema,
+      response: meterSchema,
+    },
+    async ({ params, body, caller }) => updateMeter(db, caller, params.id, body).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'NotImplemented'],
+      method: 'get',
+      path: '/meters/{id}/quantities',
+      operationId: 'meters:quantities',
+      summary: 'Meter quantities (not available yet: usage ingestion comes later)',
+      params: idParamsSchema,
+    },
+    async ({ params, caller }) => {
+      await getMeter(db, caller, params.id).catch(rethrowCatalogError);
+      // Usage events are not ingested yet, so there is nothing to aggregate; answering zeros
+      // would misreport usage.
+      throw new AppError(
+        'NotImplemented',
+        'Meter quantities are not available until usage ingestion exists.',
+      );
+    },
+  );
+}

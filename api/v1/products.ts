@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import {
+  productBenefitsUpdateSchema,
+  productCreateSchema,
+  productSchema,
+  productSortFields,
+  productUpdateSchema,
+} from '../../domain/products/schemas.js';
+import {
+  createProduct,
+  getProduct,
+  listProducts,
+  updateProduct,
+  type ProductsContext,
+} from '../../domain/products/service.js';
+import { AppError } from '../http/errors.js';
+import type { OperationRegistry } from '../http/operations.js';
+import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
+
+/** Query-string booleans as the SDK writes them. */
+const booleanQuery = z
+  .enum(['true', 'false'])
+  .transform((value) => value === 'true')
+  .optional();
+
+const listQuerySchema = pageQuerySchema.extend({
+  id: idFilterSchema,
+  organization_id: idFilterSchema,
+  query: z.string().optional(),
+  is_archived: booleanQuery,
+  is_recurring: booleanQuery,
+  benefit_id: idFilterSchema,
+  sorting: sortingSchema(productSortFields),
+});
+
+const common = { tag: 'products', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerProductOperations(api: OperationRegistry, ctx: ProductsContext) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/products/',
+      operationId: 'products:list',
+      summary: 'List products',
+      query: listQuerySchema,
+      response: listResourceSchema(productSchema),
+    },
+    async ({ query, caller }) => listProducts(ctx, caller, query).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/products/',
+      operationId: 'products:create',
+      summary: 'Create a product with its prices',
+      body: productCreateSchema,
+      response: productSchema,
+    },
+    async ({ body, caller }) => createProduct(ctx, caller, body).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/products/{id}',
+      operationId: 'products:get',
+      summary: 'Get a product',
+      params: idParamsSchema,
+      response: productSchema,
+    },
+    async ({ params, caller }) => getProduct(ctx, caller, params.id).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/products/{id}',
+      operationId: 'products:update',
+      summary: 'Update a product; prices left out of `prices` are archived',
+      params: idParamsSchema,
+      body: productUpdateSchema,
+      response: productSchema,
+    },
+    async ({ params, body, caller }) =>
+      updateProduct(ctx, caller, params.id, body).catch(rethrowCatalogError),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'NotImplemented'],
+      method: 'post',
+      path: '/products/{id}/benefits',
+      operationId: 'products:update_benefits',
+      summary: "Set a product's benefits (not available yet: Tollgate has no benefits)",
+      params: idParamsSchema,
+      body: productBenefitsUpdateSchema,
+      response: productSchema,
+      status: 200,
+    },
+    async ({ params, caller }) => {
+      await getProduct(ctx, caller, params.id).catch(rethrowCatalogError);
+      throw new AppError('NotImplemented', 'Benefits are not available in Tollgate yet.');
+    },
+  );
+}

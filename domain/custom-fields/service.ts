@@ -1,0 +1,174 @@
+import type { Db } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Caller } from '../access/rules.js';
+import { accessibleOrganizationIds } from '../access/service.js';
+import { CatalogError } from '../catalog/errors.js';
+import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { readMetadata } from '../metadata/rules.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import {
+  deleteCustomField as removeCustomField,
+  findCustomField,
+  findCustomFieldBySlug,
+  insertCustomField,
+  listCustomFields as queryCustomFields,
+  updateCustomField as saveCustomField,
+  type CustomFieldRow,
+} from './repository.js';
+import { propertiesIssues } from './rules.js';
+import {
+  customFieldSchema,
+  type CustomField,
+  type CustomFieldCreate,
+  type CustomFieldProperties,
+  type CustomFieldType,
+  type CustomFieldUpdate,
+} from './schemas.js';
+
+export function toCustomFieldResponse(row: CustomFieldRow): CustomField {
+  return customFieldSchema.parse({
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    metadata: readMetadata(row.metadata),
+    type: row.type,
+    slug: row.slug,
+    name: row.name,
+    organization_id: row.organizationId,
+    properties: row.properties,
+  });
+}
+
+function assertValidProperties(properties: CustomFieldProperties) {
+  const issues = propertiesIssues(properties);
+  if (issues.length > 0) {
+    throw new CatalogError(
+      'invalid',
+      issues.map((issue) => issue.message).join(' '),
+      issues.map((issue) => ({
+        loc: ['body', 'properties', ...issue.path],
+        msg: issue.message,
+        type: 'value_error',
+      })),
+    );
+  }
+}
+
+const slugTaken = () => CatalogError.invalid(['slug'], 'A custom field with this slug already exists.');
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+const SORT_COLUMNS = { created_at: 'createdAt', slug: 'slug', name: 'name', type: 'type' } as const;
+
+export async function listCustomFields(
+  db: Db,
+  caller: Caller,
+  query: PageQuery & {
+    organization_id?: string | string[];
+    query?: string;
+    type?: CustomFieldType | CustomFieldType[];
+    sorting?: string[];
+  },
+) {
+  const organizationIds = await organizationsToRead(db, caller, query.organization_id);
+  const types = query.type === undefined ? undefined : [query.type].flat();
+  const where: Prisma.CustomFieldWhereInput & { organizationId: { in: string[] } } = {
+    organizationId: { in: organizationIds },
+    ...(types ? { type: { in: types } } : {}),
+    ...(query.query
+      ? {
+          OR: [
+            { name: { contains: query.query, mode: 'insensitive' } },
+            { slug: { contains: query.query, mode: 'insensitive' } },
+          ],
+        }
+      : {}),
+  };
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['slug']).map(
+    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  );
+  const [rows, total] = await queryCustomFields(
+    db,
+    where,
+    [...orderBy, { id: 'asc' }],
+    pageToSkipTake(query),
+  );
+  return paginated(rows.map(toCustomFieldResponse), total, query);
+}
+
+async function findReadable(db: Db, caller: Caller, id: string) {
+  const row = await findCustomField(db, id, await accessibleOrganizationIds(db, caller));
+  if (!row) throw new CatalogError('not_found', 'Custom field not found');
+  return row;
+}
+
+export async function getCustomField(db: Db, caller: Caller, id: string): Promise<CustomField> {
+  return toCustomFieldResponse(await findReadable(db, caller, id));
+}
+
+export async function createCustomField(
+  db: Db,
+  caller: Caller,
+  input: CustomFieldCreate,
+): Promise<CustomField> {
+  const organizationId = await organizationToWrite(db, caller, input.organization_id, 'Custom field');
+  assertValidProperties(input.properties);
+  if (await findCustomFieldBySlug(db, organizationId, input.slug)) throw slugTaken();
+  try {
+    const row = await insertCustomField(db, {
+      organizationId,
+      type: input.type,
+      slug: input.slug,
+      name: input.name,
+      properties: input.properties,
+      metadata: input.metadata ?? {},
+    });
+    return toCustomFieldResponse(row);
+  } catch (error) {
+    // Two creations with one slug at once: the unique index decides.
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+}
+
+export async function updateCustomField(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: CustomFieldUpdate,
+): Promise<CustomField> {
+  const existing = await findReadable(db, caller, id);
+  await assertCanWrite(db, caller, existing.organizationId, 'Custom field');
+  if (input.type !== existing.type) {
+    throw CatalogError.invalid(
+      ['type'],
+      `The type of a custom field cannot change (it is ${existing.type}).`,
+    );
+  }
+  if (input.properties) assertValidProperties(input.properties);
+  if (input.slug && input.slug !== existing.slug) {
+    if (await findCustomFieldBySlug(db, existing.organizationId, input.slug)) throw slugTaken();
+  }
+  try {
+    const row = await saveCustomField(db, id, existing.organizationId, {
+      ...(input.slug ? { slug: input.slug } : {}),
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.properties ? { properties: input.properties } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      modifiedAt: new Date(),
+    });
+    return toCustomFieldResponse(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken();
+    throw error;
+  }
+}
+
+/** Deleting a field detaches it from every product (the attachment rows go with it). */
+export async function deleteCustomField(db: Db, caller: Caller, id: string): Promise<void> {
+  const existing = await findReadable(db, caller, id);
+  await assertCanWrite(db, caller, existing.organizationId, 'Custom field');
+  await removeCustomField(db, id, existing.organizationId);
+}

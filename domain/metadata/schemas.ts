@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+// Metadata of Polar's resources (spec §5: values are string, integer, number or boolean). The
+// limits are the ones @polar-sh/sdk@0.33.2 documents on every `metadata` input.
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_KEY_MAX_LENGTH = 40;
+export const METADATA_STRING_MAX_LENGTH = 500;
+
+export const metadataValueSchema = z.union([
+  z.string().max(METADATA_STRING_MAX_LENGTH),
+  z.number().int(),
+  z.number(),
+  z.boolean(),
+]);
+
+/** A `metadata` input: checked key by key, so a 422 names the offending key. */
+export const metadataInputSchema = z
+  .record(z.string().min(1).max(METADATA_KEY_MAX_LENGTH), metadataValueSchema)
+  .refine((metadata) => Object.keys(metadata).length <= METADATA_MAX_KEYS, {
+    message: `At most ${METADATA_MAX_KEYS} metadata keys are allowed.`,
+  });
+
+/** What responses carry: whatever was stored, as the SDK reads it. */
+export const metadataSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+export type Metadata = z.infer<typeof metadataSchema>;

@@ -1,0 +1,122 @@
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Caller } from '../access/rules.js';
+import { accessibleOrganizationIds } from '../access/service.js';
+import { CatalogError } from '../catalog/errors.js';
+import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { metadataQueryCandidates, readMetadata, type MetadataQuery } from '../metadata/rules.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import {
+  findMeter,
+  insertMeter,
+  listMeters as queryMeters,
+  updateMeter as saveMeter,
+  type MeterRow,
+} from './repository.js';
+import { filterIssues } from './rules.js';
+import {
+  aggregationSchema,
+  filterSchema,
+  meterSchema,
+  type Filter,
+  type Meter,
+  type MeterCreate,
+  type MeterUpdate,
+} from './schemas.js';
+
+export function toMeterResponse(row: MeterRow): Meter {
+  return meterSchema.parse({
+    metadata: readMetadata(row.metadata),
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    name: row.name,
+    filter: filterSchema.parse(row.filter),
+    aggregation: aggregationSchema.parse(row.aggregation),
+    organization_id: row.organizationId,
+  });
+}
+
+function assertValidFilter(filter: Filter) {
+  const issues = filterIssues(filter);
+  if (issues.length > 0) {
+    throw new CatalogError(
+      'invalid',
+      issues.map((issue) => issue.message).join(' '),
+      issues.map((issue) => ({
+        loc: ['body', 'filter', ...issue.path],
+        msg: issue.message,
+        type: 'value_error',
+      })),
+    );
+  }
+}
+
+/** A JSON filter on `metadata` per queried key: each key must hold one of its values. */
+export function metadataWhere(query: MetadataQuery) {
+  return Object.entries(query).map(([key, values]) => ({
+    OR: values.flatMap((value) =>
+      metadataQueryCandidates(value).map((candidate) => ({ metadata: { path: [key], equals: candidate } })),
+    ),
+  }));
+}
+
+const SORT_COLUMNS = { created_at: 'createdAt', name: 'name' } as const;
+
+export async function listMeters(
+  db: Db,
+  caller: Caller,
+  query: PageQuery & {
+    organization_id?: string | string[];
+    query?: string;
+    sorting?: string[];
+    metadata: MetadataQuery;
+  },
+) {
+  const organizationIds = await organizationsToRead(db, caller, query.organization_id);
+  const where: Prisma.MeterWhereInput & { organizationId: { in: string[] } } = {
+    organizationId: { in: organizationIds },
+    ...(query.query ? { name: { contains: query.query, mode: 'insensitive' } } : {}),
+    AND: metadataWhere(query.metadata),
+  };
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['name']).map(
+    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  );
+  const [rows, total] = await queryMeters(db, where, [...orderBy, { id: 'asc' }], pageToSkipTake(query));
+  return paginated(rows.map(toMeterResponse), total, query);
+}
+
+export async function getMeter(db: Db, caller: Caller, id: string): Promise<Meter> {
+  const row = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
+  if (!row) throw new CatalogError('not_found', 'Meter not found');
+  return toMeterResponse(row);
+}
+
+export async function createMeter(db: Db, caller: Caller, input: MeterCreate): Promise<Meter> {
+  const organizationId = await organizationToWrite(db, caller, input.organization_id, 'Meter');
+  assertValidFilter(input.filter);
+  const row = await insertMeter(db, {
+    organizationId,
+    name: input.name,
+    filter: input.filter,
+    aggregation: input.aggregation,
+    metadata: input.metadata ?? {},
+  });
+  return toMeterResponse(row);
+}
+
+export async function updateMeter(db: Db, caller: Caller, id: string, input: MeterUpdate): Promise<Meter> {
+  const existing = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
+  if (!existing) throw new CatalogError('not_found', 'Meter not found');
+  await assertCanWrite(db, caller, existing.organizationId, 'Meter');
+  if (input.filter) assertValidFilter(input.filter);
+  const row = await saveMeter(db, id, existing.organizationId, {
+    ...(input.name ? { name: input.name } : {}),
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(input.aggregation ? { aggregation: input.aggregation } : {}),
+    ...(input.metadata ? { metadata: input.metadata } : {}),
+    modifiedAt: new Date(),
+  });
+  return toMeterResponse(row);
+}

@@ -1,0 +1,162 @@
+import type { Db } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+/** Everything a product's wire shape shows: current prices (with meters), media, custom fields. */
+export const productInclude = {
+  prices: {
+    where: { isArchived: false },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { meter: { select: { id: true, name: true } } },
+  },
+  medias: { orderBy: { order: 'asc' }, include: { file: true } },
+  customFields: { orderBy: { order: 'asc' }, include: { customField: true } },
+} satisfies Prisma.ProductInclude;
+
+export function findProduct(db: Client, id: string, organizationIds: string[]) {
+  return db.product.findFirst({
+    where: { id, organizationId: { in: organizationIds } },
+    include: productInclude,
+  });
+}
+
+export function findProductsByIds(db: Client, ids: string[]) {
+  return db.product.findMany({ where: { id: { in: ids } }, include: productInclude });
+}
+
+/** Serializes concurrent updates of one product (its price set is checked, then changed). */
+export async function lockProduct(tx: Prisma.TransactionClient, id: string) {
+  await tx.$queryRaw`SELECT id FROM products WHERE id = ${id}::uuid FOR UPDATE`;
+}
+
+export function insertProduct(tx: Prisma.TransactionClient, data: Prisma.ProductUncheckedCreateInput) {
+  return tx.product.create({ data });
+}
+
+export function updateProductRow(
+  tx: Prisma.TransactionClient,
+  id: string,
+  organizationId: string,
+  data: Prisma.ProductUpdateInput,
+) {
+  return tx.product.update({ where: { id, organizationId }, data });
+}
+
+export function insertPrices(tx: Prisma.TransactionClient, data: Prisma.ProductPriceCreateManyInput[]) {
+  return tx.productPrice.createMany({ data });
+}
+
+export function findCurrentPrices(tx: Prisma.TransactionClient, productId: string) {
+  return tx.productPrice.findMany({ where: { productId, isArchived: false } });
+}
+
+/** Archives the product's current prices that are not kept; archived prices are never changed again. */
+export function archivePricesExcept(
+  tx: Prisma.TransactionClient,
+  productId: string,
+  keptIds: string[],
+  at: Date,
+) {
+  return tx.productPrice.updateMany({
+    where: { productId, isArchived: false, id: { notIn: keptIds } },
+    data: { isArchived: true, modifiedAt: at },
+  });
+}
+
+export function findPrice(db: Client, id: string, organizationIds: string[]) {
+  return db.productPrice.findFirst({
+    where: { id, organizationId: { in: organizationIds } },
+    include: { meter: { select: { id: true, name: true } } },
+  });
+}
+
+export async function replaceMedias(tx: Prisma.TransactionClient, productId: string, fileIds: string[]) {
+  await tx.productMedia.deleteMany({ where: { productId } });
+  await tx.productMedia.createMany({ data: fileIds.map((fileId, order) => ({ productId, fileId, order })) });
+}
+
+export async function replaceAttachedCustomFields(
+  tx: Prisma.TransactionClient,
+  productId: string,
+  fields: { customFieldId: string; required: boolean }[],
+) {
+  await tx.productCustomField.deleteMany({ where: { productId } });
+  await tx.productCustomField.createMany({
+    data: fields.map((field, order) => ({ productId, order, ...field })),
+  });
+}
+
+export type ProductListFilter = {
+  organizationIds: string[];
+  ids?: string[];
+  query?: string;
+  isArchived?: boolean;
+  isRecurring?: boolean;
+};
+
+export type ProductSort = {
+  field: 'created_at' | 'name' | 'price_amount_type' | 'price_amount';
+  direction: 'asc' | 'desc';
+};
+
+// Sorting by price looks at the product's first current price, as Polar does.
+const SORT_EXPRESSIONS: Record<ProductSort['field'], Prisma.Sql> = {
+  created_at: Prisma.sql`p.created_at`,
+  name: Prisma.sql`p.name`,
+  price_amount_type: Prisma.sql`CASE fp.amount_type WHEN 'free' THEN 0 WHEN 'custom' THEN 1 WHEN 'fixed' THEN 2 WHEN 'metered_unit' THEN 3 END`,
+  price_amount: Prisma.sql`COALESCE(fp.price_amount, fp.minimum_amount, 0)`,
+};
+
+function whereSql(filter: ProductListFilter): Prisma.Sql {
+  const conditions = [Prisma.sql`p.organization_id = ANY(${filter.organizationIds}::uuid[])`];
+  if (filter.ids) conditions.push(Prisma.sql`p.id = ANY(${filter.ids}::uuid[])`);
+  if (filter.query)
+    conditions.push(Prisma.sql`p.name ILIKE ${`%${filter.query.replace(/[\\%_]/g, '\\$&')}%`}`);
+  if (filter.isArchived !== undefined) conditions.push(Prisma.sql`p.is_archived = ${filter.isArchived}`);
+  if (filter.isRecurring !== undefined) {
+    conditions.push(
+      filter.isRecurring
+        ? Prisma.sql`p.recurring_interval IS NOT NULL`
+        : Prisma.sql`p.recurring_interval IS NULL`,
+    );
+  }
+  return Prisma.join(conditions, ' AND ');
+}
+
+/** One page of product ids in the asked order, and how many products match. */
+export async function listProductIds(
+  db: Db,
+  filter: ProductListFilter,
+  sorting: ProductSort[],
+  page: { skip: number; take: number },
+): Promise<[string[], number]> {
+  const order = Prisma.join(
+    [
+      ...sorting.map(
+        ({ field, direction }) =>
+          Prisma.sql`${SORT_EXPRESSIONS[field]} ${direction === 'desc' ? Prisma.sql`DESC` : Prisma.sql`ASC`}`,
+      ),
+      Prisma.sql`p.id ASC`,
+    ],
+    ', ',
+  );
+  const where = whereSql(filter);
+  const [rows, counted] = await db.$transaction([
+    db.$queryRaw<{ id: string }[]>`
+      SELECT p.id FROM products p
+      LEFT JOIN LATERAL (
+        SELECT pp.amount_type, pp.price_amount, pp.minimum_amount FROM product_prices pp
+        WHERE pp.product_id = p.id AND NOT pp.is_archived
+        ORDER BY pp.created_at ASC, pp.id ASC LIMIT 1
+      ) fp ON true
+      WHERE ${where}
+      ORDER BY ${order}
+      LIMIT ${page.take} OFFSET ${page.skip}`,
+    db.$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM products p WHERE ${where}`,
+  ]);
+  return [rows.map((row) => row.id), Number(counted[0]?.count ?? 0)];
+}
+
+export type ProductRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
+export type PriceRow = NonNullable<Awaited<ReturnType<typeof findPrice>>>;

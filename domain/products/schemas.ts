@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { attachedCustomFieldCreateSchema, attachedCustomFieldSchema } from '../custom-fields/schemas.js';
+import { productMediaFileSchema } from '../files/schemas.js';
+import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import {
+  MAX_CUSTOM_AMOUNT,
+  MAX_PRICE_AMOUNT,
+  MIN_PRICE_AMOUNT,
+  normalizeUnitAmount,
+  SUPPORTED_CURRENCIES,
+  UNIT_AMOUNT_DECIMALS,
+} from './rules.js';
+
+// Polar's Product and prices as @polar-sh/sdk@0.33.2 reads them; spec §3 Product, Price.
+
+const datetime = z.iso.datetime({ offset: true });
+
+export const recurringIntervalSchema = z.enum(['month', 'year']);
+export type RecurringInterval = z.infer<typeof recurringIntervalSchema>;
+export const priceTypeSchema = z.enum(['one_time', 'recurring']);
+
+const priceCommon = {
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  is_archived: z.boolean(),
+  product_id: z.uuid(),
+  type: priceTypeSchema,
+  recurring_interval: recurringIntervalSchema.nullable(),
+};
+
+export const productPriceSchema = z.discriminatedUnion('amount_type', [
+  z.object({ ...priceCommon, amount_type: z.literal('free') }),
+  z.object({
+    ...priceCommon,
+    amount_type: z.literal('fixed'),
+    price_currency: z.string(),
+    price_amount: z.number().int(),
+  }),
+  z.object({
+    ...priceCommon,
+    amount_type: z.literal('custom'),
+    price_currency: z.string(),
+    minimum_amount: z.number().int().nullable(),
+    maximum_amount: z.number().int().nullable(),
+    preset_amount: z.number().int().nullable(),
+  }),
+  z.object({
+    ...priceCommon,
+    amount_type: z.literal('metered_unit'),
+    price_currency: z.string(),
+    unit_amount: z.string(),
+    cap_amount: z.number().int().nullable(),
+    meter_id: z.uuid(),
+    meter: z.object({ id: z.uuid(), name: z.string() }),
+  }),
+]);
+
+export type ProductPrice = z.infer<typeof productPriceSchema>;
+
+export const productSchema = z.object({
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  recurring_interval: recurringIntervalSchema.nullable(),
+  is_recurring: z.boolean(),
+  is_archived: z.boolean(),
+  organization_id: z.uuid(),
+  metadata: metadataSchema,
+  /** The product's current prices; archived ones stay readable by id (`getProductPrice`). */
+  prices: z.array(productPriceSchema),
+  /** Always empty until benefits exist in Tollgate. */
+  benefits: z.array(z.never()),
+  medias: z.array(productMediaFileSchema),
+  attached_custom_fields: z.array(attachedCustomFieldSchema),
+});
+
+export type Product = z.infer<typeof productSchema>;
+
+const currencySchema = z
+  .enum(SUPPORTED_CURRENCIES, { message: 'Currently, only usd is supported.' })
+  .default(SUPPORTED_CURRENCIES[0]);
+const priceAmountSchema = z.number().int().min(MIN_PRICE_AMOUNT).max(MAX_PRICE_AMOUNT);
+const customBoundSchema = priceAmountSchema.max(MAX_CUSTOM_AMOUNT).nullable().optional();
+
+const unitAmountSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const normalized = normalizeUnitAmount(value);
+  if (normalized === null) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `A positive amount in cents with at most ${UNIT_AMOUNT_DECIMALS} decimals is expected.`,
+    });
+    return z.NEVER;
+  }
+  return normalized;
+});
+
+export const priceCreateSchema = z.discriminatedUnion('amount_type', [
+  z.strictObject({
+    amount_type: z.literal('fixed'),
+    price_amount: priceAmountSchema,
+    price_currency: currencySchema,
+  }),
+  z.strictObject({
+    amount_type: z.literal('custom'),
+    price_currency: currencySchema,
+    minimum_amount: priceAmountSchema.nullable().optional(),
+    maximum_amount: customBoundSchema,
+    preset_amount: customBoundSchema,
+  }),
+  z.strictObject({ amount_type: z.literal('free') }),
+  z.strictObject({
+    amount_type: z.literal('metered_unit'),
+    meter_id: z.uuid(),
+    price_currency: currencySchema,
+    unit_amount: unitAmountSchema,
+    cap_amount: z.number().int().min(0).max(MAX_PRICE_AMOUNT).nullable().optional(),
+  }),
+]);
+
+export type PriceCreate = z.infer<typeof priceCreateSchema>;
+
+/** In an update, `{ id }` keeps an existing price; anything else creates one. */
+export const productPriceUpdateSchema = z.discriminatedUnion('amount_type', [
+  z.strictObject({ amount_type: z.undefined().optional(), id: z.uuid() }),
+  ...priceCreateSchema.options,
+]);
+
+export type PriceUpdate = z.infer<typeof productPriceUpdateSchema>;
+
+/** Polar's product names have at least 3 characters; an empty description means none. */
+const nameSchema = z.string().trim().min(3);
+const descriptionSchema = z
+  .string()
+  .nullable()
+  .optional()
+  .transform((value) => (value === '' ? null : value));
+
+export const productCreateSchema = z.strictObject({
+  metadata: metadataInputSchema.optional(),
+  name: nameSchema,
+  description: descriptionSchema,
+  recurring_interval: recurringIntervalSchema.nullable().default(null),
+  prices: z.array(priceCreateSchema).min(1),
+  medias: z.array(z.uuid()).nullable().optional(),
+  attached_custom_fields: z.array(attachedCustomFieldCreateSchema).optional(),
+  organization_id: z.uuid().nullable().optional(),
+});
+
+export const productUpdateSchema = z.strictObject({
+  metadata: metadataInputSchema.optional(),
+  name: nameSchema.nullable().optional(),
+  description: descriptionSchema,
+  recurring_interval: recurringIntervalSchema.nullable().optional(),
+  is_archived: z.boolean().nullable().optional(),
+  prices: z.array(productPriceUpdateSchema).nullable().optional(),
+  medias: z.array(z.uuid()).nullable().optional(),
+  attached_custom_fields: z.array(attachedCustomFieldCreateSchema).nullable().optional(),
+});
+
+export const productBenefitsUpdateSchema = z.strictObject({ benefits: z.array(z.uuid()) });
+
+export type ProductCreate = z.infer<typeof productCreateSchema>;
+export type ProductUpdate = z.infer<typeof productUpdateSchema>;
+
+export const productSortFields = [
+  'created_at',
+  '-created_at',
+  'name',
+  '-name',
+  'price_amount_type',
+  '-price_amount_type',
+  'price_amount',
+  '-price_amount',
+] as const;

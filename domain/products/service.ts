@@ -1,0 +1,389 @@
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Caller } from '../access/rules.js';
+import { accessibleOrganizationIds } from '../access/service.js';
+import { CatalogError } from '../catalog/errors.js';
+import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { findCustomFieldsOfOrganization } from '../custom-fields/repository.js';
+import type { AttachedCustomFieldCreate } from '../custom-fields/schemas.js';
+import { toCustomFieldResponse } from '../custom-fields/service.js';
+import { recordEvent } from '../events/repository.js';
+import { findFilesOfOrganization } from '../files/repository.js';
+import { toFileResponse } from '../files/service.js';
+import { findMetersOfOrganization } from '../meters/repository.js';
+import { readMetadata } from '../metadata/rules.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import {
+  archivePricesExcept,
+  findCurrentPrices,
+  findPrice,
+  findProduct,
+  findProductsByIds,
+  insertPrices,
+  insertProduct,
+  listProductIds,
+  lockProduct,
+  replaceAttachedCustomFields,
+  replaceMedias,
+  updateProductRow,
+  type PriceRow,
+  type ProductRow,
+  type ProductSort,
+} from './repository.js';
+import {
+  customPriceIssues,
+  normalizeUnitAmount,
+  priceSetIssues,
+  type AmountType,
+  type PriceIssue,
+} from './rules.js';
+import {
+  productPriceSchema,
+  productSchema,
+  type PriceCreate,
+  type Product,
+  type ProductCreate,
+  type ProductPrice,
+  type ProductUpdate,
+  type RecurringInterval,
+} from './schemas.js';
+
+export type ProductsContext = { db: Db; publicUrl: string };
+
+export function toPriceResponse(row: PriceRow): ProductPrice {
+  const common = {
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    is_archived: row.isArchived,
+    product_id: row.productId,
+    type: row.type,
+    recurring_interval: row.recurringInterval,
+    amount_type: row.amountType,
+  };
+  switch (row.amountType as AmountType) {
+    case 'free':
+      return productPriceSchema.parse(common);
+    case 'fixed':
+      return productPriceSchema.parse({
+        ...common,
+        price_currency: row.priceCurrency,
+        price_amount: row.priceAmount,
+      });
+    case 'custom':
+      return productPriceSchema.parse({
+        ...common,
+        price_currency: row.priceCurrency,
+        minimum_amount: row.minimumAmount,
+        maximum_amount: row.maximumAmount,
+        preset_amount: row.presetAmount,
+      });
+    case 'metered_unit':
+      return productPriceSchema.parse({
+        ...common,
+        price_currency: row.priceCurrency,
+        unit_amount: normalizeUnitAmount(row.unitAmount?.toFixed() ?? '') ?? row.unitAmount?.toFixed(),
+        cap_amount: row.capAmount,
+        meter_id: row.meterId,
+        meter: row.meter,
+      });
+  }
+}
+
+export function toProductResponse(row: ProductRow, publicUrl: string): Product {
+  return productSchema.parse({
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    recurring_interval: row.recurringInterval,
+    is_recurring: row.recurringInterval !== null,
+    is_archived: row.isArchived,
+    organization_id: row.organizationId,
+    metadata: readMetadata(row.metadata),
+    prices: row.prices.map(toPriceResponse),
+    benefits: [],
+    medias: row.medias.map((media) => toFileResponse(media.file, publicUrl)),
+    attached_custom_fields: row.customFields.map((attached) => ({
+      custom_field_id: attached.customFieldId,
+      custom_field: toCustomFieldResponse(attached.customField),
+      order: attached.order,
+      required: attached.required,
+    })),
+  });
+}
+
+const invalid = (issues: PriceIssue[]) =>
+  new CatalogError(
+    'invalid',
+    issues.map((issue) => issue.message).join(' '),
+    issues.map((issue) => ({ loc: ['body', ...issue.loc], msg: issue.message, type: 'value_error' })),
+  );
+
+/** Prices to create, checked beyond their schema: bounds, and meters of the product's organization. */
+async function checkNewPrices(
+  db: Db | Prisma.TransactionClient,
+  organizationId: string,
+  prices: { price: PriceCreate; index: number }[],
+) {
+  const issues: PriceIssue[] = prices.flatMap(({ price, index }) =>
+    price.amount_type === 'custom'
+      ? customPriceIssues(price).map((issue) => ({ ...issue, loc: ['prices', index, ...issue.loc] }))
+      : [],
+  );
+  const metered = prices.flatMap(({ price, index }) =>
+    price.amount_type === 'metered_unit' ? [{ meterId: price.meter_id, index }] : [],
+  );
+  if (metered.length > 0) {
+    const found = new Set(
+      (
+        await findMetersOfOrganization(
+          db,
+          organizationId,
+          metered.map((entry) => entry.meterId),
+        )
+      ).map((meter) => meter.id),
+    );
+    for (const { meterId, index } of metered) {
+      if (!found.has(meterId))
+        issues.push({ loc: ['prices', index, 'meter_id'], message: 'Meter not found.' });
+    }
+  }
+  if (issues.length > 0) throw invalid(issues);
+}
+
+function priceRows(
+  prices: PriceCreate[],
+  product: { id: string; organizationId: string; recurringInterval: string | null },
+  at: Date,
+): Prisma.ProductPriceCreateManyInput[] {
+  // Prices are listed by creation time; one millisecond apart keeps the order they were given in.
+  return prices.map((price, index) => ({
+    createdAt: new Date(at.getTime() + index),
+    organizationId: product.organizationId,
+    productId: product.id,
+    amountType: price.amount_type,
+    type: product.recurringInterval ? 'recurring' : 'one_time',
+    recurringInterval: product.recurringInterval,
+    priceCurrency: price.amount_type === 'free' ? null : price.price_currency,
+    priceAmount: price.amount_type === 'fixed' ? price.price_amount : null,
+    minimumAmount: price.amount_type === 'custom' ? (price.minimum_amount ?? null) : null,
+    maximumAmount: price.amount_type === 'custom' ? (price.maximum_amount ?? null) : null,
+    presetAmount: price.amount_type === 'custom' ? (price.preset_amount ?? null) : null,
+    unitAmount: price.amount_type === 'metered_unit' ? price.unit_amount : null,
+    capAmount: price.amount_type === 'metered_unit' ? (price.cap_amount ?? null) : null,
+    meterId: price.amount_type === 'metered_unit' ? price.meter_id : null,
+  }));
+}
+
+/** Media must be uploaded product_media files of the product's organization (Polar's rule). */
+async function checkMedias(db: Db, organizationId: string, fileIds: string[]) {
+  const files = new Map(
+    (await findFilesOfOrganization(db, organizationId, fileIds)).map((file) => [file.id, file]),
+  );
+  const issues: PriceIssue[] = [];
+  const seen = new Set<string>();
+  for (const [index, id] of fileIds.entries()) {
+    const file = files.get(id);
+    if (seen.has(id)) issues.push({ loc: ['medias', index], message: 'This file is listed twice.' });
+    else if (!file) issues.push({ loc: ['medias', index], message: 'File not found.' });
+    else if (file.service !== 'product_media') {
+      issues.push({ loc: ['medias', index], message: 'Only product_media files can be product media.' });
+    } else if (!file.isUploaded)
+      issues.push({ loc: ['medias', index], message: 'This file is not uploaded yet.' });
+    seen.add(id);
+  }
+  if (issues.length > 0) throw invalid(issues);
+}
+
+async function checkCustomFields(db: Db, organizationId: string, fields: AttachedCustomFieldCreate[]) {
+  const ids = fields.map((field) => field.custom_field_id);
+  const found = new Set(
+    (await findCustomFieldsOfOrganization(db, organizationId, ids)).map((field) => field.id),
+  );
+  const issues: PriceIssue[] = [];
+  const seen = new Set<string>();
+  for (const [index, id] of ids.entries()) {
+    const loc = ['attached_custom_fields', index, 'custom_field_id'];
+    if (seen.has(id)) issues.push({ loc, message: 'This custom field is attached twice.' });
+    else if (!found.has(id)) issues.push({ loc, message: 'Custom field not found.' });
+    seen.add(id);
+  }
+  if (issues.length > 0) throw invalid(issues);
+}
+
+const attachedRows = (fields: AttachedCustomFieldCreate[]) =>
+  fields.map((field) => ({ customFieldId: field.custom_field_id, required: field.required }));
+
+async function readProduct(tx: Prisma.TransactionClient, id: string, organizationId: string) {
+  const row = await findProduct(tx, id, [organizationId]);
+  if (!row) throw new Error(`product ${id} vanished inside its own transaction`);
+  return row;
+}
+
+export async function createProduct(
+  ctx: ProductsContext,
+  caller: Caller,
+  input: ProductCreate,
+): Promise<Product> {
+  const { db } = ctx;
+  const organizationId = await organizationToWrite(db, caller, input.organization_id, 'Product');
+  const setIssues = priceSetIssues(input.prices, input.recurring_interval);
+  if (setIssues.length > 0)
+    throw invalid(setIssues.map((issue) => ({ ...issue, loc: ['prices', ...issue.loc] })));
+  await checkNewPrices(
+    db,
+    organizationId,
+    input.prices.map((price, index) => ({ price, index })),
+  );
+  if (input.medias) await checkMedias(db, organizationId, input.medias);
+  if (input.attached_custom_fields) await checkCustomFields(db, organizationId, input.attached_custom_fields);
+
+  const now = new Date();
+  return db.$transaction(async (tx) => {
+    const product = await insertProduct(tx, {
+      organizationId,
+      name: input.name,
+      description: input.description ?? null,
+      recurringInterval: input.recurring_interval,
+      metadata: input.metadata ?? {},
+      createdAt: now,
+    });
+    await insertPrices(tx, priceRows(input.prices, product, now));
+    if (input.medias) await replaceMedias(tx, product.id, input.medias);
+    if (input.attached_custom_fields) {
+      await replaceAttachedCustomFields(tx, product.id, attachedRows(input.attached_custom_fields));
+    }
+    const created = toProductResponse(await readProduct(tx, product.id, organizationId), ctx.publicUrl);
+    await recordEvent(tx, { organizationId, type: 'product.created', data: created, at: now });
+    return created;
+  });
+}
+
+export async function updateProduct(
+  ctx: ProductsContext,
+  caller: Caller,
+  id: string,
+  input: ProductUpdate,
+): Promise<Product> {
+  const { db } = ctx;
+  const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
+  if (!existing) throw new CatalogError('not_found', 'Product not found');
+  const { organizationId } = existing;
+  await assertCanWrite(db, caller, organizationId, 'Product');
+  // Polar lets only legacy products (none in Tollgate) set it; subscriptions rely on it not changing.
+  if (input.recurring_interval !== undefined && input.recurring_interval !== existing.recurringInterval) {
+    throw CatalogError.invalid(['recurring_interval'], 'The recurring interval of a product cannot change.');
+  }
+  const newPrices = (input.prices ?? []).flatMap((price, index) =>
+    price.amount_type === undefined ? [] : [{ price, index }],
+  );
+  await checkNewPrices(db, organizationId, newPrices);
+  if (input.medias) await checkMedias(db, organizationId, input.medias);
+  if (input.attached_custom_fields) await checkCustomFields(db, organizationId, input.attached_custom_fields);
+
+  const now = new Date();
+  return db.$transaction(async (tx) => {
+    await lockProduct(tx, id);
+    if (input.prices) {
+      const current = new Map((await findCurrentPrices(tx, id)).map((price) => [price.id, price]));
+      const kept = new Set<string>();
+      const issues: PriceIssue[] = [];
+      const resulting = input.prices.map((price, index) => {
+        if (price.amount_type !== undefined) return { amount_type: price.amount_type };
+        const row = current.get(price.id);
+        if (!row)
+          issues.push({
+            loc: ['prices', index, 'id'],
+            message: 'This price is not a current price of the product.',
+          });
+        else if (kept.has(price.id))
+          issues.push({ loc: ['prices', index, 'id'], message: 'This price is listed twice.' });
+        kept.add(price.id);
+        return { amount_type: (row?.amountType ?? 'free') as AmountType };
+      });
+      if (issues.length > 0) throw invalid(issues);
+      const setIssues = priceSetIssues(resulting, existing.recurringInterval as RecurringInterval | null);
+      if (setIssues.length > 0)
+        throw invalid(setIssues.map((issue) => ({ ...issue, loc: ['prices', ...issue.loc] })));
+      await archivePricesExcept(tx, id, [...kept], now);
+      await insertPrices(
+        tx,
+        priceRows(
+          newPrices.map(({ price }) => price as PriceCreate),
+          existing,
+          now,
+        ),
+      );
+    }
+    if (input.medias) await replaceMedias(tx, id, input.medias);
+    if (input.attached_custom_fields) {
+      await replaceAttachedCustomFields(tx, id, attachedRows(input.attached_custom_fields));
+    }
+    await updateProductRow(tx, id, organizationId, {
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      ...(typeof input.is_archived === 'boolean' ? { isArchived: input.is_archived } : {}),
+      modifiedAt: now,
+    });
+    const updated = toProductResponse(await readProduct(tx, id, organizationId), ctx.publicUrl);
+    await recordEvent(tx, { organizationId, type: 'product.updated', data: updated, at: now });
+    return updated;
+  });
+}
+
+export async function getProduct(ctx: ProductsContext, caller: Caller, id: string): Promise<Product> {
+  const row = await findProduct(ctx.db, id, await accessibleOrganizationIds(ctx.db, caller));
+  if (!row) throw new CatalogError('not_found', 'Product not found');
+  return toProductResponse(row, ctx.publicUrl);
+}
+
+/**
+ * A price by id, archived or not: what was sold at a price that a product update archived stays
+ * readable (orders and subscriptions point at it).
+ */
+export async function getProductPrice(db: Db, caller: Caller, id: string): Promise<ProductPrice> {
+  const row = await findPrice(db, id, await accessibleOrganizationIds(db, caller));
+  if (!row) throw new CatalogError('not_found', 'Price not found');
+  return toPriceResponse(row);
+}
+
+export async function listProducts(
+  ctx: ProductsContext,
+  caller: Caller,
+  query: PageQuery & {
+    id?: string | string[];
+    organization_id?: string | string[];
+    query?: string;
+    is_archived?: boolean;
+    is_recurring?: boolean;
+    benefit_id?: string | string[];
+    sorting?: string[];
+  },
+) {
+  // Tollgate has no benefits yet, so no product grants the asked ones.
+  if (query.benefit_id !== undefined) return paginated<Product>([], 0, query);
+  const organizationIds = await organizationsToRead(ctx.db, caller, query.organization_id);
+  const sorting = parseSorting<ProductSort['field']>(query.sorting ?? ['-created_at']);
+  const [ids, total] = await listProductIds(
+    ctx.db,
+    {
+      organizationIds,
+      ids: query.id === undefined ? undefined : [query.id].flat(),
+      query: query.query,
+      isArchived: query.is_archived,
+      isRecurring: query.is_recurring,
+    },
+    sorting,
+    pageToSkipTake(query),
+  );
+  const rows = new Map((await findProductsByIds(ctx.db, ids)).map((row) => [row.id, row]));
+  const items = ids.flatMap((id) => {
+    const row = rows.get(id);
+    return row ? [toProductResponse(row, ctx.publicUrl)] : [];
+  });
+  return paginated(items, total, query);
+}
