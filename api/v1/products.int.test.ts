@@ -568,13 +568,75 @@ describe('/v1/products', () => {
   });
 
   describe('products:update_benefits', () => {
-    it('answers 501 until benefits exist, and 404 for another organization', async () => {
-      const { polar } = await tenant();
+    it('sets the benefits in the given order, records product.updated, and filters products by benefit', async () => {
+      const { polar, organization } = await tenant();
+      const support = await polar.benefits.create({
+        type: 'custom',
+        description: 'Support',
+        properties: { note: null },
+      });
+      const keys = await polar.benefits.create({
+        type: 'license_keys',
+        description: 'License key',
+        properties: {},
+      });
+      const product = await fixedMonthly(polar);
+      const other = await fixedMonthly(polar, 'Other plan');
+
+      const updated = await polar.products.updateBenefits({
+        id: product.id,
+        productBenefitsUpdate: { benefits: [keys.id, support.id] },
+      });
+      expect(updated.benefits.map((benefit) => benefit.id)).toEqual([keys.id, support.id]);
+      expect((await polar.products.get({ id: product.id })).benefits.map((benefit) => benefit.id)).toEqual([
+        keys.id,
+        support.id,
+      ]);
+      const withSupport = await polar.products.list({ benefitId: support.id });
+      expect(withSupport.result.items.map((item) => item.id)).toEqual([product.id]);
+      expect(other.benefits).toEqual([]);
+
+      const cleared = await polar.products.updateBenefits({
+        id: product.id,
+        productBenefitsUpdate: { benefits: [] },
+      });
+      expect(cleared.benefits).toEqual([]);
+      const events = (await outbox(organization.id)).filter((event) => event.type === 'product.updated');
+      expect(events).toHaveLength(2);
+
+      // A deleted benefit leaves the products that gave it.
+      await polar.products.updateBenefits({
+        id: product.id,
+        productBenefitsUpdate: { benefits: [support.id] },
+      });
+      await polar.benefits.delete({ id: support.id });
+      expect((await polar.products.get({ id: product.id })).benefits).toEqual([]);
+    });
+
+    it("refuses another organization's benefit, a repeated one, and another organization's product", async () => {
+      const { polar, token } = await tenant();
       const other = await tenant();
       const product = await fixedMonthly(polar);
-      await expect(
-        polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [] } }),
-      ).rejects.toMatchObject({ statusCode: 501 });
+      const mine = await polar.benefits.create({
+        type: 'custom',
+        description: 'Mine',
+        properties: { note: null },
+      });
+      const theirs = await other.polar.benefits.create({
+        type: 'custom',
+        description: 'Theirs',
+        properties: { note: null },
+      });
+      const refused = await post(token, `/products/${product.id}/benefits`, {
+        benefits: [mine.id, theirs.id],
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail[0]?.loc).toEqual(['body', 'benefits', 1]);
+      const repeated = await post(token, `/products/${product.id}/benefits`, {
+        benefits: [mine.id, mine.id],
+      });
+      expect(repeated.status).toBe(422);
+      expect((await polar.products.get({ id: product.id })).benefits).toEqual([]);
       await expect(
         other.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [] } }),
       ).rejects.toMatchObject({ name: 'ResourceNotFound' });

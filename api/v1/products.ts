@@ -12,9 +12,9 @@ import {
   getProduct,
   listProducts,
   updateProduct,
+  updateProductBenefits,
   type ProductsContext,
 } from '../../domain/products/service.js';
-import { AppError } from '../http/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
 import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
 
@@ -90,19 +90,16 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
   api.add(
     {
       ...common,
-      errors: [...common.errors, 'NotImplemented'],
       method: 'post',
       path: '/products/{id}/benefits',
       operationId: 'products:update_benefits',
-      summary: "Set a product's benefits (not available yet: Tollgate has no benefits)",
+      summary: "Set a product's benefits",
       params: idParamsSchema,
       body: productBenefitsUpdateSchema,
       response: productSchema,
       status: 200,
     },
-    async ({ params, caller }) => {
-      await getProduct(ctx, caller, params.id).catch(rethrowCatalogError);
-      throw new AppError('NotImplemented', 'Benefits are not available in Tollgate yet.');
-    },
+    async ({ params, body, caller }) =>
+      updateProductBenefits(ctx, caller, params.id, body.benefits).catch(rethrowCatalogError),
   );
 }

@@ -108,7 +108,7 @@ export type Benefit = {
   deletable: boolean;
   organization_id: string;
   metadata: z.infer<typeof metadataSchema>;
-  properties: Record<string, unknown>;
+  properties: Record<string, z.infer<ReturnType<typeof z.json>>>;
 };
 
 // Built per type; the declared type says what every variant shares.

@@ -102,7 +102,7 @@ async function recordBenefitEvent(
   await recordEvent(tx, {
     organizationId: row.organizationId,
     type: `benefit.${kind}`,
-    data: benefit as unknown as Prisma.InputJsonValue,
+    data: benefit,
     at: row.modifiedAt ?? row.createdAt,
   });
   return benefit;

@@ -12,6 +12,11 @@ export const productInclude = {
   },
   medias: { orderBy: { order: 'asc' }, include: { file: true } },
   customFields: { orderBy: { order: 'asc' }, include: { customField: true } },
+  benefits: {
+    where: { benefit: { deletedAt: null } },
+    orderBy: { order: 'asc' },
+    include: { benefit: true },
+  },
 } satisfies Prisma.ProductInclude;
 
 export function findProduct(db: Client, id: string, organizationIds: string[]) {
@@ -89,6 +94,7 @@ export async function replaceAttachedCustomFields(
 
 export type ProductListFilter = {
   organizationIds: string[];
+  benefitIds?: string[];
   ids?: string[];
   query?: string;
   isArchived?: boolean;
@@ -111,6 +117,11 @@ const SORT_EXPRESSIONS: Record<ProductSort['field'], Prisma.Sql> = {
 function whereSql(filter: ProductListFilter): Prisma.Sql {
   const conditions = [Prisma.sql`p.organization_id = ANY(${filter.organizationIds}::uuid[])`];
   if (filter.ids) conditions.push(Prisma.sql`p.id = ANY(${filter.ids}::uuid[])`);
+  if (filter.benefitIds) {
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM product_benefits pb WHERE pb.product_id = p.id AND pb.benefit_id = ANY(${filter.benefitIds}::uuid[]))`,
+    );
+  }
   if (filter.query)
     conditions.push(Prisma.sql`p.name ILIKE ${`%${filter.query.replace(/[\\%_]/g, '\\$&')}%`}`);
   if (filter.isArchived !== undefined) conditions.push(Prisma.sql`p.is_archived = ${filter.isArchived}`);
@@ -160,3 +171,11 @@ export async function listProductIds(
 
 export type ProductRow = NonNullable<Awaited<ReturnType<typeof findProduct>>>;
 export type PriceRow = NonNullable<Awaited<ReturnType<typeof findPrice>>>;
+
+/** Replaces a product's benefits with `benefitIds`, in that order. */
+export async function replaceBenefits(tx: Prisma.TransactionClient, productId: string, benefitIds: string[]) {
+  await tx.productBenefit.deleteMany({ where: { productId } });
+  await tx.productBenefit.createMany({
+    data: benefitIds.map((benefitId, order) => ({ productId, benefitId, order })),
+  });
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { benefitSchema } from '../benefits/schemas.js';
 import { attachedCustomFieldCreateSchema, attachedCustomFieldSchema } from '../custom-fields/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
@@ -71,8 +72,7 @@ export const productSchema = z.object({
   metadata: metadataSchema,
   /** The product's current prices; archived ones stay readable by id (`getProductPrice`). */
   prices: z.array(productPriceSchema),
-  /** Always empty until benefits exist in Tollgate. */
-  benefits: z.array(z.never()),
+  benefits: z.array(benefitSchema),
   medias: z.array(productMediaFileSchema),
   attached_custom_fields: z.array(attachedCustomFieldSchema),
 });

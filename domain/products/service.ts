@@ -7,6 +7,7 @@ import { assertCanWrite, organizationToWrite, organizationsToRead } from '../cat
 import { findCustomFieldsOfOrganization } from '../custom-fields/repository.js';
 import type { AttachedCustomFieldCreate } from '../custom-fields/schemas.js';
 import { toCustomFieldResponse } from '../custom-fields/service.js';
+import { toBenefitResponse } from '../benefits/service.js';
 import { recordEvent } from '../events/repository.js';
 import { findFilesOfOrganization } from '../files/repository.js';
 import { toFileResponse } from '../files/service.js';
@@ -24,6 +25,7 @@ import {
   insertProduct,
   listProductIds,
   lockProduct,
+  replaceBenefits,
   replaceAttachedCustomFields,
   replaceMedias,
   updateProductRow,
@@ -104,7 +106,7 @@ export function toProductResponse(row: ProductRow, publicUrl: string): Product {
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
     prices: row.prices.map(toPriceResponse),
-    benefits: [],
+    benefits: row.benefits.map((link) => toBenefitResponse(link.benefit)),
     medias: row.medias.map((media) => toFileResponse(media.file, publicUrl)),
     attached_custom_fields: row.customFields.map((attached) => ({
       custom_field_id: attached.customFieldId,
@@ -364,8 +366,6 @@ export async function listProducts(
     sorting?: string[];
   },
 ) {
-  // Tollgate has no benefits yet, so no product grants the asked ones.
-  if (query.benefit_id !== undefined) return paginated<Product>([], 0, query);
   const organizationIds = await organizationsToRead(ctx.db, caller, query.organization_id);
   const sorting = parseSorting<ProductSort['field']>(query.sorting ?? ['-created_at']);
   const [ids, total] = await listProductIds(
@@ -374,6 +374,7 @@ export async function listProducts(
       organizationIds,
       ids: query.id === undefined ? undefined : [query.id].flat(),
       query: query.query,
+      benefitIds: query.benefit_id === undefined ? undefined : [query.benefit_id].flat(),
       isArchived: query.is_archived,
       isRecurring: query.is_recurring,
     },
@@ -386,4 +387,43 @@ export async function listProducts(
     return row ? [toProductResponse(row, ctx.publicUrl)] : [];
   });
   return paginated(items, total, query);
+}
+
+/**
+ * Sets the benefits a product gives, in the order given. They must be live, selectable benefits
+ * of the product's organization.
+ */
+export async function updateProductBenefits(
+  ctx: ProductsContext,
+  caller: Caller,
+  id: string,
+  benefitIds: string[],
+): Promise<Product> {
+  const { db } = ctx;
+  const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
+  if (!existing) throw new CatalogError('not_found', 'Product not found');
+  const { organizationId } = existing;
+  await assertCanWrite(db, caller, organizationId, 'Product');
+  const duplicate = benefitIds.findIndex((benefitId, index) => benefitIds.indexOf(benefitId) !== index);
+  if (duplicate >= 0) throw CatalogError.invalid(['benefits', duplicate], 'This benefit is listed twice.');
+  const usable = new Set(
+    (
+      await db.benefit.findMany({
+        where: { id: { in: benefitIds }, organizationId, deletedAt: null, selectable: true },
+        select: { id: true },
+      })
+    ).map((benefit) => benefit.id),
+  );
+  const missing = benefitIds.findIndex((benefitId) => !usable.has(benefitId));
+  if (missing >= 0) throw CatalogError.invalid(['benefits', missing], 'Benefit not found.');
+
+  const now = new Date();
+  return db.$transaction(async (tx) => {
+    await lockProduct(tx, id);
+    await replaceBenefits(tx, id, benefitIds);
+    await updateProductRow(tx, id, organizationId, { modifiedAt: now });
+    const updated = toProductResponse(await readProduct(tx, id, organizationId), ctx.publicUrl);
+    await recordEvent(tx, { organizationId, type: 'product.updated', data: updated, at: now });
+    return updated;
+  });
 }
