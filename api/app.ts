@@ -75,6 +75,8 @@ export function createApp(deps: AppDeps): Express {
       rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
       version: deps.settings.version,
       publicUrl: deps.config.publicUrl,
+      temporal: deps.temporal,
+      taskQueue: taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main,
     }).router,
   );
   app.use('/api', notFoundHandler);

@@ -61,6 +61,8 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         rateLimitPerMinute: 1,
         version: 'test',
         publicUrl: env.stack.baseUrl,
+        temporal: env.stack.temporal,
+        taskQueue: env.stack.taskQueuePrefix,
       });
       type Layer = { route?: { path: string; methods: Record<string, boolean> } };
       const served = (router as unknown as { stack: Layer[] }).stack

@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Auth } from '../auth/auth.js';
@@ -10,6 +11,7 @@ import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
+import { registerWebhookOperations } from './webhooks.js';
 
 export type V1Deps = {
   db: Db;
@@ -19,6 +21,9 @@ export type V1Deps = {
   rateLimitPerMinute: number;
   version: string;
   publicUrl: string;
+  /** Redelivery queues work on the webhook delivery workflows. */
+  temporal: Client;
+  taskQueue: string;
 };
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
@@ -51,6 +56,10 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   router.use(idempotency(deps.db, deps.logger));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);
+  registerWebhookOperations(registry, {
+    db: deps.db,
+    webhooks: { temporal: deps.temporal, taskQueue: deps.taskQueue },
+  });
   router.use(notFoundHandler);
   return { router, registry };
 }
