@@ -74,7 +74,10 @@ export function startWebhookEventRound(
   db: Client,
   { id, organizationId, round }: { id: string; organizationId: string; round: string },
 ) {
-  return db.webhookEvent.update({ where: { id, organizationId }, data: { round, status: 'pending' } });
+  return db.webhookEvent.update({
+    where: { id, organizationId },
+    data: { round, status: 'pending', modifiedAt: new Date() },
+  });
 }
 
 // ---- dispatch (the outbox is read across organizations: the dispatcher serves the deployment) ----
@@ -161,7 +164,12 @@ export function recordWebhookEventAttempt(
 ) {
   return db.webhookEvent.updateMany({
     where: { id, round, status: 'pending' },
-    data: { succeeded, lastHttpCode: httpCode, ...(succeeded ? { status: 'succeeded' } : {}) },
+    data: {
+      succeeded,
+      lastHttpCode: httpCode,
+      modifiedAt: new Date(),
+      ...(succeeded ? { status: 'succeeded' } : {}),
+    },
   });
 }
 
@@ -169,7 +177,7 @@ export function recordWebhookEventAttempt(
 export function failWebhookEventRound(db: Client, { id, round }: { id: string; round: string }) {
   return db.webhookEvent.updateMany({
     where: { id, round, status: 'pending' },
-    data: { status: 'failed', succeeded: false },
+    data: { status: 'failed', succeeded: false, modifiedAt: new Date() },
   });
 }
 
@@ -192,7 +200,7 @@ export function incrementConsecutiveFailures(db: Client, endpointId: string) {
 export function disableWebhookEndpoint(db: Client, endpointId: string, reason: DisabledReason, at: Date) {
   return db.webhookEndpoint.updateMany({
     where: { id: endpointId, enabled: true },
-    data: { enabled: false, disabledReason: reason, disabledAt: at },
+    data: { enabled: false, disabledReason: reason, disabledAt: at, modifiedAt: at },
   });
 }
 

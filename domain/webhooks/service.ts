@@ -153,6 +153,7 @@ export async function updateWebhookEndpoint(
     db,
     { id, organizationId: row.organizationId },
     {
+      modifiedAt: new Date(),
       ...(input.url ? { url: input.url } : {}),
       ...(input.format ? { format: input.format } : {}),
       ...(input.secret ? { secret: input.secret } : {}),

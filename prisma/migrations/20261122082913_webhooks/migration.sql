@@ -83,6 +83,6 @@ ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_outbox_event_id_fkey
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_event_id_fkey" FOREIGN KEY ("webhook_event_id") REFERENCES "webhook_events"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 
--- The delivery engine's states; anything else is a bug.
+-- The delivery engine's states and reasons, nothing else.
 ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_status_check" CHECK ("status" IN ('pending', 'succeeded', 'failed'));
 ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_disabled_reason_check" CHECK ("disabled_reason" IS NULL OR "disabled_reason" IN ('gone', 'failing'));
