@@ -141,7 +141,8 @@ describe('webhook delivery workflows (time-skipping)', () => {
 
     await withWorker(async (workflows) => {
       await dispatchOutboxEvents(database.db, workflows);
-      await Promise.all(resources.map((id) => finished(endpoint.id, id)));
+      // One at a time: each result() call unlocks the server's time skipping while it waits.
+      for (const id of resources) await finished(endpoint.id, id);
     });
 
     const after = await database.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });

@@ -349,7 +349,7 @@ describe('/v1/webhooks', () => {
     });
 
     it("answers 404 when redelivering another organization's event", async () => {
-      const { organization, polar } = await organizationWithToken();
+      const { polar } = await organizationWithToken();
       const foreign = await createOrganization(env.database.db);
       const sink = await receiver();
       await createWebhookEndpoint(env.database.db, foreign.id, { url: sink.url });
