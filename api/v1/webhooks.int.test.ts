@@ -293,9 +293,9 @@ describe('/v1/webhooks', () => {
       expect(await env.database.db.emailMessage.count({ where: { toAddress: member.email } })).toBe(0);
       // One attempt only: 410 is not retried.
       expect(sink.received).toHaveLength(1);
-      const response = await fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints/${endpoint.id}`, {
-        headers: { authorization: `Bearer ${await createAccessToken(env.database.db, organization.id)}` },
-      });
+      const url = `${env.stack.baseUrl}/v1/webhooks/endpoints/${endpoint.id}`;
+      const authorization = `Bearer ${await createAccessToken(env.database.db, organization.id)}`;
+      const response = await fetch(url, { headers: { authorization } });
       expect(((await response.json()) as { enabled: boolean }).enabled).toBe(false);
 
       // Later events are not sent to it.
@@ -305,6 +305,17 @@ describe('/v1/webhooks', () => {
         (count) => count === 0,
       );
       expect(sink.received).toHaveLength(1);
+
+      // The seller turns it back on (`enabled`, as newer Polar APIs accept it).
+      const enabled = await fetch(url, {
+        method: 'PATCH',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ enabled: true }),
+      });
+      expect(((await enabled.json()) as { enabled: boolean }).enabled).toBe(true);
+      expect(
+        await env.database.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
+      ).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
     });
 
     it('delivers an event committed while the worker was down once a worker runs again', async () => {

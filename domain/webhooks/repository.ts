@@ -119,8 +119,11 @@ export function listWebhookEventsOfOutboxEvent(db: Client, outboxEventId: string
   });
 }
 
-export function markOutboxEventDispatched(db: Client, id: string, at: Date) {
-  return db.outboxEvent.updateMany({ where: { id, dispatchedAt: null }, data: { dispatchedAt: at } });
+export function markOutboxEventsDispatched(db: Client, ids: string[], at: Date) {
+  return db.outboxEvent.updateMany({
+    where: { id: { in: ids }, dispatchedAt: null },
+    data: { dispatchedAt: at },
+  });
 }
 
 // ---- delivery ----

@@ -25,7 +25,7 @@ import {
   listWebhookDeliveries as queryDeliveries,
   listWebhookEndpoints as queryEndpoints,
   listWebhookEventsOfOutboxEvent,
-  markOutboxEventDispatched,
+  markOutboxEventsDispatched,
   recordWebhookEventAttempt,
   resetConsecutiveFailures,
   startWebhookEventRound,
@@ -241,6 +241,9 @@ export async function redeliverWebhookEvent(db: Db, workflows: WebhookWorkflows,
   await enqueueDelivery(workflows, event, { webhookEventId: id, round });
 }
 
+/** Signals in flight at once while dispatching: distinct workflows, so their order does not matter. */
+const DISPATCH_SIGNAL_CONCURRENCY = 32;
+
 /**
  * Fans out the oldest undispatched outbox events: one webhook event per subscribed, enabled
  * endpoint, each queued on the workflow of its (endpoint, resource). Every step is repeatable —
@@ -253,6 +256,9 @@ export async function dispatchOutboxEvents(
   limit = 100,
 ): Promise<number> {
   const events = await listUndispatchedOutboxEvents(db, limit);
+  // One queue per delivery workflow, in outbox order: a resource's events are signalled in the order
+  // they happened, while different workflows are signalled concurrently.
+  const queues = new Map<string, { endpointId: string; resourceId: string; webhookEventId: string }[]>();
   for (const event of events) {
     const payload = event.payload as OutboxPayload;
     const endpoints = await listSubscribedEndpoints(db, event.organizationId, event.type as WebhookEventType);
@@ -270,10 +276,26 @@ export async function dispatchOutboxEvents(
     );
     for (const row of await listWebhookEventsOfOutboxEvent(db, event.id)) {
       if (row.status !== 'pending' || row.round !== 'dispatch') continue;
-      await enqueueDelivery(workflows, row, { webhookEventId: row.id, round: row.round });
+      const key = webhookDeliveryWorkflowId(row.endpointId, row.resourceId);
+      const queue = queues.get(key) ?? [];
+      queue.push({ endpointId: row.endpointId, resourceId: row.resourceId, webhookEventId: row.id });
+      queues.set(key, queue);
     }
-    await markOutboxEventDispatched(db, event.id, new Date());
   }
+  const pending = [...queues.values()];
+  const signalQueues = async () => {
+    for (let queue = pending.shift(); queue; queue = pending.shift()) {
+      for (const item of queue) {
+        await enqueueDelivery(workflows, item, { webhookEventId: item.webhookEventId, round: 'dispatch' });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: DISPATCH_SIGNAL_CONCURRENCY }, signalQueues));
+  await markOutboxEventsDispatched(
+    db,
+    events.map((event) => event.id),
+    new Date(),
+  );
   return events.length;
 }
 
@@ -413,14 +435,16 @@ export async function recordWebhookEventFailure(
       await disableWebhookEndpoint(tx, input.endpointId, 'failing', now);
     }
   });
+  // A seller who switched the endpoint off (no reason) needs no email about it.
   const endpoint = await findEndpointState(db, input.endpointId);
-  return { disabledAt: endpoint && !endpoint.enabled ? (endpoint.disabledAt?.toISOString() ?? null) : null };
+  const disabledByDelivery = endpoint && !endpoint.enabled && endpoint.disabledReason !== null;
+  return { disabledAt: disabledByDelivery ? (endpoint.disabledAt?.toISOString() ?? null) : null };
 }
 
 /** The endpoint and the owners to tell that it was disabled; null once it is enabled again or deleted. */
 export async function findDisabledEndpointNotice(db: Db, endpointId: string) {
   const endpoint = await findEndpointState(db, endpointId);
-  if (!endpoint || endpoint.enabled || !endpoint.disabledAt) return null;
+  if (!endpoint || endpoint.enabled || !endpoint.disabledAt || !endpoint.disabledReason) return null;
   const members = await listOrganizationMembersWithUsers(db, endpoint.organization.id);
   return {
     url: endpoint.url,
