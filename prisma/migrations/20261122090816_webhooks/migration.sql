@@ -1,6 +1,12 @@
 -- CreateEnum
 CREATE TYPE "webhook_format" AS ENUM ('raw', 'discord', 'slack');
 
+-- CreateEnum
+CREATE TYPE "webhook_event_status" AS ENUM ('pending', 'succeeded', 'failed');
+
+-- CreateEnum
+CREATE TYPE "webhook_disabled_reason" AS ENUM ('gone', 'failing');
+
 -- CreateTable
 CREATE TABLE "webhook_endpoints" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
@@ -10,7 +16,7 @@ CREATE TABLE "webhook_endpoints" (
     "secret" TEXT NOT NULL,
     "events" TEXT[],
     "enabled" BOOLEAN NOT NULL DEFAULT true,
-    "disabled_reason" TEXT,
+    "disabled_reason" "webhook_disabled_reason",
     "disabled_at" TIMESTAMPTZ(3),
     "consecutive_failed_events" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -28,7 +34,7 @@ CREATE TABLE "webhook_events" (
     "type" TEXT NOT NULL,
     "resource_id" TEXT NOT NULL,
     "payload" TEXT NOT NULL,
-    "status" TEXT NOT NULL DEFAULT 'pending',
+    "status" "webhook_event_status" NOT NULL DEFAULT 'pending',
     "round" TEXT NOT NULL DEFAULT 'dispatch',
     "succeeded" BOOLEAN,
     "last_http_code" INTEGER,
@@ -82,7 +88,3 @@ ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_outbox_event_id_fkey
 -- AddForeignKey
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_event_id_fkey" FOREIGN KEY ("webhook_event_id") REFERENCES "webhook_events"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
-
--- The delivery engine's states and reasons, nothing else.
-ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_status_check" CHECK ("status" IN ('pending', 'succeeded', 'failed'));
-ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_disabled_reason_check" CHECK ("disabled_reason" IS NULL OR "disabled_reason" IN ('gone', 'failing'));
