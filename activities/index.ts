@@ -3,6 +3,7 @@ import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
 import { createInvitationActivities } from './invitations.js';
 import { createSystemActivities } from './system.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export type ActivityDeps = {
   db: Db;
@@ -19,5 +20,6 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
     ...createInvitationActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }

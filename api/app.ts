@@ -83,6 +83,8 @@ export function createApp(deps: AppDeps): Express {
       version: deps.settings.version,
       publicUrl: deps.config.publicUrl,
       fileStorage: deps.fileStorage,
+      temporal: deps.temporal,
+      taskQueue: taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main,
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));

@@ -31,13 +31,22 @@ export async function loadTest(
   url: string,
   options: {
     headers?: Record<string, string>;
+    method?: 'GET' | 'POST';
+    body?: string;
     connections: number;
     durationSeconds: number;
     warmupSeconds: number;
   },
 ): Promise<LoadResult> {
   const run = (duration: number) =>
-    autocannon({ url, headers: options.headers, connections: options.connections, duration });
+    autocannon({
+      url,
+      method: options.method,
+      body: options.body,
+      headers: options.headers,
+      connections: options.connections,
+      duration,
+    });
   await run(options.warmupSeconds);
   const result = await run(options.durationSeconds);
   return {

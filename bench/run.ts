@@ -1,9 +1,10 @@
 // `npm run bench [-- B3 …]`: one JSON line per benchmark (figure, same-run baseline, ratio).
 // Not part of `npm test`: figures depend on the machine and on what else it is doing.
 import { runB3 } from './b3.js';
+import { runB6 } from './b6.js';
 import { printResult, type BenchmarkResult } from './lib.js';
 
-const benchmarks: Record<string, () => Promise<BenchmarkResult>> = { B3: runB3 };
+const benchmarks: Record<string, () => Promise<BenchmarkResult>> = { B3: runB3, B6: runB6 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');
 const names = requested.length > 0 ? requested : Object.keys(benchmarks);

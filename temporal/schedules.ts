@@ -1,7 +1,9 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
 
 export const RECONCILE_INVITATIONS_EVERY = '5 minutes';
 export const HOUSEKEEPING_EVERY = '1 hour';
+export const WEBHOOK_DISPATCHER_WATCHDOG_EVERY = '5 minutes';
 
 export function reconcileInvitationsScheduleId(taskQueue: string): string {
   return `reconcile-invitations:${taskQueue}`;
@@ -9,6 +11,10 @@ export function reconcileInvitationsScheduleId(taskQueue: string): string {
 
 export function housekeepingScheduleId(taskQueue: string): string {
   return `housekeeping:${taskQueue}`;
+}
+
+export function webhookDispatcherWatchdogScheduleId(taskQueue: string): string {
+  return `webhook-dispatcher-watchdog:${taskQueue}`;
 }
 
 /** Creates the deployment's schedules if they do not exist yet; safe to call from every worker start. */
@@ -24,6 +30,11 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       every: HOUSEKEEPING_EVERY,
       workflowType: 'housekeepingWorkflow',
     },
+    {
+      scheduleId: webhookDispatcherWatchdogScheduleId(taskQueue),
+      every: WEBHOOK_DISPATCHER_WATCHDOG_EVERY,
+      workflowType: 'ensureWebhookDispatcherWorkflow',
+    },
   ];
   for (const { scheduleId, every, workflowType } of schedules) {
     try {
@@ -38,4 +49,6 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
   }
+  // The outbox dispatcher is long-lived rather than scheduled; the watchdog above only restarts it.
+  await ensureWebhookDispatcher({ temporal: client, taskQueue });
 }

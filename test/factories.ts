@@ -108,3 +108,30 @@ export function createUploadedFile(
     },
   });
 }
+
+export function createWebhookEndpoint(
+  db: Db,
+  organizationId: string,
+  overrides: Partial<Prisma.WebhookEndpointUncheckedCreateInput> = {},
+) {
+  return db.webhookEndpoint.create({
+    data: {
+      organizationId,
+      url: 'https://hooks.example.test/polar',
+      format: 'raw',
+      secret: `whs_${randomUUID()}`,
+      events: ['organization.updated'],
+      ...overrides,
+    },
+  });
+}
+
+/** A user who belongs to the organization with `role` (owners get the disabled-endpoint email). */
+export async function createMemberUser(db: Db, organizationId: string, role: string) {
+  const suffix = randomUUID().slice(0, 8);
+  const user = await db.user.create({
+    data: { name: `Owner ${suffix}`, email: `owner-${suffix}@example.test` },
+  });
+  await addMember(db, organizationId, user.id, role);
+  return user;
+}

@@ -15,6 +15,8 @@ import type { FileStorage } from '../domain/files/storage.js';
 import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
+import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
+import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -95,6 +97,8 @@ export async function startTestStack(options: {
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
     workerRun = worker.run();
+    // As a deployment's worker start does (temporal/schedules.ts): the outbox dispatcher runs.
+    await ensureWebhookDispatcher({ temporal, taskQueue: taskQueues(taskQueuePrefix).main });
   };
   const stopWorker = async () => {
     if (worker && worker.getState() === 'RUNNING') worker.shutdown();
@@ -152,6 +156,11 @@ export async function startTestStack(options: {
     startWorker,
     stopWorker,
     async stop() {
+      // The dispatcher lives until stopped; this stack's task queue has no worker after this.
+      await temporal.workflow
+        .getHandle(webhookDispatcherWorkflowId(taskQueues(taskQueuePrefix).main))
+        .terminate('test stack stopped')
+        .catch(() => undefined);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await stopWorker();

@@ -1,3 +1,8 @@
 // Every workflow the worker registers. Workflow ids are `<kind>:<entity id>` (DESIGN.md).
 export { housekeepingWorkflow, readinessWorkflow } from './system.js';
 export { invitationWorkflow, reconcileInvitationsWorkflow } from './invitations.js';
+export {
+  ensureWebhookDispatcherWorkflow,
+  webhookDeliveryWorkflow,
+  webhookDispatcherWorkflow,
+} from './webhooks.js';

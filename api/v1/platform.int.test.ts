@@ -62,6 +62,8 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         version: 'test',
         publicUrl: env.stack.baseUrl,
         fileStorage: env.stack.fileStorage,
+        temporal: env.stack.temporal,
+        taskQueue: env.stack.taskQueuePrefix,
       });
       type Layer = { route?: { path: string; methods: Record<string, boolean> } };
       const served = (router as unknown as { stack: Layer[] }).stack

@@ -1,5 +1,6 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Auth } from '../auth/auth.js';
@@ -17,6 +18,7 @@ import { registerMeterOperations } from './meters.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
+import { registerWebhookOperations } from './webhooks.js';
 
 export type V1Deps = {
   db: Db;
@@ -27,6 +29,9 @@ export type V1Deps = {
   version: string;
   publicUrl: string;
   fileStorage: FileStorage;
+  /** Redelivery queues work on the webhook delivery workflows. */
+  temporal: Client;
+  taskQueue: string;
 };
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
@@ -65,6 +70,10 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerFileOperations(registry, { db: deps.db, storage: deps.fileStorage, publicUrl: deps.publicUrl });
   registerCustomFieldOperations(registry, deps);
   registerMeterOperations(registry, deps);
+  registerWebhookOperations(registry, {
+    db: deps.db,
+    webhooks: { temporal: deps.temporal, taskQueue: deps.taskQueue },
+  });
   router.use(notFoundHandler);
   return { router, registry };
 }

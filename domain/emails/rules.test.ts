@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { deleteAccountEmail, passwordResetEmail, verificationEmail } from './rules.js';
+import {
+  deleteAccountEmail,
+  passwordResetEmail,
+  verificationEmail,
+  webhookEndpointDisabledEmail,
+} from './rules.js';
 
 describe('sign-in emails', () => {
   it('carry the action link in text and HTML', () => {
@@ -23,5 +28,28 @@ describe('sign-in emails', () => {
   it('state how long the link works (spec §9: 1 hour for resets, 24 hours for deletion)', () => {
     expect(passwordResetEmail({ name: 'A', url: 'u' }).text).toContain('one hour');
     expect(deleteAccountEmail({ name: 'A', url: 'u' }).text).toContain('24 hours');
+  });
+});
+
+describe('webhook endpoint disabled email', () => {
+  it('names the endpoint and why it was disabled', () => {
+    const gone = webhookEndpointDisabledEmail({
+      ownerName: 'Ada',
+      organizationName: 'Acme',
+      endpointUrl: 'https://hooks.acme.test/polar',
+      reason: 'gone',
+      url: 'https://pay.example/',
+    });
+    expect(gone.subject).toBe('Webhook endpoint disabled for Acme');
+    expect(gone.text).toContain('https://hooks.acme.test/polar');
+    expect(gone.text).toContain('410 Gone');
+    const failing = webhookEndpointDisabledEmail({
+      ownerName: 'Ada',
+      organizationName: 'Acme',
+      endpointUrl: 'https://hooks.acme.test/polar',
+      reason: 'failing',
+      url: 'https://pay.example/',
+    });
+    expect(failing.text).toContain('last 10 events');
   });
 });

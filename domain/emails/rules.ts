@@ -129,3 +129,25 @@ export function invitationExpiredEmail(input: {
     { label: 'Open the members page', url: input.url },
   );
 }
+
+export function webhookEndpointDisabledEmail(input: {
+  ownerName: string;
+  organizationName: string;
+  endpointUrl: string;
+  reason: 'gone' | 'failing';
+  url: string;
+}): RenderedEmail {
+  const why =
+    input.reason === 'gone'
+      ? 'It answered 410 Gone, which says it no longer accepts events.'
+      : 'Its last 10 events each failed every retry over about three days.';
+  return render(
+    `Webhook endpoint disabled for ${input.organizationName}`,
+    greet(input.ownerName),
+    [
+      `Tollgate stopped sending webhook events to ${input.endpointUrl}. ${why}`,
+      'Events that happen while it is disabled are not sent to it. Fix the receiver, enable the endpoint again, and redeliver the events you need.',
+    ],
+    { label: 'Open the dashboard', url: input.url },
+  );
+}

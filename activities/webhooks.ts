@@ -1,0 +1,85 @@
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { webhookEndpointDisabledEmail } from '../domain/emails/rules.js';
+import {
+  attemptWebhookDelivery,
+  dispatchOutboxEvents,
+  ensureWebhookDispatcher,
+  findDisabledEndpointNotice,
+  recordWebhookEventFailure,
+} from '../domain/webhooks/service.js';
+import type { Db } from '../infra/db.js';
+import type { Mailer } from '../infra/mailer.js';
+
+export type WebhookActivityDeps = {
+  db: Db;
+  mailer: Mailer;
+  publicUrl: string;
+  temporal: Client;
+  taskQueue: string;
+};
+
+/** How often the dispatcher looks at the outbox while it is empty: the idle delivery latency. */
+const OUTBOX_POLL_MS = 200;
+
+export function createWebhookActivities({ db, mailer, publicUrl, temporal, taskQueue }: WebhookActivityDeps) {
+  const workflows = { temporal, taskQueue };
+  return {
+    /**
+     * Dispatches outbox events as they appear, for up to `watchMs`; returns after a batch was
+     * dispatched, or at the end of the watch. An indexed query per poll costs less than a workflow
+     * timer per poll in Temporal's history, and the heartbeat lets a dead worker's watch move elsewhere.
+     */
+    async dispatchOutboxEvents({ watchMs }: { watchMs: number }): Promise<{ dispatched: number }> {
+      const context = Context.current();
+      const deadline = Date.now() + watchMs;
+      for (;;) {
+        const dispatched = await dispatchOutboxEvents(db, workflows);
+        context.heartbeat();
+        if (dispatched > 0 || Date.now() >= deadline) return { dispatched };
+        await context.sleep(OUTBOX_POLL_MS);
+      }
+    },
+
+    async ensureWebhookDispatcher(): Promise<boolean> {
+      return ensureWebhookDispatcher(workflows);
+    },
+
+    async attemptWebhookDelivery(input: { webhookEventId: string; round: string; attempt: number }) {
+      return attemptWebhookDelivery(db, input);
+    },
+
+    async recordWebhookEventFailure(input: {
+      webhookEventId: string;
+      endpointId: string;
+      round: string;
+      gone: boolean;
+    }) {
+      return recordWebhookEventFailure(db, input);
+    },
+
+    /** One email per owner per disabling: the key carries the time the endpoint was disabled. */
+    async notifyWebhookEndpointDisabled(input: { endpointId: string; disabledAt: string }) {
+      const notice = await findDisabledEndpointNotice(db, input.endpointId);
+      if (!notice || notice.disabledAt.toISOString() !== input.disabledAt) return { sent: 0 };
+      let sent = 0;
+      for (const owner of notice.owners) {
+        const result = await mailer.send({
+          to: owner.email,
+          idempotencyKey: `webhook-endpoint-disabled:${input.endpointId}:${input.disabledAt}:${owner.email}`,
+          ...webhookEndpointDisabledEmail({
+            ownerName: owner.name,
+            organizationName: notice.organizationName,
+            endpointUrl: notice.url,
+            reason: notice.reason,
+            url: `${publicUrl}/`,
+          }),
+        });
+        if (result === 'sent') sent += 1;
+      }
+      return { sent };
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

@@ -1,0 +1,377 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
+import { signUpUser } from '../../test/auth-client.js';
+import {
+  addMember,
+  createAccessToken,
+  createMemberUser,
+  createOrganization,
+  createWebhookEndpoint,
+} from '../../test/factories.js';
+import { useTestStack } from '../../test/stack.js';
+import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+
+const SECRET = 'tollgate_whs_integration-test-secret';
+
+describe('/v1/webhooks', () => {
+  const env = useTestStack();
+  const receivers: Awaited<ReturnType<typeof startWebhookReceiver>>[] = [];
+  beforeEach(() => env.database.reset());
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+  });
+
+  const polarWith = (accessToken: string) => new Polar({ accessToken, serverURL: env.stack.baseUrl });
+
+  async function receiver(answer?: Parameters<typeof startWebhookReceiver>[0]) {
+    const started = await startWebhookReceiver(answer);
+    receivers.push(started);
+    return started;
+  }
+
+  async function organizationWithToken() {
+    const organization = await createOrganization(env.database.db, { name: 'Acme' });
+    const polar = polarWith(await createAccessToken(env.database.db, organization.id));
+    return { organization, polar };
+  }
+
+  async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await read();
+      if (accept(value)) return value;
+      if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  describe('endpoints', () => {
+    it('creates, gets, lists, updates and deletes an endpoint in the shapes the SDK validates', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const created = await polar.webhooks.createWebhookEndpoint({
+        url: 'https://hooks.acme.test/polar',
+        format: 'raw',
+        secret: SECRET,
+        events: ['order.created', 'organization.updated', 'order.created'],
+      });
+      expect(created).toMatchObject({
+        url: 'https://hooks.acme.test/polar',
+        format: 'raw',
+        organizationId: organization.id,
+        events: ['order.created', 'organization.updated'],
+        modifiedAt: null,
+      });
+      expect(JSON.stringify(created)).not.toContain(SECRET);
+
+      expect(await polar.webhooks.getWebhookEndpoint({ id: created.id })).toEqual(created);
+      const page = await polar.webhooks.listWebhookEndpoints({ organizationId: organization.id });
+      expect(page.result.items.map((endpoint) => endpoint.id)).toEqual([created.id]);
+      expect(page.result.pagination).toEqual({ totalCount: 1, maxPage: 1 });
+
+      const updated = await polar.webhooks.updateWebhookEndpoint({
+        id: created.id,
+        webhookEndpointUpdate: { format: 'slack', events: ['order.paid'] },
+      });
+      expect(updated).toMatchObject({ format: 'slack', events: ['order.paid'], url: created.url });
+      expect(updated.modifiedAt).toBeInstanceOf(Date);
+
+      await polar.webhooks.deleteWebhookEndpoint({ id: created.id });
+      await expect(polar.webhooks.getWebhookEndpoint({ id: created.id })).rejects.toMatchObject({
+        name: 'ResourceNotFound',
+      });
+    });
+
+    it('generates a secret when none is given', async () => {
+      const { organization } = await organizationWithToken();
+      const token = await createAccessToken(env.database.db, organization.id);
+      const response = await fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://hooks.acme.test/', format: 'raw', events: [] }),
+      });
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      const row = await env.database.db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+      expect(row.secret).toMatch(/^tollgate_whs_/);
+    });
+
+    it("answers 404 for another organization's endpoint, and lists none of them", async () => {
+      const { polar } = await organizationWithToken();
+      const foreign = await createOrganization(env.database.db);
+      const endpoint = await createWebhookEndpoint(env.database.db, foreign.id);
+      for (const call of [
+        () => polar.webhooks.getWebhookEndpoint({ id: endpoint.id }),
+        () =>
+          polar.webhooks.updateWebhookEndpoint({
+            id: endpoint.id,
+            webhookEndpointUpdate: { url: 'https://x.test' },
+          }),
+        () => polar.webhooks.deleteWebhookEndpoint({ id: endpoint.id }),
+      ]) {
+        await expect(call()).rejects.toMatchObject({ name: 'ResourceNotFound' });
+      }
+      // The SDK documents no 404 for creation, so it surfaces as a plain SDKError with the status.
+      await expect(
+        polar.webhooks.createWebhookEndpoint({
+          url: 'https://x.test',
+          format: 'raw',
+          secret: SECRET,
+          events: [],
+          organizationId: foreign.id,
+        }),
+      ).rejects.toMatchObject({ statusCode: 404 });
+      const page = await polar.webhooks.listWebhookEndpoints({ organizationId: foreign.id });
+      expect(page.result.items).toEqual([]);
+      expect(await env.database.db.webhookEndpoint.count({ where: { url: 'https://x.test' } })).toBe(0);
+    });
+
+    it('lets a read-only member see endpoints but not change them (403)', async () => {
+      const user = await signUpUser(env.stack.baseUrl);
+      const organization = await createOrganization(env.database.db);
+      await addMember(env.database.db, organization.id, user.user.id, 'member');
+      const endpoint = await createWebhookEndpoint(env.database.db, organization.id);
+      const headers = { cookie: user.cookieHeader(), 'content-type': 'application/json' };
+      const base = `${env.stack.baseUrl}/v1/webhooks/endpoints`;
+
+      expect((await fetch(`${base}/${endpoint.id}`, { headers })).status).toBe(200);
+      const writes = [
+        fetch(base, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            url: 'https://x.test',
+            format: 'raw',
+            events: [],
+            organization_id: organization.id,
+          }),
+        }),
+        fetch(`${base}/${endpoint.id}`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ url: 'https://x.test' }),
+        }),
+        fetch(`${base}/${endpoint.id}`, { method: 'DELETE', headers }),
+      ];
+      for (const response of await Promise.all(writes)) {
+        expect(response.status).toBe(403);
+        expect(((await response.json()) as { error: string }).error).toBe('NotPermitted');
+      }
+    });
+
+    it('answers 422 to an http URL off this machine, an unknown event type, unknown fields, or no organization for a session', async () => {
+      const { organization } = await organizationWithToken();
+      const token = await createAccessToken(env.database.db, organization.id);
+      const post = (body: unknown, auth: Record<string, string> = { authorization: `Bearer ${token}` }) =>
+        fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const valid = { url: 'https://hooks.acme.test/', format: 'raw', events: ['order.paid'] };
+      const cases: [unknown, (string | number)[]][] = [
+        [{ ...valid, url: 'http://hooks.acme.test/' }, ['body', 'url']],
+        [{ ...valid, events: ['order.exploded'] }, ['body', 'events', 0]],
+        [{ ...valid, format: 'teams' }, ['body', 'format']],
+        [{ ...valid, colour: 'red' }, ['body']],
+      ];
+      for (const [body, loc] of cases) {
+        const response = await post(body);
+        expect(response.status).toBe(422);
+        expect(((await response.json()) as { detail: { loc: unknown[] }[] }).detail[0]?.loc).toEqual(loc);
+      }
+      const user = await signUpUser(env.stack.baseUrl);
+      await addMember(env.database.db, organization.id, user.user.id, 'owner');
+      const withoutOrganization = await post(valid, { cookie: user.cookieHeader() });
+      expect(withoutOrganization.status).toBe(422);
+    });
+  });
+
+  describe('delivery', () => {
+    it('delivers organization.updated, signed so that validateEvent accepts it, and lists the attempt', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const sink = await receiver();
+      const endpoint = await polar.webhooks.createWebhookEndpoint({
+        url: sink.url,
+        format: 'raw',
+        secret: SECRET,
+        events: ['organization.updated'],
+      });
+      await polar.organizations.update({
+        id: organization.id,
+        organizationUpdate: { name: 'Acme Renamed' },
+      });
+
+      const [request] = await sink.waitFor(1);
+      const event = validateEvent(request!.body, request!.headers, SECRET);
+      expect(event.type).toBe('organization.updated');
+      expect(event.data).toMatchObject({ id: organization.id, name: 'Acme Renamed' });
+      expect(request!.headers['webhook-signature']).toMatch(/^v1,/);
+      expect(Number(request!.headers['webhook-timestamp'])).toBeCloseTo(Date.now() / 1000, -2);
+
+      const deliveries = await eventually(
+        () => polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id }),
+        (page) => page.result.items.length === 1,
+      );
+      const [delivery] = deliveries.result.items;
+      expect(delivery).toMatchObject({ httpCode: 200, succeeded: true });
+      expect(delivery!.webhookEvent).toMatchObject({
+        id: request!.headers['webhook-id'],
+        lastHttpCode: 200,
+        succeeded: true,
+        payload: request!.body,
+      });
+    });
+
+    it('sends nothing to endpoints that are disabled, unsubscribed or of another organization', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const other = await createOrganization(env.database.db);
+      const sink = await receiver();
+      await createWebhookEndpoint(env.database.db, organization.id, {
+        url: sink.url,
+        events: ['order.paid'],
+      });
+      await createWebhookEndpoint(env.database.db, organization.id, { url: sink.url, enabled: false });
+      await createWebhookEndpoint(env.database.db, other.id, { url: sink.url });
+      await polar.organizations.update({ id: organization.id, organizationUpdate: { name: 'Quiet' } });
+      await eventually(
+        () => env.database.db.outboxEvent.findFirstOrThrow({ where: { organizationId: organization.id } }),
+        (event) => event.dispatchedAt !== null,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(sink.received).toHaveLength(0);
+      expect(await env.database.db.webhookEvent.count()).toBe(0);
+    });
+
+    it('keeps the order of events about one resource, even when the first needs a retry', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const sink = await receiver((_request, index) => (index === 0 ? 503 : 200));
+      await createWebhookEndpoint(env.database.db, organization.id, { url: sink.url, secret: SECRET });
+      for (const name of ['First', 'Second', 'Third']) {
+        await polar.organizations.update({ id: organization.id, organizationUpdate: { name } });
+      }
+      const received = await sink.waitFor(4, 30_000);
+      const names = received.map((request) => {
+        const event = validateEvent(request.body, request.headers, SECRET);
+        return event.type === 'organization.updated' ? event.data.name : event.type;
+      });
+      expect(names).toEqual(['First', 'First', 'Second', 'Third']);
+      // The retry waited the schedule's 5 s (±10 % jitter).
+      expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(4_500);
+      const attempts = await eventually(
+        () => env.database.db.webhookDelivery.findMany({ orderBy: { createdAt: 'asc' } }),
+        (rows) => rows.length === 4,
+      );
+      expect(attempts.map((attempt) => [attempt.attempt, attempt.httpCode])).toEqual([
+        [1, 503],
+        [2, 200],
+        [1, 200],
+        [1, 200],
+      ]);
+      expect(attempts[0]!.response).toBe('answered 503');
+    });
+
+    it('disables an endpoint that answers 410 Gone and emails the organization owners', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const owner = await createMemberUser(env.database.db, organization.id, 'owner');
+      const member = await createMemberUser(env.database.db, organization.id, 'member');
+      const sink = await receiver(() => 410);
+      const endpoint = await createWebhookEndpoint(env.database.db, organization.id, { url: sink.url });
+      await polar.organizations.update({ id: organization.id, organizationUpdate: { name: 'Gone' } });
+
+      const row = await eventually(
+        () => env.database.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
+        (current) => !current.enabled,
+      );
+      expect(row.disabledReason).toBe('gone');
+      const email = await eventually(
+        () => env.database.db.emailMessage.findFirst({ where: { toAddress: owner.email } }),
+        (found) => found !== null,
+      );
+      expect(email!.subject).toBe('Webhook endpoint disabled for Gone');
+      expect(email!.text).toContain(sink.url);
+      expect(await env.database.db.emailMessage.count({ where: { toAddress: member.email } })).toBe(0);
+      // One attempt only: 410 is not retried.
+      expect(sink.received).toHaveLength(1);
+      const url = `${env.stack.baseUrl}/v1/webhooks/endpoints/${endpoint.id}`;
+      const authorization = `Bearer ${await createAccessToken(env.database.db, organization.id)}`;
+      const response = await fetch(url, { headers: { authorization } });
+      expect(((await response.json()) as { enabled: boolean }).enabled).toBe(false);
+
+      // Later events are not sent to it.
+      await polar.organizations.update({ id: organization.id, organizationUpdate: { name: 'Still gone' } });
+      await eventually(
+        () => env.database.db.outboxEvent.count({ where: { dispatchedAt: null } }),
+        (count) => count === 0,
+      );
+      expect(sink.received).toHaveLength(1);
+
+      // The seller turns it back on (`enabled`, as newer Polar APIs accept it).
+      const enabled = await fetch(url, {
+        method: 'PATCH',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ enabled: true }),
+      });
+      expect(((await enabled.json()) as { enabled: boolean }).enabled).toBe(true);
+      expect(
+        await env.database.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } }),
+      ).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
+    });
+
+    it('delivers an event committed while the worker was down once a worker runs again', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const sink = await receiver();
+      await createWebhookEndpoint(env.database.db, organization.id, { url: sink.url, secret: SECRET });
+
+      await env.stack.stopWorker();
+      try {
+        await polar.organizations.update({ id: organization.id, organizationUpdate: { name: 'While down' } });
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect(sink.received).toHaveLength(0);
+        expect(await env.database.db.outboxEvent.count({ where: { dispatchedAt: null } })).toBe(1);
+      } finally {
+        await env.stack.startWorker();
+      }
+      const [request] = await sink.waitFor(1, 40_000);
+      const event = validateEvent(request!.body, request!.headers, SECRET);
+      expect(event.data).toMatchObject({ name: 'While down' });
+    });
+
+    it('redelivers an event to its endpoint with the same webhook-id', async () => {
+      const { organization, polar } = await organizationWithToken();
+      const sink = await receiver();
+      await createWebhookEndpoint(env.database.db, organization.id, { url: sink.url, secret: SECRET });
+      await polar.organizations.update({ id: organization.id, organizationUpdate: { name: 'Once' } });
+      const [first] = await sink.waitFor(1);
+      const webhookEventId = first!.headers['webhook-id']!;
+
+      await polar.webhooks.redeliverWebhookEvent({ id: webhookEventId });
+      const received = await sink.waitFor(2);
+      expect(received[1]!.headers['webhook-id']).toBe(webhookEventId);
+      expect(received[1]!.body).toBe(first!.body);
+      expect(validateEvent(received[1]!.body, received[1]!.headers, SECRET).type).toBe(
+        'organization.updated',
+      );
+      const attempts = await eventually(
+        () => env.database.db.webhookDelivery.count({ where: { webhookEventId } }),
+        (count) => count === 2,
+      );
+      expect(attempts).toBe(2);
+    });
+
+    it("answers 404 when redelivering another organization's event", async () => {
+      const { polar } = await organizationWithToken();
+      const foreign = await createOrganization(env.database.db);
+      const sink = await receiver();
+      await createWebhookEndpoint(env.database.db, foreign.id, { url: sink.url });
+      const foreignPolar = polarWith(await createAccessToken(env.database.db, foreign.id));
+      await foreignPolar.organizations.update({ id: foreign.id, organizationUpdate: { name: 'Theirs' } });
+      const [request] = await sink.waitFor(1);
+      await expect(
+        polar.webhooks.redeliverWebhookEvent({ id: request!.headers['webhook-id']! }),
+      ).rejects.toMatchObject({ name: 'ResourceNotFound' });
+      const page = await polar.webhooks.listWebhookDeliveries({});
+      expect(page.result.items).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { listResourceSchema } from '../../domain/platform/schemas.js';
+import {
+  webhookDeliveryListQuerySchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateSchema,
+  webhookEndpointListQuerySchema,
+  webhookEndpointSchema,
+  webhookEndpointUpdateSchema,
+  webhookIdParamsSchema,
+} from '../../domain/webhooks/schemas.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhookEvent,
+  updateWebhookEndpoint,
+  WebhookError,
+  type WebhookWorkflows,
+} from '../../domain/webhooks/service.js';
+import type { Db } from '../../infra/db.js';
+import { AppError, ValidationFailed } from '../http/errors.js';
+import type { OperationRegistry } from '../http/operations.js';
+
+function rethrow(error: unknown): never {
+  if (!(error instanceof WebhookError)) throw error;
+  switch (error.reason) {
+    case 'not_found':
+      throw new AppError('ResourceNotFound', error.message);
+    case 'not_permitted':
+      throw new AppError('NotPermitted', error.message);
+    case 'organization_required':
+      throw new ValidationFailed([{ loc: ['body', 'organization_id'], msg: error.message, type: 'missing' }]);
+  }
+}
+
+const common = { tag: 'webhooks', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerWebhookOperations(
+  api: OperationRegistry,
+  { db, webhooks }: { db: Db; webhooks: WebhookWorkflows },
+) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/webhooks/endpoints',
+      operationId: 'webhooks:list_webhook_endpoints',
+      summary: 'List webhook endpoints',
+      query: webhookEndpointListQuerySchema,
+      response: listResourceSchema(webhookEndpointSchema),
+    },
+    async ({ query, caller }) => listWebhookEndpoints(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/webhooks/endpoints',
+      operationId: 'webhooks:create_webhook_endpoint',
+      summary: 'Create a webhook endpoint',
+      body: webhookEndpointCreateSchema,
+      response: webhookEndpointSchema,
+    },
+    async ({ body, caller }) => createWebhookEndpoint(db, caller, body).catch(rethrow),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/webhooks/endpoints/{id}',
+      operationId: 'webhooks:get_webhook_endpoint',
+      summary: 'Get a webhook endpoint',
+      params: webhookIdParamsSchema,
+      response: webhookEndpointSchema,
+    },
+    async ({ params, caller }) => getWebhookEndpoint(db, caller, params.id).catch(rethrow),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/webhooks/endpoints/{id}',
+      operationId: 'webhooks:update_webhook_endpoint',
+      summary: 'Update a webhook endpoint',
+      params: webhookIdParamsSchema,
+      body: webhookEndpointUpdateSchema,
+      response: webhookEndpointSchema,
+    },
+    async ({ params, body, caller }) => updateWebhookEndpoint(db, caller, params.id, body).catch(rethrow),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'delete',
+      path: '/webhooks/endpoints/{id}',
+      operationId: 'webhooks:delete_webhook_endpoint',
+      summary: 'Delete a webhook endpoint',
+      params: webhookIdParamsSchema,
+      status: 204,
+    },
+    async ({ params, caller }) => {
+      await deleteWebhookEndpoint(db, caller, params.id).catch(rethrow);
+    },
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/webhooks/deliveries',
+      operationId: 'webhooks:list_webhook_deliveries',
+      summary: 'List webhook deliveries (one per HTTP attempt), newest first',
+      query: webhookDeliveryListQuerySchema,
+      response: listResourceSchema(webhookDeliverySchema),
+    },
+    async ({ query, caller }) => listWebhookDeliveries(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/webhooks/events/{id}/redeliver',
+      operationId: 'webhooks:redeliver_webhook_event',
+      summary: 'Send a webhook event to its endpoint again',
+      params: webhookIdParamsSchema,
+      response: z.null(),
+      status: 202,
+    },
+    async ({ params, caller }) => {
+      await redeliverWebhookEvent(db, webhooks, caller, params.id).catch(rethrow);
+      // Polar answers 202 with a JSON `null`, which the SDK parses.
+      return null;
+    },
+  );
+}

@@ -1,0 +1,178 @@
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import pg from 'pg';
+import { recordEvent } from '../domain/events/repository.js';
+import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
+import { webhookHeaders } from '../domain/webhooks/signing.js';
+import { createDb } from '../infra/db.js';
+import { createLogger } from '../infra/logger.js';
+import { createMailer } from '../infra/mailer.js';
+import { findFreePort } from '../infra/processes.js';
+import { openToolingPostgres } from '../scripts/lib/local-database.js';
+import { resolveDataDir } from '../scripts/lib/paths.js';
+import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
+import { ensureTemporalCli } from '../scripts/lib/tools.js';
+import { bundleWorkflows } from '../temporal/bundle.js';
+import { startTemporalDevServer } from '../temporal/dev-server.js';
+import { createTollgateWorker } from '../temporal/worker.js';
+import { loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
+
+const EVENTS = 1_000;
+const SINK_LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
+const SECRET = 'tollgate_whs_bench-secret';
+
+function organizationPayload(id: string, name: string) {
+  return {
+    created_at: new Date().toISOString(),
+    modified_at: null,
+    id,
+    name,
+    slug: `bench-${id.slice(0, 8)}`,
+    avatar_url: null,
+    email: null,
+    website: null,
+    socials: [],
+    details_submitted_at: null,
+    feature_settings: { issue_funding_enabled: false, usage_based_billing_enabled: false },
+    subscription_settings: {
+      allow_multiple_subscriptions: false,
+      allow_customer_updates: true,
+      proration_behavior: 'prorate',
+    },
+  };
+}
+
+/**
+ * B6: signed webhook deliveries per second through the whole engine (outbox → dispatcher →
+ * one delivery workflow per resource → signed POST → attempt recorded), against the same sink's
+ * own requests per second under autocannon. One in-process worker, Temporal dev server, loopback.
+ */
+export async function runB6(): Promise<BenchmarkResult> {
+  const postgres = await openToolingPostgres({ name: 'bench-postgres' });
+  const cleanups: (() => Promise<void>)[] = [postgres.stop];
+  try {
+    const admin = new pg.Client({ connectionString: postgres.adminUrl });
+    await admin.connect();
+    await admin.query('DROP DATABASE IF EXISTS tollgate_bench_b6 WITH (FORCE)');
+    await admin.query('CREATE DATABASE tollgate_bench_b6');
+    await admin.end();
+    const databaseUrl = postgres.urlFor('tollgate_bench_b6');
+    await migrateDeploy(databaseUrl);
+
+    const sink = await startServerProcess('bench/b6-sink.ts', [], {});
+    cleanups.push(sink.stop);
+
+    // Baseline: the sink alone, sent bodies of the same size with the same signed headers.
+    const sampleBody = JSON.stringify({
+      type: 'organization.updated',
+      timestamp: new Date().toISOString(),
+      data: organizationPayload('00000000-0000-4000-8000-000000000000', 'Bench resource'),
+    });
+    const baseline = await loadTest(sink.url, {
+      ...SINK_LOAD,
+      method: 'POST',
+      body: sampleBody,
+      headers: webhookHeaders({
+        id: 'bench',
+        timestampSeconds: Math.floor(Date.now() / 1000),
+        body: sampleBody,
+        secret: SECRET,
+      }),
+    });
+
+    const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
+    const temporalServer = await startTemporalDevServer({
+      binary: await ensureTemporalCli(() => undefined),
+      port: await findFreePort(),
+      logFile: path.join(dataDir, 'logs', 'bench-temporal.log'),
+    });
+    cleanups.push(temporalServer.stop);
+
+    const db = createDb(databaseUrl, { maxConnections: 20 });
+    cleanups.push(() => db.$disconnect());
+    const organization = await db.organization.create({ data: { name: 'Bench Co', slug: 'bench-co' } });
+    await db.webhookEndpoint.create({
+      data: {
+        organizationId: organization.id,
+        url: sink.url,
+        format: 'raw',
+        secret: SECRET,
+        events: ['organization.updated'],
+      },
+    });
+    // Distinct resources: each has its own delivery workflow, as many independent orders would.
+    await db.$transaction(
+      async (tx) => {
+        for (let index = 0; index < EVENTS; index += 1) {
+          const id = crypto.randomUUID();
+          await recordEvent(tx, {
+            organizationId: organization.id,
+            type: 'organization.updated',
+            data: organizationPayload(id, `Bench resource ${index}`),
+          });
+        }
+      },
+      // Seeding, not measured: generous on a busy machine.
+      { timeout: 120_000 },
+    );
+
+    const clientConnection = await Connection.connect({ address: temporalServer.address });
+    cleanups.push(() => clientConnection.close());
+    const temporal = new Client({ connection: clientConnection });
+    const workerConnection = await NativeConnection.connect({ address: temporalServer.address });
+    cleanups.push(() => workerConnection.close());
+    const taskQueue = 'bench-b6';
+    const worker = await createTollgateWorker({
+      connection: workerConnection,
+      namespace: 'default',
+      taskQueuePrefix: taskQueue,
+      db,
+      mailer: createMailer({
+        db,
+        from: 'bench@tollgate.test',
+        logger: createLogger({ level: 'silent', name: 'b6' }),
+      }),
+      publicUrl: 'http://127.0.0.1',
+      temporal,
+      workflowBundle: { code: (await bundleWorkflows()).code },
+    });
+    const run = worker.run();
+
+    const started = performance.now();
+    await ensureWebhookDispatcher({ temporal, taskQueue });
+    let delivered = 0;
+    while (delivered < EVENTS) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      delivered = await db.webhookEvent.count({ where: { status: 'succeeded' } });
+      if (performance.now() - started > 600_000)
+        throw new Error(`B6: only ${delivered} of ${EVENTS} delivered in 10 min`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const attempts = await db.webhookDelivery.count();
+    await temporal.workflow.getHandle(`webhook-dispatcher:${taskQueue}`).terminate('bench done');
+    worker.shutdown();
+    await run;
+
+    const deliveriesPerSecond = Math.round(EVENTS / seconds);
+    return {
+      benchmark: 'B6',
+      description: `${EVENTS} outbox events, each delivered signed to a loopback sink through the dispatcher and one delivery workflow per resource (one in-process worker, Temporal dev server), vs the sink's own POST requests/s under autocannon (${SINK_LOAD.connections} connections, ${SINK_LOAD.durationSeconds} s)`,
+      figure: {
+        name: 'signed webhook deliveries',
+        value: deliveriesPerSecond,
+        unit: 'requests/s',
+        details: { events: EVENTS, seconds: Math.round(seconds * 10) / 10, attempts },
+      },
+      baseline: {
+        name: 'sink POST throughput',
+        value: baseline.requestsPerSecond,
+        unit: 'requests/s',
+        details: { p50_ms: baseline.p50Ms, p99_ms: baseline.p99Ms },
+      },
+      ratio: Math.round((deliveriesPerSecond / baseline.requestsPerSecond) * 1000) / 1000,
+    };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}

@@ -1,0 +1,229 @@
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/db.js';
+import type { WebhookEventType } from '../events/schemas.js';
+import type { DisabledReason, WebhookFormat } from './rules.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export type WebhookEndpointRow = Awaited<ReturnType<Db['webhookEndpoint']['create']>>;
+
+export function insertWebhookEndpoint(
+  db: Client,
+  data: { organizationId: string; url: string; format: WebhookFormat; secret: string; events: string[] },
+) {
+  return db.webhookEndpoint.create({ data });
+}
+
+export function findWebhookEndpoint(db: Client, id: string, organizationIds: string[]) {
+  return db.webhookEndpoint.findFirst({ where: { id, organizationId: { in: organizationIds } } });
+}
+
+export function listWebhookEndpoints(
+  db: Client,
+  organizationIds: string[],
+  page: { skip: number; take: number },
+) {
+  const where = { organizationId: { in: organizationIds } };
+  return Promise.all([
+    db.webhookEndpoint.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...page }),
+    db.webhookEndpoint.count({ where }),
+  ]);
+}
+
+export function updateWebhookEndpoint(
+  db: Client,
+  { id, organizationId }: { id: string; organizationId: string },
+  data: Prisma.WebhookEndpointUpdateManyMutationInput,
+) {
+  return db.webhookEndpoint.update({ where: { id, organizationId }, data });
+}
+
+export function deleteWebhookEndpoint(
+  db: Client,
+  { id, organizationId }: { id: string; organizationId: string },
+) {
+  return db.webhookEndpoint.deleteMany({ where: { id, organizationId } });
+}
+
+export function listWebhookDeliveries(
+  db: Client,
+  filter: { organizationIds: string[]; endpointIds?: string[] },
+  page: { skip: number; take: number },
+) {
+  const where: Prisma.WebhookDeliveryWhereInput = {
+    organizationId: { in: filter.organizationIds },
+    ...(filter.endpointIds ? { webhookEvent: { endpointId: { in: filter.endpointIds } } } : {}),
+  };
+  return Promise.all([
+    db.webhookDelivery.findMany({
+      where,
+      include: { webhookEvent: true },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      ...page,
+    }),
+    db.webhookDelivery.count({ where }),
+  ]);
+}
+
+export function findWebhookEvent(db: Client, id: string, organizationIds: string[]) {
+  return db.webhookEvent.findFirst({ where: { id, organizationId: { in: organizationIds } } });
+}
+
+/** A redelivery starts a new round: attempts still scheduled for the previous one find it superseded. */
+export function startWebhookEventRound(
+  db: Client,
+  { id, organizationId, round }: { id: string; organizationId: string; round: string },
+) {
+  return db.webhookEvent.update({
+    where: { id, organizationId },
+    data: { round, status: 'pending', modifiedAt: new Date() },
+  });
+}
+
+// ---- dispatch (the outbox is read across organizations: the dispatcher serves the deployment) ----
+
+export function listUndispatchedOutboxEvents(db: Client, limit: number) {
+  return db.outboxEvent.findMany({
+    where: { dispatchedAt: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: limit,
+  });
+}
+
+export function listSubscribedEndpoints(db: Client, organizationId: string, type: WebhookEventType) {
+  return db.webhookEndpoint.findMany({
+    where: { organizationId, enabled: true, events: { has: type } },
+    select: { id: true, format: true },
+  });
+}
+
+export function insertWebhookEvents(
+  db: Client,
+  rows: {
+    organizationId: string;
+    endpointId: string;
+    outboxEventId: string;
+    type: string;
+    resourceId: string;
+    payload: string;
+  }[],
+) {
+  // A dispatch repeated after a crash finds its rows: (outbox event, endpoint) is unique.
+  return db.webhookEvent.createMany({ data: rows, skipDuplicates: true });
+}
+
+export function listWebhookEventsOfOutboxEvent(db: Client, outboxEventId: string) {
+  return db.webhookEvent.findMany({
+    where: { outboxEventId },
+    select: { id: true, endpointId: true, resourceId: true, round: true, status: true },
+  });
+}
+
+export function markOutboxEventsDispatched(db: Client, ids: string[], at: Date) {
+  return db.outboxEvent.updateMany({
+    where: { id: { in: ids }, dispatchedAt: null },
+    data: { dispatchedAt: at },
+  });
+}
+
+// ---- delivery ----
+
+export function findWebhookEventForDelivery(db: Client, id: string) {
+  return db.webhookEvent.findUnique({ where: { id }, include: { endpoint: true } });
+}
+
+export function findDeliveryAttempt(
+  db: Client,
+  key: { webhookEventId: string; round: string; attempt: number },
+) {
+  return db.webhookDelivery.findUnique({ where: { webhookEventId_round_attempt: key } });
+}
+
+export function insertDeliveryAttempt(
+  db: Client,
+  data: {
+    organizationId: string;
+    webhookEventId: string;
+    round: string;
+    attempt: number;
+    succeeded: boolean;
+    httpCode: number | null;
+    durationMs: number;
+    response: string | null;
+    error: string | null;
+  },
+) {
+  return db.webhookDelivery.createMany({ data: [data], skipDuplicates: true });
+}
+
+export function recordWebhookEventAttempt(
+  db: Client,
+  {
+    id,
+    round,
+    succeeded,
+    httpCode,
+  }: { id: string; round: string; succeeded: boolean; httpCode: number | null },
+) {
+  return db.webhookEvent.updateMany({
+    where: { id, round, status: 'pending' },
+    data: {
+      succeeded,
+      lastHttpCode: httpCode,
+      modifiedAt: new Date(),
+      ...(succeeded ? { status: 'succeeded' } : {}),
+    },
+  });
+}
+
+/** Ends a round as failed; counts 0 rows when it had already ended (a retried activity). */
+export function failWebhookEventRound(db: Client, { id, round }: { id: string; round: string }) {
+  return db.webhookEvent.updateMany({
+    where: { id, round, status: 'pending' },
+    data: { status: 'failed', succeeded: false, modifiedAt: new Date() },
+  });
+}
+
+export function resetConsecutiveFailures(db: Client, endpointId: string) {
+  return db.webhookEndpoint.updateMany({
+    where: { id: endpointId, consecutiveFailedEvents: { gt: 0 } },
+    data: { consecutiveFailedEvents: 0 },
+  });
+}
+
+export function incrementConsecutiveFailures(db: Client, endpointId: string) {
+  return db.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: { consecutiveFailedEvents: { increment: 1 } },
+    select: { consecutiveFailedEvents: true },
+  });
+}
+
+/** Conditional, so two workflows disabling one endpoint at once record one reason and one time. */
+export function disableWebhookEndpoint(db: Client, endpointId: string, reason: DisabledReason, at: Date) {
+  return db.webhookEndpoint.updateMany({
+    where: { id: endpointId, enabled: true },
+    data: { enabled: false, disabledReason: reason, disabledAt: at, modifiedAt: at },
+  });
+}
+
+export function findEndpointState(db: Client, endpointId: string) {
+  return db.webhookEndpoint.findUnique({
+    where: { id: endpointId },
+    select: {
+      id: true,
+      url: true,
+      enabled: true,
+      disabledAt: true,
+      disabledReason: true,
+      organization: { select: { id: true, name: true } },
+    },
+  });
+}
+
+export function listOrganizationMembersWithUsers(db: Client, organizationId: string) {
+  return db.member.findMany({
+    where: { organizationId },
+    select: { role: true, user: { select: { email: true, name: true } } },
+  });
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  attemptOutcome,
+  excerpt,
+  formatWebhookBody,
+  isAllowedWebhookUrl,
+  MAX_ATTEMPTS,
+  resourceIdOf,
+  RETRY_SCHEDULE_MS,
+  retryDelayMs,
+  shouldDisableEndpoint,
+  type OutboxPayload,
+} from './rules.js';
+
+const payload: OutboxPayload = {
+  type: 'organization.updated',
+  timestamp: '2026-11-22T08:00:00.000Z',
+  data: { id: '6f1a3f3e-2f7c-4b0e-9a8e-3c1d2b4a5f60', name: 'Acme' },
+};
+
+describe('retryDelayMs', () => {
+  it('follows the Standard Webhooks schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h', () => {
+    const hours = (n: number) => n * 3_600_000;
+    expect(RETRY_SCHEDULE_MS).toEqual([
+      0,
+      5_000,
+      300_000,
+      1_800_000,
+      hours(2),
+      hours(5),
+      hours(10),
+      hours(14),
+      hours(20),
+      hours(24),
+    ]);
+    expect(Array.from({ length: MAX_ATTEMPTS }, (_, i) => retryDelayMs(i + 1, 0.5))).toEqual(
+      RETRY_SCHEDULE_MS,
+    );
+  });
+
+  it('jitters each delay by at most ±10 % and never delays the first attempt', () => {
+    for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const base = RETRY_SCHEDULE_MS[attempt - 1]!;
+      expect(retryDelayMs(attempt, 0)).toBe(Math.round(base * 0.9));
+      expect(retryDelayMs(attempt, 0.999999)).toBeLessThanOrEqual(Math.round(base * 1.1));
+      expect(retryDelayMs(attempt, 0.999999)).toBeGreaterThan(base);
+    }
+    expect(retryDelayMs(1, 0)).toBe(0);
+    expect(retryDelayMs(1, 0.99)).toBe(0);
+  });
+
+  it('refuses an attempt beyond the schedule', () => {
+    expect(() => retryDelayMs(MAX_ATTEMPTS + 1, 0.5)).toThrow(RangeError);
+    expect(() => retryDelayMs(0, 0.5)).toThrow(RangeError);
+  });
+});
+
+describe('attemptOutcome', () => {
+  it('delivers on 2xx, stops on 410, retries everything else', () => {
+    expect([200, 201, 204, 299].map(attemptOutcome)).toEqual(Array(4).fill('succeeded'));
+    expect(attemptOutcome(410)).toBe('gone');
+    expect([null, 301, 400, 404, 429, 500, 503].map(attemptOutcome)).toEqual(Array(7).fill('failed'));
+  });
+});
+
+describe('shouldDisableEndpoint', () => {
+  it('disables at 10 events in a row that failed every retry', () => {
+    expect(shouldDisableEndpoint(9)).toBe(false);
+    expect(shouldDisableEndpoint(10)).toBe(true);
+  });
+});
+
+describe('isAllowedWebhookUrl', () => {
+  it('accepts https anywhere and http only to this machine', () => {
+    expect(isAllowedWebhookUrl('https://hooks.example.com/polar')).toBe(true);
+    expect(isAllowedWebhookUrl('http://localhost:4000/hook')).toBe(true);
+    expect(isAllowedWebhookUrl('http://127.0.0.1:4000/hook')).toBe(true);
+    expect(isAllowedWebhookUrl('http://[::1]:4000/hook')).toBe(true);
+    expect(isAllowedWebhookUrl('http://hooks.example.com/polar')).toBe(false);
+    expect(isAllowedWebhookUrl('http://127.0.0.1.example.com/')).toBe(false);
+    expect(isAllowedWebhookUrl('ftp://hooks.example.com/')).toBe(false);
+    expect(isAllowedWebhookUrl('not a url')).toBe(false);
+  });
+});
+
+describe('formatWebhookBody', () => {
+  it('sends the outbox payload itself in the raw format', () => {
+    expect(JSON.parse(formatWebhookBody('raw', payload))).toEqual(payload);
+  });
+
+  it('sends a Discord message with an embed naming the event and resource', () => {
+    expect(JSON.parse(formatWebhookBody('discord', payload))).toEqual({
+      username: 'Tollgate',
+      embeds: [
+        {
+          title: 'organization.updated',
+          description: 'Acme',
+          timestamp: payload.timestamp,
+          fields: [{ name: 'ID', value: payload.data.id, inline: true }],
+        },
+      ],
+    });
+  });
+
+  it('sends a Slack message with fallback text and blocks', () => {
+    const message = JSON.parse(formatWebhookBody('slack', payload)) as {
+      text: string;
+      blocks: { type: string }[];
+    };
+    expect(message.text).toBe('organization.updated: Acme');
+    expect(message.blocks.map((block) => block.type)).toEqual(['section', 'context']);
+    expect(JSON.stringify(message.blocks)).toContain(String(payload.data.id));
+  });
+});
+
+describe('resourceIdOf', () => {
+  it("is the payload's data.id, or the event's own id without one", () => {
+    expect(resourceIdOf(payload, 'event-1')).toBe(payload.data.id);
+    expect(resourceIdOf({ ...payload, data: {} }, 'event-1')).toBe('event-1');
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps the first 2 KB of an answer', () => {
+    expect(excerpt('ok')).toBe('ok');
+    expect(excerpt('x'.repeat(5000))).toHaveLength(2048);
+  });
+});

@@ -1,0 +1,146 @@
+// Outgoing webhooks: pure rules shared by the API, the activities and the workflows.
+import type { WebhookEventType } from '../events/schemas.js';
+
+export const WEBHOOK_FORMATS = ['raw', 'discord', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/**
+ * Delay before each attempt of one event: the Standard Webhooks schedule (immediately, 5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), about three days in all.
+ */
+export const RETRY_SCHEDULE_MS = [
+  0,
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  14 * 3_600_000,
+  20 * 3_600_000,
+  24 * 3_600_000,
+] as const;
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
+
+/** ±10 %: endpoints that failed together (an outage) are not all retried in the same second. */
+export const RETRY_JITTER_RATIO = 0.1;
+
+/**
+ * Delay before `attempt` (1-based). `random` is in [0, 1): in a workflow it is Temporal's seeded
+ * Math.random, so replays wait exactly as long as the first run did.
+ */
+export function retryDelayMs(attempt: number, random: number): number {
+  const base = RETRY_SCHEDULE_MS[attempt - 1];
+  if (base === undefined) throw new RangeError(`attempt ${attempt} is outside 1..${MAX_ATTEMPTS}`);
+  return Math.round(base * (1 + RETRY_JITTER_RATIO * (2 * random - 1)));
+}
+
+/** Per attempt: the receiver gets this long to answer (connect, headers and body). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** How much of a receiver's answer each attempt keeps, for the seller to debug with. */
+export const RESPONSE_EXCERPT_CHARS = 2048;
+
+export type AttemptOutcome = 'succeeded' | 'gone' | 'failed';
+
+/** 2xx delivers; 410 Gone says the receiver will never accept again; anything else is retried. */
+export function attemptOutcome(httpCode: number | null): AttemptOutcome {
+  if (httpCode === null) return 'failed';
+  if (httpCode >= 200 && httpCode < 300) return 'succeeded';
+  return httpCode === 410 ? 'gone' : 'failed';
+}
+
+/** An endpoint whose last 10 events each failed every retry is disabled. */
+export const CONSECUTIVE_FAILED_EVENTS_TO_DISABLE = 10;
+
+export function shouldDisableEndpoint(consecutiveFailedEvents: number): boolean {
+  return consecutiveFailedEvents >= CONSECUTIVE_FAILED_EVENTS_TO_DISABLE;
+}
+
+export type DisabledReason = 'gone' | 'failing';
+
+/** `https:` anywhere; plain `http:` only to this machine, for development and tests. */
+export function isAllowedWebhookUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** The outbox payload: the body Polar's SDK parses, `{ type, timestamp, data }`. */
+export type OutboxPayload = { type: WebhookEventType; timestamp: string; data: Record<string, unknown> };
+
+/**
+ * The resource an event is about (its `data.id`); events without one are their own resource.
+ * Deliveries about one resource reach an endpoint in the order the events happened.
+ */
+export function resourceIdOf(payload: OutboxPayload, outboxEventId: string): string {
+  const id = payload.data.id;
+  return typeof id === 'string' && id.length > 0 ? id : outboxEventId;
+}
+
+const describeResource = (data: Record<string, unknown>): string => {
+  for (const key of ['name', 'email', 'slug', 'id']) {
+    const value = data[key];
+    if (typeof value === 'string' && value.length > 0) return value;
+  }
+  return 'unknown';
+};
+
+/**
+ * The body sent to an endpoint: the outbox payload itself (`raw`), or a chat message for Discord's
+ * and Slack's incoming webhooks, which only accept their own message shapes.
+ */
+export function formatWebhookBody(format: WebhookFormat, payload: OutboxPayload): string {
+  if (format === 'raw') return JSON.stringify(payload);
+  const subject = describeResource(payload.data);
+  const id = typeof payload.data.id === 'string' ? payload.data.id : null;
+  if (format === 'discord') {
+    return JSON.stringify({
+      username: 'Tollgate',
+      embeds: [
+        {
+          title: payload.type,
+          description: subject,
+          timestamp: payload.timestamp,
+          ...(id ? { fields: [{ name: 'ID', value: id, inline: true }] } : {}),
+        },
+      ],
+    });
+  }
+  return JSON.stringify({
+    text: `${payload.type}: ${subject}`,
+    blocks: [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*${payload.type}*\n${subject}${id ? `\nID: \`${id}\`` : ''}` },
+      },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: payload.timestamp }] },
+    ],
+  });
+}
+
+/** Keeps the start of a receiver's answer; the rest is of no use for debugging and only costs rows. */
+export function excerpt(text: string, maxChars = RESPONSE_EXCERPT_CHARS): string {
+  return text.length <= maxChars ? text : text.slice(0, maxChars);
+}
+
+export function webhookDeliveryWorkflowId(endpointId: string, resourceId: string): string {
+  return `webhook-delivery:${endpointId}:${resourceId}`;
+}
+
+/** One dispatcher per deployment (task queue): it alone drains the outbox. */
+export function webhookDispatcherWorkflowId(taskQueue: string): string {
+  return `webhook-dispatcher:${taskQueue}`;
+}
+
+export const WEBHOOK_SIGNALS = { enqueue: 'enqueueWebhookEvent' } as const;
+
+/** One round of delivery of one webhook event: `dispatch` first, a fresh id per redelivery. */
+export type WebhookDeliveryRequest = { webhookEventId: string; round: string };

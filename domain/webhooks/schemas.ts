@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENT_TYPES } from '../events/schemas.js';
+import { pageQuerySchema } from '../platform/schemas.js';
+import { isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
+
+export const webhookFormatSchema = z.enum(WEBHOOK_FORMATS);
+export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+
+const urlSchema = z.string().trim().max(2048).refine(isAllowedWebhookUrl, {
+  message: 'URL must use https (http is allowed for localhost and 127.0.0.1 only)',
+});
+const secretSchema = z.string().min(1).max(255);
+const eventsSchema = z.array(webhookEventTypeSchema).transform((events) => [...new Set(events)]);
+
+/** Polar's WebhookEndpointCreate; `secret` may be left out, then one is generated. */
+export const webhookEndpointCreateSchema = z.strictObject({
+  url: urlSchema,
+  format: webhookFormatSchema,
+  secret: secretSchema.optional(),
+  events: eventsSchema,
+  organization_id: z.uuid().nullable().optional(),
+});
+
+/** Polar's WebhookEndpointUpdate, plus `enabled` (newer Polar APIs) to turn a disabled endpoint back on. */
+export const webhookEndpointUpdateSchema = z.strictObject({
+  url: urlSchema.nullable().optional(),
+  format: webhookFormatSchema.nullable().optional(),
+  secret: secretSchema.nullable().optional(),
+  events: eventsSchema.nullable().optional(),
+  enabled: z.boolean().nullable().optional(),
+});
+
+/** Polar's WebhookEndpoint; `enabled` is an addition the 0.33.2 SDK ignores. The secret is never shown. */
+export const webhookEndpointSchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  url: z.string(),
+  format: webhookFormatSchema,
+  organization_id: z.uuid(),
+  events: z.array(webhookEventTypeSchema),
+  enabled: z.boolean(),
+});
+
+/** Polar's WebhookEvent: one event for one endpoint; `payload` is the body exactly as sent. */
+export const webhookEventSchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  last_http_code: z.number().int().nullable(),
+  succeeded: z.boolean().nullable(),
+  payload: z.string(),
+});
+
+/** Polar's WebhookDelivery: one HTTP attempt; the attempt's duration, answer excerpt and error are additions. */
+export const webhookDeliverySchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  http_code: z.number().int().nullable(),
+  succeeded: z.boolean(),
+  duration_ms: z.number().int().min(0),
+  response: z.string().nullable(),
+  error: z.string().nullable(),
+  webhook_event: webhookEventSchema,
+});
+
+/** A filter Polar accepts once or repeated (`?endpoint_id=a&endpoint_id=b`). */
+const oneOrManyUuids = z
+  .union([z.uuid(), z.array(z.uuid())])
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .optional();
+
+export const webhookEndpointListQuerySchema = pageQuerySchema.extend({ organization_id: oneOrManyUuids });
+export const webhookDeliveryListQuerySchema = pageQuerySchema.extend({ endpoint_id: oneOrManyUuids });
+
+export const webhookIdParamsSchema = z.object({
+  id: z.uuid({ message: 'Input should be a valid UUID' }),
+});
+
+export type WebhookEndpointCreate = z.infer<typeof webhookEndpointCreateSchema>;
+export type WebhookEndpointUpdate = z.infer<typeof webhookEndpointUpdateSchema>;
+export type WebhookEndpointResponse = z.infer<typeof webhookEndpointSchema>;
+export type WebhookDeliveryResponse = z.infer<typeof webhookDeliverySchema>;
+export type WebhookEndpointListQuery = z.infer<typeof webhookEndpointListQuerySchema>;
+export type WebhookDeliveryListQuery = z.infer<typeof webhookDeliveryListQuerySchema>;

@@ -1,0 +1,116 @@
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { WebhookActivities } from '../activities/webhooks.js';
+import {
+  MAX_ATTEMPTS,
+  retryDelayMs,
+  WEBHOOK_SIGNALS,
+  type WebhookDeliveryRequest,
+} from '../domain/webhooks/rules.js';
+
+/** Longer than one attempt's 10 s HTTP timeout plus the database writes around it. */
+const ATTEMPT_ACTIVITY_TIMEOUT = '30 seconds';
+/** A delivery workflow with nothing queued lingers this long, so a burst about one resource reuses it. */
+const DELIVERY_IDLE_TIMEOUT = '1 minute';
+/** The dispatcher's activity watches the outbox this long before handing back to the workflow. */
+const DISPATCH_WATCH_MS = 30_000;
+const DISPATCH_ROUNDS_PER_RUN = 200;
+
+// HTTP failures are outcomes, not exceptions: only database or Temporal hiccups are retried here.
+const { attemptWebhookDelivery, recordWebhookEventFailure, notifyWebhookEndpointDisabled } =
+  proxyActivities<WebhookActivities>({
+    startToCloseTimeout: ATTEMPT_ACTIVITY_TIMEOUT,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
+
+const { dispatchOutboxEvents } = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '2 minutes',
+  // A worker that dies mid-watch is noticed this fast, and the watch resumes on another worker.
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+const { ensureWebhookDispatcher } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '1 minute' });
+
+export const enqueueWebhookEventSignal = defineSignal<[WebhookDeliveryRequest]>(WEBHOOK_SIGNALS.enqueue);
+
+export type WebhookDeliveryInput = {
+  endpointId: string;
+  resourceId: string;
+  queue: WebhookDeliveryRequest[];
+};
+export type WebhookEventOutcome = 'succeeded' | 'failed' | 'skipped';
+
+/** Every attempt of one round, on the retry schedule, until one succeeds or the schedule runs out. */
+async function deliverRound(
+  endpointId: string,
+  request: WebhookDeliveryRequest,
+): Promise<WebhookEventOutcome> {
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    const delay = retryDelayMs(attempt, Math.random());
+    if (delay > 0) await sleep(delay);
+    const result = await attemptWebhookDelivery({ ...request, attempt });
+    if (result.kind === 'succeeded') return 'succeeded';
+    if (result.kind === 'stale' || result.kind === 'endpoint_disabled') return 'skipped';
+    if (result.kind === 'gone') return endRoundAsFailed(endpointId, request, true);
+  }
+  return endRoundAsFailed(endpointId, request, false);
+}
+
+async function endRoundAsFailed(
+  endpointId: string,
+  request: WebhookDeliveryRequest,
+  gone: boolean,
+): Promise<WebhookEventOutcome> {
+  const { disabledAt } = await recordWebhookEventFailure({ ...request, endpointId, gone });
+  if (disabledAt) await notifyWebhookEndpointDisabled({ endpointId, disabledAt });
+  return 'failed';
+}
+
+/**
+ * `webhook-delivery:<endpoint>:<resource>`: delivers the events about one resource to one endpoint,
+ * one at a time in the order they were queued, so a receiver never sees `order.updated` before the
+ * `order.created` it follows, even when the first needed retries. (DESIGN.md's per-event id could
+ * not promise that order; this keeps its "until delivered or given up" per event, in a queue.)
+ * Ends once idle; the next event starts it again.
+ */
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<void> {
+  const queue = [...input.queue];
+  setHandler(enqueueWebhookEventSignal, (request) => {
+    queue.push(request);
+  });
+  for (;;) {
+    if (queue.length === 0 && !(await condition(() => queue.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+    const request = queue.shift()!;
+    await deliverRound(input.endpointId, request);
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, queue });
+    }
+  }
+}
+
+/**
+ * `webhook-dispatcher:<task queue>`: drains the outbox for the whole deployment. Events commit with
+ * their change; this workflow, which Temporal keeps alive across worker restarts, keeps asking an
+ * activity to fan out whatever is undispatched. A worker dying at any point leaves the rows
+ * undispatched and the activity is retried, so an event is delivered late, never lost.
+ */
+export async function webhookDispatcherWorkflow(): Promise<void> {
+  for (let round = 0; round < DISPATCH_ROUNDS_PER_RUN; round += 1) {
+    await dispatchOutboxEvents({ watchMs: DISPATCH_WATCH_MS });
+    if (workflowInfo().continueAsNewSuggested) break;
+  }
+  await continueAsNew<typeof webhookDispatcherWorkflow>();
+}
+
+/** Run by the `webhook-dispatcher-watchdog` schedule: restarts the dispatcher if it was ever stopped. */
+export async function ensureWebhookDispatcherWorkflow(): Promise<{ started: boolean }> {
+  return { started: await ensureWebhookDispatcher() };
+}
