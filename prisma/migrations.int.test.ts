@@ -45,6 +45,7 @@ async function describeSchema(url: string) {
 const HAND_WRITTEN_INDEXES = [
   'customers_organization_id_email_live_key',
   'customers_organization_id_external_id_live_key',
+  'discounts_organization_id_code_live_key',
 ];
 
 describe('prisma/migrations', () => {

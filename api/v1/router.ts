@@ -11,6 +11,7 @@ import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { registerBenefitOperations } from './benefits.js';
 import { registerCustomerOperations } from './customers.js';
+import { registerDiscountOperations } from './discounts.js';
 import type { FileStorage } from '../../domain/files/storage.js';
 import { registerCustomFieldOperations } from './custom-fields.js';
 import { registerFileOperations } from './files.js';
@@ -66,6 +67,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerAccessTokenOperations(registry, deps);
   registerCustomerOperations(registry, deps);
   registerBenefitOperations(registry, deps);
+  registerDiscountOperations(registry, deps);
   registerProductOperations(registry, deps);
   registerFileOperations(registry, { db: deps.db, storage: deps.fileStorage, publicUrl: deps.publicUrl });
   registerCustomFieldOperations(registry, deps);
