@@ -10,6 +10,7 @@ import type { PublicSettings } from '../domain/system/schemas.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
+import { createCheckoutLinksRouter } from './checkout-links.js';
 import { createDevMailboxRouter } from './dev/mailbox.js';
 import type { FileStorage } from '../domain/files/storage.js';
 import { createFilesRouter } from './files.js';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
     '/api/files',
     createFilesRouter({ db: deps.db, storage: deps.fileStorage, publicUrl: deps.config.publicUrl }),
   );
+  app.use('/api/checkout-links', createCheckoutLinksRouter({ db: deps.db }));
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

@@ -10,6 +10,7 @@ import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
 import { registerBenefitOperations } from './benefits.js';
+import { registerCheckoutLinkOperations } from './checkout-links.js';
 import { registerCustomerOperations } from './customers.js';
 import { registerDiscountOperations } from './discounts.js';
 import type { FileStorage } from '../../domain/files/storage.js';
@@ -68,6 +69,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerCustomerOperations(registry, deps);
   registerBenefitOperations(registry, deps);
   registerDiscountOperations(registry, deps);
+  registerCheckoutLinkOperations(registry, { db: deps.db, publicUrl: deps.publicUrl });
   registerProductOperations(registry, deps);
   registerFileOperations(registry, { db: deps.db, storage: deps.fileStorage, publicUrl: deps.publicUrl });
   registerCustomFieldOperations(registry, deps);

@@ -1,0 +1,61 @@
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { productInclude } from '../products/repository.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export const checkoutLinkInclude = {
+  products: { orderBy: { order: 'asc' }, include: { product: { include: productInclude } } },
+  discount: { include: { products: { include: { product: true } } } },
+} as const satisfies Prisma.CheckoutLinkInclude;
+
+const live = { deletedAt: null };
+
+export function findLiveCheckoutLink(db: Client, id: string) {
+  return db.checkoutLink.findFirst({ where: { id, ...live }, include: checkoutLinkInclude });
+}
+
+export function findLiveCheckoutLinkBySecret(db: Client, clientSecret: string) {
+  return db.checkoutLink.findFirst({ where: { clientSecret, ...live }, include: checkoutLinkInclude });
+}
+
+export function listLiveCheckoutLinks(
+  db: Db,
+  where: Prisma.CheckoutLinkWhereInput,
+  orderBy: Prisma.CheckoutLinkOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  const filter = { ...where, ...live };
+  return db.$transaction([
+    db.checkoutLink.findMany({ where: filter, orderBy, include: checkoutLinkInclude, ...page }),
+    db.checkoutLink.count({ where: filter }),
+  ]);
+}
+
+export function insertCheckoutLink(
+  tx: Prisma.TransactionClient,
+  data: Prisma.CheckoutLinkUncheckedCreateInput,
+) {
+  return tx.checkoutLink.create({ data });
+}
+
+export function updateCheckoutLinkRow(
+  tx: Prisma.TransactionClient,
+  id: string,
+  data: Prisma.CheckoutLinkUncheckedUpdateInput,
+) {
+  return tx.checkoutLink.update({ where: { id }, data });
+}
+
+export async function replaceLinkProducts(
+  tx: Prisma.TransactionClient,
+  checkoutLinkId: string,
+  productIds: string[],
+) {
+  await tx.checkoutLinkProduct.deleteMany({ where: { checkoutLinkId } });
+  await tx.checkoutLinkProduct.createMany({
+    data: productIds.map((productId, order) => ({ checkoutLinkId, productId, order })),
+  });
+}
+
+export type CheckoutLinkRow = NonNullable<Awaited<ReturnType<typeof findLiveCheckoutLink>>>;

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { discountSchema } from '../discounts/schemas.js';
+import { productMediaFileSchema } from '../files/schemas.js';
+import { metadataSchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { productPriceSchema } from '../products/schemas.js';
+
+// Polar's CheckoutLink as @polar-sh/sdk@0.33.2 reads it.
+
+export const benefitPublicSchema = z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  type: z.string(),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  organization_id: z.uuid(),
+});
+
+export const checkoutLinkProductSchema = z.object({
+  metadata: metadataSchema,
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  recurring_interval: z.enum(['month', 'year']).nullable(),
+  is_recurring: z.boolean(),
+  is_archived: z.boolean(),
+  organization_id: z.uuid(),
+  prices: z.array(productPriceSchema),
+  benefits: z.array(benefitPublicSchema),
+  medias: z.array(productMediaFileSchema),
+});
+
+export const checkoutLinkSchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  metadata: metadataSchema,
+  payment_processor: z.literal('stripe'),
+  client_secret: z.string(),
+  success_url: z.string().nullable(),
+  label: z.string().nullable(),
+  allow_discount_codes: z.boolean(),
+  require_billing_address: z.boolean(),
+  discount_id: z.uuid().nullable(),
+  organization_id: z.uuid(),
+  products: z.array(checkoutLinkProductSchema),
+  discount: discountSchema.omit({ products: true }).nullable(),
+  url: z.string(),
+});
+export type CheckoutLink = z.infer<typeof checkoutLinkSchema>;
+
+const successUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .refine(
+    (url) => !url.includes('{') || url.includes('{CHECKOUT_ID}'),
+    'The only placeholder is {CHECKOUT_ID}.',
+  );
+
+const linkFields = {
+  metadata: metadataSchema.optional(),
+  label: z.string().trim().max(256).nullable().optional(),
+  allow_discount_codes: z.boolean().optional(),
+  require_billing_address: z.boolean().optional(),
+  discount_id: z.uuid().nullable().optional(),
+  success_url: successUrl.nullable().optional(),
+};
+
+/** One of `product_price_id`, `product_id` or `products` says what the link sells. */
+export const checkoutLinkCreateSchema = z
+  .strictObject({
+    ...linkFields,
+    payment_processor: z.literal('stripe').default('stripe'),
+    product_price_id: z.uuid().optional(),
+    product_id: z.uuid().optional(),
+    products: z.array(z.uuid()).min(1).max(10).optional(),
+  })
+  .superRefine((link, context) => {
+    const given = [link.product_price_id, link.product_id, link.products].filter(
+      (value) => value !== undefined,
+    );
+    if (given.length !== 1) {
+      context.addIssue({
+        code: 'custom',
+        path: ['products'],
+        message: 'Give exactly one of product_price_id, product_id or products.',
+      });
+    }
+  });
+export type CheckoutLinkCreate = z.infer<typeof checkoutLinkCreateSchema>;
+
+export const checkoutLinkUpdateSchema = z.strictObject({
+  ...linkFields,
+  products: z.array(z.uuid()).min(1).max(10).nullable().optional(),
+  allow_discount_codes: z.boolean().nullable().optional(),
+  require_billing_address: z.boolean().nullable().optional(),
+});
+export type CheckoutLinkUpdate = z.infer<typeof checkoutLinkUpdateSchema>;
+
+export const checkoutLinkSortFields = [
+  'created_at',
+  '-created_at',
+  'label',
+  '-label',
+  'success_url',
+  '-success_url',
+  'allow_discount_codes',
+  '-allow_discount_codes',
+] as const;
+
+export const checkoutLinkListQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  product_id: oneOrManyUuids.optional(),
+  sorting: sortingSchema(checkoutLinkSortFields),
+});
+export type CheckoutLinkListQuery = z.infer<typeof checkoutLinkListQuerySchema>;
+
+export const checkoutLinkIdParamsSchema = z.object({
+  id: z.uuid({ message: 'Input should be a valid UUID' }),
+});

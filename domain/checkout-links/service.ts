@@ -1,0 +1,214 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
+import { toDiscountResponse } from '../discounts/service.js';
+import { readMetadata } from '../metadata/rules.js';
+import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { findPrice } from '../products/repository.js';
+import { toProductResponse } from '../products/service.js';
+import {
+  findLiveCheckoutLink,
+  insertCheckoutLink,
+  listLiveCheckoutLinks,
+  replaceLinkProducts,
+  updateCheckoutLinkRow,
+  type CheckoutLinkRow,
+} from './repository.js';
+import {
+  checkoutLinkSchema,
+  type CheckoutLink,
+  type CheckoutLinkCreate,
+  type CheckoutLinkListQuery,
+  type CheckoutLinkUpdate,
+} from './schemas.js';
+
+export type CheckoutLinksContext = { db: Db; publicUrl: string };
+
+/** Where a buyer starts a checkout from this link (see api/checkout-links.ts). */
+export function checkoutLinkUrl(publicUrl: string, clientSecret: string): string {
+  return `${publicUrl}/api/checkout-links/${clientSecret}`;
+}
+
+export function toCheckoutLinkResponse(row: CheckoutLinkRow, publicUrl: string): CheckoutLink {
+  const discount = row.discount && row.discount.deletedAt === null ? toDiscountResponse(row.discount) : null;
+  return checkoutLinkSchema.parse({
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    metadata: readMetadata(row.metadata),
+    payment_processor: row.paymentProcessor,
+    client_secret: row.clientSecret,
+    success_url: row.successUrl,
+    label: row.label,
+    allow_discount_codes: row.allowDiscountCodes,
+    require_billing_address: row.requireBillingAddress,
+    discount_id: discount ? row.discountId : null,
+    organization_id: row.organizationId,
+    products: row.products.map(({ product }) => {
+      const { attached_custom_fields: _fields, benefits, ...rest } = toProductResponse(product, publicUrl);
+      return {
+        ...rest,
+        benefits: benefits.map(({ metadata: _metadata, properties: _properties, ...benefit }) => benefit),
+      };
+    }),
+    discount: discount ? { ...discount, products: undefined } : null,
+    url: checkoutLinkUrl(publicUrl, row.clientSecret),
+  });
+}
+
+/**
+ * The products a link sells, all current products of one organization the caller manages; that
+ * organization owns the link.
+ */
+async function resolveProducts(
+  db: Db,
+  caller: Caller,
+  productIds: string[],
+  loc: (string | number)[],
+): Promise<{ organizationId: string; productIds: string[] }> {
+  const repeated = productIds.findIndex((id, index) => productIds.indexOf(id) !== index);
+  if (repeated >= 0) throw new InvalidFieldError([...loc, repeated], 'This product is listed twice.');
+  const visible = await accessibleOrganizationIds(db, caller);
+  const rows = await db.product.findMany({
+    where: { id: { in: productIds }, organizationId: { in: visible } },
+    select: { id: true, organizationId: true, isArchived: true },
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const organizationId = byId.get(productIds[0] ?? '')?.organizationId;
+  const bad = productIds.findIndex((id) => {
+    const row = byId.get(id);
+    return !row || row.isArchived || row.organizationId !== organizationId;
+  });
+  if (bad >= 0 || !organizationId) {
+    throw new InvalidFieldError(
+      productIds.length === 1 ? loc : [...loc, Math.max(bad, 0)],
+      'Product not found.',
+    );
+  }
+  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
+  return { organizationId, productIds };
+}
+
+async function checkDiscount(db: Db, organizationId: string, discountId: string | null | undefined) {
+  if (!discountId) return;
+  const discount = await db.discount.findFirst({
+    where: { id: discountId, organizationId, deletedAt: null },
+  });
+  if (!discount) throw new InvalidFieldError(['body', 'discount_id'], 'Discount not found.');
+}
+
+export async function createCheckoutLink(
+  ctx: CheckoutLinksContext,
+  caller: Caller,
+  input: CheckoutLinkCreate,
+): Promise<CheckoutLink> {
+  const { db } = ctx;
+  let wanted: { ids: string[]; loc: (string | number)[] };
+  if (input.product_price_id) {
+    const price = await findPrice(db, input.product_price_id, await accessibleOrganizationIds(db, caller));
+    if (!price || price.isArchived) {
+      throw new InvalidFieldError(['body', 'product_price_id'], 'Price not found.');
+    }
+    wanted = { ids: [price.productId], loc: ['body', 'product_price_id'] };
+  } else if (input.product_id) {
+    wanted = { ids: [input.product_id], loc: ['body', 'product_id'] };
+  } else {
+    wanted = { ids: input.products ?? [], loc: ['body', 'products'] };
+  }
+  const { organizationId, productIds } = await resolveProducts(db, caller, wanted.ids, wanted.loc);
+  await checkDiscount(db, organizationId, input.discount_id);
+  const id = await db.$transaction(async (tx) => {
+    const link = await insertCheckoutLink(tx, {
+      organizationId,
+      clientSecret: `tollgate_cl_${randomBytes(24).toString('base64url')}`,
+      paymentProcessor: input.payment_processor,
+      label: input.label ?? null,
+      successUrl: input.success_url ?? null,
+      allowDiscountCodes: input.allow_discount_codes ?? true,
+      requireBillingAddress: input.require_billing_address ?? false,
+      discountId: input.discount_id ?? null,
+      metadata: input.metadata ?? {},
+    });
+    await replaceLinkProducts(tx, link.id, productIds);
+    return link.id;
+  });
+  return toCheckoutLinkResponse((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
+}
+
+export async function findCheckoutLinkFor(db: Db, caller: Caller, id: string): Promise<CheckoutLinkRow> {
+  const row = await findLiveCheckoutLink(db, id);
+  const visible = row && (await accessibleOrganizationIds(db, caller)).includes(row.organizationId);
+  if (!row || !visible) throw new NotFoundError('Checkout link not found');
+  return row;
+}
+
+const SORT_COLUMNS = {
+  created_at: 'createdAt',
+  label: 'label',
+  success_url: 'successUrl',
+  allow_discount_codes: 'allowDiscountCodes',
+} as const;
+
+export async function listCheckoutLinks(
+  ctx: CheckoutLinksContext,
+  caller: Caller,
+  query: CheckoutLinkListQuery,
+) {
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
+  const where: Prisma.CheckoutLinkWhereInput = { organizationId: { in: organizationIds } };
+  if (query.product_id) where.products = { some: { productId: { in: query.product_id } } };
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
+    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  );
+  const [rows, total] = await listLiveCheckoutLinks(ctx.db, where, orderBy, pageToSkipTake(query));
+  return paginated(
+    rows.map((row) => toCheckoutLinkResponse(row, ctx.publicUrl)),
+    total,
+    query,
+  );
+}
+
+export async function updateCheckoutLink(
+  ctx: CheckoutLinksContext,
+  caller: Caller,
+  id: string,
+  input: CheckoutLinkUpdate,
+): Promise<CheckoutLink> {
+  const { db } = ctx;
+  const current = await findCheckoutLinkFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  if (input.products) {
+    const resolved = await resolveProducts(db, caller, input.products, ['body', 'products']);
+    if (resolved.organizationId !== current.organizationId) {
+      throw new InvalidFieldError(['body', 'products'], 'Product not found.');
+    }
+  }
+  await checkDiscount(db, current.organizationId, input.discount_id);
+  await db.$transaction(async (tx) => {
+    if (input.products) await replaceLinkProducts(tx, id, input.products);
+    await updateCheckoutLinkRow(tx, id, {
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(input.label !== undefined ? { label: input.label } : {}),
+      ...(input.success_url !== undefined ? { successUrl: input.success_url } : {}),
+      ...(input.discount_id !== undefined ? { discountId: input.discount_id } : {}),
+      ...(typeof input.allow_discount_codes === 'boolean'
+        ? { allowDiscountCodes: input.allow_discount_codes }
+        : {}),
+      ...(typeof input.require_billing_address === 'boolean'
+        ? { requireBillingAddress: input.require_billing_address }
+        : {}),
+      modifiedAt: new Date(),
+    });
+  });
+  return toCheckoutLinkResponse((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
+}
+
+/** A deleted link stops working; checkouts it started keep their history. */
+export async function deleteCheckoutLink(db: Db, caller: Caller, id: string): Promise<void> {
+  const current = await findCheckoutLinkFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  await db.$transaction((tx) => updateCheckoutLinkRow(tx, id, { deletedAt: new Date() }));
+}
