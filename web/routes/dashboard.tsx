@@ -39,6 +39,8 @@ function DashboardNavigation() {
       <Link to="/dashboard/access-tokens">Access tokens</Link>
       <Link to="/dashboard/customers">Customers</Link>
       <Link to="/dashboard/benefits">Benefits</Link>
+      <Link to="/dashboard/discounts">Discounts</Link>
+      <Link to="/dashboard/checkout-links">Checkout links</Link>
     </nav>
   );
 }
