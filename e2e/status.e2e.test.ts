@@ -34,7 +34,8 @@ describe('status page in Chromium', () => {
     const create = page.locator('[data-operation="customers:create"]');
     await create.getByRole('button').click();
     await create.getByText('Request body').waitFor();
-    expect(await create.locator('code', { hasText: /^email$/ }).count()).toBe(1);
+    // In the request body and in the response.
+    expect(await create.locator('code', { hasText: /^email$/ }).count()).toBe(2);
     expect(await page.locator('[data-operation="organizations:get"]').count()).toBe(1);
   });
 

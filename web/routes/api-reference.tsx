@@ -47,12 +47,17 @@ const documentSchema = z.object({
 type Operation = z.infer<typeof operationSchema> & { method: string; path: string };
 
 /** A schema's type in a word or two: enough to read a field list without a schema viewer. */
-function typeOf(schema: JsonSchema): string {
+function typeOf(schema: JsonSchema | boolean | undefined): string {
+  // JSON Schema allows `true`/`false` as schemas (zod writes `items: false` for tuples).
+  if (typeof schema !== 'object' || schema === null) return 'any';
+  if (Array.isArray(schema.prefixItems)) {
+    return `[${(schema.prefixItems as JsonSchema[]).map(typeOf).join(', ')}]`;
+  }
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   if ('const' in schema) return JSON.stringify(schema.const);
   const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (variants) return variants.map(typeOf).join(' | ');
-  if (schema.type === 'array') return `${typeOf((schema.items ?? {}) as JsonSchema)}[]`;
+  if (schema.type === 'array') return `${typeOf(schema.items as JsonSchema | undefined)}[]`;
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
   if (typeof schema.format === 'string') return `${String(schema.type)} (${schema.format})`;
   return typeof schema.type === 'string' ? schema.type : 'any';
