@@ -124,7 +124,7 @@ function MeterSelect({ organizationId }: { organizationId: string }) {
   return (
     <label className="field">
       <span>Meter</span>
-      <select name="meter_id" defaultValue="">
+      <select aria-label="Meter" name="meter_id" defaultValue="">
         <option value="">Choose a meter</option>
         {(meters.data?.items ?? []).map((meter) => (
           <option key={meter.id} value={meter.id}>

@@ -130,6 +130,7 @@ function CustomFieldForm({
         <label className="field">
           <span>Field type</span>
           <select
+            aria-label="Field type"
             value={type}
             disabled={Boolean(field)}
             onChange={(event) => setType(event.target.value as CustomFieldType)}

@@ -133,6 +133,7 @@ function ClauseEditor(props: {
       <label className="field">
         <span>{`Clause ${path} operator`}</span>
         <select
+          aria-label={`Clause ${path} operator`}
           value={clause.operator}
           onChange={(event) => onChange({ ...clause, operator: event.target.value as Operator })}
         >
@@ -146,6 +147,7 @@ function ClauseEditor(props: {
       <label className="field">
         <span>{`Clause ${path} value type`}</span>
         <select
+          aria-label={`Clause ${path} value type`}
           value={clause.valueKind}
           onChange={(event) =>
             onChange({
@@ -164,6 +166,7 @@ function ClauseEditor(props: {
         <span>{`Clause ${path} value`}</span>
         {clause.valueKind === 'boolean' ? (
           <select
+            aria-label={`Clause ${path} value`}
             value={clause.value}
             onChange={(event) => onChange({ ...clause, value: event.target.value })}
           >
@@ -205,6 +208,7 @@ function GroupEditor(props: {
       <label className="field">
         <span>{`${name} matches`}</span>
         <select
+          aria-label={`${name} matches`}
           value={group.conjunction}
           onChange={(event) => onChange({ ...group, conjunction: event.target.value as 'and' | 'or' })}
         >
@@ -310,7 +314,11 @@ function MeterForm({
         <div className="inline-form">
           <label className="field">
             <span>Aggregation</span>
-            <select value={func} onChange={(event) => setFunc(event.target.value as Aggregation['func'])}>
+            <select
+              aria-label="Aggregation"
+              value={func}
+              onChange={(event) => setFunc(event.target.value as Aggregation['func'])}
+            >
               <option value="count">count events</option>
               {PROPERTY_AGGREGATION_FUNCTIONS.map((value) => (
                 <option key={value} value={value}>

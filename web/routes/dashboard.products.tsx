@@ -105,6 +105,7 @@ function PriceEditor(props: {
           <label className="field">
             <span>{`${label} type`}</span>
             <select
+              aria-label={`${label} type`}
               value={draft.amountType}
               onChange={(event) => onChange({ ...draft, amountType: event.target.value as AmountType })}
             >
@@ -129,6 +130,7 @@ function PriceEditor(props: {
               <label className="field">
                 <span>{`${label} meter`}</span>
                 <select
+                  aria-label={`${label} meter`}
                   value={draft.meterId}
                   onChange={(event) => onChange({ ...draft, meterId: event.target.value })}
                 >
@@ -301,7 +303,11 @@ function ProductForm({
         </label>
         <label className="field">
           <span>Billing</span>
-          <select name="recurring_interval" defaultValue={product?.recurring_interval ?? ''}>
+          <select
+            aria-label="Billing"
+            name="recurring_interval"
+            defaultValue={product?.recurring_interval ?? ''}
+          >
             <option value="">One-time purchase</option>
             <option value="month">Monthly subscription</option>
             <option value="year">Yearly subscription</option>
@@ -383,6 +389,7 @@ function ProductForm({
             <label className="field">
               <span>Attach a custom field</span>
               <select
+                aria-label="Attach a custom field"
                 value=""
                 onChange={(event) =>
                   event.target.value &&

@@ -31,7 +31,7 @@ export function EndpointFields(props: {
       </label>
       <label className="field">
         <span>Format</span>
-        <select name="format" defaultValue={props.format ?? 'raw'}>
+        <select aria-label="Format" name="format" defaultValue={props.format ?? 'raw'}>
           {WEBHOOK_FORMATS.map((format) => (
             <option key={format} value={format}>
               {FORMAT_LABELS[format]}
