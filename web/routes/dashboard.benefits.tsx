@@ -6,6 +6,8 @@ import { listResourceSchema } from '../../domain/platform/schemas';
 import { deleteResource, getJson, sendJson } from '../api';
 import { authClient } from '../auth/client';
 import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../components';
+import { metersQuery } from '../catalog/queries';
+import { uploadFile } from '../catalog/upload';
 
 export const Route = createFileRoute('/dashboard/benefits')({ component: BenefitsPage });
 
@@ -61,7 +63,80 @@ function propertiesFrom(type: BenefitType, values: Record<string, string>, form:
   }
 }
 
-function TypeFields({ type }: { type: BenefitType }) {
+/** Uploads downloadable files; their ids travel in the form as the comma-separated `files` field. */
+function DownloadablesPicker({ organizationId }: { organizationId: string }) {
+  const [files, setFiles] = useState<{ id: string; name: string }[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function upload(file: File) {
+    setError(null);
+    setProgress(0);
+    try {
+      const uploaded = await uploadFile(file, { organizationId, service: 'downloadable' }, setProgress);
+      setFiles((current) => [...current, { id: uploaded.id, name: uploaded.name }]);
+    } catch (failure) {
+      setError((failure as Error).message);
+    } finally {
+      setProgress(null);
+    }
+  }
+  return (
+    <>
+      <input type="hidden" name="files" value={files.map((file) => file.id).join(',')} />
+      <ul className="plain-list">
+        {files.map((file) => (
+          <li key={file.id}>
+            {file.name}{' '}
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setFiles(files.filter((other) => other.id !== file.id))}
+            >
+              {`Remove ${file.name}`}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <label className="field">
+        <span>Add a file</span>
+        <input
+          type="file"
+          disabled={progress !== null}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void upload(file);
+          }}
+        />
+      </label>
+      {progress === null ? null : (
+        <p>
+          <progress aria-label="Upload progress" max={1} value={progress} /> {Math.round(progress * 100)}%
+        </p>
+      )}
+      <ErrorNote message={error} />
+    </>
+  );
+}
+
+function MeterSelect({ organizationId }: { organizationId: string }) {
+  const meters = useQuery(metersQuery(organizationId));
+  return (
+    <label className="field">
+      <span>Meter</span>
+      <select aria-label="Meter" name="meter_id" defaultValue="">
+        <option value="">Choose a meter</option>
+        {(meters.data?.items ?? []).map((meter) => (
+          <option key={meter.id} value={meter.id}>
+            {meter.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function TypeFields({ type, organizationId }: { type: BenefitType; organizationId: string }) {
   switch (type) {
     case 'custom':
       return <Field label="Note for customers" name="note" required={false} />;
@@ -88,7 +163,7 @@ function TypeFields({ type }: { type: BenefitType }) {
         </>
       );
     case 'downloadables':
-      return <Field label="File IDs (comma-separated)" name="files" />;
+      return <DownloadablesPicker organizationId={organizationId} />;
     case 'license_keys':
       return (
         <>
@@ -113,7 +188,7 @@ function TypeFields({ type }: { type: BenefitType }) {
       return (
         <>
           <Field label="Units" name="units" type="number" />
-          <Field label="Meter ID" name="meter_id" />
+          <MeterSelect organizationId={organizationId} />
           <label className="checkbox">
             <input type="checkbox" name="rollover" /> Unused units roll over
           </label>
@@ -126,6 +201,8 @@ function CreateBenefit({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
   const [type, setType] = useState<BenefitType>('custom');
   const [error, setError] = useState<string | null>(null);
+  // Remounts the type's fields after a creation, which empties the uploaded files too.
+  const [created, setCreated] = useState(0);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -144,6 +221,7 @@ function CreateBenefit({ organizationId }: { organizationId: string }) {
       );
       setError(null);
       form.reset();
+      setCreated(created + 1);
       await queryClient.invalidateQueries({ queryKey: ['benefits', organizationId] });
     } catch (failure) {
       setError((failure as Error).message);
@@ -167,7 +245,7 @@ function CreateBenefit({ organizationId }: { organizationId: string }) {
           </select>
         </label>
         <Field label="Description" name="description" />
-        <TypeFields type={type} />
+        <TypeFields key={created} type={type} organizationId={organizationId} />
         <button type="submit">Create benefit</button>
       </form>
       <ErrorNote message={error} />

@@ -39,6 +39,10 @@ function DashboardNavigation() {
       <Link to="/dashboard/access-tokens">Access tokens</Link>
       <Link to="/dashboard/customers">Customers</Link>
       <Link to="/dashboard/benefits">Benefits</Link>
+      <Link to="/dashboard/products">Products</Link>
+      <Link to="/dashboard/custom-fields">Custom fields</Link>
+      <Link to="/dashboard/meters">Meters</Link>
+      <Link to="/dashboard/webhooks">Webhooks</Link>
       <Link to="/dashboard/discounts">Discounts</Link>
       <Link to="/dashboard/checkout-links">Checkout links</Link>
     </nav>
