@@ -41,8 +41,9 @@ export async function loadTest(
   const run = (duration: number) =>
     autocannon({
       url,
-      method: options.method,
-      body: options.body,
+      // autocannon refuses an explicit `undefined` method (and then never settles): leave it out.
+      ...(options.method ? { method: options.method } : {}),
+      ...(options.body ? { body: options.body } : {}),
       headers: options.headers,
       connections: options.connections,
       duration,
