@@ -1,6 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { benefitSchema } from '../../domain/benefits/schemas';
+import { checkoutLinkSchema } from '../../domain/checkout-links/schemas';
 import { customFieldSchema } from '../../domain/custom-fields/schemas';
+import { discountSchema } from '../../domain/discounts/schemas';
 import { meterSchema } from '../../domain/meters/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { productSchema } from '../../domain/products/schemas';
@@ -40,5 +42,22 @@ export const customFieldsQuery = (organizationId: string) =>
       getJson(
         `/v1/custom-fields/?organization_id=${organizationId}&${ALL}`,
         listResourceSchema(customFieldSchema),
+      ),
+  });
+
+export const discountsQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['discounts', organizationId],
+    queryFn: () =>
+      getJson(`/v1/discounts/?organization_id=${organizationId}&${ALL}`, listResourceSchema(discountSchema)),
+  });
+
+export const checkoutLinksQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['checkout-links', organizationId],
+    queryFn: () =>
+      getJson(
+        `/v1/checkout-links/?organization_id=${organizationId}&${ALL}`,
+        listResourceSchema(checkoutLinkSchema),
       ),
   });

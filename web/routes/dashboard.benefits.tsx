@@ -2,16 +2,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { BENEFIT_TYPES, benefitSchema, type Benefit, type BenefitType } from '../../domain/benefits/schemas';
-import { listResourceSchema } from '../../domain/platform/schemas';
-import { deleteResource, getJson, sendJson } from '../api';
+import { deleteResource, sendJson } from '../api';
 import { authClient } from '../auth/client';
 import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../components';
-import { metersQuery } from '../catalog/queries';
+import { benefitsQuery, metersQuery } from '../catalog/queries';
 import { uploadFile } from '../catalog/upload';
 
 export const Route = createFileRoute('/dashboard/benefits')({ component: BenefitsPage });
-
-const benefitListSchema = listResourceSchema(benefitSchema);
 
 const TYPE_LABELS: Record<BenefitType, string> = {
   custom: 'Custom',
@@ -274,11 +271,7 @@ function BenefitsPage() {
   const organizationId = active.data?.id;
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const benefits = useQuery({
-    queryKey: ['benefits', organizationId],
-    enabled: Boolean(organizationId),
-    queryFn: () => getJson(`/v1/benefits/?organization_id=${organizationId}&limit=100`, benefitListSchema),
-  });
+  const benefits = useQuery({ ...benefitsQuery(organizationId ?? ''), enabled: Boolean(organizationId) });
   if (!organizationId) return <p>Choose an organization to see its benefits.</p>;
   return (
     <>

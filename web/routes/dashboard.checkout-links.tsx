@@ -2,12 +2,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { checkoutLinkSchema } from '../../domain/checkout-links/schemas';
-import { discountSchema } from '../../domain/discounts/schemas';
-import { listResourceSchema } from '../../domain/platform/schemas';
-import { productSchema } from '../../domain/products/schemas';
-import { deleteResource, getJson, sendJson } from '../api';
+import { deleteResource, sendJson } from '../api';
 import { authClient } from '../auth/client';
 import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../components';
+import { checkoutLinksQuery, discountsQuery, productsQuery } from '../catalog/queries';
 
 export const Route = createFileRoute('/dashboard/checkout-links')({ component: CheckoutLinksPage });
 
@@ -27,22 +25,8 @@ function CopyUrl({ url }: { url: string }) {
 function CreateLink({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const products = useQuery({
-    queryKey: ['products', organizationId, 'current'],
-    queryFn: () =>
-      getJson(
-        `/v1/products/?organization_id=${organizationId}&is_archived=false&limit=100`,
-        listResourceSchema(productSchema),
-      ),
-  });
-  const discounts = useQuery({
-    queryKey: ['discounts', organizationId],
-    queryFn: () =>
-      getJson(
-        `/v1/discounts/?organization_id=${organizationId}&limit=100`,
-        listResourceSchema(discountSchema),
-      ),
-  });
+  const products = useQuery(productsQuery(organizationId, false));
+  const discounts = useQuery(discountsQuery(organizationId));
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -115,15 +99,7 @@ function CheckoutLinksPage() {
   const organizationId = active.data?.id;
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const links = useQuery({
-    queryKey: ['checkout-links', organizationId],
-    enabled: Boolean(organizationId),
-    queryFn: () =>
-      getJson(
-        `/v1/checkout-links/?organization_id=${organizationId}&limit=100`,
-        listResourceSchema(checkoutLinkSchema),
-      ),
-  });
+  const links = useQuery({ ...checkoutLinksQuery(organizationId ?? ''), enabled: Boolean(organizationId) });
   if (!organizationId) return <p>Choose an organization to see its checkout links.</p>;
   return (
     <>

@@ -2,14 +2,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { discountSchema, type Discount } from '../../domain/discounts/schemas';
-import { listResourceSchema } from '../../domain/platform/schemas';
-import { deleteResource, getJson, sendJson } from '../api';
+import { deleteResource, sendJson } from '../api';
+import { discountsQuery } from '../catalog/queries';
 import { authClient } from '../auth/client';
 import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../components';
 
 export const Route = createFileRoute('/dashboard/discounts')({ component: DiscountsPage });
-
-const discountListSchema = listResourceSchema(discountSchema);
 
 /** Dollars as typed ("12.50") to cents; the API refuses what is not a whole number of cents. */
 const toCents = (dollars: string) => Math.round(Number(dollars) * 100);
@@ -111,11 +109,7 @@ function DiscountsPage() {
   const organizationId = active.data?.id;
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const discounts = useQuery({
-    queryKey: ['discounts', organizationId],
-    enabled: Boolean(organizationId),
-    queryFn: () => getJson(`/v1/discounts/?organization_id=${organizationId}&limit=100`, discountListSchema),
-  });
+  const discounts = useQuery({ ...discountsQuery(organizationId ?? ''), enabled: Boolean(organizationId) });
   if (!organizationId) return <p>Choose an organization to see its discounts.</p>;
   return (
     <>
