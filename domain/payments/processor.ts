@@ -1,0 +1,102 @@
+// The seam between checkouts/refunds and whoever moves the money (DESIGN.md, "Payment processing").
+// Both implementations (Stripe, sandbox) answer synchronously where they can and also report every
+// outcome as a `ProcessorEvent`, so a payment that settles later (3-D Secure, bank delays) reaches
+// the workflows through the same path as Stripe's webhooks.
+
+export type ProcessorName = 'stripe' | 'sandbox';
+
+export type ProcessorCustomerInput = {
+  /** Derived from the workflow and step, so a retried activity never creates a second customer. */
+  idempotencyKey: string;
+  email: string;
+  name: string | null;
+  /** Our customer id, kept in the processor's metadata. */
+  customerId: string;
+};
+
+export type PaymentInput = {
+  idempotencyKey: string;
+  /** Minor units of `currency`; the processor never sees an amount the server did not compute. */
+  amount: number;
+  currency: string;
+  /** A Stripe ConfirmationToken (`ctoken_…`) from Elements, or a test PaymentMethod (`pm_card_visa`). */
+  confirmationTokenId: string;
+  processorCustomerId: string;
+  /** `checkout_id` and `organization_id` at least: they route the processor's events back to us. */
+  metadata: Record<string, string>;
+  description: string;
+};
+
+export type PaymentResult =
+  | { status: 'succeeded'; paymentId: string; paymentMethod: PaymentMethodSummary | null }
+  | { status: 'processing'; paymentId: string }
+  | {
+      status: 'failed';
+      paymentId: string | null;
+      /** Stripe's decline code (`generic_decline`, `insufficient_funds`, …) or error code. */
+      declineCode: string;
+      /** A message the buyer can read. */
+      message: string;
+    };
+
+export type PaymentMethodSummary = { brand: string; last4: string };
+
+export type RefundInput = {
+  idempotencyKey: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  /** `refund_id` and `order_id` at least. */
+  metadata: Record<string, string>;
+};
+
+export type RefundResult =
+  | { status: 'succeeded' | 'pending'; processorRefundId: string }
+  | { status: 'failed'; processorRefundId: string | null; reason: string };
+
+export interface PaymentProcessor {
+  readonly name: ProcessorName;
+  ensureCustomer(input: ProcessorCustomerInput): Promise<{ processorCustomerId: string }>;
+  pay(input: PaymentInput): Promise<PaymentResult>;
+  refund(input: RefundInput): Promise<RefundResult>;
+}
+
+/** What a processor reports happened, after signature checks; `id` is the processor's event id. */
+export type ProcessorEvent =
+  | {
+      id: string;
+      type: 'payment.succeeded';
+      occurredAt: string;
+      checkoutId: string;
+      paymentId: string;
+      paymentMethod: PaymentMethodSummary | null;
+    }
+  | {
+      id: string;
+      type: 'payment.failed';
+      occurredAt: string;
+      checkoutId: string;
+      paymentId: string | null;
+      declineCode: string;
+      message: string;
+    }
+  | {
+      id: string;
+      type: 'refund.succeeded';
+      occurredAt: string;
+      refundId: string;
+      processorRefundId: string;
+    }
+  | {
+      id: string;
+      type: 'refund.failed';
+      occurredAt: string;
+      refundId: string;
+      processorRefundId: string | null;
+      reason: string;
+    };
+
+/** Hands a new (not yet seen) processor event to the workflow it concerns. */
+export interface ProcessorEventSink {
+  deliver(event: ProcessorEvent): Promise<void>;
+}
