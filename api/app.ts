@@ -15,6 +15,8 @@ import { createDevMailboxRouter } from './dev/mailbox.js';
 import type { FileStorage } from '../domain/files/storage.js';
 import { createFilesRouter } from './files.js';
 import { createHealthRouter } from './health.js';
+import type { ProcessorEventSink } from '../domain/payments/processor.js';
+import { createStripeWebhookRouter } from './integrations/stripe.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
@@ -33,6 +35,11 @@ export type AppDeps = {
   fileStorage: FileStorage;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
+  /**
+   * Stripe's webhooks (live mode): the endpoint's signing secret and where verified events go.
+   * Without it POST /v1/integrations/stripe/webhook is not served (sandbox mode needs none).
+   */
+  stripeWebhook?: { webhookSecret: string; sink: ProcessorEventSink };
 };
 
 const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/api/');
@@ -74,6 +81,10 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
+  // Ahead of the /v1 router: Stripe authenticates with its signature over the raw body, not a token.
+  if (deps.stripeWebhook) {
+    app.use('/v1/integrations/stripe', createStripeWebhookRouter({ db: deps.db, ...deps.stripeWebhook }));
+  }
   app.use(
     '/v1',
     createV1Router({

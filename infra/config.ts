@@ -135,6 +135,8 @@ export const configSchema = z.object({
     .optional(),
   /** Tax rates in basis points by country or region (`domain/tax/rules.ts`); unset: no tax. */
   TAX_RATES: jsonText.pipe(taxRateTableSchema).optional(),
+  /** Another address for Stripe's API (stripe-mock in tests, a self-hosted proxy); unset: api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -179,6 +181,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.S3_ENDPOINT && !raw.S3_BUCKET) issues.push('S3_BUCKET: required when S3_ENDPOINT is set');
   if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_WEBHOOK_SECRET) {
     issues.push('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
+  }
+  if (raw.STRIPE_API_BASE && !/^https?:\/\/[^/?#]+\/?$/.test(raw.STRIPE_API_BASE)) {
+    // Stripe's SDK takes a host, port and protocol, not a base path.
+    issues.push('STRIPE_API_BASE: must be scheme://host[:port] without a path');
   }
   if (raw.NODE_ENV === 'production' && !raw.AUTH_SECRET) {
     issues.push('AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { createApp } from '../api/app.js';
+import { createApp, type AppDeps } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
@@ -59,6 +59,8 @@ export async function startTestStack(options: {
   smtpUrl?: string;
   /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
   mode?: 'sandbox' | 'live';
+  /** Serve Stripe's webhook endpoint with this signing secret and event sink. */
+  stripeWebhook?: AppDeps['stripeWebhook'];
 }): Promise<TestStack> {
   const address = requireTestEnv('temporalAddress');
   const taskQueuePrefix = `test-${randomUUID()}`;
@@ -140,6 +142,7 @@ export async function startTestStack(options: {
     temporal,
     auth,
     fileStorage: options.fileStorage ?? fileStorage,
+    stripeWebhook: options.stripeWebhook,
   });
   server.on('request', app);
 
