@@ -105,7 +105,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     webhooks: { temporal: deps.temporal, taskQueue: deps.taskQueue },
   });
   registerCheckoutOperations(registry, checkouts);
-  registerOrderOperations(registry, deps);
+  registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
   registerRefundOperations(registry, {
     db: deps.db,
     workflows: temporalRefundWorkflows(deps.temporal, deps.taskQueue),
