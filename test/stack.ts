@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkerInterceptors } from '@temporalio/worker';
-import { createApp, type AppDeps } from '../api/app.js';
+import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
