@@ -527,15 +527,16 @@ export async function runB4(): Promise<BenchmarkResult[]> {
       if (measured) postMs.push(performance.now() - sent);
       if (response.status !== 200) throw new Error(`B4: the receiver answered ${response.status}`);
     };
+    // The same warm-up as the confirmations: one round of every lane, unmeasured.
     await inLanes(
       Array.from({ length: lanes }, () => false),
       lanes,
-      (measured) => post(measured),
+      post,
     );
     await inLanes(
       Array.from({ length: settings.B4_CHECKOUTS }, () => true),
       lanes,
-      (measured) => post(measured),
+      post,
     );
 
     const paid = latencySummary(paidMs);
