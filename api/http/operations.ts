@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
-import { ForbiddenError, InvalidFieldError, NotFoundError } from '../../domain/platform/errors.js';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../domain/platform/errors.js';
 import { callerOf } from './authenticate.js';
 import { AppError, errorTable, ValidationFailed, type ErrorName } from './errors.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
@@ -70,9 +70,7 @@ const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 function toHttpError(error: unknown): unknown {
   if (error instanceof NotFoundError) return new AppError('ResourceNotFound', error.message);
   if (error instanceof ForbiddenError) return new AppError('NotPermitted', error.message);
-  if (error instanceof InvalidFieldError) {
-    return new ValidationFailed([{ loc: error.loc, msg: error.message, type: error.type }]);
-  }
+  if (error instanceof InvalidInputError) return new ValidationFailed(error.issues);
   return error;
 }
 
