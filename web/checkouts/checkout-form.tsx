@@ -399,6 +399,11 @@ export function CheckoutForm(props: {
               field={addressKey(field)}
               required={isAddressFieldRequired(checkout, field)}
               error={errorOf(addressKey(field))}
+              hint={
+                field === 'state' && ['US', 'CA'].includes(values.address.country)
+                  ? 'The two-letter code, for example NY or QC.'
+                  : null
+              }
             >
               {(control) =>
                 field === 'country' ? (

@@ -245,3 +245,15 @@ describe('resolveSuccessUrl', () => {
     ).toEqual({ url: `https://shop.example.test/thanks?c=${CHECKOUT_ID}`, isInternal: false });
   });
 });
+
+describe('missingFields for a free checkout', () => {
+  it('asks for no address unless the seller requires one', () => {
+    const free = { is_payment_required: false, is_payment_form_required: false, total_amount: 0 };
+    const checkout = makeCheckout(free);
+    const values = { ...initialValues(checkout), email: 'ada@example.test' };
+    expect(missingFields(values, checkout)).toEqual({});
+    expect(
+      Object.keys(missingFields(values, makeCheckout({ ...free, require_billing_address: true }))),
+    ).toEqual(['customer_billing_address.country']);
+  });
+});

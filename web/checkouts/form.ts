@@ -186,8 +186,14 @@ export function shownAddressFields(checkout: CheckoutPublic): AddressField[] {
   );
 }
 
+/** Paying needs the address (processor and tax); otherwise only when the seller asks for it. */
+function isAddressRequired(checkout: CheckoutPublic): boolean {
+  return checkout.is_payment_form_required || checkout.require_billing_address;
+}
+
 export function isAddressFieldRequired(checkout: CheckoutPublic, field: AddressField): boolean {
-  return field === 'country' || (field !== 'line2' && checkout.customer_billing_address_fields[field]);
+  if (field === 'country') return isAddressRequired(checkout);
+  return field !== 'line2' && checkout.customer_billing_address_fields[field];
 }
 
 /** What the buyer must still fill before paying, per field key; empty when the form can go. */
@@ -197,7 +203,8 @@ export function missingFields(values: CheckoutFormValues, checkout: CheckoutPubl
   if (!email) errors.customer_email = 'Enter your email address.';
   else if (!PLAUSIBLE_EMAIL.test(email)) errors.customer_email = 'Enter a valid email address.';
   if (checkout.is_payment_form_required && !values.name.trim()) errors.customer_name = 'Enter your name.';
-  for (const field of shownAddressFields(checkout)) {
+  const hasAddress = isAddressRequired(checkout) || values.address.country.trim() !== '';
+  for (const field of hasAddress ? shownAddressFields(checkout) : []) {
     if (isAddressFieldRequired(checkout, field) && !values.address[field].trim()) {
       errors[addressKey(field)] = field === 'country' ? 'Choose your country.' : 'This field is required.';
     }
