@@ -111,6 +111,8 @@ export function CheckoutForm(props: {
   const [isSubmitting, setSubmitting] = useState(false);
   const [discountCode, setDiscountCode] = useState('');
   const [focusRequest, setFocusRequest] = useState(0);
+  /** Where focus goes after the discount control is swapped (applied ↔ code field). */
+  const [focusTarget, setFocusTarget] = useState<'remove-discount' | 'discount-code' | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const paymentForm = useRef<PaymentFormHandle>(null);
   const countries = useMemo(() => listCountries(), []);
@@ -221,6 +223,15 @@ export function CheckoutForm(props: {
     if (focusRequest > 0) focusFirstInvalid(formRef.current);
   }, [focusRequest]);
 
+  useEffect(() => {
+    if (!focusTarget) return;
+    // The swapped control appears once the updated checkout renders, which may be a render later.
+    const element = formRef.current?.querySelector<HTMLElement>(`[data-focus="${focusTarget}"]`);
+    if (!element) return;
+    element.focus();
+    setFocusTarget(null);
+  }, [focusTarget, checkout.discount_id]);
+
   function edit(key: string, change: (current: CheckoutFormValues) => CheckoutFormValues) {
     setValues(change);
     setLocalErrors((errors) => withoutKeys(errors, [key]));
@@ -253,7 +264,16 @@ export function CheckoutForm(props: {
       return;
     }
     void enqueue(async () => {
-      if (await patch({ discount_code: code })) setDiscountCode('');
+      if (await patch({ discount_code: code })) {
+        setDiscountCode('');
+        setFocusTarget('remove-discount');
+      }
+    });
+  }
+
+  function removeDiscount() {
+    void enqueue(async () => {
+      if (await patch({ discount_code: null })) setFocusTarget('discount-code');
     });
   }
 
@@ -450,7 +470,8 @@ export function CheckoutForm(props: {
             <button
               type="button"
               className="link-button"
-              onClick={() => void enqueue(async () => void (await patch({ discount_code: null })))}
+              data-focus="remove-discount"
+              onClick={removeDiscount}
             >
               Remove discount
             </button>
@@ -461,6 +482,7 @@ export function CheckoutForm(props: {
               {(control) => (
                 <input
                   {...control}
+                  data-focus="discount-code"
                   autoComplete="off"
                   value={discountCode}
                   onChange={(event) => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { z } from 'zod';
 import { ApiError } from '../api';
 import { postEmbedEvent, type EmbedEvent, type EmbedTarget } from './embed';
@@ -29,12 +29,14 @@ export function CheckoutShell({ embed, children }: { embed: EmbedTarget | null; 
   );
 }
 
-/** Posts `message` to the embedding page once per mount (StrictMode runs effects twice). */
+/** Events already posted by this document: `loaded` and `success` are said once per page load. */
+const postedEvents = new Set<EmbedEvent['event']>();
+
+/** Posts `message` to the embedding page unless this document already did (StrictMode, re-renders). */
 export function useEmbedEventOnce(embed: EmbedTarget | null, message: EmbedEvent | null): void {
-  const sent = useRef(false);
   useEffect(() => {
-    if (!embed || !message || sent.current) return;
-    sent.current = true;
+    if (!embed || !message || postedEvents.has(message.event)) return;
+    postedEvents.add(message.event);
     postEmbedEvent(embed, message);
   }, [embed, message]);
 }
