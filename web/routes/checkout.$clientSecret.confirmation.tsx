@@ -51,6 +51,7 @@ function ConfirmationPage() {
     case 'expired':
       return <CheckoutUnavailable error={new ApiError(410, 'Checkout expired')} />;
     case 'confirmed':
+      // No close button while the payment settles: the embedding page must not drop the buyer now.
       return (
         <CheckoutShell embed={null}>
           <Processing />
@@ -58,7 +59,7 @@ function ConfirmationPage() {
       );
     case 'succeeded':
       return (
-        <CheckoutShell embed={null}>
+        <CheckoutShell embed={embed}>
           <PaymentSuccess checkout={checkout.data} embed={embed} />
         </CheckoutShell>
       );
