@@ -124,6 +124,30 @@ describe('parseConfig', () => {
     expect(parseConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).REQUIRE_EMAIL_VERIFICATION).toBe(true);
   });
 
+  it('reads tax rates from JSON, naming the bad key or rate', () => {
+    expect(parseConfig({}).TAX_RATES).toBeUndefined();
+    expect(parseConfig({ TAX_RATES: '{"DE":1900,"US-CA":725,"default":0}' }).TAX_RATES).toEqual({
+      DE: 1900,
+      'US-CA': 725,
+      default: 0,
+    });
+    expect(parseConfig({ TAX_RATES: '{}' }).TAX_RATES).toEqual({});
+    expect(configErrorOf({ TAX_RATES: '{DE:1900' })).toEqual(['TAX_RATES: must be a JSON object']);
+    expect(configErrorOf({ TAX_RATES: '[1900]' })[0]).toMatch(/^TAX_RATES: /);
+    expect(configErrorOf({ TAX_RATES: '{"de":1900}' })).toEqual([
+      'TAX_RATES.de: keys are "default", a country code (DE) or a country and region code (US-CA), upper-case',
+    ]);
+    expect(configErrorOf({ TAX_RATES: '{"Germany":1900}' })[0]).toMatch(/^TAX_RATES\.Germany: keys are/);
+    expect(configErrorOf({ TAX_RATES: '{"DE":19.5}' })).toEqual([
+      'TAX_RATES.DE: rates are whole basis points (19% = 1900)',
+    ]);
+    expect(configErrorOf({ TAX_RATES: '{"DE":"1900"}' })[0]).toMatch(/^TAX_RATES\.DE: /);
+    expect(configErrorOf({ TAX_RATES: '{"DE":-1}' })[0]).toMatch(/^TAX_RATES\.DE: /);
+    expect(configErrorOf({ TAX_RATES: '{"DE":10001}' })).toEqual([
+      'TAX_RATES.DE: rates are at most 10000 basis points (100%)',
+    ]);
+  });
+
   it('requires AUTH_SECRET in production and parses trusted origins', () => {
     expect(configErrorOf({ NODE_ENV: 'production' })).toEqual([
       'AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { taxRateTableSchema } from '../domain/tax/rules.js';
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
@@ -35,18 +36,20 @@ const socialProviderCredentials = z.looseObject({
 });
 export type SocialProviderCredentials = z.infer<typeof socialProviderCredentials>;
 
+/** Settings holding a JSON object: parsed here, so bad JSON is one configuration line like any bad value. */
+const jsonText = z.string().transform((value, ctx) => {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+    return z.NEVER;
+  }
+});
+
 /** `{"github":{"clientId":"…","clientSecret":"…"}}`: one entry per provider to offer. */
-const socialProvidersJson = z
-  .string()
-  .transform((value, ctx) => {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.partialRecord(z.enum(SOCIAL_PROVIDERS), socialProviderCredentials));
+const socialProvidersJson = jsonText.pipe(
+  z.partialRecord(z.enum(SOCIAL_PROVIDERS), socialProviderCredentials),
+);
 const positiveMs = z.coerce.number().int().positive();
 
 /**
@@ -130,6 +133,8 @@ export const configSchema = z.object({
     .string()
     .startsWith('whsec_', 'must be a Stripe webhook secret (whsec_…)')
     .optional(),
+  /** Tax rates in basis points by country or region (`domain/tax/rules.ts`); unset: no tax. */
+  TAX_RATES: jsonText.pipe(taxRateTableSchema).optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
