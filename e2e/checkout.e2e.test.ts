@@ -174,7 +174,7 @@ describe('checkout in Chromium', () => {
     expect(await page.getByTestId('tax-amount').textContent()).toContain('Calculated');
 
     await fillBuyer(page, 'ada@example.test');
-    await page.getByLabel('Discount code', { exact: true }).fill('NOPE-NOT-A-CODE');
+    await page.getByLabel('Discount code (optional)', { exact: true }).fill('NOPE-NOT-A-CODE');
     await page.getByRole('button', { name: 'Apply' }).click();
     // The API's 422 lands next to the field it names, and nothing else changes.
     await page
@@ -183,7 +183,7 @@ describe('checkout in Chromium', () => {
       .waitFor();
     expect(await page.getByTestId('total-amount').textContent()).toBe('$20.00');
 
-    await page.getByLabel('Discount code', { exact: true }).fill('LAUNCH25');
+    await page.getByLabel('Discount code (optional)', { exact: true }).fill('LAUNCH25');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByTestId('applied-discount').waitFor();
     await poll('the discounted total', async () =>
@@ -283,7 +283,7 @@ describe('checkout in Chromium', () => {
     await tabTo(page, page.getByLabel('Country', { exact: true }));
     await page.keyboard.type('Germany');
     expect(await page.getByLabel('Country', { exact: true }).inputValue()).toBe('DE');
-    await tabTo(page, page.getByLabel('Discount code', { exact: true }));
+    await tabTo(page, page.getByLabel('Discount code (optional)', { exact: true }));
     await page.keyboard.type('LAUNCH25');
     await page.keyboard.press('Enter');
     await page.getByTestId('applied-discount').waitFor();
