@@ -129,7 +129,6 @@ export function CheckoutForm(props: {
     'customer_name',
     'amount',
     'discount_code',
-    'product_id',
     ...addressFields.map(addressKey),
     ...checkout.attached_custom_fields.map(({ custom_field: field }) => customFieldKey(field.slug)),
   ]);

@@ -20,7 +20,11 @@ export const Route = createFileRoute('/checkout/$clientSecret/')({
   component: CheckoutPage,
 });
 
-const FAILED_NOTICE = 'Your payment did not go through. Check your card details or use another card.';
+/**
+ * Why the buyer is back on the form after confirming: the processor declined the payment. The
+ * wire (Polar's CheckoutPublic) carries no reason for a decline reported after confirmation.
+ */
+const FAILED_NOTICE = 'Your payment was declined. Check your card details or use another card.';
 
 function CheckoutPage() {
   const { clientSecret } = Route.useParams();
