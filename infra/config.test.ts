@@ -106,6 +106,16 @@ describe('parseConfig', () => {
     expect(live.isSandbox).toBe(false);
   });
 
+  it("takes another address for Stripe's API, without a path", () => {
+    expect(parseConfig({ STRIPE_API_BASE: 'http://127.0.0.1:12111' }).STRIPE_API_BASE).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(configErrorOf({ STRIPE_API_BASE: 'https://proxy.example.com/stripe' })).toEqual([
+      'STRIPE_API_BASE: must be scheme://host[:port] without a path',
+    ]);
+    expect(configErrorOf({ STRIPE_API_BASE: 'ftp://proxy.example.com' })).toHaveLength(1);
+  });
+
   it('reads social providers from JSON, refusing unknown providers and missing credentials', () => {
     const github = { clientId: 'id', clientSecret: 'secret' };
     expect(parseConfig({ AUTH_SOCIAL_PROVIDERS: JSON.stringify({ github }) }).AUTH_SOCIAL_PROVIDERS).toEqual({

@@ -4,6 +4,7 @@ import { createActivities } from '../activities/index.js';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
+import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
 import { taskQueues } from './task-queues.js';
 
@@ -15,6 +16,8 @@ export type TollgateWorkerDeps = {
   mailer: Mailer;
   publicUrl: string;
   temporal: Client;
+  processor: PaymentProcessor;
+  processorMetadata: Record<string, string>;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
@@ -35,6 +38,8 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       temporal: deps.temporal,
       taskQueue: taskQueues(deps.taskQueuePrefix).main,
       workerIdentity: identity,
+      processor: deps.processor,
+      processorMetadata: deps.processorMetadata,
     }),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }

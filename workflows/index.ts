@@ -6,3 +6,4 @@ export {
   webhookDeliveryWorkflow,
   webhookDispatcherWorkflow,
 } from './webhooks.js';
+export { checkoutWorkflow, reconcileCommerceWorkflow, refundWorkflow } from './checkouts.js';

@@ -492,3 +492,22 @@ export function billingAddressIssues(
   }
   return issues;
 }
+
+// ── Workflow signals ─────────────────────────────────────────────────────────────────────────────
+
+export const CHECKOUT_SIGNALS = { confirmed: 'confirmed', payment: 'payment' } as const;
+export const REFUND_SIGNALS = { outcome: 'outcome' } as const;
+
+export const checkoutWorkflowId = (checkoutId: string) => `checkout:${checkoutId}`;
+export const refundWorkflowId = (refundId: string) => `refund:${refundId}`;
+
+export type CheckoutConfirmedSignal = { attempt: number };
+
+/** A processor's word on a payment, after de-duplication (see domain/payments/). */
+export type CheckoutPaymentSignal =
+  | { type: 'payment.succeeded'; paymentId: string }
+  | { type: 'payment.failed'; paymentId: string | null; message: string };
+
+export type RefundOutcomeSignal =
+  | { type: 'refund.succeeded'; processorRefundId: string }
+  | { type: 'refund.failed'; processorRefundId: string | null; reason: string };

@@ -27,3 +27,37 @@ export class InvalidFieldError extends Error {
     this.name = 'InvalidFieldError';
   }
 }
+
+export type FieldIssue = { loc: (string | number)[]; msg: string; type: string };
+
+/** Several fields break rules at once (a checkout confirmation reports every missing field). */
+export class InvalidFieldsError extends Error {
+  constructor(readonly issues: FieldIssue[]) {
+    super(issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '));
+    this.name = 'InvalidFieldsError';
+  }
+}
+
+/**
+ * A business rule of Polar's API with its own error name (`ExpiredCheckoutError`,
+ * `RefundAmountTooHigh` …); the API answers `{ error: name, detail }` with the name's status.
+ */
+export class RuleError extends Error {
+  constructor(
+    readonly errorName: RuleErrorName,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RuleError';
+  }
+}
+
+export type RuleErrorName =
+  | 'ExpiredCheckoutError'
+  | 'NotOpenCheckout'
+  | 'PaymentError'
+  | 'RefundAmountTooHigh'
+  | 'RefundedAlready'
+  | 'InvoiceAlreadyExists'
+  | 'MissingInvoiceBillingDetails'
+  | 'NotPaidOrder';

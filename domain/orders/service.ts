@@ -1,0 +1,240 @@
+import type { Db } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
+import { addressSchema } from '../customers/schemas.js';
+import { toCustomerResponse } from '../customers/service.js';
+import { toDiscountResponse } from '../discounts/service.js';
+import { recordEvent } from '../events/repository.js';
+import { metadataQueryCandidates, readMetadata } from '../metadata/rules.js';
+import { NotFoundError } from '../platform/errors.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import {
+  findOrder,
+  insertOrder,
+  listOrderRows,
+  lockOrder,
+  updateOrderRow,
+  type OrderRow,
+} from './repository.js';
+import {
+  orderSchema,
+  type Order,
+  type OrderListQuery,
+  type OrderStatus,
+  type OrderUpdate,
+} from './schemas.js';
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+export function toOrderResponse(row: OrderRow): Order {
+  const discount =
+    row.discount && !row.discount.deletedAt ? toDiscountResponse({ ...row.discount, products: [] }) : null;
+  return orderSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: iso(row.modifiedAt),
+    status: row.status,
+    paid: row.status !== 'pending',
+    subtotal_amount: row.subtotalAmount,
+    discount_amount: row.discountAmount,
+    net_amount: row.netAmount,
+    amount: row.netAmount,
+    tax_amount: row.taxAmount,
+    total_amount: row.totalAmount,
+    refunded_amount: row.refundedAmount,
+    refunded_tax_amount: row.refundedTaxAmount,
+    currency: row.currency,
+    billing_reason: row.billingReason,
+    billing_name: row.billingName,
+    billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
+    is_invoice_generated: row.invoicePath !== null,
+    customer_id: row.customerId,
+    product_id: row.productId,
+    discount_id: discount ? row.discountId : null,
+    subscription_id: null,
+    checkout_id: row.checkoutId,
+    metadata: readMetadata(row.metadata),
+    custom_field_data: row.customFieldData,
+    customer: toCustomerResponse(row.customer),
+    user_id: row.customerId,
+    product: {
+      metadata: readMetadata(row.product.metadata),
+      created_at: row.product.createdAt.toISOString(),
+      modified_at: iso(row.product.modifiedAt),
+      id: row.product.id,
+      name: row.product.name,
+      description: row.product.description,
+      recurring_interval: row.product.recurringInterval,
+      is_recurring: row.product.recurringInterval !== null,
+      is_archived: row.product.isArchived,
+      organization_id: row.product.organizationId,
+    },
+    discount: discount ? { ...discount, products: undefined } : null,
+    subscription: null,
+    items: row.items.map((item) => ({
+      created_at: item.createdAt.toISOString(),
+      modified_at: iso(item.modifiedAt),
+      id: item.id,
+      label: item.label,
+      amount: item.amount,
+      tax_amount: item.taxAmount,
+      proration: item.proration,
+      product_price_id: item.productPriceId,
+    })),
+  });
+}
+
+export type PaidPurchase = {
+  organizationId: string;
+  checkoutId: string;
+  customerId: string;
+  productId: string;
+  productPriceId: string;
+  productName: string;
+  discountId: string | null;
+  currency: string;
+  amount: number;
+  discountAmount: number;
+  netAmount: number;
+  taxAmount: number;
+  totalAmount: number;
+  billingName: string | null;
+  billingAddress: Prisma.InputJsonValue | null;
+  metadata: Prisma.InputJsonValue;
+  customFieldData: Prisma.InputJsonValue;
+  paymentId: string | null;
+  at: Date;
+};
+
+/**
+ * The order of a paid checkout with its events (`order.created`, then `order.paid`), in the
+ * caller's transaction. `checkout_id` is unique, so a second attempt fails instead of doubling it.
+ */
+export async function createPaidOrder(
+  tx: Prisma.TransactionClient,
+  purchase: PaidPurchase,
+): Promise<OrderRow> {
+  const row = await insertOrder(tx, {
+    organizationId: purchase.organizationId,
+    status: 'paid',
+    subtotalAmount: purchase.amount,
+    discountAmount: purchase.discountAmount,
+    netAmount: purchase.netAmount,
+    taxAmount: purchase.taxAmount,
+    totalAmount: purchase.totalAmount,
+    currency: purchase.currency,
+    billingReason: 'purchase',
+    billingName: purchase.billingName,
+    billingAddress: purchase.billingAddress ?? Prisma.DbNull,
+    customerId: purchase.customerId,
+    productId: purchase.productId,
+    discountId: purchase.discountId,
+    checkoutId: purchase.checkoutId,
+    paymentId: purchase.paymentId,
+    metadata: purchase.metadata,
+    customFieldData: purchase.customFieldData,
+    createdAt: purchase.at,
+    items: {
+      create: [
+        {
+          label: purchase.productName,
+          amount: purchase.netAmount,
+          taxAmount: purchase.taxAmount,
+          proration: false,
+          productPriceId: purchase.productPriceId,
+          createdAt: purchase.at,
+        },
+      ],
+    },
+  });
+  const order = toOrderResponse(row);
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'order.created',
+    data: order,
+    at: purchase.at,
+  });
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'order.paid',
+    data: order,
+    at: purchase.at,
+  });
+  return row;
+}
+
+export async function findOrderFor(db: Db, caller: Caller, id: string): Promise<OrderRow> {
+  const row = await findOrder(db, id);
+  if (!row || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {
+    throw new NotFoundError('Order not found');
+  }
+  return row;
+}
+
+export async function getOrder(db: Db, caller: Caller, id: string): Promise<Order> {
+  return toOrderResponse(await findOrderFor(db, caller, id));
+}
+
+const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.OrderOrderByWithRelationInput> = {
+  created_at: (direction) => ({ createdAt: direction }),
+  amount: (direction) => ({ netAmount: direction }),
+  net_amount: (direction) => ({ netAmount: direction }),
+  customer: (direction) => ({ customer: { email: direction } }),
+  product: (direction) => ({ product: { name: direction } }),
+  discount: (direction) => ({ discount: { name: direction } }),
+  // No order has a subscription yet; sorting by it keeps the order of creation.
+  subscription: (direction) => ({ createdAt: direction }),
+};
+
+export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where: Prisma.OrderWhereInput = { organizationId: { in: organizationIds } };
+  if (query.product_id) where.productId = { in: query.product_id };
+  if (query.discount_id) where.discountId = { in: query.discount_id };
+  if (query.customer_id) where.customerId = { in: query.customer_id };
+  if (query.checkout_id) where.checkoutId = { in: query.checkout_id };
+  if (query.product_billing_type) {
+    const recurring = query.product_billing_type.includes('recurring');
+    const oneTime = query.product_billing_type.includes('one_time');
+    if (!(recurring && oneTime)) where.product = { recurringInterval: recurring ? { not: null } : null };
+  }
+  if (query.metadata) {
+    where.AND = Object.entries(query.metadata).map(([key, values]) => ({
+      OR: (Array.isArray(values) ? values : [values]).flatMap((value) =>
+        metadataQueryCandidates(value).map((candidate) => ({ metadata: { path: [key], equals: candidate } })),
+      ),
+    }));
+  }
+  const orderBy = parseSorting<string>(query.sorting ?? ['-created_at']).map(({ field, direction }) =>
+    SORTS[field]!(direction),
+  );
+  const [rows, total] = await listOrderRows(db, where, orderBy, pageToSkipTake(query));
+  return paginated(rows.map(toOrderResponse), total, query);
+}
+
+/** Billing name and address, the only fields a seller corrects after the fact (for invoices). */
+export async function updateOrder(db: Db, caller: Caller, id: string, input: OrderUpdate): Promise<Order> {
+  const current = await findOrderFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  const row = await db.$transaction(async (tx) => {
+    await lockOrder(tx, id);
+    const updated = await updateOrderRow(tx, id, {
+      billingName: input.billing_name,
+      billingAddress: input.billing_address ?? Prisma.DbNull,
+    });
+    await recordEvent(tx, {
+      organizationId: updated.organizationId,
+      type: 'order.updated',
+      data: toOrderResponse(updated),
+    });
+    return updated;
+  });
+  return toOrderResponse(row);
+}
+
+/** The order's status once `refundedAmount` of its net amount has been given back. */
+export function statusAfterRefund(netAmount: number, refundedAmount: number): OrderStatus {
+  if (refundedAmount <= 0) return 'paid';
+  return refundedAmount >= netAmount ? 'refunded' : 'partially_refunded';
+}
