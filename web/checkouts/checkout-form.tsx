@@ -17,6 +17,7 @@ import {
   refusedKeys,
   shownAddressFields,
   toUpdate,
+  type AddressField,
   type CheckoutFormValues,
   type CustomFieldInput as CustomFieldValue,
 } from './form';
@@ -28,7 +29,7 @@ import {
   updateClientCheckout,
   type CheckoutUpdate,
 } from './queries';
-import type { AddressField, CheckoutPublic } from './schemas';
+import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import type { StripeBillingDetails } from './stripe';
 import { CheckoutTotals, describeCheckoutPrice } from './summary';
 

@@ -10,8 +10,8 @@ import {
   resolveSuccessUrl,
   shownAddressFields,
   toUpdate,
+  type FormCheckout,
 } from './form';
-import type { CheckoutPublic } from './schemas';
 
 const NOW = '2026-11-23T10:00:00.000Z';
 const PRODUCT_ID = '7f1c8a52-5a0e-4d55-9a57-0b8f6d3c1a01';
@@ -58,51 +58,18 @@ function textField(slug: string, required: boolean): AttachedCustomField {
   };
 }
 
-function makeCheckout(overrides: Partial<CheckoutPublic> = {}): CheckoutPublic {
-  const product = {
-    id: PRODUCT_ID,
-    name: 'Field guide',
-    description: null,
-    is_recurring: false,
-    recurring_interval: null,
-    prices: [fixedPrice],
-    benefits: [],
-    medias: [],
-  };
+function makeCheckout(overrides: Partial<FormCheckout> = {}): FormCheckout {
   return {
     id: CHECKOUT_ID,
-    created_at: NOW,
-    status: 'open',
-    client_secret: 'secret',
     url: 'https://pay.example.test/checkout/secret',
-    expires_at: NOW,
     success_url: 'https://pay.example.test/checkout/secret/confirmation',
-    embed_origin: null,
     amount: 2000,
-    discount_amount: 0,
-    net_amount: 2000,
-    tax_amount: null,
-    total_amount: 2000,
     currency: 'usd',
-    product_id: PRODUCT_ID,
-    product_price_id: PRICE_ID,
-    discount_id: null,
-    allow_discount_codes: true,
-    require_billing_address: false,
-    is_discount_applicable: true,
-    is_free_product_price: false,
-    is_payment_required: true,
-    is_payment_setup_required: false,
-    is_payment_form_required: true,
+    product_price: fixedPrice,
     customer_name: null,
     customer_email: null,
     customer_billing_address: null,
-    payment_processor_metadata: {},
-    products: [product],
-    product,
-    product_price: fixedPrice,
-    discount: null,
-    organization: { id: '7f1c8a52-5a0e-4d55-9a57-0b8f6d3c1a05', name: 'Shop', avatar_url: null },
+    custom_field_data: {},
     attached_custom_fields: [],
     customer_billing_address_fields: {
       country: true,
@@ -112,6 +79,8 @@ function makeCheckout(overrides: Partial<CheckoutPublic> = {}): CheckoutPublic {
       line1: false,
       line2: false,
     },
+    is_payment_form_required: true,
+    require_billing_address: false,
     ...overrides,
   };
 }
@@ -248,7 +217,7 @@ describe('resolveSuccessUrl', () => {
 
 describe('missingFields for a free checkout', () => {
   it('asks for no address unless the seller requires one', () => {
-    const free = { is_payment_required: false, is_payment_form_required: false, total_amount: 0 };
+    const free = { is_payment_form_required: false };
     const checkout = makeCheckout(free);
     const values = { ...initialValues(checkout), email: 'ada@example.test' };
     expect(missingFields(values, checkout)).toEqual({});

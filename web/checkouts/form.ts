@@ -5,7 +5,28 @@
 import type { ValidationIssue } from '../api';
 import { parseMajorInput, toMajorInput } from './money';
 import type { CheckoutUpdate } from './queries';
-import type { AddressField, CheckoutPublic } from './schemas';
+import type { CheckoutPublic as WireCheckout } from '../../domain/checkouts/schemas';
+
+/** What the form rules read of a checkout. */
+export type FormCheckout = Pick<
+  WireCheckout,
+  | 'id'
+  | 'url'
+  | 'success_url'
+  | 'amount'
+  | 'currency'
+  | 'product_price'
+  | 'customer_email'
+  | 'customer_name'
+  | 'customer_billing_address'
+  | 'custom_field_data'
+  | 'attached_custom_fields'
+  | 'customer_billing_address_fields'
+  | 'is_payment_form_required'
+  | 'require_billing_address'
+>;
+
+export type AddressField = keyof WireCheckout['customer_billing_address_fields'];
 
 export const ADDRESS_FIELDS = ['country', 'line1', 'line2', 'postal_code', 'city', 'state'] as const;
 
@@ -25,7 +46,7 @@ type UpdateKey = keyof CheckoutUpdate;
 
 const PLAUSIBLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function initialValues(checkout: CheckoutPublic): CheckoutFormValues {
+export function initialValues(checkout: FormCheckout): CheckoutFormValues {
   const address = checkout.customer_billing_address;
   const price = checkout.product_price;
   return {
@@ -56,7 +77,7 @@ function orNull(value: string): string | null {
 }
 
 /** The custom amount in minor units when it is one the price allows, else null. */
-export function customAmount(values: CheckoutFormValues, checkout: CheckoutPublic): number | null {
+export function customAmount(values: CheckoutFormValues, checkout: FormCheckout): number | null {
   const price = checkout.product_price;
   if (price.amount_type !== 'custom') return null;
   const amount = parseMajorInput(values.amount, checkout.currency);
@@ -67,7 +88,7 @@ export function customAmount(values: CheckoutFormValues, checkout: CheckoutPubli
 }
 
 function customFieldValue(
-  checkout: CheckoutPublic,
+  checkout: FormCheckout,
   slug: string,
   input: CustomFieldInput | undefined,
 ): string | number | boolean | null {
@@ -90,7 +111,7 @@ function customFieldValue(
  */
 export function toUpdate(
   values: CheckoutFormValues,
-  checkout: CheckoutPublic,
+  checkout: FormCheckout,
   { forConfirm }: { forConfirm: boolean },
 ): CheckoutUpdate {
   const update: CheckoutUpdate = {};
@@ -179,7 +200,7 @@ export const addressKey = (field: AddressField) => `customer_billing_address.${f
 export const customFieldKey = (slug: string) => `custom_field_data.${slug}`;
 
 /** Which address fields the form shows: the server's flags; line 2 goes with line 1. */
-export function shownAddressFields(checkout: CheckoutPublic): AddressField[] {
+export function shownAddressFields(checkout: FormCheckout): AddressField[] {
   const flags = checkout.customer_billing_address_fields;
   return ADDRESS_FIELDS.filter((field) =>
     field === 'country' ? true : field === 'line2' ? flags.line1 || flags.line2 : flags[field],
@@ -187,17 +208,17 @@ export function shownAddressFields(checkout: CheckoutPublic): AddressField[] {
 }
 
 /** Paying needs the address (processor and tax); otherwise only when the seller asks for it. */
-function isAddressRequired(checkout: CheckoutPublic): boolean {
+function isAddressRequired(checkout: FormCheckout): boolean {
   return checkout.is_payment_form_required || checkout.require_billing_address;
 }
 
-export function isAddressFieldRequired(checkout: CheckoutPublic, field: AddressField): boolean {
+export function isAddressFieldRequired(checkout: FormCheckout, field: AddressField): boolean {
   if (field === 'country') return isAddressRequired(checkout);
   return field !== 'line2' && checkout.customer_billing_address_fields[field];
 }
 
 /** What the buyer must still fill before paying, per field key; empty when the form can go. */
-export function missingFields(values: CheckoutFormValues, checkout: CheckoutPublic): Record<string, string> {
+export function missingFields(values: CheckoutFormValues, checkout: FormCheckout): Record<string, string> {
   const errors: Record<string, string> = {};
   const email = values.email.trim();
   if (!email) errors.customer_email = 'Enter your email address.';
@@ -234,7 +255,7 @@ export function missingFields(values: CheckoutFormValues, checkout: CheckoutPubl
  * checkout's own URL is this app's confirmation page (the default), which is where the buyer
  * already is: it is not followed.
  */
-export function resolveSuccessUrl(checkout: Pick<CheckoutPublic, 'id' | 'url' | 'success_url'>): {
+export function resolveSuccessUrl(checkout: Pick<FormCheckout, 'id' | 'url' | 'success_url'>): {
   url: string;
   isInternal: boolean;
 } {

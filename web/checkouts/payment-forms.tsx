@@ -8,7 +8,14 @@ import {
   type StripeElements,
   type StripePaymentElement,
 } from './stripe';
-import { cardBrand, cardDigits, findTestCard, isLuhnValid } from './test-cards';
+import {
+  detectCardBrand,
+  normalizeCardNumber,
+  TEST_CARDS,
+  validateTestCardForm,
+  type CardBrand,
+  type CardFormErrors,
+} from '../../domain/payments/test-cards';
 
 /** What the checkout form asks of whichever card form is shown. */
 export type PaymentFormHandle = {
@@ -20,17 +27,20 @@ export type PaymentFormHandle = {
   finish(processorMetadata: Record<string, string>): Promise<void>;
 };
 
-const BRAND_NAMES = {
+const BRAND_NAMES: Record<CardBrand, string> = {
   visa: 'Visa',
   mastercard: 'Mastercard',
   amex: 'American Express',
   discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
 };
 
 /** Groups digits as they are printed on the card: 4-6-5 for American Express, fours otherwise. */
 function groupCardNumber(input: string): string {
-  const digits = cardDigits(input).replace(/\D/g, '').slice(0, 19);
-  const groups = cardBrand(digits) === 'amex' ? [4, 6, 5] : [4, 4, 4, 4, 3];
+  const digits = normalizeCardNumber(input).replace(/\D/g, '').slice(0, 19);
+  const groups = detectCardBrand(digits) === 'amex' ? [4, 6, 5] : [4, 4, 4, 4, 3];
   const parts: string[] = [];
   let index = 0;
   for (const size of groups) {
@@ -41,59 +51,50 @@ function groupCardNumber(input: string): string {
   return parts.join(' ');
 }
 
-/** "MM / YY", "MM/YY" or "MMYY" → the month after which the card stops working, or null. */
-function parseExpiry(input: string): { month: number; year: number } | null {
-  const match = /^(\d{2})\s*\/?\s*(\d{2})$/.exec(input.trim());
-  if (!match) return null;
-  const month = Number(match[1]);
-  if (month < 1 || month > 12) return null;
-  return { month, year: 2000 + Number(match[2]) };
+/** "1234" → "12 / 34" as it is typed, the way card forms write an expiry date. */
+function formatExpiry(input: string): string {
+  const digits = input.replace(/\D/g, '').slice(0, 4);
+  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
-function isExpired({ month, year }: { month: number; year: number }, now: Date): boolean {
-  return year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
+/** Stripe's test numbers grouped for reading, with what each does (domain/payments/test-cards). */
+function TestCardList() {
+  return (
+    <details className="test-cards">
+      <summary>Test cards</summary>
+      <ul>
+        {TEST_CARDS.map((card) => (
+          <li key={card.number}>
+            <code>{groupCardNumber(card.number)}</code> {card.outcome}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
 }
-
-type CardErrors = { number?: string; expiry?: string; cvc?: string };
 
 /**
- * The card form in sandbox mode: Stripe's test card numbers, checked here (Luhn, expiry, CVC) and
- * sent as the test PaymentMethod id they stand for. No card data leaves the browser.
+ * The card form in sandbox mode: Stripe's test card numbers, checked here as a card form checks
+ * them (domain/payments/test-cards) and sent as the test PaymentMethod id they stand for. No card
+ * data leaves the browser.
  */
 export function SandboxCardForm({ ref, disabled }: { ref: Ref<PaymentFormHandle>; disabled: boolean }) {
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
   const [cvc, setCvc] = useState('');
-  const [errors, setErrors] = useState<CardErrors>({});
-  const digits = cardDigits(number);
-  const brand = cardBrand(digits);
-
-  function check(): CardErrors {
-    const found: CardErrors = {};
-    if (!digits) found.number = 'Enter your card number.';
-    else if (!isLuhnValid(digits)) found.number = 'This card number is not valid.';
-    else if (!findTestCard(digits)) {
-      found.number = 'Sandbox mode takes Stripe’s test cards only, for example 4242 4242 4242 4242.';
-    }
-    const parsedExpiry = parseExpiry(expiry);
-    if (!parsedExpiry) found.expiry = 'Enter the expiry date as MM / YY.';
-    else if (isExpired(parsedExpiry, new Date())) found.expiry = 'This card has expired.';
-    const cvcLength = brand === 'amex' ? 4 : 3;
-    if (!new RegExp(`^\\d{${cvcLength}}$`).test(cvc.trim()))
-      found.cvc = `Enter the ${cvcLength}-digit security code.`;
-    return found;
-  }
+  const [errors, setErrors] = useState<CardFormErrors>({});
+  const brand = detectCardBrand(normalizeCardNumber(number));
 
   useImperativeHandle(ref, () => ({
     validate() {
-      const found = check();
-      setErrors(found);
-      return Object.keys(found).length === 0;
+      const result = validateTestCardForm({ number, expiry, cvc }, new Date());
+      setErrors(result.ok ? {} : result.errors);
+      return result.ok;
     },
     async tokenize() {
-      const card = findTestCard(digits);
-      if (!card) throw new Error('This card number is not a sandbox test card.');
-      return card.paymentMethodId;
+      const result = validateTestCardForm({ number, expiry, cvc }, new Date());
+      if (!result.ok) throw new Error('Check your card details.');
+      return result.paymentMethodId;
     },
     async finish() {},
   }));
@@ -105,12 +106,13 @@ export function SandboxCardForm({ ref, disabled }: { ref: Ref<PaymentFormHandle>
         Sandbox: pay with 4242 4242 4242 4242, see a decline with 4000 0000 0000 0002; any future date and any
         CVC.
       </p>
+      <TestCardList />
       <FormField
         label="Card number"
         field="card.number"
         required
         error={errors.number}
-        hint={brand !== 'unknown' && digits.length >= 4 ? BRAND_NAMES[brand] : null}
+        hint={brand ? BRAND_NAMES[brand] : null}
       >
         {(control) => (
           <input
@@ -133,9 +135,8 @@ export function SandboxCardForm({ ref, disabled }: { ref: Ref<PaymentFormHandle>
               inputMode="numeric"
               autoComplete="cc-exp"
               placeholder="MM / YY"
-              maxLength={7}
               value={expiry}
-              onChange={(event) => setExpiry(event.target.value)}
+              onChange={(event) => setExpiry(formatExpiry(event.target.value))}
             />
           )}
         </FormField>

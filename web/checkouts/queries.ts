@@ -1,7 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { getJson, sendJson } from '../api';
-import { checkoutPublicConfirmedSchema, checkoutPublicSchema, checkoutSchema } from './schemas';
+import {
+  checkoutPublicConfirmedSchema,
+  checkoutPublicSchema,
+  checkoutSchema,
+} from '../../domain/checkouts/schemas';
 
 // The hosted page talks only to the public client endpoints, authorised by the client secret.
 const clientPath = (clientSecret: string) => `/v1/checkouts/client/${encodeURIComponent(clientSecret)}`;

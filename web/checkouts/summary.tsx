@@ -1,6 +1,6 @@
 import type { ProductPrice } from '../../domain/products/schemas';
 import { formatMoney } from './money';
-import type { CheckoutPublic } from './schemas';
+import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 
 const INTERVAL_SUFFIX = { month: ' / month', year: ' / year' } as const;
 

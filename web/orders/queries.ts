@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { ApiError, getJson } from '../api';
-import { orderInvoiceSchema, orderSchema, refundSchema } from './schemas';
+import { orderInvoiceSchema, orderSchema } from '../../domain/orders/schemas';
+import { refundSchema } from '../../domain/refunds/schemas';
 
 export const ORDERS_PAGE_SIZE = 20;
 export const REFUNDS_PAGE_SIZE = 20;

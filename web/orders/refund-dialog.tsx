@@ -3,10 +3,13 @@ import { useRef, useState, type FormEvent } from 'react';
 import { sendJson } from '../api';
 import { focusFirstInvalid, FormField } from '../checkouts/fields';
 import { formatMoney, parseMajorInput, toMajorInput } from '../checkouts/money';
-import { REFUND_REASONS, refundSchema, type Order, type RefundReason } from './schemas';
+import type { Order } from '../../domain/orders/schemas';
+import { REFUND_REASONS, refundSchema, type Refund } from '../../domain/refunds/schemas';
 import { REFUND_REASON_LABELS } from './status';
 
 /** What is left to refund: amounts before tax (Polar refunds tax in proportion, on top). */
+type RefundReason = Refund['reason'];
+
 export function refundableAmount(order: Pick<Order, 'net_amount' | 'refunded_amount'>): number {
   return Math.max(0, order.net_amount - order.refunded_amount);
 }

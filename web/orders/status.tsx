@@ -1,5 +1,6 @@
-import type { CheckoutStatus } from '../checkouts/schemas';
-import type { OrderStatus, Refund } from './schemas';
+import type { CheckoutStatus } from '../../domain/checkouts/schemas';
+import type { OrderStatus } from '../../domain/orders/schemas';
+import type { Refund } from '../../domain/refunds/schemas';
 
 type Tone = 'ok' | 'warn' | 'error' | 'neutral';
 

@@ -8,7 +8,7 @@ import { resolveSuccessUrl } from '../checkouts/form';
 import { formatMoney } from '../checkouts/money';
 import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
 import { clientCheckoutQuery } from '../checkouts/queries';
-import type { CheckoutPublic } from '../checkouts/schemas';
+import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { intervalSuffix } from '../checkouts/summary';
 
 export const Route = createFileRoute('/checkout/$clientSecret/confirmation')({

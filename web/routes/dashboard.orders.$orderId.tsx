@@ -8,7 +8,7 @@ import { listCountries } from '../checkouts/countries';
 import { formatMoney } from '../checkouts/money';
 import { fetchInvoiceUrl, orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../orders/queries';
 import { RefundDialog } from '../orders/refund-dialog';
-import { orderSchema, type Order } from '../orders/schemas';
+import { orderSchema, type Order } from '../../domain/orders/schemas';
 import { OrderStatusBadge, REFUND_REASON_LABELS, RefundStatusBadge } from '../orders/status';
 
 export const Route = createFileRoute('/dashboard/orders/$orderId')({ component: OrderPage });
