@@ -236,6 +236,18 @@ describe('checkout in Chromium', () => {
     expect(await seller.getByTestId('refunded-amount').textContent()).toContain('$7.50');
     await seller.getByTestId('order-refund-row').filter({ hasText: 'Succeeded' }).waitFor();
 
+    // The seller corrects the billing details the buyer gave (what invoices print).
+    const billing = seller.getByRole('region', { name: 'Billing details' });
+    expect(await billing.getByLabel('Billing name').inputValue()).toBe('Ada Buyer');
+    expect(await billing.getByLabel('Country').inputValue()).toBe('DE');
+    await billing.getByLabel('Address line 1').fill('Unter den Linden 1');
+    await billing.getByLabel('City').fill('Berlin');
+    await billing.getByRole('button', { name: 'Save billing details' }).click();
+    await billing.getByText('Billing details saved.').waitFor();
+    await seller.screenshot({ path: screenshotPath('checkout-order'), fullPage: true });
+    await seller.reload();
+    expect(await billing.getByLabel('City').inputValue()).toBe('Berlin');
+
     await seller.getByRole('link', { name: 'Refunds' }).click();
     await seller.getByTestId('refund-row').filter({ hasText: '$7.50' }).waitFor();
     await seller.screenshot({ path: screenshotPath('checkout-refunds'), fullPage: true });
