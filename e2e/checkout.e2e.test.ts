@@ -238,15 +238,15 @@ describe('checkout in Chromium', () => {
 
     // The seller corrects the billing details the buyer gave (what invoices print).
     const billing = seller.getByRole('region', { name: 'Billing details' });
-    expect(await billing.getByLabel('Billing name').inputValue()).toBe('Ada Buyer');
+    expect(await billing.getByLabel('Billing name', { exact: true }).inputValue()).toBe('Ada Buyer');
     expect(await billing.getByLabel('Country').inputValue()).toBe('DE');
-    await billing.getByLabel('Address line 1').fill('Unter den Linden 1');
-    await billing.getByLabel('City').fill('Berlin');
+    await billing.getByLabel('Address line 1', { exact: true }).fill('Unter den Linden 1');
+    await billing.getByLabel('City', { exact: true }).fill('Berlin');
     await billing.getByRole('button', { name: 'Save billing details' }).click();
     await billing.getByText('Billing details saved.').waitFor();
     await seller.screenshot({ path: screenshotPath('checkout-order'), fullPage: true });
     await seller.reload();
-    expect(await billing.getByLabel('City').inputValue()).toBe('Berlin');
+    expect(await billing.getByLabel('City', { exact: true }).inputValue()).toBe('Berlin');
 
     await seller.getByRole('link', { name: 'Refunds' }).click();
     await seller.getByTestId('refund-row').filter({ hasText: '$7.50' }).waitFor();
