@@ -1,5 +1,10 @@
 import os from 'node:os';
-import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
+import {
+  Worker,
+  type NativeConnection,
+  type WorkerInterceptors,
+  type WorkflowBundleOption,
+} from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../infra/db.js';
@@ -21,6 +26,8 @@ export type TollgateWorkerDeps = {
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
+  /** Tests interpose here (e.g. to crash at an activity boundary). */
+  interceptors?: WorkerInterceptors;
 };
 
 /** The one worker of a Tollgate deployment: every workflow and activity on the main queue. */
@@ -31,6 +38,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
     namespace: deps.namespace,
     taskQueue: taskQueues(deps.taskQueuePrefix).main,
     identity,
+    ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
     activities: createActivities({
       db: deps.db,
       mailer: deps.mailer,

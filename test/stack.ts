@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
-import { createApp, type AppDeps } from '../api/app.js';
+import { NativeConnection, type Worker, type WorkerInterceptors } from '@temporalio/worker';
+import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
@@ -17,7 +17,7 @@ import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { noTax } from '../domain/tax/rules.js';
-import type { PaymentProcessor } from '../domain/payments/processor.js';
+import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import { createSandboxProcessor } from '../domain/payments/sandbox.js';
 import { temporalProcessorEventSink } from '../temporal/commerce.js';
 import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
@@ -65,7 +65,9 @@ export async function startTestStack(options: {
   /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
   mode?: 'sandbox' | 'live';
   /** Serve Stripe's webhook endpoint with this signing secret and event sink. */
-  stripeWebhook?: AppDeps['stripeWebhook'];
+  /** Serve Stripe's webhook endpoint with this signing secret; events go to the stack's workflows. */
+  stripeWebhook?: { webhookSecret: string; sink?: ProcessorEventSink };
+  workerInterceptors?: WorkerInterceptors;
   /** Tax on checkouts; none by default. */
   tax?: TaxCalculator;
   /** The worker's payment processor; the sandbox by default. */
@@ -112,6 +114,7 @@ export async function startTestStack(options: {
           sink: temporalProcessorEventSink(temporal, taskQueues(taskQueuePrefix).main),
         }),
       processorMetadata: {},
+      interceptors: options.workerInterceptors,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
     workerRun = worker.run();
@@ -160,7 +163,11 @@ export async function startTestStack(options: {
     temporal,
     auth,
     fileStorage: options.fileStorage ?? fileStorage,
-    stripeWebhook: options.stripeWebhook,
+    stripeWebhook: options.stripeWebhook && {
+      webhookSecret: options.stripeWebhook.webhookSecret,
+      sink:
+        options.stripeWebhook.sink ?? temporalProcessorEventSink(temporal, taskQueues(taskQueuePrefix).main),
+    },
     tax: options.tax ?? noTax,
   });
   server.on('request', app);

@@ -1,17 +1,24 @@
 import {
   orderIdParamsSchema,
+  orderInvoiceSchema,
   orderListQuerySchema,
   orderSchema,
   orderUpdateSchema,
 } from '../../domain/orders/schemas.js';
-import { getOrder, listOrders, updateOrder } from '../../domain/orders/service.js';
+import {
+  generateInvoice,
+  getOrder,
+  listOrders,
+  orderInvoiceUrl,
+  updateOrder,
+  type InvoiceContext,
+} from '../../domain/orders/service.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
-import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'orders', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-export function registerOrderOperations(api: OperationRegistry, ctx: { db: Db }) {
+export function registerOrderOperations(api: OperationRegistry, ctx: InvoiceContext) {
   api.add(
     {
       ...common,
@@ -48,5 +55,31 @@ export function registerOrderOperations(api: OperationRegistry, ctx: { db: Db })
       response: orderSchema,
     },
     async ({ params, body, caller }) => updateOrder(ctx.db, caller, params.id, body),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'InvoiceAlreadyExists', 'MissingInvoiceBillingDetails', 'NotPaidOrder'],
+      method: 'post',
+      path: '/orders/{id}/invoice',
+      operationId: 'orders:generate_invoice',
+      summary: "Generate the order's invoice (PDF)",
+      params: orderIdParamsSchema,
+      response: orderSchema,
+      status: 202,
+    },
+    async ({ params, caller }) => generateInvoice(ctx, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/orders/{id}/invoice',
+      operationId: 'orders:invoice',
+      summary: "A download URL of the order's invoice",
+      params: orderIdParamsSchema,
+      response: orderInvoiceSchema,
+    },
+    async ({ params, caller }) => orderInvoiceUrl(ctx, caller, params.id),
   );
 }

@@ -88,7 +88,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerCheckoutClientOperations(registry, checkouts);
 
   router.use(authenticate(deps.db, deps.auth));
-  router.use(rateLimit(deps.db, deps.rateLimitPerMinute));
+  router.use(rateLimit(deps.db, deps.rateLimitPerMinute, deps.logger));
   router.use(idempotency(deps.db, deps.logger));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);
@@ -105,7 +105,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     webhooks: { temporal: deps.temporal, taskQueue: deps.taskQueue },
   });
   registerCheckoutOperations(registry, checkouts);
-  registerOrderOperations(registry, deps);
+  registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
   registerRefundOperations(registry, {
     db: deps.db,
     workflows: temporalRefundWorkflows(deps.temporal, deps.taskQueue),

@@ -64,7 +64,7 @@ const nowOf = (ctx: { now?: () => Date }) => ctx.now?.() ?? new Date();
 type DbClient = Db | Prisma.TransactionClient;
 
 /** Row locks serialize a checkout's writes; under a burst they wait longer than Prisma's defaults. */
-const LOCKING_TRANSACTION = { maxWait: 15_000, timeout: 20_000 } as const;
+const LOCKING_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
 
 /** What rendering a checkout needs (activities have it without the API's tax and workflows). */
 export type CheckoutViewContext = Pick<CheckoutsContext, 'db' | 'publicUrl' | 'processorMetadata'>;

@@ -7,13 +7,17 @@ import { toCustomerResponse } from '../customers/service.js';
 import { toDiscountResponse } from '../discounts/service.js';
 import { recordEvent } from '../events/repository.js';
 import { metadataQueryCandidates, readMetadata } from '../metadata/rules.js';
-import { NotFoundError } from '../platform/errors.js';
+import { NotFoundError, RuleError } from '../platform/errors.js';
+import type { FileStorage } from '../files/storage.js';
+import { renderInvoicePdf } from '../invoices/render.js';
+import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findOrder,
   insertOrder,
   listOrderRows,
   lockOrder,
+  nextInvoiceNumber,
   updateOrderRow,
   type OrderRow,
 } from './repository.js';
@@ -139,7 +143,8 @@ export async function createPaidOrder(
       create: [
         {
           label: purchase.productName,
-          amount: purchase.netAmount,
+          // Before discount, as Polar's items: the order's discount applies to their sum.
+          amount: purchase.amount,
           taxAmount: purchase.taxAmount,
           proration: false,
           productPriceId: purchase.productPriceId,
@@ -237,4 +242,108 @@ export async function updateOrder(db: Db, caller: Caller, id: string, input: Ord
 export function statusAfterRefund(netAmount: number, refundedAmount: number): OrderStatus {
   if (refundedAmount <= 0) return 'paid';
   return refundedAmount >= netAmount ? 'refunded' : 'partially_refunded';
+}
+
+export type InvoiceContext = { db: Db; storage: FileStorage; now?: () => Date };
+
+const INVOICE_LINK_TTL_MS = 60 * 60 * 1000;
+const invoicePath = (row: { organizationId: string; id: string }) =>
+  `invoices/${row.organizationId}/${row.id}.pdf`;
+
+/**
+ * Renders the order's invoice as a PDF and stores it. The number is taken (sequential per
+ * organization) in a transaction of its own before rendering, so a retry after a crash reuses it
+ * instead of skipping one; the invoice counts as generated once its file is stored.
+ */
+export async function generateInvoice(ctx: InvoiceContext, caller: Caller, id: string): Promise<Order> {
+  const { db } = ctx;
+  const current = await findOrderFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  if (current.status === 'pending') throw new RuleError('NotPaidOrder', 'The order is not paid.');
+  if (!current.billingName || current.billingAddress === null) {
+    throw new RuleError(
+      'MissingInvoiceBillingDetails',
+      'Billing name and address are required to generate an invoice; set them with orders.update.',
+    );
+  }
+  if (current.invoicePath)
+    throw new RuleError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
+  const numbered = await db.$transaction(async (tx) => {
+    await lockOrder(tx, id);
+    const order = (await findOrder(tx, id))!;
+    if (order.invoicePath)
+      throw new RuleError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
+    if (order.invoiceNumber) return order;
+    const organization = await tx.organization.findUniqueOrThrow({ where: { id: order.organizationId } });
+    const sequence = await nextInvoiceNumber(tx, order.organizationId);
+    return updateOrderRow(tx, id, {
+      invoiceNumber: formatInvoiceNumber(invoicePrefixFor(organization.slug), sequence),
+    });
+  });
+  const organization = await db.organization.findUniqueOrThrow({ where: { id: numbered.organizationId } });
+  const taxId = numbered.customer.taxId as [string, string] | null;
+  const pdf = await renderInvoicePdf({
+    number: numbered.invoiceNumber!,
+    issuedAt: ctx.now?.() ?? new Date(),
+    currency: numbered.currency,
+    seller: {
+      name: organization.name,
+      email: organization.email,
+      website: organization.website,
+      address: null,
+    },
+    buyer: {
+      name: numbered.billingName,
+      email: numbered.customer.email,
+      address: addressSchema.parse(numbered.billingAddress),
+      taxId: taxId ? taxId[0] : null,
+    },
+    items: numbered.items.map((item) => ({
+      label: item.label,
+      amount: item.amount,
+      taxAmount: item.taxAmount,
+    })),
+    subtotalAmount: numbered.subtotalAmount,
+    discount:
+      numbered.discountAmount > 0
+        ? { label: numbered.discount?.name ?? 'Discount', amount: numbered.discountAmount }
+        : null,
+    taxAmount: numbered.taxAmount,
+    totalAmount: numbered.totalAmount,
+    orderId: numbered.id,
+    paidAt: numbered.createdAt,
+    refundedAmount: numbered.refundedAmount + numbered.refundedTaxAmount,
+  });
+  await ctx.storage.write({ path: invoicePath(numbered), bytes: pdf, mimeType: 'application/pdf' });
+  const row = await db.$transaction(async (tx) => {
+    await lockOrder(tx, id);
+    const updated = await updateOrderRow(tx, id, { invoicePath: invoicePath(numbered) });
+    await recordEvent(tx, {
+      organizationId: updated.organizationId,
+      type: 'order.updated',
+      data: toOrderResponse(updated),
+    });
+    return updated;
+  });
+  return toOrderResponse(row);
+}
+
+/** A short-lived download URL of the order's invoice; 404 until one was generated. */
+export async function orderInvoiceUrl(
+  ctx: InvoiceContext,
+  caller: Caller,
+  id: string,
+): Promise<{ url: string }> {
+  const order = await findOrderFor(ctx.db, caller, id);
+  if (!order.invoicePath || !order.invoiceNumber) {
+    throw new NotFoundError('No invoice was generated for this order yet.');
+  }
+  return {
+    url: await ctx.storage.downloadUrl({
+      path: order.invoicePath,
+      filename: `${order.invoiceNumber}.pdf`,
+      mimeType: 'application/pdf',
+      expiresInMs: INVOICE_LINK_TTL_MS,
+    }),
+  };
 }

@@ -14,13 +14,7 @@ export async function startStripeMock(options: { binary: string; logFile: string
   const httpsPort = await findFreePort();
   const child: ChildProcess = spawnLogged(
     options.binary,
-    [
-      '-http-addr',
-      `127.0.0.1:${httpPort}`,
-      '-https-addr',
-      `127.0.0.1:${httpsPort}`,
-      '-strict-version-check',
-    ],
+    ['-http-addr', `127.0.0.1:${httpPort}`, '-https-addr', `127.0.0.1:${httpsPort}`, '-strict-version-check'],
     { logFile: options.logFile },
   );
   let exitCode: number | null | undefined;
@@ -30,7 +24,9 @@ export async function startStripeMock(options: { binary: string; logFile: string
     `stripe-mock on ${url} (log: ${options.logFile})`,
     async () => {
       if (exitCode !== undefined) throw new Error(`stripe-mock exited with code ${exitCode}`);
-      const response = await fetch(`${url}/v1/balance`, { headers: { authorization: 'Bearer sk_test_mock' } });
+      const response = await fetch(`${url}/v1/balance`, {
+        headers: { authorization: 'Bearer sk_test_mock' },
+      });
       return response.ok ? true : undefined;
     },
     { timeoutMs: 30_000, intervalMs: 100 },
