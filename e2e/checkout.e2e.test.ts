@@ -248,6 +248,15 @@ describe('checkout in Chromium', () => {
     await seller.reload();
     expect(await billing.getByLabel('City', { exact: true }).inputValue()).toBe('Berlin');
 
+    await seller.getByRole('button', { name: 'Generate invoice' }).click();
+    const download = seller.getByRole('link', { name: 'Download invoice' });
+    await download.waitFor({ timeout: 30_000 });
+    const invoice = await seller.request.get(
+      new URL((await download.getAttribute('href'))!, env.baseUrl).href,
+    );
+    expect(invoice.status()).toBe(200);
+    expect((await invoice.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
     await seller.getByRole('link', { name: 'Refunds' }).click();
     await seller.getByTestId('refund-row').filter({ hasText: '$7.50' }).waitFor();
     await seller.screenshot({ path: screenshotPath('checkout-refunds'), fullPage: true });
