@@ -23,11 +23,19 @@ function OrderPage() {
     refetchInterval: (query) =>
       query.state.data?.items.some((refund) => refund.status === 'pending') ? REFUND_POLL_MS : false,
   });
-  const hasPendingRefund = refunds.data?.items.some((refund) => refund.status === 'pending') ?? false;
-  // The order's refunded amount and status change when a pending refund settles.
+  const refundList = refunds.data?.items ?? [];
+  const hasPendingRefund = refundList.some((refund) => refund.status === 'pending');
+  const settledRefunds = refundList
+    .filter((refund) => refund.status === 'succeeded')
+    .reduce((sum, refund) => sum + refund.amount, 0);
+  // A refund settles in its workflow, which then updates the order: poll until the order's
+  // refunded amount has caught up with the refunds (the two queries refresh independently).
   const order = useQuery({
     ...orderQuery(orderId),
-    refetchInterval: hasPendingRefund ? REFUND_POLL_MS : false,
+    refetchInterval: (query) =>
+      hasPendingRefund || (query.state.data && query.state.data.refunded_amount !== settledRefunds)
+        ? REFUND_POLL_MS
+        : false,
   });
   if (order.error) return <ErrorNote message={order.error.message} />;
   if (!order.data) return <p>Loading…</p>;
