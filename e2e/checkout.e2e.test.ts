@@ -235,6 +235,11 @@ describe('checkout in Chromium', () => {
       .waitFor({ timeout: 60_000 });
     expect(await seller.getByTestId('refunded-amount').textContent()).toContain('$7.50');
     await seller.getByTestId('order-refund-row').filter({ hasText: 'Succeeded' }).waitFor();
+    // The dialog now offers what is left.
+    await seller.getByRole('button', { name: 'Refund', exact: true }).click();
+    expect(await dialog.getByLabel('Amount (USD)').inputValue()).toBe('7.50');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
 
     // The seller corrects the billing details the buyer gave (what invoices print).
     const billing = seller.getByRole('region', { name: 'Billing details' });

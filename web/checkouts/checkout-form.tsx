@@ -304,8 +304,6 @@ export function CheckoutForm(props: {
       });
       postEmbedEvent(props.embed, { event: 'confirmed' });
       queryClient.setQueryData(clientCheckoutKey(clientSecret), confirmed);
-      // A 3-D Secure step that fails leaves the payment failed; the confirmation page reports it.
-      await paymentForm.current?.finish(confirmed.payment_processor_metadata).catch(() => undefined);
       await navigate({
         to: '/checkout/$clientSecret/confirmation',
         params: { clientSecret },

@@ -1,7 +1,6 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { FormField } from './fields';
 import {
-  completeNextAction,
   loadStripe,
   type StripeBillingDetails,
   type StripeClient,
@@ -23,8 +22,6 @@ export type PaymentFormHandle = {
   validate(): boolean;
   /** The `confirmation_token_id` for the confirmation; throws with a message for the buyer. */
   tokenize(billing: StripeBillingDetails): Promise<string>;
-  /** Finishes what the processor asks of the browser after confirmation (3-D Secure). */
-  finish(processorMetadata: Record<string, string>): Promise<void>;
 };
 
 const BRAND_NAMES: Record<CardBrand, string> = {
@@ -96,7 +93,6 @@ export function SandboxCardForm({ ref, disabled }: { ref: Ref<PaymentFormHandle>
       if (!result.ok) throw new Error('Check your card details.');
       return result.paymentMethodId;
     },
-    async finish() {},
   }));
 
   return (
@@ -229,7 +225,6 @@ export function StripeCardForm(props: {
         if (error || !confirmationToken) throw new Error(error?.message ?? 'Your card could not be used.');
         return confirmationToken.id;
       },
-      finish: (metadata) => (state ? completeNextAction(state.stripe, metadata) : Promise.resolve()),
     }),
     [state, loadError],
   );

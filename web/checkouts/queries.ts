@@ -1,11 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { listResourceSchema } from '../../domain/platform/schemas';
-import { getJson, sendJson } from '../api';
+import type { z } from 'zod';
+import type { checkoutClientUpdateSchema, checkoutConfirmSchema } from '../../domain/checkouts/schemas';
 import {
   checkoutPublicConfirmedSchema,
   checkoutPublicSchema,
   checkoutSchema,
 } from '../../domain/checkouts/schemas';
+import { listResourceSchema } from '../../domain/platform/schemas';
+import { getJson, sendJson } from '../api';
 
 // The hosted page talks only to the public client endpoints, authorised by the client secret.
 const clientPath = (clientSecret: string) => `/v1/checkouts/client/${encodeURIComponent(clientSecret)}`;
@@ -20,33 +22,15 @@ export const clientCheckoutQuery = (clientSecret: string) =>
     retry: false,
   });
 
-/** CheckoutUpdatePublic: only the fields the page changes. */
-export type CheckoutUpdate = {
-  product_id?: string;
-  amount?: number | null;
-  customer_email?: string | null;
-  customer_name?: string | null;
-  customer_billing_address?: {
-    country: string;
-    line1: string | null;
-    line2: string | null;
-    postal_code: string | null;
-    city: string | null;
-    state: string | null;
-  } | null;
-  discount_code?: string | null;
-  custom_field_data?: Record<string, string | number | boolean | null>;
-};
+/** CheckoutUpdatePublic, as the API reads it. */
+export type CheckoutUpdate = z.input<typeof checkoutClientUpdateSchema>;
 
 export function updateClientCheckout(clientSecret: string, update: CheckoutUpdate) {
   return sendJson('PATCH', clientPath(clientSecret), update, checkoutPublicSchema);
 }
 
 /** CheckoutConfirmStripe: the form's fields once more, plus the payment token when a payment is due. */
-export function confirmClientCheckout(
-  clientSecret: string,
-  body: CheckoutUpdate & { confirmation_token_id: string | null },
-) {
+export function confirmClientCheckout(clientSecret: string, body: z.input<typeof checkoutConfirmSchema>) {
   return sendJson('POST', `${clientPath(clientSecret)}/confirm`, body, checkoutPublicConfirmedSchema);
 }
 

@@ -1,7 +1,8 @@
 // Stripe.js, for servers in live mode only: the sandbox never loads anything from the internet.
 // Stripe requires Stripe.js to come from js.stripe.com (it cannot be bundled), so it is injected
 // on demand. Only the calls the checkout makes are typed here: a Payment Element, and a
-// ConfirmationToken whose id the server uses to create and confirm the PaymentIntent.
+// ConfirmationToken whose id the server uses to create and confirm the PaymentIntent (without
+// redirects: the server's Stripe processor does not wait for 3-D Secure, so nothing follows here).
 
 const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
@@ -42,7 +43,6 @@ export type StripeClient = {
     elements: StripeElements;
     params?: { payment_method_data?: { billing_details?: StripeBillingDetails } };
   }): Promise<{ confirmationToken?: { id: string }; error?: StripeError }>;
-  handleNextAction(options: { clientSecret: string }): Promise<{ error?: StripeError }>;
 };
 
 type StripeFactory = (publishableKey: string) => StripeClient;
@@ -71,18 +71,4 @@ function loadStripeJs(): Promise<StripeFactory> {
 export async function loadStripe(publishableKey: string): Promise<StripeClient> {
   const factory = await loadStripeJs();
   return factory(publishableKey);
-}
-
-/**
- * Polar's checkout hands the PaymentIntent's state back in `payment_processor_metadata` after
- * confirmation; 3-D Secure and similar need Stripe.js to finish the payment in the browser.
- */
-export async function completeNextAction(
-  stripe: StripeClient,
-  metadata: Record<string, string>,
-): Promise<void> {
-  const clientSecret = metadata.intent_client_secret;
-  if (metadata.intent_status !== 'requires_action' || !clientSecret) return;
-  const { error } = await stripe.handleNextAction({ clientSecret });
-  if (error) throw new Error(error.message ?? 'Your bank did not confirm the payment.');
 }
