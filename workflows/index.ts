@@ -5,4 +5,5 @@ export {
   ensureWebhookDispatcherWorkflow,
   webhookDeliveryWorkflow,
   webhookDispatcherWorkflow,
+  webhookEndpointDeliveryWorkflow,
 } from './webhooks.js';
