@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
+import type { PaymentProcessor } from '../domain/payments/processor.js';
+import { createCommerceActivities } from './commerce.js';
 import { createInvitationActivities } from './invitations.js';
 import { createSystemActivities } from './system.js';
 import { createWebhookActivities } from './webhooks.js';
@@ -13,6 +15,9 @@ export type ActivityDeps = {
   temporal: Client;
   taskQueue: string;
   workerIdentity: string;
+  /** Sandbox or Stripe: charges checkouts and refunds orders. */
+  processor: PaymentProcessor;
+  processorMetadata: Record<string, string>;
 };
 
 /** Every activity the worker registers, built from injected dependencies. */
@@ -21,5 +26,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createInvitationActivities(deps),
     ...createWebhookActivities(deps),
+    ...createCommerceActivities(deps),
   };
 }

@@ -7,14 +7,18 @@ import type { Config } from '../infra/config.js';
 import type { Db } from '../infra/db.js';
 import type { Logger } from '../infra/logger.js';
 import type { PublicSettings } from '../domain/system/schemas.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
+import { temporalCheckoutWorkflows } from '../temporal/commerce.js';
 import { createCheckoutLinksRouter } from './checkout-links.js';
 import { createDevMailboxRouter } from './dev/mailbox.js';
 import type { FileStorage } from '../domain/files/storage.js';
 import { createFilesRouter } from './files.js';
 import { createHealthRouter } from './health.js';
+import type { ProcessorEventSink } from '../domain/payments/processor.js';
+import { createStripeWebhookRouter } from './integrations/stripe.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
@@ -22,7 +26,13 @@ import { createV1Router } from './v1/router.js';
 export type AppDeps = {
   config: Pick<
     Config,
-    'TEMPORAL_TASK_QUEUE' | 'READINESS_TIMEOUT_MS' | 'TRUST_PROXY' | 'API_RATE_LIMIT_PER_MINUTE' | 'publicUrl'
+    | 'TEMPORAL_TASK_QUEUE'
+    | 'READINESS_TIMEOUT_MS'
+    | 'TRUST_PROXY'
+    | 'API_RATE_LIMIT_PER_MINUTE'
+    | 'CHECKOUT_TTL_SECONDS'
+    | 'publicUrl'
+    | 'processorMetadata'
   >;
   settings: PublicSettings;
   logger: Logger;
@@ -31,8 +41,14 @@ export type AppDeps = {
   auth: Auth;
   /** Where uploaded files' bytes live (local disk or S3). */
   fileStorage: FileStorage;
+  tax: TaxCalculator;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
+  /**
+   * Stripe's webhooks (live mode): the endpoint's signing secret and where verified events go.
+   * Without it POST /v1/integrations/stripe/webhook is not served (sandbox mode needs none).
+   */
+  stripeWebhook?: { webhookSecret: string; sink: ProcessorEventSink };
 };
 
 const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/api/');
@@ -74,6 +90,10 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
+  // Ahead of the /v1 router: Stripe authenticates with its signature over the raw body, not a token.
+  if (deps.stripeWebhook) {
+    app.use('/v1/integrations/stripe', createStripeWebhookRouter({ db: deps.db, ...deps.stripeWebhook }));
+  }
   app.use(
     '/v1',
     createV1Router({
@@ -86,6 +106,9 @@ export function createApp(deps: AppDeps): Express {
       fileStorage: deps.fileStorage,
       temporal: deps.temporal,
       taskQueue: taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main,
+      tax: deps.tax,
+      processorMetadata: deps.config.processorMetadata,
+      checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
@@ -93,7 +116,17 @@ export function createApp(deps: AppDeps): Express {
     '/api/files',
     createFilesRouter({ db: deps.db, storage: deps.fileStorage, publicUrl: deps.config.publicUrl }),
   );
-  app.use('/api/checkout-links', createCheckoutLinksRouter({ db: deps.db }));
+  app.use(
+    '/api/checkout-links',
+    createCheckoutLinksRouter({
+      db: deps.db,
+      publicUrl: deps.config.publicUrl,
+      tax: deps.tax,
+      workflows: temporalCheckoutWorkflows(deps.temporal, taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main),
+      checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
+      processorMetadata: deps.config.processorMetadata,
+    }),
+  );
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {

@@ -1,23 +1,37 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { findLiveCheckoutLinkBySecret } from '../domain/checkout-links/repository.js';
-import type { Db } from '../infra/db.js';
+import { createCheckoutFromLink, type CheckoutsContext } from '../domain/checkouts/service.js';
 import { AppError } from './http/errors.js';
 
 const paramsSchema = z.object({ clientSecret: z.string().regex(/^tollgate_cl_[A-Za-z0-9_-]{32}$/) });
 
 /**
- * A checkout link's public URL. Starting a checkout from it belongs to the checkout feature, which
- * is not built yet: a live link answers 501 until then, an unknown or deleted one 404.
+ * A checkout link's public URL: every visit starts a fresh checkout from the link and redirects
+ * the buyer to its hosted page. An unknown or deleted link is a 404.
  */
-export function createCheckoutLinksRouter({ db }: { db: Db }): Router {
+export function createCheckoutLinksRouter(ctx: CheckoutsContext): Router {
   const router = Router();
   router.get('/:clientSecret', async (req, res) => {
     const parsed = paramsSchema.safeParse(req.params);
-    const link = parsed.success ? await findLiveCheckoutLinkBySecret(db, parsed.data.clientSecret) : null;
+    const link = parsed.success ? await findLiveCheckoutLinkBySecret(ctx.db, parsed.data.clientSecret) : null;
     if (!link) throw new AppError('ResourceNotFound', 'Checkout link not found');
-    res.set('Cache-Control', 'no-store');
-    throw new AppError('NotImplemented', 'Checkouts cannot be started from links yet.');
+    const { url } = await createCheckoutFromLink(ctx, {
+      id: link.id,
+      organizationId: link.organizationId,
+      productIds: link.products.map(({ product }) => product.id),
+      discountId: link.discount && !link.discount.deletedAt ? link.discountId : null,
+      allowDiscountCodes: link.allowDiscountCodes,
+      requireBillingAddress: link.requireBillingAddress,
+      successUrl: link.successUrl,
+      paymentProcessor: link.paymentProcessor,
+    }).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'NotFoundError') {
+        throw new AppError('ResourceNotFound', error.message);
+      }
+      throw error;
+    });
+    res.set('Cache-Control', 'no-store').redirect(303, url);
   });
   return router;
 }

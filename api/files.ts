@@ -30,6 +30,22 @@ export function createFilesRouter(ctx: FilesContext): Router {
     });
   }
 
+  if (storage instanceof LocalFileStorage) {
+    // The local store's download links (invoices); S3 answers its own presigned URLs.
+    router.get('/download/:token', async (req, res) => {
+      const claim = storage.verifyDownload(req.params.token);
+      const body = claim ? await storage.read(claim.path) : null;
+      if (!claim || !body) throw new AppError('ResourceNotFound', 'File not found');
+      res.set({
+        'Content-Type': claim.mimeType,
+        'Content-Disposition': `attachment; filename="${claim.filename.replace(/["\\]/g, '')}"`,
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      body.pipe(res);
+    });
+  }
+
   router.get('/public/:id', async (req, res) => {
     const id = req.params.id;
     const found = /^[0-9a-f-]{36}$/i.test(id) ? await readPublicFile(ctx, id) : null;

@@ -11,6 +11,9 @@ import { createMailer } from '../infra/mailer.js';
 import { readPackageVersion } from '../infra/version.js';
 import { connectTemporalClient } from '../temporal/connection.js';
 import { taskQueues } from '../temporal/task-queues.js';
+import { createStripeTax } from '../domain/payments/index.js';
+import { createTaxCalculator } from '../domain/tax/index.js';
+import { temporalProcessorEventSink } from '../temporal/commerce.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
 import { isDevMailboxAvailable } from './dev/mailbox.js';
@@ -59,6 +62,13 @@ const app = createApp({
   temporal,
   auth,
   fileStorage: createFileStorage(config, authSecret),
+  tax: createTaxCalculator(config, config.isSandbox ? undefined : createStripeTax(config)),
+  stripeWebhook: config.STRIPE_WEBHOOK_SECRET
+    ? {
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        sink: temporalProcessorEventSink(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main),
+      }
+    : undefined,
   webDir,
 });
 

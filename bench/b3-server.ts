@@ -1,5 +1,6 @@
 // B3's two servers: `full` is Tollgate's API app with every middleware and a real database;
 // `bare` is an Express hello-world, the baseline for what Express itself costs on this machine.
+import { noTax } from '../domain/tax/rules.js';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,8 @@ if (mode === 'bare') {
       // Counted as in production (one upsert per request), with a budget the load never reaches.
       API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
       publicUrl: 'http://127.0.0.1',
+      CHECKOUT_TTL_SECONDS: 3600,
+      processorMetadata: {},
     },
     settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false },
     // Access logs are written as in production, to a sink that costs no disk.
@@ -62,6 +65,7 @@ if (mode === 'bare') {
       mailer: createMailer({ db, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
       invitations: { temporal, taskQueue: 'bench' },
     }),
+    tax: noTax,
   });
   listen(app);
 } else {

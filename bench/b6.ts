@@ -1,3 +1,5 @@
+import { createSandboxProcessor } from '../domain/payments/sandbox.js';
+import { temporalProcessorEventSink } from '../temporal/commerce.js';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -135,6 +137,8 @@ export async function runB6(): Promise<BenchmarkResult> {
       }),
       publicUrl: 'http://127.0.0.1',
       temporal,
+      processor: createSandboxProcessor({ db, sink: temporalProcessorEventSink(temporal, taskQueue) }),
+      processorMetadata: {},
       workflowBundle: { code: (await bundleWorkflows()).code },
     });
     const run = worker.run();

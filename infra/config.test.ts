@@ -106,6 +106,16 @@ describe('parseConfig', () => {
     expect(live.isSandbox).toBe(false);
   });
 
+  it("takes another address for Stripe's API, without a path", () => {
+    expect(parseConfig({ STRIPE_API_BASE: 'http://127.0.0.1:12111' }).STRIPE_API_BASE).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(configErrorOf({ STRIPE_API_BASE: 'https://proxy.example.com/stripe' })).toEqual([
+      'STRIPE_API_BASE: must be scheme://host[:port] without a path',
+    ]);
+    expect(configErrorOf({ STRIPE_API_BASE: 'ftp://proxy.example.com' })).toHaveLength(1);
+  });
+
   it('reads social providers from JSON, refusing unknown providers and missing credentials', () => {
     const github = { clientId: 'id', clientSecret: 'secret' };
     expect(parseConfig({ AUTH_SOCIAL_PROVIDERS: JSON.stringify({ github }) }).AUTH_SOCIAL_PROVIDERS).toEqual({
@@ -122,6 +132,30 @@ describe('parseConfig', () => {
       configErrorOf({ AUTH_SOCIAL_PROVIDERS: JSON.stringify({ github: { clientId: 'id' } }) })[0],
     ).toMatch(/^AUTH_SOCIAL_PROVIDERS\.github\.clientSecret/);
     expect(parseConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).REQUIRE_EMAIL_VERIFICATION).toBe(true);
+  });
+
+  it('reads tax rates from JSON, naming the bad key or rate', () => {
+    expect(parseConfig({}).TAX_RATES).toBeUndefined();
+    expect(parseConfig({ TAX_RATES: '{"DE":1900,"US-CA":725,"default":0}' }).TAX_RATES).toEqual({
+      DE: 1900,
+      'US-CA': 725,
+      default: 0,
+    });
+    expect(parseConfig({ TAX_RATES: '{}' }).TAX_RATES).toEqual({});
+    expect(configErrorOf({ TAX_RATES: '{DE:1900' })).toEqual(['TAX_RATES: must be a JSON object']);
+    expect(configErrorOf({ TAX_RATES: '[1900]' })[0]).toMatch(/^TAX_RATES: /);
+    expect(configErrorOf({ TAX_RATES: '{"de":1900}' })).toEqual([
+      'TAX_RATES.de: keys are "default", a country code (DE) or a country and region code (US-CA), upper-case',
+    ]);
+    expect(configErrorOf({ TAX_RATES: '{"Germany":1900}' })[0]).toMatch(/^TAX_RATES\.Germany: keys are/);
+    expect(configErrorOf({ TAX_RATES: '{"DE":19.5}' })).toEqual([
+      'TAX_RATES.DE: rates are whole basis points (19% = 1900)',
+    ]);
+    expect(configErrorOf({ TAX_RATES: '{"DE":"1900"}' })[0]).toMatch(/^TAX_RATES\.DE: /);
+    expect(configErrorOf({ TAX_RATES: '{"DE":-1}' })[0]).toMatch(/^TAX_RATES\.DE: /);
+    expect(configErrorOf({ TAX_RATES: '{"DE":10001}' })).toEqual([
+      'TAX_RATES.DE: rates are at most 10000 basis points (100%)',
+    ]);
   });
 
   it('requires AUTH_SECRET in production and parses trusted origins', () => {

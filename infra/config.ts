@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { taxRateTableSchema } from '../domain/tax/rules.js';
 
 const booleanFromString = z
   .enum(['true', 'false', '1', '0'], { message: 'expected true or false' })
@@ -35,18 +36,20 @@ const socialProviderCredentials = z.looseObject({
 });
 export type SocialProviderCredentials = z.infer<typeof socialProviderCredentials>;
 
+/** Settings holding a JSON object: parsed here, so bad JSON is one configuration line like any bad value. */
+const jsonText = z.string().transform((value, ctx) => {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+    return z.NEVER;
+  }
+});
+
 /** `{"github":{"clientId":"…","clientSecret":"…"}}`: one entry per provider to offer. */
-const socialProvidersJson = z
-  .string()
-  .transform((value, ctx) => {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.partialRecord(z.enum(SOCIAL_PROVIDERS), socialProviderCredentials));
+const socialProvidersJson = jsonText.pipe(
+  z.partialRecord(z.enum(SOCIAL_PROVIDERS), socialProviderCredentials),
+);
 const positiveMs = z.coerce.number().int().positive();
 
 /**
@@ -125,11 +128,25 @@ export const configSchema = z.object({
   /** Address buckets as <endpoint>/<bucket> (most self-hosted services need it). */
   S3_FORCE_PATH_STYLE: booleanFromString.default(false),
 
+  /** How long a checkout stays open before it expires. */
+  CHECKOUT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600),
+
   STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z
     .string()
     .startsWith('whsec_', 'must be a Stripe webhook secret (whsec_…)')
     .optional(),
+  /** Loads Stripe Elements on the hosted checkout page. */
+  STRIPE_PUBLISHABLE_KEY: z.string().startsWith('pk_', 'must be a Stripe publishable key (pk_…)').optional(),
+  /** Tax rates in basis points by country or region (`domain/tax/rules.ts`); unset: no tax. */
+  TAX_RATES: jsonText.pipe(taxRateTableSchema).optional(),
+  /** Another address for Stripe's API (stripe-mock in tests, a self-hosted proxy); unset: api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -138,6 +155,8 @@ export type Config = RawConfig & {
   publicUrl: string;
   temporalAddress: string;
   isSandbox: boolean;
+  /** `payment_processor_metadata` of every checkout: what the hosted page needs from the processor. */
+  processorMetadata: Record<string, string>;
 };
 
 export class ConfigError extends Error {
@@ -175,6 +194,15 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_WEBHOOK_SECRET) {
     issues.push('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
   }
+  if (raw.STRIPE_API_BASE && !/^https?:\/\/[^/?#]+\/?$/.test(raw.STRIPE_API_BASE)) {
+    // Stripe's SDK takes a host, port and protocol, not a base path.
+    issues.push('STRIPE_API_BASE: must be scheme://host[:port] without a path');
+  }
+  if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_PUBLISHABLE_KEY) {
+    issues.push(
+      'STRIPE_PUBLISHABLE_KEY: required when STRIPE_SECRET_KEY is set (Stripe Elements on the checkout page)',
+    );
+  }
   if (raw.NODE_ENV === 'production' && !raw.AUTH_SECRET) {
     issues.push('AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)');
   }
@@ -186,6 +214,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Sandbox mode is server-wide: without a Stripe key every payment goes through the built-in
     // test-mode processor (DESIGN.md, "Payment processing").
     isSandbox: !raw.STRIPE_SECRET_KEY,
+    processorMetadata: raw.STRIPE_PUBLISHABLE_KEY ? { publishable_key: raw.STRIPE_PUBLISHABLE_KEY } : {},
   };
 }
 

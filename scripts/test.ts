@@ -17,9 +17,11 @@ import { migrateDeploy } from './lib/prisma-cli.js';
 import {
   MissingToolError,
   ensureChromium,
+  ensureStripeMock,
   ensureTemporalCli,
   ensureTemporalTestServer,
 } from './lib/tools.js';
+import { startStripeMock } from './lib/stripe-mock.js';
 
 const projects = ['unit', 'integration', 'workflow', 'e2e'] as const;
 type Project = (typeof projects)[number];
@@ -112,6 +114,14 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
   cleanups.push(temporal.stop);
   env[testEnvKeys.temporalAddress] = temporal.address;
   console.log(`  ✓ Temporal dev server on ${temporal.address}`);
+
+  const stripeMock = await startStripeMock({
+    binary: await ensureStripeMock(progress),
+    logFile: path.join(dataDir, 'logs', 'test-stripe-mock.log'),
+  });
+  cleanups.push(stripeMock.stop);
+  env[testEnvKeys.stripeMockUrl] = stripeMock.url;
+  console.log(`  ✓ stripe-mock on ${stripeMock.url}`);
 
   const bundlePath = path.join(dataDir, 'test-workflow-bundle.js');
   writeFileSync(bundlePath, (await bundleWorkflows()).code);

@@ -5,6 +5,8 @@ import { loadConfigOrExit } from '../infra/config.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
+import { createPaymentProcessor } from '../domain/payments/index.js';
+import { temporalProcessorEventSink } from './commerce.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
 import { ensureSchedules } from './schedules.js';
 import { taskQueues } from './task-queues.js';
@@ -23,6 +25,7 @@ const prebuiltBundle = fileURLToPath(new URL('../workflow-bundle.js', import.met
 const db = createDb(config.DATABASE_URL);
 const connection = await connectTemporalWorker(config);
 const temporal = await connectTemporalClient(config);
+const taskQueue = taskQueues(config.TEMPORAL_TASK_QUEUE).main;
 const worker = await createTollgateWorker({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,
@@ -31,6 +34,8 @@ const worker = await createTollgateWorker({
   mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
   publicUrl: config.publicUrl,
   temporal,
+  processor: createPaymentProcessor(config, { db, sink: temporalProcessorEventSink(temporal, taskQueue) }),
+  processorMetadata: config.processorMetadata,
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
 });
 

@@ -4,6 +4,11 @@ import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
 export const RECONCILE_INVITATIONS_EVERY = '5 minutes';
 export const HOUSEKEEPING_EVERY = '1 hour';
 export const WEBHOOK_DISPATCHER_WATCHDOG_EVERY = '5 minutes';
+export const RECONCILE_COMMERCE_EVERY = '5 minutes';
+
+export function reconcileCommerceScheduleId(taskQueue: string): string {
+  return `reconcile-commerce:${taskQueue}`;
+}
 
 export function reconcileInvitationsScheduleId(taskQueue: string): string {
   return `reconcile-invitations:${taskQueue}`;
@@ -29,6 +34,11 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       scheduleId: housekeepingScheduleId(taskQueue),
       every: HOUSEKEEPING_EVERY,
       workflowType: 'housekeepingWorkflow',
+    },
+    {
+      scheduleId: reconcileCommerceScheduleId(taskQueue),
+      every: RECONCILE_COMMERCE_EVERY,
+      workflowType: 'reconcileCommerceWorkflow',
     },
     {
       scheduleId: webhookDispatcherWatchdogScheduleId(taskQueue),

@@ -1,9 +1,15 @@
 import os from 'node:os';
-import { Worker, type NativeConnection, type WorkflowBundleOption } from '@temporalio/worker';
+import {
+  Worker,
+  type NativeConnection,
+  type WorkerInterceptors,
+  type WorkflowBundleOption,
+} from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
+import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
 import { taskQueues } from './task-queues.js';
 
@@ -15,9 +21,13 @@ export type TollgateWorkerDeps = {
   mailer: Mailer;
   publicUrl: string;
   temporal: Client;
+  processor: PaymentProcessor;
+  processorMetadata: Record<string, string>;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
+  /** Tests interpose here (e.g. to crash at an activity boundary). */
+  interceptors?: WorkerInterceptors;
 };
 
 /** The one worker of a Tollgate deployment: every workflow and activity on the main queue. */
@@ -28,6 +38,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
     namespace: deps.namespace,
     taskQueue: taskQueues(deps.taskQueuePrefix).main,
     identity,
+    ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
     activities: createActivities({
       db: deps.db,
       mailer: deps.mailer,
@@ -35,6 +46,8 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       temporal: deps.temporal,
       taskQueue: taskQueues(deps.taskQueuePrefix).main,
       workerIdentity: identity,
+      processor: deps.processor,
+      processorMetadata: deps.processorMetadata,
     }),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }

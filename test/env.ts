@@ -5,13 +5,15 @@ export const testEnvKeys = {
   temporalAddress: 'TOLLGATE_TEST_TEMPORAL_ADDRESS',
   timeSkippingServer: 'TOLLGATE_TEST_TIME_SKIPPING_SERVER',
   workflowBundle: 'TOLLGATE_TEST_WORKFLOW_BUNDLE',
+  /** stripe-mock's base URL: Stripe's API for the Stripe processor's tests. */
+  stripeMockUrl: 'TOLLGATE_TEST_STRIPE_MOCK_URL',
 } as const;
 
 export function requireTestEnv(key: keyof typeof testEnvKeys): string {
   const value = process.env[testEnvKeys[key]];
   if (!value) {
     throw new Error(
-      `${testEnvKeys[key]} is not set: run tests through \`npm test\` or \`npm run test:<project>\`, which start PostgreSQL and Temporal`,
+      `${testEnvKeys[key]} is not set: run tests through \`npm test\` or \`npm run test:<project>\`, which start PostgreSQL, Temporal and stripe-mock`,
     );
   }
   return value;

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker, type WorkerInterceptors } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
@@ -15,6 +15,11 @@ import type { FileStorage } from '../domain/files/storage.js';
 import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
+import { noTax } from '../domain/tax/rules.js';
+import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
+import { createSandboxProcessor } from '../domain/payments/sandbox.js';
+import { temporalProcessorEventSink } from '../temporal/commerce.js';
 import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
 import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -59,6 +64,14 @@ export async function startTestStack(options: {
   smtpUrl?: string;
   /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
   mode?: 'sandbox' | 'live';
+  /** Serve Stripe's webhook endpoint with this signing secret and event sink. */
+  /** Serve Stripe's webhook endpoint with this signing secret; events go to the stack's workflows. */
+  stripeWebhook?: { webhookSecret: string; sink?: ProcessorEventSink };
+  workerInterceptors?: WorkerInterceptors;
+  /** Tax on checkouts; none by default. */
+  tax?: TaxCalculator;
+  /** The worker's payment processor; the sandbox by default. */
+  processor?: PaymentProcessor;
 }): Promise<TestStack> {
   const address = requireTestEnv('temporalAddress');
   const taskQueuePrefix = `test-${randomUUID()}`;
@@ -94,6 +107,14 @@ export async function startTestStack(options: {
       }),
       publicUrl: baseUrl,
       temporal,
+      processor:
+        options.processor ??
+        createSandboxProcessor({
+          db: options.workerDb ?? options.db,
+          sink: temporalProcessorEventSink(temporal, taskQueues(taskQueuePrefix).main),
+        }),
+      processorMetadata: {},
+      interceptors: options.workerInterceptors,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
     workerRun = worker.run();
@@ -127,7 +148,9 @@ export async function startTestStack(options: {
       TRUST_PROXY: 'loopback',
       READINESS_TIMEOUT_MS: options.readinessTimeoutMs ?? 5000,
       API_RATE_LIMIT_PER_MINUTE: options.apiRateLimitPerMinute ?? 10_000,
+      CHECKOUT_TTL_SECONDS: 3600,
       publicUrl: baseUrl,
+      processorMetadata: {},
     },
     settings: {
       version: 'test',
@@ -140,6 +163,12 @@ export async function startTestStack(options: {
     temporal,
     auth,
     fileStorage: options.fileStorage ?? fileStorage,
+    stripeWebhook: options.stripeWebhook && {
+      webhookSecret: options.stripeWebhook.webhookSecret,
+      sink:
+        options.stripeWebhook.sink ?? temporalProcessorEventSink(temporal, taskQueues(taskQueuePrefix).main),
+    },
+    tax: options.tax ?? noTax,
   });
   server.on('request', app);
 

@@ -7,3 +7,4 @@ export {
   webhookDispatcherWorkflow,
   webhookEndpointDeliveryWorkflow,
 } from './webhooks.js';
+export { checkoutWorkflow, reconcileCommerceWorkflow, refundWorkflow } from './checkouts.js';

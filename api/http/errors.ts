@@ -17,6 +17,17 @@ export const errorTable = {
   TooManyRequests: { status: 429, message: 'Too many requests; retry later.' },
   InternalServerError: { status: 500, message: 'An unexpected error occurred.' },
   NotImplemented: { status: 501, message: 'This operation is not available in Tollgate.' },
+  ExpiredCheckoutError: { status: 410, message: 'This checkout session has expired.' },
+  NotOpenCheckout: { status: 403, message: 'This checkout is not open.' },
+  PaymentError: { status: 400, message: 'The payment failed.' },
+  RefundAmountTooHigh: { status: 400, message: 'The refund amount exceeds what is left to refund.' },
+  RefundedAlready: { status: 403, message: 'The order is already fully refunded.' },
+  InvoiceAlreadyExists: { status: 409, message: 'An invoice already exists for this order.' },
+  MissingInvoiceBillingDetails: {
+    status: 422,
+    message: 'Billing name and address are required to generate an invoice.',
+  },
+  NotPaidOrder: { status: 422, message: 'The order is not paid.' },
   ServiceUnavailable: { status: 503, message: 'The service is temporarily unavailable.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../domain/platform/errors.js';
+import { ForbiddenError, InvalidInputError, NotFoundError, RuleError } from '../../domain/platform/errors.js';
 import { callerOf } from './authenticate.js';
 import { AppError, errorTable, ValidationFailed, type ErrorName } from './errors.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
@@ -71,6 +71,7 @@ function toHttpError(error: unknown): unknown {
   if (error instanceof NotFoundError) return new AppError('ResourceNotFound', error.message);
   if (error instanceof ForbiddenError) return new AppError('NotPermitted', error.message);
   if (error instanceof InvalidInputError) return new ValidationFailed(error.issues);
+  if (error instanceof RuleError) return new AppError(error.errorName, error.message);
   return error;
 }
 

@@ -83,7 +83,7 @@ describe('/v1/checkout-links', () => {
     expect((await polar.checkoutLinks.get({ id: fromPrice.id })).clientSecret).toBe(fromPrice.clientSecret);
   });
 
-  it('updates products, discount and options, and deletes; the public URL answers 501 until checkouts exist, then 404', async () => {
+  it('updates products, discount and options, and deletes; the public URL starts a fresh checkout each visit, then 404', async () => {
     const { polar, product } = await seller();
     const other = await polar.products.create({
       name: 'Other',
@@ -103,8 +103,21 @@ describe('/v1/checkout-links', () => {
     expect(updated).toMatchObject({ label: 'Renamed', allowDiscountCodes: false });
     expect(updated.products.map((item) => item.id)).toEqual([other.id]);
 
-    const publicUrl = await fetch(link.url);
-    expect(publicUrl.status).toBe(501);
+    const visits = [
+      await fetch(link.url, { redirect: 'manual' }),
+      await fetch(link.url, { redirect: 'manual' }),
+    ];
+    expect(visits.map((visit) => visit.status)).toEqual([303, 303]);
+    const locations = visits.map((visit) => visit.headers.get('location'));
+    expect(locations[0]).toMatch(new RegExp(`^${env.stack.baseUrl}/checkout/tollgate_c_`));
+    expect(locations[1]).not.toBe(locations[0]);
+    const started = await polar.checkouts.list({ productId: other.id });
+    expect(started.result.items).toHaveLength(2);
+    expect(started.result.items[0]).toMatchObject({
+      allowDiscountCodes: false,
+      productId: other.id,
+      amount: 0,
+    });
     await polar.checkoutLinks.delete({ id: link.id });
     await expect(polar.checkoutLinks.get({ id: link.id })).rejects.toMatchObject({ statusCode: 404 });
     expect((await fetch(link.url)).status).toBe(404);

@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { signUpUser } from '../../test/auth-client.js';
 import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
 import { startTestStack, useTestStack } from '../../test/stack.js';
+import { noTax } from '../../domain/tax/rules.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectRoot } from '../../scripts/lib/paths.js';
 import { createV1Router } from './router.js';
@@ -65,6 +66,9 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         fileStorage: env.stack.fileStorage,
         temporal: env.stack.temporal,
         taskQueue: env.stack.taskQueuePrefix,
+        tax: noTax,
+        processorMetadata: {},
+        checkoutTtlMs: 3_600_000,
       });
       type Layer = { route?: { path: string; methods: Record<string, boolean> } };
       const served = (router as unknown as { stack: Layer[] }).stack

@@ -9,7 +9,16 @@ import { notFoundHandler } from '../http/errors.js';
 import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { rateLimit } from '../http/rate-limit.js';
+import type { TaxCalculator } from '../../domain/tax/calculator.js';
+import { temporalCheckoutWorkflows, temporalRefundWorkflows } from '../../temporal/commerce.js';
 import { registerBenefitOperations } from './benefits.js';
+import {
+  checkoutClientCors,
+  registerCheckoutClientOperations,
+  registerCheckoutOperations,
+} from './checkouts.js';
+import { registerOrderOperations } from './orders.js';
+import { registerRefundOperations } from './refunds.js';
 import { registerCheckoutLinkOperations } from './checkout-links.js';
 import { registerCustomerOperations } from './customers.js';
 import { registerDiscountOperations } from './discounts.js';
@@ -34,6 +43,11 @@ export type V1Deps = {
   /** Redelivery queues work on the webhook delivery workflows. */
   temporal: Client;
   taskQueue: string;
+  /** Tax on checkouts: none, a rate table, or Stripe Tax. */
+  tax: TaxCalculator;
+  /** Handed to the hosted checkout page (e.g. Stripe's publishable key). */
+  processorMetadata: Record<string, string>;
+  checkoutTtlMs: number;
 };
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
@@ -61,6 +75,18 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
       })),
   );
 
+  const checkouts = {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    tax: deps.tax,
+    workflows: temporalCheckoutWorkflows(deps.temporal, deps.taskQueue),
+    checkoutTtlMs: deps.checkoutTtlMs,
+    processorMetadata: deps.processorMetadata,
+  };
+  // The buyer's calls carry the client secret instead of a caller.
+  router.use(checkoutClientCors(checkouts));
+  registerCheckoutClientOperations(registry, checkouts);
+
   router.use(authenticate(deps.db, deps.auth));
   router.use(rateLimit(deps.db, deps.rateLimitPerMinute, deps.logger));
   router.use(idempotency(deps.db, deps.logger));
@@ -77,6 +103,12 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerWebhookOperations(registry, {
     db: deps.db,
     webhooks: { temporal: deps.temporal, taskQueue: deps.taskQueue },
+  });
+  registerCheckoutOperations(registry, checkouts);
+  registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
+  registerRefundOperations(registry, {
+    db: deps.db,
+    workflows: temporalRefundWorkflows(deps.temporal, deps.taskQueue),
   });
   router.use(notFoundHandler);
   return { router, registry };

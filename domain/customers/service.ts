@@ -228,3 +228,54 @@ export async function getCustomerState(
 ): Promise<CustomerState> {
   return customerState(db, await findCustomerFor(db, caller, ref));
 }
+
+export type PurchaseCustomer = {
+  organizationId: string;
+  /** The customer the seller named on the checkout, if any. */
+  customerId: string | null;
+  externalId: string | null;
+  email: string;
+  name: string | null;
+  billingAddress: Prisma.InputJsonValue | null;
+};
+
+/**
+ * The buyer of a successful checkout as a customer: the one the checkout named, else the live
+ * customer with its external id, else with its email; created (with its events) otherwise. Runs in
+ * the transaction that creates the order, so a retry finds what an earlier attempt created.
+ */
+export async function customerForPurchase(
+  tx: Prisma.TransactionClient,
+  buyer: PurchaseCustomer,
+): Promise<{ row: CustomerRow; created: boolean }> {
+  const live = { organizationId: buyer.organizationId, deletedAt: null };
+  const existing =
+    (buyer.customerId ? await tx.customer.findFirst({ where: { ...live, id: buyer.customerId } }) : null) ??
+    (buyer.externalId
+      ? await tx.customer.findFirst({ where: { ...live, externalId: buyer.externalId } })
+      : null) ??
+    (await tx.customer.findFirst({ where: { ...live, email: buyer.email.toLowerCase() } }));
+  if (existing) return { row: existing, created: false };
+  const row = await insertCustomer(tx, {
+    organizationId: buyer.organizationId,
+    email: buyer.email.toLowerCase(),
+    externalId: buyer.externalId,
+    name: buyer.name,
+    billingAddress: buyer.billingAddress ?? undefined,
+    metadata: {},
+  });
+  await withEvents(tx, row, 'created');
+  return { row, created: true };
+}
+
+/** `customer.state_changed` for a change elsewhere (an order, a grant) that alters what they hold. */
+export async function recordCustomerStateChanged(
+  tx: Prisma.TransactionClient,
+  row: CustomerRow,
+): Promise<void> {
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'customer.state_changed',
+    data: await customerState(tx, row),
+  });
+}

@@ -52,6 +52,13 @@ export type FileStorage = {
   }): Promise<StoredObject>;
   /** The stored bytes, or null when there are none. */
   read(path: string): Promise<Readable | null>;
+  /** Stores bytes Tollgate made itself (invoices) under `path`, replacing any there. */
+  write(input: { path: string; bytes: Uint8Array; mimeType: string }): Promise<void>;
+  /**
+   * A URL that downloads the object for `expiresInMs` without a session (an S3 presigned URL, or
+   * a signed link to Tollgate for the local store), offered to the browser as `filename`.
+   */
+  downloadUrl(input: { path: string; filename: string; mimeType: string; expiresInMs: number }): Promise<string>;
   /** Removes the bytes and any unfinished upload; removing nothing is not an error. */
   remove(input: { fileId: string; path: string; uploadId: string }): Promise<void>;
 };

@@ -54,12 +54,12 @@ export type RefundResult =
   | { status: 'succeeded' | 'pending'; processorRefundId: string }
   | { status: 'failed'; processorRefundId: string | null; reason: string };
 
-export interface PaymentProcessor {
+export type PaymentProcessor = {
   readonly name: ProcessorName;
   ensureCustomer(input: ProcessorCustomerInput): Promise<{ processorCustomerId: string }>;
   pay(input: PaymentInput): Promise<PaymentResult>;
   refund(input: RefundInput): Promise<RefundResult>;
-}
+};
 
 /** What a processor reports happened, after signature checks; `id` is the processor's event id. */
 export type ProcessorEvent =
@@ -97,6 +97,6 @@ export type ProcessorEvent =
     };
 
 /** Hands a new (not yet seen) processor event to the workflow it concerns. */
-export interface ProcessorEventSink {
+export type ProcessorEventSink = {
   deliver(event: ProcessorEvent): Promise<void>;
-}
+};

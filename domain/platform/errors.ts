@@ -40,3 +40,27 @@ export class InvalidFieldError extends InvalidInputError {
     this.name = 'InvalidFieldError';
   }
 }
+
+/**
+ * A business rule of Polar's API with its own error name (`ExpiredCheckoutError`,
+ * `RefundAmountTooHigh` …); the API answers `{ error: name, detail }` with the name's status.
+ */
+export class RuleError extends Error {
+  constructor(
+    readonly errorName: RuleErrorName,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RuleError';
+  }
+}
+
+export type RuleErrorName =
+  | 'ExpiredCheckoutError'
+  | 'NotOpenCheckout'
+  | 'PaymentError'
+  | 'RefundAmountTooHigh'
+  | 'RefundedAlready'
+  | 'InvoiceAlreadyExists'
+  | 'MissingInvoiceBillingDetails'
+  | 'NotPaidOrder';

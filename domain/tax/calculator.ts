@@ -26,8 +26,8 @@ export type TaxQuote = {
   reference: string | null;
 };
 
-export interface TaxCalculator {
+export type TaxCalculator = {
   readonly name: 'none' | 'rates' | 'stripe';
   /** Null means "cannot be computed yet" (no country): the wire shows `tax_amount: null`. */
   quote(input: TaxQuoteInput): Promise<TaxQuote | null>;
-}
+};

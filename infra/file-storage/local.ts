@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +16,7 @@ import {
 export const UPLOAD_URL_TTL_MS = 60 * 60 * 1000;
 
 type UploadClaim = { fileId: string; part: number; maxBytes: number; expiresAt: number };
+type DownloadClaim = { path: string; filename: string; mimeType: string; expiresAt: number };
 
 export class UploadTokenInvalid extends Error {
   constructor(
@@ -40,7 +41,10 @@ export class LocalFileStorage implements FileStorage {
   ) {
     // A key of its own, so an upload token can never stand in for anything signed with the secret.
     this.key = createHmac('sha256', options.secret).update('tollgate file upload tokens').digest();
+    this.downloadKey = createHmac('sha256', options.secret).update('tollgate file download links').digest();
   }
+
+  private readonly downloadKey: Buffer;
 
   private now() {
     return this.options.now?.() ?? Date.now();
@@ -177,6 +181,43 @@ export class LocalFileStorage implements FileStorage {
       version: null,
       lastModifiedAt: (await stat(target)).mtime,
     };
+  }
+
+  async write(input: Parameters<FileStorage['write']>[0]) {
+    const target = this.objectFile(input.path);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, input.bytes);
+    await rename(temporary, target);
+  }
+
+  async downloadUrl(input: Parameters<FileStorage['downloadUrl']>[0]) {
+    const claim: DownloadClaim = {
+      path: input.path,
+      filename: input.filename,
+      mimeType: input.mimeType,
+      expiresAt: this.now() + input.expiresInMs,
+    };
+    return `${this.options.publicUrl}/api/files/download/${this.signWith(this.downloadKey, claim)}`;
+  }
+
+  /** The object a download link names, or null when the link is forged or expired. */
+  verifyDownload(token: string): DownloadClaim | null {
+    const claim = this.verifyWith<DownloadClaim>(this.downloadKey, token);
+    return claim && claim.expiresAt > this.now() ? claim : null;
+  }
+
+  private signWith(key: Buffer, claim: object): string {
+    const payload = Buffer.from(JSON.stringify(claim)).toString('base64url');
+    return `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
+  }
+
+  private verifyWith<T>(key: Buffer, token: string): T | null {
+    const [payload = '', signature = ''] = token.split('.');
+    const expected = createHmac('sha256', key).update(payload).digest();
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as T;
   }
 
   async read(objectPath: string): Promise<Readable | null> {

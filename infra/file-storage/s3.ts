@@ -5,6 +5,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  PutObjectCommand,
   HeadObjectCommand,
   NoSuchKey,
   S3Client,
@@ -140,6 +141,30 @@ export class S3FileStorage implements FileStorage {
       version: head.VersionId ?? null,
       lastModifiedAt: head.LastModified ?? new Date(),
     };
+  }
+
+  async write(input: Parameters<FileStorage['write']>[0]) {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: input.path,
+        Body: input.bytes,
+        ContentType: input.mimeType,
+      }),
+    );
+  }
+
+  async downloadUrl(input: Parameters<FileStorage['downloadUrl']>[0]) {
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.settings.bucket,
+        Key: input.path,
+        ResponseContentType: input.mimeType,
+        ResponseContentDisposition: `attachment; filename="${input.filename.replace(/["\\]/g, '')}"`,
+      }),
+      { expiresIn: Math.max(1, Math.round(input.expiresInMs / 1000)) },
+    );
   }
 
   async read(path: string): Promise<Readable | null> {

@@ -1,0 +1,191 @@
+import { describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
+import type { Context } from '@temporalio/activity';
+import Stripe from 'stripe';
+import { createStripeClient, createStripeProcessor } from '../../domain/payments/stripe.js';
+import { requireTestEnv } from '../../test/env.js';
+import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { useTestStack } from '../../test/stack.js';
+import { createPaymentIntent, createStripeEvent } from '../../test/stripe-factories.js';
+
+const ADDRESS = { country: 'US', state: 'NY', city: 'New York', postalCode: '10001', line1: '5 Ave' };
+
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Every step that writes, in the order a successful checkout and a refund run them. */
+const BOUNDARIES = ['chargeCheckout', 'fulfilCheckout', 'executeRefund', 'settleRefund'];
+
+/**
+ * Dies at the end of each step the first time it runs: the step's effects are committed, but the
+ * worker never reports it done, exactly as when the process is killed there. Temporal runs the
+ * step again, which must change nothing.
+ */
+function crashOnceAfterEachStep(crashed: string[]) {
+  return (context: Context) => {
+    const inbound: ActivityInboundCallsInterceptor = {
+      async execute(input, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+        const result: unknown = await next(input);
+        const step = context.info.activityType;
+        if (BOUNDARIES.includes(step) && !crashed.includes(step)) {
+          crashed.push(step);
+          throw ApplicationFailure.retryable(`worker killed after ${step} committed`);
+        }
+        return result;
+      },
+    };
+    return { inbound };
+  };
+}
+
+describe('checkout reliability: crashes at every step boundary', () => {
+  const crashed: string[] = [];
+  const env = useTestStack({ workerInterceptors: { activity: [crashOnceAfterEachStep(crashed)] } });
+
+  it('ends with exactly one payment, one order, one refund and one set of events', async () => {
+    const organization = await createOrganization(env.database.db);
+    const polar = new Polar({
+      accessToken: await createAccessToken(env.database.db, organization.id),
+      serverURL: env.stack.baseUrl,
+    });
+    const product = await polar.products.create({
+      name: 'Atlas',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 4000, priceCurrency: 'usd' }],
+    });
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerEmail: 'crash@example.test',
+        customerName: 'Cass Crash',
+        customerBillingAddress: ADDRESS,
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    const [order] = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
+    await polar.refunds.create({ orderId: order!.id, reason: 'other', amount: 1500 });
+    await eventually(
+      () => polar.orders.get({ id: order!.id }),
+      (value) => value.status === 'partially_refunded',
+    );
+
+    expect(crashed).toEqual(BOUNDARIES);
+    const db = env.database.db;
+    expect(await db.order.count({ where: { checkoutId: checkout.id } })).toBe(1);
+    expect(
+      await db.sandboxPayment.count({
+        where: { idempotencyKey: { startsWith: `checkout:${checkout.id}:` } },
+      }),
+    ).toBe(1);
+    expect(await db.sandboxRefund.count()).toBe(1);
+    expect((await polar.orders.get({ id: order!.id })).refundedAmount).toBe(1500);
+    const events = await db.outboxEvent.findMany({ where: { organizationId: organization.id } });
+    const count = (type: string) => events.filter((event) => event.type === type).length;
+    expect(count('order.created')).toBe(1);
+    expect(count('order.paid')).toBe(1);
+    expect(count('customer.created')).toBe(1);
+    expect(count('refund.updated')).toBe(1);
+    expect(count('order.refunded')).toBe(1);
+    const succeeded = events.filter(
+      (event) =>
+        event.type === 'checkout.updated' &&
+        (event.payload as { data: { status: string } }).data.status === 'succeeded',
+    );
+    expect(succeeded).toHaveLength(1);
+  });
+});
+
+describe('checkout with the Stripe processor (stripe-mock) and signed Stripe events', () => {
+  const WEBHOOK_SECRET = 'whsec_tollgate_stripe_flow';
+  const env = useTestStack({
+    processor: createStripeProcessor({
+      stripe: createStripeClient({ secretKey: 'sk_test_tollgate', apiBase: requireTestEnv('stripeMockUrl') }),
+    }),
+    stripeWebhook: { webhookSecret: WEBHOOK_SECRET },
+  });
+
+  const post = (payload: string, signature: string) =>
+    fetch(`${env.stack.baseUrl}/v1/integrations/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
+  const sign = (payload: string, timestamp = Math.floor(Date.now() / 1000)) =>
+    Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
+
+  it('charges through Stripe, and the payment_intent.succeeded webhook (once, whatever the duplicates) makes the order', async () => {
+    const organization = await createOrganization(env.database.db);
+    const polar = new Polar({
+      accessToken: await createAccessToken(env.database.db, organization.id),
+      serverURL: env.stack.baseUrl,
+    });
+    const product = await polar.products.create({
+      name: 'Map',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 1200, priceCurrency: 'usd' }],
+    });
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerEmail: 'stripe@example.test',
+        customerBillingAddress: ADDRESS,
+        confirmationTokenId: 'ctoken_1QaBcD2eFgHiJkLm',
+      },
+    });
+    // stripe-mock answers every PaymentIntent as still requiring a payment method: the checkout
+    // shows the failure until Stripe's own event says the payment went through.
+    const charged = await eventually(
+      () => env.database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } }),
+      (row) => row.status === 'failed' && row.paymentId !== null,
+    );
+
+    const intent = createPaymentIntent({
+      id: charged.paymentId!,
+      amount: 1200,
+      metadata: { checkout_id: checkout.id, organization_id: organization.id },
+    });
+    const payload = JSON.stringify(createStripeEvent('payment_intent.succeeded', intent));
+    expect((await post(payload, 'v1=forged,t=1')).status).toBe(400);
+    const tooOld = Math.floor(Date.now() / 1000) - 301;
+    expect((await post(payload, sign(payload, tooOld))).status).toBe(400);
+    const answers = await Promise.all([post(payload, sign(payload)), post(payload, sign(payload))]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+
+    await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    expect((await post(payload, sign(payload))).status).toBe(200);
+    const orders = await polar.orders.list({ checkoutId: checkout.id });
+    expect(orders.result.items).toHaveLength(1);
+    expect(orders.result.items[0]).toMatchObject({ status: 'paid', totalAmount: 1200 });
+
+    // Refunds go to Stripe too (stripe-mock answers them as succeeded).
+    await polar.refunds.create({ orderId: orders.result.items[0]!.id, reason: 'duplicate', amount: 1200 });
+    await eventually(
+      () => polar.orders.get({ id: orders.result.items[0]!.id }),
+      (value) => value.status === 'refunded',
+    );
+    expect(await env.database.db.order.count({ where: { checkoutId: checkout.id } })).toBe(1);
+  });
+});

@@ -1,0 +1,161 @@
+import type { RequestHandler } from 'express';
+import {
+  checkoutClientUpdateSchema,
+  checkoutConfirmSchema,
+  checkoutCreateSchema,
+  checkoutIdParamsSchema,
+  checkoutListQuerySchema,
+  checkoutPublicConfirmedSchema,
+  checkoutPublicSchema,
+  checkoutSchema,
+  checkoutUpdateSchema,
+  clientSecretParamsSchema,
+} from '../../domain/checkouts/schemas.js';
+import {
+  confirmClientCheckout,
+  createCheckout,
+  embedOriginOf,
+  getCheckout,
+  getClientCheckout,
+  listCheckouts,
+  updateCheckout,
+  updateClientCheckout,
+  type CheckoutsContext,
+} from '../../domain/checkouts/service.js';
+import { listResourceSchema } from '../../domain/platform/schemas.js';
+import type { OperationRegistry } from '../http/operations.js';
+
+const common = { tag: 'checkouts', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+export function registerCheckoutOperations(api: OperationRegistry, ctx: CheckoutsContext) {
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/checkouts/',
+      operationId: 'checkouts:list',
+      summary: 'List checkout sessions',
+      query: checkoutListQuerySchema,
+      response: listResourceSchema(checkoutSchema),
+    },
+    async ({ query, caller }) => listCheckouts(ctx, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/checkouts/',
+      operationId: 'checkouts:create',
+      summary: 'Create a checkout session',
+      body: checkoutCreateSchema,
+      response: checkoutSchema,
+    },
+    async ({ body, caller }) => createCheckout(ctx, caller, body),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/checkouts/{id}',
+      operationId: 'checkouts:get',
+      summary: 'Get a checkout session',
+      params: checkoutIdParamsSchema,
+      response: checkoutSchema,
+    },
+    async ({ params, caller }) => getCheckout(ctx, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'NotOpenCheckout', 'ExpiredCheckoutError'],
+      method: 'patch',
+      path: '/checkouts/{id}',
+      operationId: 'checkouts:update',
+      summary: 'Update a checkout session',
+      params: checkoutIdParamsSchema,
+      body: checkoutUpdateSchema,
+      response: checkoutSchema,
+    },
+    async ({ params, body, caller }) => updateCheckout(ctx, caller, params.id, body),
+  );
+}
+
+const clientCommon = {
+  tag: 'checkouts',
+  public: true,
+  errors: ['ResourceNotFound', 'ExpiredCheckoutError'],
+} as const;
+
+/**
+ * The buyer's calls, authorized by the client secret alone. Browsers may call them from our own
+ * pages and from the checkout's `embed_origin` (an embedded checkout), nowhere else.
+ */
+export function registerCheckoutClientOperations(api: OperationRegistry, ctx: CheckoutsContext) {
+  api.add(
+    {
+      ...clientCommon,
+      method: 'get',
+      path: '/checkouts/client/{client_secret}',
+      operationId: 'checkouts:client_get',
+      summary: 'Get a checkout session by client secret',
+      params: clientSecretParamsSchema,
+      response: checkoutPublicSchema,
+    },
+    async ({ params }) => getClientCheckout(ctx, params.client_secret),
+  );
+  api.add(
+    {
+      ...clientCommon,
+      errors: [...clientCommon.errors, 'NotOpenCheckout'],
+      method: 'patch',
+      path: '/checkouts/client/{client_secret}',
+      operationId: 'checkouts:client_update',
+      summary: 'Update a checkout session by client secret',
+      params: clientSecretParamsSchema,
+      body: checkoutClientUpdateSchema,
+      response: checkoutPublicSchema,
+    },
+    async ({ params, body }) => updateClientCheckout(ctx, params.client_secret, body),
+  );
+  api.add(
+    {
+      ...clientCommon,
+      errors: [...clientCommon.errors, 'NotOpenCheckout', 'PaymentError'],
+      method: 'post',
+      path: '/checkouts/client/{client_secret}/confirm',
+      operationId: 'checkouts:client_confirm',
+      summary: 'Confirm a checkout session by client secret',
+      params: clientSecretParamsSchema,
+      body: checkoutConfirmSchema,
+      response: checkoutPublicConfirmedSchema,
+      status: 200,
+    },
+    async ({ params, body }) => confirmClientCheckout(ctx, params.client_secret, body),
+  );
+}
+
+/** CORS for the client calls: our own origin always, a checkout's embed origin for that checkout. */
+export function checkoutClientCors(ctx: Pick<CheckoutsContext, 'db' | 'publicUrl'>): RequestHandler {
+  const ownOrigin = new URL(ctx.publicUrl).origin;
+  return async (req, res, next) => {
+    const origin = req.headers.origin;
+    const secret = /^\/checkouts\/client\/([^/]+)/.exec(req.path)?.[1];
+    if (!origin || !secret) return next();
+    const allowed =
+      origin === ownOrigin || origin === (await embedOriginOf(ctx.db, decodeURIComponent(secret)));
+    if (allowed) {
+      res.vary('Origin');
+      res.set({
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'GET, PATCH, POST, OPTIONS',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '600',
+      });
+    }
+    if (req.method === 'OPTIONS') {
+      res.status(allowed ? 204 : 403).end();
+      return;
+    }
+    next();
+  };
+}

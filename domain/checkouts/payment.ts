@@ -1,0 +1,181 @@
+// The steps of a checkout after confirmation, each one idempotent, run by the `checkout:<id>`
+// workflow's activities: charge, then fulfil (customer + order) or record the failure; expire.
+
+import type { Prisma } from '../../generated/prisma/client.js';
+import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
+import { findOrderOfCheckout } from '../orders/repository.js';
+import { createPaidOrder } from '../orders/service.js';
+import type { PaymentMethodSummary, PaymentProcessor } from '../payments/processor.js';
+import { findCheckout, lockCheckout, releaseDiscount, updateCheckoutRow } from './repository.js';
+import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
+
+export type ChargeOutcome =
+  /** The checkout moved on (another attempt, already paid, expired): nothing to do for this one. */
+  | { outcome: 'stale' }
+  /** Nothing to charge (free, or fully discounted). */
+  | { outcome: 'free' }
+  | { outcome: 'succeeded'; paymentId: string; paymentMethod: PaymentMethodSummary | null }
+  | { outcome: 'processing'; paymentId: string }
+  | { outcome: 'failed'; paymentId: string | null; declineCode: string; message: string };
+
+/**
+ * Charges confirmation `attempt` of a checkout. The processor's idempotency keys are derived from
+ * the checkout and the attempt, so a retried or replayed activity returns the first answer instead
+ * of charging again; a new confirmation after a decline is a new attempt and a new key.
+ */
+export async function chargeCheckout(
+  ctx: CheckoutViewContext,
+  processor: PaymentProcessor,
+  input: { checkoutId: string; attempt: number },
+): Promise<ChargeOutcome> {
+  const row = await findCheckout(ctx.db, input.checkoutId);
+  if (!row || row.status !== 'confirmed' || row.paymentAttempt !== input.attempt) return { outcome: 'stale' };
+  if (row.totalAmount === 0) return { outcome: 'free' };
+  const { processorCustomerId } = await processor.ensureCustomer({
+    idempotencyKey: `checkout:${row.id}:customer`,
+    email: row.customerEmail!,
+    name: row.customerName,
+    customerId: row.customerId ?? row.id,
+  });
+  const result = await processor.pay({
+    idempotencyKey: `checkout:${row.id}:payment:${input.attempt}`,
+    amount: row.totalAmount,
+    currency: row.currency,
+    confirmationTokenId: row.confirmationTokenId!,
+    processorCustomerId,
+    metadata: { checkout_id: row.id, organization_id: row.organizationId, attempt: String(input.attempt) },
+    description: row.product.name,
+  });
+  if (result.paymentId) {
+    await ctx.db.checkout.updateMany({
+      where: { id: row.id, paymentAttempt: input.attempt },
+      data: { paymentId: result.paymentId },
+    });
+  }
+  switch (result.status) {
+    case 'succeeded':
+      return { outcome: 'succeeded', paymentId: result.paymentId, paymentMethod: result.paymentMethod };
+    case 'processing':
+      return { outcome: 'processing', paymentId: result.paymentId };
+    case 'failed':
+      return {
+        outcome: 'failed',
+        paymentId: result.paymentId,
+        declineCode: result.declineCode,
+        message: result.message,
+      };
+  }
+}
+
+/**
+ * The buyer paid (or had nothing to pay): the customer is found or created, the order is created
+ * and the checkout succeeds, with their events, in one transaction. The order's unique
+ * `checkout_id` and the status check make a second call a no-op that returns the same order.
+ */
+export async function fulfilCheckout(
+  ctx: CheckoutViewContext,
+  input: { checkoutId: string; paymentId: string | null },
+): Promise<{ orderId: string | null }> {
+  return ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, input.checkoutId);
+    const existing = await findOrderOfCheckout(tx, input.checkoutId);
+    if (existing) return { orderId: existing.id };
+    const checkout = await findCheckout(tx, input.checkoutId);
+    if (!checkout || checkout.status === 'expired' || checkout.status === 'succeeded')
+      return { orderId: null };
+    const at = new Date();
+    const { row: customer } = await customerForPurchase(tx, {
+      organizationId: checkout.organizationId,
+      customerId: checkout.customerId,
+      externalId: checkout.customerExternalId,
+      email: checkout.customerEmail!,
+      name: checkout.customerName,
+      billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
+    });
+    const order = await createPaidOrder(tx, {
+      organizationId: checkout.organizationId,
+      checkoutId: checkout.id,
+      customerId: customer.id,
+      productId: checkout.productId,
+      productPriceId: checkout.productPriceId,
+      productName: checkout.product.name,
+      discountId: checkout.discountAmount > 0 ? checkout.discountId : null,
+      currency: checkout.currency,
+      amount: checkout.amount,
+      discountAmount: checkout.discountAmount,
+      netAmount: checkout.netAmount,
+      taxAmount: checkout.taxAmount ?? 0,
+      totalAmount: checkout.totalAmount,
+      billingName: checkout.customerBillingName ?? checkout.customerName,
+      billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
+      metadata: checkout.metadata as Prisma.InputJsonValue,
+      customFieldData: checkout.customFieldData as Prisma.InputJsonValue,
+      paymentId: input.paymentId,
+      at,
+    });
+    const updated = await updateCheckoutRow(tx, checkout.id, {
+      status: 'succeeded',
+      customerId: customer.id,
+      paymentId: input.paymentId,
+      failureReason: null,
+    });
+    await recordCheckoutUpdated(ctx, tx, updated);
+    await recordCustomerStateChanged(tx, customer);
+    return { orderId: order.id };
+  });
+}
+
+/**
+ * The processor declined attempt `attempt` (or payment `paymentId`): the checkout is `failed` with
+ * the reason, its discount redemption is given back, and the buyer may confirm again.
+ */
+export async function failCheckoutPayment(
+  ctx: CheckoutViewContext,
+  input: { checkoutId: string; attempt?: number; paymentId?: string | null; message: string },
+): Promise<boolean> {
+  return ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, input.checkoutId);
+    const checkout = await findCheckout(tx, input.checkoutId);
+    if (!checkout || checkout.status !== 'confirmed') return false;
+    if (input.attempt !== undefined && checkout.paymentAttempt !== input.attempt) return false;
+    // An event names its payment: it only fails the attempt that made that payment.
+    if (input.attempt === undefined && (!input.paymentId || checkout.paymentId !== input.paymentId))
+      return false;
+    if (checkout.discountRedeemed && checkout.discountId) await releaseDiscount(tx, checkout.discountId);
+    const updated = await updateCheckoutRow(tx, checkout.id, {
+      status: 'failed',
+      failureReason: input.message,
+      discountRedeemed: false,
+    });
+    await recordCheckoutUpdated(ctx, tx, updated);
+    return true;
+  });
+}
+
+/**
+ * Ends an open or failed checkout whose time is up at `nowMs` (the workflow's clock, so a
+ * time-skipping test and production agree). A confirmed or paid checkout is never expired: the
+ * status condition is checked under the row lock.
+ */
+export async function expireCheckout(
+  ctx: CheckoutViewContext,
+  input: { checkoutId: string; nowMs: number },
+): Promise<'expired' | 'not_due'> {
+  const { checkoutId } = input;
+  return ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, checkoutId);
+    const checkout = await findCheckout(tx, checkoutId);
+    if (!checkout) return 'expired';
+    if (checkout.status === 'expired') return 'expired';
+    if (
+      (checkout.status !== 'open' && checkout.status !== 'failed') ||
+      checkout.expiresAt.getTime() > input.nowMs
+    ) {
+      return 'not_due';
+    }
+    if (checkout.discountRedeemed && checkout.discountId) await releaseDiscount(tx, checkout.discountId);
+    const updated = await updateCheckoutRow(tx, checkout.id, { status: 'expired', discountRedeemed: false });
+    await recordCheckoutUpdated(ctx, tx, updated);
+    return 'expired';
+  });
+}

@@ -1,0 +1,270 @@
+// Turns what a checkout holds (product, price, buyer's amount, discount, address, custom fields)
+// into its money columns and flags, through the pure rules of ./rules.ts and the tax calculator.
+// Every write re-prices from scratch, so no client-sent figure ever reaches a charge.
+
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { validateCustomFieldData } from '../custom-fields/rules.js';
+import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
+import { InvalidInputError, type FieldIssue } from '../platform/errors.js';
+import { toPriceResponse, toProductResponse } from '../products/service.js';
+import type { TaxAddress, TaxCalculator } from '../tax/calculator.js';
+import { productInclude } from '../products/repository.js';
+import {
+  billingAddressIssues,
+  checkoutPriceOf,
+  checkoutSubtotals,
+  customAmountIssue,
+  customerBillingAddressFields,
+  discountApplicability,
+  isBillingAddressRequired,
+  minimumChargeIssue,
+  selectCheckoutPrice,
+  withTax,
+  type BillingAddressFields,
+} from './rules.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export type CheckoutInputs = {
+  organizationId: string;
+  checkoutId: string | null;
+  productIds: string[];
+  productId: string;
+  /** Null: the product's static price. */
+  productPriceId: string | null;
+  requestedAmount: number | null;
+  discountId: string | null;
+  customFieldData: Record<string, unknown>;
+  billingAddress: TaxAddress | null;
+  taxId: string | null;
+  requireBillingAddress: boolean;
+  isBusinessCustomer: boolean;
+  /** This checkout already holds one of the discount's redemptions. */
+  discountHeld: boolean;
+};
+
+export type PricingOptions = {
+  now: Date;
+  /** Confirmation: required custom fields, the billing address and the minimum charge are enforced. */
+  strict: boolean;
+  /**
+   * Where an inapplicable discount is reported; null: it is kept but takes nothing off (while the
+   * buyer is still filling in the form). A confirmation always reports it, so nobody pays more
+   * than the discount they were shown.
+   */
+  failOnInapplicableDiscount: 'discount_code' | 'discount_id' | null;
+};
+
+export type PricedCheckout = {
+  productId: string;
+  productPriceId: string;
+  currency: string;
+  amount: number;
+  discountId: string | null;
+  discountAmount: number;
+  netAmount: number;
+  taxAmount: number | null;
+  taxReference: string | null;
+  totalAmount: number;
+  customFieldData: Record<string, string | number | boolean | null>;
+  billingAddressFields: BillingAddressFields;
+  isDiscountApplicable: boolean;
+  isFreeProductPrice: boolean;
+  isPaymentRequired: boolean;
+  isPaymentSetupRequired: boolean;
+  isPaymentFormRequired: boolean;
+};
+
+const fail = (issues: FieldIssue[]): never => {
+  throw new InvalidInputError(issues);
+};
+
+export async function priceCheckout(
+  db: Client,
+  tax: TaxCalculator,
+  inputs: CheckoutInputs,
+  options: PricingOptions,
+): Promise<PricedCheckout> {
+  const product = await db.product.findFirst({
+    where: { id: inputs.productId, organizationId: inputs.organizationId },
+    include: productInclude,
+  });
+  if (!product || !inputs.productIds.includes(product.id)) {
+    return fail([{ loc: ['body', 'product_id'], msg: 'Product not found.', type: 'value_error' }]);
+  }
+  if (product.recurringInterval !== null) {
+    return fail([
+      {
+        loc: ['body', 'products'],
+        msg: 'Recurring products are sold through subscriptions, which Tollgate does not offer yet; only one-time products can be bought.',
+        type: 'value_error',
+      },
+    ]);
+  }
+  const priceRow = inputs.productPriceId
+    ? await db.productPrice.findFirst({
+        where: {
+          id: inputs.productPriceId,
+          productId: product.id,
+          isArchived: false,
+        },
+        include: { meter: { select: { id: true, name: true } } },
+      })
+    : selectCheckoutPrice(
+        product.prices.map((price) => ({ ...price, amount_type: price.amountType as never })),
+      );
+  if (!priceRow) {
+    return fail([
+      {
+        loc: ['body', inputs.productPriceId ? 'product_price_id' : 'products'],
+        msg: inputs.productPriceId ? 'Price not found.' : 'This product has no price a checkout can charge.',
+        type: 'value_error',
+      },
+    ]);
+  }
+  const price = checkoutPriceOf(toPriceResponse(priceRow));
+  if (price.amountType === 'metered_unit') {
+    return fail([
+      {
+        loc: ['body', 'product_price_id'],
+        msg: 'A metered price is billed for usage and cannot be bought on its own.',
+        type: 'value_error',
+      },
+    ]);
+  }
+  const requestedAmount = price.amountType === 'custom' ? inputs.requestedAmount : null;
+  if (requestedAmount !== null) {
+    const issue = customAmountIssue(price, requestedAmount);
+    if (issue) fail([issue]);
+  }
+
+  let discountTerms: Parameters<typeof checkoutSubtotals>[0]['discount'] = null;
+  const currency = price.amountType === 'free' ? 'usd' : price.currency.toLowerCase();
+  if (inputs.discountId) {
+    const discount = await db.discount.findFirst({
+      where: { id: inputs.discountId, organizationId: inputs.organizationId, deletedAt: null },
+      include: { products: { select: { productId: true } } },
+    });
+    const applicability = discount
+      ? discountApplicability(
+          {
+            type: discount.type as DiscountType,
+            currency: discount.currency,
+            duration: discount.duration as DiscountDuration,
+            startsAt: discount.startsAt,
+            endsAt: discount.endsAt,
+            maxRedemptions: discount.maxRedemptions,
+            productIds: discount.products.map(({ productId }) => productId),
+          },
+          {
+            productId: product.id,
+            currency,
+            now: options.now,
+            // Its own redemption does not make the discount unavailable to the checkout holding it.
+            redemptionsCount: discount.redemptionsCount - (inputs.discountHeld ? 1 : 0),
+          },
+        )
+      : ({ isApplicable: false, message: 'Discount not found.' } as const);
+    if (applicability.isApplicable && discount) {
+      discountTerms = {
+        type: discount.type as DiscountType,
+        amount: discount.amount,
+        currency: discount.currency,
+        basisPoints: discount.basisPoints,
+      };
+    } else if ((options.failOnInapplicableDiscount || options.strict) && !applicability.isApplicable) {
+      const field = options.failOnInapplicableDiscount ?? (discount?.code ? 'discount_code' : 'discount_id');
+      fail([
+        {
+          loc: ['body', field],
+          msg: applicability.message,
+          type: 'value_error',
+        },
+      ]);
+    }
+  }
+
+  const subtotals = checkoutSubtotals({ price, requestedAmount, discount: discountTerms });
+  const quote =
+    subtotals.isPaymentFormRequired && inputs.billingAddress?.country
+      ? await tax.quote({
+          amount: subtotals.netAmount,
+          currency: subtotals.currency,
+          billingAddress: inputs.billingAddress,
+          taxId: inputs.taxId,
+          productId: product.id,
+          idempotencyKey: `checkout:${inputs.checkoutId ?? 'new'}:tax:${subtotals.netAmount}:${inputs.billingAddress.country}:${inputs.billingAddress.postal_code ?? ''}`,
+        })
+      : null;
+  const amounts = withTax(subtotals, quote?.amount ?? null);
+  const billingAddressFields = customerBillingAddressFields({
+    country: inputs.billingAddress?.country ?? null,
+    requireBillingAddress: inputs.requireBillingAddress,
+    isBusinessCustomer: inputs.isBusinessCustomer,
+  });
+
+  const attached = toProductResponse(product, '').attached_custom_fields;
+  const customFields = validateCustomFieldData(
+    attached.map(({ custom_field: field, required }) => ({ field, required })),
+    inputs.customFieldData,
+  );
+  const issues = options.strict
+    ? customFields.issues
+    : customFields.issues.filter((issue) => issue.type !== 'missing');
+  if (options.strict) {
+    const needsAddress = isBillingAddressRequired({
+      isPaymentFormRequired: amounts.isPaymentFormRequired,
+      requireBillingAddress: inputs.requireBillingAddress,
+      isBusinessCustomer: inputs.isBusinessCustomer,
+    });
+    if (needsAddress) issues.push(...billingAddressIssues(inputs.billingAddress, billingAddressFields));
+    const chargeIssue = minimumChargeIssue(amounts.totalAmount, amounts.currency);
+    if (chargeIssue) issues.push({ loc: ['body', 'amount'], msg: chargeIssue, type: 'value_error' });
+  }
+  if (issues.length > 0) fail(issues);
+
+  return {
+    productId: product.id,
+    productPriceId: priceRow.id,
+    currency: amounts.currency,
+    amount: amounts.amount,
+    discountId: inputs.discountId,
+    discountAmount: amounts.discountAmount,
+    netAmount: amounts.netAmount,
+    taxAmount: amounts.taxAmount,
+    taxReference: quote?.reference ?? null,
+    totalAmount: amounts.totalAmount,
+    customFieldData: customFields.value,
+    billingAddressFields,
+    isDiscountApplicable: amounts.isDiscountApplicable,
+    isFreeProductPrice: amounts.isFreeProductPrice,
+    isPaymentRequired: amounts.isPaymentRequired,
+    isPaymentSetupRequired: amounts.isPaymentSetupRequired,
+    isPaymentFormRequired: amounts.isPaymentFormRequired,
+  };
+}
+
+/** The flags a stored checkout shows, derived from its stored figures (reads never re-price). */
+export function storedFlags(row: {
+  totalAmount: number;
+  productPrice: { amountType: string };
+  customerBillingAddress: Prisma.JsonValue;
+  requireBillingAddress: boolean;
+  isBusinessCustomer: boolean;
+}) {
+  const address = row.customerBillingAddress as { country?: string } | null;
+  const isPaymentRequired = row.totalAmount > 0;
+  return {
+    isDiscountApplicable: row.productPrice.amountType !== 'free',
+    isFreeProductPrice: row.productPrice.amountType === 'free',
+    isPaymentRequired,
+    isPaymentSetupRequired: false,
+    isPaymentFormRequired: isPaymentRequired,
+    billingAddressFields: customerBillingAddressFields({
+      country: address?.country ?? null,
+      requireBillingAddress: row.requireBillingAddress,
+      isBusinessCustomer: row.isBusinessCustomer,
+    }),
+  };
+}

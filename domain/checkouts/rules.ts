@@ -1,0 +1,513 @@
+// The money and form rules of a checkout, pure (spec §3 Checkout; Polar's computed fields as
+// @polar-sh/sdk@0.33.2 reads them). Amounts are integer minor units of the checkout currency.
+//
+// The service computes a checkout in two steps, because the tax quote needs the net amount:
+//   1. `checkoutSubtotals({ price, requestedAmount, discount })`: amount, discount, net and the
+//      payment flags (which do not depend on tax: tax on a zero net is zero);
+//   2. quote tax on `netAmount` when `isPaymentFormRequired` (Polar asks for no tax otherwise),
+//      then `withTax(subtotals, quote?.amount ?? null)`.
+// `checkoutAmounts` does both when the tax amount is already known (a stored checkout).
+
+import type { DiscountTerms } from '../discounts/rules.js';
+import { applyBasisPoints, assertMinorUnits } from '../money/rules.js';
+import type { ProductPrice } from '../products/schemas.js';
+import { MAX_PRICE_AMOUNT } from '../products/rules.js';
+
+/** One 422 entry, as the /v1 error handler renders it (`{ detail: [{ loc, msg, type }] }`). */
+export type CheckoutIssue = { loc: (string | number)[]; msg: string; type: string };
+
+/** A free price has no currency of its own; Polar's checkouts then use USD. */
+export const DEFAULT_CURRENCY = 'usd';
+
+/**
+ * The pay-what-you-want amount when the seller set neither a preset nor a non-zero minimum: $10,
+ * Polar's `CUSTOM_PRICE_PRESET_FALLBACK`.
+ */
+export const CUSTOM_AMOUNT_FALLBACK = 1000;
+
+/**
+ * Stripe's smallest charge per presentment currency, in minor units ("Minimum and maximum charge
+ * amounts", stripe.com/docs/currencies). Zero-decimal currencies (jpy) are already whole units.
+ * A currency not listed falls back to USD's 50: Stripe's rule for the rest is "the equivalent of
+ * $0.50", which a pure function cannot convert, and the catalog sells only USD today.
+ */
+const MINIMUM_CHARGE_AMOUNTS: Readonly<Record<string, number>> = {
+  usd: 50,
+  aed: 200,
+  aud: 50,
+  bgn: 100,
+  brl: 50,
+  cad: 50,
+  chf: 50,
+  czk: 1500,
+  dkk: 250,
+  eur: 50,
+  gbp: 30,
+  hkd: 400,
+  huf: 17500,
+  inr: 50,
+  jpy: 50,
+  mxn: 1000,
+  myr: 200,
+  nok: 300,
+  nzd: 50,
+  pln: 200,
+  ron: 200,
+  sek: 300,
+  sgd: 50,
+  thb: 1000,
+};
+
+export function minimumChargeAmount(currency: string): number {
+  return MINIMUM_CHARGE_AMOUNTS[currency.toLowerCase()] ?? 50;
+}
+
+// ── Prices ──────────────────────────────────────────────────────────────────────────────────────
+
+/** The part of a price that decides what a checkout costs. */
+export type CheckoutPrice =
+  | { amountType: 'free' }
+  | { amountType: 'fixed'; currency: string; priceAmount: number }
+  | {
+      amountType: 'custom';
+      currency: string;
+      minimumAmount: number | null;
+      maximumAmount: number | null;
+      presetAmount: number | null;
+    }
+  /** Usage is billed at the end of a period: a checkout cannot charge for it on its own. */
+  | { amountType: 'metered_unit'; currency: string };
+
+export function checkoutPriceOf(price: ProductPrice): CheckoutPrice {
+  switch (price.amount_type) {
+    case 'free':
+      return { amountType: 'free' };
+    case 'fixed':
+      return { amountType: 'fixed', currency: price.price_currency, priceAmount: price.price_amount };
+    case 'custom':
+      return {
+        amountType: 'custom',
+        currency: price.price_currency,
+        minimumAmount: price.minimum_amount,
+        maximumAmount: price.maximum_amount,
+        presetAmount: price.preset_amount,
+      };
+    case 'metered_unit':
+      return { amountType: 'metered_unit', currency: price.price_currency };
+  }
+}
+
+/**
+ * The price a checkout of this product charges: its static price (free, fixed or custom), which
+ * decides the amount, as Polar picks it. Null when the product has only metered prices, which
+ * cannot be bought through a checkout on their own.
+ */
+export function selectCheckoutPrice<P extends { amount_type: ProductPrice['amount_type'] }>(
+  prices: readonly P[],
+): P | null {
+  return prices.find((price) => price.amount_type !== 'metered_unit') ?? null;
+}
+
+export function checkoutCurrency(price: CheckoutPrice): string {
+  return price.amountType === 'free' ? DEFAULT_CURRENCY : price.currency.toLowerCase();
+}
+
+/** Polar's rule: every price with an amount takes discounts; a free price has nothing to take off. */
+export function isPriceDiscountable(price: CheckoutPrice): boolean {
+  return price.amountType !== 'free';
+}
+
+type CustomPrice = Extract<CheckoutPrice, { amountType: 'custom' }>;
+
+/**
+ * The smallest amount a buyer may pay for a custom price other than zero: the seller's minimum,
+ * but never below what the processor can charge. A minimum of 0 makes the price "free or pay what
+ * you want" (Polar): 0 itself is then accepted, amounts between 1 and the currency's minimum
+ * charge are not, because Stripe refuses to charge them.
+ */
+function smallestChargeableAmount(price: CustomPrice): number {
+  return Math.max(price.minimumAmount ?? 0, minimumChargeAmount(price.currency));
+}
+
+function largestAmount(price: CustomPrice): number {
+  return price.maximumAmount ?? MAX_PRICE_AMOUNT;
+}
+
+/**
+ * The amount a pay-what-you-want checkout starts at when the buyer has not chosen one: the preset,
+ * else the minimum when it is above zero, else $10 (Polar's fallback), kept within the bounds so
+ * the starting amount is always one the buyer could have typed.
+ */
+export function defaultCustomAmount(price: CustomPrice): number {
+  if (price.presetAmount !== null) return price.presetAmount;
+  if (price.minimumAmount !== null && price.minimumAmount > 0) return price.minimumAmount;
+  return Math.min(Math.max(CUSTOM_AMOUNT_FALLBACK, smallestChargeableAmount(price)), largestAmount(price));
+}
+
+/**
+ * What is wrong with a pay-what-you-want amount (`amount` on checkout create/update/confirm), or
+ * null when it may be charged. Fixed and free prices ignore `amount` (Polar), so they never have
+ * an issue here.
+ */
+export function customAmountIssue(price: CheckoutPrice, requested: number): CheckoutIssue | null {
+  if (price.amountType !== 'custom') return null;
+  const loc = ['body', 'amount'];
+  if (!Number.isSafeInteger(requested)) {
+    return { loc, msg: 'Input should be a valid integer', type: 'int_type' };
+  }
+  if (requested === 0 && price.minimumAmount === 0) return null;
+  const smallest = smallestChargeableAmount(price);
+  if (requested < smallest) {
+    const msg =
+      price.minimumAmount !== null && price.minimumAmount >= smallest
+        ? `Amount is below the minimum of ${smallest}.`
+        : price.minimumAmount === 0
+          ? `Amount must be 0 or at least ${smallest}, the smallest charge in ${price.currency.toUpperCase()}.`
+          : `Amount must be at least ${smallest}, the smallest charge in ${price.currency.toUpperCase()}.`;
+    return { loc, msg, type: 'greater_than_equal' };
+  }
+  const largest = largestAmount(price);
+  if (requested > largest) {
+    return { loc, msg: `Amount is above the maximum of ${largest}.`, type: 'less_than_equal' };
+  }
+  return null;
+}
+
+// ── Amounts ─────────────────────────────────────────────────────────────────────────────────────
+
+/** The value of a discount; `DiscountTerms` (domain/discounts) fits. */
+export type CheckoutDiscount = Pick<DiscountTerms, 'type' | 'amount' | 'currency' | 'basisPoints'>;
+
+/**
+ * What a discount takes off `amount`. Percentages round half-up (`applyBasisPoints`); a fixed
+ * discount is capped at the amount and takes nothing off an amount in another currency (Polar's
+ * `is_applicable`; the service drops such a discount, this keeps money safe if it does not).
+ */
+export function discountAmountFor(discount: CheckoutDiscount, amount: number, currency: string): number {
+  assertMinorUnits(amount, 'amount');
+  if (discount.type === 'percentage') {
+    if (discount.basisPoints === null) throw new RangeError('a percentage discount needs basis points');
+    return Math.min(applyBasisPoints(amount, discount.basisPoints), amount);
+  }
+  if (discount.amount === null) throw new RangeError('a fixed discount needs an amount');
+  if ((discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== currency.toLowerCase()) return 0;
+  return Math.min(discount.amount, amount);
+}
+
+export type CheckoutSubtotalsInput = {
+  price: CheckoutPrice;
+  /** The buyer's pay-what-you-want amount; null: `defaultCustomAmount`. Ignored for other prices. */
+  requestedAmount: number | null;
+  discount: CheckoutDiscount | null;
+  /** Recurring products need a saved payment method; only one-time products are sold for now. */
+  isRecurring?: boolean;
+};
+
+export type CheckoutSubtotals = {
+  currency: string;
+  /** Before discount and tax. */
+  amount: number;
+  discountAmount: number;
+  /** `amount - discountAmount`: what tax is computed on. */
+  netAmount: number;
+  isDiscountApplicable: boolean;
+  /** The price is of the free type, whatever the discount (a custom price paid 0 is not). */
+  isFreeProductPrice: boolean;
+  /** Something is charged: the total is above zero (tax on a zero net is zero). */
+  isPaymentRequired: boolean;
+  isPaymentSetupRequired: boolean;
+  /** The buyer must fill in a payment method: to pay now or to be charged later. */
+  isPaymentFormRequired: boolean;
+};
+
+export type CheckoutAmounts = CheckoutSubtotals & {
+  /** Null while it cannot be computed (no billing country yet), as on the wire. */
+  taxAmount: number | null;
+  /** `netAmount + taxAmount`, an unknown tax counting as 0 (Polar). */
+  totalAmount: number;
+};
+
+/**
+ * Amount, discount and net of a checkout. The requested amount must have passed
+ * `customAmountIssue` and the price must not be metered (see `selectCheckoutPrice`): breaking
+ * either is a bug in the caller and throws a RangeError instead of charging a wrong amount.
+ */
+export function checkoutSubtotals(input: CheckoutSubtotalsInput): CheckoutSubtotals {
+  const { price, requestedAmount, discount } = input;
+  const currency = checkoutCurrency(price);
+  let amount: number;
+  switch (price.amountType) {
+    case 'free':
+      amount = 0;
+      break;
+    case 'fixed':
+      amount = price.priceAmount;
+      break;
+    case 'custom': {
+      if (requestedAmount !== null) {
+        const issue = customAmountIssue(price, requestedAmount);
+        if (issue) throw new RangeError(`requested amount ${requestedAmount}: ${issue.msg}`);
+      }
+      amount = requestedAmount ?? defaultCustomAmount(price);
+      break;
+    }
+    case 'metered_unit':
+      throw new RangeError('a metered price cannot be bought through a checkout on its own');
+  }
+  assertMinorUnits(amount, 'amount');
+  const isDiscountApplicable = isPriceDiscountable(price);
+  const discountAmount = discount && isDiscountApplicable ? discountAmountFor(discount, amount, currency) : 0;
+  const netAmount = amount - discountAmount;
+  const isFreeProductPrice = price.amountType === 'free';
+  const isPaymentRequired = netAmount > 0;
+  const isPaymentSetupRequired = (input.isRecurring ?? false) && !isFreeProductPrice;
+  return {
+    currency,
+    amount,
+    discountAmount,
+    netAmount,
+    isDiscountApplicable,
+    isFreeProductPrice,
+    isPaymentRequired,
+    isPaymentSetupRequired,
+    isPaymentFormRequired: isPaymentRequired || isPaymentSetupRequired,
+  };
+}
+
+/**
+ * Adds the tax quote. Without a payment form there is nothing to tax and the tax is 0 whatever is
+ * passed (Polar sets it so); otherwise null stays null ("not computable yet").
+ */
+export function withTax(subtotals: CheckoutSubtotals, taxAmount: number | null): CheckoutAmounts {
+  const tax = subtotals.isPaymentFormRequired ? taxAmount : 0;
+  if (tax !== null) assertMinorUnits(tax, 'taxAmount');
+  const totalAmount = subtotals.netAmount + (tax ?? 0);
+  const isPaymentRequired = totalAmount > 0;
+  return {
+    ...subtotals,
+    taxAmount: tax,
+    totalAmount,
+    isPaymentRequired,
+    isPaymentFormRequired: isPaymentRequired || subtotals.isPaymentSetupRequired,
+  };
+}
+
+export function checkoutAmounts(
+  input: CheckoutSubtotalsInput & { taxAmount: number | null },
+): CheckoutAmounts {
+  return withTax(checkoutSubtotals(input), input.taxAmount);
+}
+
+/**
+ * A total the processor would refuse: above zero but below the currency's smallest charge (a
+ * discount can bring a $1 price to $0.40). Null when the total is 0 (nothing is charged) or
+ * chargeable.
+ */
+export function minimumChargeIssue(totalAmount: number, currency: string): string | null {
+  const minimum = minimumChargeAmount(currency);
+  if (totalAmount === 0 || totalAmount >= minimum) return null;
+  return `The total must be 0 or at least ${minimum}, the smallest charge in ${currency.toUpperCase()}.`;
+}
+
+// ── Discounts ───────────────────────────────────────────────────────────────────────────────────
+
+/** What decides whether a discount may be redeemed on a checkout now. */
+export type DiscountRedemptionTerms = {
+  type: DiscountTerms['type'];
+  /** Fixed discounts only: the currency of their amount. */
+  currency: string | null;
+  duration: DiscountTerms['duration'];
+  startsAt: Date | null;
+  endsAt: Date | null;
+  maxRedemptions: number | null;
+  /** The products it is restricted to; empty: every product of the organization. */
+  productIds: readonly string[];
+};
+
+export type DiscountContext = {
+  productId: string;
+  currency: string;
+  now: Date;
+  /** Redemptions so far; the redemption itself must still be a conditional update (DESIGN.md). */
+  redemptionsCount: number;
+  isRecurring?: boolean;
+};
+
+export type DiscountInapplicableReason =
+  'not_started' | 'ended' | 'exhausted' | 'other_product' | 'other_currency' | 'repeating_on_one_time';
+
+export type DiscountApplicability =
+  { isApplicable: true } | { isApplicable: false; reason: DiscountInapplicableReason; message: string };
+
+const INAPPLICABLE_MESSAGES: Record<DiscountInapplicableReason, string> = {
+  not_started: 'This discount is not valid yet.',
+  ended: 'This discount has expired.',
+  exhausted: 'This discount has been fully redeemed.',
+  other_product: 'This discount does not apply to this product.',
+  other_currency: 'This discount does not apply to this currency.',
+  repeating_on_one_time: 'A repeating discount applies only to subscriptions.',
+};
+
+/**
+ * Whether the discount may be applied, with Polar's boundaries: valid from `starts_at` inclusive
+ * until `ends_at` inclusive, redeemable while fewer than `max_redemptions` were made. Repeating
+ * discounts count months of a subscription, so one-time products refuse them (Polar).
+ */
+export function discountApplicability(
+  discount: DiscountRedemptionTerms,
+  context: DiscountContext,
+): DiscountApplicability {
+  const refuse = (reason: DiscountInapplicableReason): DiscountApplicability => ({
+    isApplicable: false,
+    reason,
+    message: INAPPLICABLE_MESSAGES[reason],
+  });
+  const now = context.now.getTime();
+  if (discount.startsAt && discount.startsAt.getTime() > now) return refuse('not_started');
+  if (discount.endsAt && discount.endsAt.getTime() < now) return refuse('ended');
+  if (discount.maxRedemptions !== null && context.redemptionsCount >= discount.maxRedemptions) {
+    return refuse('exhausted');
+  }
+  if (discount.productIds.length > 0 && !discount.productIds.includes(context.productId)) {
+    return refuse('other_product');
+  }
+  if (
+    discount.type === 'fixed' &&
+    (discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== context.currency.toLowerCase()
+  ) {
+    return refuse('other_currency');
+  }
+  if (discount.duration === 'repeating' && !(context.isRecurring ?? false)) {
+    return refuse('repeating_on_one_time');
+  }
+  return { isApplicable: true };
+}
+
+// ── Billing address ─────────────────────────────────────────────────────────────────────────────
+
+/** Which billing address fields the checkout form requires (the wire's `customer_billing_address_fields`). */
+export type BillingAddressFields = {
+  country: boolean;
+  state: boolean;
+  city: boolean;
+  postal_code: boolean;
+  line1: boolean;
+  line2: boolean;
+};
+
+const ADDRESS_FIELDS = ['country', 'state', 'city', 'postal_code', 'line1', 'line2'] as const;
+
+/**
+ * Polar's rule: the country always (it decides tax); a state in the US and Canada; the street,
+ * city and postal code when the seller requires the full address, the buyer is a business, or the
+ * buyer is in the US (US sales tax needs the address); line 2 never.
+ */
+export function customerBillingAddressFields(input: {
+  country: string | null;
+  requireBillingAddress: boolean;
+  isBusinessCustomer?: boolean;
+}): BillingAddressFields {
+  const country = input.country?.toUpperCase() ?? null;
+  const isFullAddress =
+    input.requireBillingAddress || (input.isBusinessCustomer ?? false) || country === 'US';
+  return {
+    country: true,
+    state: country === 'US' || country === 'CA',
+    city: isFullAddress,
+    postal_code: isFullAddress,
+    line1: isFullAddress,
+    line2: false,
+  };
+}
+
+/**
+ * When the billing address must be complete at confirmation: to pay (the processor and tax need
+ * it), or when the seller or a business purchase asks for the full address (Polar).
+ */
+export function isBillingAddressRequired(input: {
+  isPaymentFormRequired: boolean;
+  requireBillingAddress: boolean;
+  isBusinessCustomer?: boolean;
+}): boolean {
+  return input.isPaymentFormRequired || input.requireBillingAddress || (input.isBusinessCustomer ?? false);
+}
+
+/** ISO 3166-2 codes Polar accepts: the 50 states and DC; Canada's provinces and territories. */
+const US_STATES = new Set(
+  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(
+    ' ',
+  ),
+);
+const CA_SUBDIVISIONS = new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '));
+
+/**
+ * A state as Polar stores it: `US-CA`, `CA-QC` (the ISO 3166-2 code) for the US and Canada, whether
+ * typed `ca`, `CA` or `US-CA`; as typed (trimmed) elsewhere; null when empty or not a US state or
+ * Canadian subdivision.
+ */
+export function normalizeAddressState(country: string, state: string | null | undefined): string | null {
+  const trimmed = state?.trim() ?? '';
+  if (trimmed === '') return null;
+  const upperCountry = country.toUpperCase();
+  const known = upperCountry === 'US' ? US_STATES : upperCountry === 'CA' ? CA_SUBDIVISIONS : null;
+  if (!known) return trimmed;
+  const code = trimmed.toUpperCase().replace(new RegExp(`^${upperCountry}-`), '');
+  return known.has(code) ? `${upperCountry}-${code}` : null;
+}
+
+export type BillingAddressInput = {
+  country?: string | null;
+  state?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  line1?: string | null;
+  line2?: string | null;
+};
+
+/**
+ * Each required field that is missing or blank, and a US or Canadian state that is not one, with
+ * `loc` under `customer_billing_address` (Polar's confirm errors).
+ */
+export function billingAddressIssues(
+  address: BillingAddressInput | null,
+  fields: BillingAddressFields,
+): CheckoutIssue[] {
+  const base = ['body', 'customer_billing_address'];
+  if (!address) return [{ loc: base, msg: 'Field is required.', type: 'missing' }];
+  const issues: CheckoutIssue[] = [];
+  for (const field of ADDRESS_FIELDS) {
+    if (fields[field] && !address[field]?.trim()) {
+      issues.push({ loc: [...base, field], msg: 'Field is required.', type: 'missing' });
+    }
+  }
+  const country = address.country?.trim().toUpperCase();
+  if ((country === 'US' || country === 'CA') && address.state?.trim()) {
+    if (normalizeAddressState(country, address.state) === null) {
+      issues.push({
+        loc: [...base, 'state'],
+        msg: country === 'US' ? 'Invalid US state.' : 'Invalid CA subdivision.',
+        type: 'value_error',
+      });
+    }
+  }
+  return issues;
+}
+
+// ── Workflow signals ─────────────────────────────────────────────────────────────────────────────
+
+export const CHECKOUT_SIGNALS = { confirmed: 'confirmed', payment: 'payment' } as const;
+export const REFUND_SIGNALS = { outcome: 'outcome' } as const;
+
+export const checkoutWorkflowId = (checkoutId: string) => `checkout:${checkoutId}`;
+export const refundWorkflowId = (refundId: string) => `refund:${refundId}`;
+
+export type CheckoutConfirmedSignal = { attempt: number };
+
+/** A processor's word on a payment, after de-duplication (see domain/payments/). */
+export type CheckoutPaymentSignal =
+  | { type: 'payment.succeeded'; paymentId: string }
+  | { type: 'payment.failed'; paymentId: string | null; message: string };
+
+export type RefundOutcomeSignal =
+  | { type: 'refund.succeeded'; processorRefundId: string }
+  | { type: 'refund.failed'; processorRefundId: string | null; reason: string };

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import { checkoutLinkProductSchema } from '../checkout-links/schemas.js';
+import { attachedCustomFieldSchema } from '../custom-fields/schemas.js';
+import { addressInputSchema, addressSchema } from '../customers/schemas.js';
+import { discountDurationSchema } from '../discounts/schemas.js';
+import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import { organizationSchema } from '../organizations/schemas.js';
+import { oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { productPriceSchema } from '../products/schemas.js';
+
+// Polar's Checkout, CheckoutPublic and CheckoutPublicConfirmed as @polar-sh/sdk@0.33.2 reads them
+// (spec §3 Checkout, §4 checkout status).
+
+const datetime = z.iso.datetime({ offset: true });
+
+export const CHECKOUT_STATUSES = ['open', 'expired', 'confirmed', 'succeeded', 'failed'] as const;
+export const checkoutStatusSchema = z.enum(CHECKOUT_STATUSES);
+export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
+
+export const customFieldValueSchema = z.union([z.string(), z.number().int(), z.boolean()]).nullable();
+export const customFieldDataSchema = z.record(z.string(), customFieldValueSchema);
+
+export const checkoutProductSchema = checkoutLinkProductSchema.omit({ metadata: true });
+
+export const checkoutDiscountSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  code: z.string().nullable(),
+  duration: discountDurationSchema,
+  duration_in_months: z.number().int().optional(),
+  type: z.enum(['fixed', 'percentage']),
+  amount: z.number().int().optional(),
+  currency: z.string().optional(),
+  basis_points: z.number().int().optional(),
+});
+
+export const billingAddressFieldsSchema = z.object({
+  country: z.boolean(),
+  state: z.boolean(),
+  city: z.boolean(),
+  postal_code: z.boolean(),
+  line1: z.boolean(),
+  line2: z.boolean(),
+});
+
+const checkoutCommon = {
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  custom_field_data: customFieldDataSchema,
+  payment_processor: z.literal('stripe'),
+  status: checkoutStatusSchema,
+  client_secret: z.string(),
+  url: z.string(),
+  expires_at: datetime,
+  success_url: z.string(),
+  embed_origin: z.string().nullable(),
+  amount: z.number().int(),
+  discount_amount: z.number().int(),
+  net_amount: z.number().int(),
+  tax_amount: z.number().int().nullable(),
+  total_amount: z.number().int(),
+  currency: z.string(),
+  product_id: z.uuid(),
+  product_price_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  allow_discount_codes: z.boolean(),
+  require_billing_address: z.boolean(),
+  is_discount_applicable: z.boolean(),
+  is_free_product_price: z.boolean(),
+  is_payment_required: z.boolean(),
+  is_payment_setup_required: z.boolean(),
+  is_payment_form_required: z.boolean(),
+  customer_id: z.uuid().nullable(),
+  is_business_customer: z.boolean(),
+  customer_name: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  customer_ip_address: z.string().nullable(),
+  customer_billing_name: z.string().nullable(),
+  customer_billing_address: addressSchema.nullable(),
+  customer_tax_id: z.string().nullable(),
+  payment_processor_metadata: z.record(z.string(), z.string()),
+  customer_billing_address_fields: billingAddressFieldsSchema,
+  products: z.array(checkoutProductSchema),
+  product: checkoutProductSchema,
+  product_price: productPriceSchema,
+  discount: checkoutDiscountSchema.nullable(),
+  attached_custom_fields: z.array(attachedCustomFieldSchema),
+};
+
+/** The seller's view (`/v1/checkouts/`). */
+export const checkoutSchema = z.object({
+  ...checkoutCommon,
+  metadata: metadataSchema,
+  customer_external_id: z.string().nullable(),
+  customer_metadata: metadataSchema,
+  subscription_id: z.uuid().nullable(),
+});
+export type Checkout = z.infer<typeof checkoutSchema>;
+
+/** The buyer's view (`/v1/checkouts/client/{client_secret}`): no seller metadata. */
+export const checkoutPublicSchema = z.object({
+  ...checkoutCommon,
+  organization: organizationSchema,
+});
+export type CheckoutPublic = z.infer<typeof checkoutPublicSchema>;
+
+export const checkoutPublicConfirmedSchema = checkoutPublicSchema.extend({
+  status: z.literal('confirmed'),
+  customer_session_token: z.string(),
+});
+export type CheckoutPublicConfirmed = z.infer<typeof checkoutPublicConfirmedSchema>;
+
+const emailSchema = z
+  .email({ message: 'A valid email address is required.' })
+  .max(320)
+  .transform((email) => email.toLowerCase());
+const nameSchema = z.string().trim().max(256);
+const amountSchema = z.number().int().min(0).max(99_999_999);
+const taxIdSchema = z.string().trim().min(1).max(64);
+const ipSchema = z.union([z.ipv4(), z.ipv6()]);
+
+const successUrlSchema = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .refine(
+    (url) => !url.includes('{') || url.includes('{CHECKOUT_ID}'),
+    'The only placeholder is {CHECKOUT_ID}.',
+  );
+const embedOriginSchema = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'An origin is scheme://host[:port].')
+  .transform((value) => new URL(value).origin);
+
+/** Custom field values are checked against the product's attached fields by the service. */
+const customFieldInputSchema = z.record(z.string(), z.unknown());
+
+/** What the buyer may change, on the client endpoints and (as the seller) on `checkouts.update`. */
+const buyerFields = {
+  custom_field_data: customFieldInputSchema.optional(),
+  product_id: z.uuid().nullable().optional(),
+  product_price_id: z.uuid().nullable().optional(),
+  amount: amountSchema.nullable().optional(),
+  is_business_customer: z.boolean().nullable().optional(),
+  customer_name: nameSchema.nullable().optional(),
+  customer_email: emailSchema.nullable().optional(),
+  customer_billing_name: nameSchema.nullable().optional(),
+  customer_billing_address: addressInputSchema.nullable().optional(),
+  customer_tax_id: taxIdSchema.nullable().optional(),
+};
+
+export const checkoutCreateSchema = z
+  .strictObject({
+    payment_processor: z.literal('stripe').default('stripe'),
+    metadata: metadataInputSchema.optional(),
+    custom_field_data: customFieldInputSchema.optional(),
+    discount_id: z.uuid().nullable().optional(),
+    allow_discount_codes: z.boolean().default(true),
+    require_billing_address: z.boolean().default(false),
+    amount: amountSchema.nullable().optional(),
+    customer_id: z.uuid().nullable().optional(),
+    is_business_customer: z.boolean().default(false),
+    customer_external_id: z.string().trim().min(1).max(255).nullable().optional(),
+    customer_name: nameSchema.nullable().optional(),
+    customer_email: emailSchema.nullable().optional(),
+    customer_ip_address: ipSchema.nullable().optional(),
+    customer_billing_name: nameSchema.nullable().optional(),
+    customer_billing_address: addressInputSchema.nullable().optional(),
+    customer_tax_id: taxIdSchema.nullable().optional(),
+    customer_metadata: metadataInputSchema.optional(),
+    subscription_id: z.uuid().nullable().optional(),
+    success_url: successUrlSchema.nullable().optional(),
+    embed_origin: embedOriginSchema.nullable().optional(),
+    products: z.array(z.uuid()).min(1).max(10).optional(),
+    product_id: z.uuid().optional(),
+    product_price_id: z.uuid().optional(),
+  })
+  .superRefine((input, ctx) => {
+    const given = [input.products, input.product_id, input.product_price_id].filter((value) => value);
+    if (given.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['products'],
+        message: 'Give exactly one of products, product_id or product_price_id.',
+      });
+    }
+  });
+export type CheckoutCreate = z.infer<typeof checkoutCreateSchema>;
+
+export const checkoutUpdateSchema = z.strictObject({
+  ...buyerFields,
+  metadata: metadataInputSchema.optional(),
+  discount_id: z.uuid().nullable().optional(),
+  allow_discount_codes: z.boolean().nullable().optional(),
+  require_billing_address: z.boolean().nullable().optional(),
+  customer_ip_address: ipSchema.nullable().optional(),
+  customer_metadata: metadataInputSchema.nullable().optional(),
+  success_url: successUrlSchema.nullable().optional(),
+  embed_origin: embedOriginSchema.nullable().optional(),
+});
+export type CheckoutUpdate = z.infer<typeof checkoutUpdateSchema>;
+
+export const checkoutClientUpdateSchema = z.strictObject({
+  ...buyerFields,
+  discount_code: z.string().trim().max(256).nullable().optional(),
+});
+export type CheckoutClientUpdate = z.infer<typeof checkoutClientUpdateSchema>;
+
+export const checkoutConfirmSchema = checkoutClientUpdateSchema.extend({
+  confirmation_token_id: z.string().trim().min(1).max(255).nullable().optional(),
+});
+export type CheckoutConfirm = z.infer<typeof checkoutConfirmSchema>;
+
+export const checkoutSortFields = [
+  'created_at',
+  '-created_at',
+  'expires_at',
+  '-expires_at',
+  'status',
+  '-status',
+] as const;
+
+export const checkoutListQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  product_id: oneOrManyUuids.optional(),
+  customer_id: oneOrManyUuids.optional(),
+  status: z
+    .union([checkoutStatusSchema, z.array(checkoutStatusSchema)])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .optional(),
+  query: z.string().trim().max(256).optional(),
+  sorting: sortingSchema(checkoutSortFields),
+});
+export type CheckoutListQuery = z.infer<typeof checkoutListQuerySchema>;
+
+export const checkoutIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
+export const clientSecretParamsSchema = z.object({ client_secret: z.string().min(1).max(255) });

@@ -1,0 +1,748 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
+import { addressSchema } from '../customers/schemas.js';
+import { recordEvent } from '../events/repository.js';
+import { readMetadata } from '../metadata/rules.js';
+import { toOrganizationResponse } from '../organizations/service.js';
+import { InvalidFieldError, NotFoundError, RuleError } from '../platform/errors.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { toPriceResponse, toProductResponse } from '../products/service.js';
+import type { TaxCalculator } from '../tax/calculator.js';
+import { priceCheckout, storedFlags, type PricedCheckout } from './pricing.js';
+import {
+  checkoutInclude,
+  findCheckout,
+  findCheckoutBySecret,
+  findDiscountByCode,
+  findDiscountOfOrganization,
+  insertCheckout,
+  listCheckoutRows,
+  lockCheckout,
+  redeemDiscount,
+  updateCheckoutRow,
+  type CheckoutRow,
+  type DiscountWithProducts,
+} from './repository.js';
+import {
+  checkoutPublicConfirmedSchema,
+  checkoutPublicSchema,
+  checkoutSchema,
+  type Checkout,
+  type CheckoutClientUpdate,
+  type CheckoutConfirm,
+  type CheckoutCreate,
+  type CheckoutListQuery,
+  type CheckoutPublic,
+  type CheckoutPublicConfirmed,
+  type CheckoutStatus,
+  type CheckoutUpdate,
+} from './schemas.js';
+
+/** Starts and signals `checkout:<id>` workflows; the API and activities get a Temporal-backed one. */
+export type CheckoutWorkflows = {
+  started(checkoutId: string): Promise<void>;
+  confirmed(checkoutId: string, attempt: number): Promise<void>;
+};
+
+export type CheckoutsContext = {
+  db: Db;
+  publicUrl: string;
+  tax: TaxCalculator;
+  workflows: CheckoutWorkflows;
+  /** How long a new checkout stays open. */
+  checkoutTtlMs: number;
+  /** Shown to the hosted page (e.g. Stripe's publishable key); string values only. */
+  processorMetadata: Record<string, string>;
+  now?: () => Date;
+};
+
+const nowOf = (ctx: { now?: () => Date }) => ctx.now?.() ?? new Date();
+
+type DbClient = Db | Prisma.TransactionClient;
+
+/** Row locks serialize a checkout's writes; under a burst they wait longer than Prisma's defaults. */
+const LOCKING_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
+
+/** What rendering a checkout needs (activities have it without the API's tax and workflows). */
+export type CheckoutViewContext = Pick<CheckoutsContext, 'db' | 'publicUrl' | 'processorMetadata'>;
+
+export function checkoutUrl(publicUrl: string, clientSecret: string): string {
+  return `${publicUrl}/checkout/${clientSecret}`;
+}
+
+function readCustomFieldData(value: Prisma.JsonValue): Record<string, string | number | boolean | null> {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, string | number | boolean | null>)
+    : {};
+}
+
+/** The product as a checkout shows it (no seller metadata, public benefit fields). */
+function checkoutProduct(product: CheckoutRow['product'], publicUrl: string) {
+  const {
+    attached_custom_fields: _fields,
+    metadata: _metadata,
+    benefits,
+    ...rest
+  } = toProductResponse(product, publicUrl);
+  return {
+    ...rest,
+    benefits: benefits.map(({ metadata: _m, properties: _p, ...benefit }) => benefit),
+  };
+}
+
+function discountView(discount: CheckoutRow['discount']) {
+  if (!discount || discount.deletedAt) return null;
+  return {
+    id: discount.id,
+    name: discount.name,
+    code: discount.code,
+    duration: discount.duration,
+    type: discount.type,
+    ...(discount.duration === 'repeating' ? { duration_in_months: discount.durationInMonths } : {}),
+    ...(discount.type === 'fixed'
+      ? { amount: discount.amount, currency: discount.currency }
+      : { basis_points: discount.basisPoints }),
+  };
+}
+
+async function commonView(ctx: CheckoutViewContext, row: CheckoutRow, client: DbClient) {
+  const products = await client.product.findMany({
+    where: { id: { in: row.productIds }, organizationId: row.organizationId },
+    include: checkoutInclude.product.include,
+  });
+  const ordered = row.productIds
+    .map((id) => products.find((product) => product.id === id))
+    .filter((product) => product !== undefined);
+  const derived = storedFlags(row);
+  return {
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    custom_field_data: readCustomFieldData(row.customFieldData),
+    payment_processor: 'stripe' as const,
+    status: row.status,
+    client_secret: row.clientSecret,
+    url: checkoutUrl(ctx.publicUrl, row.clientSecret),
+    expires_at: row.expiresAt.toISOString(),
+    success_url: successUrlOf(ctx.publicUrl, row),
+    embed_origin: row.embedOrigin,
+    amount: row.amount,
+    discount_amount: row.discountAmount,
+    net_amount: row.netAmount,
+    tax_amount: row.taxAmount,
+    total_amount: row.totalAmount,
+    currency: row.currency,
+    product_id: row.productId,
+    product_price_id: row.productPriceId,
+    discount_id: row.discountId,
+    allow_discount_codes: row.allowDiscountCodes,
+    require_billing_address: row.requireBillingAddress,
+    is_discount_applicable: derived.isDiscountApplicable,
+    is_free_product_price: derived.isFreeProductPrice,
+    is_payment_required: derived.isPaymentRequired,
+    is_payment_setup_required: derived.isPaymentSetupRequired,
+    is_payment_form_required: derived.isPaymentFormRequired,
+    customer_id: row.customerId,
+    is_business_customer: row.isBusinessCustomer,
+    customer_name: row.customerName,
+    customer_email: row.customerEmail,
+    customer_ip_address: row.customerIpAddress,
+    customer_billing_name: row.customerBillingName,
+    customer_billing_address:
+      row.customerBillingAddress === null ? null : addressSchema.parse(row.customerBillingAddress),
+    customer_tax_id: row.customerTaxId,
+    payment_processor_metadata: ctx.processorMetadata,
+    customer_billing_address_fields: derived.billingAddressFields,
+    products: ordered.map((product) => checkoutProduct(product, ctx.publicUrl)),
+    product: checkoutProduct(row.product, ctx.publicUrl),
+    product_price: toPriceResponse(row.productPrice),
+    discount: discountView(row.discount),
+    attached_custom_fields: toProductResponse(row.product, ctx.publicUrl).attached_custom_fields,
+  };
+}
+
+/** Where the buyer lands after paying: the seller's URL (with `{CHECKOUT_ID}` filled) or ours. */
+function successUrlOf(publicUrl: string, row: CheckoutRow): string {
+  if (!row.successUrl) return `${checkoutUrl(publicUrl, row.clientSecret)}/confirmation`;
+  return row.successUrl.replaceAll('{CHECKOUT_ID}', row.id);
+}
+
+/** `client`: the transaction the row was read in, so rendering inside it needs no second connection. */
+export async function toCheckoutResponse(
+  ctx: CheckoutViewContext,
+  row: CheckoutRow,
+  client: DbClient = ctx.db,
+): Promise<Checkout> {
+  return checkoutSchema.parse({
+    ...(await commonView(ctx, row, client)),
+    metadata: readMetadata(row.metadata),
+    customer_external_id: row.customerExternalId,
+    customer_metadata: readMetadata(row.customerMetadata),
+    subscription_id: null,
+  });
+}
+
+export async function toCheckoutPublicResponse(
+  ctx: CheckoutViewContext,
+  row: CheckoutRow,
+): Promise<CheckoutPublic> {
+  return checkoutPublicSchema.parse({
+    ...(await commonView(ctx, row, ctx.db)),
+    organization: toOrganizationResponse(row.organization),
+  });
+}
+
+function pricingColumns(priced: PricedCheckout): Prisma.CheckoutUncheckedUpdateInput {
+  return {
+    productId: priced.productId,
+    productPriceId: priced.productPriceId,
+    currency: priced.currency,
+    amount: priced.amount,
+    discountId: priced.discountId,
+    discountAmount: priced.discountAmount,
+    netAmount: priced.netAmount,
+    taxAmount: priced.taxAmount,
+    taxReference: priced.taxReference,
+    totalAmount: priced.totalAmount,
+    customFieldData: priced.customFieldData,
+  };
+}
+
+/**
+ * The products a checkout sells: current products of one organization the caller manages, one-time
+ * only until subscriptions exist.
+ */
+async function resolveProducts(db: Db, caller: Caller, input: CheckoutCreate) {
+  const visible = await accessibleOrganizationIds(db, caller);
+  let productIds: string[];
+  let loc: (string | number)[];
+  let priceId: string | null = null;
+  if (input.product_price_id) {
+    const price = await db.productPrice.findFirst({
+      where: { id: input.product_price_id, organizationId: { in: visible }, isArchived: false },
+    });
+    if (!price) throw new InvalidFieldError(['body', 'product_price_id'], 'Price not found.');
+    productIds = [price.productId];
+    loc = ['body', 'product_price_id'];
+    priceId = price.id;
+  } else if (input.product_id) {
+    productIds = [input.product_id];
+    loc = ['body', 'product_id'];
+  } else {
+    productIds = input.products ?? [];
+    loc = ['body', 'products'];
+  }
+  const repeated = productIds.findIndex((id, index) => productIds.indexOf(id) !== index);
+  if (repeated >= 0) throw new InvalidFieldError([...loc, repeated], 'This product is listed twice.');
+  const rows = await db.product.findMany({
+    where: { id: { in: productIds }, organizationId: { in: visible } },
+    select: { id: true, organizationId: true, isArchived: true },
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const organizationId = byId.get(productIds[0] ?? '')?.organizationId;
+  const bad = productIds.findIndex((id) => {
+    const row = byId.get(id);
+    return !row || row.isArchived || row.organizationId !== organizationId;
+  });
+  if (bad >= 0 || !organizationId) {
+    throw new InvalidFieldError(
+      productIds.length === 1 ? loc : [...loc, Math.max(bad, 0)],
+      'Product not found.',
+    );
+  }
+  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
+  return { organizationId, productIds, priceId };
+}
+
+async function customerForCheckout(db: Db, organizationId: string, customerId: string | null | undefined) {
+  if (!customerId) return null;
+  const customer = await db.customer.findFirst({
+    where: { id: customerId, organizationId, deletedAt: null },
+  });
+  if (!customer) throw new InvalidFieldError(['body', 'customer_id'], 'Customer not found.');
+  return customer;
+}
+
+function newClientSecret(): string {
+  return `tollgate_c_${randomBytes(24).toString('base64url')}`;
+}
+
+export async function createCheckout(
+  ctx: CheckoutsContext,
+  caller: Caller,
+  input: CheckoutCreate,
+): Promise<Checkout> {
+  const { db } = ctx;
+  if (input.subscription_id) {
+    throw new InvalidFieldError(
+      ['body', 'subscription_id'],
+      'Upgrading a subscription through a checkout is not supported yet.',
+    );
+  }
+  const { organizationId, productIds, priceId } = await resolveProducts(db, caller, input);
+  if (input.discount_id && !(await findDiscountOfOrganization(db, organizationId, input.discount_id))) {
+    throw new InvalidFieldError(['body', 'discount_id'], 'Discount not found.');
+  }
+  const customer = await customerForCheckout(db, organizationId, input.customer_id);
+  const billingAddress = input.customer_billing_address ?? addressOf(customer?.billingAddress);
+  const now = nowOf(ctx);
+  const priced = await priceCheckout(
+    db,
+    ctx.tax,
+    {
+      organizationId,
+      checkoutId: null,
+      productIds,
+      productId: productIds[0]!,
+      productPriceId: priceId,
+      requestedAmount: input.amount ?? null,
+      discountId: input.discount_id ?? null,
+      customFieldData: input.custom_field_data ?? {},
+      billingAddress,
+      taxId: input.customer_tax_id ?? null,
+      requireBillingAddress: input.require_billing_address,
+      isBusinessCustomer: input.is_business_customer,
+      discountHeld: false,
+    },
+    { now, strict: false, failOnInapplicableDiscount: input.discount_id ? 'discount_id' : null },
+  );
+  const row = await db.$transaction(async (tx) => {
+    const created = await insertCheckout(tx, {
+      organizationId,
+      status: 'open',
+      clientSecret: newClientSecret(),
+      expiresAt: new Date(now.getTime() + ctx.checkoutTtlMs),
+      successUrl: input.success_url ?? null,
+      embedOrigin: input.embed_origin ?? null,
+      productIds,
+      productId: priced.productId,
+      productPriceId: priced.productPriceId,
+      currency: priced.currency,
+      amount: priced.amount,
+      discountId: priced.discountId,
+      discountAmount: priced.discountAmount,
+      netAmount: priced.netAmount,
+      taxAmount: priced.taxAmount,
+      taxReference: priced.taxReference,
+      totalAmount: priced.totalAmount,
+      customFieldData: priced.customFieldData,
+      allowDiscountCodes: input.allow_discount_codes,
+      requireBillingAddress: input.require_billing_address,
+      isBusinessCustomer: input.is_business_customer,
+      customerId: customer?.id ?? null,
+      customerName: input.customer_name ?? customer?.name ?? null,
+      customerEmail: input.customer_email ?? customer?.email ?? null,
+      customerIpAddress: input.customer_ip_address ?? null,
+      customerBillingName: input.customer_billing_name ?? null,
+      customerBillingAddress: billingAddress ?? undefined,
+      customerTaxId: input.customer_tax_id ?? null,
+      customerExternalId: input.customer_external_id ?? customer?.externalId ?? null,
+      customerMetadata: input.customer_metadata ?? {},
+      metadata: input.metadata ?? {},
+      paymentProcessor: input.payment_processor,
+      createdAt: now,
+    });
+    await recordEvent(tx, {
+      organizationId,
+      type: 'checkout.created',
+      data: await toCheckoutResponse(ctx, created, tx),
+      at: now,
+    });
+    return created;
+  });
+  await ctx.workflows.started(row.id);
+  return toCheckoutResponse(ctx, row);
+}
+
+/**
+ * A fresh checkout from a checkout link's public URL (no caller: the link's secret is the
+ * capability). It takes the link's products, discount, options and success URL.
+ */
+export async function createCheckoutFromLink(
+  ctx: CheckoutsContext,
+  link: {
+    id: string;
+    organizationId: string;
+    productIds: string[];
+    discountId: string | null;
+    allowDiscountCodes: boolean;
+    requireBillingAddress: boolean;
+    successUrl: string | null;
+    paymentProcessor: string;
+  },
+): Promise<{ url: string }> {
+  const { db } = ctx;
+  const live = await db.product.findMany({
+    where: { id: { in: link.productIds }, organizationId: link.organizationId, isArchived: false },
+    select: { id: true },
+  });
+  const productIds = link.productIds.filter((id) => live.some((product) => product.id === id));
+  if (productIds.length === 0) throw new NotFoundError('This link sells nothing at the moment.');
+  const now = nowOf(ctx);
+  const priced = await priceCheckout(
+    db,
+    ctx.tax,
+    {
+      organizationId: link.organizationId,
+      checkoutId: null,
+      productIds,
+      productId: productIds[0]!,
+      productPriceId: null,
+      requestedAmount: null,
+      discountId: link.discountId,
+      customFieldData: {},
+      billingAddress: null,
+      taxId: null,
+      requireBillingAddress: link.requireBillingAddress,
+      isBusinessCustomer: false,
+      discountHeld: false,
+    },
+    // A link's discount that no longer applies is dropped quietly, not shown as an error.
+    { now, strict: false, failOnInapplicableDiscount: null },
+  );
+  const row = await db.$transaction(async (tx) => {
+    const created = await insertCheckout(tx, {
+      organizationId: link.organizationId,
+      status: 'open',
+      clientSecret: newClientSecret(),
+      expiresAt: new Date(now.getTime() + ctx.checkoutTtlMs),
+      successUrl: link.successUrl,
+      checkoutLinkId: link.id,
+      productIds,
+      productId: priced.productId,
+      productPriceId: priced.productPriceId,
+      currency: priced.currency,
+      amount: priced.amount,
+      discountId: priced.discountId,
+      discountAmount: priced.discountAmount,
+      netAmount: priced.netAmount,
+      taxAmount: priced.taxAmount,
+      taxReference: priced.taxReference,
+      totalAmount: priced.totalAmount,
+      customFieldData: priced.customFieldData,
+      allowDiscountCodes: link.allowDiscountCodes,
+      requireBillingAddress: link.requireBillingAddress,
+      paymentProcessor: link.paymentProcessor,
+      createdAt: now,
+    });
+    await recordEvent(tx, {
+      organizationId: link.organizationId,
+      type: 'checkout.created',
+      data: await toCheckoutResponse(ctx, created, tx),
+      at: now,
+    });
+    return created;
+  });
+  await ctx.workflows.started(row.id);
+  return { url: checkoutUrl(ctx.publicUrl, row.clientSecret) };
+}
+
+function addressOf(value: Prisma.JsonValue | null | undefined) {
+  return value === null || value === undefined ? null : addressSchema.parse(value);
+}
+
+export async function findCheckoutFor(db: Db, caller: Caller, id: string): Promise<CheckoutRow> {
+  const row = await findCheckout(db, id);
+  if (!row || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {
+    throw new NotFoundError('Checkout not found');
+  }
+  return row;
+}
+
+export async function getCheckout(ctx: CheckoutsContext, caller: Caller, id: string): Promise<Checkout> {
+  return toCheckoutResponse(ctx, await findCheckoutFor(ctx.db, caller, id));
+}
+
+const SORT_COLUMNS = { created_at: 'createdAt', expires_at: 'expiresAt', status: 'status' } as const;
+
+export async function listCheckouts(ctx: CheckoutsContext, caller: Caller, query: CheckoutListQuery) {
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
+  const where: Prisma.CheckoutWhereInput = { organizationId: { in: organizationIds } };
+  if (query.product_id) where.productId = { in: query.product_id };
+  if (query.customer_id) where.customerId = { in: query.customer_id };
+  if (query.status) where.status = { in: query.status };
+  if (query.query) {
+    where.OR = [
+      { customerEmail: { contains: query.query, mode: 'insensitive' } },
+      { customerName: { contains: query.query, mode: 'insensitive' } },
+    ];
+  }
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
+    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  );
+  const [rows, total] = await listCheckoutRows(ctx.db, where, orderBy, pageToSkipTake(query));
+  const items: Checkout[] = [];
+  for (const row of rows) items.push(await toCheckoutResponse(ctx, row));
+  return paginated(items, total, query);
+}
+
+/** Open (or failed and retryable) and not past its expiry; anything else refuses changes. */
+function assertChangeable(row: CheckoutRow, now: Date): void {
+  if (
+    row.status === 'expired' ||
+    ((row.status === 'open' || row.status === 'failed') && row.expiresAt <= now)
+  ) {
+    throw new RuleError('ExpiredCheckoutError', 'This checkout session has expired.');
+  }
+  if (row.status !== 'open' && row.status !== 'failed') {
+    throw new RuleError('NotOpenCheckout', `This checkout is ${row.status}.`);
+  }
+}
+
+type Changes = CheckoutClientUpdate & Partial<CheckoutUpdate>;
+
+/** Applies buyer/seller changes to a locked row: re-prices and writes, with `checkout.updated`. */
+async function applyChanges(
+  ctx: CheckoutsContext,
+  tx: Prisma.TransactionClient,
+  row: CheckoutRow,
+  changes: Changes,
+  options: { confirming: boolean; extra?: Prisma.CheckoutUncheckedUpdateInput },
+): Promise<CheckoutRow> {
+  const now = nowOf(ctx);
+  let discountId = changes.discount_id !== undefined ? changes.discount_id : row.discountId;
+  let failOnInapplicableDiscount: 'discount_code' | 'discount_id' | null = changes.discount_id
+    ? 'discount_id'
+    : null;
+  if (changes.discount_code !== undefined) {
+    if (!changes.discount_code) {
+      discountId = null;
+    } else {
+      if (!row.allowDiscountCodes) {
+        throw new InvalidFieldError(
+          ['body', 'discount_code'],
+          'Discount codes are not accepted on this checkout.',
+        );
+      }
+      const discount: DiscountWithProducts | null = await findDiscountByCode(
+        tx,
+        row.organizationId,
+        changes.discount_code,
+      );
+      if (!discount) throw new InvalidFieldError(['body', 'discount_code'], 'Discount code not found.');
+      discountId = discount.id;
+      failOnInapplicableDiscount = 'discount_code';
+    }
+  }
+  if (
+    changes.discount_id &&
+    !(await findDiscountOfOrganization(tx, row.organizationId, changes.discount_id))
+  ) {
+    throw new InvalidFieldError(['body', 'discount_id'], 'Discount not found.');
+  }
+  const productChanged = changes.product_id && changes.product_id !== row.productId;
+  if (changes.product_id && !row.productIds.includes(changes.product_id)) {
+    throw new InvalidFieldError(['body', 'product_id'], 'This product is not offered in this checkout.');
+  }
+  const billingAddress =
+    changes.customer_billing_address !== undefined
+      ? changes.customer_billing_address
+      : addressOf(row.customerBillingAddress);
+  const taxId = changes.customer_tax_id !== undefined ? changes.customer_tax_id : row.customerTaxId;
+  const requireBillingAddress = changes.require_billing_address ?? row.requireBillingAddress;
+  const priced = await priceCheckout(
+    tx,
+    ctx.tax,
+    {
+      organizationId: row.organizationId,
+      checkoutId: row.id,
+      productIds: row.productIds,
+      productId: changes.product_id ?? row.productId,
+      productPriceId: changes.product_price_id ?? (productChanged ? null : row.productPriceId),
+      requestedAmount: changes.amount !== undefined ? changes.amount : productChanged ? null : row.amount,
+      discountId,
+      customFieldData: { ...readCustomFieldData(row.customFieldData), ...(changes.custom_field_data ?? {}) },
+      billingAddress,
+      taxId,
+      requireBillingAddress,
+      isBusinessCustomer: changes.is_business_customer ?? row.isBusinessCustomer,
+      discountHeld: row.discountRedeemed && discountId === row.discountId,
+    },
+    { now, strict: options.confirming, failOnInapplicableDiscount },
+  );
+  const data: Prisma.CheckoutUncheckedUpdateInput = {
+    ...pricingColumns(priced),
+    ...(changes.is_business_customer != null ? { isBusinessCustomer: changes.is_business_customer } : {}),
+    ...(changes.customer_name !== undefined ? { customerName: changes.customer_name } : {}),
+    ...(changes.customer_email !== undefined ? { customerEmail: changes.customer_email } : {}),
+    ...(changes.customer_billing_name !== undefined
+      ? { customerBillingName: changes.customer_billing_name }
+      : {}),
+    ...(changes.customer_billing_address !== undefined
+      ? { customerBillingAddress: changes.customer_billing_address ?? DbNull }
+      : {}),
+    ...(changes.customer_tax_id !== undefined ? { customerTaxId: changes.customer_tax_id } : {}),
+    ...(changes.metadata !== undefined ? { metadata: changes.metadata } : {}),
+    ...(changes.allow_discount_codes != null ? { allowDiscountCodes: changes.allow_discount_codes } : {}),
+    ...(changes.require_billing_address != null
+      ? { requireBillingAddress: changes.require_billing_address }
+      : {}),
+    ...(changes.customer_ip_address !== undefined ? { customerIpAddress: changes.customer_ip_address } : {}),
+    ...(changes.customer_metadata != null ? { customerMetadata: changes.customer_metadata } : {}),
+    ...(changes.success_url !== undefined ? { successUrl: changes.success_url } : {}),
+    ...(changes.embed_origin !== undefined ? { embedOrigin: changes.embed_origin } : {}),
+    ...options.extra,
+  };
+  if (row.discountRedeemed && priced.discountId !== row.discountId && row.discountId) {
+    // The buyer swapped a redeemed code for another one (only possible after a failed payment).
+    await tx.$executeRaw`UPDATE discounts SET redemptions_count = redemptions_count - 1
+      WHERE id = ${row.discountId}::uuid AND redemptions_count > 0`;
+    data.discountRedeemed = false;
+  }
+  const updated = await updateCheckoutRow(tx, row.id, data);
+  return updated;
+}
+
+const DbNull = 'DbNull' as unknown as Prisma.NullableJsonNullValueInput;
+
+async function recordUpdated(ctx: CheckoutViewContext, tx: Prisma.TransactionClient, row: CheckoutRow) {
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'checkout.updated',
+    data: await toCheckoutResponse(ctx, row, tx),
+    at: row.modifiedAt ?? new Date(),
+  });
+}
+
+export async function updateCheckout(
+  ctx: CheckoutsContext,
+  caller: Caller,
+  id: string,
+  input: CheckoutUpdate,
+): Promise<Checkout> {
+  const current = await findCheckoutFor(ctx.db, caller, id);
+  await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  const row = await ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, id);
+    const locked = (await findCheckout(tx, id))!;
+    assertChangeable(locked, nowOf(ctx));
+    const updated = await applyChanges(ctx, tx, locked, input, { confirming: false });
+    await recordUpdated(ctx, tx, updated);
+    return updated;
+  }, LOCKING_TRANSACTION);
+  return toCheckoutResponse(ctx, row);
+}
+
+async function findBySecret(db: Db, clientSecret: string): Promise<CheckoutRow> {
+  const row = await findCheckoutBySecret(db, clientSecret);
+  if (!row) throw new NotFoundError('Checkout not found');
+  return row;
+}
+
+export async function getClientCheckout(
+  ctx: CheckoutsContext,
+  clientSecret: string,
+): Promise<CheckoutPublic> {
+  const row = await findBySecret(ctx.db, clientSecret);
+  if (row.status === 'expired' || (row.status === 'open' && row.expiresAt <= nowOf(ctx))) {
+    throw new RuleError('ExpiredCheckoutError', 'This checkout session has expired.');
+  }
+  return toCheckoutPublicResponse(ctx, row);
+}
+
+/** The checkout behind a client secret, for CORS decisions (its embed origin). */
+export async function embedOriginOf(db: Db, clientSecret: string): Promise<string | null> {
+  const row = await db.checkout.findUnique({ where: { clientSecret }, select: { embedOrigin: true } });
+  return row?.embedOrigin ?? null;
+}
+
+export async function updateClientCheckout(
+  ctx: CheckoutsContext,
+  clientSecret: string,
+  input: CheckoutClientUpdate,
+): Promise<CheckoutPublic> {
+  const { id } = await findBySecret(ctx.db, clientSecret);
+  const row = await ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, id);
+    const locked = (await findCheckout(tx, id))!;
+    assertChangeable(locked, nowOf(ctx));
+    const updated = await applyChanges(ctx, tx, locked, input, { confirming: false });
+    await recordUpdated(ctx, tx, updated);
+    return updated;
+  }, LOCKING_TRANSACTION);
+  return toCheckoutPublicResponse(ctx, row);
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * The buyer commits: the last changes are applied and checked strictly, the discount redemption is
+ * taken (atomically, see `redeemDiscount`), the checkout becomes `confirmed` and its workflow is
+ * told to charge. Nothing is charged here; the workflow does it, so a crash cannot double it.
+ */
+export async function confirmClientCheckout(
+  ctx: CheckoutsContext,
+  clientSecret: string,
+  input: CheckoutConfirm,
+): Promise<CheckoutPublicConfirmed> {
+  const { id } = await findBySecret(ctx.db, clientSecret);
+  const sessionToken = `tollgate_cst_${randomBytes(24).toString('base64url')}`;
+  const { confirmation_token_id: confirmationTokenId, ...changes } = input;
+  const row = await ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, id);
+    const locked = (await findCheckout(tx, id))!;
+    assertChangeable(locked, nowOf(ctx));
+    let updated = await applyChanges(ctx, tx, locked, changes, { confirming: true });
+    const email = updated.customerEmail;
+    if (!email) throw new InvalidFieldError(['body', 'customer_email'], 'An email address is required.');
+    const paymentRequired = updated.totalAmount > 0;
+    if (paymentRequired && !confirmationTokenId) {
+      throw new InvalidFieldError(['body', 'confirmation_token_id'], 'A payment method is required.');
+    }
+    const redeem = updated.discountId !== null && updated.discountAmount > 0 && !updated.discountRedeemed;
+    const discountId = updated.discountId;
+    updated = await updateCheckoutRow(tx, id, {
+      status: 'confirmed',
+      discountRedeemed: redeem || updated.discountRedeemed,
+      confirmationTokenId: paymentRequired ? confirmationTokenId : null,
+      paymentAttempt: { increment: 1 },
+      // A new attempt: a late event about the previous payment must not be taken for this one.
+      paymentId: null,
+      failureReason: null,
+      customerSessionTokenHash: sha256(sessionToken),
+    });
+    await recordUpdated(ctx, tx, updated);
+    // Last, so the discount row is locked only for the commit that follows.
+    if (redeem && !(await redeemDiscount(tx, discountId!))) {
+      throw new InvalidFieldError(
+        [
+          'body',
+          locked.discountId === discountId && !changes.discount_code ? 'discount_id' : 'discount_code',
+        ],
+        'This discount has been fully redeemed.',
+      );
+    }
+    return updated;
+  }, LOCKING_TRANSACTION);
+  await ctx.workflows.confirmed(row.id, row.paymentAttempt);
+  return checkoutPublicConfirmedSchema.parse({
+    ...(await toCheckoutPublicResponse(ctx, row)),
+    customer_session_token: sessionToken,
+  });
+}
+
+export type CheckoutWorkflowState = {
+  status: CheckoutStatus;
+  expiresAtMs: number;
+  paymentAttempt: number;
+  paymentId: string | null;
+};
+
+export async function checkoutWorkflowState(db: Db, id: string): Promise<CheckoutWorkflowState | null> {
+  const row = await db.checkout.findUnique({
+    where: { id },
+    select: { status: true, expiresAt: true, paymentAttempt: true, paymentId: true },
+  });
+  if (!row) return null;
+  return {
+    status: row.status as CheckoutStatus,
+    expiresAtMs: row.expiresAt.getTime(),
+    paymentAttempt: row.paymentAttempt,
+    paymentId: row.paymentId,
+  };
+}
+
+export { recordUpdated as recordCheckoutUpdated };

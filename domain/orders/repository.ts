@@ -1,0 +1,62 @@
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export const orderInclude = {
+  customer: true,
+  product: true,
+  discount: true,
+  items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+} as const satisfies Prisma.OrderInclude;
+
+export type OrderRow = Prisma.OrderGetPayload<{ include: typeof orderInclude }>;
+
+export function findOrder(db: Client, id: string) {
+  return db.order.findUnique({ where: { id }, include: orderInclude });
+}
+
+export function findOrderOfCheckout(db: Client, checkoutId: string) {
+  return db.order.findUnique({ where: { checkoutId }, include: orderInclude });
+}
+
+/** Serializes refunds and invoice numbering of one order. */
+export async function lockOrder(tx: Prisma.TransactionClient, id: string) {
+  await tx.$queryRaw`SELECT id FROM orders WHERE id = ${id}::uuid FOR UPDATE`;
+}
+
+export function listOrderRows(
+  db: Db,
+  where: Prisma.OrderWhereInput,
+  orderBy: Prisma.OrderOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return db.$transaction([
+    db.order.findMany({ where, orderBy, include: orderInclude, ...page }),
+    db.order.count({ where }),
+  ]);
+}
+
+export function insertOrder(tx: Prisma.TransactionClient, data: Prisma.OrderUncheckedCreateInput) {
+  return tx.order.create({ data, include: orderInclude });
+}
+
+export function updateOrderRow(
+  tx: Prisma.TransactionClient,
+  id: string,
+  data: Prisma.OrderUncheckedUpdateInput,
+) {
+  return tx.order.update({ where: { id }, data: { ...data, modifiedAt: new Date() }, include: orderInclude });
+}
+
+/** The next invoice number of the organization, taken in the caller's transaction. */
+export async function nextInvoiceNumber(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+): Promise<number> {
+  const rows = await tx.$queryRaw<{ last_number: number }[]>`
+    INSERT INTO invoice_sequences (organization_id, last_number) VALUES (${organizationId}::uuid, 1)
+    ON CONFLICT (organization_id) DO UPDATE SET last_number = invoice_sequences.last_number + 1
+    RETURNING last_number`;
+  return rows[0]!.last_number;
+}

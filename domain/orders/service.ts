@@ -1,0 +1,349 @@
+import type { Db } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
+import { addressSchema } from '../customers/schemas.js';
+import { toCustomerResponse } from '../customers/service.js';
+import { toDiscountResponse } from '../discounts/service.js';
+import { recordEvent } from '../events/repository.js';
+import { metadataQueryCandidates, readMetadata } from '../metadata/rules.js';
+import { NotFoundError, RuleError } from '../platform/errors.js';
+import type { FileStorage } from '../files/storage.js';
+import { renderInvoicePdf } from '../invoices/render.js';
+import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import {
+  findOrder,
+  insertOrder,
+  listOrderRows,
+  lockOrder,
+  nextInvoiceNumber,
+  updateOrderRow,
+  type OrderRow,
+} from './repository.js';
+import {
+  orderSchema,
+  type Order,
+  type OrderListQuery,
+  type OrderStatus,
+  type OrderUpdate,
+} from './schemas.js';
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+export function toOrderResponse(row: OrderRow): Order {
+  const discount =
+    row.discount && !row.discount.deletedAt ? toDiscountResponse({ ...row.discount, products: [] }) : null;
+  return orderSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: iso(row.modifiedAt),
+    status: row.status,
+    paid: row.status !== 'pending',
+    subtotal_amount: row.subtotalAmount,
+    discount_amount: row.discountAmount,
+    net_amount: row.netAmount,
+    amount: row.netAmount,
+    tax_amount: row.taxAmount,
+    total_amount: row.totalAmount,
+    refunded_amount: row.refundedAmount,
+    refunded_tax_amount: row.refundedTaxAmount,
+    currency: row.currency,
+    billing_reason: row.billingReason,
+    billing_name: row.billingName,
+    billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
+    is_invoice_generated: row.invoicePath !== null,
+    customer_id: row.customerId,
+    product_id: row.productId,
+    discount_id: discount ? row.discountId : null,
+    subscription_id: null,
+    checkout_id: row.checkoutId,
+    metadata: readMetadata(row.metadata),
+    custom_field_data: row.customFieldData,
+    customer: toCustomerResponse(row.customer),
+    user_id: row.customerId,
+    product: {
+      metadata: readMetadata(row.product.metadata),
+      created_at: row.product.createdAt.toISOString(),
+      modified_at: iso(row.product.modifiedAt),
+      id: row.product.id,
+      name: row.product.name,
+      description: row.product.description,
+      recurring_interval: row.product.recurringInterval,
+      is_recurring: row.product.recurringInterval !== null,
+      is_archived: row.product.isArchived,
+      organization_id: row.product.organizationId,
+    },
+    discount: discount ? { ...discount, products: undefined } : null,
+    subscription: null,
+    items: row.items.map((item) => ({
+      created_at: item.createdAt.toISOString(),
+      modified_at: iso(item.modifiedAt),
+      id: item.id,
+      label: item.label,
+      amount: item.amount,
+      tax_amount: item.taxAmount,
+      proration: item.proration,
+      product_price_id: item.productPriceId,
+    })),
+  });
+}
+
+export type PaidPurchase = {
+  organizationId: string;
+  checkoutId: string;
+  customerId: string;
+  productId: string;
+  productPriceId: string;
+  productName: string;
+  discountId: string | null;
+  currency: string;
+  amount: number;
+  discountAmount: number;
+  netAmount: number;
+  taxAmount: number;
+  totalAmount: number;
+  billingName: string | null;
+  billingAddress: Prisma.InputJsonValue | null;
+  metadata: Prisma.InputJsonValue;
+  customFieldData: Prisma.InputJsonValue;
+  paymentId: string | null;
+  at: Date;
+};
+
+/**
+ * The order of a paid checkout with its events (`order.created`, then `order.paid`), in the
+ * caller's transaction. `checkout_id` is unique, so a second attempt fails instead of doubling it.
+ */
+export async function createPaidOrder(
+  tx: Prisma.TransactionClient,
+  purchase: PaidPurchase,
+): Promise<OrderRow> {
+  const row = await insertOrder(tx, {
+    organizationId: purchase.organizationId,
+    status: 'paid',
+    subtotalAmount: purchase.amount,
+    discountAmount: purchase.discountAmount,
+    netAmount: purchase.netAmount,
+    taxAmount: purchase.taxAmount,
+    totalAmount: purchase.totalAmount,
+    currency: purchase.currency,
+    billingReason: 'purchase',
+    billingName: purchase.billingName,
+    billingAddress: purchase.billingAddress ?? Prisma.DbNull,
+    customerId: purchase.customerId,
+    productId: purchase.productId,
+    discountId: purchase.discountId,
+    checkoutId: purchase.checkoutId,
+    paymentId: purchase.paymentId,
+    metadata: purchase.metadata,
+    customFieldData: purchase.customFieldData,
+    createdAt: purchase.at,
+    items: {
+      create: [
+        {
+          label: purchase.productName,
+          // Before discount, as Polar's items: the order's discount applies to their sum.
+          amount: purchase.amount,
+          taxAmount: purchase.taxAmount,
+          proration: false,
+          productPriceId: purchase.productPriceId,
+          createdAt: purchase.at,
+        },
+      ],
+    },
+  });
+  const order = toOrderResponse(row);
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'order.created',
+    data: order,
+    at: purchase.at,
+  });
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'order.paid',
+    data: order,
+    at: purchase.at,
+  });
+  return row;
+}
+
+export async function findOrderFor(db: Db, caller: Caller, id: string): Promise<OrderRow> {
+  const row = await findOrder(db, id);
+  if (!row || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {
+    throw new NotFoundError('Order not found');
+  }
+  return row;
+}
+
+export async function getOrder(db: Db, caller: Caller, id: string): Promise<Order> {
+  return toOrderResponse(await findOrderFor(db, caller, id));
+}
+
+const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.OrderOrderByWithRelationInput> = {
+  created_at: (direction) => ({ createdAt: direction }),
+  amount: (direction) => ({ netAmount: direction }),
+  net_amount: (direction) => ({ netAmount: direction }),
+  customer: (direction) => ({ customer: { email: direction } }),
+  product: (direction) => ({ product: { name: direction } }),
+  discount: (direction) => ({ discount: { name: direction } }),
+  // No order has a subscription yet; sorting by it keeps the order of creation.
+  subscription: (direction) => ({ createdAt: direction }),
+};
+
+export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where: Prisma.OrderWhereInput = { organizationId: { in: organizationIds } };
+  if (query.product_id) where.productId = { in: query.product_id };
+  if (query.discount_id) where.discountId = { in: query.discount_id };
+  if (query.customer_id) where.customerId = { in: query.customer_id };
+  if (query.checkout_id) where.checkoutId = { in: query.checkout_id };
+  if (query.product_billing_type) {
+    const recurring = query.product_billing_type.includes('recurring');
+    const oneTime = query.product_billing_type.includes('one_time');
+    if (!(recurring && oneTime)) where.product = { recurringInterval: recurring ? { not: null } : null };
+  }
+  if (query.metadata) {
+    where.AND = Object.entries(query.metadata).map(([key, values]) => ({
+      OR: (Array.isArray(values) ? values : [values]).flatMap((value) =>
+        metadataQueryCandidates(value).map((candidate) => ({ metadata: { path: [key], equals: candidate } })),
+      ),
+    }));
+  }
+  const orderBy = parseSorting<string>(query.sorting ?? ['-created_at']).map(({ field, direction }) =>
+    SORTS[field]!(direction),
+  );
+  const [rows, total] = await listOrderRows(db, where, orderBy, pageToSkipTake(query));
+  return paginated(rows.map(toOrderResponse), total, query);
+}
+
+/** Billing name and address, the only fields a seller corrects after the fact (for invoices). */
+export async function updateOrder(db: Db, caller: Caller, id: string, input: OrderUpdate): Promise<Order> {
+  const current = await findOrderFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  const row = await db.$transaction(async (tx) => {
+    await lockOrder(tx, id);
+    const updated = await updateOrderRow(tx, id, {
+      billingName: input.billing_name,
+      billingAddress: input.billing_address ?? Prisma.DbNull,
+    });
+    await recordEvent(tx, {
+      organizationId: updated.organizationId,
+      type: 'order.updated',
+      data: toOrderResponse(updated),
+    });
+    return updated;
+  });
+  return toOrderResponse(row);
+}
+
+/** The order's status once `refundedAmount` of its net amount has been given back. */
+export function statusAfterRefund(netAmount: number, refundedAmount: number): OrderStatus {
+  if (refundedAmount <= 0) return 'paid';
+  return refundedAmount >= netAmount ? 'refunded' : 'partially_refunded';
+}
+
+export type InvoiceContext = { db: Db; storage: FileStorage; now?: () => Date };
+
+const INVOICE_LINK_TTL_MS = 60 * 60 * 1000;
+const invoicePath = (row: { organizationId: string; id: string }) =>
+  `invoices/${row.organizationId}/${row.id}.pdf`;
+
+/**
+ * Renders the order's invoice as a PDF and stores it. The number is taken (sequential per
+ * organization) in a transaction of its own before rendering, so a retry after a crash reuses it
+ * instead of skipping one; the invoice counts as generated once its file is stored.
+ */
+export async function generateInvoice(ctx: InvoiceContext, caller: Caller, id: string): Promise<Order> {
+  const { db } = ctx;
+  const current = await findOrderFor(db, caller, id);
+  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  if (current.status === 'pending') throw new RuleError('NotPaidOrder', 'The order is not paid.');
+  if (!current.billingName || current.billingAddress === null) {
+    throw new RuleError(
+      'MissingInvoiceBillingDetails',
+      'Billing name and address are required to generate an invoice; set them with orders.update.',
+    );
+  }
+  if (current.invoicePath)
+    throw new RuleError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
+  const numbered = await db.$transaction(async (tx) => {
+    await lockOrder(tx, id);
+    const order = (await findOrder(tx, id))!;
+    if (order.invoicePath)
+      throw new RuleError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
+    if (order.invoiceNumber) return order;
+    const organization = await tx.organization.findUniqueOrThrow({ where: { id: order.organizationId } });
+    const sequence = await nextInvoiceNumber(tx, order.organizationId);
+    return updateOrderRow(tx, id, {
+      invoiceNumber: formatInvoiceNumber(invoicePrefixFor(organization.slug), sequence),
+    });
+  });
+  const organization = await db.organization.findUniqueOrThrow({ where: { id: numbered.organizationId } });
+  const taxId = numbered.customer.taxId as [string, string] | null;
+  const pdf = await renderInvoicePdf({
+    number: numbered.invoiceNumber!,
+    issuedAt: ctx.now?.() ?? new Date(),
+    currency: numbered.currency,
+    seller: {
+      name: organization.name,
+      email: organization.email,
+      website: organization.website,
+      address: null,
+    },
+    buyer: {
+      name: numbered.billingName,
+      email: numbered.customer.email,
+      address: addressSchema.parse(numbered.billingAddress),
+      taxId: taxId ? taxId[0] : null,
+    },
+    items: numbered.items.map((item) => ({
+      label: item.label,
+      amount: item.amount,
+      taxAmount: item.taxAmount,
+    })),
+    subtotalAmount: numbered.subtotalAmount,
+    discount:
+      numbered.discountAmount > 0
+        ? { label: numbered.discount?.name ?? 'Discount', amount: numbered.discountAmount }
+        : null,
+    taxAmount: numbered.taxAmount,
+    totalAmount: numbered.totalAmount,
+    orderId: numbered.id,
+    paidAt: numbered.createdAt,
+    refundedAmount: numbered.refundedAmount + numbered.refundedTaxAmount,
+  });
+  await ctx.storage.write({ path: invoicePath(numbered), bytes: pdf, mimeType: 'application/pdf' });
+  const row = await db.$transaction(async (tx) => {
+    await lockOrder(tx, id);
+    const updated = await updateOrderRow(tx, id, { invoicePath: invoicePath(numbered) });
+    await recordEvent(tx, {
+      organizationId: updated.organizationId,
+      type: 'order.updated',
+      data: toOrderResponse(updated),
+    });
+    return updated;
+  });
+  return toOrderResponse(row);
+}
+
+/** A short-lived download URL of the order's invoice; 404 until one was generated. */
+export async function orderInvoiceUrl(
+  ctx: InvoiceContext,
+  caller: Caller,
+  id: string,
+): Promise<{ url: string }> {
+  const order = await findOrderFor(ctx.db, caller, id);
+  if (!order.invoicePath || !order.invoiceNumber) {
+    throw new NotFoundError('No invoice was generated for this order yet.');
+  }
+  return {
+    url: await ctx.storage.downloadUrl({
+      path: order.invoicePath,
+      filename: `${order.invoiceNumber}.pdf`,
+      mimeType: 'application/pdf',
+      expiresInMs: INVOICE_LINK_TTL_MS,
+    }),
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { sandboxPaymentOutcome } from './rules.js';
+import { TEST_CARDS } from './test-cards.js';
+
+describe('sandboxPaymentOutcome', () => {
+  it.each([
+    ['pm_card_visa', { brand: 'visa', last4: '4242' }],
+    ['pm_card_mastercard', { brand: 'mastercard', last4: '4444' }],
+    ['pm_card_amex', { brand: 'amex', last4: '0005' }],
+    ['pm_card_discover', { brand: 'discover', last4: '1117' }],
+  ])('lets %s succeed with its card', (paymentMethodId, paymentMethod) => {
+    expect(sandboxPaymentOutcome(paymentMethodId)).toEqual({
+      status: 'succeeded',
+      paymentMethod,
+      refundsFail: false,
+    });
+  });
+
+  it.each([
+    ['pm_card_chargeDeclined', 'generic_decline', 'Your card was declined.'],
+    ['pm_card_visa_chargeDeclined', 'generic_decline', 'Your card was declined.'],
+    ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds', 'Your card has insufficient funds.'],
+    ['pm_card_chargeDeclinedExpiredCard', 'expired_card', 'Your card has expired.'],
+    ['pm_card_chargeDeclinedIncorrectCvc', 'incorrect_cvc', "Your card's security code is incorrect."],
+    [
+      'pm_card_chargeDeclinedProcessingError',
+      'processing_error',
+      'An error occurred while processing your card. Try again in a little bit.',
+    ],
+    ['pm_card_chargeDeclinedFraudulent', 'fraudulent', 'Your card was declined.'],
+    ['pm_card_chargeDeclinedLostCard', 'lost_card', 'Your card was declined.'],
+    ['pm_card_chargeDeclinedStolenCard', 'stolen_card', 'Your card was declined.'],
+    [
+      'pm_card_authenticationRequired',
+      'authentication_required',
+      'Your card was declined. This transaction requires authentication.',
+    ],
+  ])('declines %s with %s', (paymentMethodId, declineCode, message) => {
+    expect(sandboxPaymentOutcome(paymentMethodId)).toEqual({ status: 'failed', declineCode, message });
+  });
+
+  it('lets pm_card_refundFail succeed and marks its refunds as failing', () => {
+    expect(sandboxPaymentOutcome('pm_card_refundFail')).toEqual({
+      status: 'succeeded',
+      paymentMethod: { brand: 'visa', last4: '5126' },
+      refundsFail: true,
+    });
+  });
+
+  it('knows no outcome for ids Stripe does not know', () => {
+    expect(sandboxPaymentOutcome('pm_card_nonexistent')).toBeNull();
+    expect(sandboxPaymentOutcome('ctoken_1N2abc')).toBeNull();
+    expect(sandboxPaymentOutcome('')).toBeNull();
+  });
+
+  it('has an outcome for every test card the card form accepts', () => {
+    for (const card of TEST_CARDS) expect(sandboxPaymentOutcome(card.paymentMethodId)).not.toBeNull();
+  });
+});

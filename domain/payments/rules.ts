@@ -1,0 +1,65 @@
+// What Stripe's test mode does with each test PaymentMethod, as the sandbox processor reproduces it.
+import { testCardFor } from './test-cards.js';
+import type { PaymentMethodSummary } from './processor.js';
+
+/** Stripe's buyer-facing message for each decline code its test cards produce. */
+export const DECLINE_MESSAGES = {
+  generic_decline: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+  lost_card: 'Your card was declined.',
+  stolen_card: 'Your card was declined.',
+  expired_card: 'Your card has expired.',
+  incorrect_cvc: "Your card's security code is incorrect.",
+  processing_error: 'An error occurred while processing your card. Try again in a little bit.',
+  fraudulent: 'Your card was declined.',
+  card_velocity_exceeded:
+    'Your card was declined for making repeated attempts too frequently or exceeding its amount limit.',
+  // Stripe answers this when a card needs 3-D Secure and the payment was created with
+  // `error_on_requires_action` (see stripe.ts): the checkout has no authentication step.
+  authentication_required: 'Your card was declined. This transaction requires authentication.',
+} as const;
+
+export type DeclineCode = keyof typeof DECLINE_MESSAGES;
+
+export type SandboxPaymentOutcome =
+  | { status: 'succeeded'; paymentMethod: PaymentMethodSummary; refundsFail: boolean }
+  | { status: 'failed'; declineCode: DeclineCode; message: string };
+
+const DECLINING_PAYMENT_METHODS: Record<string, DeclineCode> = {
+  pm_card_chargeDeclined: 'generic_decline',
+  pm_card_visa_chargeDeclined: 'generic_decline',
+  pm_card_chargeDeclinedInsufficientFunds: 'insufficient_funds',
+  pm_card_visa_chargeDeclinedInsufficientFunds: 'insufficient_funds',
+  pm_card_chargeDeclinedLostCard: 'lost_card',
+  pm_card_visa_chargeDeclinedLostCard: 'lost_card',
+  pm_card_chargeDeclinedStolenCard: 'stolen_card',
+  pm_card_visa_chargeDeclinedStolenCard: 'stolen_card',
+  pm_card_chargeDeclinedExpiredCard: 'expired_card',
+  pm_card_chargeDeclinedIncorrectCvc: 'incorrect_cvc',
+  pm_card_chargeDeclinedProcessingError: 'processing_error',
+  pm_card_chargeDeclinedFraudulent: 'fraudulent',
+  pm_card_visa_chargeDeclinedVelocityLimitExceeded: 'card_velocity_exceeded',
+  pm_card_authenticationRequired: 'authentication_required',
+};
+
+/** Test cards whose payments succeed but whose refunds fail after a while (Stripe's `pm_card_refundFail`). */
+const REFUND_FAILING_PAYMENT_METHODS = new Set(['pm_card_refundFail']);
+
+/**
+ * The outcome of confirming a payment with a test PaymentMethod id; null for an id Stripe's test
+ * mode does not know (Stripe answers `resource_missing` and creates no payment).
+ */
+export function sandboxPaymentOutcome(paymentMethodId: string): SandboxPaymentOutcome | null {
+  const declineCode = DECLINING_PAYMENT_METHODS[paymentMethodId];
+  if (declineCode) return { status: 'failed', declineCode, message: DECLINE_MESSAGES[declineCode] };
+  const card = testCardFor(paymentMethodId);
+  if (!card) return null;
+  return {
+    status: 'succeeded',
+    paymentMethod: { brand: card.brand, last4: card.number.slice(-4) },
+    refundsFail: REFUND_FAILING_PAYMENT_METHODS.has(paymentMethodId),
+  };
+}
+
+/** Stripe's `failure_reason` the sandbox gives the refunds of a `pm_card_refundFail` payment. */
+export const SANDBOX_REFUND_FAILURE_REASON = 'declined';

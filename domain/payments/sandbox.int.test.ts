@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createRecordingSink } from '../../test/stripe-factories.js';
+import { PaymentProcessorError } from './errors.js';
+import type { PaymentInput, PaymentProcessor, RefundInput } from './processor.js';
+import { createSandboxProcessor } from './sandbox.js';
+
+describe('sandbox processor', () => {
+  let database: TestDatabase;
+  let sink: ReturnType<typeof createRecordingSink>;
+  let processor: PaymentProcessor;
+  let processorCustomerId: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await database.reset();
+    sink = createRecordingSink();
+    processor = createSandboxProcessor({ db: database.db, sink });
+    ({ processorCustomerId } = await processor.ensureCustomer({
+      idempotencyKey: `checkout:${randomUUID()}:customer`,
+      email: 'buyer@example.com',
+      name: 'Buyer',
+      customerId: randomUUID(),
+    }));
+  });
+
+  const paymentInput = (overrides: Partial<PaymentInput> = {}): PaymentInput => ({
+    idempotencyKey: `checkout:${randomUUID()}:pay`,
+    amount: 2500,
+    currency: 'usd',
+    confirmationTokenId: 'pm_card_visa',
+    processorCustomerId,
+    metadata: { checkout_id: randomUUID(), organization_id: randomUUID() },
+    description: 'Pro plan',
+    ...overrides,
+  });
+
+  const refundInput = (paymentId: string, overrides: Partial<RefundInput> = {}): RefundInput => ({
+    idempotencyKey: `refund:${randomUUID()}:refund`,
+    paymentId,
+    amount: 1000,
+    currency: 'usd',
+    metadata: { refund_id: randomUUID(), order_id: randomUUID() },
+    ...overrides,
+  });
+
+  async function paid(overrides: Partial<PaymentInput> = {}) {
+    const result = await processor.pay(paymentInput(overrides));
+    if (result.status !== 'succeeded') throw new Error(`expected a payment, got ${JSON.stringify(result)}`);
+    return result.paymentId;
+  }
+
+  describe('ensureCustomer', () => {
+    it('creates one customer per idempotency key', async () => {
+      const input = {
+        idempotencyKey: 'checkout:1:customer',
+        email: 'a@example.com',
+        name: null,
+        customerId: randomUUID(),
+      };
+      const first = await processor.ensureCustomer(input);
+      expect(first.processorCustomerId).toMatch(/^cus_sbx_[0-9a-f]{24}$/);
+      await expect(processor.ensureCustomer(input)).resolves.toEqual(first);
+      expect(
+        await database.db.sandboxCustomer.count({ where: { idempotencyKey: input.idempotencyKey } }),
+      ).toBe(1);
+    });
+
+    it('refuses the same key with other parameters, as Stripe does', async () => {
+      const input = {
+        idempotencyKey: 'checkout:2:customer',
+        email: 'a@example.com',
+        name: null,
+        customerId: 'c1',
+      };
+      await processor.ensureCustomer(input);
+      const reuse = processor.ensureCustomer({ ...input, email: 'b@example.com' });
+      await expect(reuse).rejects.toThrow(PaymentProcessorError);
+      await expect(reuse).rejects.toMatchObject({ code: 'idempotency_error', isRetryable: false });
+    });
+  });
+
+  describe('pay', () => {
+    it('charges pm_card_visa and reports payment.succeeded for the checkout', async () => {
+      const input = paymentInput();
+      const result = await processor.pay(input);
+      expect(result).toEqual({
+        status: 'succeeded',
+        paymentId: expect.stringMatching(/^pi_sbx_/),
+        paymentMethod: { brand: 'visa', last4: '4242' },
+      });
+      expect(sink.events).toEqual([
+        {
+          id: expect.stringMatching(/^evt_sbx_/),
+          type: 'payment.succeeded',
+          occurredAt: expect.any(String),
+          checkoutId: input.metadata.checkout_id,
+          paymentId: result.status === 'succeeded' ? result.paymentId : null,
+          paymentMethod: { brand: 'visa', last4: '4242' },
+        },
+      ]);
+      expect(await database.db.processorEvent.count({ where: { processor: 'sandbox' } })).toBe(1);
+    });
+
+    it.each([
+      ['pm_card_chargeDeclined', 'generic_decline', 'Your card was declined.'],
+      ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds', 'Your card has insufficient funds.'],
+      ['pm_card_chargeDeclinedExpiredCard', 'expired_card', 'Your card has expired.'],
+      ['pm_card_chargeDeclinedIncorrectCvc', 'incorrect_cvc', "Your card's security code is incorrect."],
+      [
+        'pm_card_chargeDeclinedProcessingError',
+        'processing_error',
+        'An error occurred while processing your card. Try again in a little bit.',
+      ],
+      ['pm_card_chargeDeclinedFraudulent', 'fraudulent', 'Your card was declined.'],
+    ])('declines %s with %s and reports payment.failed', async (paymentMethodId, declineCode, message) => {
+      const input = paymentInput({ confirmationTokenId: paymentMethodId });
+      const result = await processor.pay(input);
+      expect(result).toEqual({
+        status: 'failed',
+        paymentId: expect.stringMatching(/^pi_sbx_/),
+        declineCode,
+        message,
+      });
+      expect(sink.events).toEqual([
+        expect.objectContaining({
+          type: 'payment.failed',
+          checkoutId: input.metadata.checkout_id,
+          declineCode,
+          message,
+        }),
+      ]);
+    });
+
+    it('fails an unknown PaymentMethod like Stripe: resource_missing, no payment, no event', async () => {
+      await expect(processor.pay(paymentInput({ confirmationTokenId: 'pm_card_bogus' }))).resolves.toEqual({
+        status: 'failed',
+        paymentId: null,
+        declineCode: 'resource_missing',
+        message: "No such PaymentMethod: 'pm_card_bogus'",
+      });
+      await expect(processor.pay(paymentInput({ confirmationTokenId: 'ctoken_123' }))).resolves.toMatchObject(
+        {
+          declineCode: 'resource_missing',
+          message: "No such ConfirmationToken: 'ctoken_123'",
+        },
+      );
+      expect(await database.db.sandboxPayment.count()).toBe(0);
+      expect(sink.events).toEqual([]);
+    });
+
+    it('refuses an unknown customer: a request error, not a decline', async () => {
+      const attempt = processor.pay(paymentInput({ processorCustomerId: 'cus_unknown' }));
+      await expect(attempt).rejects.toMatchObject({ code: 'resource_missing', isRetryable: false });
+    });
+
+    it('refuses amounts that are not positive integers', async () => {
+      for (const amount of [0, -5, 10.5]) {
+        await expect(processor.pay(paymentInput({ amount }))).rejects.toMatchObject({
+          code: 'parameter_invalid_integer',
+        });
+      }
+    });
+
+    it('answers a retried request with its first answer and reports it under the same event id', async () => {
+      const input = paymentInput({ confirmationTokenId: 'pm_card_chargeDeclinedInsufficientFunds' });
+      const first = await processor.pay(input);
+      await expect(processor.pay(input)).resolves.toEqual(first);
+      expect(await database.db.sandboxPayment.count()).toBe(1);
+      // Delivered once: the retry's report was a duplicate of the first.
+      expect(sink.events).toHaveLength(1);
+    });
+
+    it('reports the outcome on retry when the first report could not be delivered', async () => {
+      const input = paymentInput();
+      sink.failNext();
+      await expect(processor.pay(input)).rejects.toThrow(/sink unavailable/);
+      expect(await database.db.sandboxPayment.count()).toBe(1);
+      const retried = await processor.pay(input);
+      expect(retried.status).toBe('succeeded');
+      expect(sink.events).toEqual([expect.objectContaining({ type: 'payment.succeeded' })]);
+    });
+
+    it('charges once when the same request arrives concurrently', async () => {
+      const input = paymentInput();
+      const results = await Promise.all(Array.from({ length: 5 }, () => processor.pay(input)));
+      expect(
+        new Set(results.map((result) => (result.status === 'succeeded' ? result.paymentId : null))).size,
+      ).toBe(1);
+      expect(await database.db.sandboxPayment.count()).toBe(1);
+      expect(sink.events).toHaveLength(1);
+    });
+
+    it('refuses the same key with other parameters', async () => {
+      const input = paymentInput();
+      await processor.pay(input);
+      await expect(processor.pay({ ...input, amount: 9900 })).rejects.toMatchObject({
+        code: 'idempotency_error',
+        isRetryable: false,
+      });
+      await expect(
+        processor.pay({ ...input, confirmationTokenId: 'pm_card_chargeDeclined' }),
+      ).rejects.toThrow(/was first used with other parameters/);
+    });
+
+    it('reports nothing when the metadata names no checkout', async () => {
+      const result = await processor.pay(paymentInput({ metadata: { organization_id: randomUUID() } }));
+      expect(result.status).toBe('succeeded');
+      expect(sink.events).toEqual([]);
+    });
+  });
+
+  describe('refund', () => {
+    it('refunds part of a payment and reports refund.succeeded for the refund', async () => {
+      const paymentId = await paid();
+      sink.events.length = 0;
+      const input = refundInput(paymentId, { amount: 1000 });
+      const result = await processor.refund(input);
+      expect(result).toEqual({ status: 'succeeded', processorRefundId: expect.stringMatching(/^re_sbx_/) });
+      expect(sink.events).toEqual([
+        {
+          id: expect.stringMatching(/^evt_sbx_/),
+          type: 'refund.succeeded',
+          occurredAt: expect.any(String),
+          refundId: input.metadata.refund_id,
+          processorRefundId: result.status === 'succeeded' ? result.processorRefundId : null,
+        },
+      ]);
+    });
+
+    it('never refunds more than was paid', async () => {
+      const paymentId = await paid({ amount: 2500 });
+      await expect(processor.refund(refundInput(paymentId, { amount: 1500 }))).resolves.toMatchObject({
+        status: 'succeeded',
+      });
+      await expect(processor.refund(refundInput(paymentId, { amount: 1001 }))).resolves.toEqual({
+        status: 'failed',
+        processorRefundId: null,
+        reason: 'amount_too_large',
+      });
+      await expect(processor.refund(refundInput(paymentId, { amount: 1000 }))).resolves.toMatchObject({
+        status: 'succeeded',
+      });
+      await expect(processor.refund(refundInput(paymentId, { amount: 1 }))).resolves.toEqual({
+        status: 'failed',
+        processorRefundId: null,
+        reason: 'charge_already_refunded',
+      });
+      expect(await database.db.sandboxRefund.count()).toBe(2);
+    });
+
+    it('lets concurrent refunds together take at most the payment', async () => {
+      const paymentId = await paid({ amount: 2500 });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => processor.refund(refundInput(paymentId, { amount: 500 }))),
+      );
+      expect(results.filter((result) => result.status === 'succeeded')).toHaveLength(5);
+      const { _sum } = await database.db.sandboxRefund.aggregate({ _sum: { amount: true } });
+      expect(_sum.amount).toBe(2500);
+    });
+
+    it('answers a retried refund with its first answer, once', async () => {
+      const paymentId = await paid();
+      const input = refundInput(paymentId);
+      const first = await processor.refund(input);
+      await expect(processor.refund(input)).resolves.toEqual(first);
+      await expect(processor.refund({ ...input, amount: 500 })).rejects.toMatchObject({
+        code: 'idempotency_error',
+      });
+      expect(await database.db.sandboxRefund.count()).toBe(1);
+    });
+
+    it('refuses refunds of unknown and declined payments', async () => {
+      await expect(processor.refund(refundInput('pi_sbx_unknown'))).resolves.toEqual({
+        status: 'failed',
+        processorRefundId: null,
+        reason: 'resource_missing',
+      });
+      const declined = await processor.pay(paymentInput({ confirmationTokenId: 'pm_card_chargeDeclined' }));
+      await expect(processor.refund(refundInput(declined.paymentId!))).resolves.toEqual({
+        status: 'failed',
+        processorRefundId: null,
+        reason: 'payment_intent_unexpected_state',
+      });
+    });
+
+    it('keeps refunds of a pm_card_refundFail payment pending, then reports refund.failed, returning the amount', async () => {
+      const paymentId = await paid({ amount: 2500, confirmationTokenId: 'pm_card_refundFail' });
+      sink.events.length = 0;
+      const input = refundInput(paymentId, { amount: 2500 });
+      const result = await processor.refund(input);
+      expect(result).toEqual({ status: 'pending', processorRefundId: expect.stringMatching(/^re_sbx_/) });
+      expect(sink.events).toEqual([
+        expect.objectContaining({
+          type: 'refund.failed',
+          refundId: input.metadata.refund_id,
+          processorRefundId: result.status === 'pending' ? result.processorRefundId : null,
+          reason: 'declined',
+        }),
+      ]);
+      // The failed refund moved no money: the whole payment can still be refunded.
+      await expect(processor.refund(refundInput(paymentId, { amount: 2500 }))).resolves.toMatchObject({
+        status: 'pending',
+      });
+    });
+  });
+});

@@ -1,0 +1,240 @@
+// The built-in processor of sandbox mode (no Stripe key): Stripe's test mode, reproduced on our own
+// tables so the whole flow runs offline. Test PaymentMethod ids decide outcomes (rules.ts); every
+// request is idempotent by key as Stripe's are (same key, same parameters: the first answer again;
+// other parameters: refused); every outcome is also reported as a ProcessorEvent through the same
+// ingest path as Stripe's webhooks, under an event id stored with the outcome, so a retried request
+// reports it again and the ingest path drops the duplicate.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../infra/db.js';
+import { PaymentProcessorError } from './errors.js';
+import { ingestProcessorEvent } from './events.js';
+import type {
+  PaymentInput,
+  PaymentProcessor,
+  PaymentResult,
+  ProcessorCustomerInput,
+  ProcessorEvent,
+  ProcessorEventSink,
+  RefundInput,
+  RefundResult,
+} from './processor.js';
+import {
+  findSandboxCustomer,
+  findSandboxCustomerByKey,
+  findSandboxPaymentByKey,
+  findSandboxRefundByKey,
+  insertSandboxCustomer,
+  insertSandboxPayment,
+  insertSandboxRefund,
+  lockSandboxPayment,
+  sumSandboxRefunds,
+  type SandboxPaymentRow,
+  type SandboxRefundRow,
+} from './repository.js';
+import { SANDBOX_REFUND_FAILURE_REASON, sandboxPaymentOutcome } from './rules.js';
+
+export type SandboxProcessorDeps = { db: Db; sink: ProcessorEventSink };
+
+const sandboxId = (prefix: 'cus' | 'pi' | 're' | 'evt') => `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
+
+/** Key order must not matter: the same parameters always hash alike. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const requestHash = (operation: string, params: Record<string, unknown>) =>
+  createHash('sha256').update(operation).update('\n').update(canonicalJson(params)).digest('hex');
+
+function assertSameRequest(row: { requestHash: string }, hash: string, idempotencyKey: string) {
+  if (row.requestHash !== hash) {
+    throw new PaymentProcessorError(
+      'idempotency_error',
+      `Idempotency key '${idempotencyKey}' was first used with other parameters; use another key for a different request.`,
+      false,
+    );
+  }
+}
+
+function assertAmount(amount: number) {
+  if (!Number.isSafeInteger(amount) || amount < 1) {
+    throw new PaymentProcessorError(
+      'parameter_invalid_integer',
+      `Invalid amount: ${amount} (a positive integer of minor units).`,
+      false,
+    );
+  }
+}
+
+function paymentResult(row: SandboxPaymentRow): PaymentResult {
+  const outcome = sandboxPaymentOutcome(row.paymentMethod);
+  if (row.status === 'succeeded' && outcome?.status === 'succeeded') {
+    return { status: 'succeeded', paymentId: row.id, paymentMethod: outcome.paymentMethod };
+  }
+  return {
+    status: 'failed',
+    paymentId: row.id,
+    declineCode: row.declineCode ?? 'generic_decline',
+    message: row.failureMessage ?? 'Your card was declined.',
+  };
+}
+
+/** The event Stripe would send for this payment; none without a checkout to route it to. */
+function paymentEvent(row: SandboxPaymentRow): ProcessorEvent | null {
+  const checkoutId = (row.metadata as Record<string, string>).checkout_id;
+  if (!checkoutId) return null;
+  const result = paymentResult(row);
+  const common = { id: row.eventId, occurredAt: row.createdAt.toISOString(), checkoutId };
+  return result.status === 'succeeded'
+    ? { ...common, type: 'payment.succeeded', paymentId: row.id, paymentMethod: result.paymentMethod }
+    : result.status === 'failed'
+      ? {
+          ...common,
+          type: 'payment.failed',
+          paymentId: row.id,
+          declineCode: result.declineCode,
+          message: result.message,
+        }
+      : null;
+}
+
+function refundResult(row: SandboxRefundRow): RefundResult {
+  return { status: row.status === 'pending' ? 'pending' : 'succeeded', processorRefundId: row.id };
+}
+
+function refundEvent(row: SandboxRefundRow): ProcessorEvent | null {
+  const refundId = (row.metadata as Record<string, string>).refund_id;
+  if (!refundId) return null;
+  const common = { id: row.eventId, occurredAt: row.createdAt.toISOString(), refundId };
+  return row.failureReason
+    ? { ...common, type: 'refund.failed', processorRefundId: row.id, reason: row.failureReason }
+    : { ...common, type: 'refund.succeeded', processorRefundId: row.id };
+}
+
+/** Stripe's answer to a refund it refuses: no refund is created, so nothing is stored or reported. */
+const refused = (reason: string): RefundResult => ({ status: 'failed', processorRefundId: null, reason });
+
+export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): PaymentProcessor {
+  const report = async (event: ProcessorEvent | null) => {
+    if (event) await ingestProcessorEvent(db, 'sandbox', event, sink);
+  };
+
+  return {
+    name: 'sandbox',
+
+    async ensureCustomer(input: ProcessorCustomerInput) {
+      const params = { email: input.email, name: input.name, customerId: input.customerId };
+      const hash = requestHash('customers.create', params);
+      let row = await findSandboxCustomerByKey(db, input.idempotencyKey);
+      if (!row) {
+        await insertSandboxCustomer(db, {
+          id: sandboxId('cus'),
+          idempotencyKey: input.idempotencyKey,
+          requestHash: hash,
+          ...params,
+        });
+        row = await findSandboxCustomerByKey(db, input.idempotencyKey);
+      }
+      if (!row) throw new Error(`sandbox customer ${input.idempotencyKey} vanished after its insert`);
+      assertSameRequest(row, hash, input.idempotencyKey);
+      return { processorCustomerId: row.id };
+    },
+
+    async pay(input: PaymentInput) {
+      assertAmount(input.amount);
+      const params = {
+        amount: input.amount,
+        currency: input.currency.toLowerCase(),
+        paymentMethod: input.confirmationTokenId,
+        customer: input.processorCustomerId,
+        metadata: input.metadata,
+        description: input.description,
+      };
+      const hash = requestHash('payment_intents.create', params);
+      let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
+      if (!row) {
+        if (!(await findSandboxCustomer(db, input.processorCustomerId))) {
+          throw new PaymentProcessorError(
+            'resource_missing',
+            `No such customer: '${input.processorCustomerId}'`,
+            false,
+          );
+        }
+        const outcome = sandboxPaymentOutcome(input.confirmationTokenId);
+        if (!outcome) {
+          // As Stripe: an unknown PaymentMethod fails the request before any payment exists.
+          const kind = input.confirmationTokenId.startsWith('ctoken_')
+            ? 'ConfirmationToken'
+            : 'PaymentMethod';
+          return {
+            status: 'failed',
+            paymentId: null,
+            declineCode: 'resource_missing',
+            message: `No such ${kind}: '${input.confirmationTokenId}'`,
+          };
+        }
+        await insertSandboxPayment(db, {
+          id: sandboxId('pi'),
+          idempotencyKey: input.idempotencyKey,
+          requestHash: hash,
+          ...params,
+          status: outcome.status,
+          declineCode: outcome.status === 'failed' ? outcome.declineCode : null,
+          failureMessage: outcome.status === 'failed' ? outcome.message : null,
+          eventId: sandboxId('evt'),
+        });
+        row = await findSandboxPaymentByKey(db, input.idempotencyKey);
+      }
+      if (!row) throw new Error(`sandbox payment ${input.idempotencyKey} vanished after its insert`);
+      assertSameRequest(row, hash, input.idempotencyKey);
+      await report(paymentEvent(row));
+      return paymentResult(row);
+    },
+
+    async refund(input: RefundInput) {
+      assertAmount(input.amount);
+      const params = {
+        paymentId: input.paymentId,
+        amount: input.amount,
+        currency: input.currency.toLowerCase(),
+        metadata: input.metadata,
+      };
+      const hash = requestHash('refunds.create', params);
+      const outcome = await db.$transaction(async (tx) => {
+        const earlier = await findSandboxRefundByKey(tx, input.idempotencyKey);
+        if (earlier) return earlier;
+        const payment = await lockSandboxPayment(tx, input.paymentId);
+        if (!payment) return refused('resource_missing');
+        if (payment.status !== 'succeeded') return refused('payment_intent_unexpected_state');
+        // Under the payment's row lock: a concurrent first request with this key may have won.
+        const replayed = await findSandboxRefundByKey(tx, input.idempotencyKey);
+        if (replayed) return replayed;
+        // Also under the lock, so concurrent refunds cannot together exceed the payment.
+        const refundable = payment.amount - (await sumSandboxRefunds(tx, payment.id));
+        if (refundable <= 0) return refused('charge_already_refunded');
+        if (input.amount > refundable) return refused('amount_too_large');
+        const paymentOutcome = sandboxPaymentOutcome(payment.paymentMethod);
+        const refundsFail = paymentOutcome?.status === 'succeeded' && paymentOutcome.refundsFail;
+        return insertSandboxRefund(tx, {
+          id: sandboxId('re'),
+          idempotencyKey: input.idempotencyKey,
+          requestHash: hash,
+          paymentId: payment.id,
+          amount: input.amount,
+          metadata: input.metadata,
+          status: refundsFail ? 'pending' : 'succeeded',
+          failureReason: refundsFail ? SANDBOX_REFUND_FAILURE_REASON : null,
+          eventId: sandboxId('evt'),
+        });
+      });
+      if (!('id' in outcome)) return outcome;
+      assertSameRequest(outcome, hash, input.idempotencyKey);
+      await report(refundEvent(outcome));
+      return refundResult(outcome);
+    },
+  };
+}

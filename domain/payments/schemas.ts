@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { ProcessorEvent } from './processor.js';
+
+const paymentMethodSummarySchema = z.object({ brand: z.string(), last4: z.string() });
+const occurredAt = z.iso.datetime({ offset: true });
+
+/**
+ * A `ProcessorEvent` as stored in `processor_events.payload` and read back for redelivery; also
+ * what a workflow may parse a delivered event with.
+ */
+export const processorEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    id: z.string().min(1),
+    type: z.literal('payment.succeeded'),
+    occurredAt,
+    checkoutId: z.string().min(1),
+    paymentId: z.string().min(1),
+    paymentMethod: paymentMethodSummarySchema.nullable(),
+  }),
+  z.object({
+    id: z.string().min(1),
+    type: z.literal('payment.failed'),
+    occurredAt,
+    checkoutId: z.string().min(1),
+    paymentId: z.string().min(1).nullable(),
+    declineCode: z.string().min(1),
+    message: z.string(),
+  }),
+  z.object({
+    id: z.string().min(1),
+    type: z.literal('refund.succeeded'),
+    occurredAt,
+    refundId: z.string().min(1),
+    processorRefundId: z.string().min(1),
+  }),
+  z.object({
+    id: z.string().min(1),
+    type: z.literal('refund.failed'),
+    occurredAt,
+    refundId: z.string().min(1),
+    processorRefundId: z.string().min(1).nullable(),
+    reason: z.string().min(1),
+  }),
+]) satisfies z.ZodType<ProcessorEvent>;

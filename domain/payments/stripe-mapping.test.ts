@@ -1,0 +1,183 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  createCardPaymentMethod,
+  createPaymentIntent,
+  createRefund,
+  createStripeEvent,
+} from '../../test/stripe-factories.js';
+import { PaymentProcessorError } from './errors.js';
+import { paymentIntentResult, refundObjectResult, stripeEventToProcessorEvent } from './stripe-mapping.js';
+
+describe('paymentIntentResult', () => {
+  it('reads a succeeded intent with its expanded card', () => {
+    const intent = createPaymentIntent({
+      status: 'succeeded',
+      payment_method: createCardPaymentMethod({ brand: 'visa', last4: '4242' }),
+    });
+    expect(paymentIntentResult(intent)).toEqual({
+      status: 'succeeded',
+      paymentId: intent.id,
+      paymentMethod: { brand: 'visa', last4: '4242' },
+    });
+  });
+
+  it('has no card summary when the payment method is not expanded', () => {
+    const intent = createPaymentIntent({ status: 'succeeded', payment_method: 'pm_123' });
+    expect(paymentIntentResult(intent)).toMatchObject({ status: 'succeeded', paymentMethod: null });
+  });
+
+  it('reads processing as processing', () => {
+    const intent = createPaymentIntent({ status: 'processing' });
+    expect(paymentIntentResult(intent)).toEqual({ status: 'processing', paymentId: intent.id });
+  });
+
+  it('reads requires_payment_method as failed, with the decline code and message of the last error', () => {
+    const intent = createPaymentIntent({
+      status: 'requires_payment_method',
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      },
+    });
+    expect(paymentIntentResult(intent)).toEqual({
+      status: 'failed',
+      paymentId: intent.id,
+      declineCode: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    });
+  });
+
+  it('falls back to the error code, then to a generic failure', () => {
+    const withCode = createPaymentIntent({
+      status: 'requires_payment_method',
+      last_payment_error: { type: 'card_error', code: 'expired_card', message: 'Your card has expired.' },
+    });
+    expect(paymentIntentResult(withCode)).toMatchObject({ declineCode: 'expired_card' });
+    const bare = createPaymentIntent({ status: 'requires_payment_method', last_payment_error: null });
+    expect(paymentIntentResult(bare)).toMatchObject({
+      status: 'failed',
+      declineCode: 'payment_failed',
+      message: 'The payment failed.',
+    });
+  });
+
+  it('reads requires_action as an authentication decline: the checkout cannot authenticate', () => {
+    const intent = createPaymentIntent({ status: 'requires_action' });
+    expect(paymentIntentResult(intent)).toEqual({
+      status: 'failed',
+      paymentId: intent.id,
+      declineCode: 'authentication_required',
+      message: 'Your card was declined. This transaction requires authentication.',
+    });
+  });
+
+  it('reads canceled as failed and refuses statuses a confirmed intent cannot have', () => {
+    expect(paymentIntentResult(createPaymentIntent({ status: 'canceled' }))).toMatchObject({
+      status: 'failed',
+      declineCode: 'canceled',
+    });
+    const unexpected = () => paymentIntentResult(createPaymentIntent({ status: 'requires_capture' }));
+    expect(unexpected).toThrow(PaymentProcessorError);
+    expect(unexpected).toThrow(/requires_capture after confirmation/);
+  });
+});
+
+describe('refundObjectResult', () => {
+  it.each([
+    ['succeeded', { status: 'succeeded' }],
+    ['pending', { status: 'pending' }],
+    ['requires_action', { status: 'pending' }],
+    ['canceled', { status: 'failed', reason: 'canceled' }],
+  ])('reads %s', (status, expected) => {
+    const refund = createRefund({ status });
+    expect(refundObjectResult(refund)).toEqual({ processorRefundId: refund.id, ...expected });
+  });
+
+  it('reads failed with its failure reason', () => {
+    const refund = createRefund({ status: 'failed', failure_reason: 'expired_or_canceled_card' });
+    expect(refundObjectResult(refund)).toEqual({
+      status: 'failed',
+      processorRefundId: refund.id,
+      reason: 'expired_or_canceled_card',
+    });
+  });
+});
+
+describe('stripeEventToProcessorEvent', () => {
+  const checkoutId = '0b8c7a52-51a4-4a32-9c2c-4a1a0f7d2c11';
+  const refundId = '5f6b2a5e-0f0c-4d0e-8d3b-7d9a1f0e2b33';
+
+  it('turns payment_intent.succeeded into payment.succeeded for the checkout in its metadata', () => {
+    const intent = createPaymentIntent({ metadata: { checkout_id: checkoutId } });
+    const event = createStripeEvent('payment_intent.succeeded', intent, { created: 1_795_000_123 });
+    expect(stripeEventToProcessorEvent(event)).toEqual({
+      id: event.id,
+      type: 'payment.succeeded',
+      occurredAt: '2026-11-18T11:08:43.000Z',
+      checkoutId,
+      paymentId: intent.id,
+      paymentMethod: null,
+    });
+  });
+
+  it('turns payment_intent.payment_failed into payment.failed with the decline', () => {
+    const intent = createPaymentIntent({
+      status: 'requires_payment_method',
+      metadata: { checkout_id: checkoutId },
+      last_payment_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        message: 'Your card was declined.',
+      },
+    });
+    const event = createStripeEvent('payment_intent.payment_failed', intent);
+    expect(stripeEventToProcessorEvent(event)).toMatchObject({
+      id: event.id,
+      type: 'payment.failed',
+      checkoutId,
+      paymentId: intent.id,
+      declineCode: 'generic_decline',
+      message: 'Your card was declined.',
+    });
+  });
+
+  it.each(['refund.created', 'refund.updated', 'charge.refund.updated'] as const)(
+    'turns a succeeded refund of %s into refund.succeeded for the refund in its metadata',
+    (type) => {
+      const refund = createRefund({ status: 'succeeded', metadata: { refund_id: refundId } });
+      const event = createStripeEvent(type, refund);
+      expect(stripeEventToProcessorEvent(event)).toMatchObject({
+        id: event.id,
+        type: 'refund.succeeded',
+        refundId,
+        processorRefundId: refund.id,
+      });
+    },
+  );
+
+  it('turns refund.failed into refund.failed with its reason', () => {
+    const refund = createRefund({
+      status: 'failed',
+      failure_reason: 'lost_or_stolen_card',
+      metadata: { refund_id: refundId },
+    });
+    expect(stripeEventToProcessorEvent(createStripeEvent('refund.failed', refund))).toMatchObject({
+      type: 'refund.failed',
+      refundId,
+      processorRefundId: refund.id,
+      reason: 'lost_or_stolen_card',
+    });
+  });
+
+  it('ignores pending refunds, objects without our metadata and other event types', () => {
+    const pending = createRefund({ status: 'pending', metadata: { refund_id: refundId } });
+    expect(stripeEventToProcessorEvent(createStripeEvent('refund.updated', pending))).toBeNull();
+    const foreign = createPaymentIntent({ metadata: {} });
+    expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.succeeded', foreign))).toBeNull();
+    const created = createPaymentIntent({ metadata: { checkout_id: checkoutId } });
+    expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.created', created))).toBeNull();
+  });
+});

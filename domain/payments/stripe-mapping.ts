@@ -1,0 +1,133 @@
+// Stripe's objects and events read as the processor interface's results and events. Pure: the
+// Stripe SDK is imported for its types only.
+import type Stripe from 'stripe';
+import { PaymentProcessorError } from './errors.js';
+import type { PaymentMethodSummary, PaymentResult, ProcessorEvent, RefundResult } from './processor.js';
+import { DECLINE_MESSAGES } from './rules.js';
+
+function paymentMethodSummary(
+  paymentMethod: Stripe.PaymentIntent['payment_method'],
+): PaymentMethodSummary | null {
+  if (!paymentMethod || typeof paymentMethod === 'string' || !paymentMethod.card) return null;
+  return { brand: paymentMethod.card.brand, last4: paymentMethod.card.last4 };
+}
+
+function lastPaymentError(intent: Stripe.PaymentIntent) {
+  const error = intent.last_payment_error;
+  return {
+    declineCode: error?.decline_code ?? error?.code ?? 'payment_failed',
+    message: error?.message ?? 'The payment failed.',
+  };
+}
+
+/** A confirmed PaymentIntent as a payment result (its `payment_method` expanded for brand and last four). */
+export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult {
+  switch (intent.status) {
+    case 'succeeded':
+      return {
+        status: 'succeeded',
+        paymentId: intent.id,
+        paymentMethod: paymentMethodSummary(intent.payment_method),
+      };
+    case 'processing':
+      return { status: 'processing', paymentId: intent.id };
+    case 'requires_payment_method':
+      return { status: 'failed', paymentId: intent.id, ...lastPaymentError(intent) };
+    case 'requires_action':
+      // Payments are created with `error_on_requires_action`, so Stripe declines instead; should one
+      // still wait for the buyer, the checkout has no step to authenticate in, so it has failed.
+      return {
+        status: 'failed',
+        paymentId: intent.id,
+        declineCode: 'authentication_required',
+        message: DECLINE_MESSAGES.authentication_required,
+      };
+    case 'canceled':
+      return {
+        status: 'failed',
+        paymentId: intent.id,
+        declineCode: 'canceled',
+        message: 'The payment was canceled.',
+      };
+    default:
+      // requires_confirmation / requires_capture: impossible with confirm and automatic capture.
+      throw new PaymentProcessorError(
+        'unexpected_status',
+        `PaymentIntent ${intent.id} is ${intent.status} after confirmation`,
+        false,
+      );
+  }
+}
+
+export function refundObjectResult(refund: Stripe.Refund): RefundResult {
+  switch (refund.status) {
+    case 'succeeded':
+      return { status: 'succeeded', processorRefundId: refund.id };
+    case 'failed':
+      return { status: 'failed', processorRefundId: refund.id, reason: refund.failure_reason ?? 'unknown' };
+    case 'canceled':
+      return { status: 'failed', processorRefundId: refund.id, reason: 'canceled' };
+    default:
+      // pending, requires_action: Stripe reports the end with refund.updated / charge.refund.updated.
+      return { status: 'pending', processorRefundId: refund.id };
+  }
+}
+
+const occurredAt = (event: Stripe.Event) => new Date(event.created * 1000).toISOString();
+
+function refundEvent(event: Stripe.Event, refund: Stripe.Refund): ProcessorEvent | null {
+  const refundId = refund.metadata?.refund_id;
+  if (!refundId) return null;
+  const result = refundObjectResult(refund);
+  const common = { id: event.id, occurredAt: occurredAt(event), refundId };
+  if (result.status === 'succeeded') {
+    return { ...common, type: 'refund.succeeded', processorRefundId: refund.id };
+  }
+  if (result.status === 'failed') {
+    return { ...common, type: 'refund.failed', processorRefundId: refund.id, reason: result.reason };
+  }
+  return null;
+}
+
+/**
+ * The ProcessorEvent a verified Stripe event stands for; null when it concerns nothing of ours:
+ * another event type, an object without our metadata (created outside Tollgate), a refund still pending.
+ */
+export function stripeEventToProcessorEvent(event: Stripe.Event): ProcessorEvent | null {
+  switch (event.type) {
+    case 'payment_intent.succeeded': {
+      const intent = event.data.object;
+      const checkoutId = intent.metadata?.checkout_id;
+      if (!checkoutId) return null;
+      return {
+        id: event.id,
+        type: 'payment.succeeded',
+        occurredAt: occurredAt(event),
+        checkoutId,
+        paymentId: intent.id,
+        // Events carry the PaymentMethod's id only; its card is in the synchronous answer.
+        paymentMethod: paymentMethodSummary(intent.payment_method),
+      };
+    }
+    case 'payment_intent.payment_failed': {
+      const intent = event.data.object;
+      const checkoutId = intent.metadata?.checkout_id;
+      if (!checkoutId) return null;
+      return {
+        id: event.id,
+        type: 'payment.failed',
+        occurredAt: occurredAt(event),
+        checkoutId,
+        paymentId: intent.id,
+        ...lastPaymentError(intent),
+      };
+    }
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated':
+      return refundEvent(event, event.data.object);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,348 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type Stripe from 'stripe';
+import { createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createRecordingSink } from '../../test/stripe-factories.js';
+import { startStripeProxy, type StripeProxy } from '../../test/stripe-proxy.js';
+import type { TaxQuoteInput } from '../tax/calculator.js';
+import { PaymentProcessorError } from './errors.js';
+import { createPaymentProcessor, createStripeTax } from './index.js';
+import type { PaymentInput, PaymentProcessor, RefundInput } from './processor.js';
+import { createStripeClient, createStripeProcessor } from './stripe.js';
+import { createStripeTaxCalculator } from './stripe-tax.js';
+
+/** The API version of stripe-mock's OpenAPI document (started with -strict-version-check). */
+const API_VERSION = '2025-09-30.clover';
+
+/** Every outgoing call against stripe-mock, through a recording proxy that shows what was sent. */
+describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
+  let proxy: StripeProxy;
+  let stripe: Stripe;
+  let processor: PaymentProcessor;
+
+  beforeAll(async () => {
+    proxy = await startStripeProxy();
+    stripe = createStripeClient({ secretKey: 'sk_test_tollgate', apiBase: proxy.url });
+    processor = createStripeProcessor({ stripe });
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+  });
+  beforeEach(() => {
+    proxy.forward();
+    proxy.requests.length = 0;
+  });
+
+  const lastRequest = () => {
+    const request = proxy.requests.at(-1);
+    if (!request) throw new Error('no request reached Stripe');
+    return request;
+  };
+
+  const paymentInput = (overrides: Partial<PaymentInput> = {}): PaymentInput => ({
+    idempotencyKey: `checkout:${randomUUID()}:pay`,
+    amount: 2500,
+    currency: 'USD',
+    confirmationTokenId: 'ctoken_1QaBcD2eFgHiJkLm',
+    processorCustomerId: 'cus_QaBcD2eFgHiJkL',
+    metadata: { checkout_id: randomUUID(), organization_id: randomUUID() },
+    description: 'Pro plan',
+    ...overrides,
+  });
+
+  const refundInput = (overrides: Partial<RefundInput> = {}): RefundInput => ({
+    idempotencyKey: `refund:${randomUUID()}:refund`,
+    paymentId: 'pi_3QaBcD2eFgHiJkLm',
+    amount: 777,
+    currency: 'usd',
+    metadata: { refund_id: randomUUID(), order_id: randomUUID() },
+    ...overrides,
+  });
+
+  describe('ensureCustomer', () => {
+    it('creates a customer with our id in its metadata, under the idempotency key', async () => {
+      const customerId = randomUUID();
+      const result = await processor.ensureCustomer({
+        idempotencyKey: 'checkout:c1:customer',
+        email: 'buyer@example.com',
+        name: 'Buyer',
+        customerId,
+      });
+      expect(result.processorCustomerId).toMatch(/^cus_/);
+      const request = lastRequest();
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/customers' });
+      expect(request.headers['idempotency-key']).toBe('checkout:c1:customer');
+      expect(request.headers['stripe-version']).toBe(API_VERSION);
+      expect(Object.fromEntries(request.form)).toEqual({
+        email: 'buyer@example.com',
+        name: 'Buyer',
+        'metadata[customer_id]': customerId,
+      });
+    });
+
+    it('leaves the name out when there is none', async () => {
+      await processor.ensureCustomer({
+        idempotencyKey: 'checkout:c2:customer',
+        email: 'buyer@example.com',
+        name: null,
+        customerId: randomUUID(),
+      });
+      expect(lastRequest().form.has('name')).toBe(false);
+    });
+  });
+
+  describe('pay', () => {
+    it('confirms a PaymentIntent with the ConfirmationToken from Elements', async () => {
+      const input = paymentInput();
+      const result = await processor.pay(input);
+      const request = lastRequest();
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/payment_intents' });
+      expect(request.headers['idempotency-key']).toBe(input.idempotencyKey);
+      expect(Object.fromEntries(request.form)).toEqual({
+        amount: '2500',
+        currency: 'usd',
+        customer: 'cus_QaBcD2eFgHiJkL',
+        description: 'Pro plan',
+        'metadata[checkout_id]': input.metadata.checkout_id,
+        'metadata[organization_id]': input.metadata.organization_id,
+        confirmation_token: 'ctoken_1QaBcD2eFgHiJkLm',
+        confirm: 'true',
+        'automatic_payment_methods[enabled]': 'true',
+        'automatic_payment_methods[allow_redirects]': 'never',
+        error_on_requires_action: 'true',
+        'expand[0]': 'payment_method',
+      });
+      // stripe-mock's fixture intent is requires_payment_method with an empty last error.
+      expect(result).toEqual({
+        status: 'failed',
+        paymentId: expect.stringMatching(/^pi_/),
+        declineCode: 'payment_failed',
+        message: 'The payment failed.',
+      });
+    });
+
+    it('confirms with a test PaymentMethod id in place of a ConfirmationToken', async () => {
+      await processor.pay(paymentInput({ confirmationTokenId: 'pm_card_visa' }));
+      const form = lastRequest().form;
+      expect(form.get('payment_method')).toBe('pm_card_visa');
+      expect(form.has('confirmation_token')).toBe(false);
+    });
+
+    it("answers a card decline as a failed payment with Stripe's decline code and message", async () => {
+      proxy.answer(402, {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+        payment_intent: { id: 'pi_declined', object: 'payment_intent', status: 'requires_payment_method' },
+      });
+      await expect(processor.pay(paymentInput())).resolves.toEqual({
+        status: 'failed',
+        paymentId: 'pi_declined',
+        declineCode: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      });
+    });
+
+    it('answers a card error without a decline code with its error code', async () => {
+      proxy.answer(402, { type: 'card_error', code: 'expired_card', message: 'Your card has expired.' });
+      await expect(processor.pay(paymentInput())).resolves.toMatchObject({
+        status: 'failed',
+        paymentId: null,
+        declineCode: 'expired_card',
+      });
+    });
+
+    it('answers a ConfirmationToken Stripe does not know as a failed payment', async () => {
+      proxy.answer(400, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'confirmation_token',
+        message: "No such confirmationtoken: 'ctoken_gone'",
+      });
+      await expect(processor.pay(paymentInput({ confirmationTokenId: 'ctoken_gone' }))).resolves.toEqual({
+        status: 'failed',
+        paymentId: null,
+        declineCode: 'resource_missing',
+        message: "No such confirmationtoken: 'ctoken_gone'",
+      });
+    });
+
+    it('throws refused requests as permanent errors: a key reused with other parameters, an unknown customer', async () => {
+      proxy.answer(400, {
+        type: 'idempotency_error',
+        message: 'Keys for idempotent requests can only be used with the same parameters.',
+      });
+      const reused = processor.pay(paymentInput());
+      await expect(reused).rejects.toBeInstanceOf(PaymentProcessorError);
+      await expect(reused).rejects.toMatchObject({ code: 'StripeIdempotencyError', isRetryable: false });
+
+      proxy.answer(400, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'customer',
+        message: "No such customer: 'cus_gone'",
+      });
+      await expect(processor.pay(paymentInput())).rejects.toMatchObject({
+        code: 'resource_missing',
+        isRetryable: false,
+      });
+    });
+
+    it('throws outages and rate limits as retryable errors, after the SDK retried with the same key', async () => {
+      proxy.answer(500, { type: 'api_error', message: 'Something went wrong on our end.' });
+      const input = paymentInput();
+      await expect(processor.pay(input)).rejects.toMatchObject({ code: 'StripeAPIError', isRetryable: true });
+      expect(proxy.requests.length).toBeGreaterThan(1);
+      expect(new Set(proxy.requests.map((request) => request.headers['idempotency-key']))).toEqual(
+        new Set([input.idempotencyKey]),
+      );
+
+      proxy.answer(429, { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests.' });
+      await expect(processor.pay(paymentInput())).rejects.toMatchObject({ isRetryable: true });
+    });
+
+    it('throws a connection failure as retryable', async () => {
+      const unreachable = createStripeProcessor({
+        stripe: createStripeClient({ secretKey: 'sk_test_tollgate', apiBase: 'http://127.0.0.1:9' }),
+      });
+      await expect(unreachable.pay(paymentInput())).rejects.toMatchObject({
+        code: 'StripeConnectionError',
+        isRetryable: true,
+      });
+    }, 30_000);
+  });
+
+  describe('refund', () => {
+    it('refunds the PaymentIntent with our refund in its metadata, under the idempotency key', async () => {
+      const input = refundInput();
+      const result = await processor.refund(input);
+      const request = lastRequest();
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/refunds' });
+      expect(request.headers['idempotency-key']).toBe(input.idempotencyKey);
+      expect(Object.fromEntries(request.form)).toEqual({
+        payment_intent: 'pi_3QaBcD2eFgHiJkLm',
+        amount: '777',
+        'metadata[refund_id]': input.metadata.refund_id,
+        'metadata[order_id]': input.metadata.order_id,
+      });
+      expect(result).toEqual({ status: 'succeeded', processorRefundId: expect.stringMatching(/^re_/) });
+    });
+
+    it('answers a refund Stripe refuses as a failed refund with its code', async () => {
+      proxy.answer(400, {
+        type: 'invalid_request_error',
+        code: 'charge_already_refunded',
+        message: 'Charge ch_1 has already been refunded.',
+      });
+      await expect(processor.refund(refundInput())).resolves.toEqual({
+        status: 'failed',
+        processorRefundId: null,
+        reason: 'charge_already_refunded',
+      });
+    });
+  });
+
+  describe('Stripe Tax', () => {
+    const quoteInput = (overrides: Partial<TaxQuoteInput> = {}): TaxQuoteInput => ({
+      amount: 1000,
+      currency: 'EUR',
+      billingAddress: {
+        line1: '1 Rue de Rivoli',
+        line2: null,
+        postal_code: '75001',
+        city: 'Paris',
+        state: null,
+        country: 'FR',
+      },
+      taxId: null,
+      productId: randomUUID(),
+      idempotencyKey: `checkout:${randomUUID()}:tax:1`,
+      ...overrides,
+    });
+
+    it('creates a tax calculation for the net amount at the billing address and keeps its id', async () => {
+      const calculator = createStripeTaxCalculator({ stripe });
+      const input = quoteInput();
+      const quote = await calculator.quote(input);
+      const request = lastRequest();
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/tax/calculations' });
+      expect(request.headers['idempotency-key']).toBe(input.idempotencyKey);
+      expect(Object.fromEntries(request.form)).toEqual({
+        currency: 'eur',
+        'line_items[0][amount]': '1000',
+        'line_items[0][reference]': input.productId,
+        'line_items[0][tax_behavior]': 'exclusive',
+        'customer_details[address][country]': 'FR',
+        'customer_details[address][line1]': '1 Rue de Rivoli',
+        'customer_details[address][city]': 'Paris',
+        'customer_details[address][postal_code]': '75001',
+        'customer_details[address_source]': 'billing',
+      });
+      // stripe-mock's fixture: 148 of exclusive tax, one rate of 9.875 % (no whole basis points).
+      expect(quote).toEqual({
+        amount: 148,
+        rateBasisPoints: null,
+        reference: expect.stringMatching(/^taxcalc_/),
+      });
+    });
+
+    it('cannot quote without a country, and quotes nothing on nothing, both without calling Stripe', async () => {
+      const calculator = createStripeTaxCalculator({ stripe });
+      await expect(calculator.quote(quoteInput({ billingAddress: null }))).resolves.toBeNull();
+      await expect(calculator.quote(quoteInput({ amount: 0 }))).resolves.toEqual({
+        amount: 0,
+        rateBasisPoints: null,
+        reference: null,
+      });
+      expect(proxy.requests).toEqual([]);
+    });
+
+    it('cannot quote yet when Stripe finds the address too vague for its jurisdiction', async () => {
+      proxy.answer(400, {
+        type: 'invalid_request_error',
+        code: 'customer_tax_location_invalid',
+        message: 'We could not determine the customer’s tax location based on the provided customer address.',
+      });
+      const calculator = createStripeTaxCalculator({ stripe });
+      await expect(
+        calculator.quote(quoteInput({ billingAddress: { country: 'US', postal_code: null } })),
+      ).resolves.toBeNull();
+    });
+  });
+
+  describe('createPaymentProcessor', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+    });
+    afterAll(async () => {
+      await database?.drop();
+    });
+
+    it('runs the sandbox without a Stripe key', () => {
+      const config = { isSandbox: true, STRIPE_SECRET_KEY: undefined, STRIPE_API_BASE: undefined };
+      expect(createPaymentProcessor(config, { db: database.db, sink: createRecordingSink() }).name).toBe(
+        'sandbox',
+      );
+      expect(() => createStripeTax(config)).toThrow(/Stripe is not configured/);
+    });
+
+    it('runs Stripe with a key, at the configured API base, with Stripe Tax beside it', async () => {
+      const config = { isSandbox: false, STRIPE_SECRET_KEY: 'sk_test_tollgate', STRIPE_API_BASE: proxy.url };
+      const stripeProcessor = createPaymentProcessor(config, {
+        db: database.db,
+        sink: createRecordingSink(),
+      });
+      expect(stripeProcessor.name).toBe('stripe');
+      await stripeProcessor.ensureCustomer({
+        idempotencyKey: 'checkout:c3:customer',
+        email: 'buyer@example.com',
+        name: null,
+        customerId: randomUUID(),
+      });
+      expect(lastRequest().path).toBe('/v1/customers');
+      expect(createStripeTax(config).name).toBe('stripe');
+    });
+  });
+});

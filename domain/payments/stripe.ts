@@ -1,0 +1,132 @@
+// The Stripe processor: Stripe's API through its SDK. Every request carries the caller's idempotency
+// key (derived from workflow and step), so a retried activity never charges or refunds twice.
+// Outcomes that settle later reach us as Stripe's webhooks (api/integrations/stripe.ts).
+import Stripe from 'stripe';
+import { PaymentProcessorError } from './errors.js';
+import type { PaymentInput, PaymentProcessor, PaymentResult, RefundResult } from './processor.js';
+import { paymentIntentResult, refundObjectResult } from './stripe-mapping.js';
+
+/**
+ * A Stripe client; `apiBase` (scheme://host[:port]) points it elsewhere than api.stripe.com, at
+ * stripe-mock in tests or a self-hosted proxy. The SDK's pinned API version is the one used.
+ */
+export function createStripeClient({ secretKey, apiBase }: { secretKey: string; apiBase?: string }): Stripe {
+  const base = apiBase ? new URL(apiBase) : null;
+  const protocol = base?.protocol === 'http:' ? 'http' : 'https';
+  return new Stripe(secretKey, {
+    // Idempotency keys make the SDK's own retries of network failures safe; Temporal retries the rest.
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    appInfo: { name: 'Tollgate' },
+    ...(base
+      ? { host: base.hostname, port: Number(base.port || (protocol === 'http' ? 80 : 443)), protocol }
+      : {}),
+  });
+}
+
+/** Transient failures are retried by the activity; refused requests would be refused again. */
+export function toPaymentProcessorError(error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  const code = error.code ?? error.type;
+  const isRetryable =
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError ||
+    // Another request with the same key is still running: retrying later replays its answer.
+    error.code === 'idempotency_key_in_use' ||
+    error.code === 'lock_timeout' ||
+    (error.statusCode ?? 0) >= 500;
+  return new PaymentProcessorError(code, error.message, isRetryable);
+}
+
+/** A buyer's card declined, or a PaymentMethod/ConfirmationToken Stripe does not accept: a failed payment. */
+function failedPayment(error: unknown): PaymentResult | null {
+  if (error instanceof Stripe.errors.StripeCardError) {
+    return {
+      status: 'failed',
+      paymentId: error.payment_intent?.id ?? null,
+      declineCode: error.decline_code ?? error.code ?? 'card_declined',
+      message: error.message,
+    };
+  }
+  if (
+    error instanceof Stripe.errors.StripeInvalidRequestError &&
+    (error.param === 'payment_method' || error.param === 'confirmation_token')
+  ) {
+    return {
+      status: 'failed',
+      paymentId: error.payment_intent?.id ?? null,
+      declineCode: error.code ?? 'invalid_request',
+      message: error.message,
+    };
+  }
+  return null;
+}
+
+export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentProcessor {
+  return {
+    name: 'stripe',
+
+    async ensureCustomer(input) {
+      try {
+        const customer = await stripe.customers.create(
+          { email: input.email, name: input.name ?? undefined, metadata: { customer_id: input.customerId } },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { processorCustomerId: customer.id };
+      } catch (error) {
+        throw toPaymentProcessorError(error);
+      }
+    },
+
+    async pay(input: PaymentInput): Promise<PaymentResult> {
+      // Elements on the hosted page hands over a ConfirmationToken; test mode also takes a test
+      // PaymentMethod id (`pm_card_visa`) in its place.
+      const paymentMethod = input.confirmationTokenId.startsWith('ctoken_')
+        ? { confirmation_token: input.confirmationTokenId }
+        : { payment_method: input.confirmationTokenId };
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: input.amount,
+            currency: input.currency.toLowerCase(),
+            customer: input.processorCustomerId,
+            description: input.description,
+            metadata: input.metadata,
+            ...paymentMethod,
+            confirm: true,
+            // The checkout has no page to come back to after a redirect nor a 3-D Secure step, so
+            // methods that redirect are left out and a card asking for authentication declines
+            // (`authentication_required`) rather than waiting for a buyer who cannot act.
+            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            error_on_requires_action: true,
+            expand: ['payment_method'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return paymentIntentResult(intent);
+      } catch (error) {
+        const failed = failedPayment(error);
+        if (failed) return failed;
+        throw toPaymentProcessorError(error);
+      }
+    },
+
+    async refund(input): Promise<RefundResult> {
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: input.paymentId, amount: input.amount, metadata: input.metadata },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return refundObjectResult(refund);
+      } catch (error) {
+        // Stripe refusing a refund (already refunded, more than is left, unknown payment) is a
+        // failed refund: nothing was created, and asking again would be refused again.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+          return { status: 'failed', processorRefundId: null, reason: error.code ?? 'invalid_request' };
+        }
+        throw toPaymentProcessorError(error);
+      }
+    },
+  };
+}

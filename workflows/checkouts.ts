@@ -1,0 +1,151 @@
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { CommerceActivities } from '../activities/commerce.js';
+import {
+  CHECKOUT_SIGNALS,
+  REFUND_SIGNALS,
+  type CheckoutConfirmedSignal,
+  type CheckoutPaymentSignal,
+  type RefundOutcomeSignal,
+} from '../domain/checkouts/rules.js';
+
+const { loadCheckoutState, chargeCheckout, fulfilCheckout, failCheckoutPayment, expireCheckout } =
+  proxyActivities<CommerceActivities>({
+    startToCloseTimeout: '1 minute',
+    // Every step is idempotent (processor idempotency keys, unique order per checkout, conditional
+    // status changes), so PostgreSQL or processor hiccups are simply retried.
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  });
+
+export const checkoutConfirmedSignal = defineSignal<[CheckoutConfirmedSignal]>(CHECKOUT_SIGNALS.confirmed);
+export const checkoutPaymentSignal = defineSignal<[CheckoutPaymentSignal]>(CHECKOUT_SIGNALS.payment);
+
+/** How long a payment the processor reported as processing may take before the checkout fails. */
+const PROCESSING_LIMIT_MS = 3 * 24 * 60 * 60 * 1000;
+
+export type CheckoutOutcome = 'succeeded' | 'expired' | 'gone';
+
+/**
+ * `checkout:<id>`: lives while the checkout is open, confirmed or failed. Charges each confirmation
+ * once, fulfils on success, records declines (the buyer may confirm again) and expires the
+ * checkout when its time is up. It re-reads the row whenever it wakes; signals only wake it.
+ */
+export async function checkoutWorkflow(input: { checkoutId: string }): Promise<CheckoutOutcome> {
+  const { checkoutId } = input;
+  let woken = false;
+  const payments: CheckoutPaymentSignal[] = [];
+  setHandler(checkoutConfirmedSignal, () => {
+    woken = true;
+  });
+  setHandler(checkoutPaymentSignal, (event) => {
+    payments.push(event);
+  });
+  const charged = new Set<number>();
+
+  for (;;) {
+    // Cleared before the read, so a confirmation that lands while reading still wakes the wait.
+    woken = false;
+    const state = await loadCheckoutState(checkoutId);
+    if (!state) return 'gone';
+    if (state.status === 'succeeded' || state.status === 'expired') return state.status;
+
+    const event = payments.shift();
+    if (event) {
+      if (event.type === 'payment.succeeded') {
+        await fulfilCheckout({ checkoutId, paymentId: event.paymentId });
+      } else {
+        await failCheckoutPayment({ checkoutId, paymentId: event.paymentId, message: event.message });
+      }
+      continue;
+    }
+
+    if (state.status === 'confirmed' && !charged.has(state.paymentAttempt)) {
+      const attempt = state.paymentAttempt;
+      charged.add(attempt);
+      const result = await chargeCheckout({ checkoutId, attempt });
+      if (result.outcome === 'succeeded' || result.outcome === 'free') {
+        await fulfilCheckout({
+          checkoutId,
+          paymentId: result.outcome === 'succeeded' ? result.paymentId : null,
+        });
+      } else if (result.outcome === 'failed') {
+        await failCheckoutPayment({ checkoutId, attempt, message: result.message });
+      }
+      continue;
+    }
+
+    if (state.status === 'confirmed') {
+      // The processor is still working on it (3-D Secure, bank delays): its event will wake us.
+      const settled = await condition(() => payments.length > 0 || woken, PROCESSING_LIMIT_MS);
+      if (!settled) {
+        await failCheckoutPayment({
+          checkoutId,
+          attempt: state.paymentAttempt,
+          message: 'The payment did not complete in time.',
+        });
+      }
+      continue;
+    }
+
+    const remainingMs = state.expiresAtMs - Date.now();
+    if (remainingMs <= 0) {
+      if ((await expireCheckout({ checkoutId, nowMs: Date.now() })) === 'expired') return 'expired';
+      continue;
+    }
+    await condition(() => woken || payments.length > 0, remainingMs);
+  }
+}
+
+const { executeRefund, settleRefund } = proxyActivities<CommerceActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+export const refundOutcomeSignal = defineSignal<[RefundOutcomeSignal]>(REFUND_SIGNALS.outcome);
+
+/**
+ * `refund:<id>`: lives while the refund is pending. Asks the processor once (idempotency key = the
+ * refund), then settles the refund and the order's totals with the answer, or with the processor's
+ * later event when the refund is still pending there.
+ */
+export async function refundWorkflow(input: { refundId: string }): Promise<string> {
+  const { refundId } = input;
+  const outcomes: RefundOutcomeSignal[] = [];
+  setHandler(refundOutcomeSignal, (outcome) => {
+    outcomes.push(outcome);
+  });
+  const result = await executeRefund(refundId);
+  if (result.outcome === 'settled') return result.status;
+  if (result.outcome === 'succeeded') {
+    await settleRefund(refundId, { status: 'succeeded', processorRefundId: result.processorRefundId });
+    return 'succeeded';
+  }
+  if (result.outcome === 'failed') {
+    await settleRefund(refundId, {
+      status: 'failed',
+      processorRefundId: result.processorRefundId,
+      reason: result.reason,
+    });
+    return 'failed';
+  }
+  await condition(() => outcomes.length > 0);
+  const outcome = outcomes.shift()!;
+  if (outcome.type === 'refund.succeeded') {
+    await settleRefund(refundId, { status: 'succeeded', processorRefundId: outcome.processorRefundId });
+    return 'succeeded';
+  }
+  await settleRefund(refundId, {
+    status: 'failed',
+    processorRefundId: outcome.processorRefundId,
+    reason: outcome.reason,
+  });
+  return 'failed';
+}
+
+const { startMissingCommerceWorkflows } = proxyActivities<CommerceActivities>({
+  startToCloseTimeout: '5 minutes',
+});
+
+/** Run by the `reconcile-commerce` schedule: starts workflows that checkouts and refunds are missing. */
+export async function reconcileCommerceWorkflow(): Promise<{ started: string[]; redeliveredEvents: number }> {
+  return startMissingCommerceWorkflows();
+}

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createCommerceActivities } from '../activities/commerce.js';
+import { CHECKOUT_SIGNALS, checkoutWorkflowId } from '../domain/checkouts/rules.js';
+import type { PaymentProcessor } from '../domain/payments/processor.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { requireTestEnv } from '../test/env.js';
+import { createOrganization } from '../test/factories.js';
+import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
+import type { CheckoutOutcome } from './checkouts.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Stripe at the edge: a payment that stays "processing" until its webhook arrives (3-D Secure). */
+function processingProcessor(): PaymentProcessor & { payments: string[] } {
+  const payments: string[] = [];
+  return {
+    name: 'sandbox',
+    payments,
+    ensureCustomer: async () => ({ processorCustomerId: 'cus_test' }),
+    pay: async (input) => {
+      payments.push(input.idempotencyKey);
+      return { status: 'processing', paymentId: `pi_${input.idempotencyKey}` };
+    },
+    refund: async () => ({ status: 'succeeded', processorRefundId: 're_test' }),
+  };
+}
+
+describe('checkoutWorkflow (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnvironment();
+    database = await createTestDatabase();
+  });
+  beforeEach(() => database.reset());
+  afterAll(async () => {
+    await env?.teardown();
+    await database?.drop();
+  });
+
+  async function createCheckout(status: 'open' | 'confirmed') {
+    const organization = await createOrganization(database.db);
+    const product = await database.db.product.create({
+      data: { organizationId: organization.id, name: 'Guide' },
+    });
+    const price = await database.db.productPrice.create({
+      data: {
+        organizationId: organization.id,
+        productId: product.id,
+        amountType: 'fixed',
+        type: 'one_time',
+        priceCurrency: 'usd',
+        priceAmount: 1000,
+      },
+    });
+    return database.db.checkout.create({
+      data: {
+        organizationId: organization.id,
+        status,
+        clientSecret: `secret-${randomUUID()}`,
+        // The server's clock, not the wall clock: earlier tests moved it ahead.
+        expiresAt: new Date((await env.currentTimeMs()) + HOUR_MS),
+        productIds: [product.id],
+        productId: product.id,
+        productPriceId: price.id,
+        currency: 'usd',
+        amount: 1000,
+        discountAmount: 0,
+        netAmount: 1000,
+        taxAmount: 0,
+        totalAmount: 1000,
+        customerEmail: 'buyer@example.test',
+        confirmationTokenId: status === 'confirmed' ? 'pm_card_visa' : null,
+        paymentAttempt: status === 'confirmed' ? 1 : 0,
+      },
+    });
+  }
+
+  async function withWorker<T>(processor: PaymentProcessor, work: (taskQueue: string) => Promise<T>) {
+    const taskQueue = `checkouts-${randomUUID()}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
+      activities: createCommerceActivities({
+        db: database.db,
+        publicUrl: 'http://tollgate.test',
+        processor,
+        processorMetadata: {},
+        temporal: env.client,
+        taskQueue,
+      }),
+    });
+    return worker.runUntil(work(taskQueue));
+  }
+
+  const start = (taskQueue: string, checkoutId: string) =>
+    env.client.workflow.start('checkoutWorkflow', {
+      workflowId: checkoutWorkflowId(checkoutId),
+      taskQueue,
+      args: [{ checkoutId }],
+    });
+
+  it('expires an open checkout after its hour, with a checkout.updated event', async () => {
+    const checkout = await createCheckout('open');
+    const outcome = await withWorker(processingProcessor(), async (taskQueue) => {
+      const handle = await start(taskQueue, checkout.id);
+      return (await handle.result()) as CheckoutOutcome;
+    });
+    expect(outcome).toBe('expired');
+    const row = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+    expect(row.status).toBe('expired');
+    const events = await database.db.outboxEvent.findMany({
+      where: { organizationId: checkout.organizationId },
+    });
+    expect(events.map((event) => event.type)).toEqual(['checkout.updated']);
+  });
+
+  it('never expires a confirmed checkout whose payment is processing; the processor event completes it', async () => {
+    const checkout = await createCheckout('confirmed');
+    const processor = processingProcessor();
+    const outcome = await withWorker(processor, async (taskQueue) => {
+      const handle = await start(taskQueue, checkout.id);
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const row = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+        if (row.paymentId) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Two hours later by the server's clock (past the expiry), the bank answers.
+      await env.sleep(2 * HOUR_MS);
+      expect((await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe(
+        'confirmed',
+      );
+      await handle.signal(CHECKOUT_SIGNALS.payment, {
+        type: 'payment.succeeded',
+        paymentId: `pi_checkout:${checkout.id}:payment:1`,
+      });
+      return (await handle.result()) as CheckoutOutcome;
+    });
+    expect(outcome).toBe('succeeded');
+    expect(processor.payments).toEqual([`checkout:${checkout.id}:payment:1`]);
+    const orders = await database.db.order.findMany({ where: { checkoutId: checkout.id } });
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      status: 'paid',
+      totalAmount: 1000,
+      paymentId: `pi_checkout:${checkout.id}:payment:1`,
+    });
+  });
+});
