@@ -1,10 +1,15 @@
-// `npm run bench [-- B3 …]`: one JSON line per benchmark (figure, same-run baseline, ratio).
+// `npm run bench [-- B3 …]`: one JSON line per figure (figure, same-run baseline, ratio).
 // Not part of `npm test`: figures depend on the machine and on what else it is doing.
 import { runB3 } from './b3.js';
+import { runB4 } from './b4.js';
 import { runB6 } from './b6.js';
 import { printResult, type BenchmarkResult } from './lib.js';
 
-const benchmarks: Record<string, () => Promise<BenchmarkResult>> = { B3: runB3, B6: runB6 };
+const benchmarks: Record<string, () => Promise<BenchmarkResult | BenchmarkResult[]>> = {
+  B3: runB3,
+  B4: runB4,
+  B6: runB6,
+};
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');
 const names = requested.length > 0 ? requested : Object.keys(benchmarks);
@@ -14,5 +19,5 @@ for (const name of names) {
     console.error(`tollgate: unknown benchmark ${name}; known: ${Object.keys(benchmarks).join(', ')}`);
     process.exit(2);
   }
-  printResult(await benchmark());
+  for (const result of [await benchmark()].flat()) printResult(result);
 }

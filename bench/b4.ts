@@ -1,0 +1,557 @@
+// B4: checkout workflows per second, and the time from a confirmed checkout to its `order.paid`.
+//
+// Everything runs on one Temporal dev server, one PostgreSQL and one in-process worker (the
+// deployment's workflows plus a bench-only empty workflow, bench/b4-workflows.ts), with the webhook
+// dispatcher running as on every deployment.
+//
+// Throughput. Figure: N `checkout:<id>` workflows over seeded open checkouts, each on its real path
+// to expiry: loadCheckoutState, a timer until expires_at, loadCheckoutState, expireCheckout (row
+// lock, status change, `checkout.updated` into the outbox). A closed loop keeps B4_IN_FLIGHT of them
+// running (each lane starts its next workflow when its last one ends). Each row's expires_at is set
+// to now + B4_EXPIRY_MS right before its start (one single-row UPDATE inside the measured window, as
+// createCheckout commits its row right before the start), so each workflow has a timer of its own.
+// Not a burst of all N at once: with a backlog of N starts, the last ones read their row only after
+// its expiry and skip the timer, which is not the path being measured. The workflows' histories are
+// read afterwards to count the timers that fired. A lane ends at most one workflow per expiry, so
+// the figure can never exceed B4_IN_FLIGHT / expiry; that cap is printed, and a warning goes to
+// stderr when the figure nears it or when some timer did not fire (then tune the two settings).
+// Baseline: N empty workflows, as many in flight, on the same server and worker. Both timed from
+// the first start to the last result, nothing subtracted, after an unmeasured warm-up of each.
+//
+// Latency. The API (createApp) on loopback in the same process, driven with @polar-sh/sdk, and a
+// webhook endpoint subscribed to `order.paid` at a receiver on loopback (same process). Checkouts are
+// created beforehand; B4_CONCURRENCY lanes each confirm one (sandbox card pm_card_visa) and wait for
+// its `order.paid` before confirming the next. Figure: from the confirm response to the arrival of
+// that checkout's `order.paid` (signal, charge, fulfil, outbox, dispatcher poll every 200 ms,
+// delivery workflow, signed POST). Baseline: the round trip of a bare signed POST of the same body to
+// the same receiver with the same fetch the delivery uses, i.e. the one hop a delivery would cost
+// if it were sent synchronously at confirmation.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Polar } from '@polar-sh/sdk';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
+import pg from 'pg';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { createApp } from '../api/app.js';
+import { createAuth } from '../api/auth/auth.js';
+import { issueAccessToken } from '../domain/access-tokens/service.js';
+import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
+import { createSandboxProcessor } from '../domain/payments/sandbox.js';
+import { noTax } from '../domain/tax/rules.js';
+import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
+import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
+import { webhookHeaders } from '../domain/webhooks/signing.js';
+import { createDb, type Db } from '../infra/db.js';
+import { LocalFileStorage } from '../infra/file-storage/local.js';
+import { createMailer } from '../infra/mailer.js';
+import { findFreePort } from '../infra/processes.js';
+import { openToolingPostgres } from '../scripts/lib/local-database.js';
+import { resolveDataDir } from '../scripts/lib/paths.js';
+import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
+import { ensureTemporalCli } from '../scripts/lib/tools.js';
+import { resolveTypeScriptSpecifiers } from '../temporal/bundle.js';
+import { temporalProcessorEventSink } from '../temporal/commerce.js';
+import { startTemporalDevServer } from '../temporal/dev-server.js';
+import { taskQueues } from '../temporal/task-queues.js';
+import { createTollgateWorker } from '../temporal/worker.js';
+import type { checkoutWorkflow } from '../workflows/checkouts.js';
+import type { emptyWorkflow } from './b4-workflows.js';
+import type { BenchmarkResult } from './lib.js';
+
+const settingsSchema = z.object({
+  /** Workflows of each kind in the throughput run. */
+  B4_WORKFLOWS: z.coerce.number().int().positive().default(200),
+  /** Workflows kept in flight in the throughput run. */
+  B4_IN_FLIGHT: z.coerce.number().int().positive().default(50),
+  /** Each checkout's time from its workflow's start to expiry: the timer it waits on. */
+  B4_EXPIRY_MS: z.coerce.number().int().positive().default(2000),
+  /** Checkouts confirmed in the latency run. */
+  B4_CHECKOUTS: z.coerce.number().int().positive().default(100),
+  /** Checkouts in flight at once in the latency run. */
+  B4_CONCURRENCY: z.coerce.number().int().positive().default(5),
+});
+
+const SECRET = 'tollgate_whs_bench-b4-secret';
+const PAID_TIMEOUT_MS = 60_000;
+const ADDRESS = { country: 'US', state: 'CA', city: 'Oakland', postalCode: '94607', line1: '1 Broadway' };
+
+const orderPaidSchema = z.object({
+  type: z.string(),
+  data: z.object({ checkout_id: z.string().nullable() }).loose(),
+});
+
+/** Nearest-rank percentile of already sorted values. */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function latencySummary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return {
+    p50: round(percentile(sorted, 0.5)),
+    p99: round(percentile(sorted, 0.99)),
+    max: round(sorted.at(-1) ?? Number.NaN),
+  };
+}
+
+/** Runs `work` over `items` with at most `lanes` at a time, in order within each lane. */
+async function inLanes<T>(items: T[], lanes: number, work: (item: T) => Promise<void>) {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`B4: ${what} did not happen in ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Records when each checkout's first `order.paid` arrives; answers every request 200 at once. */
+async function startPaidReceiver() {
+  const waiters = new Map<string, (at: number) => void>();
+  const received: { headers: Record<string, string>; body: string }[] = [];
+  let recording = true;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      if (!recording) return;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).flatMap(([name, value]) =>
+          typeof value === 'string' ? [[name, value]] : [],
+        ),
+      );
+      received.push({ headers, body });
+      const event = orderPaidSchema.safeParse(JSON.parse(body));
+      const checkoutId =
+        event.success && event.data.type === 'order.paid' ? event.data.data.checkout_id : null;
+      if (checkoutId) waiters.get(checkoutId)?.(at);
+      if (checkoutId) waiters.delete(checkoutId);
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    /** Register before confirming: resolves with the arrival time (performance.now()). */
+    paidAt(checkoutId: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(checkoutId);
+          reject(new Error(`B4: no order.paid for checkout ${checkoutId} in ${PAID_TIMEOUT_MS / 1000} s`));
+        }, PAID_TIMEOUT_MS);
+        waiters.set(checkoutId, (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        });
+      });
+    },
+    stopRecording() {
+      recording = false;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The API as a deployment serves it, on loopback, with a real Temporal client. */
+async function startApi(db: Db, temporal: Client, taskQueue: string) {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const secret = 'bench-secret-bench-secret-bench-secret';
+  const silent = pino({ level: 'silent' });
+  const app = createApp({
+    config: {
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      READINESS_TIMEOUT_MS: 5000,
+      TRUST_PROXY: 'loopback',
+      // Counted as in production, with a budget the bench never reaches.
+      API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+      publicUrl: baseUrl,
+      CHECKOUT_TTL_SECONDS: 3600,
+      processorMetadata: {},
+    },
+    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false },
+    // Access logs are written as in production, to a sink that costs no disk.
+    logger: pino({ level: 'info' }, pino.destination('/dev/null')),
+    db,
+    temporal,
+    fileStorage: new LocalFileStorage({
+      root: path.join(os.tmpdir(), 'tollgate-bench-files'),
+      publicUrl: baseUrl,
+      secret,
+    }),
+    auth: createAuth(db, {
+      publicUrl: baseUrl,
+      secret,
+      trustedOrigins: [],
+      rateLimitEnabled: false,
+      logger: silent,
+      mailer: createMailer({ db, from: 'bench@localhost', logger: silent }),
+      invitations: { temporal, taskQueue },
+    }),
+    tax: noTax,
+  });
+  server.on('request', app);
+  return {
+    baseUrl,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An organization, its API client and a one-time product at 25.00 USD, through the API. */
+async function seller(db: Db, baseUrl: string, name: string) {
+  const organization = await db.organization.create({ data: { name, slug: `bench-${randomUUID()}` } });
+  const { token } = await issueAccessToken(db, {
+    organizationId: organization.id,
+    comment: 'bench',
+    createdById: null,
+  });
+  const polar = new Polar({ accessToken: token, serverURL: baseUrl });
+  const product = await polar.products.create({
+    name: 'Bench product',
+    recurringInterval: null,
+    prices: [{ amountType: 'fixed', priceAmount: 2500, priceCurrency: 'usd' }],
+  });
+  return { organization, polar, product, priceId: product.prices[0]!.id };
+}
+
+export async function runB4(): Promise<BenchmarkResult[]> {
+  const settings = settingsSchema.parse(process.env);
+  // Unmeasured: one round of every lane (JIT, pools, the worker's workflow cache).
+  const warmup = settings.B4_IN_FLIGHT;
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const postgres = await openToolingPostgres({ name: 'bench-postgres' });
+    cleanups.push(postgres.stop);
+    const admin = new pg.Client({ connectionString: postgres.adminUrl });
+    await admin.connect();
+    await admin.query('DROP DATABASE IF EXISTS tollgate_bench_b4 WITH (FORCE)');
+    await admin.query('CREATE DATABASE tollgate_bench_b4');
+    await admin.end();
+    const databaseUrl = postgres.urlFor('tollgate_bench_b4');
+    await migrateDeploy(databaseUrl);
+
+    const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
+    const temporalServer = await startTemporalDevServer({
+      binary: await ensureTemporalCli(() => undefined),
+      port: await findFreePort(),
+      logFile: path.join(dataDir, 'logs', 'bench-temporal.log'),
+    });
+    cleanups.push(temporalServer.stop);
+
+    const db = createDb(databaseUrl, { maxConnections: 20 });
+    cleanups.push(() => db.$disconnect());
+    const clientConnection = await Connection.connect({ address: temporalServer.address });
+    cleanups.push(() => clientConnection.close());
+    const temporal = new Client({ connection: clientConnection });
+    const workerConnection = await NativeConnection.connect({ address: temporalServer.address });
+    cleanups.push(() => workerConnection.close());
+    const taskQueuePrefix = 'bench-b4';
+    const taskQueue = taskQueues(taskQueuePrefix).main;
+
+    const api = await startApi(db, temporal, taskQueue);
+    cleanups.push(api.stop);
+    const bundle = await bundleWorkflowCode({
+      workflowsPath: fileURLToPath(new URL('./b4-workflows.ts', import.meta.url)),
+      webpackConfigHook: resolveTypeScriptSpecifiers,
+      logger: { info() {}, debug() {}, trace() {}, log() {}, warn: console.warn, error: console.error },
+    });
+    const worker = await createTollgateWorker({
+      connection: workerConnection,
+      namespace: 'default',
+      taskQueuePrefix,
+      db,
+      mailer: createMailer({ db, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
+      publicUrl: api.baseUrl,
+      temporal,
+      processor: createSandboxProcessor({ db, sink: temporalProcessorEventSink(temporal, taskQueue) }),
+      processorMetadata: {},
+      workflowBundle: { code: bundle.code },
+    });
+    const run = worker.run();
+    cleanups.push(async () => {
+      // The dispatcher's long-running activity would hold the worker's shutdown for 30 s.
+      await temporal.workflow
+        .getHandle(webhookDispatcherWorkflowId(taskQueue))
+        .terminate('bench done')
+        .catch(() => undefined);
+      worker.shutdown();
+      await run;
+    });
+    // As a deployment's worker start does: the outbox dispatcher runs throughout.
+    await ensureWebhookDispatcher({ temporal, taskQueue });
+
+    // ---- throughput ----
+    const shop = await seller(db, api.baseUrl, 'Bench throughput');
+    const seeded = await db.checkout.createManyAndReturn({
+      data: Array.from({ length: warmup + settings.B4_WORKFLOWS }, () => ({
+        organizationId: shop.organization.id,
+        status: 'open',
+        clientSecret: `tollgate_c_${randomBytes(24).toString('base64url')}`,
+        // Set again right before each start; far ahead until then.
+        expiresAt: new Date(Date.now() + 3_600_000),
+        productIds: [shop.product.id],
+        productId: shop.product.id,
+        productPriceId: shop.priceId,
+        currency: 'usd',
+        amount: 2500,
+        discountAmount: 0,
+        netAmount: 2500,
+        totalAmount: 2500,
+      })),
+      select: { id: true },
+    });
+    const checkoutIds = seeded.map((row) => row.id);
+
+    // Closed loop: `inFlight` lanes, each starting its next workflow when the previous one ends.
+    const inFlight = settings.B4_IN_FLIGHT;
+    const runEmpty = (count: number) =>
+      inLanes(
+        Array.from({ length: count }, () => `bench-empty:${randomUUID()}`),
+        inFlight,
+        async (workflowId) => {
+          await temporal.workflow.execute<typeof emptyWorkflow>('emptyWorkflow', {
+            workflowId,
+            taskQueue,
+            args: [],
+          });
+        },
+      );
+    const runCheckouts = (ids: string[]) =>
+      inLanes(ids, inFlight, async (checkoutId) => {
+        await db.checkout.update({
+          where: { id: checkoutId },
+          data: { expiresAt: new Date(Date.now() + settings.B4_EXPIRY_MS) },
+        });
+        const outcome = await temporal.workflow.execute<typeof checkoutWorkflow>('checkoutWorkflow', {
+          workflowId: checkoutWorkflowId(checkoutId),
+          taskQueue,
+          args: [{ checkoutId }],
+        });
+        if (outcome !== 'expired') throw new Error(`B4: checkout ${checkoutId} ended ${outcome}`);
+      });
+    const seconds = async (work: () => Promise<unknown>) => {
+      const started = performance.now();
+      await work();
+      return (performance.now() - started) / 1000;
+    };
+
+    await runEmpty(warmup);
+    await runCheckouts(checkoutIds.slice(0, warmup));
+    const emptySeconds = await seconds(() => runEmpty(settings.B4_WORKFLOWS));
+    const measuredIds = checkoutIds.slice(warmup);
+    const checkoutSeconds = await seconds(() => runCheckouts(measuredIds));
+
+    // Proof that each measured workflow took the path described above, from Temporal's own record.
+    let timersFired = 0;
+    let activities = 0;
+    for (const checkoutId of measuredIds) {
+      const history = await temporal.workflow.getHandle(checkoutWorkflowId(checkoutId)).fetchHistory();
+      for (const event of history.events ?? []) {
+        if (event.timerFiredEventAttributes) timersFired += 1;
+        if (event.activityTaskCompletedEventAttributes) activities += 1;
+      }
+    }
+    if (timersFired < settings.B4_WORKFLOWS) {
+      console.error(
+        `B4: only ${timersFired} of ${settings.B4_WORKFLOWS} checkout workflows waited on their timer; the others read their checkout after its expiry (a busy machine): raise B4_EXPIRY_MS or lower B4_IN_FLIGHT`,
+      );
+    }
+    const checkoutRate = settings.B4_WORKFLOWS / checkoutSeconds;
+    // A lane finishes at most one workflow per expiry: near that rate, the timer is the limit.
+    const bound = inFlight / (settings.B4_EXPIRY_MS / 1000);
+    if (checkoutRate > 0.8 * bound) {
+      console.error(
+        `B4: ${checkoutRate.toFixed(1)} checkout workflows/s is near the ${bound.toFixed(1)}/s that ${inFlight} in flight with ${settings.B4_EXPIRY_MS} ms timers allow: raise B4_IN_FLIGHT for the machine's own limit`,
+      );
+    }
+    const emptyRate = settings.B4_WORKFLOWS / emptySeconds;
+
+    // ---- latency ----
+    await waitUntil('the outbox drained', async () => {
+      return (await db.outboxEvent.count({ where: { dispatchedAt: null } })) === 0;
+    });
+    const receiver = await startPaidReceiver();
+    cleanups.push(receiver.stop);
+    const store = await seller(db, api.baseUrl, 'Bench latency');
+    await store.polar.webhooks.createWebhookEndpoint({
+      url: receiver.url,
+      format: 'raw',
+      secret: SECRET,
+      events: ['order.paid'],
+    });
+    const lanes = settings.B4_CONCURRENCY;
+    const checkouts: { id: string; clientSecret: string }[] = [];
+    await inLanes(
+      Array.from({ length: lanes + settings.B4_CHECKOUTS }, (_, index) => index),
+      lanes,
+      async () => {
+        const { id, clientSecret } = await store.polar.checkouts.create({ products: [store.product.id] });
+        checkouts.push({ id, clientSecret });
+      },
+    );
+    // Each checkout's workflow has started and is waiting on its hour-long timer; its
+    // `checkout.created` has gone through the dispatcher.
+    await waitUntil('the outbox drained', async () => {
+      return (await db.outboxEvent.count({ where: { dispatchedAt: null } })) === 0;
+    });
+
+    const buyer = new Polar({ serverURL: api.baseUrl });
+    const confirmMs: number[] = [];
+    const paidMs: number[] = [];
+    const confirmAndWait = async (checkout: { id: string; clientSecret: string }, measured: boolean) => {
+      const paid = receiver.paidAt(checkout.id);
+      const sent = performance.now();
+      await buyer.checkouts.clientConfirm({
+        clientSecret: checkout.clientSecret,
+        checkoutConfirmStripe: {
+          customerEmail: `buyer-${checkout.id}@example.test`,
+          customerBillingAddress: ADDRESS,
+          confirmationTokenId: 'pm_card_visa',
+        },
+      });
+      const confirmed = performance.now();
+      const arrived = await paid;
+      if (measured) {
+        confirmMs.push(confirmed - sent);
+        paidMs.push(arrived - confirmed);
+      }
+    };
+    await inLanes(checkouts.slice(0, lanes), lanes, (checkout) => confirmAndWait(checkout, false));
+    const measuredCheckouts = checkouts.slice(lanes);
+    const latencySeconds = await seconds(() =>
+      inLanes(measuredCheckouts, lanes, (checkout) => confirmAndWait(checkout, true)),
+    );
+    receiver.stopRecording();
+
+    // Every delivery the receiver took for these checkouts must be a genuine, signed order.paid.
+    const deliveries = receiver.received.map(({ body, headers }) => validateEvent(body, headers, SECRET));
+    if (deliveries.some((event) => event.type !== 'order.paid')) {
+      throw new Error('B4: the receiver got something other than order.paid');
+    }
+    if (deliveries.length !== checkouts.length) {
+      throw new Error(`B4: ${deliveries.length} order.paid deliveries for ${checkouts.length} checkouts`);
+    }
+
+    const sample = receiver.received[0]!.body;
+    const postMs: number[] = [];
+    let posted = 0;
+    const post = async (measured: boolean) => {
+      posted += 1;
+      const headers = webhookHeaders({
+        id: `bench-${posted}`,
+        timestampSeconds: Math.floor(Date.now() / 1000),
+        body: sample,
+        secret: SECRET,
+      });
+      const sent = performance.now();
+      const response = await fetch(receiver.url, {
+        method: 'POST',
+        headers,
+        body: sample,
+        redirect: 'manual',
+      });
+      await response.text();
+      if (measured) postMs.push(performance.now() - sent);
+      if (response.status !== 200) throw new Error(`B4: the receiver answered ${response.status}`);
+    };
+    await inLanes(
+      Array.from({ length: lanes }, () => false),
+      lanes,
+      (measured) => post(measured),
+    );
+    await inLanes(
+      Array.from({ length: settings.B4_CHECKOUTS }, () => true),
+      lanes,
+      (measured) => post(measured),
+    );
+
+    const paid = latencySummary(paidMs);
+    const confirm = latencySummary(confirmMs);
+    const bare = latencySummary(postMs);
+    return [
+      {
+        benchmark: 'B4',
+        description: `${settings.B4_WORKFLOWS} checkout workflows, ${inFlight} in flight (each lane starts its next when the last ends), each on its path to expiry: loadCheckoutState, a timer until expires_at, loadCheckoutState, expireCheckout (expires_at set to now + ${settings.B4_EXPIRY_MS} ms by one UPDATE right before the start), first start to last result; vs as many empty workflows, ${inFlight} in flight, on the same Temporal dev server and in-process worker (webhook dispatcher running). Nothing subtracted; the timers cap the figure at ${inFlight} / ${settings.B4_EXPIRY_MS} ms = ${bound.toFixed(1)}/s.`,
+        figure: {
+          name: 'checkout workflows to expiry',
+          value: Math.round(checkoutRate * 10) / 10,
+          unit: 'workflows/s',
+          details: {
+            workflows: settings.B4_WORKFLOWS,
+            in_flight: inFlight,
+            seconds: Math.round(checkoutSeconds * 100) / 100,
+            expiry_ms: settings.B4_EXPIRY_MS,
+            bound_per_second: Math.round(bound * 10) / 10,
+            timers_fired: timersFired,
+            activities_completed: activities,
+          },
+        },
+        baseline: {
+          name: 'empty workflows',
+          value: Math.round(emptyRate * 10) / 10,
+          unit: 'workflows/s',
+          details: {
+            workflows: settings.B4_WORKFLOWS,
+            in_flight: inFlight,
+            seconds: Math.round(emptySeconds * 100) / 100,
+          },
+        },
+        ratio: Math.round((checkoutRate / emptyRate) * 1000) / 1000,
+      },
+      {
+        benchmark: 'B4-latency',
+        description: `${settings.B4_CHECKOUTS} checkouts confirmed through @polar-sh/sdk (sandbox card, ${lanes} in flight, each lane waiting for its order.paid before the next), from the confirm response to the arrival of that checkout's signed order.paid at a loopback receiver (API, worker and receiver in one process; the dispatcher polls the outbox every 200 ms), vs the round trip of a bare signed POST of the same body to the same receiver (${lanes} in flight)`,
+        figure: {
+          name: 'confirm → order.paid delivered',
+          value: paid.p50,
+          unit: 'ms (p50)',
+          details: {
+            p99_ms: paid.p99,
+            max_ms: paid.max,
+            checkouts: settings.B4_CHECKOUTS,
+            per_second: Math.round((settings.B4_CHECKOUTS / latencySeconds) * 10) / 10,
+            confirm_p50_ms: confirm.p50,
+            confirm_p99_ms: confirm.p99,
+          },
+        },
+        baseline: {
+          name: 'bare signed POST round trip',
+          value: bare.p50,
+          unit: 'ms (p50)',
+          details: { p99_ms: bare.p99, max_ms: bare.max, requests: settings.B4_CHECKOUTS },
+        },
+        ratio: Math.round((paid.p50 / bare.p50) * 10) / 10,
+      },
+    ];
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+}
