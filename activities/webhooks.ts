@@ -1,8 +1,11 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { webhookEndpointDisabledEmail } from '../domain/emails/rules.js';
+import type { WebhookDeliveryTarget } from '../domain/webhooks/rules.js';
 import {
   attemptWebhookDelivery,
+  deliverWebhookEventBatch,
+  DISPATCH_BATCH_SIZE,
   dispatchOutboxEvents,
   ensureWebhookDispatcher,
   findDisabledEndpointNotice,
@@ -26,19 +29,29 @@ export function createWebhookActivities({ db, mailer, publicUrl, temporal, taskQ
   const workflows = { temporal, taskQueue };
   return {
     /**
-     * Dispatches outbox events as they appear, for up to `watchMs`; returns after a batch was
-     * dispatched, or at the end of the watch. An indexed query per poll costs less than a workflow
-     * timer per poll in Temporal's history, and the heartbeat lets a dead worker's watch move elsewhere.
+     * Dispatches outbox events as they appear, for up to `watchMs`; returns once the outbox was
+     * drained after dispatching something, or at the end of the watch. An indexed query per poll
+     * costs less than a workflow timer per poll in Temporal's history, and the heartbeat lets a
+     * dead worker's watch move elsewhere.
      */
     async dispatchOutboxEvents({ watchMs }: { watchMs: number }): Promise<{ dispatched: number }> {
       const context = Context.current();
       const deadline = Date.now() + watchMs;
+      let dispatched = 0;
       for (;;) {
-        const dispatched = await dispatchOutboxEvents(db, workflows);
+        const batch = await dispatchOutboxEvents(db, workflows);
+        dispatched += batch;
         context.heartbeat();
+        if (batch === DISPATCH_BATCH_SIZE && Date.now() < deadline) continue;
         if (dispatched > 0 || Date.now() >= deadline) return { dispatched };
         await context.sleep(OUTBOX_POLL_MS);
       }
+    },
+
+    /** First attempts of one endpoint's events; a heartbeat per attempt, as a call can take a while. */
+    async deliverWebhookEvents(input: { endpointId: string; requests: WebhookDeliveryTarget[] }) {
+      const context = Context.current();
+      return deliverWebhookEventBatch(db, workflows, input, () => context.heartbeat());
     },
 
     async ensureWebhookDispatcher(): Promise<boolean> {

@@ -98,12 +98,20 @@ describe('parseConfig', () => {
     ]);
   });
 
-  it('leaves sandbox mode only with a Stripe key and its webhook secret', () => {
+  it('leaves sandbox mode only with a Stripe key, its webhook secret and its publishable key', () => {
     expect(configErrorOf({ STRIPE_SECRET_KEY: 'sk_test_123' })).toEqual([
       'STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set',
+      'STRIPE_PUBLISHABLE_KEY: required when STRIPE_SECRET_KEY is set (Stripe Elements on the checkout page)',
     ]);
-    const live = parseConfig({ STRIPE_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: 'whsec_abc' });
+    const live = parseConfig({
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_123',
+    });
     expect(live.isSandbox).toBe(false);
+    // The hosted page gets the publishable key through every checkout; sandbox mode gets nothing.
+    expect(live.processorMetadata).toEqual({ publishable_key: 'pk_test_123' });
+    expect(parseConfig({}).processorMetadata).toEqual({});
   });
 
   it("takes another address for Stripe's API, without a path", () => {

@@ -45,7 +45,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
       if (tables.length === 0) return;
       const list = tables.map(({ tablename }) => `"public"."${tablename}"`).join(', ');
-      await db.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+      // The worker may still be recording what the previous test set off (a webhook attempt after
+      // the receiver already answered): a transaction locking those tables in another order makes
+      // PostgreSQL pick the TRUNCATE as a deadlock victim. Once that transaction ends it goes through.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await db.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+          return;
+        } catch (error) {
+          const deadlock = error instanceof Error && error.message.includes('40P01');
+          if (!deadlock || attempt === 5) throw error;
+        }
+      }
     },
     async drop() {
       await db.$disconnect();

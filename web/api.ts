@@ -1,16 +1,20 @@
 import type { z } from 'zod';
 
+export type ValidationIssue = { loc?: unknown[]; msg?: string };
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The error's name in Polar's catalogue (`PaymentError`, `RefundAmountTooHigh`, …), when given. */
+    readonly code: string | null = null,
+    /** A 422's issues, for forms that show each next to its field. */
+    readonly issues: ValidationIssue[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
-
-type ValidationIssue = { loc?: unknown[]; msg?: string };
 
 /** `detail` as people should read it: a 422's issues become "website: Invalid URL; email: …". */
 function describeDetail(detail: unknown): string | null {
@@ -25,9 +29,14 @@ function describeDetail(detail: unknown): string | null {
     .join('; ');
 }
 
-async function readError(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
-  return new ApiError(response.status, describeDetail(body.detail) ?? response.statusText);
+export async function readError(response: Response): Promise<ApiError> {
+  const body = (await response.json().catch(() => ({}))) as { error?: unknown; detail?: unknown };
+  return new ApiError(
+    response.status,
+    describeDetail(body.detail) ?? response.statusText,
+    typeof body.error === 'string' ? body.error : null,
+    Array.isArray(body.detail) ? (body.detail as ValidationIssue[]) : [],
+  );
 }
 
 /** GETs a same-origin JSON resource and validates it; non-2xx answers still parse when `acceptStatuses` says so. */
@@ -41,7 +50,7 @@ export async function getJson<S extends z.ZodType>(
   return schema.parse(await response.json());
 }
 
-/** Sends a JSON body with the session cookie and validates the answer. */
+/** Sends a JSON body with the session cookie and validates the answer (an empty one reads as null). */
 export async function sendJson<S extends z.ZodType>(
   method: 'POST' | 'PATCH',
   url: string,
@@ -55,7 +64,8 @@ export async function sendJson<S extends z.ZodType>(
     body: JSON.stringify(body),
   });
   if (!response.ok) throw await readError(response);
-  return schema.parse(await response.json());
+  const text = await response.text();
+  return schema.parse(text ? JSON.parse(text) : null);
 }
 
 export async function deleteResource(url: string): Promise<void> {

@@ -111,3 +111,31 @@ export function formatDateTime(value: string | Date | null | undefined, fallback
 export function formValues(form: HTMLFormElement): Record<string, string> {
   return Object.fromEntries([...new FormData(form).entries()].map(([key, value]) => [key, String(value)]));
 }
+
+/** Previous/next for Polar-style paginated lists (`max_page` from the list's pagination). */
+export function Pager(props: { page: number; maxPage: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, props.maxPage);
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button
+        type="button"
+        className="secondary"
+        disabled={props.page <= 1}
+        onClick={() => props.onPage(props.page - 1)}
+      >
+        Previous page
+      </button>
+      <span>
+        Page {props.page} of {pages}
+      </span>
+      <button
+        type="button"
+        className="secondary"
+        disabled={props.page >= pages}
+        onClick={() => props.onPage(props.page + 1)}
+      >
+        Next page
+      </button>
+    </nav>
+  );
+}

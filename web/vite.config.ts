@@ -5,7 +5,8 @@ import { defineConfig } from 'vite';
 
 const webRoot = import.meta.dirname;
 const apiUrl = process.env.TOLLGATE_API_URL ?? 'http://localhost:3000';
-const proxiedToApi = ['/api', '/v1', '/healthz', '/readyz'];
+// Anchored patterns: a bare '/api' prefix would also proxy the app's own module /api.ts.
+const proxiedToApi = ['^/api/', '^/v1(/|$)', '^/healthz$', '^/readyz$'];
 
 export default defineConfig({
   root: webRoot,

@@ -5,5 +5,6 @@ export {
   ensureWebhookDispatcherWorkflow,
   webhookDeliveryWorkflow,
   webhookDispatcherWorkflow,
+  webhookEndpointDeliveryWorkflow,
 } from './webhooks.js';
 export { checkoutWorkflow, reconcileCommerceWorkflow, refundWorkflow } from './checkouts.js';

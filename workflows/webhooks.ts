@@ -13,6 +13,7 @@ import {
   retryDelayMs,
   WEBHOOK_SIGNALS,
   type WebhookDeliveryRequest,
+  type WebhookDeliveryTarget,
 } from '../domain/webhooks/rules.js';
 
 /** Longer than one attempt's 10 s HTTP timeout plus the database writes around it. */
@@ -37,9 +38,19 @@ const { dispatchOutboxEvents } = proxyActivities<WebhookActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
+const { deliverWebhookEvents } = proxyActivities<WebhookActivities>({
+  // A batch of first attempts, each up to the 10 s HTTP timeout, resources side by side.
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
 const { ensureWebhookDispatcher } = proxyActivities<WebhookActivities>({ startToCloseTimeout: '1 minute' });
 
 export const enqueueWebhookEventSignal = defineSignal<[WebhookDeliveryRequest]>(WEBHOOK_SIGNALS.enqueue);
+export const enqueueWebhookEventsSignal = defineSignal<[WebhookDeliveryTarget[]]>(
+  WEBHOOK_SIGNALS.enqueueBatch,
+);
 
 export type WebhookDeliveryInput = {
   endpointId: string;
@@ -77,9 +88,11 @@ async function endRoundAsFailed(
 /**
  * `webhook-delivery:<endpoint>:<resource>`: delivers the events about one resource to one endpoint,
  * one at a time in the order they were queued, so a receiver never sees `order.updated` before the
- * `order.created` it follows, even when the first needed retries. (DESIGN.md's per-event id could
- * not promise that order; this keeps its "until delivered or given up" per event, in a queue.)
- * Ends once idle; the next event starts it again.
+ * `order.created` it follows, even when the first needed retries. Events come here when their first
+ * attempt (made by the endpoint's workflow, and found recorded here) failed, when an earlier event
+ * about the resource is still here, and on redelivery. (DESIGN.md's per-event id could not promise
+ * that order; this keeps its "until delivered or given up" per event, in a queue.) Ends once idle;
+ * the next event starts it again.
  */
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<void> {
   const queue = [...input.queue];
@@ -92,6 +105,41 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     await deliverRound(input.endpointId, request);
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, queue });
+    }
+  }
+}
+
+/**
+ * Events taken into one activity call. Batches may be split or joined: the activity also holds an
+ * event back behind an unfinished one about its resource that was left for a later call.
+ */
+const MAX_EVENTS_PER_DELIVERY_CALL = 500;
+
+export type WebhookEndpointDeliveryInput = { endpointId: string; batches: WebhookDeliveryTarget[][] };
+
+/**
+ * `webhook-delivery:<endpoint>`: makes the first attempt of every event the dispatcher sends this
+ * endpoint, batch after batch in dispatch order, many resources at once in one activity call. A
+ * Temporal workflow per event would cost several history writes per delivery; most deliveries
+ * succeed at once, and those that do not move to their resource's workflow for the retries.
+ * Ends once idle; the next batch starts it again.
+ */
+export async function webhookEndpointDeliveryWorkflow(input: WebhookEndpointDeliveryInput): Promise<void> {
+  const batches = [...input.batches];
+  setHandler(enqueueWebhookEventsSignal, (requests) => {
+    batches.push(requests);
+  });
+  for (;;) {
+    if (batches.length === 0 && !(await condition(() => batches.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+    const requests: WebhookDeliveryTarget[] = [];
+    while (batches.length > 0 && requests.length < MAX_EVENTS_PER_DELIVERY_CALL) {
+      const batch = batches[0]!;
+      requests.push(...batch.splice(0, MAX_EVENTS_PER_DELIVERY_CALL - requests.length));
+      if (batch.length === 0) batches.shift();
+    }
+    await deliverWebhookEvents({ endpointId: input.endpointId, requests });
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof webhookEndpointDeliveryWorkflow>({ ...input, batches });
     }
   }
 }

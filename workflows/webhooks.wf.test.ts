@@ -5,7 +5,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../activities/webhooks.js';
 import { recordEvent } from '../domain/events/repository.js';
-import { RETRY_SCHEDULE_MS, webhookDeliveryWorkflowId } from '../domain/webhooks/rules.js';
+import {
+  RETRY_SCHEDULE_MS,
+  webhookDeliveryWorkflowId,
+  webhookEndpointDeliveryWorkflowId,
+} from '../domain/webhooks/rules.js';
 import { dispatchOutboxEvents } from '../domain/webhooks/service.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
@@ -93,8 +97,15 @@ describe('webhook delivery workflows (time-skipping)', () => {
     };
   }
 
-  const finished = (endpointId: string, resourceId: string) =>
-    env.client.workflow.getHandle(webhookDeliveryWorkflowId(endpointId, resourceId)).result();
+  /** The endpoint's workflow makes every first attempt (and ends once idle, time skipped). */
+  const firstAttemptsMade = (endpointId: string) =>
+    env.client.workflow.getHandle(webhookEndpointDeliveryWorkflowId(endpointId)).result();
+
+  /** A resource whose event failed its first attempt continues on its own workflow. */
+  async function finished(endpointId: string, resourceId: string) {
+    await firstAttemptsMade(endpointId);
+    await env.client.workflow.getHandle(webhookDeliveryWorkflowId(endpointId, resourceId)).result();
+  }
 
   it('retries a failing event on the schedule (5 s … 24 h, ±10 %), ten attempts over about three days, then gives up', async () => {
     const org = await createOrganization(database.db);
@@ -153,6 +164,40 @@ describe('webhook delivery workflows (time-skipping)', () => {
     expect(sink.received).toHaveLength(100);
   });
 
+  it("delivers other resources' events at once while one resource waits for a retry, and queues that resource's later events behind it", async () => {
+    const org = await createOrganization(database.db);
+    const [waiting, other] = [randomUUID(), randomUUID()];
+    const nameOf = (body: string) => (JSON.parse(body) as { data: { name: string } }).data.name;
+    // Only the first attempt of "One" fails.
+    const sink = await receiver((index) =>
+      index === sink.received.findIndex((request) => nameOf(request.body) === 'One') ? 500 : 200,
+    );
+    const endpoint = await createWebhookEndpoint(database.db, org.id, { url: sink.url, secret: SECRET });
+    await recordOrganizationEvent(org.id, { id: waiting, name: 'One' });
+
+    await withWorker(async (workflows) => {
+      await dispatchOutboxEvents(database.db, workflows);
+      await sink.waitFor(1);
+      // A later dispatch: "Two" is about the resource whose "One" waits for its retry.
+      await recordOrganizationEvent(org.id, { id: waiting, name: 'Two' });
+      await recordOrganizationEvent(org.id, { id: other, name: 'Other' });
+      await dispatchOutboxEvents(database.db, workflows);
+      await sink.waitFor(2);
+      await finished(endpoint.id, waiting);
+    });
+    expect(sink.received.map((request) => nameOf(request.body))).toEqual(['One', 'Other', 'One', 'Two']);
+    const attempts = await database.db.webhookDelivery.findMany({
+      include: { webhookEvent: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(attempts.map((attempt) => [nameOf(attempt.webhookEvent.payload), attempt.attempt])).toEqual([
+      ['One', 1],
+      ['Other', 1],
+      ['One', 2],
+      ['Two', 1],
+    ]);
+  });
+
   it('counts only events in a row: a delivered event resets the streak', async () => {
     const org = await createOrganization(database.db);
     const delivered = randomUUID();
@@ -164,7 +209,7 @@ describe('webhook delivery workflows (time-skipping)', () => {
     await recordOrganizationEvent(org.id, { id: delivered, name: 'Delivered' });
     await withWorker(async (workflows) => {
       await dispatchOutboxEvents(database.db, workflows);
-      await finished(endpoint.id, delivered);
+      await firstAttemptsMade(endpoint.id);
     });
     const after = await database.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(after).toMatchObject({ enabled: true, consecutiveFailedEvents: 0 });

@@ -2,13 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
-import {
-  ForbiddenError,
-  InvalidFieldError,
-  InvalidFieldsError,
-  NotFoundError,
-  RuleError,
-} from '../../domain/platform/errors.js';
+import { ForbiddenError, InvalidInputError, NotFoundError, RuleError } from '../../domain/platform/errors.js';
 import { callerOf } from './authenticate.js';
 import { AppError, errorTable, ValidationFailed, type ErrorName } from './errors.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
@@ -76,11 +70,8 @@ const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 function toHttpError(error: unknown): unknown {
   if (error instanceof NotFoundError) return new AppError('ResourceNotFound', error.message);
   if (error instanceof ForbiddenError) return new AppError('NotPermitted', error.message);
-  if (error instanceof InvalidFieldsError) return new ValidationFailed(error.issues);
+  if (error instanceof InvalidInputError) return new ValidationFailed(error.issues);
   if (error instanceof RuleError) return new AppError(error.errorName, error.message);
-  if (error instanceof InvalidFieldError) {
-    return new ValidationFailed([{ loc: error.loc, msg: error.message, type: error.type }]);
-  }
   return error;
 }
 

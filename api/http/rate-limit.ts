@@ -1,27 +1,39 @@
 import type { RequestHandler } from 'express';
-import { countRequest } from '../../domain/platform/repository.js';
-import { retryAfterSeconds } from '../../domain/platform/rules.js';
+import { releaseRequests, reserveRequests } from '../../domain/platform/repository.js';
 import type { Db } from '../../infra/db.js';
+import type { Logger } from '../../infra/logger.js';
 import { callerOf } from './authenticate.js';
 import { callerKey } from './caller-key.js';
 import { AppError } from './errors.js';
+import { RateLimiter } from './rate-limiter.js';
 
 const WINDOW_SECONDS = 60;
 
 /**
- * Per token or per signed-in user, `limit` requests a minute, counted in PostgreSQL so every API
- * process shares the same budget. 429 with `Retry-After` beyond it.
+ * Per token or per signed-in user, `limit` requests a minute, shared by every API process through
+ * the counters in PostgreSQL (`RateLimiter`: reserved in blocks, admitted in memory). 429 with
+ * `Retry-After` beyond it.
  */
-export function rateLimit(db: Db, limit: number): RequestHandler {
+export function rateLimit(db: Db, limit: number, logger: Logger): RequestHandler {
+  const limiter = new RateLimiter(
+    {
+      reserve: (key, options) => reserveRequests(db, key, options),
+      release: (key, windowStart, unused) => releaseRequests(db, key, windowStart, unused),
+    },
+    {
+      limit,
+      windowSeconds: WINDOW_SECONDS,
+      onReleaseError: (error) => logger.warn({ err: error }, 'rate limit: unused requests not given back'),
+    },
+  );
   return async (_req, res, next) => {
-    const { count, windowStart, now } = await countRequest(db, callerKey(callerOf(res)), WINDOW_SECONDS);
-    const resetSeconds = retryAfterSeconds(windowStart, WINDOW_SECONDS, now);
+    const { allowed, remaining, resetSeconds } = await limiter.admit(callerKey(callerOf(res)));
     res.set({
       'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - count)),
+      'X-RateLimit-Remaining': String(remaining),
       'X-RateLimit-Reset': String(resetSeconds),
     });
-    if (count > limit) {
+    if (!allowed) {
       throw new AppError('TooManyRequests', `Rate limit of ${limit} requests per minute exceeded.`, {
         'Retry-After': String(resetSeconds),
       });

@@ -13,13 +13,18 @@ import {
   listCustomFields,
   updateCustomField,
 } from '../../domain/custom-fields/service.js';
-import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import {
+  idParamsSchema,
+  listResourceSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+} from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
-import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
 
 const listQuerySchema = pageQuerySchema.extend({
-  organization_id: idFilterSchema,
+  organization_id: oneOrManyUuids.optional(),
   query: z.string().optional(),
   type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
   sorting: sortingSchema(customFieldSortFields),
@@ -38,7 +43,7 @@ export function registerCustomFieldOperations(api: OperationRegistry, { db }: { 
       query: listQuerySchema,
       response: listResourceSchema(customFieldSchema),
     },
-    async ({ query, caller }) => listCustomFields(db, caller, query).catch(rethrowCatalogError),
+    async ({ query, caller }) => listCustomFields(db, caller, query),
   );
   api.add(
     {
@@ -50,7 +55,7 @@ export function registerCustomFieldOperations(api: OperationRegistry, { db }: { 
       body: customFieldCreateSchema,
       response: customFieldSchema,
     },
-    async ({ body, caller }) => createCustomField(db, caller, body).catch(rethrowCatalogError),
+    async ({ body, caller }) => createCustomField(db, caller, body),
   );
   api.add(
     {
@@ -62,7 +67,7 @@ export function registerCustomFieldOperations(api: OperationRegistry, { db }: { 
       params: idParamsSchema,
       response: customFieldSchema,
     },
-    async ({ params, caller }) => getCustomField(db, caller, params.id).catch(rethrowCatalogError),
+    async ({ params, caller }) => getCustomField(db, caller, params.id),
   );
   api.add(
     {
@@ -75,8 +80,7 @@ export function registerCustomFieldOperations(api: OperationRegistry, { db }: { 
       body: customFieldUpdateSchema,
       response: customFieldSchema,
     },
-    async ({ params, body, caller }) =>
-      updateCustomField(db, caller, params.id, body).catch(rethrowCatalogError),
+    async ({ params, body, caller }) => updateCustomField(db, caller, params.id, body),
   );
   api.add(
     {
@@ -89,7 +93,7 @@ export function registerCustomFieldOperations(api: OperationRegistry, { db }: { 
       status: 204,
     },
     async ({ params, caller }) => {
-      await deleteCustomField(db, caller, params.id).catch(rethrowCatalogError);
+      await deleteCustomField(db, caller, params.id);
     },
   );
 }

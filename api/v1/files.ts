@@ -13,11 +13,18 @@ import {
   updateFile,
   type FilesContext,
 } from '../../domain/files/service.js';
-import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
+import {
+  idParamsSchema,
+  listResourceSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+} from '../../domain/platform/schemas.js';
 import type { OperationRegistry } from '../http/operations.js';
-import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
 
-const listQuerySchema = pageQuerySchema.extend({ organization_id: idFilterSchema, ids: idFilterSchema });
+const listQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  ids: oneOrManyUuids.optional(),
+});
 
 const common = { tag: 'files', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
@@ -32,7 +39,7 @@ export function registerFileOperations(api: OperationRegistry, ctx: FilesContext
       query: listQuerySchema,
       response: listResourceSchema(fileReadSchema),
     },
-    async ({ query, caller }) => listFiles(ctx, caller, query).catch(rethrowCatalogError),
+    async ({ query, caller }) => listFiles(ctx, caller, query),
   );
   api.add(
     {
@@ -44,7 +51,7 @@ export function registerFileOperations(api: OperationRegistry, ctx: FilesContext
       body: fileCreateSchema,
       response: fileUploadSchema,
     },
-    async ({ body, caller }) => createFile(ctx, caller, body).catch(rethrowCatalogError),
+    async ({ body, caller }) => createFile(ctx, caller, body),
   );
   api.add(
     {
@@ -58,8 +65,7 @@ export function registerFileOperations(api: OperationRegistry, ctx: FilesContext
       response: fileReadSchema,
       status: 200,
     },
-    async ({ params, body, caller }) =>
-      completeFileUpload(ctx, caller, params.id, body).catch(rethrowCatalogError),
+    async ({ params, body, caller }) => completeFileUpload(ctx, caller, params.id, body),
   );
   api.add(
     {
@@ -72,7 +78,7 @@ export function registerFileOperations(api: OperationRegistry, ctx: FilesContext
       body: filePatchSchema,
       response: fileReadSchema,
     },
-    async ({ params, body, caller }) => updateFile(ctx, caller, params.id, body).catch(rethrowCatalogError),
+    async ({ params, body, caller }) => updateFile(ctx, caller, params.id, body),
   );
   api.add(
     {
@@ -85,7 +91,7 @@ export function registerFileOperations(api: OperationRegistry, ctx: FilesContext
       status: 204,
     },
     async ({ params, caller }) => {
-      await deleteFile(ctx, caller, params.id).catch(rethrowCatalogError);
+      await deleteFile(ctx, caller, params.id);
     },
   );
 }

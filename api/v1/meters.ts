@@ -7,14 +7,19 @@ import {
   meterUpdateSchema,
 } from '../../domain/meters/schemas.js';
 import { createMeter, getMeter, listMeters, updateMeter } from '../../domain/meters/service.js';
-import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import {
+  idParamsSchema,
+  listResourceSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+} from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import { AppError } from '../http/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
-import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
 
 const listQuerySchema = pageQuerySchema.extend({
-  organization_id: idFilterSchema,
+  organization_id: oneOrManyUuids.optional(),
   query: z.string().optional(),
   sorting: sortingSchema(meterSortFields),
 });
@@ -33,7 +38,7 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       response: listResourceSchema(meterSchema),
     },
     async ({ query, caller, req }) =>
-      listMeters(db, caller, { ...query, metadata: metadataQueryFrom(req.query) }).catch(rethrowCatalogError),
+      listMeters(db, caller, { ...query, metadata: metadataQueryFrom(req.query) }),
   );
   api.add(
     {
@@ -45,7 +50,7 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       body: meterCreateSchema,
       response: meterSchema,
     },
-    async ({ body, caller }) => createMeter(db, caller, body).catch(rethrowCatalogError),
+    async ({ body, caller }) => createMeter(db, caller, body),
   );
   api.add(
     {
@@ -57,7 +62,7 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       params: idParamsSchema,
       response: meterSchema,
     },
-    async ({ params, caller }) => getMeter(db, caller, params.id).catch(rethrowCatalogError),
+    async ({ params, caller }) => getMeter(db, caller, params.id),
   );
   api.add(
     {
@@ -70,7 +75,7 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       body: meterUpdateSchema,
       response: meterSchema,
     },
-    async ({ params, body, caller }) => updateMeter(db, caller, params.id, body).catch(rethrowCatalogError),
+    async ({ params, body, caller }) => updateMeter(db, caller, params.id, body),
   );
   api.add(
     {
@@ -83,7 +88,7 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       params: idParamsSchema,
     },
     async ({ params, caller }) => {
-      await getMeter(db, caller, params.id).catch(rethrowCatalogError);
+      await getMeter(db, caller, params.id);
       // Usage events are not ingested yet, so there is nothing to aggregate; answering zeros
       // would misreport usage.
       throw new AppError(

@@ -9,6 +9,7 @@ import { noTax } from '../../domain/tax/rules.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectRoot } from '../../scripts/lib/paths.js';
 import { createV1Router } from './router.js';
+import { releaseRequests, reserveRequests } from '../../domain/platform/repository.js';
 import { taskQueues } from '../../temporal/task-queues.js';
 
 type OpenApi = { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
@@ -238,6 +239,26 @@ describe('/v1 rate limit', () => {
     } finally {
       await second.stop();
     }
+  });
+  it('grants concurrent reservations no more than the limit in all, and takes back what is released', async () => {
+    const db = env.database.db;
+    const key = `token:${randomUUID()}`;
+    const options = { requested: 3, limit: 100, windowSeconds: 60 };
+    const reservations = await Promise.all(
+      Array.from({ length: 50 }, () => reserveRequests(db, key, options)),
+    );
+    expect(reservations.reduce((sum, reservation) => sum + reservation.granted, 0)).toBe(100);
+    expect(new Set(reservations.map((reservation) => reservation.windowStart.getTime())).size).toBe(1);
+    const windowStart = reservations[0]!.windowStart;
+
+    await releaseRequests(db, key, windowStart, 7);
+    expect(await reserveRequests(db, key, { ...options, requested: 10 })).toMatchObject({
+      granted: 7,
+      count: 100,
+    });
+    // A release for a window that ended changes nothing.
+    await releaseRequests(db, key, new Date(windowStart.getTime() - 60_000), 50);
+    expect((await reserveRequests(db, key, options)).granted).toBe(0);
   });
 });
 

@@ -286,15 +286,18 @@ describe('/v1/products', () => {
       }
     });
 
-    it("answers 404 for another organization's organization_id and 403 to a read-only member", async () => {
+    it('answers 422 naming organization_id for an organization the caller cannot use, and 403 to a read-only member', async () => {
       const foreign = await createOrganization(env.database.db);
       const user = await signUpUser(env.stack.baseUrl);
       const organization = await createOrganization(env.database.db);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (organizationId: string) =>
+      const create = (
+        organizationId: string,
+        auth: Record<string, string> = { cookie: user.cookieHeader() },
+      ) =>
         fetch(`${env.stack.baseUrl}/v1/products/`, {
           method: 'POST',
-          headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+          headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({
             name: 'Widget',
             recurring_interval: null,
@@ -302,7 +305,16 @@ describe('/v1/products', () => {
             organization_id: organizationId,
           }),
         });
-      expect((await create(foreign.id)).status).toBe(404);
+      // Polar's answer: the body names an organization this caller cannot create in.
+      const token = await createAccessToken(env.database.db, organization.id);
+      for (const response of [
+        await create(foreign.id),
+        await create(foreign.id, { authorization: `Bearer ${token}` }),
+      ]) {
+        expect(response.status).toBe(422);
+        const body = (await response.json()) as { detail: { loc: unknown[] }[] };
+        expect(body.detail.map((issue) => issue.loc)).toEqual([['body', 'organization_id']]);
+      }
       const refused = await create(organization.id);
       expect(refused.status).toBe(403);
       expect(((await refused.json()) as { error: string }).error).toBe('NotPermitted');

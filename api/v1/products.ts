@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import {
+  idParamsSchema,
+  listResourceSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+} from '../../domain/platform/schemas.js';
 import {
   productBenefitsUpdateSchema,
   productCreateSchema,
@@ -16,7 +22,6 @@ import {
   type ProductsContext,
 } from '../../domain/products/service.js';
 import type { OperationRegistry } from '../http/operations.js';
-import { idFilterSchema, idParamsSchema, rethrowCatalogError } from './catalog-errors.js';
 
 /** Query-string booleans as the SDK writes them. */
 const booleanQuery = z
@@ -25,12 +30,12 @@ const booleanQuery = z
   .optional();
 
 const listQuerySchema = pageQuerySchema.extend({
-  id: idFilterSchema,
-  organization_id: idFilterSchema,
+  id: oneOrManyUuids.optional(),
+  organization_id: oneOrManyUuids.optional(),
   query: z.string().optional(),
   is_archived: booleanQuery,
   is_recurring: booleanQuery,
-  benefit_id: idFilterSchema,
+  benefit_id: oneOrManyUuids.optional(),
   sorting: sortingSchema(productSortFields),
 });
 
@@ -47,7 +52,7 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
       query: listQuerySchema,
       response: listResourceSchema(productSchema),
     },
-    async ({ query, caller }) => listProducts(ctx, caller, query).catch(rethrowCatalogError),
+    async ({ query, caller }) => listProducts(ctx, caller, query),
   );
   api.add(
     {
@@ -59,7 +64,7 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
       body: productCreateSchema,
       response: productSchema,
     },
-    async ({ body, caller }) => createProduct(ctx, caller, body).catch(rethrowCatalogError),
+    async ({ body, caller }) => createProduct(ctx, caller, body),
   );
   api.add(
     {
@@ -71,7 +76,7 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
       params: idParamsSchema,
       response: productSchema,
     },
-    async ({ params, caller }) => getProduct(ctx, caller, params.id).catch(rethrowCatalogError),
+    async ({ params, caller }) => getProduct(ctx, caller, params.id),
   );
   api.add(
     {
@@ -84,8 +89,7 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
       body: productUpdateSchema,
       response: productSchema,
     },
-    async ({ params, body, caller }) =>
-      updateProduct(ctx, caller, params.id, body).catch(rethrowCatalogError),
+    async ({ params, body, caller }) => updateProduct(ctx, caller, params.id, body),
   );
   api.add(
     {
@@ -99,7 +103,6 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
       response: productSchema,
       status: 200,
     },
-    async ({ params, body, caller }) =>
-      updateProductBenefits(ctx, caller, params.id, body.benefits).catch(rethrowCatalogError),
+    async ({ params, body, caller }) => updateProductBenefits(ctx, caller, params.id, body.benefits),
   );
 }

@@ -88,7 +88,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerCheckoutClientOperations(registry, checkouts);
 
   router.use(authenticate(deps.db, deps.auth));
-  router.use(rateLimit(deps.db, deps.rateLimitPerMinute));
+  router.use(rateLimit(deps.db, deps.rateLimitPerMinute, deps.logger));
   router.use(idempotency(deps.db, deps.logger));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);

@@ -6,7 +6,7 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { validateCustomFieldData } from '../custom-fields/rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
-import { InvalidFieldsError, type FieldIssue } from '../platform/errors.js';
+import { InvalidInputError, type FieldIssue } from '../platform/errors.js';
 import { toPriceResponse, toProductResponse } from '../products/service.js';
 import type { TaxAddress, TaxCalculator } from '../tax/calculator.js';
 import { productInclude } from '../products/repository.js';
@@ -77,7 +77,7 @@ export type PricedCheckout = {
 };
 
 const fail = (issues: FieldIssue[]): never => {
-  throw new InvalidFieldsError(issues);
+  throw new InvalidInputError(issues);
 };
 
 export async function priceCheckout(

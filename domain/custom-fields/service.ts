@@ -1,10 +1,14 @@
 import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Caller } from '../access/rules.js';
-import { accessibleOrganizationIds } from '../access/service.js';
-import { CatalogError } from '../catalog/errors.js';
-import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import {
+  accessibleOrganizationIds,
+  assertCanManage,
+  organizationForWrite,
+  organizationsToList,
+} from '../access/service.js';
 import { readMetadata } from '../metadata/rules.js';
+import { InvalidFieldError, InvalidInputError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -43,9 +47,7 @@ export function toCustomFieldResponse(row: CustomFieldRow): CustomField {
 function assertValidProperties(properties: CustomFieldProperties) {
   const issues = propertiesIssues(properties);
   if (issues.length > 0) {
-    throw new CatalogError(
-      'invalid',
-      issues.map((issue) => issue.message).join(' '),
+    throw new InvalidInputError(
       issues.map((issue) => ({
         loc: ['body', 'properties', ...issue.path],
         msg: issue.message,
@@ -55,7 +57,8 @@ function assertValidProperties(properties: CustomFieldProperties) {
   }
 }
 
-const slugTaken = () => CatalogError.invalid(['slug'], 'A custom field with this slug already exists.');
+const slugTaken = () =>
+  new InvalidFieldError(['body', 'slug'], 'A custom field with this slug already exists.');
 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
@@ -72,7 +75,7 @@ export async function listCustomFields(
     sorting?: string[];
   },
 ) {
-  const organizationIds = await organizationsToRead(db, caller, query.organization_id);
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
   const types = query.type === undefined ? undefined : [query.type].flat();
   const where: Prisma.CustomFieldWhereInput & { organizationId: { in: string[] } } = {
     organizationId: { in: organizationIds },
@@ -100,7 +103,7 @@ export async function listCustomFields(
 
 async function findReadable(db: Db, caller: Caller, id: string) {
   const row = await findCustomField(db, id, await accessibleOrganizationIds(db, caller));
-  if (!row) throw new CatalogError('not_found', 'Custom field not found');
+  if (!row) throw new NotFoundError('Custom field not found');
   return row;
 }
 
@@ -113,7 +116,7 @@ export async function createCustomField(
   caller: Caller,
   input: CustomFieldCreate,
 ): Promise<CustomField> {
-  const organizationId = await organizationToWrite(db, caller, input.organization_id, 'Custom field');
+  const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
   assertValidProperties(input.properties);
   if (await findCustomFieldBySlug(db, organizationId, input.slug)) throw slugTaken();
   try {
@@ -140,10 +143,10 @@ export async function updateCustomField(
   input: CustomFieldUpdate,
 ): Promise<CustomField> {
   const existing = await findReadable(db, caller, id);
-  await assertCanWrite(db, caller, existing.organizationId, 'Custom field');
+  await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
   if (input.type !== existing.type) {
-    throw CatalogError.invalid(
-      ['type'],
+    throw new InvalidFieldError(
+      ['body', 'type'],
       `The type of a custom field cannot change (it is ${existing.type}).`,
     );
   }
@@ -169,6 +172,6 @@ export async function updateCustomField(
 /** Deleting a field detaches it from every product (the attachment rows go with it). */
 export async function deleteCustomField(db: Db, caller: Caller, id: string): Promise<void> {
   const existing = await findReadable(db, caller, id);
-  await assertCanWrite(db, caller, existing.organizationId, 'Custom field');
+  await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
   await removeCustomField(db, id, existing.organizationId);
 }

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Db } from '../../infra/db.js';
-import type { Caller } from '../access/rules.js';
-import { accessibleOrganizationIds } from '../access/service.js';
-import { CatalogError } from '../catalog/errors.js';
-import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import {
+  accessibleOrganizationIds,
+  assertCanManage,
+  organizationForWrite,
+  organizationsToList,
+} from '../access/service.js';
+import { InvalidFieldError, InvalidInputError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -65,14 +69,17 @@ export function toFileResponse(row: FileRow, publicUrl: string): FileRead {
 }
 
 const invalid = (issues: { loc: (string | number)[]; message: string }[]) =>
-  new CatalogError(
-    'invalid',
-    issues.map((issue) => issue.message).join(' '),
+  new InvalidInputError(
     issues.map((issue) => ({ loc: ['body', ...issue.loc], msg: issue.message, type: 'value_error' })),
   );
 
 export async function createFile(ctx: FilesContext, caller: Caller, input: FileCreate): Promise<FileUpload> {
-  const organizationId = await organizationToWrite(ctx.db, caller, input.organization_id, 'File');
+  const organizationId = await organizationForWrite(
+    ctx.db,
+    caller,
+    input.organization_id,
+    ORGANIZATION_MANAGERS,
+  );
   const issues = fileCreateIssues(input);
   if (issues.length > 0) throw invalid(issues);
   const id = randomUUID();
@@ -119,7 +126,7 @@ export async function listFiles(
   caller: Caller,
   query: PageQuery & { organization_id?: string | string[]; ids?: string | string[] },
 ) {
-  const organizationIds = await organizationsToRead(ctx.db, caller, query.organization_id);
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
   const ids = query.ids === undefined ? undefined : [query.ids].flat();
   const [rows, total] = await queryFiles(
     ctx.db,
@@ -135,8 +142,8 @@ export async function listFiles(
 
 async function findWritable(ctx: FilesContext, caller: Caller, id: string) {
   const row = await findFile(ctx.db, id, await accessibleOrganizationIds(ctx.db, caller));
-  if (!row) throw new CatalogError('not_found', 'File not found');
-  await assertCanWrite(ctx.db, caller, row.organizationId, 'File');
+  if (!row) throw new NotFoundError('File not found');
+  await assertCanManage(ctx.db, caller, row.organizationId, ORGANIZATION_MANAGERS);
   return row;
 }
 
@@ -169,15 +176,18 @@ export async function completeFileUpload(
   const existing = await findWritable(ctx, caller, id);
   if (existing.isUploaded) return toFileResponse(existing, ctx.publicUrl);
   if (input.id !== existing.uploadId)
-    throw CatalogError.invalid(['id'], 'This is not the upload of this file.');
+    throw new InvalidFieldError(['body', 'id'], 'This is not the upload of this file.');
   if (input.path !== existing.path)
-    throw CatalogError.invalid(['path'], 'This is not the path of this file.');
+    throw new InvalidFieldError(['body', 'path'], 'This is not the path of this file.');
   const planned = existing.uploadParts as PlannedPart[];
   if (
     input.parts.length !== planned.length ||
     input.parts.some((part) => !planned.some((plan) => plan.number === part.number))
   ) {
-    throw CatalogError.invalid(['parts'], `The upload has ${planned.length} part(s), numbered as announced.`);
+    throw new InvalidFieldError(
+      ['body', 'parts'],
+      `The upload has ${planned.length} part(s), numbered as announced.`,
+    );
   }
 
   let stored;
@@ -191,8 +201,8 @@ export async function completeFileUpload(
     });
   } catch (error) {
     if (error instanceof UploadRejected) {
-      throw CatalogError.invalid(
-        error.partIndex === undefined ? ['parts'] : ['parts', error.partIndex],
+      throw new InvalidFieldError(
+        error.partIndex === undefined ? ['body', 'parts'] : ['body', 'parts', error.partIndex],
         error.message,
       );
     }
@@ -201,13 +211,13 @@ export async function completeFileUpload(
   const base64 = stored.sha256.toString('base64');
   const mismatch =
     stored.size !== Number(existing.size)
-      ? CatalogError.invalid(
-          ['parts'],
+      ? new InvalidFieldError(
+          ['body', 'parts'],
           `The stored file has ${stored.size} bytes; ${existing.size} were announced.`,
         )
       : existing.declaredSha256Base64 !== null && existing.declaredSha256Base64 !== base64
-        ? CatalogError.invalid(
-            ['parts'],
+        ? new InvalidFieldError(
+            ['body', 'parts'],
             'The stored file does not match the SHA-256 checksum given at creation.',
           )
         : null;

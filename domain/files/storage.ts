@@ -58,7 +58,12 @@ export type FileStorage = {
    * A URL that downloads the object for `expiresInMs` without a session (an S3 presigned URL, or
    * a signed link to Tollgate for the local store), offered to the browser as `filename`.
    */
-  downloadUrl(input: { path: string; filename: string; mimeType: string; expiresInMs: number }): Promise<string>;
+  downloadUrl(input: {
+    path: string;
+    filename: string;
+    mimeType: string;
+    expiresInMs: number;
+  }): Promise<string>;
   /** Removes the bytes and any unfinished upload; removing nothing is not an error. */
   remove(input: { fileId: string; path: string; uploadId: string }): Promise<void>;
 };

@@ -1,10 +1,14 @@
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Caller } from '../access/rules.js';
-import { accessibleOrganizationIds } from '../access/service.js';
-import { CatalogError } from '../catalog/errors.js';
-import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import {
+  accessibleOrganizationIds,
+  assertCanManage,
+  organizationForWrite,
+  organizationsToList,
+} from '../access/service.js';
 import { metadataQueryCandidates, readMetadata, type MetadataQuery } from '../metadata/rules.js';
+import { InvalidInputError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -41,9 +45,7 @@ export function toMeterResponse(row: MeterRow): Meter {
 function assertValidFilter(filter: Filter) {
   const issues = filterIssues(filter);
   if (issues.length > 0) {
-    throw new CatalogError(
-      'invalid',
-      issues.map((issue) => issue.message).join(' '),
+    throw new InvalidInputError(
       issues.map((issue) => ({
         loc: ['body', 'filter', ...issue.path],
         msg: issue.message,
@@ -74,7 +76,7 @@ export async function listMeters(
     metadata: MetadataQuery;
   },
 ) {
-  const organizationIds = await organizationsToRead(db, caller, query.organization_id);
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
   const where: Prisma.MeterWhereInput & { organizationId: { in: string[] } } = {
     organizationId: { in: organizationIds },
     ...(query.query ? { name: { contains: query.query, mode: 'insensitive' } } : {}),
@@ -89,12 +91,12 @@ export async function listMeters(
 
 export async function getMeter(db: Db, caller: Caller, id: string): Promise<Meter> {
   const row = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
-  if (!row) throw new CatalogError('not_found', 'Meter not found');
+  if (!row) throw new NotFoundError('Meter not found');
   return toMeterResponse(row);
 }
 
 export async function createMeter(db: Db, caller: Caller, input: MeterCreate): Promise<Meter> {
-  const organizationId = await organizationToWrite(db, caller, input.organization_id, 'Meter');
+  const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
   assertValidFilter(input.filter);
   const row = await insertMeter(db, {
     organizationId,
@@ -108,8 +110,8 @@ export async function createMeter(db: Db, caller: Caller, input: MeterCreate): P
 
 export async function updateMeter(db: Db, caller: Caller, id: string, input: MeterUpdate): Promise<Meter> {
   const existing = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
-  if (!existing) throw new CatalogError('not_found', 'Meter not found');
-  await assertCanWrite(db, caller, existing.organizationId, 'Meter');
+  if (!existing) throw new NotFoundError('Meter not found');
+  await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
   if (input.filter) assertValidFilter(input.filter);
   const row = await saveMeter(db, id, existing.organizationId, {
     ...(input.name ? { name: input.name } : {}),

@@ -16,25 +16,28 @@ export class ForbiddenError extends Error {
   }
 }
 
-/** One field of the input breaks a rule only the service can check (uniqueness, references). */
-export class InvalidFieldError extends Error {
+export type FieldIssue = { loc: (string | number)[]; msg: string; type: string };
+
+/**
+ * The input breaks rules only the service can check (uniqueness, references, sums across fields).
+ * Every issue found is reported at once; `loc` starts with where the field is (`body`, `query`).
+ */
+export class InvalidInputError extends Error {
+  constructor(readonly issues: FieldIssue[]) {
+    super(issues.map((issue) => issue.msg).join(' '));
+    this.name = 'InvalidInputError';
+  }
+}
+
+/** One field of the input breaks such a rule. */
+export class InvalidFieldError extends InvalidInputError {
   constructor(
     readonly loc: (string | number)[],
     message: string,
     readonly type = 'value_error',
   ) {
-    super(message);
+    super([{ loc, msg: message, type }]);
     this.name = 'InvalidFieldError';
-  }
-}
-
-export type FieldIssue = { loc: (string | number)[]; msg: string; type: string };
-
-/** Several fields break rules at once (a checkout confirmation reports every missing field). */
-export class InvalidFieldsError extends Error {
-  constructor(readonly issues: FieldIssue[]) {
-    super(issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '));
-    this.name = 'InvalidFieldsError';
   }
 }
 

@@ -50,19 +50,44 @@ export function purgeExpiredIdempotencyKeys(db: Db) {
     WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})`;
 }
 
-/** Counts one request in the caller's current fixed window, opening a new window when it ended. */
-export async function countRequest(
+/**
+ * Takes up to `requested` requests from `key`'s current fixed window (a new window when the last
+ * one ended), never more than `limit` in all: what every API process reserves from before admitting
+ * requests itself. The subquery locks the row first, so `granted` is computed from the count as it
+ * is when this statement holds the lock, whatever other processes did meanwhile.
+ */
+export async function reserveRequests(
   db: Db,
   key: string,
-  windowSeconds: number,
-): Promise<{ count: number; windowStart: Date; now: Date }> {
-  const [row] = await db.$queryRaw<{ count: number; window_start: Date; now: Date }[]>`
-    INSERT INTO api_rate_limits (key, window_start, count) VALUES (${key}, now(), 1)
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN api_rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})
-                   THEN 1 ELSE api_rate_limits.count + 1 END,
-      window_start = CASE WHEN api_rate_limits.window_start <= now() - make_interval(secs => ${windowSeconds})
-                   THEN now() ELSE api_rate_limits.window_start END
-    RETURNING count, window_start, now() AS now`;
-  return { count: row!.count, windowStart: row!.window_start, now: row!.now };
+  { requested, limit, windowSeconds }: { requested: number; limit: number; windowSeconds: number },
+): Promise<{ granted: number; count: number; windowStart: Date; now: Date }> {
+  for (;;) {
+    const [row] = await db.$queryRaw<{ granted: number; count: number; window_start: Date; now: Date }[]>`
+      UPDATE api_rate_limits AS r SET
+        window_start = CASE WHEN previous.ended THEN now() ELSE r.window_start END,
+        count = previous.used + LEAST(${requested}::int, GREATEST(0, ${limit}::int - previous.used))
+      FROM (
+        SELECT key,
+               window_start <= now() - make_interval(secs => ${windowSeconds}) AS ended,
+               CASE WHEN window_start <= now() - make_interval(secs => ${windowSeconds}) THEN 0 ELSE count END AS used
+        FROM api_rate_limits WHERE key = ${key} FOR UPDATE
+      ) AS previous
+      WHERE r.key = previous.key
+      RETURNING r.count - previous.used AS granted, r.count, r.window_start, now() AS now`;
+    if (row) return { granted: row.granted, count: row.count, windowStart: row.window_start, now: row.now };
+    // First request of this caller ever: a row whose window ended long ago, then the update above.
+    await db.$executeRaw`
+      INSERT INTO api_rate_limits (key, window_start, count) VALUES (${key}, to_timestamp(0), 0)
+      ON CONFLICT (key) DO NOTHING`;
+  }
+}
+
+/**
+ * Gives back requests reserved but not used, so other processes may take them; a no-op once the
+ * window they were reserved in has ended.
+ */
+export async function releaseRequests(db: Db, key: string, windowStart: Date, unused: number) {
+  await db.$executeRaw`
+    UPDATE api_rate_limits SET count = GREATEST(0, count - ${unused}::int)
+    WHERE key = ${key} AND window_start = ${windowStart}`;
 }

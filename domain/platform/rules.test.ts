@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalJson, pageToSkipTake, paginated, parseSorting, retryAfterSeconds } from './rules.js';
+import { canonicalJson, pageToSkipTake, paginated, parseSorting } from './rules.js';
 import { pageQuerySchema, sortingSchema } from './schemas.js';
 
 describe('pagination', () => {
@@ -44,14 +44,5 @@ describe('canonicalJson', () => {
     expect(canonicalJson([3, 1])).not.toBe(canonicalJson([1, 3]));
     expect(canonicalJson(null)).toBe('null');
     expect(canonicalJson('é')).toBe('"é"');
-  });
-});
-
-describe('retryAfterSeconds', () => {
-  it('counts whole seconds to the end of the window, at least one', () => {
-    const start = new Date('2026-01-01T00:00:00.000Z');
-    expect(retryAfterSeconds(start, 60, new Date('2026-01-01T00:00:00.500Z'))).toBe(60);
-    expect(retryAfterSeconds(start, 60, new Date('2026-01-01T00:00:59.100Z'))).toBe(1);
-    expect(retryAfterSeconds(start, 60, new Date('2026-01-01T00:01:30.000Z'))).toBe(1);
   });
 });

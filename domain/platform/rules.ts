@@ -30,8 +30,3 @@ export function canonicalJson(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
-
-/** Seconds until a fixed window that started at `windowStart` ends (at least 1). */
-export function retryAfterSeconds(windowStart: Date, windowSeconds: number, now: Date): number {
-  return Math.max(1, Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now.getTime()) / 1000));
-}

@@ -44,6 +44,9 @@ export const oneOrManyUuids = z
   .union([z.uuid(), z.array(z.uuid())])
   .transform((value) => (Array.isArray(value) ? value : [value]));
 
+/** `/{id}` path parameters, with the message Polar's API gives for a malformed id. */
+export const idParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
+
 /**
  * `?metadata[key]=value` (deepObject) filters; Express's query parser hands them over as an object.
  * A value may repeat (any of them matches).

@@ -1,9 +1,12 @@
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Caller } from '../access/rules.js';
-import { accessibleOrganizationIds } from '../access/service.js';
-import { CatalogError } from '../catalog/errors.js';
-import { assertCanWrite, organizationToWrite, organizationsToRead } from '../catalog/scope.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import {
+  accessibleOrganizationIds,
+  assertCanManage,
+  organizationForWrite,
+  organizationsToList,
+} from '../access/service.js';
 import { findCustomFieldsOfOrganization } from '../custom-fields/repository.js';
 import type { AttachedCustomFieldCreate } from '../custom-fields/schemas.js';
 import { toCustomFieldResponse } from '../custom-fields/service.js';
@@ -13,6 +16,7 @@ import { findFilesOfOrganization } from '../files/repository.js';
 import { toFileResponse } from '../files/service.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { readMetadata } from '../metadata/rules.js';
+import { InvalidFieldError, InvalidInputError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -118,9 +122,7 @@ export function toProductResponse(row: ProductRow, publicUrl: string): Product {
 }
 
 const invalid = (issues: PriceIssue[]) =>
-  new CatalogError(
-    'invalid',
-    issues.map((issue) => issue.message).join(' '),
+  new InvalidInputError(
     issues.map((issue) => ({ loc: ['body', ...issue.loc], msg: issue.message, type: 'value_error' })),
   );
 
@@ -231,7 +233,7 @@ export async function createProduct(
   input: ProductCreate,
 ): Promise<Product> {
   const { db } = ctx;
-  const organizationId = await organizationToWrite(db, caller, input.organization_id, 'Product');
+  const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
   const setIssues = priceSetIssues(input.prices, input.recurring_interval);
   if (setIssues.length > 0)
     throw invalid(setIssues.map((issue) => ({ ...issue, loc: ['prices', ...issue.loc] })));
@@ -272,12 +274,15 @@ export async function updateProduct(
 ): Promise<Product> {
   const { db } = ctx;
   const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
-  if (!existing) throw new CatalogError('not_found', 'Product not found');
+  if (!existing) throw new NotFoundError('Product not found');
   const { organizationId } = existing;
-  await assertCanWrite(db, caller, organizationId, 'Product');
+  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
   // Polar lets only legacy products (none in Tollgate) set it; subscriptions rely on it not changing.
   if (input.recurring_interval !== undefined && input.recurring_interval !== existing.recurringInterval) {
-    throw CatalogError.invalid(['recurring_interval'], 'The recurring interval of a product cannot change.');
+    throw new InvalidFieldError(
+      ['body', 'recurring_interval'],
+      'The recurring interval of a product cannot change.',
+    );
   }
   const newPrices = (input.prices ?? []).flatMap((price, index) =>
     price.amount_type === undefined ? [] : [{ price, index }],
@@ -339,7 +344,7 @@ export async function updateProduct(
 
 export async function getProduct(ctx: ProductsContext, caller: Caller, id: string): Promise<Product> {
   const row = await findProduct(ctx.db, id, await accessibleOrganizationIds(ctx.db, caller));
-  if (!row) throw new CatalogError('not_found', 'Product not found');
+  if (!row) throw new NotFoundError('Product not found');
   return toProductResponse(row, ctx.publicUrl);
 }
 
@@ -349,7 +354,7 @@ export async function getProduct(ctx: ProductsContext, caller: Caller, id: strin
  */
 export async function getProductPrice(db: Db, caller: Caller, id: string): Promise<ProductPrice> {
   const row = await findPrice(db, id, await accessibleOrganizationIds(db, caller));
-  if (!row) throw new CatalogError('not_found', 'Price not found');
+  if (!row) throw new NotFoundError('Price not found');
   return toPriceResponse(row);
 }
 
@@ -366,7 +371,7 @@ export async function listProducts(
     sorting?: string[];
   },
 ) {
-  const organizationIds = await organizationsToRead(ctx.db, caller, query.organization_id);
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
   const sorting = parseSorting<ProductSort['field']>(query.sorting ?? ['-created_at']);
   const [ids, total] = await listProductIds(
     ctx.db,
@@ -401,11 +406,12 @@ export async function updateProductBenefits(
 ): Promise<Product> {
   const { db } = ctx;
   const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
-  if (!existing) throw new CatalogError('not_found', 'Product not found');
+  if (!existing) throw new NotFoundError('Product not found');
   const { organizationId } = existing;
-  await assertCanWrite(db, caller, organizationId, 'Product');
+  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
   const duplicate = benefitIds.findIndex((benefitId, index) => benefitIds.indexOf(benefitId) !== index);
-  if (duplicate >= 0) throw CatalogError.invalid(['benefits', duplicate], 'This benefit is listed twice.');
+  if (duplicate >= 0)
+    throw new InvalidFieldError(['body', 'benefits', duplicate], 'This benefit is listed twice.');
   const usable = new Set(
     (
       await db.benefit.findMany({
@@ -415,7 +421,7 @@ export async function updateProductBenefits(
     ).map((benefit) => benefit.id),
   );
   const missing = benefitIds.findIndex((benefitId) => !usable.has(benefitId));
-  if (missing >= 0) throw CatalogError.invalid(['benefits', missing], 'Benefit not found.');
+  if (missing >= 0) throw new InvalidFieldError(['body', 'benefits', missing], 'Benefit not found.');
 
   const now = new Date();
   return db.$transaction(async (tx) => {

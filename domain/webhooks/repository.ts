@@ -1,6 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
-import type { WebhookEventType } from '../events/schemas.js';
 import type { DisabledReason, WebhookFormat } from './rules.js';
 
 type Client = Db | Prisma.TransactionClient;
@@ -90,12 +89,23 @@ export function listUndispatchedOutboxEvents(db: Client, limit: number) {
   });
 }
 
-export function listSubscribedEndpoints(db: Client, organizationId: string, type: WebhookEventType) {
+/** The enabled endpoints of these organizations, with what they subscribe to. */
+export function listEnabledEndpoints(db: Client, organizationIds: string[]) {
   return db.webhookEndpoint.findMany({
-    where: { organizationId, enabled: true, events: { has: type } },
-    select: { id: true, format: true },
+    where: { organizationId: { in: organizationIds }, enabled: true },
+    select: { id: true, organizationId: true, format: true, events: true },
+    orderBy: { id: 'asc' },
   });
 }
+
+const dispatchedEventFields = {
+  id: true,
+  outboxEventId: true,
+  endpointId: true,
+  resourceId: true,
+  round: true,
+  status: true,
+} as const;
 
 export function insertWebhookEvents(
   db: Client,
@@ -108,14 +118,19 @@ export function insertWebhookEvents(
     payload: string;
   }[],
 ) {
-  // A dispatch repeated after a crash finds its rows: (outbox event, endpoint) is unique.
-  return db.webhookEvent.createMany({ data: rows, skipDuplicates: true });
+  // A dispatch repeated after a crash finds its rows: (outbox event, endpoint) is unique, and only
+  // the rows inserted now are returned.
+  return db.webhookEvent.createManyAndReturn({
+    data: rows,
+    skipDuplicates: true,
+    select: dispatchedEventFields,
+  });
 }
 
-export function listWebhookEventsOfOutboxEvent(db: Client, outboxEventId: string) {
+export function listWebhookEventsOfOutboxEvents(db: Client, outboxEventIds: string[]) {
   return db.webhookEvent.findMany({
-    where: { outboxEventId },
-    select: { id: true, endpointId: true, resourceId: true, round: true, status: true },
+    where: { outboxEventId: { in: outboxEventIds } },
+    select: dispatchedEventFields,
   });
 }
 
@@ -132,6 +147,39 @@ export function findWebhookEventForDelivery(db: Client, id: string) {
   return db.webhookEvent.findUnique({ where: { id }, include: { endpoint: true } });
 }
 
+/**
+ * Events still being delivered to `endpointId` about these resources, other than `exceptIds`: a
+ * later event about one of them must queue behind them.
+ */
+export function listPendingEventsOfResources(
+  db: Client,
+  target: { organizationId: string; endpointId: string; resourceIds: string[]; exceptIds: string[] },
+) {
+  return db.webhookEvent.findMany({
+    where: {
+      organizationId: target.organizationId,
+      endpointId: target.endpointId,
+      resourceId: { in: target.resourceIds },
+      status: 'pending',
+      id: { notIn: target.exceptIds },
+    },
+    select: { resourceId: true, createdAt: true },
+  });
+}
+
+/** The events of one delivery batch, with their endpoint (one and the same for all). */
+export function findWebhookEventsForDelivery(db: Client, ids: string[]) {
+  return db.webhookEvent.findMany({ where: { id: { in: ids } }, include: { endpoint: true } });
+}
+
+/** The first attempts already made of these events, in whichever round. */
+export function findFirstAttempts(db: Client, webhookEventIds: string[]) {
+  return db.webhookDelivery.findMany({
+    where: { webhookEventId: { in: webhookEventIds }, attempt: 1 },
+    select: { webhookEventId: true, round: true, httpCode: true },
+  });
+}
+
 export function findDeliveryAttempt(
   db: Client,
   key: { webhookEventId: string; round: string; attempt: number },
@@ -139,21 +187,25 @@ export function findDeliveryAttempt(
   return db.webhookDelivery.findUnique({ where: { webhookEventId_round_attempt: key } });
 }
 
-export function insertDeliveryAttempt(
-  db: Client,
-  data: {
-    organizationId: string;
-    webhookEventId: string;
-    round: string;
-    attempt: number;
-    succeeded: boolean;
-    httpCode: number | null;
-    durationMs: number;
-    response: string | null;
-    error: string | null;
-  },
-) {
-  return db.webhookDelivery.createMany({ data: [data], skipDuplicates: true });
+type DeliveryAttemptRow = {
+  organizationId: string;
+  webhookEventId: string;
+  round: string;
+  attempt: number;
+  succeeded: boolean;
+  httpCode: number | null;
+  durationMs: number;
+  response: string | null;
+  error: string | null;
+};
+
+export function insertDeliveryAttempt(db: Client, data: DeliveryAttemptRow) {
+  return insertDeliveryAttempts(db, [data]);
+}
+
+/** An attempt recorded twice (a retried activity) is kept once: (event, round, attempt) is unique. */
+export function insertDeliveryAttempts(db: Client, rows: DeliveryAttemptRow[]) {
+  return db.webhookDelivery.createMany({ data: rows, skipDuplicates: true });
 }
 
 export function recordWebhookEventAttempt(
@@ -167,6 +219,27 @@ export function recordWebhookEventAttempt(
 ) {
   return db.webhookEvent.updateMany({
     where: { id, round, status: 'pending' },
+    data: {
+      succeeded,
+      lastHttpCode: httpCode,
+      modifiedAt: new Date(),
+      ...(succeeded ? { status: 'succeeded' } : {}),
+    },
+  });
+}
+
+/** `recordWebhookEventAttempt` for many events with the same outcome. */
+export function recordWebhookEventsAttempt(
+  db: Client,
+  {
+    ids,
+    round,
+    succeeded,
+    httpCode,
+  }: { ids: string[]; round: string; succeeded: boolean; httpCode: number | null },
+) {
+  return db.webhookEvent.updateMany({
+    where: { id: { in: ids }, round, status: 'pending' },
     data: {
       succeeded,
       lastHttpCode: httpCode,

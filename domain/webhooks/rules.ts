@@ -135,12 +135,26 @@ export function webhookDeliveryWorkflowId(endpointId: string, resourceId: string
   return `webhook-delivery:${endpointId}:${resourceId}`;
 }
 
+/**
+ * `webhook-delivery:<endpoint>`: the first attempt of every event for one endpoint, in the batches
+ * the dispatcher sends; the per-resource workflows above take over what needs retries.
+ */
+export function webhookEndpointDeliveryWorkflowId(endpointId: string): string {
+  return `webhook-delivery:${endpointId}`;
+}
+
 /** One dispatcher per deployment (task queue): it alone drains the outbox. */
 export function webhookDispatcherWorkflowId(taskQueue: string): string {
   return `webhook-dispatcher:${taskQueue}`;
 }
 
-export const WEBHOOK_SIGNALS = { enqueue: 'enqueueWebhookEvent' } as const;
+export const WEBHOOK_SIGNALS = {
+  enqueue: 'enqueueWebhookEvent',
+  enqueueBatch: 'enqueueWebhookEvents',
+} as const;
 
 /** One round of delivery of one webhook event: `dispatch` first, a fresh id per redelivery. */
 export type WebhookDeliveryRequest = { webhookEventId: string; round: string };
+
+/** A webhook event as the dispatcher hands it to its endpoint's workflow. */
+export type WebhookDeliveryTarget = WebhookDeliveryRequest & { resourceId: string };

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Db } from '../../infra/db.js';
-import type { webhookDeliveryWorkflow, webhookDispatcherWorkflow } from '../../workflows/webhooks.js';
+import type {
+  webhookDeliveryWorkflow,
+  webhookDispatcherWorkflow,
+  webhookEndpointDeliveryWorkflow,
+} from '../../workflows/webhooks.js';
 import { hasAnyRole, ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
-import type { WebhookEventType } from '../events/schemas.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import {
   deleteWebhookEndpoint as deleteEndpointRow,
@@ -18,13 +21,18 @@ import {
   incrementConsecutiveFailures,
   insertDeliveryAttempt,
   insertWebhookEndpoint,
+  findFirstAttempts,
+  findWebhookEventsForDelivery,
+  insertDeliveryAttempts,
+  recordWebhookEventsAttempt,
   insertWebhookEvents,
+  listEnabledEndpoints,
   listOrganizationMembersWithUsers,
-  listSubscribedEndpoints,
+  listPendingEventsOfResources,
   listUndispatchedOutboxEvents,
   listWebhookDeliveries as queryDeliveries,
   listWebhookEndpoints as queryEndpoints,
-  listWebhookEventsOfOutboxEvent,
+  listWebhookEventsOfOutboxEvents,
   markOutboxEventsDispatched,
   recordWebhookEventAttempt,
   resetConsecutiveFailures,
@@ -43,9 +51,12 @@ import {
   WEBHOOK_SIGNALS,
   webhookDeliveryWorkflowId,
   webhookDispatcherWorkflowId,
+  webhookEndpointDeliveryWorkflowId,
   type AttemptOutcome,
   type OutboxPayload,
   type WebhookDeliveryRequest,
+  type WebhookDeliveryTarget,
+  type WebhookFormat,
 } from './rules.js';
 import {
   webhookDeliverySchema,
@@ -241,62 +252,251 @@ export async function redeliverWebhookEvent(db: Db, workflows: WebhookWorkflows,
   await enqueueDelivery(workflows, event, { webhookEventId: id, round });
 }
 
-/** Signals in flight at once while dispatching: distinct workflows, so their order does not matter. */
+/** Runs `work` on every item, at most `concurrency` at a time. */
+async function forEachConcurrently<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>) {
+  const pending = [...items];
+  const worker = async () => {
+    for (let item = pending.shift(); item !== undefined; item = pending.shift()) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+}
+
+/** Endpoints signalled at once while dispatching: distinct workflows, so their order does not matter. */
 const DISPATCH_SIGNAL_CONCURRENCY = 32;
+/** Outbox events fanned out per dispatch: each endpoint gets a batch's events in one signal. */
+export const DISPATCH_BATCH_SIZE = 500;
 
 /**
  * Fans out the oldest undispatched outbox events: one webhook event per subscribed, enabled
- * endpoint, each queued on the workflow of its (endpoint, resource). Every step is repeatable —
- * rows are unique per (event, endpoint), a repeated signal finds its round already ended — so a
- * crash anywhere before `dispatched_at` is set only means the next run does the same again.
+ * endpoint, and per endpoint one signal carrying them in outbox order to that endpoint's workflow.
+ * Every step is repeatable — rows are unique per (event, endpoint), an event sent twice finds its
+ * attempt recorded — so a crash anywhere before `dispatched_at` is set only means the next run does
+ * the same again.
  */
 export async function dispatchOutboxEvents(
   db: Db,
   workflows: WebhookWorkflows,
-  limit = 100,
+  limit = DISPATCH_BATCH_SIZE,
 ): Promise<number> {
   const events = await listUndispatchedOutboxEvents(db, limit);
-  // One queue per delivery workflow, in outbox order: a resource's events are signalled in the order
-  // they happened, while different workflows are signalled concurrently.
-  const queues = new Map<string, { endpointId: string; resourceId: string; webhookEventId: string }[]>();
-  for (const event of events) {
+  if (events.length === 0) return 0;
+  const endpoints = await listEnabledEndpoints(db, [...new Set(events.map((event) => event.organizationId))]);
+  const rows = events.flatMap((event) => {
     const payload = event.payload as OutboxPayload;
-    const endpoints = await listSubscribedEndpoints(db, event.organizationId, event.type as WebhookEventType);
-    const resourceId = resourceIdOf(payload, event.id);
-    await insertWebhookEvents(
-      db,
-      endpoints.map((endpoint) => ({
+    return endpoints
+      .filter(
+        (endpoint) =>
+          endpoint.organizationId === event.organizationId && endpoint.events.includes(event.type),
+      )
+      .map((endpoint) => ({
         organizationId: event.organizationId,
         endpointId: endpoint.id,
         outboxEventId: event.id,
         type: event.type,
-        resourceId,
-        payload: formatWebhookBody(endpoint.format, payload),
-      })),
-    );
-    for (const row of await listWebhookEventsOfOutboxEvent(db, event.id)) {
-      if (row.status !== 'pending' || row.round !== 'dispatch') continue;
-      const key = webhookDeliveryWorkflowId(row.endpointId, row.resourceId);
-      const queue = queues.get(key) ?? [];
-      queue.push({ endpointId: row.endpointId, resourceId: row.resourceId, webhookEventId: row.id });
-      queues.set(key, queue);
-    }
+        resourceId: resourceIdOf(payload, event.id),
+        payload: formatWebhookBody(endpoint.format as WebhookFormat, payload),
+      }));
+  });
+  const inserted = rows.length > 0 ? await insertWebhookEvents(db, rows) : [];
+  // Fewer rows than expected: a run before this one died after inserting some of them.
+  const all =
+    inserted.length === rows.length
+      ? inserted
+      : await listWebhookEventsOfOutboxEvents(
+          db,
+          events.map((event) => event.id),
+        );
+
+  const position = new Map(events.map((event, index) => [event.id, index]));
+  const created = all
+    .filter((row) => row.status === 'pending' && row.round === 'dispatch')
+    .sort((a, b) => position.get(a.outboxEventId)! - position.get(b.outboxEventId)!);
+  const batches = new Map<string, WebhookDeliveryTarget[]>();
+  for (const row of created) {
+    const batch = batches.get(row.endpointId) ?? [];
+    batch.push({ webhookEventId: row.id, round: row.round, resourceId: row.resourceId });
+    batches.set(row.endpointId, batch);
   }
-  const pending = [...queues.values()];
-  const signalQueues = async () => {
-    for (let queue = pending.shift(); queue; queue = pending.shift()) {
-      for (const item of queue) {
-        await enqueueDelivery(workflows, item, { webhookEventId: item.webhookEventId, round: 'dispatch' });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: DISPATCH_SIGNAL_CONCURRENCY }, signalQueues));
+  await forEachConcurrently([...batches], DISPATCH_SIGNAL_CONCURRENCY, async ([endpointId, requests]) => {
+    await workflows.temporal.workflow.signalWithStart<
+      typeof webhookEndpointDeliveryWorkflow,
+      [WebhookDeliveryTarget[]]
+    >('webhookEndpointDeliveryWorkflow', {
+      workflowId: webhookEndpointDeliveryWorkflowId(endpointId),
+      taskQueue: workflows.taskQueue,
+      args: [{ endpointId, batches: [] }],
+      signal: WEBHOOK_SIGNALS.enqueueBatch,
+      signalArgs: [requests],
+    });
+  });
   await markOutboxEventsDispatched(
     db,
     events.map((event) => event.id),
     new Date(),
   );
   return events.length;
+}
+
+/**
+ * Resources of one endpoint sent to at once; each resource's own events go one after the other.
+ * (One workflow per event used to allow the worker's 100 concurrent activities.)
+ */
+const DELIVERY_CONCURRENCY = 64;
+/** Attempts recorded together: also at most how many are sent again when a worker dies mid-call. */
+const RECORD_EVERY = 100;
+
+type BatchAttempt = {
+  event: { id: string; organizationId: string };
+  round: string;
+  answer: HttpAnswer;
+  durationMs: number;
+  kind: AttemptOutcome;
+};
+
+/**
+ * The first attempt of every event of a batch for one endpoint, resources side by side and each
+ * resource's events in order. An event that fails it, and every later event about the same
+ * resource, continues on the resource's own workflow (`webhook-delivery:<endpoint>:<resource>`),
+ * which finds the first attempt recorded and retries on the schedule. A resource that already has
+ * an unfinished event there queues behind it, so a receiver never sees a later state before an
+ * earlier one. After a 410 Gone nothing more is sent, nor once the endpoint is found disabled (it
+ * is looked at again every hundred attempts).
+ *
+ * The events' rows are read and their attempts recorded a hundred at a time rather than in several
+ * statements per event; a worker dying between sending and recording means those are sent again
+ * (with the same `webhook-id`s), as a retried attempt activity would send its one again. Events
+ * move to their resource's workflow only once the call recorded everything.
+ */
+export async function deliverWebhookEventBatch(
+  db: Db,
+  workflows: WebhookWorkflows,
+  input: { endpointId: string; requests: WebhookDeliveryTarget[] },
+  onAttempt: () => void = () => undefined,
+): Promise<{ delivered: number; queued: number }> {
+  const ids = input.requests.map((request) => request.webhookEventId);
+  const events = new Map((await findWebhookEventsForDelivery(db, ids)).map((event) => [event.id, event]));
+  const recorded = new Map(
+    (await findFirstAttempts(db, ids)).map((attempt) => [
+      `${attempt.webhookEventId}:${attempt.round}`,
+      attempt,
+    ]),
+  );
+  const groups = new Map<string, WebhookDeliveryTarget[]>();
+  for (const request of input.requests) {
+    // A deleted endpoint takes its events along: nothing is left to send.
+    if (!events.has(request.webhookEventId)) continue;
+    const group = groups.get(request.resourceId) ?? [];
+    group.push(request);
+    groups.set(request.resourceId, group);
+  }
+  const [first] = events.values();
+  if (!first) return { delivered: 0, queued: 0 };
+
+  const latest = new Map<string, number>();
+  for (const event of events.values()) {
+    latest.set(event.resourceId, Math.max(latest.get(event.resourceId) ?? 0, event.createdAt.getTime()));
+  }
+  const unfinished = await listPendingEventsOfResources(db, {
+    organizationId: first.organizationId,
+    endpointId: input.endpointId,
+    resourceIds: [...groups.keys()],
+    exceptIds: [...events.keys()],
+  });
+  // Unfinished events about these resources created no later than this call's: on a resource's own
+  // workflow, or of the same dispatch but left for the endpoint's next call. Either way the resource's
+  // events here queue behind them, on the resource's workflow.
+  const behind = new Set(
+    unfinished
+      .filter((event) => event.createdAt.getTime() <= (latest.get(event.resourceId) ?? 0))
+      .map((event) => event.resourceId),
+  );
+
+  const made: BatchAttempt[] = [];
+  // Cleared by a 410 Gone (the endpoint is being disabled), or when the seller disabled it meanwhile.
+  let sending = first.endpoint.enabled;
+  const firstAttempt = async ({ webhookEventId, round }: WebhookDeliveryRequest) => {
+    const event = events.get(webhookEventId)!;
+    // The round moved on (a redelivery took over it): nothing to send here.
+    if (event.round !== round) return null;
+    // Sent before a crash: the recorded answer stands.
+    const earlier = recorded.get(`${webhookEventId}:${round}`);
+    if (earlier) return attemptOutcome(earlier.httpCode);
+    // Events of a disabled endpoint stay unsent, as the per-resource workflow leaves them.
+    if (event.status !== 'pending' || !sending) return null;
+    const { answer, durationMs } = await sendWebhook(event, event.endpoint);
+    onAttempt();
+    const kind = attemptOutcome(answer.httpCode);
+    if (kind === 'gone') sending = false;
+    made.push({ event, round, answer, durationMs, kind });
+    if (made.length >= RECORD_EVERY) {
+      await recordFirstAttempts(db, input.endpointId, made.splice(0));
+      if (!(await findEndpointState(db, input.endpointId))?.enabled) sending = false;
+    }
+    return kind;
+  };
+
+  const handOver: { resourceId: string; requests: WebhookDeliveryRequest[] }[] = [];
+  await forEachConcurrently([...groups], DELIVERY_CONCURRENCY, async ([resourceId, requests]) => {
+    const queued: WebhookDeliveryRequest[] = [];
+    let queueing = behind.has(resourceId);
+    for (const { webhookEventId, round } of requests) {
+      if (!queueing) {
+        const kind = await firstAttempt({ webhookEventId, round });
+        if (kind !== 'failed' && kind !== 'gone') continue;
+        queueing = true;
+      }
+      queued.push({ webhookEventId, round });
+    }
+    if (queued.length > 0) handOver.push({ resourceId, requests: queued });
+  });
+
+  await recordFirstAttempts(db, input.endpointId, made);
+  await forEachConcurrently(handOver, DISPATCH_SIGNAL_CONCURRENCY, async ({ resourceId, requests }) => {
+    for (const request of requests) {
+      await enqueueDelivery(workflows, { endpointId: input.endpointId, resourceId }, request);
+    }
+  });
+  return {
+    delivered: made.filter((attempt) => attempt.kind === 'succeeded').length,
+    queued: handOver.reduce((sum, { requests }) => sum + requests.length, 0),
+  };
+}
+
+/** Attempt 1 of each event sent, and the events' state after it, in one transaction. */
+async function recordFirstAttempts(db: Db, endpointId: string, made: BatchAttempt[]) {
+  if (made.length === 0) return;
+  await db.$transaction(async (tx) => {
+    await insertDeliveryAttempts(
+      tx,
+      made.map(({ event, round, answer, durationMs, kind }) => ({
+        organizationId: event.organizationId,
+        webhookEventId: event.id,
+        round,
+        attempt: 1,
+        succeeded: kind === 'succeeded',
+        durationMs,
+        ...answer,
+      })),
+    );
+    // One statement per distinct outcome (in practice: 200, or a few failure codes).
+    const outcomes = new Map<
+      string,
+      { round: string; succeeded: boolean; httpCode: number | null; ids: string[] }
+    >();
+    for (const { event, round, answer, kind } of made) {
+      const succeeded = kind === 'succeeded';
+      const key = `${round}:${succeeded}:${answer.httpCode}`;
+      const outcome = outcomes.get(key) ?? { round, succeeded, httpCode: answer.httpCode, ids: [] };
+      outcome.ids.push(event.id);
+      outcomes.set(key, outcome);
+    }
+    let delivered = 0;
+    for (const { round, succeeded, httpCode, ids } of outcomes.values()) {
+      const updated = await recordWebhookEventsAttempt(tx, { ids, round, succeeded, httpCode });
+      if (succeeded) delivered += updated.count;
+    }
+    if (delivered > 0) await resetConsecutiveFailures(tx, endpointId);
+  });
 }
 
 /** Starts the deployment's dispatcher unless it runs; safe from every worker start and the watchdog. */
@@ -361,6 +561,26 @@ async function postWebhook(url: string, headers: Record<string, string>, body: s
   }
 }
 
+/** Signs and posts one webhook event, timing the answer. */
+async function sendWebhook(
+  event: { id: string; payload: string },
+  endpoint: { url: string; secret: string },
+): Promise<{ answer: HttpAnswer; durationMs: number }> {
+  const started = performance.now();
+  const answer = await postWebhook(
+    endpoint.url,
+    webhookHeaders({
+      // Standard Webhooks: the id stays the same across retries, so receivers can deduplicate.
+      id: event.id,
+      timestampSeconds: Math.floor(Date.now() / 1000),
+      body: event.payload,
+      secret: endpoint.secret,
+    }),
+    event.payload,
+  );
+  return { answer, durationMs: Math.round(performance.now() - started) };
+}
+
 /**
  * One HTTP attempt of one round, recorded under (event, round, attempt). A retried activity finds
  * the attempt it already made and answers its outcome instead of posting again.
@@ -377,19 +597,7 @@ export async function attemptWebhookDelivery(
   // A redelivery is the seller's explicit request and is sent even to a disabled endpoint.
   if (!event.endpoint.enabled && input.round === 'dispatch') return { kind: 'endpoint_disabled' };
 
-  const started = performance.now();
-  const answer = await postWebhook(
-    event.endpoint.url,
-    webhookHeaders({
-      // Standard Webhooks: the id stays the same across retries, so receivers can deduplicate.
-      id: event.id,
-      timestampSeconds: Math.floor(Date.now() / 1000),
-      body: event.payload,
-      secret: event.endpoint.secret,
-    }),
-    event.payload,
-  );
-  const durationMs = Math.round(performance.now() - started);
+  const { answer, durationMs } = await sendWebhook(event, event.endpoint);
   const kind = attemptOutcome(answer.httpCode);
   const succeeded = kind === 'succeeded';
   await db.$transaction(async (tx) => {

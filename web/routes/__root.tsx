@@ -1,6 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useQuery } from '@tanstack/react-query';
-import { createRootRouteWithContext, Link, Outlet, useNavigate } from '@tanstack/react-router';
+import {
+  createRootRouteWithContext,
+  Link,
+  Outlet,
+  useNavigate,
+  useRouterState,
+} from '@tanstack/react-router';
 import { useState } from 'react';
 import { authClient, errorMessage, hasRole } from '../auth/client';
 import { settingsQuery } from '../system/queries';
@@ -85,6 +91,20 @@ function AccountNavigation() {
 }
 
 function RootLayout() {
+  // The hosted checkout belongs to the seller's buyer, not to a Tollgate user: no app header there.
+  const isHostedCheckout = useRouterState({
+    select: (state) => state.location.pathname.startsWith('/checkout/'),
+  });
+  if (isHostedCheckout) {
+    return (
+      <>
+        <SandboxBanner />
+        <main className="checkout-main-area">
+          <Outlet />
+        </main>
+      </>
+    );
+  }
   return (
     <>
       <ImpersonationBanner />

@@ -45,6 +45,9 @@ function DashboardNavigation() {
       <Link to="/dashboard/webhooks">Webhooks</Link>
       <Link to="/dashboard/discounts">Discounts</Link>
       <Link to="/dashboard/checkout-links">Checkout links</Link>
+      <Link to="/dashboard/checkouts">Checkouts</Link>
+      <Link to="/dashboard/orders">Orders</Link>
+      <Link to="/dashboard/refunds">Refunds</Link>
     </nav>
   );
 }

@@ -1,0 +1,99 @@
+import type { ProductPrice } from '../../domain/products/schemas';
+import { formatMoney } from './money';
+import type { CheckoutPublic } from '../../domain/checkouts/schemas';
+
+const INTERVAL_SUFFIX = { month: ' / month', year: ' / year' } as const;
+
+export function intervalSuffix(checkout: Pick<CheckoutPublic, 'product'>): string {
+  const interval = checkout.product.recurring_interval;
+  return interval ? INTERVAL_SUFFIX[interval] : '';
+}
+
+/** A price as the buyer reads it, in its own currency. */
+export function describeCheckoutPrice(price: ProductPrice): string {
+  switch (price.amount_type) {
+    case 'free':
+      return 'Free';
+    case 'fixed':
+      return formatMoney(price.price_amount, price.price_currency);
+    case 'custom':
+      return price.minimum_amount
+        ? `Pay what you want, from ${formatMoney(price.minimum_amount, price.price_currency)}`
+        : 'Pay what you want';
+    case 'metered_unit':
+      return `Billed by usage of ${price.meter.name}`;
+  }
+}
+
+function describeDiscount(discount: NonNullable<CheckoutPublic['discount']>, currency: string): string {
+  const value =
+    discount.type === 'percentage'
+      ? `${(discount.basis_points ?? 0) / 100} % off`
+      : `${formatMoney(discount.amount ?? 0, discount.currency ?? currency)} off`;
+  const duration =
+    discount.duration === 'repeating' && discount.duration_in_months
+      ? ` for ${discount.duration_in_months} months`
+      : discount.duration === 'forever'
+        ? ' forever'
+        : '';
+  return `${discount.code ?? discount.name}: ${value}${duration}`;
+}
+
+/** The amounts lines; announced politely as they change while the buyer types. */
+export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPublic; isUpdating: boolean }) {
+  const money = (amount: number) => formatMoney(amount, checkout.currency);
+  const suffix = intervalSuffix(checkout);
+  return (
+    <div className="checkout-totals" aria-live="polite" aria-busy={isUpdating} data-testid="checkout-totals">
+      <dl>
+        <dt>Subtotal</dt>
+        <dd data-testid="subtotal-amount">{money(checkout.amount)}</dd>
+        {checkout.discount ? (
+          <>
+            <dt>Discount ({describeDiscount(checkout.discount, checkout.currency)})</dt>
+            <dd data-testid="discount-amount">−{money(checkout.discount_amount)}</dd>
+          </>
+        ) : null}
+        <dt>Taxes</dt>
+        <dd data-testid="tax-amount">
+          {checkout.tax_amount === null ? (
+            <span className="muted">Calculated from your billing address</span>
+          ) : (
+            money(checkout.tax_amount)
+          )}
+        </dd>
+        <dt className="total">Total</dt>
+        <dd className="total" data-testid="total-amount">
+          {money(checkout.total_amount)}
+          {suffix}
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
+  const media = checkout.product.medias[0];
+  return (
+    <div className="product-summary">
+      <p className="muted">{checkout.organization.name}</p>
+      {media ? <img src={media.public_url} alt="" className="product-image" /> : null}
+      <h1>{checkout.product.name}</h1>
+      <p className="product-price">
+        {describeCheckoutPrice(checkout.product_price)}
+        {checkout.product_price.amount_type === 'fixed' ? intervalSuffix(checkout) : ''}
+      </p>
+      {checkout.product.description ? <p>{checkout.product.description}</p> : null}
+      {checkout.product.benefits.length > 0 ? (
+        <>
+          <h2 className="benefits-heading">Included</h2>
+          <ul className="benefits">
+            {checkout.product.benefits.map((benefit) => (
+              <li key={benefit.id}>{benefit.description}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import type { CheckoutStatus } from '../../domain/checkouts/schemas';
+import type { OrderStatus } from '../../domain/orders/schemas';
+import type { Refund } from '../../domain/refunds/schemas';
+
+type Tone = 'ok' | 'warn' | 'error' | 'neutral';
+
+function Badge({ label, tone, testId }: { label: string; tone: Tone; testId: string }) {
+  return (
+    <span className={`badge badge-${tone}`} data-testid={testId}>
+      {label}
+    </span>
+  );
+}
+
+const ORDER_STATUS: Record<OrderStatus, [string, Tone]> = {
+  pending: ['Pending', 'warn'],
+  paid: ['Paid', 'ok'],
+  refunded: ['Refunded', 'neutral'],
+  partially_refunded: ['Partially refunded', 'warn'],
+};
+
+const CHECKOUT_STATUS: Record<CheckoutStatus, [string, Tone]> = {
+  open: ['Open', 'neutral'],
+  expired: ['Expired', 'neutral'],
+  confirmed: ['Confirmed', 'warn'],
+  succeeded: ['Succeeded', 'ok'],
+  failed: ['Failed', 'error'],
+};
+
+const REFUND_STATUS: Record<Refund['status'], [string, Tone]> = {
+  pending: ['Pending', 'warn'],
+  succeeded: ['Succeeded', 'ok'],
+  failed: ['Failed', 'error'],
+  canceled: ['Canceled', 'neutral'],
+};
+
+export function OrderStatusBadge({ status }: { status: OrderStatus }) {
+  const [label, tone] = ORDER_STATUS[status];
+  return <Badge label={label} tone={tone} testId="order-status" />;
+}
+
+export function CheckoutStatusBadge({ status }: { status: CheckoutStatus }) {
+  const [label, tone] = CHECKOUT_STATUS[status];
+  return <Badge label={label} tone={tone} testId="checkout-status" />;
+}
+
+export function RefundStatusBadge({ status }: { status: Refund['status'] }) {
+  const [label, tone] = REFUND_STATUS[status];
+  return <Badge label={label} tone={tone} testId="refund-status" />;
+}
+
+export const REFUND_REASON_LABELS: Record<Refund['reason'], string> = {
+  duplicate: 'Duplicate',
+  fraudulent: 'Fraudulent',
+  customer_request: 'Customer request',
+  service_disruption: 'Service disruption',
+  satisfaction_guarantee: 'Satisfaction guarantee',
+  other: 'Other',
+};

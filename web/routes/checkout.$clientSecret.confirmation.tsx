@@ -1,0 +1,154 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Navigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { z } from 'zod';
+import { ApiError } from '../api';
+import { embedTarget, type EmbedTarget } from '../checkouts/embed';
+import { resolveSuccessUrl } from '../checkouts/form';
+import { formatMoney } from '../checkouts/money';
+import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
+import { clientCheckoutQuery } from '../checkouts/queries';
+import type { CheckoutPublic } from '../../domain/checkouts/schemas';
+import { intervalSuffix } from '../checkouts/summary';
+
+export const Route = createFileRoute('/checkout/$clientSecret/confirmation')({
+  validateSearch: z.object({ embed: embedSearchSchema }),
+  component: ConfirmationPage,
+});
+
+/** The order is made by the checkout workflow once the processor reports the payment. */
+const POLL_INTERVAL_MS = 1_000;
+const SLOW_AFTER_MS = 30_000;
+/** Long enough to read "Payment successful", short enough not to strand the buyer. */
+const REDIRECT_DELAY_S = 3;
+
+function ConfirmationPage() {
+  const { clientSecret } = Route.useParams();
+  const search = Route.useSearch();
+  const checkout = useQuery({
+    ...clientCheckoutQuery(clientSecret),
+    refetchInterval: (query) => (query.state.data?.status === 'confirmed' ? POLL_INTERVAL_MS : false),
+  });
+  const embed = checkout.data ? embedTarget(search.embed === true, checkout.data.embed_origin) : null;
+  useEmbedEventOnce(embed, checkout.data ? { event: 'loaded' } : null);
+
+  if (checkout.error) return <CheckoutUnavailable error={checkout.error} />;
+  if (!checkout.data) return <p role="status">Loading…</p>;
+  switch (checkout.data.status) {
+    case 'open':
+    case 'failed':
+      return (
+        <Navigate
+          to="/checkout/$clientSecret"
+          params={{ clientSecret }}
+          search={{
+            embed: search.embed ? true : undefined,
+            payment: checkout.data.status === 'failed' ? 'failed' : undefined,
+          }}
+          replace
+        />
+      );
+    case 'expired':
+      return <CheckoutUnavailable error={new ApiError(410, 'Checkout expired')} />;
+    case 'confirmed':
+      // No close button while the payment settles: the embedding page must not drop the buyer now.
+      return (
+        <CheckoutShell embed={null}>
+          <Processing />
+        </CheckoutShell>
+      );
+    case 'succeeded':
+      return (
+        <CheckoutShell embed={embed}>
+          <PaymentSuccess checkout={checkout.data} embed={embed} />
+        </CheckoutShell>
+      );
+  }
+}
+
+function Processing() {
+  const [isSlow, setSlow] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSlow(true), SLOW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return (
+    <section className="checkout-message" role="status" aria-live="polite">
+      <h1>Processing your payment…</h1>
+      <p>This page updates by itself once your order is ready. Please keep it open.</p>
+      {isSlow ? (
+        <p className="muted">This is taking longer than usual; your bank may still be confirming.</p>
+      ) : null}
+    </section>
+  );
+}
+
+/** The host a URL leads to, for "Taking you back to shop.example.com". */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: EmbedTarget | null }) {
+  const { url, isInternal } = resolveSuccessUrl(checkout);
+  // In an embed the parent navigates (Polar's protocol); the frame never leaves the checkout.
+  useEmbedEventOnce(embed, { event: 'success', successURL: url, redirect: !isInternal });
+  const willRedirect = !isInternal && !embed;
+  const [secondsLeft, setSecondsLeft] = useState(REDIRECT_DELAY_S);
+  useEffect(() => {
+    if (!willRedirect) return;
+    if (secondsLeft <= 0) {
+      window.location.assign(url);
+      return;
+    }
+    const timer = setTimeout(() => setSecondsLeft((seconds) => seconds - 1), 1_000);
+    return () => clearTimeout(timer);
+  }, [willRedirect, secondsLeft, url]);
+
+  return (
+    <section className="checkout-message" aria-labelledby="confirmation-heading">
+      <h1 id="confirmation-heading">
+        {checkout.is_payment_required ? 'Payment successful' : 'Order confirmed'}
+      </h1>
+      <p>Thank you for your order from {checkout.organization.name}.</p>
+      <dl className="order-summary" data-testid="order-summary">
+        <dt>Product</dt>
+        <dd>{checkout.product.name}</dd>
+        {checkout.discount_amount > 0 ? (
+          <>
+            <dt>Discount</dt>
+            <dd>−{formatMoney(checkout.discount_amount, checkout.currency)}</dd>
+          </>
+        ) : null}
+        {checkout.tax_amount ? (
+          <>
+            <dt>Taxes</dt>
+            <dd>{formatMoney(checkout.tax_amount, checkout.currency)}</dd>
+          </>
+        ) : null}
+        <dt>Total paid</dt>
+        <dd data-testid="total-paid">
+          {formatMoney(checkout.total_amount, checkout.currency)}
+          {intervalSuffix(checkout)}
+        </dd>
+        {checkout.customer_email ? (
+          <>
+            <dt>Email</dt>
+            <dd>{checkout.customer_email}</dd>
+          </>
+        ) : null}
+      </dl>
+      {willRedirect ? (
+        <p role="status">
+          Taking you back to {hostOf(url)} in {secondsLeft} s…{' '}
+          <a href={url} className="button-link">
+            Continue
+          </a>
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Navigate } from '@tanstack/react-router';
+import { z } from 'zod';
+import { ApiError } from '../api';
+import { CheckoutForm } from '../checkouts/checkout-form';
+import { embedTarget } from '../checkouts/embed';
+import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
+import { clientCheckoutQuery } from '../checkouts/queries';
+import { ProductSummary } from '../checkouts/summary';
+import { settingsQuery } from '../system/queries';
+
+const searchSchema = z.object({
+  embed: embedSearchSchema,
+  /** Set by the confirmation page when the payment failed after the buyer confirmed. */
+  payment: z.enum(['failed']).optional().catch(undefined),
+});
+
+export const Route = createFileRoute('/checkout/$clientSecret/')({
+  validateSearch: searchSchema,
+  component: CheckoutPage,
+});
+
+/**
+ * Why the buyer is back on the form after confirming: the processor declined the payment. The
+ * wire (Polar's CheckoutPublic) carries no reason for a decline reported after confirmation.
+ */
+const FAILED_NOTICE = 'Your payment was declined. Check your card details or use another card.';
+
+function CheckoutPage() {
+  const { clientSecret } = Route.useParams();
+  const search = Route.useSearch();
+  const checkout = useQuery(clientCheckoutQuery(clientSecret));
+  const settings = useQuery(settingsQuery);
+  const embed = checkout.data ? embedTarget(search.embed === true, checkout.data.embed_origin) : null;
+  useEmbedEventOnce(embed, checkout.data ? { event: 'loaded' } : null);
+
+  if (checkout.error) return <CheckoutUnavailable error={checkout.error} />;
+  if (!checkout.data || !settings.data) return <p role="status">Loading checkout…</p>;
+  const { status } = checkout.data;
+  if (status === 'confirmed' || status === 'succeeded') {
+    return (
+      <Navigate
+        to="/checkout/$clientSecret/confirmation"
+        params={{ clientSecret }}
+        search={search.embed ? { embed: true } : {}}
+        replace
+      />
+    );
+  }
+  if (status === 'expired') return <CheckoutUnavailable error={new ApiError(410, 'Checkout expired')} />;
+  return (
+    <CheckoutShell embed={embed}>
+      <div className="checkout-layout">
+        <section className="checkout-summary" aria-label="Order summary">
+          <ProductSummary checkout={checkout.data} />
+        </section>
+        <section className="checkout-main" aria-label="Checkout">
+          <CheckoutForm
+            checkout={checkout.data}
+            mode={settings.data.mode}
+            embed={embed}
+            notice={search.payment === 'failed' || status === 'failed' ? FAILED_NOTICE : null}
+          />
+        </section>
+      </div>
+    </CheckoutShell>
+  );
+}
