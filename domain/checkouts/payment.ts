@@ -18,6 +18,9 @@ export type ChargeOutcome =
   | { outcome: 'processing'; paymentId: string }
   | { outcome: 'failed'; paymentId: string | null; declineCode: string; message: string };
 
+/** The steps lock the checkout row; a burst of them (many expiries at once) waits its turn. */
+const STEP_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
+
 /**
  * Charges confirmation `attempt` of a checkout. The processor's idempotency keys are derived from
  * the checkout and the attempt, so a retried or replayed activity returns the first answer instead
@@ -122,7 +125,7 @@ export async function fulfilCheckout(
     await recordCheckoutUpdated(ctx, tx, updated);
     await recordCustomerStateChanged(tx, customer);
     return { orderId: order.id };
-  });
+  }, STEP_TRANSACTION);
 }
 
 /**
@@ -149,7 +152,7 @@ export async function failCheckoutPayment(
     });
     await recordCheckoutUpdated(ctx, tx, updated);
     return true;
-  });
+  }, STEP_TRANSACTION);
 }
 
 /**
@@ -177,5 +180,5 @@ export async function expireCheckout(
     const updated = await updateCheckoutRow(tx, checkout.id, { status: 'expired', discountRedeemed: false });
     await recordCheckoutUpdated(ctx, tx, updated);
     return 'expired';
-  });
+  }, STEP_TRANSACTION);
 }
