@@ -127,30 +127,17 @@ export async function startMissingCommerceWorkflows(
 ): Promise<{ started: string[] }> {
   const before = new Date(now.getTime() - RECONCILE_MIN_AGE_MS);
   const started: string[] = [];
+  const checkouts = temporalCheckoutWorkflows(temporal, taskQueue);
   for (const { id } of await findUnfinishedCheckouts(db, before, 500)) {
-    const running = await isRunning(temporal, checkoutWorkflowId(id));
-    if (!running) {
-      await startOnce(() =>
-        temporal.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', {
-          workflowId: checkoutWorkflowId(id),
-          taskQueue,
-          args: [{ checkoutId: id }],
-        }),
-      );
-      started.push(checkoutWorkflowId(id));
-    }
+    if (await isRunning(temporal, checkoutWorkflowId(id))) continue;
+    await checkouts.started(id);
+    started.push(checkoutWorkflowId(id));
   }
+  const refunds = temporalRefundWorkflows(temporal, taskQueue);
   for (const { id } of await findPendingRefunds(db, before, 500)) {
-    if (!(await isRunning(temporal, refundWorkflowId(id)))) {
-      await startOnce(() =>
-        temporal.workflow.start<typeof refundWorkflow>('refundWorkflow', {
-          workflowId: refundWorkflowId(id),
-          taskQueue,
-          args: [{ refundId: id }],
-        }),
-      );
-      started.push(refundWorkflowId(id));
-    }
+    if (await isRunning(temporal, refundWorkflowId(id))) continue;
+    await refunds.started(id);
+    started.push(refundWorkflowId(id));
   }
   return { started };
 }

@@ -195,7 +195,8 @@ export async function toCheckoutPublicResponse(
   });
 }
 
-function pricingColumns(priced: PricedCheckout): Prisma.CheckoutUncheckedUpdateInput {
+/** The columns a pricing decides, for inserts and updates alike. */
+function pricingColumns(priced: PricedCheckout) {
   return {
     productId: priced.productId,
     productPriceId: priced.productPriceId,
@@ -270,6 +271,39 @@ function newClientSecret(): string {
   return `tollgate_c_${randomBytes(24).toString('base64url')}`;
 }
 
+type OpeningFields = Omit<
+  Prisma.CheckoutUncheckedCreateInput,
+  keyof ReturnType<typeof pricingColumns> | 'status' | 'clientSecret' | 'expiresAt' | 'createdAt'
+>;
+
+/** Writes a new open checkout with its `checkout.created`, then starts its workflow. */
+async function openCheckout(
+  ctx: CheckoutsContext,
+  now: Date,
+  priced: PricedCheckout,
+  fields: OpeningFields,
+): Promise<CheckoutRow> {
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await insertCheckout(tx, {
+      ...fields,
+      ...pricingColumns(priced),
+      status: 'open',
+      clientSecret: newClientSecret(),
+      expiresAt: new Date(now.getTime() + ctx.checkoutTtlMs),
+      createdAt: now,
+    });
+    await recordEvent(tx, {
+      organizationId: created.organizationId,
+      type: 'checkout.created',
+      data: await toCheckoutResponse(ctx, created, tx),
+      at: now,
+    });
+    return created;
+  });
+  await ctx.workflows.started(row.id);
+  return row;
+}
+
 export async function createCheckout(
   ctx: CheckoutsContext,
   caller: Caller,
@@ -309,51 +343,26 @@ export async function createCheckout(
     },
     { now, strict: false, failOnInapplicableDiscount: input.discount_id ? 'discount_id' : null },
   );
-  const row = await db.$transaction(async (tx) => {
-    const created = await insertCheckout(tx, {
-      organizationId,
-      status: 'open',
-      clientSecret: newClientSecret(),
-      expiresAt: new Date(now.getTime() + ctx.checkoutTtlMs),
-      successUrl: input.success_url ?? null,
-      embedOrigin: input.embed_origin ?? null,
-      productIds,
-      productId: priced.productId,
-      productPriceId: priced.productPriceId,
-      currency: priced.currency,
-      amount: priced.amount,
-      discountId: priced.discountId,
-      discountAmount: priced.discountAmount,
-      netAmount: priced.netAmount,
-      taxAmount: priced.taxAmount,
-      taxReference: priced.taxReference,
-      totalAmount: priced.totalAmount,
-      customFieldData: priced.customFieldData,
-      allowDiscountCodes: input.allow_discount_codes,
-      requireBillingAddress: input.require_billing_address,
-      isBusinessCustomer: input.is_business_customer,
-      customerId: customer?.id ?? null,
-      customerName: input.customer_name ?? customer?.name ?? null,
-      customerEmail: input.customer_email ?? customer?.email ?? null,
-      customerIpAddress: input.customer_ip_address ?? null,
-      customerBillingName: input.customer_billing_name ?? null,
-      customerBillingAddress: billingAddress ?? undefined,
-      customerTaxId: input.customer_tax_id ?? null,
-      customerExternalId: input.customer_external_id ?? customer?.externalId ?? null,
-      customerMetadata: input.customer_metadata ?? {},
-      metadata: input.metadata ?? {},
-      paymentProcessor: input.payment_processor,
-      createdAt: now,
-    });
-    await recordEvent(tx, {
-      organizationId,
-      type: 'checkout.created',
-      data: await toCheckoutResponse(ctx, created, tx),
-      at: now,
-    });
-    return created;
+  const row = await openCheckout(ctx, now, priced, {
+    organizationId,
+    successUrl: input.success_url ?? null,
+    embedOrigin: input.embed_origin ?? null,
+    productIds,
+    allowDiscountCodes: input.allow_discount_codes,
+    requireBillingAddress: input.require_billing_address,
+    isBusinessCustomer: input.is_business_customer,
+    customerId: customer?.id ?? null,
+    customerName: input.customer_name ?? customer?.name ?? null,
+    customerEmail: input.customer_email ?? customer?.email ?? null,
+    customerIpAddress: input.customer_ip_address ?? null,
+    customerBillingName: input.customer_billing_name ?? null,
+    customerBillingAddress: billingAddress ?? undefined,
+    customerTaxId: input.customer_tax_id ?? null,
+    customerExternalId: input.customer_external_id ?? customer?.externalId ?? null,
+    customerMetadata: input.customer_metadata ?? {},
+    metadata: input.metadata ?? {},
+    paymentProcessor: input.payment_processor,
   });
-  await ctx.workflows.started(row.id);
   return toCheckoutResponse(ctx, row);
 }
 
@@ -403,40 +412,15 @@ export async function createCheckoutFromLink(
     // A link's discount that no longer applies is dropped quietly, not shown as an error.
     { now, strict: false, failOnInapplicableDiscount: null },
   );
-  const row = await db.$transaction(async (tx) => {
-    const created = await insertCheckout(tx, {
-      organizationId: link.organizationId,
-      status: 'open',
-      clientSecret: newClientSecret(),
-      expiresAt: new Date(now.getTime() + ctx.checkoutTtlMs),
-      successUrl: link.successUrl,
-      checkoutLinkId: link.id,
-      productIds,
-      productId: priced.productId,
-      productPriceId: priced.productPriceId,
-      currency: priced.currency,
-      amount: priced.amount,
-      discountId: priced.discountId,
-      discountAmount: priced.discountAmount,
-      netAmount: priced.netAmount,
-      taxAmount: priced.taxAmount,
-      taxReference: priced.taxReference,
-      totalAmount: priced.totalAmount,
-      customFieldData: priced.customFieldData,
-      allowDiscountCodes: link.allowDiscountCodes,
-      requireBillingAddress: link.requireBillingAddress,
-      paymentProcessor: link.paymentProcessor,
-      createdAt: now,
-    });
-    await recordEvent(tx, {
-      organizationId: link.organizationId,
-      type: 'checkout.created',
-      data: await toCheckoutResponse(ctx, created, tx),
-      at: now,
-    });
-    return created;
+  const row = await openCheckout(ctx, now, priced, {
+    organizationId: link.organizationId,
+    successUrl: link.successUrl,
+    checkoutLinkId: link.id,
+    productIds,
+    allowDiscountCodes: link.allowDiscountCodes,
+    requireBillingAddress: link.requireBillingAddress,
+    paymentProcessor: link.paymentProcessor,
   });
-  await ctx.workflows.started(row.id);
   return { url: checkoutUrl(ctx.publicUrl, row.clientSecret) };
 }
 
