@@ -61,7 +61,7 @@ export async function reserveRequests(
   key: string,
   { requested, limit, windowSeconds }: { requested: number; limit: number; windowSeconds: number },
 ): Promise<{ granted: number; count: number; windowStart: Date; now: Date }> {
-  for (;;) {
+  for (let pass = 1; ; pass += 1) {
     const [row] = await db.$queryRaw<{ granted: number; count: number; window_start: Date; now: Date }[]>`
       UPDATE api_rate_limits AS r SET
         window_start = CASE WHEN previous.ended THEN now() ELSE r.window_start END,
@@ -75,6 +75,7 @@ export async function reserveRequests(
       WHERE r.key = previous.key
       RETURNING r.count - previous.used AS granted, r.count, r.window_start, now() AS now`;
     if (row) return { granted: row.granted, count: row.count, windowStart: row.window_start, now: row.now };
+    if (pass === 2) throw new Error(`rate limit counter ${key} vanished while being reserved from`);
     // First request of this caller ever: a row whose window ended long ago, then the update above.
     await db.$executeRaw`
       INSERT INTO api_rate_limits (key, window_start, count) VALUES (${key}, to_timestamp(0), 0)
