@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import {
+  cancelCheckoutPayment,
   chargeCheckout,
   expireCheckout,
   failCheckoutPayment,
@@ -31,6 +32,9 @@ export function createCommerceActivities(deps: CommerceActivityDeps) {
     },
     chargeCheckout(input: { checkoutId: string; attempt: number }): Promise<ChargeOutcome> {
       return chargeCheckout(view, deps.processor, input);
+    },
+    cancelCheckoutPayment(input: { checkoutId: string; attempt: number }): Promise<ChargeOutcome> {
+      return cancelCheckoutPayment(view, deps.processor, input);
     },
     fulfilCheckout(input: { checkoutId: string; paymentId: string | null }) {
       return fulfilCheckout(view, input);

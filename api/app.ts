@@ -11,7 +11,7 @@ import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
-import { temporalCheckoutWorkflows } from '../temporal/commerce.js';
+import { temporalCheckoutWorkflows, temporalProcessorEventSink } from '../temporal/commerce.js';
 import { createCheckoutLinksRouter } from './checkout-links.js';
 import { createDevMailboxRouter } from './dev/mailbox.js';
 import type { FileStorage } from '../domain/files/storage.js';
@@ -19,6 +19,7 @@ import { createFilesRouter } from './files.js';
 import { createHealthRouter } from './health.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import { createStripeWebhookRouter } from './integrations/stripe.js';
+import { createSandboxRouter } from './sandbox.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
@@ -112,6 +113,15 @@ export function createApp(deps: AppDeps): Express {
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
+  if (deps.settings.mode === 'sandbox') {
+    app.use(
+      '/api/sandbox',
+      createSandboxRouter({
+        db: deps.db,
+        sink: temporalProcessorEventSink(deps.temporal, taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main),
+      }),
+    );
+  }
   app.use(
     '/api/files',
     createFilesRouter({ db: deps.db, storage: deps.fileStorage, publicUrl: deps.config.publicUrl }),

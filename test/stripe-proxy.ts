@@ -18,6 +18,8 @@ export type StripeProxy = {
   requests: RecordedStripeRequest[];
   /** Answer every following request with this status and Stripe error body, until `forward()`. */
   answer(status: number, error: Record<string, unknown>): void;
+  /** Answer the next request only with this status and body (any Stripe object), then carry on as before. */
+  answerOnce(status: number, body: Record<string, unknown>): void;
   forward(): void;
   stop(): Promise<void>;
 };
@@ -25,6 +27,7 @@ export type StripeProxy = {
 export async function startStripeProxy(target = requireTestEnv('stripeMockUrl')): Promise<StripeProxy> {
   const requests: RecordedStripeRequest[] = [];
   let canned: { status: number; body: string } | null = null;
+  const once: { status: number; body: string }[] = [];
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,9 +41,10 @@ export async function startStripeProxy(target = requireTestEnv('stripeMockUrl'))
         headers: req.headers,
         form: new URLSearchParams(req.method === 'GET' ? url.search : body.toString('utf8')),
       });
-      if (canned) {
-        res.writeHead(canned.status, { 'content-type': 'application/json', 'request-id': 'req_proxy' });
-        res.end(canned.body);
+      const answer = once.shift() ?? canned;
+      if (answer) {
+        res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_proxy' });
+        res.end(answer.body);
         return;
       }
       const headers = Object.fromEntries(
@@ -75,8 +79,12 @@ export async function startStripeProxy(target = requireTestEnv('stripeMockUrl'))
     answer(status, error) {
       canned = { status, body: JSON.stringify({ error }) };
     },
+    answerOnce(status, body) {
+      once.push({ status, body: JSON.stringify(body) });
+    },
     forward() {
       canned = null;
+      once.length = 0;
     },
     async stop() {
       server.closeAllConnections();

@@ -6,15 +6,23 @@ import {
   type CheckoutConfirmedSignal,
   type CheckoutPaymentSignal,
   type RefundOutcomeSignal,
+  AUTHENTICATION_LIMIT_MS,
+  AUTHENTICATION_TIMEOUT_MESSAGE,
 } from '../domain/checkouts/rules.js';
 
-const { loadCheckoutState, chargeCheckout, fulfilCheckout, failCheckoutPayment, expireCheckout } =
-  proxyActivities<CommerceActivities>({
-    startToCloseTimeout: '1 minute',
-    // Every step is idempotent (processor idempotency keys, unique order per checkout, conditional
-    // status changes), so PostgreSQL or processor hiccups are simply retried.
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-  });
+const {
+  loadCheckoutState,
+  chargeCheckout,
+  cancelCheckoutPayment,
+  fulfilCheckout,
+  failCheckoutPayment,
+  expireCheckout,
+} = proxyActivities<CommerceActivities>({
+  startToCloseTimeout: '1 minute',
+  // Every step is idempotent (processor idempotency keys, unique order per checkout, conditional
+  // status changes), so PostgreSQL or processor hiccups are simply retried.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
 
 export const checkoutConfirmedSignal = defineSignal<[CheckoutConfirmedSignal]>(CHECKOUT_SIGNALS.confirmed);
 export const checkoutPaymentSignal = defineSignal<[CheckoutPaymentSignal]>(CHECKOUT_SIGNALS.payment);
@@ -74,14 +82,21 @@ export async function checkoutWorkflow(input: { checkoutId: string }): Promise<C
     }
 
     if (state.status === 'confirmed') {
-      // The processor is still working on it (3-D Secure, bank delays): its event will wake us.
-      const settled = await condition(() => payments.length > 0 || woken, PROCESSING_LIMIT_MS);
-      if (!settled) {
-        await failCheckoutPayment({
-          checkoutId,
-          attempt: state.paymentAttempt,
-          message: 'The payment did not complete in time.',
-        });
+      // The buyer is authenticating, or the processor is still working on it (bank delays): its
+      // event will wake us.
+      const limitMs = state.awaitingAuthentication ? AUTHENTICATION_LIMIT_MS : PROCESSING_LIMIT_MS;
+      const settled = await condition(() => payments.length > 0 || woken, limitMs);
+      if (settled) continue;
+      const attempt = state.paymentAttempt;
+      if (!state.awaitingAuthentication) {
+        await failCheckoutPayment({ checkoutId, attempt, message: 'The payment did not complete in time.' });
+        continue;
+      }
+      const result = await cancelCheckoutPayment({ checkoutId, attempt });
+      if (result.outcome === 'succeeded') {
+        await fulfilCheckout({ checkoutId, paymentId: result.paymentId });
+      } else if (result.outcome === 'failed') {
+        await failCheckoutPayment({ checkoutId, attempt, message: AUTHENTICATION_TIMEOUT_MESSAGE });
       }
       continue;
     }

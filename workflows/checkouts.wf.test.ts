@@ -3,8 +3,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createCommerceActivities } from '../activities/commerce.js';
-import { CHECKOUT_SIGNALS, checkoutWorkflowId } from '../domain/checkouts/rules.js';
+import {
+  AUTHENTICATION_LIMIT_MS,
+  AUTHENTICATION_TIMEOUT_MESSAGE,
+  CHECKOUT_SIGNALS,
+  checkoutWorkflowId,
+} from '../domain/checkouts/rules.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
+import { authenticateSandboxPayment, createSandboxProcessor } from '../domain/payments/sandbox.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';
@@ -24,6 +30,9 @@ function processingProcessor(): PaymentProcessor & { payments: string[] } {
       payments.push(input.idempotencyKey);
       return { status: 'processing', paymentId: `pi_${input.idempotencyKey}` };
     },
+    cancelPayment: async () => {
+      throw new Error('a processing payment is never canceled');
+    },
     refund: async () => ({ status: 'succeeded', processorRefundId: 're_test' }),
   };
 }
@@ -42,7 +51,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
     await database?.drop();
   });
 
-  async function createCheckout(status: 'open' | 'confirmed') {
+  async function createCheckout(status: 'open' | 'confirmed', paymentMethod = 'pm_card_visa') {
     const organization = await createOrganization(database.db);
     const product = await database.db.product.create({
       data: { organizationId: organization.id, name: 'Guide' },
@@ -74,7 +83,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
         taxAmount: 0,
         totalAmount: 1000,
         customerEmail: 'buyer@example.test',
-        confirmationTokenId: status === 'confirmed' ? 'pm_card_visa' : null,
+        confirmationTokenId: status === 'confirmed' ? paymentMethod : null,
         paymentAttempt: status === 'confirmed' ? 1 : 0,
       },
     });
@@ -149,6 +158,87 @@ describe('checkoutWorkflow (time-skipping)', () => {
       status: 'paid',
       totalAmount: 1000,
       paymentId: `pi_checkout:${checkout.id}:payment:1`,
+    });
+  });
+
+  describe('3-D Secure with the sandbox processor', () => {
+    async function waitForCheckout(
+      checkoutId: string,
+      isReady: (row: Awaited<ReturnType<typeof database.db.checkout.findUniqueOrThrow>>) => boolean,
+    ) {
+      for (let attempt = 0; attempt < 100; attempt += 1) {
+        const row = await database.db.checkout.findUniqueOrThrow({ where: { id: checkoutId } });
+        if (isReady(row)) return row;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`checkout ${checkoutId} did not get there in time`);
+    }
+    const waitForAuthentication = (checkoutId: string) =>
+      waitForCheckout(checkoutId, (row) => row.paymentClientSecret !== null);
+
+    it('cancels a payment the buyer never authenticated, fails the checkout with a reason, then expires it', async () => {
+      const checkout = await createCheckout('confirmed', 'pm_card_authenticationRequired');
+      const outcome = await withWorker(
+        createSandboxProcessor({ db: database.db, sink: { deliver: async () => undefined } }),
+        async (taskQueue) => {
+          const handle = await start(taskQueue, checkout.id);
+          const waiting = await waitForAuthentication(checkout.id);
+          expect(waiting.status).toBe('confirmed');
+          await env.sleep(AUTHENTICATION_LIMIT_MS + 60_000);
+          const failed = await waitForCheckout(checkout.id, (row) => row.status !== 'confirmed');
+          expect(failed).toMatchObject({
+            status: 'failed',
+            failureReason: AUTHENTICATION_TIMEOUT_MESSAGE,
+            paymentClientSecret: null,
+          });
+          const payment = await database.db.sandboxPayment.findUniqueOrThrow({
+            where: { id: waiting.paymentId! },
+          });
+          expect(payment.status).toBe('canceled');
+          // Authenticating now changes nothing: the payment was canceled.
+          const late = await authenticateSandboxPayment(
+            { db: database.db, sink: { deliver: async () => undefined } },
+            { paymentId: payment.id, clientSecret: payment.clientSecret!, outcome: 'complete' },
+          );
+          expect(late).toMatchObject({ status: 'failed', declineCode: 'canceled' });
+          return (await handle.result()) as CheckoutOutcome;
+        },
+      );
+      // The failed checkout still expires at its hour, as any checkout the buyer left.
+      expect(outcome).toBe('expired');
+      expect(await database.db.order.count({ where: { checkoutId: checkout.id } })).toBe(0);
+    });
+
+    it('fulfils when the buyer authenticated but the event was lost: the cancel finds the payment succeeded', async () => {
+      const checkout = await createCheckout('confirmed', 'pm_card_authenticationRequired');
+      const lostEvents = {
+        deliver: async () => {
+          throw new Error('the event never reached the workflow');
+        },
+      };
+      const outcome = await withWorker(
+        createSandboxProcessor({ db: database.db, sink: lostEvents }),
+        async (taskQueue) => {
+          const handle = await start(taskQueue, checkout.id);
+          const waiting = await waitForAuthentication(checkout.id);
+          await expect(
+            authenticateSandboxPayment(
+              { db: database.db, sink: lostEvents },
+              {
+                paymentId: waiting.paymentId!,
+                clientSecret: waiting.paymentClientSecret!,
+                outcome: 'complete',
+              },
+            ),
+          ).rejects.toThrow('the event never reached the workflow');
+          await env.sleep(AUTHENTICATION_LIMIT_MS + 60_000);
+          return (await handle.result()) as CheckoutOutcome;
+        },
+      );
+      expect(outcome).toBe('succeeded');
+      const orders = await database.db.order.findMany({ where: { checkoutId: checkout.id } });
+      expect(orders).toHaveLength(1);
+      expect(orders[0]!.status).toBe('paid');
     });
   });
 });

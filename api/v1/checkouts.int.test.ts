@@ -256,6 +256,7 @@ describe('checkout → payment → order → refund (sandbox processor, through 
       (value) => value.status === 'failed',
     );
     expect(failed.totalAmount).toBe(2200);
+    expect(failed.paymentProcessorMetadata).toEqual({ failure_reason: 'Your card has insufficient funds.' });
     // The failed attempt gave its redemption back, so the one-use code still works for the retry.
     await buyer.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
@@ -269,6 +270,87 @@ describe('checkout → payment → order → refund (sandbox processor, through 
     expect(orders.result.items.map((order) => order.totalAmount)).toEqual([2200]);
     const failedReason = await env.database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
     expect(failedReason.failureReason).toBeNull();
+    const paid = await buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret });
+    expect(paid.paymentProcessorMetadata).toEqual({});
+  });
+
+  it('asks for 3-D Secure: a failed authentication declines, a completed one pays exactly once', async () => {
+    const { polar, product } = await seller();
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    const buyer = client();
+    const authenticate = (body: unknown) =>
+      fetch(`${env.stack.baseUrl}/api/sandbox/payments/authenticate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const confirmAndWaitForAuthentication = async () => {
+      await buyer.checkouts.clientConfirm({
+        clientSecret: checkout.clientSecret,
+        checkoutConfirmStripe: {
+          customerEmail: 'ada@example.test',
+          customerBillingAddress: ADDRESS,
+          confirmationTokenId: 'pm_card_authenticationRequired',
+        },
+      });
+      const waiting = await eventually(
+        () => buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret }),
+        (value) => value.paymentProcessorMetadata.intent_status === 'requires_action',
+      );
+      expect(waiting.status).toBe('confirmed');
+      return waiting.paymentProcessorMetadata.intent_client_secret!;
+    };
+
+    const firstSecret = await confirmAndWaitForAuthentication();
+    expect(firstSecret).toMatch(/^pi_sbx_[0-9a-f]{24}_secret_[0-9a-f]{32}$/);
+    // The secret is the credential: a guessed one and a malformed body change nothing.
+    const guessed = await authenticate({
+      client_secret: firstSecret.replace(/.{4}$/, '0000'),
+      outcome: 'complete',
+    });
+    expect(guessed.status).toBe(404);
+    const malformed = await authenticate({ client_secret: firstSecret, outcome: 'maybe' });
+    expect(malformed.status).toBe(422);
+    expect(((await malformed.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual([
+      'body',
+      'outcome',
+    ]);
+
+    const refused = await authenticate({ client_secret: firstSecret, outcome: 'fail' });
+    expect(await refused.json()).toEqual({ status: 'failed' });
+    const failed = await eventually(
+      () => buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret }),
+      (value) => value.status === 'failed',
+    );
+    expect(failed.paymentProcessorMetadata).toEqual({
+      failure_reason:
+        'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+    });
+
+    const secondSecret = await confirmAndWaitForAuthentication();
+    expect(secondSecret).not.toBe(firstSecret);
+    // Answering the first payment's page again changes nothing.
+    expect(await (await authenticate({ client_secret: firstSecret, outcome: 'complete' })).json()).toEqual({
+      status: 'failed',
+    });
+    const completed = await authenticate({ client_secret: secondSecret, outcome: 'complete' });
+    expect(await completed.json()).toEqual({ status: 'succeeded' });
+    const succeeded = await eventually(
+      () => buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret }),
+      (value) => value.status === 'succeeded',
+    );
+    expect(succeeded.paymentProcessorMetadata).toEqual({});
+    expect(await (await authenticate({ client_secret: secondSecret, outcome: 'complete' })).json()).toEqual({
+      status: 'succeeded',
+    });
+    const orders = await polar.orders.list({ checkoutId: checkout.id });
+    expect(orders.result.items).toHaveLength(1);
+    expect(orders.result.items[0]).toMatchObject({ status: 'paid', totalAmount: 2500 });
+    const payments = await env.database.db.sandboxPayment.findMany({
+      where: { metadata: { path: ['checkout_id'], equals: checkout.id } },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(payments.map((payment) => payment.status)).toEqual(['failed', 'succeeded']);
   });
 
   it('refuses to confirm twice, an expired checkout, and a recurring product', async () => {

@@ -5,7 +5,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
 import { createPaidOrder } from '../orders/service.js';
-import type { PaymentMethodSummary, PaymentProcessor } from '../payments/processor.js';
+import type { PaymentMethodSummary, PaymentProcessor, PaymentResult } from '../payments/processor.js';
 import { findCheckout, lockCheckout, releaseDiscount, updateCheckoutRow } from './repository.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 
@@ -16,6 +16,8 @@ export type ChargeOutcome =
   | { outcome: 'free' }
   | { outcome: 'succeeded'; paymentId: string; paymentMethod: PaymentMethodSummary | null }
   | { outcome: 'processing'; paymentId: string }
+  /** The buyer has to authenticate (3-D Secure) on the hosted page; the outcome comes as an event. */
+  | { outcome: 'requires_action'; paymentId: string }
   | { outcome: 'failed'; paymentId: string | null; declineCode: string; message: string };
 
 /** The steps lock the checkout row; a burst of them (many expiries at once) waits its turn. */
@@ -51,15 +53,24 @@ export async function chargeCheckout(
   });
   if (result.paymentId) {
     await ctx.db.checkout.updateMany({
-      where: { id: row.id, paymentAttempt: input.attempt },
-      data: { paymentId: result.paymentId },
+      where: { id: row.id, status: 'confirmed', paymentAttempt: input.attempt },
+      data: {
+        paymentId: result.paymentId,
+        paymentClientSecret: result.status === 'requires_action' ? result.clientSecret : null,
+      },
     });
   }
+  return chargeOutcome(result);
+}
+
+function chargeOutcome(result: PaymentResult): ChargeOutcome {
   switch (result.status) {
     case 'succeeded':
       return { outcome: 'succeeded', paymentId: result.paymentId, paymentMethod: result.paymentMethod };
     case 'processing':
       return { outcome: 'processing', paymentId: result.paymentId };
+    case 'requires_action':
+      return { outcome: 'requires_action', paymentId: result.paymentId };
     case 'failed':
       return {
         outcome: 'failed',
@@ -68,6 +79,30 @@ export async function chargeCheckout(
         message: result.message,
       };
   }
+}
+
+/**
+ * The buyer never finished authenticating attempt `attempt`: the processor's payment is canceled so
+ * a late authentication cannot charge a checkout that has moved on. Answers where the payment
+ * ended, which is `succeeded` when the buyer authenticated just before the cancel.
+ */
+export async function cancelCheckoutPayment(
+  ctx: CheckoutViewContext,
+  processor: PaymentProcessor,
+  input: { checkoutId: string; attempt: number },
+): Promise<ChargeOutcome> {
+  const row = await findCheckout(ctx.db, input.checkoutId);
+  if (!row || row.status !== 'confirmed' || row.paymentAttempt !== input.attempt || !row.paymentId) {
+    return { outcome: 'stale' };
+  }
+  const result = await processor.cancelPayment({
+    paymentId: row.paymentId,
+    idempotencyKey: `checkout:${row.id}:payment:${input.attempt}:cancel`,
+  });
+  if (result.status === 'requires_action') {
+    throw new Error(`payment ${row.paymentId} still requires action after it was canceled`);
+  }
+  return chargeOutcome(result);
 }
 
 /**
@@ -120,6 +155,7 @@ export async function fulfilCheckout(
       status: 'succeeded',
       customerId: customer.id,
       paymentId: input.paymentId,
+      paymentClientSecret: null,
       failureReason: null,
     });
     await recordCheckoutUpdated(ctx, tx, updated);
@@ -148,6 +184,7 @@ export async function failCheckoutPayment(
     const updated = await updateCheckoutRow(tx, checkout.id, {
       status: 'failed',
       failureReason: input.message,
+      paymentClientSecret: null,
       discountRedeemed: false,
     });
     await recordCheckoutUpdated(ctx, tx, updated);

@@ -495,6 +495,14 @@ export function billingAddressIssues(
 
 // ── Workflow signals ─────────────────────────────────────────────────────────────────────────────
 
+/**
+ * How long the buyer has to finish 3-D Secure before the payment is canceled and the checkout
+ * fails (the buyer may then pay again). Card issuers' challenges themselves time out in minutes.
+ */
+export const AUTHENTICATION_LIMIT_MS = 30 * 60 * 1000;
+export const AUTHENTICATION_TIMEOUT_MESSAGE =
+  'Your card was not authenticated in time. Please try again or use another card.';
+
 export const CHECKOUT_SIGNALS = { confirmed: 'confirmed', payment: 'payment' } as const;
 export const REFUND_SIGNALS = { outcome: 'outcome' } as const;
 

@@ -154,7 +154,7 @@ async function commonView(ctx: CheckoutViewContext, row: CheckoutRow, client: Db
     customer_billing_address:
       row.customerBillingAddress === null ? null : addressSchema.parse(row.customerBillingAddress),
     customer_tax_id: row.customerTaxId,
-    payment_processor_metadata: ctx.processorMetadata,
+    payment_processor_metadata: paymentProcessorMetadata(ctx.processorMetadata, row),
     customer_billing_address_fields: derived.billingAddressFields,
     products: ordered.map((product) => checkoutProduct(product, ctx.publicUrl)),
     product: checkoutProduct(row.product, ctx.publicUrl),
@@ -162,6 +162,20 @@ async function commonView(ctx: CheckoutViewContext, row: CheckoutRow, client: Db
     discount: discountView(row.discount),
     attached_custom_fields: toProductResponse(row.product, ctx.publicUrl).attached_custom_fields,
   };
+}
+
+/**
+ * The processor's settings for the hosted page (Stripe's publishable key), plus where the latest
+ * payment stands when the buyer has to act: `intent_status` `requires_action` with the client
+ * secret to authenticate with (as Polar hands Stripe's to its page), or the processor's reason for
+ * a failed payment. Polar's schema has no other place for these; it is a string map.
+ */
+function paymentProcessorMetadata(base: Record<string, string>, row: CheckoutRow): Record<string, string> {
+  if (row.status === 'confirmed' && row.paymentClientSecret) {
+    return { ...base, intent_status: 'requires_action', intent_client_secret: row.paymentClientSecret };
+  }
+  if (row.status === 'failed' && row.failureReason) return { ...base, failure_reason: row.failureReason };
+  return base;
 }
 
 /** Where the buyer lands after paying: the seller's URL (with `{CHECKOUT_ID}` filled) or ours. */
@@ -685,6 +699,7 @@ export async function confirmClientCheckout(
       paymentAttempt: { increment: 1 },
       // A new attempt: a late event about the previous payment must not be taken for this one.
       paymentId: null,
+      paymentClientSecret: null,
       failureReason: null,
       customerSessionTokenHash: sha256(sessionToken),
     });
@@ -713,12 +728,20 @@ export type CheckoutWorkflowState = {
   expiresAtMs: number;
   paymentAttempt: number;
   paymentId: string | null;
+  /** The payment waits for the buyer to authenticate (3-D Secure) on the hosted page. */
+  awaitingAuthentication: boolean;
 };
 
 export async function checkoutWorkflowState(db: Db, id: string): Promise<CheckoutWorkflowState | null> {
   const row = await db.checkout.findUnique({
     where: { id },
-    select: { status: true, expiresAt: true, paymentAttempt: true, paymentId: true },
+    select: {
+      status: true,
+      expiresAt: true,
+      paymentAttempt: true,
+      paymentId: true,
+      paymentClientSecret: true,
+    },
   });
   if (!row) return null;
   return {
@@ -726,6 +749,7 @@ export async function checkoutWorkflowState(db: Db, id: string): Promise<Checkou
     expiresAtMs: row.expiresAt.getTime(),
     paymentAttempt: row.paymentAttempt,
     paymentId: row.paymentId,
+    awaitingAuthentication: row.status === 'confirmed' && row.paymentClientSecret !== null,
   };
 }
 

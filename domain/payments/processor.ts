@@ -30,6 +30,12 @@ export type PaymentInput = {
 export type PaymentResult =
   | { status: 'succeeded'; paymentId: string; paymentMethod: PaymentMethodSummary | null }
   | { status: 'processing'; paymentId: string }
+  /**
+   * The card asks the buyer to authenticate (3-D Secure). The hosted page completes it with the
+   * processor (Stripe.js `handleNextAction`, or the sandbox's test page) using `clientSecret`; the
+   * outcome arrives as a processor event.
+   */
+  | { status: 'requires_action'; paymentId: string; clientSecret: string }
   | {
       status: 'failed';
       paymentId: string | null;
@@ -58,6 +64,11 @@ export type PaymentProcessor = {
   readonly name: ProcessorName;
   ensureCustomer(input: ProcessorCustomerInput): Promise<{ processorCustomerId: string }>;
   pay(input: PaymentInput): Promise<PaymentResult>;
+  /**
+   * Stops a payment still waiting for the buyer (authentication never completed). Answers where
+   * the payment ended: `failed` once canceled, or `succeeded` when the buyer finished first.
+   */
+  cancelPayment(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentResult>;
   refund(input: RefundInput): Promise<RefundResult>;
 };
 

@@ -30,13 +30,29 @@ describe('sandboxPaymentOutcome', () => {
     ['pm_card_chargeDeclinedFraudulent', 'fraudulent', 'Your card was declined.'],
     ['pm_card_chargeDeclinedLostCard', 'lost_card', 'Your card was declined.'],
     ['pm_card_chargeDeclinedStolenCard', 'stolen_card', 'Your card was declined.'],
-    [
-      'pm_card_authenticationRequired',
-      'authentication_required',
-      'Your card was declined. This transaction requires authentication.',
-    ],
   ])('declines %s with %s', (paymentMethodId, declineCode, message) => {
     expect(sandboxPaymentOutcome(paymentMethodId)).toEqual({ status: 'failed', declineCode, message });
+  });
+
+  it.each([
+    ['pm_card_authenticationRequired', '3184'],
+    ['pm_card_threeDSecure2Required', '3220'],
+  ])('asks for authentication with %s, then succeeds with its card', (paymentMethodId, last4) => {
+    expect(sandboxPaymentOutcome(paymentMethodId)).toEqual({
+      status: 'requires_action',
+      authenticated: { status: 'succeeded', paymentMethod: { brand: 'visa', last4 }, refundsFail: false },
+    });
+  });
+
+  it('asks for authentication, then declines for insufficient funds, with the card that does both', () => {
+    expect(sandboxPaymentOutcome('pm_card_authenticationRequiredChargeDeclinedInsufficientFunds')).toEqual({
+      status: 'requires_action',
+      authenticated: {
+        status: 'failed',
+        declineCode: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      },
+    });
   });
 
   it('lets pm_card_refundFail succeed and marks its refunds as failing', () => {

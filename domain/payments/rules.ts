@@ -14,16 +14,21 @@ export const DECLINE_MESSAGES = {
   fraudulent: 'Your card was declined.',
   card_velocity_exceeded:
     'Your card was declined for making repeated attempts too frequently or exceeding its amount limit.',
-  // Stripe answers this when a card needs 3-D Secure and the payment was created with
-  // `error_on_requires_action` (see stripe.ts): the checkout has no authentication step.
-  authentication_required: 'Your card was declined. This transaction requires authentication.',
+  // Stripe's code and message when the buyer fails (or cancels) 3-D Secure authentication.
+  payment_intent_authentication_failure:
+    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 } as const;
 
 export type DeclineCode = keyof typeof DECLINE_MESSAGES;
 
-export type SandboxPaymentOutcome =
+type SettledOutcome =
   | { status: 'succeeded'; paymentMethod: PaymentMethodSummary; refundsFail: boolean }
   | { status: 'failed'; declineCode: DeclineCode; message: string };
+
+export type SandboxPaymentOutcome =
+  | SettledOutcome
+  /** The card asks for 3-D Secure; once the buyer authenticates, the payment ends as `authenticated`. */
+  | { status: 'requires_action'; authenticated: SettledOutcome };
 
 const DECLINING_PAYMENT_METHODS: Record<string, DeclineCode> = {
   pm_card_chargeDeclined: 'generic_decline',
@@ -39,7 +44,16 @@ const DECLINING_PAYMENT_METHODS: Record<string, DeclineCode> = {
   pm_card_chargeDeclinedProcessingError: 'processing_error',
   pm_card_chargeDeclinedFraudulent: 'fraudulent',
   pm_card_visa_chargeDeclinedVelocityLimitExceeded: 'card_velocity_exceeded',
-  pm_card_authenticationRequired: 'authentication_required',
+};
+
+/**
+ * Cards that ask for 3-D Secure on every payment, and the card (or decline) the payment ends with
+ * once authenticated: Stripe's `pm_card_authenticationRequired…` family.
+ */
+const AUTHENTICATING_PAYMENT_METHODS: Record<string, { card: string } | { declineCode: DeclineCode }> = {
+  pm_card_authenticationRequired: { card: 'pm_card_authenticationRequired' },
+  pm_card_threeDSecure2Required: { card: 'pm_card_threeDSecure2Required' },
+  pm_card_authenticationRequiredChargeDeclinedInsufficientFunds: { declineCode: 'insufficient_funds' },
 };
 
 /** Test cards whose payments succeed but whose refunds fail after a while (Stripe's `pm_card_refundFail`). */
@@ -50,8 +64,26 @@ const REFUND_FAILING_PAYMENT_METHODS = new Set(['pm_card_refundFail']);
  * mode does not know (Stripe answers `resource_missing` and creates no payment).
  */
 export function sandboxPaymentOutcome(paymentMethodId: string): SandboxPaymentOutcome | null {
+  const authenticating = AUTHENTICATING_PAYMENT_METHODS[paymentMethodId];
+  if (authenticating) {
+    const authenticated =
+      'declineCode' in authenticating
+        ? declined(authenticating.declineCode)
+        : settledWithCard(authenticating.card);
+    return authenticated ? { status: 'requires_action', authenticated } : null;
+  }
   const declineCode = DECLINING_PAYMENT_METHODS[paymentMethodId];
-  if (declineCode) return { status: 'failed', declineCode, message: DECLINE_MESSAGES[declineCode] };
+  if (declineCode) return declined(declineCode);
+  return settledWithCard(paymentMethodId);
+}
+
+const declined = (declineCode: DeclineCode): SettledOutcome => ({
+  status: 'failed',
+  declineCode,
+  message: DECLINE_MESSAGES[declineCode],
+});
+
+function settledWithCard(paymentMethodId: string): SettledOutcome | null {
   const card = testCardFor(paymentMethodId);
   if (!card) return null;
   return {

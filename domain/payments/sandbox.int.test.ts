@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createRecordingSink } from '../../test/stripe-factories.js';
 import { PaymentProcessorError } from './errors.js';
 import type { PaymentInput, PaymentProcessor, RefundInput } from './processor.js';
-import { createSandboxProcessor } from './sandbox.js';
+import { authenticateSandboxPayment, createSandboxProcessor } from './sandbox.js';
 
 describe('sandbox processor', () => {
   let database: TestDatabase;
@@ -136,6 +136,111 @@ describe('sandbox processor', () => {
           message,
         }),
       ]);
+    });
+
+    describe('3-D Secure', () => {
+      async function awaitingAuthentication(confirmationTokenId = 'pm_card_authenticationRequired') {
+        const input = paymentInput({ confirmationTokenId });
+        const result = await processor.pay(input);
+        if (result.status !== 'requires_action')
+          throw new Error(`expected requires_action, got ${result.status}`);
+        return { input, result };
+      }
+
+      it('waits for the buyer with a client secret and reports nothing until they answer', async () => {
+        const { input, result } = await awaitingAuthentication();
+        expect(result).toEqual({
+          status: 'requires_action',
+          paymentId: expect.stringMatching(/^pi_sbx_/),
+          clientSecret: expect.stringMatching(new RegExp(`^${result.paymentId}_secret_[0-9a-f]{32}$`)),
+        });
+        expect(sink.events).toEqual([]);
+        // A retried request answers the same payment and the same secret.
+        await expect(processor.pay(input)).resolves.toEqual(result);
+      });
+
+      it('succeeds once authenticated and reports payment.succeeded once, however often the buyer answers', async () => {
+        const { input, result } = await awaitingAuthentication();
+        const answer = {
+          paymentId: result.paymentId,
+          clientSecret: result.clientSecret,
+          outcome: 'complete' as const,
+        };
+        const expected = {
+          status: 'succeeded',
+          paymentId: result.paymentId,
+          paymentMethod: { brand: 'visa', last4: '3184' },
+        };
+        await expect(authenticateSandboxPayment({ db: database.db, sink }, answer)).resolves.toEqual(
+          expected,
+        );
+        await expect(authenticateSandboxPayment({ db: database.db, sink }, answer)).resolves.toEqual(
+          expected,
+        );
+        expect(sink.events).toEqual([
+          expect.objectContaining({ type: 'payment.succeeded', checkoutId: input.metadata.checkout_id }),
+        ]);
+        await expect(processor.pay(input)).resolves.toEqual(expected);
+        // Too late to cancel: the answer is where the payment ended.
+        await expect(
+          processor.cancelPayment({ paymentId: result.paymentId, idempotencyKey: 'k' }),
+        ).resolves.toEqual(expected);
+      });
+
+      it('declines a failed authentication, and a card that declines after authenticating', async () => {
+        const failedAuthentication = await awaitingAuthentication();
+        await expect(
+          authenticateSandboxPayment(
+            { db: database.db, sink },
+            { ...failedAuthentication.result, outcome: 'fail' },
+          ),
+        ).resolves.toMatchObject({ status: 'failed', declineCode: 'payment_intent_authentication_failure' });
+        const insufficient = await awaitingAuthentication(
+          'pm_card_authenticationRequiredChargeDeclinedInsufficientFunds',
+        );
+        await expect(
+          authenticateSandboxPayment(
+            { db: database.db, sink },
+            { ...insufficient.result, outcome: 'complete' },
+          ),
+        ).resolves.toMatchObject({ status: 'failed', declineCode: 'insufficient_funds' });
+        expect(sink.events.map((event) => event.type)).toEqual(['payment.failed', 'payment.failed']);
+      });
+
+      it('cancels a payment nobody authenticated; a later answer and a wrong secret change nothing', async () => {
+        const { result } = await awaitingAuthentication();
+        const canceled = {
+          status: 'failed',
+          paymentId: result.paymentId,
+          declineCode: 'canceled',
+          message: 'The payment was canceled.',
+        };
+        await expect(
+          processor.cancelPayment({ paymentId: result.paymentId, idempotencyKey: 'k1' }),
+        ).resolves.toEqual(canceled);
+        await expect(
+          processor.cancelPayment({ paymentId: result.paymentId, idempotencyKey: 'k2' }),
+        ).resolves.toEqual(canceled);
+        await expect(
+          authenticateSandboxPayment({ db: database.db, sink }, { ...result, outcome: 'complete' }),
+        ).resolves.toEqual(canceled);
+        await expect(
+          authenticateSandboxPayment(
+            { db: database.db, sink },
+            {
+              paymentId: result.paymentId,
+              clientSecret: `${result.paymentId}_secret_${'0'.repeat(32)}`,
+              outcome: 'complete',
+            },
+          ),
+        ).rejects.toMatchObject({ code: 'resource_missing' });
+        await expect(
+          processor.cancelPayment({ paymentId: 'pi_sbx_unknown', idempotencyKey: 'k3' }),
+        ).rejects.toMatchObject({
+          code: 'resource_missing',
+        });
+        expect(sink.events).toEqual([]);
+      });
     });
 
     it('fails an unknown PaymentMethod like Stripe: resource_missing, no payment, no event', async () => {

@@ -4,7 +4,7 @@
 // other parameters: refused); every outcome is also reported as a ProcessorEvent through the same
 // ingest path as Stripe's webhooks, under an event id stored with the outcome, so a retried request
 // reports it again and the ingest path drops the duplicate.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import { PaymentProcessorError } from './errors.js';
 import { ingestProcessorEvent } from './events.js';
@@ -31,7 +31,7 @@ import {
   type SandboxPaymentRow,
   type SandboxRefundRow,
 } from './repository.js';
-import { SANDBOX_REFUND_FAILURE_REASON, sandboxPaymentOutcome } from './rules.js';
+import { DECLINE_MESSAGES, SANDBOX_REFUND_FAILURE_REASON, sandboxPaymentOutcome } from './rules.js';
 
 export type SandboxProcessorDeps = { db: Db; sink: ProcessorEventSink };
 
@@ -71,9 +71,21 @@ function assertAmount(amount: number) {
 }
 
 function paymentResult(row: SandboxPaymentRow): PaymentResult {
+  if (row.status === 'requires_action' && row.clientSecret) {
+    return { status: 'requires_action', paymentId: row.id, clientSecret: row.clientSecret };
+  }
   const outcome = sandboxPaymentOutcome(row.paymentMethod);
-  if (row.status === 'succeeded' && outcome?.status === 'succeeded') {
-    return { status: 'succeeded', paymentId: row.id, paymentMethod: outcome.paymentMethod };
+  const settled = outcome?.status === 'requires_action' ? outcome.authenticated : outcome;
+  if (row.status === 'succeeded' && settled?.status === 'succeeded') {
+    return { status: 'succeeded', paymentId: row.id, paymentMethod: settled.paymentMethod };
+  }
+  if (row.status === 'canceled') {
+    return {
+      status: 'failed',
+      paymentId: row.id,
+      declineCode: 'canceled',
+      message: 'The payment was canceled.',
+    };
   }
   return {
     status: 'failed',
@@ -83,23 +95,29 @@ function paymentResult(row: SandboxPaymentRow): PaymentResult {
   };
 }
 
-/** The event Stripe would send for this payment; none without a checkout to route it to. */
+/**
+ * The event Stripe would send for this payment once it ended; none while it waits for the buyer,
+ * once canceled (nobody listens for that), or without a checkout to route it to.
+ */
 function paymentEvent(row: SandboxPaymentRow): ProcessorEvent | null {
   const checkoutId = (row.metadata as Record<string, string>).checkout_id;
-  if (!checkoutId) return null;
+  if (!checkoutId || row.status === 'canceled') return null;
   const result = paymentResult(row);
   const common = { id: row.eventId, occurredAt: row.createdAt.toISOString(), checkoutId };
-  return result.status === 'succeeded'
-    ? { ...common, type: 'payment.succeeded', paymentId: row.id, paymentMethod: result.paymentMethod }
-    : result.status === 'failed'
-      ? {
-          ...common,
-          type: 'payment.failed',
-          paymentId: row.id,
-          declineCode: result.declineCode,
-          message: result.message,
-        }
-      : null;
+  switch (result.status) {
+    case 'succeeded':
+      return { ...common, type: 'payment.succeeded', paymentId: row.id, paymentMethod: result.paymentMethod };
+    case 'failed':
+      return {
+        ...common,
+        type: 'payment.failed',
+        paymentId: row.id,
+        declineCode: result.declineCode,
+        message: result.message,
+      };
+    default:
+      return null;
+  }
 }
 
 function refundResult(row: SandboxRefundRow): RefundResult {
@@ -177,12 +195,15 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
             message: `No such ${kind}: '${input.confirmationTokenId}'`,
           };
         }
+        const id = sandboxId('pi');
         await insertSandboxPayment(db, {
-          id: sandboxId('pi'),
+          id,
           idempotencyKey: input.idempotencyKey,
           requestHash: hash,
           ...params,
           status: outcome.status,
+          clientSecret:
+            outcome.status === 'requires_action' ? `${id}_secret_${randomBytes(16).toString('hex')}` : null,
           declineCode: outcome.status === 'failed' ? outcome.declineCode : null,
           failureMessage: outcome.status === 'failed' ? outcome.message : null,
           eventId: sandboxId('evt'),
@@ -192,6 +213,23 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
       if (!row) throw new Error(`sandbox payment ${input.idempotencyKey} vanished after its insert`);
       assertSameRequest(row, hash, input.idempotencyKey);
       await report(paymentEvent(row));
+      return paymentResult(row);
+    },
+
+    async cancelPayment({ paymentId }) {
+      // Canceling is idempotent by nature (a canceled payment stays canceled), so the key is not kept.
+      const row = await db.$transaction(async (tx) => {
+        const payment = await lockSandboxPayment(tx, paymentId);
+        if (!payment) {
+          throw new PaymentProcessorError(
+            'resource_missing',
+            `No such payment_intent: '${paymentId}'`,
+            false,
+          );
+        }
+        if (payment.status !== 'requires_action') return payment;
+        return tx.sandboxPayment.update({ where: { id: paymentId }, data: { status: 'canceled' } });
+      });
       return paymentResult(row);
     },
 
@@ -237,4 +275,56 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
       return refundResult(outcome);
     },
   };
+}
+
+export type SandboxAuthentication = { paymentId: string; clientSecret: string; outcome: 'complete' | 'fail' };
+
+/**
+ * The buyer's answer to the sandbox's 3-D Secure page (Stripe's test page offers the same two
+ * buttons). Authenticating ends the payment as its card says; failing declines it with Stripe's
+ * `payment_intent_authentication_failure`. Either way the outcome is reported like any other.
+ * Answering again reports where the payment ended and changes nothing; a wrong client secret is
+ * refused exactly like an unknown payment.
+ */
+export async function authenticateSandboxPayment(
+  { db, sink }: SandboxProcessorDeps,
+  input: SandboxAuthentication,
+): Promise<PaymentResult> {
+  const row = await db.$transaction(async (tx) => {
+    const payment = await lockSandboxPayment(tx, input.paymentId);
+    if (!payment?.clientSecret || !sameSecret(payment.clientSecret, input.clientSecret)) {
+      throw new PaymentProcessorError(
+        'resource_missing',
+        `No such payment_intent: '${input.paymentId}'`,
+        false,
+      );
+    }
+    if (payment.status !== 'requires_action') return payment;
+    const outcome = sandboxPaymentOutcome(payment.paymentMethod);
+    const settled =
+      input.outcome === 'fail' || outcome?.status !== 'requires_action'
+        ? {
+            status: 'failed' as const,
+            declineCode: 'payment_intent_authentication_failure' as const,
+            message: DECLINE_MESSAGES.payment_intent_authentication_failure,
+          }
+        : outcome.authenticated;
+    return tx.sandboxPayment.update({
+      where: { id: payment.id },
+      data: {
+        status: settled.status,
+        declineCode: settled.status === 'failed' ? settled.declineCode : null,
+        failureMessage: settled.status === 'failed' ? settled.message : null,
+      },
+    });
+  });
+  const event = paymentEvent(row);
+  if (event) await ingestProcessorEvent(db, 'sandbox', event, sink);
+  return paymentResult(row);
+}
+
+function sameSecret(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -42,3 +42,21 @@ export const processorEventSchema = z.discriminatedUnion('type', [
     reason: z.string().min(1),
   }),
 ]) satisfies z.ZodType<ProcessorEvent>;
+
+/**
+ * The buyer's answer on the sandbox's 3-D Secure page. The client secret names its payment, as
+ * Stripe's do (`pi_…_secret_…`).
+ */
+export const sandboxAuthenticationSchema = z
+  .object({
+    client_secret: z
+      .string()
+      .regex(/^pi_sbx_[0-9a-f]{24}_secret_[0-9a-f]{32}$/, 'Not a sandbox payment client secret.'),
+    outcome: z.enum(['complete', 'fail']),
+  })
+  .strict();
+
+/** What the sandbox's 3-D Secure page learns: where the payment ended. */
+export const sandboxAuthenticationResultSchema = z.object({
+  status: z.enum(['succeeded', 'failed', 'requires_action']),
+});

@@ -63,14 +63,15 @@ describe('paymentIntentResult', () => {
     });
   });
 
-  it('reads requires_action as an authentication decline: the checkout cannot authenticate', () => {
-    const intent = createPaymentIntent({ status: 'requires_action' });
+  it('reads requires_action as waiting for the buyer, with the client secret the page authenticates with', () => {
+    const intent = createPaymentIntent({ status: 'requires_action', client_secret: 'pi_123_secret_abc' });
     expect(paymentIntentResult(intent)).toEqual({
-      status: 'failed',
+      status: 'requires_action',
       paymentId: intent.id,
-      declineCode: 'authentication_required',
-      message: 'Your card was declined. This transaction requires authentication.',
+      clientSecret: 'pi_123_secret_abc',
     });
+    const withoutSecret = createPaymentIntent({ status: 'requires_action', client_secret: null });
+    expect(() => paymentIntentResult(withoutSecret)).toThrow(/without its client secret/);
   });
 
   it('reads canceled as failed and refuses statuses a confirmed intent cannot have', () => {

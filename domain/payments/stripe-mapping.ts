@@ -3,7 +3,6 @@
 import type Stripe from 'stripe';
 import { PaymentProcessorError } from './errors.js';
 import type { PaymentMethodSummary, PaymentResult, ProcessorEvent, RefundResult } from './processor.js';
-import { DECLINE_MESSAGES } from './rules.js';
 
 function paymentMethodSummary(
   paymentMethod: Stripe.PaymentIntent['payment_method'],
@@ -34,14 +33,14 @@ export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult
     case 'requires_payment_method':
       return { status: 'failed', paymentId: intent.id, ...lastPaymentError(intent) };
     case 'requires_action':
-      // Payments are created with `error_on_requires_action`, so Stripe declines instead; should one
-      // still wait for the buyer, the checkout has no step to authenticate in, so it has failed.
-      return {
-        status: 'failed',
-        paymentId: intent.id,
-        declineCode: 'authentication_required',
-        message: DECLINE_MESSAGES.authentication_required,
-      };
+      if (!intent.client_secret) {
+        throw new PaymentProcessorError(
+          'missing_client_secret',
+          `PaymentIntent ${intent.id} requires action but came without its client secret`,
+          false,
+        );
+      }
+      return { status: 'requires_action', paymentId: intent.id, clientSecret: intent.client_secret };
     case 'canceled':
       return {
         status: 'failed',

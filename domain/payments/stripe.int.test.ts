@@ -109,7 +109,6 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
         confirm: 'true',
         'automatic_payment_methods[enabled]': 'true',
         'automatic_payment_methods[allow_redirects]': 'never',
-        error_on_requires_action: 'true',
         'expand[0]': 'payment_method',
       });
       // stripe-mock's fixture intent is requires_payment_method with an empty last error.
@@ -126,6 +125,23 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
       const form = lastRequest().form;
       expect(form.get('payment_method')).toBe('pm_card_visa');
       expect(form.has('confirmation_token')).toBe(false);
+    });
+
+    it('answers a card that asks for 3-D Secure as requires_action, with the client secret to authenticate with', async () => {
+      proxy.answerOnce(200, {
+        id: 'pi_3ds',
+        object: 'payment_intent',
+        status: 'requires_action',
+        client_secret: 'pi_3ds_secret_xyz',
+        next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} },
+      });
+      await expect(
+        processor.pay(paymentInput({ confirmationTokenId: 'pm_card_authenticationRequired' })),
+      ).resolves.toEqual({
+        status: 'requires_action',
+        paymentId: 'pi_3ds',
+        clientSecret: 'pi_3ds_secret_xyz',
+      });
     });
 
     it("answers a card decline as a failed payment with Stripe's decline code and message", async () => {
@@ -211,6 +227,51 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
         isRetryable: true,
       });
     }, 30_000);
+  });
+
+  describe('cancelPayment', () => {
+    it("cancels a payment the buyer abandoned, as abandoned, under the caller's key", async () => {
+      const result = await processor.cancelPayment({
+        paymentId: 'pi_abandoned',
+        idempotencyKey: 'checkout:c1:cancel:1',
+      });
+      const request = lastRequest();
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/payment_intents/pi_abandoned/cancel' });
+      expect(request.headers['idempotency-key']).toBe('checkout:c1:cancel:1');
+      expect(Object.fromEntries(request.form)).toEqual({
+        cancellation_reason: 'abandoned',
+        'expand[0]': 'payment_method',
+      });
+      // stripe-mock answers its fixture intent, whatever the request; the mapping is unit-tested.
+      expect(result.paymentId).toMatch(/^pi_/);
+    });
+
+    it('answers where the payment ended when Stripe refuses to cancel it (the buyer authenticated first)', async () => {
+      proxy.answerOnce(400, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'payment_intent_unexpected_state',
+          message: 'You cannot cancel this PaymentIntent because it has a status of succeeded.',
+        },
+      });
+      proxy.answerOnce(200, {
+        id: 'pi_done',
+        object: 'payment_intent',
+        status: 'succeeded',
+        payment_method: { id: 'pm_1', object: 'payment_method', card: { brand: 'visa', last4: '3184' } },
+      });
+      await expect(
+        processor.cancelPayment({ paymentId: 'pi_done', idempotencyKey: 'checkout:c2:cancel:1' }),
+      ).resolves.toEqual({
+        status: 'succeeded',
+        paymentId: 'pi_done',
+        paymentMethod: { brand: 'visa', last4: '3184' },
+      });
+      expect(proxy.requests.slice(-2).map((request) => `${request.method} ${request.path}`)).toEqual([
+        'POST /v1/payment_intents/pi_done/cancel',
+        'GET /v1/payment_intents/pi_done',
+      ]);
+    });
   });
 
   describe('refund', () => {

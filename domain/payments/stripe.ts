@@ -95,11 +95,10 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
             metadata: input.metadata,
             ...paymentMethod,
             confirm: true,
-            // The checkout has no page to come back to after a redirect nor a 3-D Secure step, so
-            // methods that redirect are left out and a card asking for authentication declines
-            // (`authentication_required`) rather than waiting for a buyer who cannot act.
+            // The hosted page authenticates cards in place (Stripe.js `handleNextAction`, 3-D
+            // Secure in a modal) but has no page to come back to after a redirect, so payment
+            // methods that leave the page are not offered.
             automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-            error_on_requires_action: true,
             expand: ['payment_method'],
           },
           { idempotencyKey: input.idempotencyKey },
@@ -108,6 +107,33 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
       } catch (error) {
         const failed = failedPayment(error);
         if (failed) return failed;
+        throw toPaymentProcessorError(error);
+      }
+    },
+
+    async cancelPayment({ paymentId, idempotencyKey }): Promise<PaymentResult> {
+      try {
+        const intent = await stripe.paymentIntents.cancel(
+          paymentId,
+          { cancellation_reason: 'abandoned', expand: ['payment_method'] },
+          { idempotencyKey },
+        );
+        return paymentIntentResult(intent);
+      } catch (error) {
+        // Stripe refuses to cancel a payment that ended meanwhile (the buyer authenticated, or it
+        // failed): where it ended is the answer.
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.code === 'payment_intent_unexpected_state'
+        ) {
+          try {
+            return paymentIntentResult(
+              await stripe.paymentIntents.retrieve(paymentId, { expand: ['payment_method'] }),
+            );
+          } catch (retrieveError) {
+            throw toPaymentProcessorError(retrieveError);
+          }
+        }
         throw toPaymentProcessorError(error);
       }
     },

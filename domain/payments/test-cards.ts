@@ -133,7 +133,19 @@ export const TEST_CARDS: readonly TestCard[] = [
     number: '4000002760003184',
     brand: 'visa',
     paymentMethodId: 'pm_card_authenticationRequired',
-    outcome: 'Declined: requires 3-D Secure authentication, which the checkout does not offer',
+    outcome: 'Asks for 3-D Secure authentication; succeeds once authenticated',
+  },
+  {
+    number: '4000000000003220',
+    brand: 'visa',
+    paymentMethodId: 'pm_card_threeDSecure2Required',
+    outcome: 'Asks for 3-D Secure 2 authentication; succeeds once authenticated',
+  },
+  {
+    number: '4000008400001629',
+    brand: 'visa',
+    paymentMethodId: 'pm_card_authenticationRequiredChargeDeclinedInsufficientFunds',
+    outcome: 'Asks for 3-D Secure authentication, then declines (insufficient funds)',
   },
   {
     number: '4000000000005126',
