@@ -273,11 +273,12 @@ describe('checkout in Chromium', () => {
     const { context, page } = await buyerContext();
     await page.goto(checkout.url);
     await fillBuyer(page, 'declined@example.test');
-    await fillCard(page, '4000 0000 0000 0002');
+    await fillCard(page, '4000 0000 0000 9995');
     await page.getByRole('button', { name: 'Pay $20.00' }).click();
     const decline = page.getByTestId('payment-error');
     await decline.waitFor({ timeout: 60_000 });
-    expect((await decline.textContent())?.toLowerCase()).toContain('declined');
+    // The processor's own reason, not a generic "declined".
+    expect(await decline.textContent()).toContain('Your card has insufficient funds.');
 
     // The form is usable again: what the buyer typed is kept; a good card goes through.
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('declined@example.test');
@@ -287,6 +288,31 @@ describe('checkout in Chromium', () => {
     await page.waitForURL(`http://127.0.0.1:${sellerSite.port}/thanks?checkout=${checkout.id}`, {
       timeout: 15_000,
     });
+    await context.close();
+  });
+
+  it('asks for 3-D Secure: a failed authentication is a decline, a completed one pays', async () => {
+    const checkout = await createCheckout();
+    const { context, page, requests } = await buyerContext();
+    await page.goto(checkout.url);
+    await fillBuyer(page, 'secure@example.test');
+    await fillCard(page, '4000 0027 6000 3184');
+    await page.getByRole('button', { name: 'Pay $20.00' }).click();
+    const challenge = page.getByRole('heading', { name: '3-D Secure test authentication' });
+    await challenge.waitFor({ timeout: 60_000 });
+    await page.getByText('Your bank asks you to confirm a payment of $20.00').waitFor();
+    await page.screenshot({ path: screenshotPath('checkout-3ds'), fullPage: true });
+    await page.getByRole('button', { name: 'Fail authentication' }).click();
+    const decline = page.getByTestId('payment-error');
+    await decline.waitFor({ timeout: 60_000 });
+    expect(await decline.textContent()).toContain('We are unable to authenticate your payment method.');
+
+    await fillCard(page, '4000 0027 6000 3184');
+    await page.getByRole('button', { name: 'Pay $20.00' }).click();
+    await challenge.waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 60_000 });
+    expectOnlyOwnRequests(requests);
     await context.close();
   });
 

@@ -1,8 +1,8 @@
 // Stripe.js, for servers in live mode only: the sandbox never loads anything from the internet.
 // Stripe requires Stripe.js to come from js.stripe.com (it cannot be bundled), so it is injected
-// on demand. Only the calls the checkout makes are typed here: a Payment Element, and a
+// on demand. Only the calls the checkout makes are typed here: a Payment Element, a
 // ConfirmationToken whose id the server uses to create and confirm the PaymentIntent (without
-// redirects: the server's Stripe processor does not wait for 3-D Secure, so nothing follows here).
+// redirects), and the 3-D Secure step Stripe shows in place when the card asks for it.
 
 const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
 
@@ -43,6 +43,8 @@ export type StripeClient = {
     elements: StripeElements;
     params?: { payment_method_data?: { billing_details?: StripeBillingDetails } };
   }): Promise<{ confirmationToken?: { id: string }; error?: StripeError }>;
+  /** Shows the card issuer's authentication for a PaymentIntent in `requires_action`. */
+  handleNextAction(options: { clientSecret: string }): Promise<{ error?: StripeError }>;
 };
 
 type StripeFactory = (publishableKey: string) => StripeClient;

@@ -3,6 +3,7 @@ import { createFileRoute, Navigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { ApiError } from '../api';
+import { Authentication } from '../checkouts/authentication';
 import { embedTarget, type EmbedTarget } from '../checkouts/embed';
 import { resolveSuccessUrl } from '../checkouts/form';
 import { formatMoney } from '../checkouts/money';
@@ -50,13 +51,19 @@ function ConfirmationPage() {
       );
     case 'expired':
       return <CheckoutUnavailable error={new ApiError(410, 'Checkout expired')} />;
-    case 'confirmed':
+    case 'confirmed': {
       // No close button while the payment settles: the embedding page must not drop the buyer now.
+      const metadata = checkout.data.payment_processor_metadata;
       return (
         <CheckoutShell embed={null}>
-          <Processing />
+          {metadata.intent_status === 'requires_action' && metadata.intent_client_secret ? (
+            <Authentication checkout={checkout.data} clientSecret={metadata.intent_client_secret} />
+          ) : (
+            <Processing />
+          )}
         </CheckoutShell>
       );
+    }
     case 'succeeded':
       return (
         <CheckoutShell embed={embed}>

@@ -21,8 +21,8 @@ export const Route = createFileRoute('/checkout/$clientSecret/')({
 });
 
 /**
- * Why the buyer is back on the form after confirming: the processor declined the payment. The
- * wire (Polar's CheckoutPublic) carries no reason for a decline reported after confirmation.
+ * Why the buyer is back on the form after confirming: the processor's reason for the decline
+ * (`failure_reason` in the payment processor metadata), or this when the page got here before it.
  */
 const FAILED_NOTICE = 'Your payment was declined. Check your card details or use another card.';
 
@@ -59,7 +59,13 @@ function CheckoutPage() {
             checkout={checkout.data}
             mode={settings.data.mode}
             embed={embed}
-            notice={search.payment === 'failed' || status === 'failed' ? FAILED_NOTICE : null}
+            notice={
+              status === 'failed'
+                ? (checkout.data.payment_processor_metadata.failure_reason ?? FAILED_NOTICE)
+                : search.payment === 'failed'
+                  ? FAILED_NOTICE
+                  : null
+            }
           />
         </section>
       </div>
