@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import type { Caller } from '../domain/access/rules.js';
+import { checkoutWorkflowId, refundWorkflowId } from '../domain/checkouts/rules.js';
+import { checkoutConfirmSchema, checkoutCreateSchema } from '../domain/checkouts/schemas.js';
+import { confirmClientCheckout, createCheckout, type CheckoutsContext } from '../domain/checkouts/service.js';
+import { refundCreateSchema } from '../domain/refunds/schemas.js';
+import { createRefund } from '../domain/refunds/service.js';
+import { noTax } from '../domain/tax/rules.js';
+import { createAccessToken, createOrganization } from '../test/factories.js';
+import { useTestStack } from '../test/stack.js';
+import { startMissingCommerceWorkflows } from './commerce.js';
+import { taskQueues } from './task-queues.js';
+
+/** A crash between the commit and the workflow start: the row exists, its workflow never does. */
+const lostStarts = { started: async () => undefined, confirmed: async () => undefined };
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('reconcile-commerce: starting the workflows that crashes lost', () => {
+  const env = useTestStack();
+
+  it('starts a lost confirmed checkout and a lost refund once, leaves recent and running ones alone', async () => {
+    const { db } = env.database;
+    const taskQueue = taskQueues(env.stack.taskQueuePrefix).main;
+    const organization = await createOrganization(db);
+    const polar = new Polar({
+      accessToken: await createAccessToken(db, organization.id),
+      serverURL: env.stack.baseUrl,
+    });
+    const product = await polar.products.create({
+      name: 'Atlas',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 1800, priceCurrency: 'usd' }],
+    });
+    const caller: Caller = {
+      kind: 'organization_access_token',
+      tokenId: randomUUID(),
+      organizationId: organization.id,
+      createdById: null,
+      scopes: ['checkouts:write', 'orders:write', 'refunds:write'],
+    };
+    const ctx: CheckoutsContext = {
+      db,
+      publicUrl: env.stack.baseUrl,
+      tax: noTax,
+      workflows: lostStarts,
+      checkoutTtlMs: 60 * 60 * 1000,
+      processorMetadata: {},
+    };
+    const lost = await createCheckout(ctx, caller, checkoutCreateSchema.parse({ products: [product.id] }));
+    await confirmClientCheckout(
+      ctx,
+      lost.client_secret,
+      checkoutConfirmSchema.parse({
+        customer_email: 'lost@example.test',
+        customer_billing_address: { country: 'FR' },
+        confirmation_token_id: 'pm_card_visa',
+      }),
+    );
+    const recent = await createCheckout(ctx, caller, checkoutCreateSchema.parse({ products: [product.id] }));
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000);
+    await db.checkout.update({ where: { id: lost.id }, data: { createdAt: twoMinutesAgo } });
+
+    const first = await startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue);
+    expect(first.started).toEqual([checkoutWorkflowId(lost.id)]);
+    // The started workflow charges the confirmation it finds and fulfils it.
+    const paid = await eventually(
+      () => polar.orders.list({ checkoutId: lost.id }),
+      (page) => page.result.items.length === 1,
+    );
+    const order = paid.result.items[0]!;
+    expect(order).toMatchObject({ status: 'paid', totalAmount: 1800 });
+    await expect(startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue)).resolves.toEqual({
+      started: [],
+    });
+    await expect(
+      env.stack.temporal.workflow.getHandle(checkoutWorkflowId(recent.id)).describe(),
+    ).rejects.toThrow();
+
+    const refund = await createRefund(
+      { db, workflows: lostStarts },
+      caller,
+      refundCreateSchema.parse({ order_id: order.id, reason: 'customer_request', amount: 800 }),
+    );
+    await db.refund.update({ where: { id: refund.id }, data: { createdAt: twoMinutesAgo } });
+    const second = await startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue);
+    expect(second.started).toEqual([refundWorkflowId(refund.id)]);
+    const settled = await eventually(
+      () => polar.orders.get({ id: order.id }),
+      (value) => value.status === 'partially_refunded',
+    );
+    expect(settled.refundedAmount).toBe(800);
+    expect(await db.sandboxRefund.count()).toBe(1);
+    // Still only the recent checkout is unstarted, and it is too young to be taken for lost.
+    await expect(startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue)).resolves.toEqual({
+      started: [],
+    });
+  });
+});
