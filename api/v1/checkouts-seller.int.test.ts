@@ -148,4 +148,69 @@ describe('/v1/checkouts: seller calls, custom fields, embedding, tampering', () 
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
+
+  it('gives back the redemption a failed checkout still holds when the buyer swaps or drops the code', async () => {
+    const { polar } = await seller();
+    const product = await polar.products.create({
+      name: 'Atlas',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 4000, priceCurrency: 'usd' }],
+    });
+    const held = await polar.discounts.create({
+      type: 'percentage',
+      duration: 'once',
+      basisPoints: 1000,
+      name: 'Held',
+      code: 'HELD',
+      maxRedemptions: 1,
+    });
+    const other = await polar.discounts.create({
+      type: 'percentage',
+      duration: 'once',
+      basisPoints: 2000,
+      name: 'Other',
+      code: 'OTHER',
+    });
+    const buyer = new Polar({ serverURL: env.stack.baseUrl });
+    const { db } = env.database;
+    // A failed attempt that kept its redemption: the state the swap rule exists for.
+    const holding = async (discountId: string) => {
+      const checkout = await polar.checkouts.create({ products: [product.id], discountId });
+      await db.checkout.update({
+        where: { id: checkout.id },
+        data: { status: 'failed', discountRedeemed: true },
+      });
+      await db.discount.update({ where: { id: discountId }, data: { redemptionsCount: 1 } });
+      return checkout;
+    };
+    const redemptions = async (id: string) =>
+      (await db.discount.findUniqueOrThrow({ where: { id } })).redemptionsCount;
+
+    const swapped = await holding(held.id);
+    const updated = await buyer.checkouts.clientUpdate({
+      clientSecret: swapped.clientSecret,
+      checkoutUpdatePublic: { discountCode: 'other' },
+    });
+    expect(updated).toMatchObject({ discountId: other.id, discountAmount: 800 });
+    expect(await redemptions(held.id)).toBe(0);
+    expect(await redemptions(other.id)).toBe(0);
+    expect((await db.checkout.findUniqueOrThrow({ where: { id: swapped.id } })).discountRedeemed).toBe(false);
+
+    const dropped = await holding(held.id);
+    const cleared = await buyer.checkouts.clientUpdate({
+      clientSecret: dropped.clientSecret,
+      checkoutUpdatePublic: { discountCode: null },
+    });
+    expect(cleared).toMatchObject({ discountId: null, discountAmount: 0 });
+    expect(await redemptions(held.id)).toBe(0);
+
+    // Keeping the code keeps the redemption: nothing is given back.
+    const kept = await holding(held.id);
+    await buyer.checkouts.clientUpdate({
+      clientSecret: kept.clientSecret,
+      checkoutUpdatePublic: { customerName: 'Kept' },
+    });
+    expect(await redemptions(held.id)).toBe(1);
+    expect((await db.checkout.findUniqueOrThrow({ where: { id: kept.id } })).discountRedeemed).toBe(true);
+  });
 });

@@ -22,6 +22,7 @@ import {
   listCheckoutRows,
   lockCheckout,
   redeemDiscount,
+  releaseDiscount,
   updateCheckoutRow,
   type CheckoutRow,
   type DiscountWithProducts,
@@ -586,8 +587,7 @@ async function applyChanges(
   };
   if (row.discountRedeemed && priced.discountId !== row.discountId && row.discountId) {
     // The buyer swapped a redeemed code for another one (only possible after a failed payment).
-    await tx.$executeRaw`UPDATE discounts SET redemptions_count = redemptions_count - 1
-      WHERE id = ${row.discountId}::uuid AND redemptions_count > 0`;
+    await releaseDiscount(tx, row.discountId);
     data.discountRedeemed = false;
   }
   const updated = await updateCheckoutRow(tx, row.id, data);
