@@ -449,6 +449,47 @@ describe('checkout → payment → order → refund (sandbox processor, through 
     ).rejects.toMatchObject({ statusCode: 422 });
   });
 
+  it('sells a free-or-pay-what-you-want price (minimum 0) at 0 without a payment', async () => {
+    const { polar, product } = await seller({ amountType: 'custom', priceCurrency: 'usd', minimumAmount: 0 });
+    expect(product.prices[0]).toMatchObject({ amountType: 'custom', minimumAmount: 0 });
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    // No preset and no minimum to start from: Polar's $10 fallback.
+    expect(checkout).toMatchObject({ amount: 1000, isPaymentRequired: true });
+    const buyer = client();
+    // Between 0 and the smallest charge Stripe takes: refused.
+    await expect(
+      buyer.checkouts.clientUpdate({
+        clientSecret: checkout.clientSecret,
+        checkoutUpdatePublic: { amount: 20 },
+      }),
+    ).rejects.toMatchObject({ statusCode: 422 });
+    const zero = await buyer.checkouts.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { amount: 0 },
+    });
+    expect(zero).toMatchObject({
+      amount: 0,
+      totalAmount: 0,
+      isFreeProductPrice: false,
+      isPaymentRequired: false,
+      isPaymentFormRequired: false,
+    });
+    await buyer.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { customerEmail: 'reader@example.test' },
+    });
+    await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    const orders = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
+    expect(orders).toEqual([expect.objectContaining({ totalAmount: 0, netAmount: 0, status: 'paid' })]);
+    const payments = await env.database.db.sandboxPayment.count({
+      where: { metadata: { path: ['checkout_id'], equals: checkout.id } },
+    });
+    expect(payments).toBe(0);
+  });
+
   it('redeems a 10-use code exactly 10 times under 100 concurrent confirmations', async () => {
     const { polar, product } = await seller();
     const discount = await polar.discounts.create({

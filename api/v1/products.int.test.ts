@@ -155,6 +155,28 @@ describe('/v1/products', () => {
       expect(fixed.prices[0]).toMatchObject({ amountType: 'fixed', priceAmount: 4900, priceCurrency: 'usd' });
     });
 
+    it('takes a pay-what-you-want minimum of 0 ("free or pay what you want") on create and update', async () => {
+      const { polar } = await tenant();
+      const created = await polar.products.create({
+        name: 'Zine',
+        recurringInterval: null,
+        prices: [{ amountType: 'custom', minimumAmount: 0, presetAmount: 500 }],
+      });
+      expect(created.prices[0]).toMatchObject({ amountType: 'custom', minimumAmount: 0, presetAmount: 500 });
+      const fixed = await polar.products.create({
+        name: 'Print',
+        recurringInterval: null,
+        prices: [{ amountType: 'fixed', priceAmount: 1500 }],
+      });
+      const updated = await polar.products.update({
+        id: fixed.id,
+        productUpdate: { prices: [{ amountType: 'custom', minimumAmount: 0 }] },
+      });
+      expect(updated.prices).toEqual([
+        expect.objectContaining({ amountType: 'custom', minimumAmount: 0, presetAmount: null }),
+      ]);
+    });
+
     it.each([
       [
         'a price below the minimum',
@@ -177,6 +199,11 @@ describe('/v1/products', () => {
         ['body', 'prices', 1],
       ],
       ['no price', { prices: [] }, ['body', 'prices']],
+      [
+        'a pay-what-you-want minimum between 0 and the smallest charge',
+        { prices: [{ amount_type: 'custom', minimum_amount: 49 }] },
+        ['body', 'prices', 0, 'minimum_amount'],
+      ],
       [
         'a preset below the minimum',
         { prices: [{ amount_type: 'custom', minimum_amount: 1000, preset_amount: 500 }] },

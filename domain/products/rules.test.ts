@@ -101,6 +101,17 @@ describe('price inputs', () => {
     expect(priceCreateSchema.safeParse({ amount_type: 'custom', minimum_amount: 49 }).success).toBe(false);
   });
 
+  it('takes a pay-what-you-want minimum of 0 (free or pay what you want), not one between 0 and 50', () => {
+    expect(priceCreateSchema.parse({ amount_type: 'custom', minimum_amount: 0 })).toMatchObject({
+      minimum_amount: 0,
+    });
+    expect(priceCreateSchema.safeParse({ amount_type: 'custom', minimum_amount: 50 }).success).toBe(true);
+    for (const minimum_amount of [1, 49, -1, 0.5]) {
+      const parsed = priceCreateSchema.safeParse({ amount_type: 'custom', minimum_amount });
+      expect(parsed.error?.issues[0]?.path).toEqual(['minimum_amount']);
+    }
+  });
+
   it('reads metered unit amounts given as numbers or strings into decimal strings', () => {
     const meter_id = '5b1f7b8e-8a4e-4c1e-9b1a-1b2c3d4e5f60';
     expect(

@@ -1,7 +1,10 @@
 // Price rules of Polar's API as of @polar-sh/sdk@0.33.2 (spec §3 Price, §5: amounts are integers in
 // minor units, unit amounts decimal strings).
 
-/** Stripe's smallest charge in USD; Polar refuses fixed prices and pay-what-you-want minimums below it. */
+/**
+ * Stripe's smallest charge in USD; Polar refuses fixed prices and pay-what-you-want minimums below
+ * it, except a minimum of 0 ("free or pay what you want").
+ */
 export const MIN_PRICE_AMOUNT = 50;
 export const MAX_PRICE_AMOUNT = 99_999_999;
 /** Pay-what-you-want maximum and preset: $10,000, Polar's ceiling. */

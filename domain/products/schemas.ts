@@ -84,6 +84,18 @@ const currencySchema = z
   .default(SUPPORTED_CURRENCIES[0]);
 const priceAmountSchema = z.number().int().min(MIN_PRICE_AMOUNT).max(MAX_PRICE_AMOUNT);
 const customBoundSchema = priceAmountSchema.max(MAX_CUSTOM_AMOUNT).nullable().optional();
+/**
+ * Polar's pay-what-you-want minimum: 0 makes the price "free or pay what you want" (the checkout
+ * then takes 0 or a chargeable amount); any other minimum must itself be chargeable.
+ */
+const customMinimumSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_PRICE_AMOUNT)
+  .refine((amount) => amount === 0 || amount >= MIN_PRICE_AMOUNT, {
+    message: `The minimum amount must be 0 (free or pay what you want) or at least ${MIN_PRICE_AMOUNT}.`,
+  });
 
 const unitAmountSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
   const normalized = normalizeUnitAmount(value);
@@ -106,7 +118,7 @@ export const priceCreateSchema = z.discriminatedUnion('amount_type', [
   z.strictObject({
     amount_type: z.literal('custom'),
     price_currency: currencySchema,
-    minimum_amount: priceAmountSchema.nullable().optional(),
+    minimum_amount: customMinimumSchema.nullable().optional(),
     maximum_amount: customBoundSchema,
     preset_amount: customBoundSchema,
   }),
