@@ -1,14 +1,18 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { findLiveCheckoutLinkBySecret } from '../domain/checkout-links/repository.js';
+import { checkoutLinkQuerySchema } from '../domain/checkouts/schemas.js';
 import { createCheckoutFromLink, type CheckoutsContext } from '../domain/checkouts/service.js';
-import { AppError } from './http/errors.js';
+import { InvalidInputError } from '../domain/platform/errors.js';
+import { AppError, ValidationFailed } from './http/errors.js';
 
 const paramsSchema = z.object({ clientSecret: z.string().regex(/^tollgate_cl_[A-Za-z0-9_-]{32}$/) });
 
 /**
  * A checkout link's public URL: every visit starts a fresh checkout from the link and redirects
- * the buyer to its hosted page. An unknown or deleted link is a 404.
+ * the buyer to its hosted page. An unknown or deleted link is a 404. The query may prefill the
+ * checkout and ask for the embedded page (`embed=true&embed_origin=`, as Polar's embed script
+ * appends); a value that does not fit is ignored, never an error.
  */
 export function createCheckoutLinksRouter(ctx: CheckoutsContext): Router {
   const router = Router();
@@ -16,22 +20,31 @@ export function createCheckoutLinksRouter(ctx: CheckoutsContext): Router {
     const parsed = paramsSchema.safeParse(req.params);
     const link = parsed.success ? await findLiveCheckoutLinkBySecret(ctx.db, parsed.data.clientSecret) : null;
     if (!link) throw new AppError('ResourceNotFound', 'Checkout link not found');
-    const { url } = await createCheckoutFromLink(ctx, {
-      id: link.id,
-      organizationId: link.organizationId,
-      productIds: link.products.map(({ product }) => product.id),
-      discountId: link.discount && !link.discount.deletedAt ? link.discountId : null,
-      allowDiscountCodes: link.allowDiscountCodes,
-      requireBillingAddress: link.requireBillingAddress,
-      successUrl: link.successUrl,
-      paymentProcessor: link.paymentProcessor,
-    }).catch((error: unknown) => {
+    const prefill = checkoutLinkQuerySchema.parse(req.query);
+    const { url } = await createCheckoutFromLink(
+      ctx,
+      {
+        id: link.id,
+        organizationId: link.organizationId,
+        productIds: link.products.map(({ product }) => product.id),
+        discountId: link.discount && !link.discount.deletedAt ? link.discountId : null,
+        allowDiscountCodes: link.allowDiscountCodes,
+        requireBillingAddress: link.requireBillingAddress,
+        successUrl: link.successUrl,
+        paymentProcessor: link.paymentProcessor,
+        metadata: link.metadata,
+      },
+      prefill,
+    ).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'NotFoundError') {
         throw new AppError('ResourceNotFound', error.message);
       }
+      // What no prefill explains: the link sells something a checkout cannot (a recurring product).
+      if (error instanceof InvalidInputError) throw new ValidationFailed(error.issues);
       throw error;
     });
-    res.set('Cache-Control', 'no-store').redirect(303, url);
+    // The hosted page reads `embed` from its own URL (web/routes/checkout.$clientSecret.index.tsx).
+    res.set('Cache-Control', 'no-store').redirect(303, prefill.embed ? `${url}?embed=true` : url);
   });
   return router;
 }

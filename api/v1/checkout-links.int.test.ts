@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { createAccessToken, createCustomField, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 
 describe('/v1/checkout-links', () => {
@@ -162,6 +162,173 @@ describe('/v1/checkout-links', () => {
       loc: ['body', 'product_price_id'],
     });
     expect((await polar.checkoutLinks.list({})).result.items).toEqual([]);
+  });
+
+  describe('the public URL with query parameters', () => {
+    async function shop() {
+      const { organization, polar, product: other } = await seller();
+      const db = env.database.db;
+      const [company, seats, terms] = [
+        await createCustomField(db, organization.id, { slug: 'company', name: 'Company', type: 'text' }),
+        await createCustomField(db, organization.id, {
+          slug: 'seats',
+          name: 'Seats',
+          type: 'number',
+          properties: { ge: 1, le: 10 },
+        }),
+        await createCustomField(db, organization.id, { slug: 'terms', name: 'Terms', type: 'checkbox' }),
+      ];
+      const product = await polar.products.create({
+        name: 'Donation',
+        recurringInterval: null,
+        prices: [
+          {
+            amountType: 'custom',
+            priceCurrency: 'usd',
+            minimumAmount: 500,
+            maximumAmount: 10_000,
+            presetAmount: 1500,
+          },
+        ],
+        attachedCustomFields: [
+          { customFieldId: company.id, required: true },
+          { customFieldId: seats.id, required: false },
+          { customFieldId: terms.id, required: false },
+        ],
+      });
+      const discount = (code: string, basisPoints: number, products?: string[]) =>
+        polar.discounts.create({
+          type: 'percentage',
+          duration: 'once',
+          basisPoints,
+          name: code,
+          code,
+          products,
+        });
+      return {
+        polar,
+        product,
+        ten: await discount('TEN', 1000),
+        five: await discount('FIVE', 500),
+        // Restricted to another product: not valid for this checkout.
+        elsewhere: await discount('ELSEWHERE', 2000, [other.id]),
+      };
+    }
+
+    /** Visits the link with this query; answers where it sent the buyer and the checkout as the SDK reads it. */
+    async function visit(polar: Polar, url: string, query: Record<string, string>) {
+      const response = await fetch(`${url}?${new URLSearchParams(query).toString()}`, { redirect: 'manual' });
+      expect(response.status).toBe(303);
+      const location = new URL(response.headers.get('location')!);
+      const clientSecret = location.pathname.replace('/checkout/', '');
+      const row = await env.database.db.checkout.findUniqueOrThrow({ where: { clientSecret } });
+      return { location, checkout: await polar.checkouts.get({ id: row.id }) };
+    }
+
+    it('prefills the checkout and opens the embedded page, as Polar’s links and embed script ask', async () => {
+      const { polar, product, ten } = await shop();
+      const link = await polar.checkoutLinks.create({
+        productId: product.id,
+        metadata: { channel: 'newsletter', utm_source: 'seller' },
+      });
+      const { location, checkout } = await visit(polar, link.url, {
+        embed: 'true',
+        embed_origin: 'https://shop.example.test',
+        customer_email: 'Ada@Example.test',
+        customer_name: 'Ada Lovelace',
+        discount_code: 'ten',
+        amount: '4200',
+        'custom_field_data.company': 'Acme',
+        'custom_field_data[seats]': '3',
+        'custom_field_data.terms': 'yes',
+        reference_id: 'order-17',
+        utm_source: 'search',
+        utm_campaign: 'spring',
+      });
+      expect(`${location.origin}${location.pathname}`).toBe(checkout.url);
+      expect(location.search).toBe('?embed=true');
+      expect(checkout).toMatchObject({
+        status: 'open',
+        embedOrigin: 'https://shop.example.test',
+        customerEmail: 'ada@example.test',
+        customerName: 'Ada Lovelace',
+        discountId: ten.id,
+        amount: 4200,
+        discountAmount: 420,
+        netAmount: 3780,
+        customFieldData: { company: 'Acme', seats: 3, terms: true },
+        // The link's own metadata wins over the URL's (Polar).
+        metadata: {
+          channel: 'newsletter',
+          utm_source: 'seller',
+          reference_id: 'order-17',
+          utm_campaign: 'spring',
+        },
+      });
+      // The embedding page may call the client endpoints of this checkout (CORS).
+      const preflight = await fetch(`${env.stack.baseUrl}/v1/checkouts/client/${checkout.clientSecret}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example.test', 'access-control-request-method': 'PATCH' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example.test');
+    });
+
+    it('leaves out every prefill that does not fit and still opens the checkout', async () => {
+      const { polar, product, five } = await shop();
+      const link = await polar.checkoutLinks.create({ productId: product.id });
+      const { location, checkout } = await visit(polar, link.url, {
+        embed: 'true',
+        embed_origin: 'https://shop.example.test/store',
+        customer_email: 'not-an-email',
+        customer_name: 'Grace Hopper',
+        discount_code: 'ELSEWHERE',
+        amount: '100',
+        'custom_field_data.company': 'Initech',
+        'custom_field_data.seats': '99',
+        'custom_field_data.terms': 'maybe',
+        'custom_field_data.unknown': 'x',
+        reference_id: 'r'.repeat(501),
+        utm_medium: 'email',
+      });
+      // embed=true alone still asks for the embedded page; without an origin it posts to no parent.
+      expect(location.search).toBe('?embed=true');
+      expect(checkout).toMatchObject({
+        embedOrigin: null,
+        customerEmail: null,
+        customerName: 'Grace Hopper',
+        discountId: null,
+        amount: 1500,
+        customFieldData: { company: 'Initech', seats: null, terms: false },
+        metadata: { utm_medium: 'email' },
+      });
+
+      // A code that does not apply leaves the link's own discount; an unknown one too.
+      const discounted = await polar.checkoutLinks.create({ productId: product.id, discountId: five.id });
+      for (const code of ['ELSEWHERE', 'NOSUCHCODE']) {
+        const visited = await visit(polar, discounted.url, { discount_code: code });
+        expect(visited.location.search).toBe('');
+        expect(visited.checkout).toMatchObject({ discountId: five.id, discountAmount: 75 });
+      }
+      // A link that takes no codes takes none from its URL either.
+      const noCodes = await polar.checkoutLinks.create({ productId: product.id, allowDiscountCodes: false });
+      expect((await visit(polar, noCodes.url, { discount_code: 'TEN' })).checkout.discountId).toBeNull();
+
+      // What no prefill explains is not hidden by leaving prefills out: a recurring product is a 422.
+      const monthly = await polar.products.create({
+        name: 'Club',
+        recurringInterval: 'month',
+        prices: [{ amountType: 'fixed', priceAmount: 900, priceCurrency: 'usd' }],
+      });
+      const recurring = await polar.checkoutLinks.create({ productId: monthly.id });
+      const refused = await fetch(`${recurring.url}?amount=100&custom_field_data.company=Acme`, {
+        redirect: 'manual',
+      });
+      expect(refused.status).toBe(422);
+      expect(((await refused.json()) as { detail: { loc: unknown[] }[] }).detail[0]?.loc).toEqual([
+        'body',
+        'products',
+      ]);
+    });
   });
 
   it("answers 404 for another organization's link and refuses its products", async () => {

@@ -18,6 +18,7 @@ import {
   normalizeAddressState,
   selectCheckoutPrice,
   withTax,
+  withoutRefusedPrefills,
   type CheckoutDiscount,
   type CheckoutPrice,
   type DiscountContext,
@@ -748,5 +749,42 @@ describe('billingAddressIssues', () => {
         { ...usFields, state: false, city: false, postal_code: false, line1: false },
       ),
     ).toHaveLength(1);
+  });
+});
+
+describe('withoutRefusedPrefills', () => {
+  const prefills = {
+    amount: 20,
+    discountId: 'd6a1c6c4-4b8e-4d51-9d55-0f5c0a8f1f00',
+    customFieldData: { company: 'Acme', seats: 'many', terms: true },
+  };
+  const issue = (...loc: (string | number)[]) => ({
+    loc: ['body', ...loc],
+    msg: 'refused',
+    type: 'value_error',
+  });
+
+  it('drops exactly the prefills the pricing refused', () => {
+    expect(withoutRefusedPrefills(prefills, [issue('amount')])).toEqual({ ...prefills, amount: null });
+    expect(withoutRefusedPrefills(prefills, [issue('discount_code')])).toEqual({
+      ...prefills,
+      discountId: null,
+    });
+    expect(
+      withoutRefusedPrefills(prefills, [
+        issue('custom_field_data', 'seats'),
+        issue('custom_field_data', 'terms'),
+      ]),
+    ).toEqual({ ...prefills, customFieldData: { company: 'Acme' } });
+  });
+
+  it('answers null for an issue no prefill explains, so the real error is not hidden', () => {
+    expect(withoutRefusedPrefills(prefills, [issue('products')])).toBeNull();
+    expect(withoutRefusedPrefills(prefills, [])).toBeNull();
+    expect(withoutRefusedPrefills(prefills, [issue('amount'), issue('product_id')])).toBeNull();
+    expect(withoutRefusedPrefills(prefills, [issue('custom_field_data', 'unknown')])).toBeNull();
+    expect(withoutRefusedPrefills({ ...prefills, amount: null }, [issue('amount')])).toBeNull();
+    expect(withoutRefusedPrefills({ ...prefills, discountId: null }, [issue('discount_code')])).toBeNull();
+    expect(withoutRefusedPrefills(prefills, [{ loc: ['query', 'amount'], msg: 'x', type: 'x' }])).toBeNull();
   });
 });

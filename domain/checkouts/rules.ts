@@ -309,6 +309,47 @@ export function minimumChargeIssue(totalAmount: number, currency: string): strin
   return `The total must be 0 or at least ${minimum}, the smallest charge in ${currency.toUpperCase()}.`;
 }
 
+// ── Checkout link prefills ──────────────────────────────────────────────────────────────────────
+
+/** What a checkout link's URL prefilled that only pricing the checkout can judge. */
+export type PricedPrefills = {
+  amount: number | null;
+  /** The discount of a prefilled code. */
+  discountId: string | null;
+  customFieldData: Record<string, string | boolean>;
+};
+
+/**
+ * The prefills without those the pricing refused (the `issues` of its 422): a link must never
+ * break on a bad prefill. Null when an issue is about anything else (or none is named), e.g. a
+ * product that cannot be sold, which a retry without prefills would not cure and must not hide.
+ */
+export function withoutRefusedPrefills(
+  prefills: PricedPrefills,
+  issues: readonly CheckoutIssue[],
+): PricedPrefills | null {
+  if (issues.length === 0) return null;
+  const refusedSlugs = new Set<string | number>();
+  let { amount, discountId } = prefills;
+  for (const { loc } of issues) {
+    const [where, field, slug] = loc;
+    if (where !== 'body') return null;
+    if (field === 'amount' && prefills.amount !== null) amount = null;
+    else if (field === 'discount_code' && prefills.discountId !== null) discountId = null;
+    else if (
+      field === 'custom_field_data' &&
+      slug !== undefined &&
+      Object.hasOwn(prefills.customFieldData, slug)
+    )
+      refusedSlugs.add(slug);
+    else return null;
+  }
+  const customFieldData = Object.fromEntries(
+    Object.entries(prefills.customFieldData).filter(([slug]) => !refusedSlugs.has(slug)),
+  );
+  return { amount, discountId, customFieldData };
+}
+
 // ── Discounts ───────────────────────────────────────────────────────────────────────────────────
 
 /** What decides whether a discount may be redeemed on a checkout now. */

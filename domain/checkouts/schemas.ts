@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { checkoutLinkProductSchema } from '../checkout-links/schemas.js';
-import { attachedCustomFieldSchema } from '../custom-fields/schemas.js';
+import { attachedCustomFieldSchema, customFieldSlugSchema } from '../custom-fields/schemas.js';
 import { addressInputSchema, addressSchema } from '../customers/schemas.js';
 import { discountDurationSchema } from '../discounts/schemas.js';
-import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import { METADATA_STRING_MAX_LENGTH, metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { organizationSchema } from '../organizations/schemas.js';
 import { oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
 import { productPriceSchema } from '../products/schemas.js';
@@ -130,7 +130,11 @@ const successUrlSchema = z
 const embedOriginSchema = z
   .url({ protocol: /^https?$/ })
   .max(2048)
-  .refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'An origin is scheme://host[:port].')
+  // zod runs this check even when the URL check above failed: it must not throw on a non-URL.
+  .refine(
+    (value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''),
+    'An origin is scheme://host[:port].',
+  )
   .transform((value) => new URL(value).origin);
 
 /** Custom field values are checked against the product's attached fields by the service. */
@@ -236,3 +240,85 @@ export type CheckoutListQuery = z.infer<typeof checkoutListQuerySchema>;
 
 export const checkoutIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
 export const clientSecretParamsSchema = z.object({ client_secret: z.string().min(1).max(255) });
+
+// ── A checkout link's URL (`GET /api/checkout-links/<secret>?…`) ───────────────────────────────
+
+/** Metadata a link's URL may add to its checkout (Polar's attribution parameters). */
+export const CHECKOUT_LINK_METADATA_KEYS = [
+  'reference_id',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_content',
+  'utm_term',
+] as const;
+
+/** What a visit to a checkout link's URL asks for, each value checked on its own. */
+export type CheckoutLinkPrefill = {
+  /** `embed=true` (Polar's embed script): the hosted page runs in embedded mode. */
+  embed: boolean;
+  embedOrigin: string | null;
+  customerEmail: string | null;
+  customerName: string | null;
+  discountCode: string | null;
+  amount: number | null;
+  /** Raw text by slug; the product's fields decide what it means. */
+  customFieldData: Record<string, string>;
+  metadata: Partial<Record<(typeof CHECKOUT_LINK_METADATA_KEYS)[number], string>>;
+};
+
+/** A link is shared widely and must never break: a value that does not fit reads as absent. */
+const ignoredWhenInvalid = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+const linkMetadataValueSchema = ignoredWhenInvalid(z.string().trim().min(1).max(METADATA_STRING_MAX_LENGTH));
+const CUSTOM_FIELD_PREFIX = 'custom_field_data.';
+const customFieldPrefillSchema = z.tuple([customFieldSlugSchema, z.string().trim().min(1)]);
+
+/**
+ * Reads the query (Express's extended parser): `custom_field_data.<slug>=` as Polar's links write
+ * it, or `custom_field_data[slug]=`. Repeated or nested values where one is expected are ignored.
+ */
+export const checkoutLinkQuerySchema = z
+  .looseObject({
+    embed: ignoredWhenInvalid(z.literal('true')),
+    embed_origin: ignoredWhenInvalid(embedOriginSchema),
+    customer_email: ignoredWhenInvalid(emailSchema),
+    customer_name: ignoredWhenInvalid(nameSchema.min(1)),
+    discount_code: ignoredWhenInvalid(z.string().trim().min(1).max(256)),
+    // Minor units, as everywhere on the API; the price's bounds are checked when pricing.
+    amount: ignoredWhenInvalid(
+      z
+        .string()
+        .regex(/^\d{1,8}$/)
+        .transform(Number),
+    ),
+    custom_field_data: ignoredWhenInvalid(z.record(z.string(), z.unknown())),
+  })
+  .transform((query): CheckoutLinkPrefill => {
+    const fieldEntries = [
+      ...Object.entries(query.custom_field_data ?? {}),
+      ...Object.entries(query)
+        .filter(([key]) => key.startsWith(CUSTOM_FIELD_PREFIX))
+        .map(([key, value]) => [key.slice(CUSTOM_FIELD_PREFIX.length), value] as const),
+    ];
+    const customFieldData: Record<string, string> = {};
+    for (const entry of fieldEntries) {
+      const parsed = customFieldPrefillSchema.safeParse(entry);
+      if (parsed.success) customFieldData[parsed.data[0]] = parsed.data[1];
+    }
+    const metadata: CheckoutLinkPrefill['metadata'] = {};
+    for (const key of CHECKOUT_LINK_METADATA_KEYS) {
+      const value = linkMetadataValueSchema.parse(query[key]);
+      if (value !== undefined) metadata[key] = value;
+    }
+    return {
+      embed: query.embed === 'true',
+      embedOrigin: query.embed_origin ?? null,
+      customerEmail: query.customer_email ?? null,
+      customerName: query.customer_name ?? null,
+      discountCode: query.discount_code ?? null,
+      amount: query.amount ?? null,
+      customFieldData,
+      metadata,
+    };
+  });

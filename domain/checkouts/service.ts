@@ -3,11 +3,14 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
+import { customFieldValueFromText } from '../custom-fields/rules.js';
+import type { CustomFieldType } from '../custom-fields/schemas.js';
 import { addressSchema } from '../customers/schemas.js';
 import { recordEvent } from '../events/repository.js';
 import { readMetadata } from '../metadata/rules.js';
+import { METADATA_MAX_KEYS, type Metadata } from '../metadata/schemas.js';
 import { toOrganizationResponse } from '../organizations/service.js';
-import { InvalidFieldError, NotFoundError, RuleError } from '../platform/errors.js';
+import { InvalidFieldError, InvalidInputError, NotFoundError, RuleError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { toPriceResponse, toProductResponse } from '../products/service.js';
 import type { TaxCalculator } from '../tax/calculator.js';
@@ -27,6 +30,7 @@ import {
   type CheckoutRow,
   type DiscountWithProducts,
 } from './repository.js';
+import { withoutRefusedPrefills, type PricedPrefills } from './rules.js';
 import {
   checkoutPublicConfirmedSchema,
   checkoutPublicSchema,
@@ -35,6 +39,7 @@ import {
   type CheckoutClientUpdate,
   type CheckoutConfirm,
   type CheckoutCreate,
+  type CheckoutLinkPrefill,
   type CheckoutListQuery,
   type CheckoutPublic,
   type CheckoutPublicConfirmed,
@@ -383,7 +388,9 @@ export async function createCheckout(
 
 /**
  * A fresh checkout from a checkout link's public URL (no caller: the link's secret is the
- * capability). It takes the link's products, discount, options and success URL.
+ * capability). It takes the link's products, discount, options, success URL and metadata, and
+ * what the URL prefills (`CheckoutLinkPrefill`): a prefill that does not fit this checkout is left
+ * out instead of failing the visit, because a shared link must never break.
  */
 export async function createCheckoutFromLink(
   ctx: CheckoutsContext,
@@ -396,7 +403,9 @@ export async function createCheckoutFromLink(
     requireBillingAddress: boolean;
     successUrl: string | null;
     paymentProcessor: string;
+    metadata: Prisma.JsonValue;
   },
+  prefill: CheckoutLinkPrefill,
 ): Promise<{ url: string }> {
   const { db } = ctx;
   const live = await db.product.findMany({
@@ -405,38 +414,103 @@ export async function createCheckoutFromLink(
   });
   const productIds = link.productIds.filter((id) => live.some((product) => product.id === id));
   if (productIds.length === 0) throw new NotFoundError('This link sells nothing at the moment.');
+  const productId = productIds[0]!;
   const now = nowOf(ctx);
-  const priced = await priceCheckout(
-    db,
-    ctx.tax,
-    {
-      organizationId: link.organizationId,
-      checkoutId: null,
-      productIds,
-      productId: productIds[0]!,
-      productPriceId: null,
-      requestedAmount: null,
-      discountId: link.discountId,
-      customFieldData: {},
-      billingAddress: null,
-      taxId: null,
-      requireBillingAddress: link.requireBillingAddress,
-      isBusinessCustomer: false,
-      discountHeld: false,
-    },
-    // A link's discount that no longer applies is dropped quietly, not shown as an error.
-    { now, strict: false, failOnInapplicableDiscount: null },
-  );
+  // As on the client update: a code only where the checkout takes codes.
+  const codeDiscount =
+    prefill.discountCode && link.allowDiscountCodes
+      ? await findDiscountByCode(db, link.organizationId, prefill.discountCode)
+      : null;
+  let prefills: PricedPrefills | null = {
+    amount: prefill.amount,
+    discountId: codeDiscount?.id ?? null,
+    customFieldData: await customFieldPrefills(db, link.organizationId, productId, prefill.customFieldData),
+  };
+  let priced: PricedCheckout | undefined;
+  while (!priced) {
+    const { amount, discountId, customFieldData } = prefills;
+    try {
+      priced = await priceCheckout(
+        db,
+        ctx.tax,
+        {
+          organizationId: link.organizationId,
+          checkoutId: null,
+          productIds,
+          productId,
+          productPriceId: null,
+          requestedAmount: amount,
+          discountId: discountId ?? link.discountId,
+          customFieldData,
+          billingAddress: null,
+          taxId: null,
+          requireBillingAddress: link.requireBillingAddress,
+          isBusinessCustomer: false,
+          discountHeld: false,
+        },
+        // A link's own discount that no longer applies is dropped quietly, not shown as an error;
+        // a prefilled code that does not apply is reported, to be left out below.
+        { now, strict: false, failOnInapplicableDiscount: discountId ? 'discount_code' : null },
+      );
+    } catch (error) {
+      if (!(error instanceof InvalidInputError)) throw error;
+      prefills = withoutRefusedPrefills(prefills, error.issues);
+      if (!prefills) throw error;
+    }
+  }
   const row = await openCheckout(ctx, now, priced, {
     organizationId: link.organizationId,
     successUrl: link.successUrl,
+    embedOrigin: prefill.embedOrigin,
     checkoutLinkId: link.id,
     productIds,
     allowDiscountCodes: link.allowDiscountCodes,
     requireBillingAddress: link.requireBillingAddress,
+    customerEmail: prefill.customerEmail,
+    customerName: prefill.customerName,
+    metadata: linkCheckoutMetadata(readMetadata(link.metadata), prefill.metadata),
     paymentProcessor: link.paymentProcessor,
   });
   return { url: checkoutUrl(ctx.publicUrl, row.clientSecret) };
+}
+
+/** Prefilled custom field text as the product's fields read it (a checkbox's yes/no words). */
+async function customFieldPrefills(
+  db: Db,
+  organizationId: string,
+  productId: string,
+  texts: Record<string, string>,
+): Promise<Record<string, string | boolean>> {
+  if (Object.keys(texts).length === 0) return {};
+  const product = await db.product.findFirst({
+    where: { id: productId, organizationId },
+    select: { customFields: { select: { customField: { select: { slug: true, type: true } } } } },
+  });
+  const types = new Map(
+    (product?.customFields ?? []).map(({ customField }) => [
+      customField.slug,
+      customField.type as CustomFieldType,
+    ]),
+  );
+  return Object.fromEntries(
+    Object.entries(texts).map(([slug, text]) => {
+      const type = types.get(slug);
+      return [slug, type ? customFieldValueFromText(type, text) : text];
+    }),
+  );
+}
+
+/**
+ * The link's metadata, then the URL's attribution keys the link does not set itself (Polar: the
+ * seller's values win), within the metadata key limit.
+ */
+function linkCheckoutMetadata(linkMetadata: Metadata, fromUrl: CheckoutLinkPrefill['metadata']): Metadata {
+  const metadata = { ...linkMetadata };
+  for (const [key, value] of Object.entries(fromUrl)) {
+    if (key in metadata || Object.keys(metadata).length >= METADATA_MAX_KEYS) continue;
+    metadata[key] = value;
+  }
+  return metadata;
 }
 
 function addressOf(value: Prisma.JsonValue | null | undefined) {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { propertiesIssues, validateCustomFieldData, type AttachedFieldRule } from './rules.js';
+import {
+  customFieldValueFromText,
+  propertiesIssues,
+  validateCustomFieldData,
+  type AttachedFieldRule,
+} from './rules.js';
 import { customFieldCreateSchema, customFieldSlugSchema, type CustomField } from './schemas.js';
 
 describe('custom field properties', () => {
@@ -349,5 +354,24 @@ describe('validateCustomFieldData', () => {
         { loc: loc('terms'), msg: 'Input should be True', type: 'literal_error' },
       ]);
     });
+  });
+});
+
+describe('customFieldValueFromText', () => {
+  it("reads a checkbox's yes/no words as booleans, as pydantic's lax mode does", () => {
+    for (const word of ['true', 'TRUE', ' yes ', 'on', '1', 't', 'y']) {
+      expect(customFieldValueFromText('checkbox', word)).toBe(true);
+    }
+    for (const word of ['false', 'No', 'off', '0', 'f', 'n']) {
+      expect(customFieldValueFromText('checkbox', word)).toBe(false);
+    }
+    expect(customFieldValueFromText('checkbox', 'maybe')).toBe('maybe');
+  });
+
+  it('leaves text of every other type as it is', () => {
+    expect(customFieldValueFromText('text', 'true')).toBe('true');
+    expect(customFieldValueFromText('number', '42')).toBe('42');
+    expect(customFieldValueFromText('select', 'yes')).toBe('yes');
+    expect(customFieldValueFromText('date', '2026-01-31')).toBe('2026-01-31');
   });
 });

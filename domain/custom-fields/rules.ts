@@ -36,6 +36,23 @@ export function propertiesIssues(properties: CustomFieldProperties): PropertyIss
 
 // ── Custom field data (checkout `custom_field_data`) ────────────────────────────────────────────
 
+/** pydantic's lax booleans: the words Polar takes for a checkbox given as text. */
+const TRUE_WORDS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
+const FALSE_WORDS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
+
+/**
+ * A value typed as text (a checkout link's URL) as `validateCustomFieldData` expects it: a
+ * checkbox's yes/no words become booleans; numbers and dates are read from text already, and
+ * anything else stays text for the validation to refuse.
+ */
+export function customFieldValueFromText(type: CustomFieldType, text: string): string | boolean {
+  if (type !== 'checkbox') return text;
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return text;
+}
+
 type FieldOf<T extends CustomFieldType> = {
   slug: string;
   name: string;
