@@ -21,6 +21,7 @@ import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import { createStripeWebhookRouter } from './integrations/stripe.js';
 import { createSandboxRouter } from './sandbox.js';
 import { createErrorHandler, notFoundHandler } from './http/errors.js';
+import { perClientIp, rateLimit } from './http/rate-limit.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
 
@@ -31,6 +32,7 @@ export type AppDeps = {
     | 'READINESS_TIMEOUT_MS'
     | 'TRUST_PROXY'
     | 'API_RATE_LIMIT_PER_MINUTE'
+    | 'CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE'
     | 'CHECKOUT_TTL_SECONDS'
     | 'publicUrl'
     | 'processorMetadata'
@@ -91,6 +93,12 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
+  // One budget per client address for everything a buyer calls without a caller.
+  const checkoutClientRateLimit = rateLimit(deps.db, {
+    limit: deps.config.CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE,
+    key: perClientIp('checkout-client'),
+    logger: deps.logger,
+  });
   // Ahead of the /v1 router: Stripe authenticates with its signature over the raw body, not a token.
   if (deps.stripeWebhook) {
     app.use('/v1/integrations/stripe', createStripeWebhookRouter({ db: deps.db, ...deps.stripeWebhook }));
@@ -102,6 +110,7 @@ export function createApp(deps: AppDeps): Express {
       auth: deps.auth,
       logger: deps.logger,
       rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
+      checkoutClientRateLimit,
       version: deps.settings.version,
       publicUrl: deps.config.publicUrl,
       fileStorage: deps.fileStorage,
@@ -128,14 +137,17 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(
     '/api/checkout-links',
-    createCheckoutLinksRouter({
-      db: deps.db,
-      publicUrl: deps.config.publicUrl,
-      tax: deps.tax,
-      workflows: temporalCheckoutWorkflows(deps.temporal, taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main),
-      checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
-      processorMetadata: deps.config.processorMetadata,
-    }),
+    createCheckoutLinksRouter(
+      {
+        db: deps.db,
+        publicUrl: deps.config.publicUrl,
+        tax: deps.tax,
+        workflows: temporalCheckoutWorkflows(deps.temporal, taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main),
+        checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
+        processorMetadata: deps.config.processorMetadata,
+      },
+      checkoutClientRateLimit,
+    ),
   );
   app.use('/api', notFoundHandler);
 

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { findLiveCheckoutLinkBySecret } from '../domain/checkout-links/repository.js';
 import { checkoutLinkQuerySchema } from '../domain/checkouts/schemas.js';
@@ -12,11 +12,12 @@ const paramsSchema = z.object({ clientSecret: z.string().regex(/^tollgate_cl_[A-
  * A checkout link's public URL: every visit starts a fresh checkout from the link and redirects
  * the buyer to its hosted page. An unknown or deleted link is a 404. The query may prefill the
  * checkout and ask for the embedded page (`embed=true&embed_origin=`, as Polar's embed script
- * appends); a value that does not fit is ignored, never an error.
+ * appends); a value that does not fit is ignored, never an error. Every visit creates a checkout,
+ * so visits draw from the buyer's per-address budget (`rateLimit`).
  */
-export function createCheckoutLinksRouter(ctx: CheckoutsContext): Router {
+export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: RequestHandler): Router {
   const router = Router();
-  router.get('/:clientSecret', async (req, res) => {
+  router.get('/:clientSecret', rateLimit, async (req, res) => {
     const parsed = paramsSchema.safeParse(req.params);
     const link = parsed.success ? await findLiveCheckoutLinkBySecret(ctx.db, parsed.data.clientSecret) : null;
     if (!link) throw new AppError('ResourceNotFound', 'Checkout link not found');

@@ -41,6 +41,7 @@ if (mode === 'bare') {
       TRUST_PROXY: 'loopback',
       // Counted as in production (one upsert per request), with a budget the load never reaches.
       API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+      CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
       publicUrl: 'http://127.0.0.1',
       CHECKOUT_TTL_SECONDS: 3600,
       processorMetadata: {},

@@ -203,6 +203,7 @@ async function startApi(db: Db, temporal: Client, taskQueue: string) {
       TRUST_PROXY: 'loopback',
       // Counted as in production, with a budget the bench never reaches.
       API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
+      CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
       publicUrl: baseUrl,
       CHECKOUT_TTL_SECONDS: 3600,
       processorMetadata: {},

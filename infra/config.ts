@@ -114,6 +114,11 @@ export const configSchema = z.object({
 
   /** Payments API requests per minute per access token or signed-in user. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
+  /**
+   * Requests per minute per client address to the buyer's calls, which have no caller: the public
+   * checkout client endpoints and checkout link URLs together. A page load takes a few.
+   */
+  CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
 
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),

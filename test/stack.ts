@@ -57,6 +57,8 @@ export async function startTestStack(options: {
   requireEmailVerification?: boolean;
   /** The payments API's per-caller budget; generous by default so tests are not throttled. */
   apiRateLimitPerMinute?: number;
+  /** The buyer's per-address budget (client endpoints, link URLs); generous by default. */
+  checkoutClientRateLimitPerMinute?: number;
   socialProviders?: AuthSettings['socialProviders'];
   /** Another file store (S3) instead of the stack's own local one. */
   fileStorage?: FileStorage;
@@ -148,6 +150,7 @@ export async function startTestStack(options: {
       TRUST_PROXY: 'loopback',
       READINESS_TIMEOUT_MS: options.readinessTimeoutMs ?? 5000,
       API_RATE_LIMIT_PER_MINUTE: options.apiRateLimitPerMinute ?? 10_000,
+      CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: options.checkoutClientRateLimitPerMinute ?? 10_000,
       CHECKOUT_TTL_SECONDS: 3600,
       publicUrl: baseUrl,
       processorMetadata: {},

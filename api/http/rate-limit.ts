@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { releaseRequests, reserveRequests } from '../../domain/platform/repository.js';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
@@ -9,16 +9,34 @@ import { RateLimiter } from './rate-limiter.js';
 
 const WINDOW_SECONDS = 60;
 
+/** Whose budget a request draws from; the key names a counter row shared by every API process. */
+export type RateLimitKey = (req: Request, res: Response) => string;
+
+/** Per token or per signed-in user: the `/v1` API after authentication. */
+export const perCaller: RateLimitKey = (_req, res) => callerKey(callerOf(res));
+
 /**
- * Per token or per signed-in user, `limit` requests a minute, shared by every API process through
- * the counters in PostgreSQL (`RateLimiter`: reserved in blocks, admitted in memory). 429 with
- * `Retry-After` beyond it.
+ * Per client address as Express resolves it (honouring `trust proxy`), for calls without a caller
+ * (the buyer's). `scope` keeps these counters apart from the callers' and from each other.
  */
-export function rateLimit(db: Db, limit: number, logger: Logger): RequestHandler {
+export function perClientIp(scope: string): RateLimitKey {
+  return (req) => `${scope}:ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+}
+
+/**
+ * `limit` requests a minute per key, shared by every API process through the counters in
+ * PostgreSQL (`RateLimiter`: reserved in blocks, admitted in memory). 429 with `Retry-After`
+ * beyond it.
+ */
+export function rateLimit(
+  db: Db,
+  options: { limit: number; key: RateLimitKey; logger: Logger },
+): RequestHandler {
+  const { limit, key, logger } = options;
   const limiter = new RateLimiter(
     {
-      reserve: (key, options) => reserveRequests(db, key, options),
-      release: (key, windowStart, unused) => releaseRequests(db, key, windowStart, unused),
+      reserve: (counter, reservation) => reserveRequests(db, counter, reservation),
+      release: (counter, windowStart, unused) => releaseRequests(db, counter, windowStart, unused),
     },
     {
       limit,
@@ -26,8 +44,8 @@ export function rateLimit(db: Db, limit: number, logger: Logger): RequestHandler
       onReleaseError: (error) => logger.warn({ err: error }, 'rate limit: unused requests not given back'),
     },
   );
-  return async (_req, res, next) => {
-    const { allowed, remaining, resetSeconds } = await limiter.admit(callerKey(callerOf(res)));
+  return async (req, res, next) => {
+    const { allowed, remaining, resetSeconds } = await limiter.admit(key(req, res));
     res.set({
       'X-RateLimit-Limit': String(limit),
       'X-RateLimit-Remaining': String(remaining),

@@ -61,6 +61,7 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         auth: env.stack.auth,
         logger: createLogger({ level: 'silent', name: 'openapi-test' }),
         rateLimitPerMinute: 1,
+        checkoutClientRateLimit: (_req, _res, next) => next(),
         version: 'test',
         publicUrl: env.stack.baseUrl,
         fileStorage: env.stack.fileStorage,

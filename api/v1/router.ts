@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../infra/db.js';
@@ -8,7 +8,7 @@ import { authenticate } from '../http/authenticate.js';
 import { notFoundHandler } from '../http/errors.js';
 import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
-import { rateLimit } from '../http/rate-limit.js';
+import { perCaller, rateLimit } from '../http/rate-limit.js';
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import { temporalCheckoutWorkflows, temporalRefundWorkflows } from '../../temporal/commerce.js';
 import { registerBenefitOperations } from './benefits.js';
@@ -37,6 +37,8 @@ export type V1Deps = {
   logger: Logger;
   /** Requests per minute per token or signed-in user. */
   rateLimitPerMinute: number;
+  /** The buyer's budget (per client address), shared with the checkout link URLs. */
+  checkoutClientRateLimit: RequestHandler;
   version: string;
   publicUrl: string;
   fileStorage: FileStorage;
@@ -85,10 +87,12 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   };
   // The buyer's calls carry the client secret instead of a caller.
   router.use(checkoutClientCors(checkouts));
+  // After CORS, so a 429 reaches an embedding page readably (and preflights are not counted).
+  router.use('/checkouts/client', deps.checkoutClientRateLimit);
   registerCheckoutClientOperations(registry, checkouts);
 
   router.use(authenticate(deps.db, deps.auth));
-  router.use(rateLimit(deps.db, deps.rateLimitPerMinute, deps.logger));
+  router.use(rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCaller, logger: deps.logger }));
   router.use(idempotency(deps.db, deps.logger));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);
