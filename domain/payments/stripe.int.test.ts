@@ -328,7 +328,10 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
       const quote = await calculator.quote(input);
       const request = lastRequest();
       expect(request).toMatchObject({ method: 'POST', path: '/v1/tax/calculations' });
-      expect(request.headers['idempotency-key']).toBe(input.idempotencyKey);
+      // The caller's key and a digest of what was sent.
+      expect(request.headers['idempotency-key']).toMatch(
+        new RegExp(`^${input.idempotencyKey}:[0-9a-f]{32}$`),
+      );
       expect(Object.fromEntries(request.form)).toEqual({
         currency: 'eur',
         'line_items[0][amount]': '1000',
@@ -346,6 +349,43 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
         rateBasisPoints: null,
         reference: expect.stringMatching(/^taxcalc_/),
       });
+    });
+
+    it("sends the buyer's tax id when its kind is certain, under another key than the same state without it", async () => {
+      const calculator = createStripeTaxCalculator({ stripe });
+      const input = quoteInput();
+      await calculator.quote(input);
+      const withoutTaxId = lastRequest();
+      const quote = await calculator.quote({ ...input, taxId: 'fr ab 123456789' });
+      const request = lastRequest();
+      expect(request.path).toBe('/v1/tax/calculations');
+      expect(request.form.get('customer_details[tax_ids][0][type]')).toBe('eu_vat');
+      expect(request.form.get('customer_details[tax_ids][0][value]')).toBe('FRAB123456789');
+      expect(quote?.reference).toMatch(/^taxcalc_/);
+      // Stripe refuses a key reused with other parameters: a tax id added to the same state is a new key.
+      expect(request.headers['idempotency-key']).not.toBe(withoutTaxId.headers['idempotency-key']);
+      await calculator.quote({ ...input, taxId: 'fr ab 123456789' });
+      expect(lastRequest().headers['idempotency-key']).toBe(request.headers['idempotency-key']);
+
+      await calculator.quote({ ...input, taxId: '123456789' });
+      expect([...lastRequest().form.keys()].filter((key) => key.includes('tax_ids'))).toEqual([]);
+    });
+
+    it('quotes without the tax id when Stripe refuses it, instead of failing the checkout', async () => {
+      proxy.answerOnce(400, {
+        error: {
+          type: 'invalid_request_error',
+          code: 'tax_id_invalid',
+          param: 'customer_details[tax_ids][0][value]',
+          message: 'Invalid value for eu_vat.',
+        },
+      });
+      const calculator = createStripeTaxCalculator({ stripe });
+      const quote = await calculator.quote(quoteInput({ taxId: 'FR00123456789' }));
+      expect(proxy.requests.map((request) => request.form.has('customer_details[tax_ids][0][type]'))).toEqual(
+        [true, false],
+      );
+      expect(quote).toMatchObject({ amount: 148, reference: expect.stringMatching(/^taxcalc_/) });
     });
 
     it('cannot quote without a country, and quotes nothing on nothing, both without calling Stripe', async () => {

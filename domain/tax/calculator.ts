@@ -11,7 +11,10 @@ export type TaxQuoteInput = {
   amount: number;
   currency: string;
   billingAddress: TaxAddress | null;
-  /** Normalised tax id value, when the buyer is a business. */
+  /**
+   * The checkout's `customer_tax_id` as the buyer typed it (no type on the wire): a calculator
+   * infers its kind from it and the billing country, or leaves it out (Stripe Tax: `stripeTaxIdOf`).
+   */
   taxId: string | null;
   productId: string;
   /** Stable per checkout state, for calculators that call out (Stripe Tax). */
