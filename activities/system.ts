@@ -1,4 +1,4 @@
-import { purgeExpiredIdempotencyKeys } from '../domain/platform/repository.js';
+import { purgeExpiredIdempotencyKeys, purgeIdleRateLimitCounters } from '../domain/platform/repository.js';
 import type { Db } from '../infra/db.js';
 
 export type SystemActivityDeps = { db: Db; workerIdentity: string };
@@ -17,6 +17,10 @@ export function createSystemActivities({ db, workerIdentity }: SystemActivityDep
     /** Idempotency keys answer replays for 24 hours; after that they are only weight. */
     async purgeExpiredIdempotencyKeys(): Promise<{ deleted: number }> {
       return { deleted: await purgeExpiredIdempotencyKeys(db) };
+    },
+
+    async purgeIdleRateLimitCounters(): Promise<{ deleted: number }> {
+      return { deleted: await purgeIdleRateLimitCounters(db) };
     },
   };
 }

@@ -9,14 +9,21 @@ const { checkWorkerDatabase } = proxyActivities<SystemActivities>({
   retry: { maximumAttempts: 1 },
 });
 
-const { purgeExpiredIdempotencyKeys } = proxyActivities<SystemActivities>({
+const { purgeExpiredIdempotencyKeys, purgeIdleRateLimitCounters } = proxyActivities<SystemActivities>({
   startToCloseTimeout: '5 minutes',
 });
 
 /** Run by the `housekeeping` schedule: deletes what has outlived its purpose. */
-export async function housekeepingWorkflow(): Promise<{ idempotencyKeysDeleted: number }> {
-  const { deleted } = await purgeExpiredIdempotencyKeys();
-  return { idempotencyKeysDeleted: deleted };
+export async function housekeepingWorkflow(): Promise<{
+  idempotencyKeysDeleted: number;
+  rateLimitCountersDeleted: number;
+}> {
+  const idempotencyKeys = await purgeExpiredIdempotencyKeys();
+  const rateLimitCounters = await purgeIdleRateLimitCounters();
+  return {
+    idempotencyKeysDeleted: idempotencyKeys.deleted,
+    rateLimitCountersDeleted: rateLimitCounters.deleted,
+  };
 }
 
 /** One short run per /readyz call: a worker must pick up both a workflow and an activity task. */

@@ -266,7 +266,7 @@ describe('/v1 rate limit', () => {
 describe('housekeeping', () => {
   const env = useTestStack();
 
-  it('the housekeeping workflow deletes idempotency keys older than 24 hours and keeps the rest', async () => {
+  it('the housekeeping workflow deletes idempotency keys older than 24 hours and idle rate-limit counters, and keeps the rest', async () => {
     const old = new Date(Date.now() - 25 * 60 * 60 * 1000);
     const row = { callerKey: 'token:housekeeping', method: 'POST', path: '/v1/x', requestHash: 'h' };
     await env.database.db.idempotencyKey.createMany({
@@ -275,11 +275,27 @@ describe('housekeeping', () => {
         { ...row, key: 'recent' },
       ],
     });
+    await env.database.db.apiRateLimit.createMany({
+      data: [
+        { key: 'ip:checkout:203.0.113.9', windowStart: new Date(Date.now() - 2 * 60 * 60 * 1000), count: 3 },
+        { key: 'ip:checkout:203.0.113.10', windowStart: new Date(Date.now() - 30_000), count: 3 },
+        // Being created right now by reserveRequests: not idle, only new.
+        { key: 'ip:checkout:203.0.113.11', windowStart: new Date(0), count: 0 },
+      ],
+    });
     const result = await env.stack.temporal.workflow.execute('housekeepingWorkflow', {
       taskQueue: taskQueues(env.stack.taskQueuePrefix).main,
       workflowId: `housekeeping-test:${randomUUID()}`,
     });
-    expect(result).toEqual({ idempotencyKeysDeleted: 1 });
+    expect(result).toEqual({ idempotencyKeysDeleted: 1, rateLimitCountersDeleted: 1 });
+    const counters = await env.database.db.apiRateLimit.findMany({
+      where: { key: { startsWith: 'ip:checkout:203.0.113.' } },
+      orderBy: { key: 'asc' },
+    });
+    expect(counters.map((counter) => counter.key)).toEqual([
+      'ip:checkout:203.0.113.10',
+      'ip:checkout:203.0.113.11',
+    ]);
     const keys = await env.database.db.idempotencyKey.findMany({
       where: { callerKey: 'token:housekeeping' },
     });

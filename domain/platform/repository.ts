@@ -51,6 +51,17 @@ export function purgeExpiredIdempotencyKeys(db: Db) {
 }
 
 /**
+ * Counters whose last window ended an hour ago: every client address that once called a buyer
+ * endpoint has one, so they are deleted rather than kept. A counter being created (its window still
+ * at the epoch, see `reserveRequests`) is left alone.
+ */
+export function purgeIdleRateLimitCounters(db: Db) {
+  return db.$executeRaw`
+    DELETE FROM api_rate_limits
+    WHERE window_start < now() - interval '1 hour' AND window_start > to_timestamp(0)`;
+}
+
+/**
  * Takes up to `requested` requests from `key`'s current fixed window (a new window when the last
  * one ended), never more than `limit` in all: what every API process reserves from before admitting
  * requests itself. The subquery locks the row first, so `granted` is computed from the count as it
