@@ -5,6 +5,7 @@ import {
   expireCheckout,
   failCheckoutPayment,
   fulfilCheckout,
+  refundOrphanPayment,
   type ChargeOutcome,
 } from '../domain/checkouts/payment.js';
 import { checkoutWorkflowState, type CheckoutWorkflowState } from '../domain/checkouts/service.js';
@@ -38,6 +39,9 @@ export function createCommerceActivities(deps: CommerceActivityDeps) {
     },
     fulfilCheckout(input: { checkoutId: string; paymentId: string | null }) {
       return fulfilCheckout(view, input);
+    },
+    refundOrphanPayment(input: { checkoutId: string; paymentId: string }) {
+      return refundOrphanPayment(view, deps.processor, input);
     },
     failCheckoutPayment(input: {
       checkoutId: string;

@@ -15,6 +15,7 @@ const {
   chargeCheckout,
   cancelCheckoutPayment,
   fulfilCheckout,
+  refundOrphanPayment,
   failCheckoutPayment,
   expireCheckout,
 } = proxyActivities<CommerceActivities>({
@@ -54,27 +55,26 @@ export async function checkoutWorkflow(input: { checkoutId: string }): Promise<C
     woken = false;
     const state = await loadCheckoutState(checkoutId);
     if (!state) return 'gone';
-    if (state.status === 'succeeded' || state.status === 'expired') return state.status;
 
+    // Before ending: an event may be why this run exists (a payment that settled after the
+    // checkout expired, or one of an earlier attempt) and must still be handled.
     const event = payments.shift();
     if (event) {
       if (event.type === 'payment.succeeded') {
-        await fulfilCheckout({ checkoutId, paymentId: event.paymentId });
+        await settlePayment(checkoutId, event.paymentId);
       } else {
         await failCheckoutPayment({ checkoutId, paymentId: event.paymentId, message: event.message });
       }
       continue;
     }
+    if (state.status === 'succeeded' || state.status === 'expired') return state.status;
 
     if (state.status === 'confirmed' && !charged.has(state.paymentAttempt)) {
       const attempt = state.paymentAttempt;
       charged.add(attempt);
       const result = await chargeCheckout({ checkoutId, attempt });
       if (result.outcome === 'succeeded' || result.outcome === 'free') {
-        await fulfilCheckout({
-          checkoutId,
-          paymentId: result.outcome === 'succeeded' ? result.paymentId : null,
-        });
+        await settlePayment(checkoutId, result.outcome === 'succeeded' ? result.paymentId : null);
       } else if (result.outcome === 'failed') {
         await failCheckoutPayment({ checkoutId, attempt, message: result.message });
       }
@@ -94,7 +94,7 @@ export async function checkoutWorkflow(input: { checkoutId: string }): Promise<C
       }
       const result = await cancelCheckoutPayment({ checkoutId, attempt });
       if (result.outcome === 'succeeded') {
-        await fulfilCheckout({ checkoutId, paymentId: result.paymentId });
+        await settlePayment(checkoutId, result.paymentId);
       } else if (result.outcome === 'failed') {
         await failCheckoutPayment({ checkoutId, attempt, message: AUTHENTICATION_TIMEOUT_MESSAGE });
       }
@@ -108,6 +108,12 @@ export async function checkoutWorkflow(input: { checkoutId: string }): Promise<C
     }
     await condition(() => woken || payments.length > 0, remainingMs);
   }
+}
+
+/** Fulfils with the payment, or refunds it when the checkout cannot take it (see fulfilCheckout). */
+async function settlePayment(checkoutId: string, paymentId: string | null): Promise<void> {
+  const { orphan } = await fulfilCheckout({ checkoutId, paymentId });
+  if (orphan && paymentId) await refundOrphanPayment({ checkoutId, paymentId });
 }
 
 const { executeRefund, settleRefund } = proxyActivities<CommerceActivities>({

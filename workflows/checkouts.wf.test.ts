@@ -9,7 +9,7 @@ import {
   CHECKOUT_SIGNALS,
   checkoutWorkflowId,
 } from '../domain/checkouts/rules.js';
-import type { PaymentProcessor } from '../domain/payments/processor.js';
+import type { PaymentProcessor, RefundInput } from '../domain/payments/processor.js';
 import { authenticateSandboxPayment, createSandboxProcessor } from '../domain/payments/sandbox.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
@@ -19,12 +19,14 @@ import type { CheckoutOutcome } from './checkouts.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Stripe at the edge: a payment that stays "processing" until its webhook arrives (3-D Secure). */
-function processingProcessor(): PaymentProcessor & { payments: string[] } {
+/** Stripe at the edge: a payment that stays "processing" until its webhook arrives (bank delays). */
+function processingProcessor(): PaymentProcessor & { payments: string[]; refunds: RefundInput[] } {
   const payments: string[] = [];
+  const refunds: RefundInput[] = [];
   return {
     name: 'sandbox',
     payments,
+    refunds,
     ensureCustomer: async () => ({ processorCustomerId: 'cus_test' }),
     pay: async (input) => {
       payments.push(input.idempotencyKey);
@@ -33,7 +35,10 @@ function processingProcessor(): PaymentProcessor & { payments: string[] } {
     cancelPayment: async () => {
       throw new Error('a processing payment is never canceled');
     },
-    refund: async () => ({ status: 'succeeded', processorRefundId: 're_test' }),
+    refund: async (input) => {
+      refunds.push(input);
+      return { status: 'succeeded', processorRefundId: `re_${refunds.length}` };
+    },
   };
 }
 
@@ -158,6 +163,70 @@ describe('checkoutWorkflow (time-skipping)', () => {
       status: 'paid',
       totalAmount: 1000,
       paymentId: `pi_checkout:${checkout.id}:payment:1`,
+    });
+  });
+
+  describe('payments the checkout cannot take', () => {
+    const paymentOf = (checkoutId: string, attempt: number) => `pi_checkout:${checkoutId}:payment:${attempt}`;
+
+    it('refunds a payment that settles after its checkout failed and expired, and makes no order', async () => {
+      const checkout = await createCheckout('confirmed');
+      const processor = processingProcessor();
+      const outcome = await withWorker(processor, async (taskQueue) => {
+        const handle = await start(taskQueue, checkout.id);
+        // The bank takes longer than the 3 days a processing payment is given: failed, then expired.
+        expect(await handle.result()).toBe('expired');
+        // Days later the bank settles: the event starts a new run, which gives the money back.
+        const late = await env.client.workflow.signalWithStart('checkoutWorkflow', {
+          workflowId: checkoutWorkflowId(checkout.id),
+          taskQueue,
+          args: [{ checkoutId: checkout.id }],
+          signal: CHECKOUT_SIGNALS.payment,
+          signalArgs: [{ type: 'payment.succeeded', paymentId: paymentOf(checkout.id, 1) }],
+        });
+        return (await late.result()) as CheckoutOutcome;
+      });
+      expect(outcome).toBe('expired');
+      expect(processor.refunds).toEqual([
+        expect.objectContaining({
+          idempotencyKey: `checkout:${checkout.id}:orphan:${paymentOf(checkout.id, 1)}`,
+          paymentId: paymentOf(checkout.id, 1),
+          amount: null,
+        }),
+      ]);
+      expect(await database.db.order.count({ where: { checkoutId: checkout.id } })).toBe(0);
+    });
+
+    it("fulfils with the current attempt's payment and refunds an earlier attempt's that settles later", async () => {
+      const checkout = await createCheckout('confirmed');
+      const processor = processingProcessor();
+      const outcome = await withWorker(processor, async (taskQueue) => {
+        const handle = await start(taskQueue, checkout.id);
+        for (let attempt = 0; attempt < 100; attempt += 1) {
+          const row = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+          if (row.paymentId) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        // The buyer gave up on attempt 1 (its checkout failed) and confirmed attempt 2, whose
+        // payment is the one in progress now.
+        await database.db.checkout.update({
+          where: { id: checkout.id },
+          data: { paymentAttempt: 2, paymentId: paymentOf(checkout.id, 2) },
+        });
+        await handle.signal(CHECKOUT_SIGNALS.payment, {
+          type: 'payment.succeeded',
+          paymentId: paymentOf(checkout.id, 1),
+        });
+        await handle.signal(CHECKOUT_SIGNALS.payment, {
+          type: 'payment.succeeded',
+          paymentId: paymentOf(checkout.id, 2),
+        });
+        return (await handle.result()) as CheckoutOutcome;
+      });
+      expect(outcome).toBe('succeeded');
+      const orders = await database.db.order.findMany({ where: { checkoutId: checkout.id } });
+      expect(orders.map((order) => order.paymentId)).toEqual([paymentOf(checkout.id, 2)]);
+      expect(processor.refunds.map((refund) => refund.paymentId)).toEqual([paymentOf(checkout.id, 1)]);
     });
   });
 

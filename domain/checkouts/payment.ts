@@ -5,7 +5,12 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
 import { createPaidOrder } from '../orders/service.js';
-import type { PaymentMethodSummary, PaymentProcessor, PaymentResult } from '../payments/processor.js';
+import type {
+  PaymentMethodSummary,
+  PaymentProcessor,
+  PaymentResult,
+  RefundResult,
+} from '../payments/processor.js';
 import { findCheckout, lockCheckout, releaseDiscount, updateCheckoutRow } from './repository.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 
@@ -109,18 +114,31 @@ export async function cancelCheckoutPayment(
  * The buyer paid (or had nothing to pay): the customer is found or created, the order is created
  * and the checkout succeeds, with their events, in one transaction. The order's unique
  * `checkout_id` and the status check make a second call a no-op that returns the same order.
+ *
+ * `orphan` is a payment this checkout cannot take: one of an earlier attempt while another is
+ * under way or paid, or any payment once the checkout expired (a bank that settled after days).
+ * The buyer must not pay twice or pay for nothing, so the caller refunds it.
  */
 export async function fulfilCheckout(
   ctx: CheckoutViewContext,
   input: { checkoutId: string; paymentId: string | null },
-): Promise<{ orderId: string | null }> {
+): Promise<{ orderId: string | null; orphan: boolean }> {
   return ctx.db.$transaction(async (tx) => {
     await lockCheckout(tx, input.checkoutId);
     const existing = await findOrderOfCheckout(tx, input.checkoutId);
-    if (existing) return { orderId: existing.id };
+    if (existing) {
+      return {
+        orderId: existing.id,
+        orphan: input.paymentId !== null && existing.paymentId !== input.paymentId,
+      };
+    }
     const checkout = await findCheckout(tx, input.checkoutId);
-    if (!checkout || checkout.status === 'expired' || checkout.status === 'succeeded')
-      return { orderId: null };
+    if (!checkout) return { orderId: null, orphan: false };
+    const isOrphan =
+      input.paymentId !== null && (checkout.status === 'expired' || checkout.paymentId !== input.paymentId);
+    if (isOrphan || checkout.status === 'expired' || checkout.status === 'succeeded') {
+      return { orderId: null, orphan: isOrphan };
+    }
     const at = new Date();
     const { row: customer } = await customerForPurchase(tx, {
       organizationId: checkout.organizationId,
@@ -160,8 +178,32 @@ export async function fulfilCheckout(
     });
     await recordCheckoutUpdated(ctx, tx, updated);
     await recordCustomerStateChanged(tx, customer);
-    return { orderId: order.id };
+    return { orderId: order.id, orphan: false };
   }, STEP_TRANSACTION);
+}
+
+/**
+ * Gives back a payment the checkout could not take (see `fulfilCheckout`): all of it, once, under
+ * a key of its own. The refund carries no `refund_id`, so its processor events route nowhere.
+ */
+export async function refundOrphanPayment(
+  ctx: CheckoutViewContext,
+  processor: PaymentProcessor,
+  input: { checkoutId: string; paymentId: string },
+): Promise<RefundResult> {
+  const checkout = await findCheckout(ctx.db, input.checkoutId);
+  if (!checkout) throw new Error(`checkout ${input.checkoutId} vanished with an orphan payment`);
+  return processor.refund({
+    idempotencyKey: `checkout:${checkout.id}:orphan:${input.paymentId}`,
+    paymentId: input.paymentId,
+    amount: null,
+    currency: checkout.currency,
+    metadata: {
+      checkout_id: checkout.id,
+      organization_id: checkout.organizationId,
+      reason: 'payment_not_taken_by_checkout',
+    },
+  });
 }
 
 /**

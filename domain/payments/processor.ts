@@ -50,9 +50,10 @@ export type PaymentMethodSummary = { brand: string; last4: string };
 export type RefundInput = {
   idempotencyKey: string;
   paymentId: string;
-  amount: number;
+  /** Minor units; null refunds whatever of the payment is not refunded yet. */
+  amount: number | null;
   currency: string;
-  /** `refund_id` and `order_id` at least. */
+  /** `refund_id` and `order_id` for a seller's refund (its events route back by them). */
   metadata: Record<string, string>;
 };
 

@@ -360,6 +360,23 @@ describe('sandbox processor', () => {
       expect(await database.db.sandboxRefund.count()).toBe(2);
     });
 
+    it('refunds whatever is left when no amount is given, as Stripe does', async () => {
+      const paymentId = await paid({ amount: 2500 });
+      await processor.refund(refundInput(paymentId, { amount: 600 }));
+      const rest = refundInput(paymentId, { amount: null });
+      await expect(processor.refund(rest)).resolves.toMatchObject({ status: 'succeeded' });
+      await expect(processor.refund(rest)).resolves.toMatchObject({ status: 'succeeded' });
+      const refunds = await database.db.sandboxRefund.findMany({
+        where: { paymentId },
+        orderBy: { amount: 'asc' },
+      });
+      expect(refunds.map((refund) => refund.amount)).toEqual([600, 1900]);
+      await expect(processor.refund(refundInput(paymentId, { amount: null }))).resolves.toMatchObject({
+        status: 'failed',
+        reason: 'charge_already_refunded',
+      });
+    });
+
     it('lets concurrent refunds together take at most the payment', async () => {
       const paymentId = await paid({ amount: 2500 });
       const results = await Promise.all(

@@ -234,7 +234,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
     },
 
     async refund(input: RefundInput) {
-      assertAmount(input.amount);
+      if (input.amount !== null) assertAmount(input.amount);
       const params = {
         paymentId: input.paymentId,
         amount: input.amount,
@@ -254,7 +254,8 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         // Also under the lock, so concurrent refunds cannot together exceed the payment.
         const refundable = payment.amount - (await sumSandboxRefunds(tx, payment.id));
         if (refundable <= 0) return refused('charge_already_refunded');
-        if (input.amount > refundable) return refused('amount_too_large');
+        const amount = input.amount ?? refundable;
+        if (amount > refundable) return refused('amount_too_large');
         const paymentOutcome = sandboxPaymentOutcome(payment.paymentMethod);
         const refundsFail = paymentOutcome?.status === 'succeeded' && paymentOutcome.refundsFail;
         return insertSandboxRefund(tx, {
@@ -262,7 +263,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
           idempotencyKey: input.idempotencyKey,
           requestHash: hash,
           paymentId: payment.id,
-          amount: input.amount,
+          amount,
           metadata: input.metadata,
           status: refundsFail ? 'pending' : 'succeeded',
           failureReason: refundsFail ? SANDBOX_REFUND_FAILURE_REASON : null,

@@ -290,6 +290,12 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
       expect(result).toEqual({ status: 'succeeded', processorRefundId: expect.stringMatching(/^re_/) });
     });
 
+    it('leaves the amount out to refund whatever is left of the payment', async () => {
+      await processor.refund(refundInput({ amount: null }));
+      expect(lastRequest().form.has('amount')).toBe(false);
+      expect(lastRequest().form.get('payment_intent')).toBe('pi_3QaBcD2eFgHiJkLm');
+    });
+
     it('answers a refund Stripe refuses as a failed refund with its code', async () => {
       proxy.answer(400, {
         type: 'invalid_request_error',

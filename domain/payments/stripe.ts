@@ -141,7 +141,11 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
     async refund(input): Promise<RefundResult> {
       try {
         const refund = await stripe.refunds.create(
-          { payment_intent: input.paymentId, amount: input.amount, metadata: input.metadata },
+          {
+            payment_intent: input.paymentId,
+            ...(input.amount === null ? {} : { amount: input.amount }),
+            metadata: input.metadata,
+          },
           { idempotencyKey: input.idempotencyKey },
         );
         return refundObjectResult(refund);
