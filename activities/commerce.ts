@@ -1,3 +1,4 @@
+import { log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import {
   cancelCheckoutPayment,
@@ -40,8 +41,14 @@ export function createCommerceActivities(deps: CommerceActivityDeps) {
     fulfilCheckout(input: { checkoutId: string; paymentId: string | null }) {
       return fulfilCheckout(view, input);
     },
-    refundOrphanPayment(input: { checkoutId: string; paymentId: string }) {
-      return refundOrphanPayment(view, deps.processor, input);
+    async refundOrphanPayment(input: { checkoutId: string; paymentId: string }) {
+      const result = await refundOrphanPayment(view, deps.processor, input);
+      // Nothing else records these refunds (they belong to no order): an operator must see the
+      // money that could not be given back.
+      if (result.status === 'failed') {
+        log.warn('refund of a payment the checkout could not take was refused', { ...input, ...result });
+      }
+      return result;
     },
     failCheckoutPayment(input: {
       checkoutId: string;

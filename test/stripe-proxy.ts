@@ -18,8 +18,11 @@ export type StripeProxy = {
   requests: RecordedStripeRequest[];
   /** Answer every following request with this status and Stripe error body, until `forward()`. */
   answer(status: number, error: Record<string, unknown>): void;
-  /** Answer the next request only with this status and body (any Stripe object), then carry on as before. */
-  answerOnce(status: number, body: Record<string, unknown>): void;
+  /**
+   * Answer the next request (or the next one to `path`) with this status and body (any Stripe
+   * object), once; then carry on as before.
+   */
+  answerOnce(status: number, body: Record<string, unknown>, path?: string): void;
   forward(): void;
   stop(): Promise<void>;
 };
@@ -27,7 +30,7 @@ export type StripeProxy = {
 export async function startStripeProxy(target = requireTestEnv('stripeMockUrl')): Promise<StripeProxy> {
   const requests: RecordedStripeRequest[] = [];
   let canned: { status: number; body: string } | null = null;
-  const once: { status: number; body: string }[] = [];
+  const once: { status: number; body: string; path?: string }[] = [];
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -41,7 +44,8 @@ export async function startStripeProxy(target = requireTestEnv('stripeMockUrl'))
         headers: req.headers,
         form: new URLSearchParams(req.method === 'GET' ? url.search : body.toString('utf8')),
       });
-      const answer = once.shift() ?? canned;
+      const onceIndex = once.findIndex((entry) => !entry.path || entry.path === url.pathname);
+      const answer = onceIndex >= 0 ? once.splice(onceIndex, 1)[0] : canned;
       if (answer) {
         res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_proxy' });
         res.end(answer.body);
@@ -79,8 +83,8 @@ export async function startStripeProxy(target = requireTestEnv('stripeMockUrl'))
     answer(status, error) {
       canned = { status, body: JSON.stringify({ error }) };
     },
-    answerOnce(status, body) {
-      once.push({ status, body: JSON.stringify(body) });
+    answerOnce(status, body, path) {
+      once.push({ status, body: JSON.stringify(body), path });
     },
     forward() {
       canned = null;

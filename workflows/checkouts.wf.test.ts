@@ -56,7 +56,11 @@ describe('checkoutWorkflow (time-skipping)', () => {
     await database?.drop();
   });
 
-  async function createCheckout(status: 'open' | 'confirmed', paymentMethod = 'pm_card_visa') {
+  async function createCheckout(
+    status: 'open' | 'confirmed',
+    paymentMethod = 'pm_card_visa',
+    expiresInMs = HOUR_MS,
+  ) {
     const organization = await createOrganization(database.db);
     const product = await database.db.product.create({
       data: { organizationId: organization.id, name: 'Guide' },
@@ -77,7 +81,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
         status,
         clientSecret: `secret-${randomUUID()}`,
         // The server's clock, not the wall clock: earlier tests moved it ahead.
-        expiresAt: new Date((await env.currentTimeMs()) + HOUR_MS),
+        expiresAt: new Date((await env.currentTimeMs()) + expiresInMs),
         productIds: [product.id],
         productId: product.id,
         productPriceId: price.id,
@@ -194,6 +198,30 @@ describe('checkoutWorkflow (time-skipping)', () => {
           amount: null,
         }),
       ]);
+      expect(await database.db.order.count({ where: { checkoutId: checkout.id } })).toBe(0);
+    });
+
+    it('refunds a payment that settles after its checkout failed: the buyer was told they were not charged', async () => {
+      const checkout = await createCheckout('confirmed', 'pm_card_visa', 10 * 24 * HOUR_MS);
+      const processor = processingProcessor();
+      await withWorker(processor, async (taskQueue) => {
+        const handle = await start(taskQueue, checkout.id);
+        // Past the 3 days a processing payment is given, well before the checkout's expiry.
+        await env.sleep(4 * 24 * HOUR_MS);
+        let failed = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+        for (let attempt = 0; attempt < 100 && failed.status !== 'failed'; attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          failed = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+        }
+        expect(failed).toMatchObject({ status: 'failed', paymentId: paymentOf(checkout.id, 1) });
+        await handle.signal(CHECKOUT_SIGNALS.payment, {
+          type: 'payment.succeeded',
+          paymentId: paymentOf(checkout.id, 1),
+        });
+        // Refunded, the checkout stays failed and ends at its expiry like any checkout left behind.
+        expect(await handle.result()).toBe('expired');
+      });
+      expect(processor.refunds.map((refund) => refund.paymentId)).toEqual([paymentOf(checkout.id, 1)]);
       expect(await database.db.order.count({ where: { checkoutId: checkout.id } })).toBe(0);
     });
 

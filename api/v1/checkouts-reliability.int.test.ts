@@ -1,14 +1,15 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import type { Context } from '@temporalio/activity';
 import Stripe from 'stripe';
+import type { PaymentProcessor } from '../../domain/payments/processor.js';
 import { createStripeClient, createStripeProcessor } from '../../domain/payments/stripe.js';
-import { requireTestEnv } from '../../test/env.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 import { createPaymentIntent, createStripeEvent } from '../../test/stripe-factories.js';
+import { startStripeProxy, type StripeProxy } from '../../test/stripe-proxy.js';
 
 const ADDRESS = { country: 'US', state: 'NY', city: 'New York', postalCode: '10001', line1: '5 Ave' };
 
@@ -116,10 +117,26 @@ describe('checkout reliability: crashes at every step boundary', () => {
 
 describe('checkout with the Stripe processor (stripe-mock) and signed Stripe events', () => {
   const WEBHOOK_SECRET = 'whsec_tollgate_stripe_flow';
+  // The worker's processor talks to stripe-mock through a recording proxy started before the stack.
+  let proxy: StripeProxy;
+  let stripe: PaymentProcessor;
+  beforeAll(async () => {
+    proxy = await startStripeProxy();
+    stripe = createStripeProcessor({
+      stripe: createStripeClient({ secretKey: 'sk_test_tollgate', apiBase: proxy.url }),
+    });
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+  });
   const env = useTestStack({
-    processor: createStripeProcessor({
-      stripe: createStripeClient({ secretKey: 'sk_test_tollgate', apiBase: requireTestEnv('stripeMockUrl') }),
-    }),
+    processor: {
+      name: 'stripe',
+      ensureCustomer: (input) => stripe.ensureCustomer(input),
+      pay: (input) => stripe.pay(input),
+      cancelPayment: (input) => stripe.cancelPayment(input),
+      refund: (input) => stripe.refund(input),
+    },
     stripeWebhook: { webhookSecret: WEBHOOK_SECRET },
   });
 
@@ -132,7 +149,7 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
   const sign = (payload: string, timestamp = Math.floor(Date.now() / 1000)) =>
     Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
 
-  it('charges through Stripe, and the payment_intent.succeeded webhook (once, whatever the duplicates) makes the order', async () => {
+  it('charges through Stripe, waits for 3-D Secure, and the payment_intent.succeeded webhook (once, whatever the duplicates) makes the order', async () => {
     const organization = await createOrganization(env.database.db);
     const polar = new Polar({
       accessToken: await createAccessToken(env.database.db, organization.id),
@@ -144,7 +161,20 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
       prices: [{ amountType: 'fixed', priceAmount: 1200, priceCurrency: 'usd' }],
     });
     const checkout = await polar.checkouts.create({ products: [product.id] });
-    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+    // The card asks for 3-D Secure: Stripe answers the PaymentIntent as requiring action.
+    proxy.answerOnce(
+      200,
+      {
+        id: 'pi_3QaBcD2eFgHiJ3ds',
+        object: 'payment_intent',
+        status: 'requires_action',
+        client_secret: 'pi_3QaBcD2eFgHiJ3ds_secret_buyer',
+        next_action: { type: 'use_stripe_sdk', use_stripe_sdk: {} },
+      },
+      '/v1/payment_intents',
+    );
+    const buyer = new Polar({ serverURL: env.stack.baseUrl });
+    await buyer.checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
       checkoutConfirmStripe: {
         customerEmail: 'stripe@example.test',
@@ -152,12 +182,14 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
         confirmationTokenId: 'ctoken_1QaBcD2eFgHiJkLm',
       },
     });
-    // stripe-mock answers every PaymentIntent as still requiring a payment method: the checkout
-    // shows the failure until Stripe's own event says the payment went through.
-    const charged = await eventually(
-      () => env.database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } }),
-      (row) => row.status === 'failed' && row.paymentId !== null,
+    const waiting = await eventually(
+      () => buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret }),
+      (value) => value.paymentProcessorMetadata.intent_status === 'requires_action',
     );
+    expect(waiting.status).toBe('confirmed');
+    expect(waiting.paymentProcessorMetadata.intent_client_secret).toBe('pi_3QaBcD2eFgHiJ3ds_secret_buyer');
+    const charged = await env.database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+    expect(charged.paymentId).toBe('pi_3QaBcD2eFgHiJ3ds');
 
     const intent = createPaymentIntent({
       id: charged.paymentId!,
@@ -187,5 +219,7 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
       (value) => value.status === 'refunded',
     );
     expect(await env.database.db.order.count({ where: { checkoutId: checkout.id } })).toBe(1);
+    // The buyer authenticated in time: nothing was canceled.
+    expect(proxy.requests.filter((request) => request.path.endsWith('/cancel'))).toEqual([]);
   });
 });

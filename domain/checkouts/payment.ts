@@ -115,9 +115,11 @@ export async function cancelCheckoutPayment(
  * and the checkout succeeds, with their events, in one transaction. The order's unique
  * `checkout_id` and the status check make a second call a no-op that returns the same order.
  *
- * `orphan` is a payment this checkout cannot take: one of an earlier attempt while another is
- * under way or paid, or any payment once the checkout expired (a bank that settled after days).
- * The buyer must not pay twice or pay for nothing, so the caller refunds it.
+ * Only a confirmed checkout takes a payment, and only its current attempt's. Any other success is
+ * an `orphan` the caller refunds: an earlier attempt's, or one that settles after the checkout
+ * failed or expired (a bank that settled after days, or a payment the buyer completed with an old
+ * client secret after editing the checkout). The buyer was told they were not charged, the order
+ * would be priced from the checkout as it is now, and its discount redemption was given back.
  */
 export async function fulfilCheckout(
   ctx: CheckoutViewContext,
@@ -134,11 +136,8 @@ export async function fulfilCheckout(
     }
     const checkout = await findCheckout(tx, input.checkoutId);
     if (!checkout) return { orderId: null, orphan: false };
-    const isOrphan =
-      input.paymentId !== null && (checkout.status === 'expired' || checkout.paymentId !== input.paymentId);
-    if (isOrphan || checkout.status === 'expired' || checkout.status === 'succeeded') {
-      return { orderId: null, orphan: isOrphan };
-    }
+    const isCurrent = checkout.status === 'confirmed' && checkout.paymentId === input.paymentId;
+    if (!isCurrent) return { orderId: null, orphan: input.paymentId !== null };
     const at = new Date();
     const { row: customer } = await customerForPurchase(tx, {
       organizationId: checkout.organizationId,

@@ -107,8 +107,7 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
         'metadata[organization_id]': input.metadata.organization_id,
         confirmation_token: 'ctoken_1QaBcD2eFgHiJkLm',
         confirm: 'true',
-        'automatic_payment_methods[enabled]': 'true',
-        'automatic_payment_methods[allow_redirects]': 'never',
+        'payment_method_types[0]': 'card',
         'expand[0]': 'payment_method',
       });
       // stripe-mock's fixture intent is requires_payment_method with an empty last error.

@@ -95,10 +95,11 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
             metadata: input.metadata,
             ...paymentMethod,
             confirm: true,
-            // The hosted page authenticates cards in place (Stripe.js `handleNextAction`, 3-D
-            // Secure in a modal) but has no page to come back to after a redirect, so payment
-            // methods that leave the page are not offered.
-            automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+            // Cards (wallets included) only: the hosted page completes 3-D Secure in place
+            // (`handleNextAction`), so every `requires_action` is an authentication the workflow
+            // may cancel after a while. Vouchers, bank transfers or redirects would be payments
+            // that wait days or leave the page, which the checkout does not handle yet.
+            payment_method_types: ['card'],
             expand: ['payment_method'],
           },
           { idempotencyKey: input.idempotencyKey },

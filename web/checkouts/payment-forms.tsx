@@ -192,6 +192,8 @@ export function StripeCardForm(props: {
           mode,
           currency,
           paymentMethodCreation: 'manual',
+          // As the server's PaymentIntents (domain/payments/stripe.ts): cards and wallets only.
+          paymentMethodTypes: ['card'],
           ...(mode === 'setup' ? {} : { amount }),
         });
         element = elements.create('payment', { layout: 'tabs' });

@@ -38,6 +38,7 @@ export type StripeClient = {
     amount?: number;
     currency: string;
     paymentMethodCreation: 'manual';
+    paymentMethodTypes: string[];
   }): StripeElements;
   createConfirmationToken(options: {
     elements: StripeElements;
