@@ -12,19 +12,10 @@ import { createAccessToken, createOrganization } from '../test/factories.js';
 import { useTestStack } from '../test/stack.js';
 import { startMissingCommerceWorkflows } from './commerce.js';
 import { taskQueues } from './task-queues.js';
+import { eventually } from '../test/eventually.js';
 
 /** A crash between the commit and the workflow start: the row exists, its workflow never does. */
 const lostStarts = { started: async () => undefined, confirmed: async () => undefined };
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('reconcile-commerce: starting the workflows that crashes lost', () => {
   const env = useTestStack();

@@ -10,23 +10,13 @@ import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 import { createPaymentIntent, createStripeEvent } from '../../test/stripe-factories.js';
 import { startStripeProxy, type StripeProxy } from '../../test/stripe-proxy.js';
+import { eventually as eventuallyWithin } from '../../test/eventually.js';
+
+/** Crash recovery waits out activity retries: more time than the default. */
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean) =>
+  eventuallyWithin(read, done, 30_000);
 
 const ADDRESS = { country: 'US', state: 'NY', city: 'New York', postalCode: '10001', line1: '5 Ave' };
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Every step that writes, in the order a successful checkout and a refund run them. */
 const BOUNDARIES = ['chargeCheckout', 'fulfilCheckout', 'executeRefund', 'settleRefund'];

@@ -4,24 +4,10 @@ import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import { eventually } from '../../test/eventually.js';
 
 const WEBHOOK_SECRET = 'tollgate_whs_checkout-flow-secret';
 const ADDRESS = { country: 'US', state: 'CA', city: 'Oakland', postalCode: '94607', line1: '1 Broadway' };
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('checkout → payment → order → refund (sandbox processor, through @polar-sh/sdk)', () => {
   const env = useTestStack();

@@ -11,6 +11,7 @@ import {
 } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+import { eventually } from '../../test/eventually.js';
 
 const SECRET = 'tollgate_whs_integration-test-secret';
 
@@ -34,16 +35,6 @@ describe('/v1/webhooks', () => {
     const organization = await createOrganization(env.database.db, { name: 'Acme' });
     const polar = polarWith(await createAccessToken(env.database.db, organization.id));
     return { organization, polar };
-  }
-
-  async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (accept(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   describe('endpoints', () => {

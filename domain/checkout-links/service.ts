@@ -8,7 +8,7 @@ import { readMetadata } from '../metadata/rules.js';
 import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findPrice } from '../products/repository.js';
-import { toProductResponse } from '../products/service.js';
+import { resolveProductsToSell, toProductResponse } from '../products/service.js';
 import {
   findLiveCheckoutLink,
   insertCheckoutLink,
@@ -59,39 +59,6 @@ export function toCheckoutLinkResponse(row: CheckoutLinkRow, publicUrl: string):
   });
 }
 
-/**
- * The products a link sells, all current products of one organization the caller manages; that
- * organization owns the link.
- */
-async function resolveProducts(
-  db: Db,
-  caller: Caller,
-  productIds: string[],
-  loc: (string | number)[],
-): Promise<{ organizationId: string; productIds: string[] }> {
-  const repeated = productIds.findIndex((id, index) => productIds.indexOf(id) !== index);
-  if (repeated >= 0) throw new InvalidFieldError([...loc, repeated], 'This product is listed twice.');
-  const visible = await accessibleOrganizationIds(db, caller);
-  const rows = await db.product.findMany({
-    where: { id: { in: productIds }, organizationId: { in: visible } },
-    select: { id: true, organizationId: true, isArchived: true },
-  });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const organizationId = byId.get(productIds[0] ?? '')?.organizationId;
-  const bad = productIds.findIndex((id) => {
-    const row = byId.get(id);
-    return !row || row.isArchived || row.organizationId !== organizationId;
-  });
-  if (bad >= 0 || !organizationId) {
-    throw new InvalidFieldError(
-      productIds.length === 1 ? loc : [...loc, Math.max(bad, 0)],
-      'Product not found.',
-    );
-  }
-  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
-  return { organizationId, productIds };
-}
-
 async function checkDiscount(db: Db, organizationId: string, discountId: string | null | undefined) {
   if (!discountId) return;
   const discount = await db.discount.findFirst({
@@ -118,7 +85,7 @@ export async function createCheckoutLink(
   } else {
     wanted = { ids: input.products ?? [], loc: ['body', 'products'] };
   }
-  const { organizationId, productIds } = await resolveProducts(db, caller, wanted.ids, wanted.loc);
+  const { organizationId, productIds } = await resolveProductsToSell(db, caller, wanted.ids, wanted.loc);
   await checkDiscount(db, organizationId, input.discount_id);
   const id = await db.$transaction(async (tx) => {
     const link = await insertCheckoutLink(tx, {
@@ -181,7 +148,7 @@ export async function updateCheckoutLink(
   const current = await findCheckoutLinkFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
   if (input.products) {
-    const resolved = await resolveProducts(db, caller, input.products, ['body', 'products']);
+    const resolved = await resolveProductsToSell(db, caller, input.products, ['body', 'products']);
     if (resolved.organizationId !== current.organizationId) {
       throw new InvalidFieldError(['body', 'products'], 'Product not found.');
     }

@@ -12,7 +12,7 @@ import { METADATA_MAX_KEYS, type Metadata } from '../metadata/schemas.js';
 import { toOrganizationResponse } from '../organizations/service.js';
 import { InvalidFieldError, InvalidInputError, NotFoundError, RuleError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import { toPriceResponse, toProductResponse } from '../products/service.js';
+import { resolveProductsToSell, toPriceResponse, toProductResponse } from '../products/service.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { priceCheckout, storedFlags, type PricedCheckout } from './pricing.js';
 import {
@@ -256,25 +256,7 @@ async function resolveProducts(db: Db, caller: Caller, input: CheckoutCreate) {
     productIds = input.products ?? [];
     loc = ['body', 'products'];
   }
-  const repeated = productIds.findIndex((id, index) => productIds.indexOf(id) !== index);
-  if (repeated >= 0) throw new InvalidFieldError([...loc, repeated], 'This product is listed twice.');
-  const rows = await db.product.findMany({
-    where: { id: { in: productIds }, organizationId: { in: visible } },
-    select: { id: true, organizationId: true, isArchived: true },
-  });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const organizationId = byId.get(productIds[0] ?? '')?.organizationId;
-  const bad = productIds.findIndex((id) => {
-    const row = byId.get(id);
-    return !row || row.isArchived || row.organizationId !== organizationId;
-  });
-  if (bad >= 0 || !organizationId) {
-    throw new InvalidFieldError(
-      productIds.length === 1 ? loc : [...loc, Math.max(bad, 0)],
-      'Product not found.',
-    );
-  }
-  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
+  const { organizationId } = await resolveProductsToSell(db, caller, productIds, loc);
   return { organizationId, productIds, priceId };
 }
 

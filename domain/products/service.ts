@@ -433,3 +433,37 @@ export async function updateProductBenefits(
     return updated;
   });
 }
+
+/**
+ * Products to sell together (a checkout link's, a checkout's): current products of one
+ * organization the caller manages, each listed once. That organization owns what sells them;
+ * a product the caller cannot see is 'Product not found.' at `loc`.
+ */
+export async function resolveProductsToSell(
+  db: Db,
+  caller: Caller,
+  productIds: string[],
+  loc: (string | number)[],
+): Promise<{ organizationId: string; productIds: string[] }> {
+  const repeated = productIds.findIndex((id, index) => productIds.indexOf(id) !== index);
+  if (repeated >= 0) throw new InvalidFieldError([...loc, repeated], 'This product is listed twice.');
+  const visible = await accessibleOrganizationIds(db, caller);
+  const rows = await db.product.findMany({
+    where: { id: { in: productIds }, organizationId: { in: visible } },
+    select: { id: true, organizationId: true, isArchived: true },
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const organizationId = byId.get(productIds[0] ?? '')?.organizationId;
+  const bad = productIds.findIndex((id) => {
+    const row = byId.get(id);
+    return !row || row.isArchived || row.organizationId !== organizationId;
+  });
+  if (bad >= 0 || !organizationId) {
+    throw new InvalidFieldError(
+      productIds.length === 1 ? loc : [...loc, Math.max(bad, 0)],
+      'Product not found.',
+    );
+  }
+  await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
+  return { organizationId, productIds };
+}
