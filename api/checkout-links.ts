@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { findLiveCheckoutLinkBySecret } from '../domain/checkout-links/repository.js';
 import { checkoutLinkQuerySchema } from '../domain/checkouts/schemas.js';
@@ -13,16 +13,20 @@ const paramsSchema = z.object({ clientSecret: z.string().regex(/^tollgate_cl_[A-
  * the buyer to its hosted page. An unknown or deleted link is a 404. The query may prefill the
  * checkout and ask for the embedded page (`embed=true&embed_origin=`, as Polar's embed script
  * appends); a value that does not fit is ignored, never an error. Every visit creates a checkout,
- * so visits draw from the buyer's per-address budget (`rateLimit`).
+ * so visits draw from the buyer's per-address budget (`rateLimit`). A browser that cannot be sent
+ * to a checkout lands on a page saying why (`/checkout/unavailable`); other clients get the error.
  */
 export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: RequestHandler): Router {
   const router = Router();
   router.get('/:clientSecret', rateLimit, async (req, res) => {
     const parsed = paramsSchema.safeParse(req.params);
     const link = parsed.success ? await findLiveCheckoutLinkBySecret(ctx.db, parsed.data.clientSecret) : null;
-    if (!link) throw new AppError('ResourceNotFound', 'Checkout link not found');
+    if (!link) {
+      if (wantsPage(req)) return showUnavailable(res, 'not_found');
+      throw new AppError('ResourceNotFound', 'Checkout link not found');
+    }
     const prefill = checkoutLinkQuerySchema.parse(req.query);
-    const { url } = await createCheckoutFromLink(
+    const created = await createCheckoutFromLink(
       ctx,
       {
         id: link.id,
@@ -37,15 +41,26 @@ export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: Requ
       },
       prefill,
     ).catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'NotFoundError') {
-        throw new AppError('ResourceNotFound', error.message);
-      }
+      const isNotFound = error instanceof Error && error.name === 'NotFoundError';
       // What no prefill explains: the link sells something a checkout cannot (a recurring product).
+      if (!isNotFound && !(error instanceof InvalidInputError)) throw error;
+      if (wantsPage(req)) return { unavailable: isNotFound ? 'not_found' : 'not_sellable' } as const;
       if (error instanceof InvalidInputError) throw new ValidationFailed(error.issues);
-      throw error;
+      throw new AppError('ResourceNotFound', (error as Error).message);
     });
+    if ('unavailable' in created) return showUnavailable(res, created.unavailable);
     // The hosted page reads `embed` from its own URL (web/routes/checkout.$clientSecret.index.tsx).
+    const { url } = created;
     res.set('Cache-Control', 'no-store').redirect(303, prefill.embed ? `${url}?embed=true` : url);
   });
   return router;
+}
+
+/** A browser following the link (it prefers HTML), rather than a script reading the answer. */
+function wantsPage(req: Request): boolean {
+  return req.accepts(['json', 'html']) === 'html';
+}
+
+function showUnavailable(res: Response, reason: 'not_found' | 'not_sellable'): void {
+  res.set('Cache-Control', 'no-store').redirect(303, `/checkout/unavailable?reason=${reason}`);
 }

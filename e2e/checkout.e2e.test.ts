@@ -201,6 +201,94 @@ describe('checkout in Chromium', () => {
     await context.close();
   });
 
+  // Regression: the form asked only for the country, and the server then wanted a state it had no
+  // field for. It must show exactly the fields the checkout asks for, as the country changes.
+  it('buys as a US buyer (state, street, city, postal code) and as a Canadian buyer (province)', async () => {
+    const us = await createCheckout();
+    const { context, page } = await buyerContext();
+    await page.goto(us.url);
+    await page.getByLabel('Email', { exact: true }).fill('us-buyer@example.test');
+    await page.getByLabel('Cardholder name', { exact: true }).fill('Ada Buyer');
+    expect(await page.getByLabel('State', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Country', { exact: true }).selectOption('US');
+    const state = page.getByLabel('State', { exact: true });
+    await state.waitFor();
+    for (const label of ['Address line 1', 'City', 'Postal code']) {
+      await page.getByLabel(label, { exact: true }).waitFor();
+    }
+    // A Canadian address needs a province but not the street: the fields follow the country.
+    await page.getByLabel('Country', { exact: true }).selectOption('CA');
+    await page.getByLabel('Province or territory', { exact: true }).waitFor();
+    await page.getByLabel('Address line 1', { exact: true }).waitFor({ state: 'detached' });
+    await page.getByLabel('Country', { exact: true }).selectOption('US');
+    await state.waitFor();
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.getByRole('button', { name: 'Pay $20.00' }).click();
+    await page
+      .locator('.checkout-field', { has: state })
+      .locator('.field-error')
+      .filter({ hasText: 'Choose your state.' })
+      .waitFor();
+    await state.selectOption({ label: 'New York' });
+    await page.getByLabel('Address line 1', { exact: true }).fill('350 Fifth Avenue');
+    await page.getByLabel('City', { exact: true }).fill('New York');
+    await page.getByLabel('Postal code', { exact: true }).fill('10118');
+    await page.screenshot({ path: screenshotPath('checkout-us-buyer'), fullPage: true });
+    await page.getByRole('button', { name: 'Pay $20.00' }).click();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 60_000 });
+    await context.close();
+
+    const canada = await createCheckout();
+    const buyer = await buyerContext();
+    await buyer.page.goto(canada.url);
+    await buyer.page.getByLabel('Email', { exact: true }).fill('ca-buyer@example.test');
+    await buyer.page.getByLabel('Cardholder name', { exact: true }).fill('Jean Acheteur');
+    await buyer.page.getByLabel('Country', { exact: true }).selectOption('CA');
+    await buyer.page.getByLabel('Province or territory', { exact: true }).selectOption('QC');
+    await fillCard(buyer.page, '4242 4242 4242 4242');
+    await buyer.page.getByRole('button', { name: 'Pay $20.00' }).click();
+    await buyer.page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 60_000 });
+    await buyer.context.close();
+
+    const addresses = await env.database.db.checkout.findMany({
+      where: { id: { in: [us.id, canada.id] } },
+      select: { status: true, customerBillingAddress: true },
+    });
+    expect(addresses.map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
+    expect(addresses.map((row) => (row.customerBillingAddress as { state: string }).state).sort()).toEqual([
+      'NY',
+      'QC',
+    ]);
+  });
+
+  it('shows a buyer following a link to a subscription a page saying why, never raw JSON', async () => {
+    const linkUrl = await seller.evaluate(async (organization) => {
+      const post = async (path: string, body: unknown) => {
+        const response = await fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+        return (await response.json()) as { id: string; url: string };
+      };
+      const monthly = await post('/v1/products/', {
+        organization_id: organization,
+        name: 'Reading club',
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: 900, price_currency: 'usd' }],
+      });
+      return (await post('/v1/checkout-links/', { product_id: monthly.id })).url;
+    }, organizationId);
+    const { context, page } = await buyerContext();
+    await page.goto(linkUrl);
+    await page.getByRole('heading', { name: 'This product cannot be bought here yet' }).waitFor();
+    expect(page.url()).toBe(`${env.baseUrl}/checkout/unavailable?reason=not_sellable`);
+    await page.goto(`${env.baseUrl}/api/checkout-links/tollgate_cl_${'x'.repeat(32)}`);
+    await page.getByRole('heading', { name: 'This checkout link does not exist' }).waitFor();
+    await context.close();
+  });
+
   it('lists the order, refunds half of it, and shows it partially refunded', async () => {
     await seller.getByRole('link', { name: 'Checkouts' }).click();
     await seller

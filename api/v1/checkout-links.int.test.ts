@@ -328,6 +328,24 @@ describe('/v1/checkout-links', () => {
         'body',
         'products',
       ]);
+
+      // A buyer's browser never sees that JSON: it gets a page that says why, and no checkout.
+      const asBrowser = {
+        redirect: 'manual',
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      } as const;
+      const checkoutsBefore = await env.database.db.checkout.count({
+        where: { checkoutLinkId: recurring.id },
+      });
+      const page = await fetch(recurring.url, asBrowser);
+      expect(page.status).toBe(303);
+      expect(page.headers.get('location')).toBe('/checkout/unavailable?reason=not_sellable');
+      expect(await env.database.db.checkout.count({ where: { checkoutLinkId: recurring.id } })).toBe(
+        checkoutsBefore,
+      );
+      const missing = await fetch(`${env.stack.baseUrl}/api/checkout-links/nonsense`, asBrowser);
+      expect(missing.status).toBe(303);
+      expect(missing.headers.get('location')).toBe('/checkout/unavailable?reason=not_found');
     });
   });
 

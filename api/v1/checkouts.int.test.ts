@@ -8,6 +8,13 @@ import { eventually } from '../../test/eventually.js';
 
 const WEBHOOK_SECRET = 'tollgate_whs_checkout-flow-secret';
 const ADDRESS = { country: 'US', state: 'CA', city: 'Oakland', postalCode: '94607', line1: '1 Broadway' };
+const ADDRESS_WIRE = {
+  country: 'US',
+  state: 'CA',
+  city: 'Oakland',
+  postal_code: '94607',
+  line1: '1 Broadway',
+};
 
 describe('checkout → payment → order → refund (sandbox processor, through @polar-sh/sdk)', () => {
   const env = useTestStack();
@@ -337,6 +344,73 @@ describe('checkout → payment → order → refund (sandbox processor, through 
       orderBy: { createdAt: 'asc' },
     });
     expect(payments.map((payment) => payment.status)).toEqual(['failed', 'succeeded']);
+  });
+
+  // Regression: a US buyer could not pay. The hosted form sends the country first and shows the
+  // fields the answer asks for; the update refused a US address without a state, so the form never
+  // learnt it needed one.
+  it('takes a US or Canadian country before the state, then asks for the state at confirmation', async () => {
+    const { polar, product } = await seller();
+    const buyer = client();
+    for (const [country, state] of [
+      ['US', 'NY'],
+      ['CA', 'QC'],
+    ] as const) {
+      const checkout = await polar.checkouts.create({ products: [product.id] });
+      const chosen = await buyer.checkouts.clientUpdate({
+        clientSecret: checkout.clientSecret,
+        checkoutUpdatePublic: { customerBillingAddress: { country } },
+      });
+      expect(chosen.customerBillingAddress).toMatchObject({ country });
+      expect(chosen.customerBillingAddressFields).toMatchObject({ country: true, state: true });
+
+      const withoutState = await fetch(
+        `${env.stack.baseUrl}/v1/checkouts/client/${checkout.clientSecret}/confirm`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            customer_email: `${country.toLowerCase()}@example.test`,
+            customer_name: 'Buyer',
+            customer_billing_address: { ...ADDRESS_WIRE, country, state: null },
+            confirmation_token_id: 'pm_card_visa',
+          }),
+        },
+      );
+      expect(withoutState.status).toBe(422);
+      expect(((await withoutState.json()) as { detail: unknown[] }).detail).toContainEqual(
+        expect.objectContaining({ loc: ['body', 'customer_billing_address', 'state'] }),
+      );
+
+      const wrongState = await fetch(`${env.stack.baseUrl}/v1/checkouts/client/${checkout.clientSecret}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          customer_billing_address: { country, state: country === 'US' ? 'QC' : 'NY' },
+        }),
+      });
+      expect(wrongState.status).toBe(422);
+      expect(((await wrongState.json()) as { detail: unknown[] }).detail).toContainEqual(
+        expect.objectContaining({
+          loc: ['body', 'customer_billing_address', 'state'],
+          msg: country === 'US' ? 'Invalid US state.' : 'Invalid CA subdivision.',
+        }),
+      );
+
+      await buyer.checkouts.clientConfirm({
+        clientSecret: checkout.clientSecret,
+        checkoutConfirmStripe: {
+          customerEmail: `${country.toLowerCase()}@example.test`,
+          customerName: 'Buyer',
+          customerBillingAddress: { ...ADDRESS, country, state },
+          confirmationTokenId: 'pm_card_visa',
+        },
+      });
+      await eventually(
+        () => polar.checkouts.get({ id: checkout.id }),
+        (value) => value.status === 'succeeded',
+      );
+    }
   });
 
   it('refuses to confirm twice, an expired checkout, and a recurring product', async () => {

@@ -15,7 +15,6 @@ import {
   isPriceDiscountable,
   minimumChargeAmount,
   minimumChargeIssue,
-  normalizeAddressState,
   selectCheckoutPrice,
   withTax,
   withoutRefusedPrefills,
@@ -662,32 +661,6 @@ describe('isBillingAddressRequired', () => {
     expect(isBillingAddressRequired({ ...none, isPaymentFormRequired: true })).toBe(true);
     expect(isBillingAddressRequired({ ...none, requireBillingAddress: true })).toBe(true);
     expect(isBillingAddressRequired({ ...none, isBusinessCustomer: true })).toBe(true);
-  });
-});
-
-describe('normalizeAddressState', () => {
-  it('writes US states and Canadian subdivisions as ISO 3166-2 codes', () => {
-    expect(normalizeAddressState('US', 'CA')).toBe('US-CA');
-    expect(normalizeAddressState('US', 'us-ca')).toBe('US-CA');
-    expect(normalizeAddressState('us', ' ny ')).toBe('US-NY');
-    expect(normalizeAddressState('US', 'DC')).toBe('US-DC');
-    expect(normalizeAddressState('CA', 'qc')).toBe('CA-QC');
-    expect(normalizeAddressState('CA', 'CA-YT')).toBe('CA-YT');
-  });
-
-  it('refuses what is not a US state or Canadian subdivision', () => {
-    expect(normalizeAddressState('US', 'California')).toBeNull();
-    expect(normalizeAddressState('US', 'US-XX')).toBeNull();
-    expect(normalizeAddressState('US', 'QC')).toBeNull();
-    expect(normalizeAddressState('CA', 'NY')).toBeNull();
-    expect(normalizeAddressState('CA', 'US-ON')).toBeNull();
-  });
-
-  it('keeps other countries’ states as typed and empty ones as none', () => {
-    expect(normalizeAddressState('DE', ' Bayern ')).toBe('Bayern');
-    expect(normalizeAddressState('US', '  ')).toBeNull();
-    expect(normalizeAddressState('DE', null)).toBeNull();
-    expect(normalizeAddressState('FR', undefined)).toBeNull();
   });
 });
 

@@ -8,6 +8,7 @@
 //      then `withTax(subtotals, quote?.amount ?? null)`.
 // `checkoutAmounts` does both when the tax amount is already known (a stored checkout).
 
+import { invalidSubdivisionMessage, normalizeAddressState } from '../addresses/rules.js';
 import type { DiscountTerms } from '../discounts/rules.js';
 import { applyBasisPoints, assertMinorUnits } from '../money/rules.js';
 import type { ProductPrice } from '../products/schemas.js';
@@ -473,29 +474,6 @@ export function isBillingAddressRequired(input: {
   return input.isPaymentFormRequired || input.requireBillingAddress || (input.isBusinessCustomer ?? false);
 }
 
-/** ISO 3166-2 codes Polar accepts: the 50 states and DC; Canada's provinces and territories. */
-const US_STATES = new Set(
-  'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC'.split(
-    ' ',
-  ),
-);
-const CA_SUBDIVISIONS = new Set('AB BC MB NB NL NS NT NU ON PE QC SK YT'.split(' '));
-
-/**
- * A state as Polar stores it: `US-CA`, `CA-QC` (the ISO 3166-2 code) for the US and Canada, whether
- * typed `ca`, `CA` or `US-CA`; as typed (trimmed) elsewhere; null when empty or not a US state or
- * Canadian subdivision.
- */
-export function normalizeAddressState(country: string, state: string | null | undefined): string | null {
-  const trimmed = state?.trim() ?? '';
-  if (trimmed === '') return null;
-  const upperCountry = country.toUpperCase();
-  const known = upperCountry === 'US' ? US_STATES : upperCountry === 'CA' ? CA_SUBDIVISIONS : null;
-  if (!known) return trimmed;
-  const code = trimmed.toUpperCase().replace(new RegExp(`^${upperCountry}-`), '');
-  return known.has(code) ? `${upperCountry}-${code}` : null;
-}
-
 export type BillingAddressInput = {
   country?: string | null;
   state?: string | null;
@@ -524,11 +502,7 @@ export function billingAddressIssues(
   const country = address.country?.trim().toUpperCase();
   if ((country === 'US' || country === 'CA') && address.state?.trim()) {
     if (normalizeAddressState(country, address.state) === null) {
-      issues.push({
-        loc: [...base, 'state'],
-        msg: country === 'US' ? 'Invalid US state.' : 'Invalid CA subdivision.',
-        type: 'value_error',
-      });
+      issues.push({ loc: [...base, 'state'], msg: invalidSubdivisionMessage(country), type: 'value_error' });
     }
   }
   return issues;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkoutLinkProductSchema } from '../checkout-links/schemas.js';
 import { attachedCustomFieldSchema, customFieldSlugSchema } from '../custom-fields/schemas.js';
-import { addressInputSchema, addressSchema } from '../customers/schemas.js';
+import { addressDraftSchema, addressSchema } from '../addresses/schemas.js';
 import { discountDurationSchema } from '../discounts/schemas.js';
 import { METADATA_STRING_MAX_LENGTH, metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { organizationSchema } from '../organizations/schemas.js';
@@ -150,7 +150,7 @@ const buyerFields = {
   customer_name: nameSchema.nullable().optional(),
   customer_email: emailSchema.nullable().optional(),
   customer_billing_name: nameSchema.nullable().optional(),
-  customer_billing_address: addressInputSchema.nullable().optional(),
+  customer_billing_address: addressDraftSchema.nullable().optional(),
   customer_tax_id: taxIdSchema.nullable().optional(),
 };
 
@@ -170,7 +170,7 @@ export const checkoutCreateSchema = z
     customer_email: emailSchema.nullable().optional(),
     customer_ip_address: ipSchema.nullable().optional(),
     customer_billing_name: nameSchema.nullable().optional(),
-    customer_billing_address: addressInputSchema.nullable().optional(),
+    customer_billing_address: addressDraftSchema.nullable().optional(),
     customer_tax_id: taxIdSchema.nullable().optional(),
     customer_metadata: metadataInputSchema.optional(),
     subscription_id: z.uuid().nullable().optional(),

@@ -5,7 +5,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { customFieldValueFromText } from '../custom-fields/rules.js';
 import type { CustomFieldType } from '../custom-fields/schemas.js';
-import { addressSchema } from '../customers/schemas.js';
+import { addressSchema } from '../addresses/schemas.js';
 import { recordEvent } from '../events/repository.js';
 import { readMetadata } from '../metadata/rules.js';
 import { METADATA_MAX_KEYS, type Metadata } from '../metadata/schemas.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import {
   metadataQuerySchema,
   metadataSchema,
@@ -87,15 +88,6 @@ export const TAX_ID_FORMATS = [
 ] as const;
 export const taxIdFormatSchema = z.enum(TAX_ID_FORMATS);
 
-export const addressSchema = z.object({
-  line1: z.string().nullable().optional(),
-  line2: z.string().nullable().optional(),
-  postal_code: z.string().nullable().optional(),
-  city: z.string().nullable().optional(),
-  state: z.string().nullable().optional(),
-  country: z.string(),
-});
-
 /** `[value, format]`, as Polar stores a validated tax id. */
 export const taxIdSchema = z.tuple([z.string(), taxIdFormatSchema]);
 
@@ -130,30 +122,6 @@ export const customerStateSchema = customerSchema.extend({
   granted_benefits: z.array(customerStateBenefitGrantSchema),
   active_meters: z.array(z.record(z.string(), z.json())),
 });
-
-/** An address as entered: trimmed, country upper-cased; US and Canadian addresses need a state. */
-export const addressInputSchema = z
-  .strictObject({
-    line1: z.string().trim().max(255).nullable().optional(),
-    line2: z.string().trim().max(255).nullable().optional(),
-    postal_code: z.string().trim().max(32).nullable().optional(),
-    city: z.string().trim().max(255).nullable().optional(),
-    state: z.string().trim().max(64).nullable().optional(),
-    country: z
-      .string()
-      .trim()
-      .regex(/^[A-Za-z]{2}$/, 'Expected an ISO 3166-1 alpha-2 country code.')
-      .transform((country) => country.toUpperCase()),
-  })
-  .superRefine((address, context) => {
-    if ((address.country === 'US' || address.country === 'CA') && !address.state) {
-      context.addIssue({
-        code: 'custom',
-        path: ['state'],
-        message: `A state is required for ${address.country}.`,
-      });
-    }
-  });
 
 const emailSchema = z
   .email()

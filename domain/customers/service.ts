@@ -18,8 +18,8 @@ import {
   type CustomerRow,
 } from './repository.js';
 import { validateTaxId } from './rules.js';
+import { addressSchema } from '../addresses/schemas.js';
 import {
-  addressSchema,
   customerSchema,
   customerStateSchema,
   taxIdSchema,

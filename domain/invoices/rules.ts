@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { addressSchema } from '../customers/schemas.js';
+import type { addressSchema } from '../addresses/schemas.js';
 
 export type Address = z.infer<typeof addressSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressSchema } from '../customers/schemas.js';
+import { addressSchema } from '../addresses/schemas.js';
 
 function isLocale(tag: string): boolean {
   try {

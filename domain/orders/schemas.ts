@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { addressInputSchema, addressSchema, customerSchema } from '../customers/schemas.js';
+import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
+import { customerSchema } from '../customers/schemas.js';
 import { customFieldDataSchema } from '../checkouts/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
 import { metadataSchema } from '../metadata/schemas.js';

@@ -2,7 +2,7 @@ import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
-import { addressSchema } from '../customers/schemas.js';
+import { addressSchema } from '../addresses/schemas.js';
 import { toCustomerResponse } from '../customers/service.js';
 import { toDiscountResponse } from '../discounts/service.js';
 import { recordEvent } from '../events/repository.js';

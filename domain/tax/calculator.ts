@@ -2,7 +2,7 @@
 // processor is on. Amounts are minor units; the calculator only ever sees the net amount.
 
 import type { z } from 'zod';
-import type { addressSchema } from '../customers/schemas.js';
+import type { addressSchema } from '../addresses/schemas.js';
 
 export type TaxAddress = z.infer<typeof addressSchema>;
 

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import { ApiError } from '../api';
 import { listCountries } from './countries';
 import { CustomFieldInput } from './custom-field-input';
@@ -9,6 +10,7 @@ import { focusFirstInvalid, FormField } from './fields';
 import {
   addressKey,
   changedFields,
+  countryChanged,
   customFieldKey,
   initialValues,
   isAddressFieldRequired,
@@ -36,13 +38,12 @@ import { CheckoutTotals, describeCheckoutPrice } from './summary';
 /** Long enough to wait for a pause in typing, short enough that totals follow the buyer. */
 const PATCH_DEBOUNCE_MS = 400;
 
-const ADDRESS_LABELS: Record<AddressField, string> = {
+const ADDRESS_LABELS: Record<Exclude<AddressField, 'state'>, string> = {
   country: 'Country',
   line1: 'Address line 1',
   line2: 'Address line 2',
   postal_code: 'Postal code',
   city: 'City',
-  state: 'State / province',
 };
 
 const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
@@ -124,7 +125,8 @@ export function CheckoutForm(props: {
   const refused = useRef<CheckoutUpdate>({});
   const chain = useRef<Promise<void>>(Promise.resolve());
 
-  const addressFields = shownAddressFields(checkout);
+  const addressFields = shownAddressFields(checkout, values.address.country);
+  const subdivisions = subdivisionsOf(values.address.country);
   const shownKeys = new Set<string>([
     'customer_email',
     'customer_name',
@@ -202,19 +204,22 @@ export function CheckoutForm(props: {
 
   useEffect(() => {
     if (isSubmitting) return;
-    const timer = setTimeout(() => {
-      void enqueue(async () => {
-        // A refused field holds back the others of its PATCH: a second round sends those.
-        for (let round = 0; round < 2; round += 1) {
-          const update = changedFields(
-            toUpdate(values, latestCheckout(), { forConfirm: false }),
-            accepted.current ?? {},
-            refused.current,
-          );
-          if (Object.keys(update).length === 0 || (await patch(update))) return;
-        }
-      });
-    }, PATCH_DEBOUNCE_MS);
+    const timer = setTimeout(
+      () => {
+        void enqueue(async () => {
+          // A refused field holds back the others of its PATCH: a second round sends those.
+          for (let round = 0; round < 2; round += 1) {
+            const update = changedFields(
+              toUpdate(values, latestCheckout(), { forConfirm: false }),
+              accepted.current ?? {},
+              refused.current,
+            );
+            if (Object.keys(update).length === 0 || (await patch(update))) return;
+          }
+        });
+      },
+      countryChanged(values, accepted.current) ? 0 : PATCH_DEBOUNCE_MS,
+    );
     return () => clearTimeout(timer);
     // Re-armed by every change of the form; the helpers read the server's side through refs.
   }, [values, isSubmitting]);
@@ -238,6 +243,16 @@ export function CheckoutForm(props: {
   }
   const setAddress = (field: AddressField, value: string) =>
     edit(addressKey(field), (current) => ({ ...current, address: { ...current.address, [field]: value } }));
+  // Another country's state list has other codes: a state kept across the change would be refused.
+  const setCountry = (country: string) =>
+    edit(addressKey('country'), (current) => ({
+      ...current,
+      address: {
+        ...current.address,
+        country,
+        state: country === current.address.country ? current.address.state : '',
+      },
+    }));
   const setCustomField = (slug: string, value: CustomFieldValue) =>
     edit(customFieldKey(slug), (current) => ({
       ...current,
@@ -413,15 +428,10 @@ export function CheckoutForm(props: {
           {addressFields.map((field) => (
             <FormField
               key={field}
-              label={ADDRESS_LABELS[field]}
+              label={field === 'state' ? subdivisionLabel(values.address.country) : ADDRESS_LABELS[field]}
               field={addressKey(field)}
               required={isAddressFieldRequired(checkout, field)}
               error={errorOf(addressKey(field))}
-              hint={
-                field === 'state' && ['US', 'CA'].includes(values.address.country)
-                  ? 'The two-letter code, for example NY or QC.'
-                  : null
-              }
             >
               {(control) =>
                 field === 'country' ? (
@@ -429,12 +439,28 @@ export function CheckoutForm(props: {
                     {...control}
                     autoComplete="country"
                     value={values.address.country}
-                    onChange={(event) => setAddress('country', event.target.value)}
+                    onChange={(event) => setCountry(event.target.value)}
                   >
                     <option value="">Choose your country</option>
                     {countries.map((country) => (
                       <option key={country.code} value={country.code}>
                         {country.name}
+                      </option>
+                    ))}
+                  </select>
+                ) : field === 'state' && subdivisions ? (
+                  <select
+                    {...control}
+                    autoComplete={ADDRESS_AUTOCOMPLETE.state}
+                    value={values.address.state}
+                    onChange={(event) => setAddress('state', event.target.value)}
+                  >
+                    <option value="">
+                      Choose your {subdivisionLabel(values.address.country).toLowerCase()}
+                    </option>
+                    {subdivisions.map((subdivision) => (
+                      <option key={subdivision.code} value={subdivision.code}>
+                        {subdivision.name}
                       </option>
                     ))}
                   </select>

@@ -3,6 +3,7 @@ import type { AttachedCustomField } from '../../domain/custom-fields/schemas';
 import type { ProductPrice } from '../../domain/products/schemas';
 import {
   changedFields,
+  countryChanged,
   initialValues,
   issuesByField,
   missingFields,
@@ -200,6 +201,65 @@ describe('missingFields', () => {
       amount: 'Enter an amount of at least 5.00 and at most 100.00.',
     });
     expect(missingFields({ ...values, amount: '5' }, checkout)).toEqual({});
+  });
+});
+
+describe('a US or Canadian buyer', () => {
+  const usFields = { country: true, state: true, city: true, postal_code: true, line1: true, line2: false };
+
+  it('sends the country alone first, so the server can say which fields that country needs', () => {
+    const checkout = makeCheckout();
+    const values = initialValues(checkout);
+    values.address.country = 'US';
+    const accepted = toUpdate(initialValues(checkout), checkout, { forConfirm: false });
+    expect(countryChanged(values, accepted)).toBe(true);
+    const update = toUpdate(values, checkout, { forConfirm: false });
+    expect(update.customer_billing_address).toEqual({
+      country: 'US',
+      line1: null,
+      line2: null,
+      postal_code: null,
+      city: null,
+      state: null,
+    });
+    expect(countryChanged(values, update)).toBe(false);
+  });
+
+  it('orders the fields as North American addresses are written', () => {
+    const us = makeCheckout({ customer_billing_address_fields: usFields });
+    expect(shownAddressFields(us, 'US')).toEqual([
+      'country',
+      'line1',
+      'line2',
+      'city',
+      'state',
+      'postal_code',
+    ]);
+  });
+
+  it('asks for the state or province in the buyer’s words', () => {
+    const us = makeCheckout({ customer_billing_address_fields: usFields });
+    const values = { ...initialValues(us), email: 'ada@example.test', name: 'Ada' };
+    values.address = {
+      ...values.address,
+      country: 'US',
+      line1: '1 Main St',
+      city: 'Austin',
+      postal_code: '78701',
+    };
+    expect(missingFields(values, us)).toEqual({ 'customer_billing_address.state': 'Choose your state.' });
+    values.address.country = 'CA';
+    expect(missingFields(values, us)).toEqual({
+      'customer_billing_address.state': 'Choose your province or territory.',
+    });
+    expect(missingFields({ ...values, address: { ...values.address, state: 'QC' } }, us)).toEqual({});
+  });
+
+  it('shows a state stored as Polar does (US-NY) as the option NY', () => {
+    const checkout = makeCheckout({
+      customer_billing_address: { country: 'US', state: 'US-NY', line1: null, city: null, postal_code: null },
+    });
+    expect(initialValues(checkout).address.state).toBe('NY');
   });
 });
 

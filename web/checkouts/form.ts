@@ -2,6 +2,7 @@
 // takes, which of it changed since the last PATCH, where each 422 issue belongs, what must be
 // filled before paying, and where to go after success.
 
+import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import type { ValidationIssue } from '../api';
 import { parseMajorInput, toMajorInput } from './money';
 import type { CheckoutUpdate } from './queries';
@@ -58,7 +59,7 @@ export function initialValues(checkout: FormCheckout): CheckoutFormValues {
       line2: address?.line2 ?? '',
       postal_code: address?.postal_code ?? '',
       city: address?.city ?? '',
-      state: address?.state ?? '',
+      state: formState(address?.country ?? '', address?.state ?? ''),
     },
     amount: price.amount_type === 'custom' ? toMajorInput(checkout.amount, checkout.currency) : '',
     customFields: Object.fromEntries(
@@ -69,6 +70,17 @@ export function initialValues(checkout: FormCheckout): CheckoutFormValues {
       }),
     ),
   };
+}
+
+/** The state as the form's list holds it: `US-NY` (as Polar stores it) is the option `NY`. */
+function formState(country: string, state: string): string {
+  return subdivisionsOf(country) ? state.replace(new RegExp(`^${country}-`, 'i'), '') : state;
+}
+
+/** Whether the buyer chose another country than the server holds: which fields show depends on it. */
+export function countryChanged(values: CheckoutFormValues, accepted: CheckoutUpdate | null): boolean {
+  const held = accepted?.customer_billing_address?.country ?? '';
+  return values.address.country.trim().toUpperCase() !== held.toUpperCase();
 }
 
 function orNull(value: string): string | null {
@@ -199,10 +211,17 @@ export function issuesByField(
 export const addressKey = (field: AddressField) => `customer_billing_address.${field}`;
 export const customFieldKey = (slug: string) => `custom_field_data.${slug}`;
 
-/** Which address fields the form shows: the server's flags; line 2 goes with line 1. */
-export function shownAddressFields(checkout: FormCheckout): AddressField[] {
+/** North American addresses read city, state, ZIP; elsewhere the postal code comes before the city. */
+const NORTH_AMERICAN_ORDER = ['country', 'line1', 'line2', 'city', 'state', 'postal_code'] as const;
+
+/**
+ * Which address fields the form shows, in the order the buyer's country writes them: the server's
+ * flags; line 2 goes with line 1.
+ */
+export function shownAddressFields(checkout: FormCheckout, country = ''): AddressField[] {
   const flags = checkout.customer_billing_address_fields;
-  return ADDRESS_FIELDS.filter((field) =>
+  const order = subdivisionsOf(country) ? NORTH_AMERICAN_ORDER : ADDRESS_FIELDS;
+  return order.filter((field) =>
     field === 'country' ? true : field === 'line2' ? flags.line1 || flags.line2 : flags[field],
   );
 }
@@ -227,7 +246,12 @@ export function missingFields(values: CheckoutFormValues, checkout: FormCheckout
   const hasAddress = isAddressRequired(checkout) || values.address.country.trim() !== '';
   for (const field of hasAddress ? shownAddressFields(checkout) : []) {
     if (isAddressFieldRequired(checkout, field) && !values.address[field].trim()) {
-      errors[addressKey(field)] = field === 'country' ? 'Choose your country.' : 'This field is required.';
+      errors[addressKey(field)] =
+        field === 'country'
+          ? 'Choose your country.'
+          : field === 'state'
+            ? `Choose your ${subdivisionLabel(values.address.country).toLowerCase()}.`
+            : 'This field is required.';
     }
   }
   const price = checkout.product_price;
