@@ -20,7 +20,7 @@ import { createHealthRouter } from './health.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import { createStripeWebhookRouter } from './integrations/stripe.js';
 import { createSandboxRouter } from './sandbox.js';
-import { createErrorHandler, notFoundHandler } from './http/errors.js';
+import { notFoundHandler, createErrorHandler } from './http/errors.js';
 import { perClientIp, rateLimit } from './http/rate-limit.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';

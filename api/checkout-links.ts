@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { findLiveCheckoutLinkBySecret } from '../domain/checkout-links/repository.js';
 import { checkoutLinkQuerySchema } from '../domain/checkouts/schemas.js';
 import { createCheckoutFromLink, type CheckoutsContext } from '../domain/checkouts/service.js';
-import { InvalidInputError } from '../domain/platform/errors.js';
-import { AppError, ValidationFailed } from './http/errors.js';
+import { AppError, InvalidInputError } from '../domain/platform/errors.js';
 
 const paramsSchema = z.object({ clientSecret: z.string().regex(/^tollgate_cl_[A-Za-z0-9_-]{32}$/) });
 
@@ -41,12 +40,13 @@ export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: Requ
       },
       prefill,
     ).catch((error: unknown) => {
-      const isNotFound = error instanceof Error && error.name === 'NotFoundError';
+      if (!wantsPage(req)) throw error;
+      if (error instanceof AppError && error.errorName === 'ResourceNotFound') {
+        return { unavailable: 'not_found' } as const;
+      }
       // What no prefill explains: the link sells something a checkout cannot (a recurring product).
-      if (!isNotFound && !(error instanceof InvalidInputError)) throw error;
-      if (wantsPage(req)) return { unavailable: isNotFound ? 'not_found' : 'not_sellable' } as const;
-      if (error instanceof InvalidInputError) throw new ValidationFailed(error.issues);
-      throw new AppError('ResourceNotFound', (error as Error).message);
+      if (error instanceof InvalidInputError) return { unavailable: 'not_sellable' } as const;
+      throw error;
     });
     if ('unavailable' in created) return showUnavailable(res, created.unavailable);
     // The hosted page reads `embed` from its own URL (web/routes/checkout.$clientSecret.index.tsx).

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { isAwaitingUpload, readPublicFile, type FilesContext } from '../domain/files/service.js';
 import { LocalFileStorage, UploadTokenInvalid } from '../infra/file-storage/local.js';
-import { AppError } from './http/errors.js';
+import { AppError } from '../domain/platform/errors.js';
 
 /**
  * Tollgate's own file routes, outside the Polar-compatible /v1: the PUT target of the local store's

@@ -7,7 +7,8 @@ import {
   sandboxAuthenticationResultSchema,
   sandboxAuthenticationSchema,
 } from '../domain/payments/schemas.js';
-import { AppError, ValidationFailed } from './http/errors.js';
+import { AppError } from '../domain/platform/errors.js';
+import { invalidInputFromZod } from './http/errors.js';
 
 /**
  * What Stripe.js and Stripe's servers do for the hosted page in live mode, done by us in sandbox
@@ -18,7 +19,7 @@ export function createSandboxRouter(deps: { db: Db; sink: ProcessorEventSink }):
   const router = Router();
   router.post('/payments/authenticate', express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = sandboxAuthenticationSchema.safeParse(req.body);
-    if (!parsed.success) throw ValidationFailed.fromZod(parsed.error, 'body');
+    if (!parsed.success) throw invalidInputFromZod(parsed.error, 'body');
     const { client_secret: clientSecret, outcome } = parsed.data;
     const paymentId = clientSecret.slice(0, clientSecret.indexOf('_secret_'));
     try {

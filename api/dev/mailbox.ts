@@ -7,7 +7,7 @@ import type { Db } from '../../infra/db.js';
 import { listMailboxMessages } from '../../infra/mailbox.js';
 import type { Mailer } from '../../infra/mailer.js';
 import type { Auth } from '../auth/auth.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../../domain/platform/errors.js';
 import { parseQuery } from '../http/validation.js';
 
 /**

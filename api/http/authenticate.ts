@@ -4,7 +4,7 @@ import type { Caller } from '../../domain/access/rules.js';
 import { authenticateAccessToken } from '../../domain/access-tokens/service.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
-import { AppError } from './errors.js';
+import { AppError } from '../../domain/platform/errors.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 

@@ -12,7 +12,7 @@ import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import { callerOf } from './authenticate.js';
 import { callerKey } from './caller-key.js';
-import { AppError, ValidationFailed } from './errors.js';
+import { AppError, InvalidInputError } from '../../domain/platform/errors.js';
 
 const HEADER = 'idempotency-key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -28,7 +28,7 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
     const key = req.get(HEADER);
     if (req.method !== 'POST' || key === undefined) return next();
     if (!VALID_KEY.test(key)) {
-      throw new ValidationFailed([
+      throw new InvalidInputError([
         {
           loc: ['header', 'Idempotency-Key'],
           msg: 'Must be 1 to 255 visible ASCII characters.',
@@ -45,7 +45,7 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
     if (!(await claimIdempotencyKey(db, { callerKey: owner, key, method: req.method, path, requestHash }))) {
       const existing = await findIdempotencyKey(db, owner, key);
       if (existing && existing.requestHash !== requestHash) {
-        throw new ValidationFailed([
+        throw new InvalidInputError([
           {
             loc: ['header', 'Idempotency-Key'],
             msg: 'This Idempotency-Key was used with a different request.',

@@ -2,9 +2,8 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
-import { ForbiddenError, InvalidInputError, NotFoundError, RuleError } from '../../domain/platform/errors.js';
+import { AppError, ERRORS, type ErrorName } from '../../domain/platform/errors.js';
 import { callerOf } from './authenticate.js';
-import { AppError, errorTable, ValidationFailed, type ErrorName } from './errors.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -35,7 +34,7 @@ export type OperationSpec<
   status?: 200 | 201 | 202 | 204;
   /** Named errors the operation may answer, documented beside 401 and 422. */
   errors?: readonly ErrorName[];
-  /** Operations anyone may call (no caller), such as the OpenAPI document itself. */
+  /** Set by `addPublic`: operations anyone may call, such as the OpenAPI document itself. */
   public?: boolean;
 };
 
@@ -67,13 +66,11 @@ function assertScope(caller: Caller, resource: string, method: Method): void {
 
 const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function toHttpError(error: unknown): unknown {
-  if (error instanceof NotFoundError) return new AppError('ResourceNotFound', error.message);
-  if (error instanceof ForbiddenError) return new AppError('NotPermitted', error.message);
-  if (error instanceof InvalidInputError) return new ValidationFailed(error.issues);
-  if (error instanceof RuleError) return new AppError(error.errorName, error.message);
-  return error;
-}
+/** The input of an operation anyone may call: no caller (the checkout's client secret is the key). */
+export type PublicOperationInput<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = Omit<
+  OperationInput<P, Q, B>,
+  'caller'
+>;
 
 /** Registers operations on the /v1 router and remembers them for the OpenAPI document. */
 export class OperationRegistry {
@@ -81,30 +78,49 @@ export class OperationRegistry {
 
   constructor(private readonly router: Router) {}
 
+  /** An operation of a caller (token or session), checked against the token's scopes. */
   add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
     spec: OperationSpec<P, Q, B>,
     handler: (input: OperationInput<P, Q, B>) => Promise<unknown>,
+  ): void {
+    this.register(spec, (input, res) => {
+      const caller = callerOf(res);
+      assertScope(caller, spec.scope ?? spec.tag, spec.method);
+      return handler({ ...input, caller });
+    });
+  }
+
+  /** An operation without a caller (documented with no security requirement). */
+  addPublic<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+    spec: Omit<OperationSpec<P, Q, B>, 'public'>,
+    handler: (input: PublicOperationInput<P, Q, B>) => Promise<unknown>,
+  ): void {
+    this.register({ ...spec, public: true }, handler);
+  }
+
+  private register<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+    spec: OperationSpec<P, Q, B>,
+    handler: (input: PublicOperationInput<P, Q, B>, res: Response) => Promise<unknown>,
   ): void {
     this.operations.push(spec as unknown as OperationSpec);
     this.router[spec.method](toExpressPath(spec.path), async (req, res) => {
       const params = spec.params ? parsePath(spec.params, req) : {};
       const query = spec.query ? parseQuery(spec.query, req) : {};
       const body = spec.body ? parseBody(spec.body, req) : undefined;
-      const caller = spec.public ? (undefined as unknown as Caller) : callerOf(res);
-      if (!spec.public) assertScope(caller, spec.scope ?? spec.tag, spec.method);
-      const result = await handler({
-        params: params as z.output<P>,
-        query: query as z.output<Q>,
-        body: body as z.output<B>,
-        caller,
-        req,
+      const result = await handler(
+        {
+          params: params as z.output<P>,
+          query: query as z.output<Q>,
+          body: body as z.output<B>,
+          req,
+          res,
+        },
         res,
-      }).catch((error: unknown) => {
-        throw toHttpError(error);
-      });
+      );
       const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
       if (status === 204 || result === undefined) res.status(status).end();
-      else res.status(status).json(result);
+      // The declared schema decides what goes out: a field a view adds by mistake never leaks.
+      else res.status(status).json(spec.response ? spec.response.parse(result) : result);
     });
   }
 }
@@ -179,8 +195,8 @@ export function openApiDocument(
     }
     const errors: ErrorName[] = [...(spec.public ? [] : (['Unauthorized'] as const)), ...(spec.errors ?? [])];
     for (const name of errors) {
-      responses[errorTable[name].status] = {
-        description: errorTable[name].message,
+      responses[ERRORS[name].status] = {
+        description: ERRORS[name].message,
         content: { 'application/json': { schema: errorBody(name) } },
       };
     }

@@ -4,7 +4,7 @@ import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import { callerOf } from './authenticate.js';
 import { callerKey } from './caller-key.js';
-import { AppError } from './errors.js';
+import { AppError } from '../../domain/platform/errors.js';
 import { RateLimiter } from './rate-limiter.js';
 
 const WINDOW_SECONDS = 60;

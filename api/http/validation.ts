@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { ValidationFailed } from './errors.js';
+import { invalidInputFromZod } from './errors.js';
 
 function parseWith<S extends z.ZodType>(
   schema: S,
@@ -8,7 +8,7 @@ function parseWith<S extends z.ZodType>(
   location: 'body' | 'query' | 'path',
 ): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw ValidationFailed.fromZod(result.error, location);
+  if (!result.success) throw invalidInputFromZod(result.error, location);
   return result.data;
 }
 

@@ -82,7 +82,6 @@ export function registerCheckoutOperations(api: OperationRegistry, ctx: Checkout
 
 const clientCommon = {
   tag: 'checkouts',
-  public: true,
   errors: ['ResourceNotFound', 'ExpiredCheckoutError'],
 } as const;
 
@@ -91,7 +90,7 @@ const clientCommon = {
  * pages and from the checkout's `embed_origin` (an embedded checkout), nowhere else.
  */
 export function registerCheckoutClientOperations(api: OperationRegistry, ctx: CheckoutsContext) {
-  api.add(
+  api.addPublic(
     {
       ...clientCommon,
       method: 'get',
@@ -103,7 +102,7 @@ export function registerCheckoutClientOperations(api: OperationRegistry, ctx: Ch
     },
     async ({ params }) => getClientCheckout(ctx, params.client_secret),
   );
-  api.add(
+  api.addPublic(
     {
       ...clientCommon,
       errors: [...clientCommon.errors, 'NotOpenCheckout'],
@@ -117,7 +116,7 @@ export function registerCheckoutClientOperations(api: OperationRegistry, ctx: Ch
     },
     async ({ params, body }) => updateClientCheckout(ctx, params.client_secret, body),
   );
-  api.add(
+  api.addPublic(
     {
       ...clientCommon,
       errors: [...clientCommon.errors, 'NotOpenCheckout', 'PaymentError'],

@@ -15,7 +15,7 @@ import {
   sortingSchema,
 } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../../domain/platform/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({

@@ -6,22 +6,15 @@ import {
   accessTokenSchema,
 } from '../../domain/access-tokens/schemas.js';
 import {
-  AccessTokenError,
   createAccessTokenForCaller,
   deleteAccessTokenForCaller,
   listAccessTokensForCaller,
 } from '../../domain/access-tokens/service.js';
 import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
-import { AppError } from '../http/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({ organization_id: z.uuid().optional() });
-
-function rethrow(error: unknown): never {
-  if (!(error instanceof AccessTokenError)) throw error;
-  throw new AppError(error.reason === 'not_found' ? 'ResourceNotFound' : 'NotPermitted', error.message);
-}
 
 const common = { tag: 'organization_access_tokens', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
@@ -39,7 +32,7 @@ export function registerAccessTokenOperations(api: OperationRegistry, { db }: { 
     },
     async ({ body, caller, res }) => {
       res.set('Cache-Control', 'no-store');
-      return createAccessTokenForCaller(db, caller, body).catch(rethrow);
+      return createAccessTokenForCaller(db, caller, body);
     },
   );
   api.add(
@@ -52,7 +45,7 @@ export function registerAccessTokenOperations(api: OperationRegistry, { db }: { 
       query: listQuerySchema,
       response: listResourceSchema(accessTokenSchema),
     },
-    async ({ query, caller }) => listAccessTokensForCaller(db, caller, query).catch(rethrow),
+    async ({ query, caller }) => listAccessTokensForCaller(db, caller, query),
   );
   api.add(
     {
@@ -65,7 +58,7 @@ export function registerAccessTokenOperations(api: OperationRegistry, { db }: { 
       status: 204,
     },
     async ({ params, caller }) => {
-      await deleteAccessTokenForCaller(db, caller, params.id).catch(rethrow);
+      await deleteAccessTokenForCaller(db, caller, params.id);
     },
   );
 }

@@ -11,14 +11,13 @@ import {
   createOrganization,
   getOrganization,
   listOrganizations,
-  OrganizationError,
   updateOrganization,
   type CreateOrganizationForUser,
 } from '../../domain/organizations/service.js';
 import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
-import { AppError, ValidationFailed } from '../http/errors.js';
+import { AppError, InvalidInputError } from '../../domain/platform/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
@@ -26,24 +25,13 @@ const listQuerySchema = pageQuerySchema.extend({
   sorting: sortingSchema(organizationSortFields),
 });
 
-function rethrow(error: unknown): never {
-  if (error instanceof OrganizationError) {
-    switch (error.reason) {
-      case 'not_found':
-        throw new AppError('ResourceNotFound', error.message);
-      case 'not_permitted':
-      case 'no_owner':
-        throw new AppError('NotPermitted', error.message);
-      case 'slug_taken':
-        throw new ValidationFailed([{ loc: ['body', 'slug'], msg: error.message, type: 'value_error' }]);
-    }
-  }
-  // Better Auth's own refusals while creating (organization limit, creation not allowed).
+/** Better Auth's own refusals while creating (organization limit, creation not allowed). */
+function rethrowAuthRefusal(error: unknown): never {
   if (isAPIError(error)) {
     const message = typeof error.body?.message === 'string' ? error.body.message : error.message;
     throw error.statusCode === 403
       ? new AppError('NotPermitted', message)
-      : new ValidationFailed([{ loc: ['body'], msg: message, type: 'value_error' }]);
+      : new InvalidInputError([{ loc: ['body'], msg: message, type: 'value_error' }]);
   }
   throw error;
 }
@@ -79,7 +67,7 @@ export function registerOrganizationOperations(api: OperationRegistry, { db, aut
       body: organizationCreateSchema,
       response: organizationSchema,
     },
-    async ({ body, caller }) => createOrganization(db, caller, body, createForUser).catch(rethrow),
+    async ({ body, caller }) => createOrganization(db, caller, body, createForUser).catch(rethrowAuthRefusal),
   );
   api.add(
     {
@@ -91,7 +79,7 @@ export function registerOrganizationOperations(api: OperationRegistry, { db, aut
       params: organizationIdParamsSchema,
       response: organizationSchema,
     },
-    async ({ params, caller }) => getOrganization(db, caller, params.id).catch(rethrow),
+    async ({ params, caller }) => getOrganization(db, caller, params.id),
   );
   api.add(
     {
@@ -104,6 +92,6 @@ export function registerOrganizationOperations(api: OperationRegistry, { db, aut
       body: organizationUpdateSchema,
       response: organizationSchema,
     },
-    async ({ params, body, caller }) => updateOrganization(db, caller, params.id, body).catch(rethrow),
+    async ({ params, body, caller }) => updateOrganization(db, caller, params.id, body),
   );
 }

@@ -59,7 +59,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   const registry = new OperationRegistry(router);
 
   let document: ReturnType<typeof openApiDocument> | undefined;
-  registry.add(
+  registry.addPublic(
     {
       method: 'get',
       path: '/openapi.json',
@@ -67,7 +67,6 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
       summary: 'This OpenAPI 3.1 document',
       tag: 'meta',
       response: z.record(z.string(), z.unknown()),
-      public: true,
     },
     // Built on first request, once every operation is registered.
     async () =>

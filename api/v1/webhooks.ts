@@ -17,24 +17,10 @@ import {
   listWebhookEndpoints,
   redeliverWebhookEvent,
   updateWebhookEndpoint,
-  WebhookError,
   type WebhookWorkflows,
 } from '../../domain/webhooks/service.js';
 import type { Db } from '../../infra/db.js';
-import { AppError, ValidationFailed } from '../http/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
-
-function rethrow(error: unknown): never {
-  if (!(error instanceof WebhookError)) throw error;
-  switch (error.reason) {
-    case 'not_found':
-      throw new AppError('ResourceNotFound', error.message);
-    case 'not_permitted':
-      throw new AppError('NotPermitted', error.message);
-    case 'organization_required':
-      throw new ValidationFailed([{ loc: ['body', 'organization_id'], msg: error.message, type: 'missing' }]);
-  }
-}
 
 const common = { tag: 'webhooks', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
@@ -64,7 +50,7 @@ export function registerWebhookOperations(
       body: webhookEndpointCreateSchema,
       response: webhookEndpointSchema,
     },
-    async ({ body, caller }) => createWebhookEndpoint(db, caller, body).catch(rethrow),
+    async ({ body, caller }) => createWebhookEndpoint(db, caller, body),
   );
   api.add(
     {
@@ -76,7 +62,7 @@ export function registerWebhookOperations(
       params: webhookIdParamsSchema,
       response: webhookEndpointSchema,
     },
-    async ({ params, caller }) => getWebhookEndpoint(db, caller, params.id).catch(rethrow),
+    async ({ params, caller }) => getWebhookEndpoint(db, caller, params.id),
   );
   api.add(
     {
@@ -89,7 +75,7 @@ export function registerWebhookOperations(
       body: webhookEndpointUpdateSchema,
       response: webhookEndpointSchema,
     },
-    async ({ params, body, caller }) => updateWebhookEndpoint(db, caller, params.id, body).catch(rethrow),
+    async ({ params, body, caller }) => updateWebhookEndpoint(db, caller, params.id, body),
   );
   api.add(
     {
@@ -102,7 +88,7 @@ export function registerWebhookOperations(
       status: 204,
     },
     async ({ params, caller }) => {
-      await deleteWebhookEndpoint(db, caller, params.id).catch(rethrow);
+      await deleteWebhookEndpoint(db, caller, params.id);
     },
   );
   api.add(
@@ -129,7 +115,7 @@ export function registerWebhookOperations(
       status: 202,
     },
     async ({ params, caller }) => {
-      await redeliverWebhookEvent(db, webhooks, caller, params.id).catch(rethrow);
+      await redeliverWebhookEvent(db, webhooks, caller, params.id);
       // Polar answers 202 with a JSON `null`, which the SDK parses.
       return null;
     },

@@ -15,6 +15,7 @@ import {
 } from './repository.js';
 import { ACCESS_TOKEN_PREFIX, isTokenUsable, looksLikeAccessToken, shouldRecordUse } from './rules.js';
 import { accessTokenSchema, type AccessToken, type AccessTokenCreate } from './schemas.js';
+import { AppError } from '../platform/errors.js';
 
 type TokenCaller = Extract<Caller, { kind: 'organization_access_token' }>;
 
@@ -61,16 +62,6 @@ export async function authenticateAccessToken(
   };
 }
 
-export class AccessTokenError extends Error {
-  constructor(
-    readonly reason: 'not_found' | 'not_permitted',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AccessTokenError';
-  }
-}
-
 export function toAccessTokenResponse(row: AccessTokenRow): AccessToken {
   return accessTokenSchema.parse({
     id: row.id,
@@ -87,8 +78,8 @@ export function toAccessTokenResponse(row: AccessTokenRow): AccessToken {
 /** Managing API access is for a person signed in to the dashboard, never for a token. */
 function requireSessionUser(caller: Caller): string {
   if (caller.kind !== 'user_session') {
-    throw new AccessTokenError(
-      'not_permitted',
+    throw new AppError(
+      'NotPermitted',
       'Access tokens are managed from a signed-in session, not with a token.',
     );
   }
@@ -103,9 +94,9 @@ export async function createAccessTokenForCaller(
 ) {
   const userId = requireSessionUser(caller);
   const access = await organizationAccess(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
-  if (access === 'none') throw new AccessTokenError('not_found', 'Organization not found');
+  if (access === 'none') throw new AppError('ResourceNotFound', 'Organization not found');
   if (access === 'read')
-    throw new AccessTokenError('not_permitted', 'Only owners and admins can create access tokens.');
+    throw new AppError('NotPermitted', 'Only owners and admins can create access tokens.');
   const { token, record } = await issueAccessToken(db, {
     organizationId: input.organization_id,
     createdById: userId,
@@ -137,8 +128,8 @@ export async function deleteAccessTokenForCaller(db: Db, caller: Caller, id: str
   const access = row
     ? await organizationAccess(db, caller, row.organizationId, ORGANIZATION_MANAGERS)
     : 'none';
-  if (!row || access === 'none') throw new AccessTokenError('not_found', 'Access token not found');
+  if (!row || access === 'none') throw new AppError('ResourceNotFound', 'Access token not found');
   if (access === 'read')
-    throw new AccessTokenError('not_permitted', 'Only owners and admins can revoke access tokens.');
+    throw new AppError('NotPermitted', 'Only owners and admins can revoke access tokens.');
   await deleteAccessToken(db, id);
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/db.js';
-import { ForbiddenError, InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findMembership, listMemberOrganizationIds, listMemberships } from './repository.js';
 import { hasAnyRole, type Caller, type OrganizationRole } from './rules.js';
 
@@ -61,7 +61,7 @@ export async function organizationForWrite(
   if (!organizationId) throw new InvalidFieldError(loc, 'organization_id is required.', 'missing');
   const access = await organizationAccess(db, caller, organizationId, managerRoles);
   if (access === 'none') throw new InvalidFieldError(loc, 'Organization not found.');
-  if (access === 'read') throw new ForbiddenError();
+  if (access === 'read') throw new AppError('NotPermitted');
   return organizationId;
 }
 
@@ -76,8 +76,8 @@ export async function assertCanManage(
   managerRoles: readonly OrganizationRole[],
 ): Promise<void> {
   const access = await organizationAccess(db, caller, organizationId, managerRoles);
-  if (access === 'none') throw new NotFoundError();
-  if (access === 'read') throw new ForbiddenError();
+  if (access === 'none') throw new AppError('ResourceNotFound');
+  if (access === 'read') throw new AppError('NotPermitted');
 }
 
 /** The organizations a list covers: the caller's, narrowed to `organization_id` filters when given. */

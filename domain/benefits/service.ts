@@ -6,7 +6,7 @@ import { toCustomerResponse } from '../customers/service.js';
 import { findFilesOfOrganization } from '../files/repository.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { recordEvent } from '../events/repository.js';
-import { ForbiddenError, InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findLiveBenefit,
@@ -141,7 +141,7 @@ export async function listBenefits(db: Db, caller: Caller, query: BenefitListQue
 export async function findBenefitFor(db: Db, caller: Caller, id: string): Promise<BenefitRow> {
   const row = await findLiveBenefit(db, id);
   const visible = row && (await organizationsToList(db, caller, undefined)).includes(row.organizationId);
-  if (!row || !visible) throw new NotFoundError('Benefit not found');
+  if (!row || !visible) throw new AppError('ResourceNotFound', 'Benefit not found');
   return row;
 }
 
@@ -176,7 +176,7 @@ export async function updateBenefit(
 export async function deleteBenefit(db: Db, caller: Caller, id: string): Promise<void> {
   const current = await findBenefitFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
-  if (!current.deletable) throw new ForbiddenError('This benefit cannot be deleted.');
+  if (!current.deletable) throw new AppError('NotPermitted', 'This benefit cannot be deleted.');
   await db.$transaction(async (tx) => {
     const row = await updateBenefitRow(tx, id, { deletedAt: new Date() });
     await recordBenefitEvent(tx, row, 'updated');

@@ -5,7 +5,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { toDiscountResponse } from '../discounts/service.js';
 import { readMetadata } from '../metadata/rules.js';
-import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findPrice } from '../products/repository.js';
 import { resolveProductsToSell, toProductResponse } from '../products/service.js';
@@ -108,7 +108,7 @@ export async function createCheckoutLink(
 export async function findCheckoutLinkFor(db: Db, caller: Caller, id: string): Promise<CheckoutLinkRow> {
   const row = await findLiveCheckoutLink(db, id);
   const visible = row && (await accessibleOrganizationIds(db, caller)).includes(row.organizationId);
-  if (!row || !visible) throw new NotFoundError('Checkout link not found');
+  if (!row || !visible) throw new AppError('ResourceNotFound', 'Checkout link not found');
   return row;
 }
 

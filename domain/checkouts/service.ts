@@ -10,7 +10,7 @@ import { recordEvent } from '../events/repository.js';
 import { readMetadata } from '../metadata/rules.js';
 import { METADATA_MAX_KEYS, type Metadata } from '../metadata/schemas.js';
 import { toOrganizationResponse } from '../organizations/service.js';
-import { InvalidFieldError, InvalidInputError, NotFoundError, RuleError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { resolveProductsToSell, toPriceResponse, toProductResponse } from '../products/service.js';
 import type { TaxCalculator } from '../tax/calculator.js';
@@ -395,7 +395,8 @@ export async function createCheckoutFromLink(
     select: { id: true },
   });
   const productIds = link.productIds.filter((id) => live.some((product) => product.id === id));
-  if (productIds.length === 0) throw new NotFoundError('This link sells nothing at the moment.');
+  if (productIds.length === 0)
+    throw new AppError('ResourceNotFound', 'This link sells nothing at the moment.');
   const productId = productIds[0]!;
   const now = nowOf(ctx);
   // As on the client update: a code only where the checkout takes codes.
@@ -502,7 +503,7 @@ function addressOf(value: Prisma.JsonValue | null | undefined) {
 export async function findCheckoutFor(db: Db, caller: Caller, id: string): Promise<CheckoutRow> {
   const row = await findCheckout(db, id);
   if (!row || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {
-    throw new NotFoundError('Checkout not found');
+    throw new AppError('ResourceNotFound', 'Checkout not found');
   }
   return row;
 }
@@ -540,10 +541,10 @@ function assertChangeable(row: CheckoutRow, now: Date): void {
     row.status === 'expired' ||
     ((row.status === 'open' || row.status === 'failed') && row.expiresAt <= now)
   ) {
-    throw new RuleError('ExpiredCheckoutError', 'This checkout session has expired.');
+    throw new AppError('ExpiredCheckoutError', 'This checkout session has expired.');
   }
   if (row.status !== 'open' && row.status !== 'failed') {
-    throw new RuleError('NotOpenCheckout', `This checkout is ${row.status}.`);
+    throw new AppError('NotOpenCheckout', `This checkout is ${row.status}.`);
   }
 }
 
@@ -682,7 +683,7 @@ export async function updateCheckout(
 
 async function findBySecret(db: Db, clientSecret: string): Promise<CheckoutRow> {
   const row = await findCheckoutBySecret(db, clientSecret);
-  if (!row) throw new NotFoundError('Checkout not found');
+  if (!row) throw new AppError('ResourceNotFound', 'Checkout not found');
   return row;
 }
 
@@ -692,7 +693,7 @@ export async function getClientCheckout(
 ): Promise<CheckoutPublic> {
   const row = await findBySecret(ctx.db, clientSecret);
   if (row.status === 'expired' || (row.status === 'open' && row.expiresAt <= nowOf(ctx))) {
-    throw new RuleError('ExpiredCheckoutError', 'This checkout session has expired.');
+    throw new AppError('ExpiredCheckoutError', 'This checkout session has expired.');
   }
   return toCheckoutPublicResponse(ctx, row);
 }

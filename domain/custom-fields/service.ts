@@ -8,7 +8,7 @@ import {
   organizationsToList,
 } from '../access/service.js';
 import { readMetadata } from '../metadata/rules.js';
-import { InvalidFieldError, InvalidInputError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -103,7 +103,7 @@ export async function listCustomFields(
 
 async function findReadable(db: Db, caller: Caller, id: string) {
   const row = await findCustomField(db, id, await accessibleOrganizationIds(db, caller));
-  if (!row) throw new NotFoundError('Custom field not found');
+  if (!row) throw new AppError('ResourceNotFound', 'Custom field not found');
   return row;
 }
 

@@ -6,7 +6,7 @@ import { assertCanManage, organizationForWrite, organizationsToList } from '../a
 import { activeGrantsOf } from '../benefits/repository.js';
 import { recordEvent } from '../events/repository.js';
 import { metadataQueryCandidates } from '../metadata/rules.js';
-import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findLiveCustomer,
@@ -172,7 +172,8 @@ export async function findCustomerFor(
     'id' in ref
       ? await findLiveCustomer(db, ref.id)
       : await findLiveCustomerByExternalId(db, organizationIds, ref.externalId);
-  if (!row || !organizationIds.includes(row.organizationId)) throw new NotFoundError('Customer not found');
+  if (!row || !organizationIds.includes(row.organizationId))
+    throw new AppError('ResourceNotFound', 'Customer not found');
   return row;
 }
 

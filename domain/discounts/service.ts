@@ -3,7 +3,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { readMetadata } from '../metadata/rules.js';
-import { InvalidFieldError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findLiveDiscount,
@@ -143,7 +143,7 @@ export async function listDiscounts(db: Db, caller: Caller, query: DiscountListQ
 export async function findDiscountFor(db: Db, caller: Caller, id: string): Promise<DiscountRow> {
   const row = await findLiveDiscount(db, id);
   const visible = row && (await organizationsToList(db, caller, undefined)).includes(row.organizationId);
-  if (!row || !visible) throw new NotFoundError('Discount not found');
+  if (!row || !visible) throw new AppError('ResourceNotFound', 'Discount not found');
   return row;
 }
 

@@ -8,7 +8,7 @@ import {
   organizationForWrite,
   organizationsToList,
 } from '../access/service.js';
-import { InvalidFieldError, InvalidInputError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -142,7 +142,7 @@ export async function listFiles(
 
 async function findWritable(ctx: FilesContext, caller: Caller, id: string) {
   const row = await findFile(ctx.db, id, await accessibleOrganizationIds(ctx.db, caller));
-  if (!row) throw new NotFoundError('File not found');
+  if (!row) throw new AppError('ResourceNotFound', 'File not found');
   await assertCanManage(ctx.db, caller, row.organizationId, ORGANIZATION_MANAGERS);
   return row;
 }

@@ -8,7 +8,7 @@ import {
   organizationsToList,
 } from '../access/service.js';
 import { metadataQueryCandidates, readMetadata, type MetadataQuery } from '../metadata/rules.js';
-import { InvalidInputError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -91,7 +91,7 @@ export async function listMeters(
 
 export async function getMeter(db: Db, caller: Caller, id: string): Promise<Meter> {
   const row = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
-  if (!row) throw new NotFoundError('Meter not found');
+  if (!row) throw new AppError('ResourceNotFound', 'Meter not found');
   return toMeterResponse(row);
 }
 
@@ -110,7 +110,7 @@ export async function createMeter(db: Db, caller: Caller, input: MeterCreate): P
 
 export async function updateMeter(db: Db, caller: Caller, id: string, input: MeterUpdate): Promise<Meter> {
   const existing = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
-  if (!existing) throw new NotFoundError('Meter not found');
+  if (!existing) throw new AppError('ResourceNotFound', 'Meter not found');
   await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
   if (input.filter) assertValidFilter(input.filter);
   const row = await saveMeter(db, id, existing.organizationId, {

@@ -7,7 +7,7 @@ import { toCustomerResponse } from '../customers/service.js';
 import { toDiscountResponse } from '../discounts/service.js';
 import { recordEvent } from '../events/repository.js';
 import { metadataQueryCandidates, readMetadata } from '../metadata/rules.js';
-import { NotFoundError, RuleError } from '../platform/errors.js';
+import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
 import { renderInvoicePdf } from '../invoices/render.js';
 import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
@@ -172,7 +172,7 @@ export async function createPaidOrder(
 export async function findOrderFor(db: Db, caller: Caller, id: string): Promise<OrderRow> {
   const row = await findOrder(db, id);
   if (!row || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {
-    throw new NotFoundError('Order not found');
+    throw new AppError('ResourceNotFound', 'Order not found');
   }
   return row;
 }
@@ -259,20 +259,20 @@ export async function generateInvoice(ctx: InvoiceContext, caller: Caller, id: s
   const { db } = ctx;
   const current = await findOrderFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
-  if (current.status === 'pending') throw new RuleError('NotPaidOrder', 'The order is not paid.');
+  if (current.status === 'pending') throw new AppError('NotPaidOrder', 'The order is not paid.');
   if (!current.billingName || current.billingAddress === null) {
-    throw new RuleError(
+    throw new AppError(
       'MissingInvoiceBillingDetails',
       'Billing name and address are required to generate an invoice; set them with orders.update.',
     );
   }
   if (current.invoicePath)
-    throw new RuleError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
+    throw new AppError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
   const numbered = await db.$transaction(async (tx) => {
     await lockOrder(tx, id);
     const order = (await findOrder(tx, id))!;
     if (order.invoicePath)
-      throw new RuleError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
+      throw new AppError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
     if (order.invoiceNumber) return order;
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: order.organizationId } });
     const sequence = await nextInvoiceNumber(tx, order.organizationId);
@@ -336,7 +336,7 @@ export async function orderInvoiceUrl(
 ): Promise<{ url: string }> {
   const order = await findOrderFor(ctx.db, caller, id);
   if (!order.invoicePath || !order.invoiceNumber) {
-    throw new NotFoundError('No invoice was generated for this order yet.');
+    throw new AppError('ResourceNotFound', 'No invoice was generated for this order yet.');
   }
   return {
     url: await ctx.storage.downloadUrl({

@@ -19,16 +19,7 @@ import {
   type OrganizationCreate,
   type OrganizationUpdate,
 } from './schemas.js';
-
-export class OrganizationError extends Error {
-  constructor(
-    readonly reason: 'not_found' | 'not_permitted' | 'slug_taken' | 'no_owner',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OrganizationError';
-  }
-}
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 
 export function toOrganizationResponse(row: OrganizationRow): Organization {
   return organizationSchema.parse({
@@ -99,10 +90,10 @@ export async function listOrganizations(
 
 export async function getOrganization(db: Db, caller: Caller, id: string): Promise<Organization> {
   if ((await organizationAccess(db, caller, id, ORGANIZATION_MANAGERS)) === 'none') {
-    throw new OrganizationError('not_found', 'Organization not found');
+    throw new AppError('ResourceNotFound', 'Organization not found');
   }
   const row = await findOrganizationById(db, id);
-  if (!row) throw new OrganizationError('not_found', 'Organization not found');
+  if (!row) throw new AppError('ResourceNotFound', 'Organization not found');
   return toOrganizationResponse(row);
 }
 
@@ -113,9 +104,9 @@ export async function updateOrganization(
   input: OrganizationUpdate,
 ): Promise<Organization> {
   const access = await organizationAccess(db, caller, id, ORGANIZATION_MANAGERS);
-  if (access === 'none') throw new OrganizationError('not_found', 'Organization not found');
+  if (access === 'none') throw new AppError('ResourceNotFound', 'Organization not found');
   if (access === 'read') {
-    throw new OrganizationError('not_permitted', 'Only owners and admins can update the organization.');
+    throw new AppError('NotPermitted', 'Only owners and admins can update the organization.');
   }
   const now = new Date();
   return db.$transaction(async (tx) => {
@@ -181,10 +172,10 @@ export async function createOrganization(
   // A token acts for the user who created it; a token without one cannot create organizations.
   const ownerId = caller.kind === 'user_session' ? caller.userId : caller.createdById;
   if (!ownerId) {
-    throw new OrganizationError('no_owner', 'This access token has no user to own a new organization.');
+    throw new AppError('NotPermitted', 'This access token has no user to own a new organization.');
   }
   if (await findOrganizationBySlug(db, input.slug)) {
-    throw new OrganizationError('slug_taken', 'An organization with this slug already exists.');
+    throw new InvalidFieldError(['body', 'slug'], 'An organization with this slug already exists.');
   }
   const { id } = await createForUser({ name: input.name, slug: input.slug, userId: ownerId });
   const row = await db.organization.update({ where: { id }, data: profileData(input, new Date()) });

@@ -1,26 +1,56 @@
-// Errors any domain service may throw; the /v1 operation registry turns them into HTTP answers.
+// The one table of errors a caller can meet, used by domain code and rendered by api/http/errors.ts.
+// Names are the ones Polar's SDK reads from `{"error": name, "detail": message}`; the status is what
+// it is raised with; the message is the default detail. Invalid input (422) has its own shape
+// (`InvalidInputError`: FastAPI's `{"detail": [{loc, msg, type}]}`, as Polar answers).
 
-/** The object does not exist for this caller (also for other organizations' objects). */
-export class NotFoundError extends Error {
-  constructor(message = 'Not found') {
-    super(message);
-    this.name = 'NotFoundError';
+export const ERRORS = {
+  BadRequest: { status: 400, message: 'The request is malformed.' },
+  Unauthorized: { status: 401, message: 'Authentication is required.' },
+  NotPermitted: { status: 403, message: 'You are not permitted to perform this action.' },
+  ResourceNotFound: { status: 404, message: 'Not found' },
+  Conflict: { status: 409, message: 'The request conflicts with the current state.' },
+  PayloadTooLarge: { status: 413, message: 'The request body is too large.' },
+  UnsupportedMediaType: { status: 415, message: 'Request bodies must be application/json.' },
+  TooManyRequests: { status: 429, message: 'Too many requests; retry later.' },
+  InternalServerError: { status: 500, message: 'An unexpected error occurred.' },
+  NotImplemented: { status: 501, message: 'This operation is not available in Tollgate.' },
+  ServiceUnavailable: { status: 503, message: 'The service is temporarily unavailable.' },
+  ExpiredCheckoutError: { status: 410, message: 'This checkout session has expired.' },
+  NotOpenCheckout: { status: 403, message: 'This checkout is not open.' },
+  PaymentError: { status: 400, message: 'The payment failed.' },
+  RefundAmountTooHigh: { status: 400, message: 'The refund amount exceeds what is left to refund.' },
+  RefundedAlready: { status: 403, message: 'The order is already fully refunded.' },
+  InvoiceAlreadyExists: { status: 409, message: 'An invoice already exists for this order.' },
+  MissingInvoiceBillingDetails: {
+    status: 422,
+    message: 'Billing name and address are required to generate an invoice.',
+  },
+  NotPaidOrder: { status: 422, message: 'The order is not paid.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorName = keyof typeof ERRORS;
+
+/** A named error of the table; `detail` says what happened in the caller's terms. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly errorName: ErrorName,
+    detail?: string,
+    /** Headers the answer carries (`Retry-After`, `WWW-Authenticate`). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? ERRORS[errorName].message);
+    this.name = 'AppError';
+    this.status = ERRORS[errorName].status;
   }
 }
 
-/** The caller may see the object but not do this to it. */
-export class ForbiddenError extends Error {
-  constructor(message = 'You are not permitted to perform this action.') {
-    super(message);
-    this.name = 'ForbiddenError';
-  }
-}
-
+/** `loc` starts with where the field is: `body`, `query`, `path` or `header`. */
 export type FieldIssue = { loc: (string | number)[]; msg: string; type: string };
 
 /**
- * The input breaks rules only the service can check (uniqueness, references, sums across fields).
- * Every issue found is reported at once; `loc` starts with where the field is (`body`, `query`).
+ * The input is invalid (422): its schema refused it, or it breaks a rule only the service can check
+ * (uniqueness, references, sums across fields). Every issue found is reported at once.
  */
 export class InvalidInputError extends Error {
   constructor(readonly issues: FieldIssue[]) {
@@ -29,7 +59,7 @@ export class InvalidInputError extends Error {
   }
 }
 
-/** One field of the input breaks such a rule. */
+/** One field of the input is invalid. */
 export class InvalidFieldError extends InvalidInputError {
   constructor(
     readonly loc: (string | number)[],
@@ -40,27 +70,3 @@ export class InvalidFieldError extends InvalidInputError {
     this.name = 'InvalidFieldError';
   }
 }
-
-/**
- * A business rule of Polar's API with its own error name (`ExpiredCheckoutError`,
- * `RefundAmountTooHigh` …); the API answers `{ error: name, detail }` with the name's status.
- */
-export class RuleError extends Error {
-  constructor(
-    readonly errorName: RuleErrorName,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'RuleError';
-  }
-}
-
-export type RuleErrorName =
-  | 'ExpiredCheckoutError'
-  | 'NotOpenCheckout'
-  | 'PaymentError'
-  | 'RefundAmountTooHigh'
-  | 'RefundedAlready'
-  | 'InvoiceAlreadyExists'
-  | 'MissingInvoiceBillingDetails'
-  | 'NotPaidOrder';

@@ -16,7 +16,7 @@ import { findFilesOfOrganization } from '../files/repository.js';
 import { toFileResponse } from '../files/service.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { readMetadata } from '../metadata/rules.js';
-import { InvalidFieldError, InvalidInputError, NotFoundError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -274,7 +274,7 @@ export async function updateProduct(
 ): Promise<Product> {
   const { db } = ctx;
   const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
-  if (!existing) throw new NotFoundError('Product not found');
+  if (!existing) throw new AppError('ResourceNotFound', 'Product not found');
   const { organizationId } = existing;
   await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
   // Polar lets only legacy products (none in Tollgate) set it; subscriptions rely on it not changing.
@@ -344,7 +344,7 @@ export async function updateProduct(
 
 export async function getProduct(ctx: ProductsContext, caller: Caller, id: string): Promise<Product> {
   const row = await findProduct(ctx.db, id, await accessibleOrganizationIds(ctx.db, caller));
-  if (!row) throw new NotFoundError('Product not found');
+  if (!row) throw new AppError('ResourceNotFound', 'Product not found');
   return toProductResponse(row, ctx.publicUrl);
 }
 
@@ -354,7 +354,7 @@ export async function getProduct(ctx: ProductsContext, caller: Caller, id: strin
  */
 export async function getProductPrice(db: Db, caller: Caller, id: string): Promise<ProductPrice> {
   const row = await findPrice(db, id, await accessibleOrganizationIds(db, caller));
-  if (!row) throw new NotFoundError('Price not found');
+  if (!row) throw new AppError('ResourceNotFound', 'Price not found');
   return toPriceResponse(row);
 }
 
@@ -406,7 +406,7 @@ export async function updateProductBenefits(
 ): Promise<Product> {
   const { db } = ctx;
   const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
-  if (!existing) throw new NotFoundError('Product not found');
+  if (!existing) throw new AppError('ResourceNotFound', 'Product not found');
   const { organizationId } = existing;
   await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
   const duplicate = benefitIds.findIndex((benefitId, index) => benefitIds.indexOf(benefitId) !== index);

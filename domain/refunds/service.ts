@@ -7,7 +7,7 @@ import { readMetadata } from '../metadata/rules.js';
 import { findOrder, lockOrder, updateOrderRow } from '../orders/repository.js';
 import { findOrderFor, statusAfterRefund, toOrderResponse } from '../orders/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';
-import { InvalidFieldError, RuleError } from '../platform/errors.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { refundSchema, type Refund, type RefundCreate, type RefundListQuery } from './schemas.js';
 
@@ -72,7 +72,7 @@ export async function createRefund(
     await lockOrder(tx, found.id);
     const order = (await findOrder(tx, found.id))!;
     if (order.status === 'refunded')
-      throw new RuleError('RefundedAlready', 'The order is already fully refunded.');
+      throw new AppError('RefundedAlready', 'The order is already fully refunded.');
     if (order.status === 'pending')
       throw new InvalidFieldError(['body', 'order_id'], 'The order is not paid.');
     const pending = await tx.refund.aggregate({
@@ -84,10 +84,10 @@ export async function createRefund(
       tax: order.taxAmount - order.refundedTaxAmount - (pending._sum.taxAmount ?? 0),
     };
     if (left.net <= 0) {
-      throw new RuleError('RefundedAlready', 'The rest of the order is already being refunded.');
+      throw new AppError('RefundedAlready', 'The rest of the order is already being refunded.');
     }
     if (input.amount > left.net) {
-      throw new RuleError('RefundAmountTooHigh', `At most ${left.net} can still be refunded on this order.`);
+      throw new AppError('RefundAmountTooHigh', `At most ${left.net} can still be refunded on this order.`);
     }
     const created = await tx.refund.create({
       data: {

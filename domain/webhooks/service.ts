@@ -69,18 +69,9 @@ import {
   type WebhookEndpointUpdate,
 } from './schemas.js';
 import { generateWebhookSecret, webhookHeaders } from './signing.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 
 export type WebhookWorkflows = { temporal: Client; taskQueue: string };
-
-export class WebhookError extends Error {
-  constructor(
-    readonly reason: 'not_found' | 'not_permitted' | 'organization_required',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookError';
-  }
-}
 
 export function toWebhookEndpointResponse(row: WebhookEndpointRow): WebhookEndpointResponse {
   return webhookEndpointSchema.parse({
@@ -95,13 +86,13 @@ export function toWebhookEndpointResponse(row: WebhookEndpointRow): WebhookEndpo
   });
 }
 
-const notFound = () => new WebhookError('not_found', 'Webhook endpoint not found');
+const notFound = () => new AppError('ResourceNotFound', 'Webhook endpoint not found');
 
 async function requireManager(db: Db, caller: Caller, organizationId: string) {
   const access = await organizationAccess(db, caller, organizationId, ORGANIZATION_MANAGERS);
   if (access === 'none') throw notFound();
   if (access === 'read') {
-    throw new WebhookError('not_permitted', 'Only owners and admins can manage webhooks.');
+    throw new AppError('NotPermitted', 'Only owners and admins can manage webhooks.');
   }
 }
 
@@ -109,18 +100,19 @@ async function requireManager(db: Db, caller: Caller, organizationId: string) {
 function organizationOf(caller: Caller, organizationId: string | null | undefined): string {
   if (organizationId) return organizationId;
   if (caller.kind === 'organization_access_token') return caller.organizationId;
-  throw new WebhookError(
-    'organization_required',
+  throw new InvalidFieldError(
+    ['body', 'organization_id'],
     'organization_id is required unless you use an organization token.',
+    'missing',
   );
 }
 
 export async function createWebhookEndpoint(db: Db, caller: Caller, input: WebhookEndpointCreate) {
   const organizationId = organizationOf(caller, input.organization_id);
   const access = await organizationAccess(db, caller, organizationId, ORGANIZATION_MANAGERS);
-  if (access === 'none') throw new WebhookError('not_found', 'Organization not found');
+  if (access === 'none') throw new AppError('ResourceNotFound', 'Organization not found');
   if (access === 'read') {
-    throw new WebhookError('not_permitted', 'Only owners and admins can manage webhooks.');
+    throw new AppError('NotPermitted', 'Only owners and admins can manage webhooks.');
   }
   const row = await insertWebhookEndpoint(db, {
     organizationId,
@@ -245,7 +237,7 @@ async function enqueueDelivery(
  */
 export async function redeliverWebhookEvent(db: Db, workflows: WebhookWorkflows, caller: Caller, id: string) {
   const event = await findWebhookEvent(db, id, await accessibleOrganizationIds(db, caller));
-  if (!event) throw new WebhookError('not_found', 'Webhook event not found');
+  if (!event) throw new AppError('ResourceNotFound', 'Webhook event not found');
   await requireManager(db, caller, event.organizationId);
   const round = randomUUID();
   await startWebhookEventRound(db, { id, organizationId: event.organizationId, round });
