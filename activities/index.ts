@@ -1,9 +1,14 @@
-import type { Client } from '@temporalio/client';
+import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
+import type { InvitationWorkflows } from '../domain/invitations/service.js';
+import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
+import type { RefundWorkflows } from '../domain/refunds/service.js';
+import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
-import type { PaymentProcessor } from '../domain/payments/processor.js';
-import { createCommerceActivities } from './commerce.js';
+import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
+import { createPaymentActivities } from './payments.js';
+import { createRefundActivities } from './refunds.js';
 import { createSystemActivities } from './system.js';
 import { createWebhookActivities } from './webhooks.js';
 
@@ -11,13 +16,18 @@ export type ActivityDeps = {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
-  /** For activities that start or signal workflows (reconcilers). */
-  temporal: Client;
-  taskQueue: string;
   workerIdentity: string;
   /** Sandbox or Stripe: charges checkouts and refunds orders. */
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
+  /** Each entity's workflows, for the steps that wake or start them (reconcilers, fan-out). */
+  workflows: {
+    checkouts: CheckoutWorkflows;
+    refunds: RefundWorkflows;
+    invitations: InvitationWorkflows;
+    webhooks: WebhookWorkflows;
+    processorEvents: ProcessorEventSink;
+  };
 };
 
 /** Every activity the worker registers, built from injected dependencies. */
@@ -26,6 +36,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createSystemActivities(deps),
     ...createInvitationActivities(deps),
     ...createWebhookActivities(deps),
-    ...createCommerceActivities(deps),
+    ...createCheckoutActivities(deps),
+    ...createRefundActivities(deps),
+    ...createPaymentActivities(deps),
   };
 }

@@ -1,8 +1,7 @@
-import type { Client } from '@temporalio/client';
 import { invitationEmail, invitationExpiredEmail, invitationReminderEmail } from '../domain/emails/rules.js';
 import { findInvitationForEmail, findInvitationState } from '../domain/invitations/repository.js';
 import type { InvitationState } from '../domain/invitations/rules.js';
-import { startMissingInvitationWorkflows } from '../domain/invitations/service.js';
+import { reconcileInvitationWorkflows, type InvitationWorkflows } from '../domain/invitations/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
 
@@ -10,17 +9,10 @@ export type InvitationActivityDeps = {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
-  temporal: Client;
-  taskQueue: string;
+  workflows: { invitations: InvitationWorkflows };
 };
 
-export function createInvitationActivities({
-  db,
-  mailer,
-  publicUrl,
-  temporal,
-  taskQueue,
-}: InvitationActivityDeps) {
+export function createInvitationActivities({ db, mailer, publicUrl, workflows }: InvitationActivityDeps) {
   const invitationUrl = (id: string) => `${publicUrl}/invitations/${id}`;
 
   return {
@@ -74,8 +66,9 @@ export function createInvitationActivities({
       });
     },
 
-    async startMissingInvitationWorkflows() {
-      return startMissingInvitationWorkflows(db, { temporal, taskQueue });
+    /** Heals open invitations whose workflow start was lost. */
+    async reconcileInvitations() {
+      return reconcileInvitationWorkflows(db, workflows.invitations);
     },
   };
 }

@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import { webhookEndpointDisabledEmail } from '../domain/emails/rules.js';
 import type { WebhookDeliveryTarget } from '../domain/webhooks/rules.js';
 import {
@@ -7,9 +6,9 @@ import {
   deliverWebhookEventBatch,
   DISPATCH_BATCH_SIZE,
   dispatchOutboxEvents,
-  ensureWebhookDispatcher,
   findDisabledEndpointNotice,
   recordWebhookEventFailure,
+  type WebhookWorkflows,
 } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
@@ -18,15 +17,14 @@ export type WebhookActivityDeps = {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
-  temporal: Client;
-  taskQueue: string;
+  workflows: { webhooks: WebhookWorkflows };
 };
 
 /** How often the dispatcher looks at the outbox while it is empty: the idle delivery latency. */
 const OUTBOX_POLL_MS = 200;
 
-export function createWebhookActivities({ db, mailer, publicUrl, temporal, taskQueue }: WebhookActivityDeps) {
-  const workflows = { temporal, taskQueue };
+export function createWebhookActivities({ db, mailer, publicUrl, workflows: starters }: WebhookActivityDeps) {
+  const workflows = starters.webhooks;
   return {
     /**
      * Dispatches outbox events as they appear, for up to `watchMs`; returns once the outbox was
@@ -55,7 +53,7 @@ export function createWebhookActivities({ db, mailer, publicUrl, temporal, taskQ
     },
 
     async ensureWebhookDispatcher(): Promise<boolean> {
-      return ensureWebhookDispatcher(workflows);
+      return workflows.ensureDispatcher();
     },
 
     async attemptWebhookDelivery(input: { webhookEventId: string; round: string; attempt: number }) {

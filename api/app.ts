@@ -11,7 +11,7 @@ import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
-import { temporalCheckoutWorkflows, temporalProcessorEventSink } from '../temporal/commerce.js';
+import type { WorkflowStarters } from '../temporal/starters.js';
 import { createCheckoutLinksRouter } from './checkout-links.js';
 import { createDevMailboxRouter } from './dev/mailbox.js';
 import type { FileStorage } from '../domain/files/storage.js';
@@ -40,7 +40,9 @@ export type AppDeps = {
   settings: PublicSettings;
   logger: Logger;
   db: Db;
+  /** Readiness asks Temporal directly; everything else goes through `workflows`. */
   temporal: Client;
+  workflows: WorkflowStarters;
   auth: Auth;
   /** Where uploaded files' bytes live (local disk or S3). */
   fileStorage: FileStorage;
@@ -114,8 +116,7 @@ export function createApp(deps: AppDeps): Express {
       version: deps.settings.version,
       publicUrl: deps.config.publicUrl,
       fileStorage: deps.fileStorage,
-      temporal: deps.temporal,
-      taskQueue: taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main,
+      workflows: deps.workflows,
       tax: deps.tax,
       processorMetadata: deps.config.processorMetadata,
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
@@ -123,13 +124,7 @@ export function createApp(deps: AppDeps): Express {
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
   if (deps.settings.mode === 'sandbox') {
-    app.use(
-      '/api/sandbox',
-      createSandboxRouter({
-        db: deps.db,
-        sink: temporalProcessorEventSink(deps.temporal, taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main),
-      }),
-    );
+    app.use('/api/sandbox', createSandboxRouter({ db: deps.db, sink: deps.workflows.processorEvents }));
   }
   app.use(
     '/api/files',
@@ -142,7 +137,7 @@ export function createApp(deps: AppDeps): Express {
         db: deps.db,
         publicUrl: deps.config.publicUrl,
         tax: deps.tax,
-        workflows: temporalCheckoutWorkflows(deps.temporal, taskQueues(deps.config.TEMPORAL_TASK_QUEUE).main),
+        workflows: deps.workflows.checkouts,
         checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
         processorMetadata: deps.config.processorMetadata,
       },

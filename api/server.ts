@@ -13,7 +13,7 @@ import { connectTemporalClient } from '../temporal/connection.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createStripeTax } from '../domain/payments/index.js';
 import { createTaxCalculator } from '../domain/tax/index.js';
-import { temporalProcessorEventSink } from '../temporal/commerce.js';
+import { temporalStarters } from '../temporal/starters.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
 import { isDevMailboxAvailable } from './dev/mailbox.js';
@@ -32,6 +32,7 @@ if (!config.AUTH_SECRET) {
 const db = createDb(config.DATABASE_URL);
 const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
 const temporal = await connectTemporalClient(config);
+const workflows = temporalStarters(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main);
 const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
 const mode = config.isSandbox ? 'sandbox' : 'live';
 const auth = createAuth(db, {
@@ -41,7 +42,7 @@ const auth = createAuth(db, {
   rateLimitEnabled: true,
   logger,
   mailer,
-  invitations: { temporal, taskQueue: taskQueues(config.TEMPORAL_TASK_QUEUE).main },
+  invitations: workflows.invitations,
   organizations: { limit: config.ORGANIZATION_LIMIT, allowCreation: config.ALLOW_ORGANIZATION_CREATION },
   requireEmailVerification: config.REQUIRE_EMAIL_VERIFICATION,
   socialProviders: config.AUTH_SOCIAL_PROVIDERS ?? {},
@@ -60,13 +61,14 @@ const app = createApp({
   logger,
   db,
   temporal,
+  workflows,
   auth,
   fileStorage: createFileStorage(config, authSecret),
   tax: createTaxCalculator(config, config.isSandbox ? undefined : createStripeTax(config)),
   stripeWebhook: config.STRIPE_WEBHOOK_SECRET
     ? {
         webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-        sink: temporalProcessorEventSink(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main),
+        sink: workflows.processorEvents,
       }
     : undefined,
   webDir,

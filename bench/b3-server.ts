@@ -12,6 +12,7 @@ import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
 import { LocalFileStorage } from '../infra/file-storage/local.js';
 import { createMailer } from '../infra/mailer.js';
+import { temporalStarters } from '../temporal/starters.js';
 
 const mode = process.argv[2];
 
@@ -34,6 +35,7 @@ if (mode === 'bare') {
   // The measured route never touches Temporal (only /readyz does); a lazy connection is never opened.
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
   const db = createDb(databaseUrl, { maxConnections: 10 });
+  const workflows = temporalStarters(temporal, 'bench');
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: 'bench',
@@ -51,6 +53,7 @@ if (mode === 'bare') {
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,
     temporal,
+    workflows,
     // The measured route stores no file; the store only has to exist.
     fileStorage: new LocalFileStorage({
       root: path.join(os.tmpdir(), 'tollgate-bench-files'),
@@ -64,7 +67,7 @@ if (mode === 'bare') {
       rateLimitEnabled: false,
       logger: pino({ level: 'silent' }),
       mailer: createMailer({ db, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
-      invitations: { temporal, taskQueue: 'bench' },
+      invitations: workflows.invitations,
     }),
     tax: noTax,
   });

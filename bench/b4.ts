@@ -50,7 +50,6 @@ import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
 import { createSandboxProcessor } from '../domain/payments/sandbox.js';
 import { noTax } from '../domain/tax/rules.js';
 import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
-import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
 import { createDb, type Db } from '../infra/db.js';
 import { LocalFileStorage } from '../infra/file-storage/local.js';
@@ -61,7 +60,7 @@ import { resolveDataDir } from '../scripts/lib/paths.js';
 import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
 import { ensureTemporalCli } from '../scripts/lib/tools.js';
 import { resolveTypeScriptSpecifiers } from '../temporal/bundle.js';
-import { temporalProcessorEventSink } from '../temporal/commerce.js';
+import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
@@ -190,7 +189,7 @@ async function startPaidReceiver() {
 }
 
 /** The API as a deployment serves it, on loopback, with a real Temporal client. */
-async function startApi(db: Db, temporal: Client, taskQueue: string) {
+async function startApi(db: Db, temporal: Client, taskQueue: string, workflows: WorkflowStarters) {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -213,6 +212,7 @@ async function startApi(db: Db, temporal: Client, taskQueue: string) {
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,
     temporal,
+    workflows,
     fileStorage: new LocalFileStorage({
       root: path.join(os.tmpdir(), 'tollgate-bench-files'),
       publicUrl: baseUrl,
@@ -225,7 +225,7 @@ async function startApi(db: Db, temporal: Client, taskQueue: string) {
       rateLimitEnabled: false,
       logger: silent,
       mailer: createMailer({ db, from: 'bench@localhost', logger: silent }),
-      invitations: { temporal, taskQueue },
+      invitations: workflows.invitations,
     }),
     tax: noTax,
   });
@@ -297,7 +297,8 @@ export async function runB4(): Promise<BenchmarkResult[]> {
     const taskQueuePrefix = 'bench-b4';
     const taskQueue = taskQueues(taskQueuePrefix).main;
 
-    const api = await startApi(apiDb, temporal, taskQueue);
+    const workflows = temporalStarters(temporal, taskQueue);
+    const api = await startApi(apiDb, temporal, taskQueue, workflows);
     cleanups.push(api.stop);
     const bundle = await bundleWorkflowCode({
       workflowsPath: fileURLToPath(new URL('./b4-workflows.ts', import.meta.url)),
@@ -311,11 +312,8 @@ export async function runB4(): Promise<BenchmarkResult[]> {
       db: workerDb,
       mailer: createMailer({ db: workerDb, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
       publicUrl: api.baseUrl,
-      temporal,
-      processor: createSandboxProcessor({
-        db: workerDb,
-        sink: temporalProcessorEventSink(temporal, taskQueue),
-      }),
+      workflows,
+      processor: createSandboxProcessor({ db: workerDb, sink: workflows.processorEvents }),
       processorMetadata: {},
       workflowBundle: { code: bundle.code },
     });
@@ -330,7 +328,7 @@ export async function runB4(): Promise<BenchmarkResult[]> {
       await run;
     });
     // As a deployment's worker start does: the outbox dispatcher runs throughout.
-    await ensureWebhookDispatcher({ temporal, taskQueue });
+    await workflows.webhooks.ensureDispatcher();
 
     // ---- throughput ----
     const shop = await seller(db, api.baseUrl, 'Bench throughput');

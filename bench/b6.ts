@@ -1,11 +1,10 @@
 import { createSandboxProcessor } from '../domain/payments/sandbox.js';
-import { temporalProcessorEventSink } from '../temporal/commerce.js';
+import { temporalStarters } from '../temporal/starters.js';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import pg from 'pg';
 import { recordEvent } from '../domain/events/repository.js';
-import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
@@ -125,6 +124,7 @@ export async function runB6(): Promise<BenchmarkResult> {
     const workerConnection = await NativeConnection.connect({ address: temporalServer.address });
     cleanups.push(() => workerConnection.close());
     const taskQueue = 'bench-b6';
+    const workflows = temporalStarters(temporal, taskQueue);
     const worker = await createTollgateWorker({
       connection: workerConnection,
       namespace: 'default',
@@ -136,8 +136,8 @@ export async function runB6(): Promise<BenchmarkResult> {
         logger: createLogger({ level: 'silent', name: 'b6' }),
       }),
       publicUrl: 'http://127.0.0.1',
-      temporal,
-      processor: createSandboxProcessor({ db, sink: temporalProcessorEventSink(temporal, taskQueue) }),
+      workflows,
+      processor: createSandboxProcessor({ db, sink: workflows.processorEvents }),
       processorMetadata: {},
       workflowBundle: { code: (await bundleWorkflows()).code },
     });
@@ -145,7 +145,7 @@ export async function runB6(): Promise<BenchmarkResult> {
 
     const startedAt = Date.now();
     const started = performance.now();
-    await ensureWebhookDispatcher({ temporal, taskQueue });
+    await workflows.webhooks.ensureDispatcher();
     let delivered = 0;
     while (delivered < EVENTS) {
       await new Promise((resolve) => setTimeout(resolve, 100));

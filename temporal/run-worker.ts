@@ -6,9 +6,9 @@ import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { createPaymentProcessor } from '../domain/payments/index.js';
-import { temporalProcessorEventSink } from './commerce.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
 import { ensureSchedules } from './schedules.js';
+import { temporalStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 import { createTollgateWorker } from './worker.js';
 
@@ -26,6 +26,7 @@ const db = createDb(config.DATABASE_URL);
 const connection = await connectTemporalWorker(config);
 const temporal = await connectTemporalClient(config);
 const taskQueue = taskQueues(config.TEMPORAL_TASK_QUEUE).main;
+const workflows = temporalStarters(temporal, taskQueue);
 const worker = await createTollgateWorker({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,
@@ -33,14 +34,14 @@ const worker = await createTollgateWorker({
   db,
   mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
   publicUrl: config.publicUrl,
-  temporal,
-  processor: createPaymentProcessor(config, { db, sink: temporalProcessorEventSink(temporal, taskQueue) }),
+  workflows,
+  processor: createPaymentProcessor(config, { db, sink: workflows.processorEvents }),
   processorMetadata: config.processorMetadata,
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
 });
 
 // Every worker start makes sure the schedules exist (idempotent), so a fresh deployment needs no setup step.
-await ensureSchedules(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main);
+await ensureSchedules(temporal, taskQueue, workflows.webhooks);
 logger.info(
   { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE },
   'worker started',

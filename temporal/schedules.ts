@@ -1,55 +1,53 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+} from '@temporalio/client';
+import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 
-export const RECONCILE_INVITATIONS_EVERY = '5 minutes';
+export const RECONCILE_EVERY = '5 minutes';
 export const HOUSEKEEPING_EVERY = '1 hour';
 export const WEBHOOK_DISPATCHER_WATCHDOG_EVERY = '5 minutes';
-export const RECONCILE_COMMERCE_EVERY = '5 minutes';
 
-export function reconcileCommerceScheduleId(taskQueue: string): string {
-  return `reconcile-commerce:${taskQueue}`;
-}
+/** `<what>:<task queue>`: several deployments may share one namespace. */
+const scheduleId = (what: string) => (taskQueue: string) => `${what}:${taskQueue}`;
 
-export function reconcileInvitationsScheduleId(taskQueue: string): string {
-  return `reconcile-invitations:${taskQueue}`;
-}
+export const reconcileInvitationsScheduleId = scheduleId('reconcile-invitations');
+export const reconcileCheckoutsScheduleId = scheduleId('reconcile-checkouts');
+export const reconcileRefundsScheduleId = scheduleId('reconcile-refunds');
+export const redeliverProcessorEventsScheduleId = scheduleId('redeliver-processor-events');
+export const housekeepingScheduleId = scheduleId('housekeeping');
+export const webhookDispatcherWatchdogScheduleId = scheduleId('webhook-dispatcher-watchdog');
 
-export function housekeepingScheduleId(taskQueue: string): string {
-  return `housekeeping:${taskQueue}`;
-}
+/** Schedules of earlier versions, deleted at start so they stop starting workflows that are gone. */
+const RETIRED_SCHEDULES = [scheduleId('reconcile-commerce')];
 
-export function webhookDispatcherWatchdogScheduleId(taskQueue: string): string {
-  return `webhook-dispatcher-watchdog:${taskQueue}`;
-}
-
-/** Creates the deployment's schedules if they do not exist yet; safe to call from every worker start. */
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<void> {
+/**
+ * Creates the deployment's schedules if they do not exist yet, and starts the outbox dispatcher;
+ * safe to call from every worker start.
+ */
+export async function ensureSchedules(
+  client: Client,
+  taskQueue: string,
+  webhooks: Pick<WebhookWorkflows, 'ensureDispatcher'>,
+): Promise<void> {
   const schedules = [
-    {
-      scheduleId: reconcileInvitationsScheduleId(taskQueue),
-      every: RECONCILE_INVITATIONS_EVERY,
-      workflowType: 'reconcileInvitationsWorkflow',
-    },
-    {
-      scheduleId: housekeepingScheduleId(taskQueue),
-      every: HOUSEKEEPING_EVERY,
-      workflowType: 'housekeepingWorkflow',
-    },
-    {
-      scheduleId: reconcileCommerceScheduleId(taskQueue),
-      every: RECONCILE_COMMERCE_EVERY,
-      workflowType: 'reconcileCommerceWorkflow',
-    },
-    {
-      scheduleId: webhookDispatcherWatchdogScheduleId(taskQueue),
-      every: WEBHOOK_DISPATCHER_WATCHDOG_EVERY,
-      workflowType: 'ensureWebhookDispatcherWorkflow',
-    },
-  ];
-  for (const { scheduleId, every, workflowType } of schedules) {
+    [reconcileInvitationsScheduleId, RECONCILE_EVERY, 'reconcileInvitationsWorkflow'],
+    [reconcileCheckoutsScheduleId, RECONCILE_EVERY, 'reconcileCheckoutsWorkflow'],
+    [reconcileRefundsScheduleId, RECONCILE_EVERY, 'reconcileRefundsWorkflow'],
+    [redeliverProcessorEventsScheduleId, RECONCILE_EVERY, 'redeliverProcessorEventsWorkflow'],
+    [housekeepingScheduleId, HOUSEKEEPING_EVERY, 'housekeepingWorkflow'],
+    [
+      webhookDispatcherWatchdogScheduleId,
+      WEBHOOK_DISPATCHER_WATCHDOG_EVERY,
+      'ensureWebhookDispatcherWorkflow',
+    ],
+  ] as const;
+  for (const [id, every, workflowType] of schedules) {
     try {
       await client.schedule.create({
-        scheduleId,
+        scheduleId: id(taskQueue),
         spec: { intervals: [{ every }] },
         action: { type: 'startWorkflow', workflowType, taskQueue },
         // A slow run is not doubled by the next tick.
@@ -59,6 +57,14 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     }
   }
+  for (const retired of RETIRED_SCHEDULES) {
+    await client.schedule
+      .getHandle(retired(taskQueue))
+      .delete()
+      .catch((error: unknown) => {
+        if (!(error instanceof ScheduleNotFoundError)) throw error;
+      });
+  }
   // The outbox dispatcher is long-lived rather than scheduled; the watchdog above only restarts it.
-  await ensureWebhookDispatcher({ temporal: client, taskQueue });
+  await webhooks.ensureDispatcher();
 }

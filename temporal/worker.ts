@@ -6,11 +6,11 @@ import {
   type WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
-import type { Client } from '@temporalio/client';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../infra/mailer.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
+import type { WorkflowStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 
 export type TollgateWorkerDeps = {
@@ -20,7 +20,8 @@ export type TollgateWorkerDeps = {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
-  temporal: Client;
+  /** Each entity's workflows, for activities that wake or start them. */
+  workflows: WorkflowStarters;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
@@ -43,8 +44,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       db: deps.db,
       mailer: deps.mailer,
       publicUrl: deps.publicUrl,
-      temporal: deps.temporal,
-      taskQueue: taskQueues(deps.taskQueuePrefix).main,
+      workflows: deps.workflows,
       workerIdentity: identity,
       processor: deps.processor,
       processorMetadata: deps.processorMetadata,

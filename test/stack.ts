@@ -19,8 +19,7 @@ import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { noTax } from '../domain/tax/rules.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import { createSandboxProcessor } from '../domain/payments/sandbox.js';
-import { temporalProcessorEventSink } from '../temporal/commerce.js';
-import { ensureWebhookDispatcher } from '../domain/webhooks/service.js';
+import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
@@ -30,6 +29,8 @@ import { requireTestEnv } from './env.js';
 export type TestStack = {
   baseUrl: string;
   temporal: Client;
+  /** The stack's entity workflows as the domains see them (temporal/starters.ts). */
+  workflows: WorkflowStarters;
   auth: Auth;
   taskQueuePrefix: string;
   /** The local file store of this stack, in a temporary folder removed by stop(). */
@@ -81,6 +82,7 @@ export async function startTestStack(options: {
   const clientConnection = await Connection.connect({ address });
   const temporal = new Client({ connection: clientConnection, namespace: 'default' });
   const workerConnection = await NativeConnection.connect({ address });
+  const workflows = temporalStarters(temporal, taskQueues(taskQueuePrefix).main);
 
   // Listen first: Better Auth and the worker's emails need the public URL (with the port).
   const server: Server = createServer();
@@ -108,20 +110,17 @@ export async function startTestStack(options: {
         logger,
       }),
       publicUrl: baseUrl,
-      temporal,
+      workflows,
       processor:
         options.processor ??
-        createSandboxProcessor({
-          db: options.workerDb ?? options.db,
-          sink: temporalProcessorEventSink(temporal, taskQueues(taskQueuePrefix).main),
-        }),
+        createSandboxProcessor({ db: options.workerDb ?? options.db, sink: workflows.processorEvents }),
       processorMetadata: {},
       interceptors: options.workerInterceptors,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
     workerRun = worker.run();
     // As a deployment's worker start does (temporal/schedules.ts): the outbox dispatcher runs.
-    await ensureWebhookDispatcher({ temporal, taskQueue: taskQueues(taskQueuePrefix).main });
+    await workflows.webhooks.ensureDispatcher();
   };
   const stopWorker = async () => {
     if (worker && worker.getState() === 'RUNNING') worker.shutdown();
@@ -137,7 +136,7 @@ export async function startTestStack(options: {
     rateLimitEnabled: options.authRateLimit ?? false,
     logger,
     mailer,
-    invitations: { temporal, taskQueue: taskQueues(taskQueuePrefix).main },
+    invitations: workflows.invitations,
     organizations: options.organizations,
     requireEmailVerification: options.requireEmailVerification,
     socialProviders: options.socialProviders,
@@ -164,12 +163,12 @@ export async function startTestStack(options: {
     logger,
     db: options.db,
     temporal,
+    workflows,
     auth,
     fileStorage: options.fileStorage ?? fileStorage,
     stripeWebhook: options.stripeWebhook && {
       webhookSecret: options.stripeWebhook.webhookSecret,
-      sink:
-        options.stripeWebhook.sink ?? temporalProcessorEventSink(temporal, taskQueues(taskQueuePrefix).main),
+      sink: options.stripeWebhook.sink ?? workflows.processorEvents,
     },
     tax: options.tax ?? noTax,
   });
@@ -178,6 +177,7 @@ export async function startTestStack(options: {
   return {
     baseUrl,
     temporal,
+    workflows,
     auth,
     taskQueuePrefix,
     fileStorage,

@@ -1,11 +1,10 @@
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { CommerceActivities } from '../activities/commerce.js';
+import type { CheckoutActivities } from '../activities/checkouts.js';
 import {
   CHECKOUT_SIGNALS,
-  REFUND_SIGNALS,
   type CheckoutConfirmedSignal,
   type CheckoutPaymentSignal,
-  type RefundOutcomeSignal,
+  type CheckoutWorkflowInput,
   AUTHENTICATION_LIMIT_MS,
   AUTHENTICATION_TIMEOUT_MESSAGE,
 } from '../domain/checkouts/rules.js';
@@ -18,7 +17,7 @@ const {
   refundOrphanPayment,
   failCheckoutPayment,
   expireCheckout,
-} = proxyActivities<CommerceActivities>({
+} = proxyActivities<CheckoutActivities>({
   startToCloseTimeout: '1 minute',
   // Every step is idempotent (processor idempotency keys, unique order per checkout, conditional
   // status changes), so PostgreSQL or processor hiccups are simply retried.
@@ -38,7 +37,7 @@ export type CheckoutOutcome = 'succeeded' | 'expired' | 'gone';
  * once, fulfils on success, records declines (the buyer may confirm again) and expires the
  * checkout when its time is up. It re-reads the row whenever it wakes; signals only wake it.
  */
-export async function checkoutWorkflow(input: { checkoutId: string }): Promise<CheckoutOutcome> {
+export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<CheckoutOutcome> {
   const { checkoutId } = input;
   let woken = false;
   const payments: CheckoutPaymentSignal[] = [];
@@ -116,57 +115,9 @@ async function settlePayment(checkoutId: string, paymentId: string | null): Prom
   if (orphan && paymentId) await refundOrphanPayment({ checkoutId, paymentId });
 }
 
-const { executeRefund, settleRefund } = proxyActivities<CommerceActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
+const { reconcileCheckouts } = proxyActivities<CheckoutActivities>({ startToCloseTimeout: '5 minutes' });
 
-export const refundOutcomeSignal = defineSignal<[RefundOutcomeSignal]>(REFUND_SIGNALS.outcome);
-
-/**
- * `refund:<id>`: lives while the refund is pending. Asks the processor once (idempotency key = the
- * refund), then settles the refund and the order's totals with the answer, or with the processor's
- * later event when the refund is still pending there.
- */
-export async function refundWorkflow(input: { refundId: string }): Promise<string> {
-  const { refundId } = input;
-  const outcomes: RefundOutcomeSignal[] = [];
-  setHandler(refundOutcomeSignal, (outcome) => {
-    outcomes.push(outcome);
-  });
-  const result = await executeRefund(refundId);
-  if (result.outcome === 'settled') return result.status;
-  if (result.outcome === 'succeeded') {
-    await settleRefund(refundId, { status: 'succeeded', processorRefundId: result.processorRefundId });
-    return 'succeeded';
-  }
-  if (result.outcome === 'failed') {
-    await settleRefund(refundId, {
-      status: 'failed',
-      processorRefundId: result.processorRefundId,
-      reason: result.reason,
-    });
-    return 'failed';
-  }
-  await condition(() => outcomes.length > 0);
-  const outcome = outcomes.shift()!;
-  if (outcome.type === 'refund.succeeded') {
-    await settleRefund(refundId, { status: 'succeeded', processorRefundId: outcome.processorRefundId });
-    return 'succeeded';
-  }
-  await settleRefund(refundId, {
-    status: 'failed',
-    processorRefundId: outcome.processorRefundId,
-    reason: outcome.reason,
-  });
-  return 'failed';
-}
-
-const { startMissingCommerceWorkflows } = proxyActivities<CommerceActivities>({
-  startToCloseTimeout: '5 minutes',
-});
-
-/** Run by the `reconcile-commerce` schedule: starts workflows that checkouts and refunds are missing. */
-export async function reconcileCommerceWorkflow(): Promise<{ started: string[]; redeliveredEvents: number }> {
-  return startMissingCommerceWorkflows();
+/** Run by the `reconcile-checkouts` schedule: starts the workflows that checkouts are missing. */
+export async function reconcileCheckoutsWorkflow(): Promise<{ started: string[] }> {
+  return reconcileCheckouts();
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { createCommerceActivities } from '../activities/commerce.js';
+import { createCheckoutActivities } from '../activities/checkouts.js';
+import { temporalCheckoutWorkflows } from '../temporal/checkouts.js';
 import {
   AUTHENTICATION_LIMIT_MS,
   AUTHENTICATION_TIMEOUT_MESSAGE,
@@ -104,13 +105,12 @@ describe('checkoutWorkflow (time-skipping)', () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
-      activities: createCommerceActivities({
+      activities: createCheckoutActivities({
         db: database.db,
         publicUrl: 'http://tollgate.test',
         processor,
         processorMetadata: {},
-        temporal: env.client,
-        taskQueue,
+        workflows: { checkouts: temporalCheckoutWorkflows(env.client, taskQueue) },
       }),
     });
     return worker.runUntil(work(taskQueue));

@@ -7,4 +7,6 @@ export {
   webhookDispatcherWorkflow,
   webhookEndpointDeliveryWorkflow,
 } from './webhooks.js';
-export { checkoutWorkflow, reconcileCommerceWorkflow, refundWorkflow } from './checkouts.js';
+export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
+export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
+export { redeliverProcessorEventsWorkflow } from './payments.js';

@@ -3,6 +3,7 @@ import type { InvitationActivities } from '../activities/invitations.js';
 import {
   INVITATION_SIGNALS,
   nextInvitationStep,
+  type InvitationWorkflowInput,
   type SendInvitationEmailRequest,
 } from '../domain/invitations/rules.js';
 
@@ -25,10 +26,7 @@ export type InvitationOutcome = 'accepted' | 'rejected' | 'canceled' | 'deleted'
  * re-send), one reminder before expiry, and tells the inviter when it expires. It re-reads the row
  * whenever it wakes, so changes made without a signal (a re-invite that cancels it) are respected.
  */
-export async function invitationWorkflow(input: {
-  invitationId: string;
-  sendInitialEmail: boolean;
-}): Promise<InvitationOutcome> {
+export async function invitationWorkflow(input: InvitationWorkflowInput): Promise<InvitationOutcome> {
   const { invitationId } = input;
   const emailRequests: string[] = input.sendInitialEmail ? ['initial'] : [];
   let closedSignalled = false;
@@ -67,11 +65,11 @@ export async function invitationWorkflow(input: {
   }
 }
 
-const { startMissingInvitationWorkflows } = proxyActivities<InvitationActivities>({
+const { reconcileInvitations } = proxyActivities<InvitationActivities>({
   startToCloseTimeout: '2 minutes',
 });
 
 /** Run by the `reconcile-invitations` schedule: starts workflows that invitations are missing. */
 export async function reconcileInvitationsWorkflow(): Promise<{ started: string[] }> {
-  return startMissingInvitationWorkflows();
+  return reconcileInvitations();
 }

@@ -4,7 +4,11 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createInvitationActivities } from '../activities/invitations.js';
 import { invitationWorkflowId } from '../domain/invitations/rules.js';
-import { notifyInvitationClosed, requestInvitationEmail } from '../domain/invitations/service.js';
+import {
+  notifyInvitationClosed,
+  requestInvitationEmail,
+  type InvitationWorkflows,
+} from '../domain/invitations/service.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -12,6 +16,7 @@ import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';
 import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
 import type { InvitationOutcome } from './invitations.js';
+import { temporalInvitationWorkflows } from '../temporal/invitations.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -47,10 +52,9 @@ describe('invitationWorkflow (time-skipping)', () => {
     });
   }
 
-  async function withWorker<T>(
-    work: (workflows: { temporal: typeof env.client; taskQueue: string }) => Promise<T>,
-  ) {
+  async function withWorker<T>(work: (workflows: InvitationWorkflows) => Promise<T>) {
     const taskQueue = `invitations-${randomUUID()}`;
+    const workflows = temporalInvitationWorkflows(env.client, taskQueue);
     const logger = createLogger({ level: 'silent', name: 'test' });
     const worker = await Worker.create({
       connection: env.nativeConnection,
@@ -60,11 +64,10 @@ describe('invitationWorkflow (time-skipping)', () => {
         db: database.db,
         mailer: createMailer({ db: database.db, from: 'no-reply@tollgate.test', logger }),
         publicUrl: 'http://tollgate.test',
-        temporal: env.client,
-        taskQueue,
+        workflows: { invitations: workflows },
       }),
     });
-    return worker.runUntil(work({ temporal: env.client, taskQueue }));
+    return worker.runUntil(work(workflows));
   }
 
   const emailsTo = (address: string) =>

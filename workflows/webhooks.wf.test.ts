@@ -10,7 +10,7 @@ import {
   webhookDeliveryWorkflowId,
   webhookEndpointDeliveryWorkflowId,
 } from '../domain/webhooks/rules.js';
-import { dispatchOutboxEvents } from '../domain/webhooks/service.js';
+import { dispatchOutboxEvents, type WebhookWorkflows } from '../domain/webhooks/service.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../infra/mailer.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -18,6 +18,7 @@ import { requireTestEnv } from '../test/env.js';
 import { createMemberUser, createOrganization, createWebhookEndpoint } from '../test/factories.js';
 import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
 import { startWebhookReceiver } from '../test/webhook-receiver.js';
+import { temporalWebhookWorkflows } from '../temporal/webhooks.js';
 
 const SECRET = 'tollgate_whs_workflow-test-secret';
 
@@ -50,10 +51,9 @@ describe('webhook delivery workflows (time-skipping)', () => {
     return { ...started, serverTimes };
   }
 
-  async function withWorker<T>(
-    work: (workflows: { temporal: typeof env.client; taskQueue: string }) => Promise<T>,
-  ) {
+  async function withWorker<T>(work: (workflows: WebhookWorkflows) => Promise<T>) {
     const taskQueue = `webhooks-${randomUUID()}`;
+    const workflows = temporalWebhookWorkflows(env.client, taskQueue);
     const logger = createLogger({ level: 'silent', name: 'test' });
     const worker = await Worker.create({
       connection: env.nativeConnection,
@@ -63,11 +63,10 @@ describe('webhook delivery workflows (time-skipping)', () => {
         db: database.db,
         mailer: createMailer({ db: database.db, from: 'no-reply@tollgate.test', logger }),
         publicUrl: 'http://tollgate.test',
-        temporal: env.client,
-        taskQueue,
+        workflows: { webhooks: workflows },
       }),
     });
-    return worker.runUntil(work({ temporal: env.client, taskQueue }));
+    return worker.runUntil(work(workflows));
   }
 
   async function recordOrganizationEvent(organizationId: string, data: { id: string; name: string }) {

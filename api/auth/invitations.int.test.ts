@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { invitationWorkflowId } from '../../domain/invitations/rules.js';
-import { RECONCILE_MIN_AGE_MS, startMissingInvitationWorkflows } from '../../domain/invitations/service.js';
+import { RECONCILE_MIN_AGE_MS, reconcileInvitationWorkflows } from '../../domain/invitations/service.js';
 import { ensureSchedules, reconcileInvitationsScheduleId } from '../../temporal/schedules.js';
 import { taskQueues } from '../../temporal/task-queues.js';
 import { signUpUser } from '../../test/auth-client.js';
@@ -84,14 +84,13 @@ describe('invitations through /api/auth and their workflows', () => {
     });
     await expect(handleOf(orphan.id).describe()).rejects.toThrow();
 
-    const workflows = { temporal: env.stack.temporal, taskQueue: taskQueues(env.stack.taskQueuePrefix).main };
-    const first = await startMissingInvitationWorkflows(env.database.db, workflows);
-    expect(first.started).toContain(orphan.id);
+    const first = await reconcileInvitationWorkflows(env.database.db, env.stack.workflows.invitations);
+    expect(first.started).toContain(invitationWorkflowId(orphan.id));
     await waitForEmail(inviteeEmail, 'Invite Co');
     expect((await handleOf(orphan.id).describe()).status.name).toBe('RUNNING');
 
-    const second = await startMissingInvitationWorkflows(env.database.db, workflows);
-    expect(second.started).not.toContain(orphan.id);
+    const second = await reconcileInvitationWorkflows(env.database.db, env.stack.workflows.invitations);
+    expect(second.started).not.toContain(invitationWorkflowId(orphan.id));
     expect(await env.database.db.emailMessage.count({ where: { toAddress: inviteeEmail } })).toBe(1);
   });
 });
@@ -101,8 +100,8 @@ describe('the reconcile-invitations schedule', () => {
 
   it('is created once, every 5 minutes, and its runs start missing invitation workflows', async () => {
     const taskQueue = taskQueues(env.stack.taskQueuePrefix).main;
-    await ensureSchedules(env.stack.temporal, taskQueue);
-    await ensureSchedules(env.stack.temporal, taskQueue);
+    await ensureSchedules(env.stack.temporal, taskQueue, env.stack.workflows.webhooks);
+    await ensureSchedules(env.stack.temporal, taskQueue, env.stack.workflows.webhooks);
     const schedule = env.stack.temporal.schedule.getHandle(reconcileInvitationsScheduleId(taskQueue));
     try {
       const description = await schedule.describe();

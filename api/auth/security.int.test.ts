@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { createLogger } from '../../infra/logger.js';
+import { temporalStarters } from '../../temporal/starters.js';
 import { createMailer } from '../../infra/mailer.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
@@ -151,10 +152,10 @@ describe('cookies outside localhost', () => {
       rateLimitEnabled: false,
       logger,
       mailer: createMailer({ db: database.db, from: 'x@y.test', logger }),
-      invitations: {
-        temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
-        taskQueue: 'unused',
-      },
+      invitations: temporalStarters(
+        new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
+        'unused',
+      ).invitations,
     });
     const response = await auth.handler(
       new Request('https://pay.example.com/api/auth/sign-up/email', {

@@ -1,6 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import type { Client } from '@temporalio/client';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Auth } from '../auth/auth.js';
@@ -10,7 +9,7 @@ import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
 import { perCaller, rateLimit } from '../http/rate-limit.js';
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
-import { temporalCheckoutWorkflows, temporalRefundWorkflows } from '../../temporal/commerce.js';
+import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
 import {
   checkoutClientCors,
@@ -42,9 +41,8 @@ export type V1Deps = {
   version: string;
   publicUrl: string;
   fileStorage: FileStorage;
-  /** Redelivery queues work on the webhook delivery workflows. */
-  temporal: Client;
-  taskQueue: string;
+  /** Checkouts, refunds and webhook redeliveries start or wake their workflows. */
+  workflows: Pick<WorkflowStarters, 'checkouts' | 'refunds' | 'webhooks'>;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
   tax: TaxCalculator;
   /** Handed to the hosted checkout page (e.g. Stripe's publishable key). */
@@ -80,7 +78,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     db: deps.db,
     publicUrl: deps.publicUrl,
     tax: deps.tax,
-    workflows: temporalCheckoutWorkflows(deps.temporal, deps.taskQueue),
+    workflows: deps.workflows.checkouts,
     checkoutTtlMs: deps.checkoutTtlMs,
     processorMetadata: deps.processorMetadata,
   };
@@ -105,13 +103,13 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerMeterOperations(registry, deps);
   registerWebhookOperations(registry, {
     db: deps.db,
-    webhooks: { temporal: deps.temporal, taskQueue: deps.taskQueue },
+    webhooks: deps.workflows.webhooks,
   });
   registerCheckoutOperations(registry, checkouts);
   registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
   registerRefundOperations(registry, {
     db: deps.db,
-    workflows: temporalRefundWorkflows(deps.temporal, deps.taskQueue),
+    workflows: deps.workflows.refunds,
   });
   router.use(notFoundHandler);
   return { router, registry };

@@ -22,6 +22,25 @@ export function findCheckoutBySecret(db: Client, clientSecret: string) {
   return db.checkout.findUnique({ where: { clientSecret }, include: checkoutInclude });
 }
 
+/** What the checkout's workflow decides its next step from. */
+export function findCheckoutProgress(db: Client, id: string) {
+  return db.checkout.findUnique({
+    where: { id },
+    select: {
+      status: true,
+      expiresAt: true,
+      paymentAttempt: true,
+      paymentId: true,
+      paymentClientSecret: true,
+    },
+  });
+}
+
+export async function findEmbedOrigin(db: Client, clientSecret: string): Promise<string | null> {
+  const row = await db.checkout.findUnique({ where: { clientSecret }, select: { embedOrigin: true } });
+  return row?.embedOrigin ?? null;
+}
+
 /** Serializes confirmations, updates and workflow steps of one checkout. */
 export async function lockCheckout(tx: Prisma.TransactionClient, id: string) {
   await tx.$queryRaw`SELECT id FROM checkouts WHERE id = ${id}::uuid FOR UPDATE`;

@@ -519,10 +519,10 @@ export const AUTHENTICATION_TIMEOUT_MESSAGE =
   'Your card was not authenticated in time. Please try again or use another card.';
 
 export const CHECKOUT_SIGNALS = { confirmed: 'confirmed', payment: 'payment' } as const;
-export const REFUND_SIGNALS = { outcome: 'outcome' } as const;
 
 export const checkoutWorkflowId = (checkoutId: string) => `checkout:${checkoutId}`;
-export const refundWorkflowId = (refundId: string) => `refund:${refundId}`;
+
+export type CheckoutWorkflowInput = { checkoutId: string };
 
 export type CheckoutConfirmedSignal = { attempt: number };
 
@@ -530,7 +530,3 @@ export type CheckoutConfirmedSignal = { attempt: number };
 export type CheckoutPaymentSignal =
   | { type: 'payment.succeeded'; paymentId: string }
   | { type: 'payment.failed'; paymentId: string | null; message: string };
-
-export type RefundOutcomeSignal =
-  | { type: 'refund.succeeded'; processorRefundId: string }
-  | { type: 'refund.failed'; processorRefundId: string | null; reason: string };

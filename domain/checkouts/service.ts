@@ -19,7 +19,10 @@ import {
   checkoutInclude,
   findCheckout,
   findCheckoutBySecret,
+  findCheckoutProgress,
   findDiscountByCode,
+  findEmbedOrigin,
+  findUnfinishedCheckouts,
   findDiscountOfOrganization,
   insertCheckout,
   listCheckoutRows,
@@ -30,7 +33,7 @@ import {
   type CheckoutRow,
   type DiscountWithProducts,
 } from './repository.js';
-import { withoutRefusedPrefills, type PricedPrefills } from './rules.js';
+import { withoutRefusedPrefills, type CheckoutPaymentSignal, type PricedPrefills } from './rules.js';
 import {
   checkoutPublicConfirmedSchema,
   checkoutPublicSchema,
@@ -47,10 +50,16 @@ import {
   type CheckoutUpdate,
 } from './schemas.js';
 
-/** Starts and signals `checkout:<id>` workflows; the API and activities get a Temporal-backed one. */
+/** What checkouts ask of their `checkout:<id>` workflows; temporal/checkouts.ts implements it. */
 export type CheckoutWorkflows = {
-  started(checkoutId: string): Promise<void>;
-  confirmed(checkoutId: string, attempt: number): Promise<void>;
+  /** Starts the checkout's workflow unless it runs. */
+  start(checkoutId: string): Promise<void>;
+  /** The buyer confirmed payment attempt `attempt`: wakes the workflow, starting it if it ended. */
+  signalConfirmed(checkoutId: string, attempt: number): Promise<void>;
+  /** The processor's word on one of the checkout's payments: wakes the workflow the same way. */
+  signalPayment(checkoutId: string, payment: CheckoutPaymentSignal): Promise<void>;
+  /** Starts the workflow of each of these checkouts that has none running; answers their workflow ids. */
+  startMissing(checkoutIds: string[]): Promise<string[]>;
 };
 
 export type CheckoutsContext = {
@@ -302,7 +311,7 @@ async function openCheckout(
     });
     return created;
   });
-  await ctx.workflows.started(row.id);
+  await ctx.workflows.start(row.id);
   return row;
 }
 
@@ -700,8 +709,7 @@ export async function getClientCheckout(
 
 /** The checkout behind a client secret, for CORS decisions (its embed origin). */
 export async function embedOriginOf(db: Db, clientSecret: string): Promise<string | null> {
-  const row = await db.checkout.findUnique({ where: { clientSecret }, select: { embedOrigin: true } });
-  return row?.embedOrigin ?? null;
+  return findEmbedOrigin(db, clientSecret);
 }
 
 export async function updateClientCheckout(
@@ -773,7 +781,7 @@ export async function confirmClientCheckout(
     }
     return updated;
   }, LOCKING_TRANSACTION);
-  await ctx.workflows.confirmed(row.id, row.paymentAttempt);
+  await ctx.workflows.signalConfirmed(row.id, row.paymentAttempt);
   return checkoutPublicConfirmedSchema.parse({
     ...(await toCheckoutPublicResponse(ctx, row)),
     customer_session_token: sessionToken,
@@ -790,16 +798,7 @@ export type CheckoutWorkflowState = {
 };
 
 export async function checkoutWorkflowState(db: Db, id: string): Promise<CheckoutWorkflowState | null> {
-  const row = await db.checkout.findUnique({
-    where: { id },
-    select: {
-      status: true,
-      expiresAt: true,
-      paymentAttempt: true,
-      paymentId: true,
-      paymentClientSecret: true,
-    },
-  });
+  const row = await findCheckoutProgress(db, id);
   if (!row) return null;
   return {
     status: row.status as CheckoutStatus,
@@ -808,6 +807,22 @@ export async function checkoutWorkflowState(db: Db, id: string): Promise<Checkou
     paymentId: row.paymentId,
     awaitingAuthentication: row.status === 'confirmed' && row.paymentClientSecret !== null,
   };
+}
+
+/** Grace for a just-created checkout whose workflow start is still on its way. */
+const RECONCILE_MIN_AGE_MS = 60_000;
+
+/**
+ * Starts the workflow of every unfinished checkout that has none: the healing path for a crash or
+ * a Temporal outage between the commit and the start.
+ */
+export async function reconcileCheckoutWorkflows(
+  db: Db,
+  workflows: CheckoutWorkflows,
+  now = new Date(),
+): Promise<{ started: string[] }> {
+  const unfinished = await findUnfinishedCheckouts(db, new Date(now.getTime() - RECONCILE_MIN_AGE_MS), 500);
+  return { started: await workflows.startMissing(unfinished.map(({ id }) => id)) };
 }
 
 export { recordUpdated as recordCheckoutUpdated };

@@ -44,3 +44,5 @@ export const INVITATION_SIGNALS = {
 } as const;
 
 export type SendInvitationEmailRequest = { requestId: string };
+
+export type InvitationWorkflowInput = { invitationId: string; sendInitialEmail: boolean };

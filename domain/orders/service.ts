@@ -12,6 +12,7 @@ import type { FileStorage } from '../files/storage.js';
 import { renderInvoicePdf } from '../invoices/render.js';
 import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { statusAfterRefund } from './rules.js';
 import {
   findOrder,
   insertOrder,
@@ -21,13 +22,7 @@ import {
   updateOrderRow,
   type OrderRow,
 } from './repository.js';
-import {
-  orderSchema,
-  type Order,
-  type OrderListQuery,
-  type OrderStatus,
-  type OrderUpdate,
-} from './schemas.js';
+import { orderSchema, type Order, type OrderListQuery, type OrderUpdate } from './schemas.js';
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
@@ -239,10 +234,6 @@ export async function updateOrder(db: Db, caller: Caller, id: string, input: Ord
 }
 
 /** The order's status once `refundedAmount` of its net amount has been given back. */
-export function statusAfterRefund(netAmount: number, refundedAmount: number): OrderStatus {
-  if (refundedAmount <= 0) return 'paid';
-  return refundedAmount >= netAmount ? 'refunded' : 'partially_refunded';
-}
 
 export type InvoiceContext = { db: Db; storage: FileStorage; now?: () => Date };
 
@@ -346,4 +337,24 @@ export async function orderInvoiceUrl(
       expiresInMs: INVOICE_LINK_TTL_MS,
     }),
   };
+}
+
+/**
+ * A refund the processor confirmed: the order's refunded amounts and status move with it, and the
+ * seller hears `order.refunded` and `order.updated`. In the refund's transaction, order row locked.
+ */
+export async function applySucceededRefund(
+  tx: Prisma.TransactionClient,
+  refund: { orderId: string; amount: number; taxAmount: number },
+): Promise<void> {
+  const order = (await findOrder(tx, refund.orderId))!;
+  const refundedAmount = order.refundedAmount + refund.amount;
+  const updated = await updateOrderRow(tx, order.id, {
+    refundedAmount,
+    refundedTaxAmount: order.refundedTaxAmount + refund.taxAmount,
+    status: statusAfterRefund(order.netAmount, refundedAmount),
+  });
+  const data = toOrderResponse(updated);
+  await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.refunded', data });
+  await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.updated', data });
 }

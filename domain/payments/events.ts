@@ -9,6 +9,8 @@
 // runs on a schedule. A process dying between the sink's success and the mark leads to a second
 // delivery once the lease ends, so receivers treat an event id they have seen as done.
 import type { Db } from '../../infra/db.js';
+import type { CheckoutWorkflows } from '../checkouts/service.js';
+import type { RefundWorkflows } from '../refunds/service.js';
 import type { ProcessorEvent, ProcessorEventSink, ProcessorName } from './processor.js';
 import {
   claimProcessorEvent,
@@ -19,6 +21,45 @@ import {
   releaseProcessorEvent,
 } from './repository.js';
 import { processorEventSchema } from './schemas.js';
+
+/**
+ * The sink every processor event ends in: payment events wake the checkout's workflow, refund
+ * events the refund's, starting it when it ended (it then re-reads its row and ends again, so a
+ * late or repeated event changes nothing).
+ */
+export function processorEventRouter(workflows: {
+  checkouts: Pick<CheckoutWorkflows, 'signalPayment'>;
+  refunds: Pick<RefundWorkflows, 'signalOutcome'>;
+}): ProcessorEventSink {
+  return {
+    async deliver(event) {
+      switch (event.type) {
+        case 'payment.succeeded':
+          return workflows.checkouts.signalPayment(event.checkoutId, {
+            type: event.type,
+            paymentId: event.paymentId,
+          });
+        case 'payment.failed':
+          return workflows.checkouts.signalPayment(event.checkoutId, {
+            type: event.type,
+            paymentId: event.paymentId,
+            message: event.message,
+          });
+        case 'refund.succeeded':
+          return workflows.refunds.signalOutcome(event.refundId, {
+            type: event.type,
+            processorRefundId: event.processorRefundId,
+          });
+        case 'refund.failed':
+          return workflows.refunds.signalOutcome(event.refundId, {
+            type: event.type,
+            processorRefundId: event.processorRefundId,
+            reason: event.reason,
+          });
+      }
+    },
+  };
+}
 
 /** How long one delivery may take before another process may deliver the same event. */
 export const DELIVERY_LEASE_MS = 60_000;

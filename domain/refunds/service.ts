@@ -3,56 +3,38 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationsToList } from '../access/service.js';
 import { recordEvent } from '../events/repository.js';
-import { readMetadata } from '../metadata/rules.js';
-import { findOrder, lockOrder, updateOrderRow } from '../orders/repository.js';
-import { findOrderFor, statusAfterRefund, toOrderResponse } from '../orders/service.js';
+import { findOrder, lockOrder } from '../orders/repository.js';
+import { applySucceededRefund, findOrderFor } from '../orders/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import { refundSchema, type Refund, type RefundCreate, type RefundListQuery } from './schemas.js';
+import {
+  findPendingRefunds,
+  findRefund,
+  findRefundWithPayment,
+  insertRefund,
+  listRefundRows,
+  settlePendingRefund,
+  sumPendingRefunds,
+} from './repository.js';
+import {
+  refundTaxFor,
+  type RefundExecution,
+  type RefundOutcomeSignal,
+  type RefundSettlement,
+} from './rules.js';
+import type { Refund, RefundCreate, RefundListQuery } from './schemas.js';
+import { refundView } from './views.js';
 
-/** Starts `refund:<id>` workflows. */
+/** What refunds ask of their `refund:<id>` workflows; temporal/refunds.ts implements it. */
 export type RefundWorkflows = {
-  started(refundId: string): Promise<void>;
+  /** Starts the refund's workflow unless it runs. */
+  start(refundId: string): Promise<void>;
+  /** The processor's later word on the refund: wakes the workflow, starting it if it ended. */
+  signalOutcome(refundId: string, outcome: RefundOutcomeSignal): Promise<void>;
+  /** Starts the workflow of each of these refunds that has none running; answers their workflow ids. */
+  startMissing(refundIds: string[]): Promise<string[]>;
 };
-
-type RefundRow = Prisma.RefundGetPayload<object>;
-
-export function toRefundResponse(row: RefundRow): Refund {
-  return refundSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    metadata: readMetadata(row.metadata),
-    status: row.status,
-    reason: row.reason,
-    amount: row.amount,
-    tax_amount: row.taxAmount,
-    currency: row.currency,
-    organization_id: row.organizationId,
-    order_id: row.orderId,
-    subscription_id: null,
-    customer_id: row.customerId,
-    revoke_benefits: row.revokeBenefits,
-  });
-}
-
-/**
- * The tax refunded with `amount`: the order's tax in the same proportion (rounded half up), and
- * exactly the tax left when the last of the net amount is refunded, so totals always reconcile.
- */
-export function refundTaxFor(
-  order: { netAmount: number; taxAmount: number },
-  amount: number,
-  left: { net: number; tax: number },
-): number {
-  if (amount >= left.net) return left.tax;
-  if (order.netAmount === 0) return 0;
-  const scaled =
-    (BigInt(order.taxAmount) * BigInt(amount) * 2n + BigInt(order.netAmount)) /
-    (2n * BigInt(order.netAmount));
-  return Math.min(Number(scaled), left.tax);
-}
 
 /**
  * Records a pending refund and starts its workflow, which asks the processor. The order row is
@@ -75,13 +57,10 @@ export async function createRefund(
       throw new AppError('RefundedAlready', 'The order is already fully refunded.');
     if (order.status === 'pending')
       throw new InvalidFieldError(['body', 'order_id'], 'The order is not paid.');
-    const pending = await tx.refund.aggregate({
-      where: { orderId: order.id, status: 'pending' },
-      _sum: { amount: true, taxAmount: true },
-    });
+    const pending = await sumPendingRefunds(tx, order.id);
     const left = {
-      net: order.netAmount - order.refundedAmount - (pending._sum.amount ?? 0),
-      tax: order.taxAmount - order.refundedTaxAmount - (pending._sum.taxAmount ?? 0),
+      net: order.netAmount - order.refundedAmount - pending.amount,
+      tax: order.taxAmount - order.refundedTaxAmount - pending.taxAmount,
     };
     if (left.net <= 0) {
       throw new AppError('RefundedAlready', 'The rest of the order is already being refunded.');
@@ -89,31 +68,29 @@ export async function createRefund(
     if (input.amount > left.net) {
       throw new AppError('RefundAmountTooHigh', `At most ${left.net} can still be refunded on this order.`);
     }
-    const created = await tx.refund.create({
-      data: {
-        organizationId: order.organizationId,
-        orderId: order.id,
-        customerId: order.customerId,
-        status: 'pending',
-        reason: input.reason,
-        amount: input.amount,
-        taxAmount: refundTaxFor(order, input.amount, left),
-        currency: order.currency,
-        comment: input.comment ?? null,
-        revokeBenefits: input.revoke_benefits,
-        metadata: input.metadata ?? {},
-      },
+    const created = await insertRefund(tx, {
+      organizationId: order.organizationId,
+      orderId: order.id,
+      customerId: order.customerId,
+      status: 'pending',
+      reason: input.reason,
+      amount: input.amount,
+      taxAmount: refundTaxFor(order, input.amount, left),
+      currency: order.currency,
+      comment: input.comment ?? null,
+      revokeBenefits: input.revoke_benefits,
+      metadata: input.metadata ?? {},
     });
     await recordEvent(tx, {
       organizationId: created.organizationId,
       type: 'refund.created',
-      data: toRefundResponse(created),
+      data: refundView(created),
       at: created.createdAt,
     });
     return created;
   });
-  await ctx.workflows.started(row.id);
-  return toRefundResponse(row);
+  await ctx.workflows.start(row.id);
+  return refundView(row);
 }
 
 const SORT_COLUMNS = { created_at: 'createdAt', amount: 'amount' } as const;
@@ -130,18 +107,9 @@ export async function listRefunds(db: Db, caller: Caller, query: RefundListQuery
   const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
-  const [rows, total] = await db.$transaction([
-    db.refund.findMany({ where, orderBy, ...pageToSkipTake(query) }),
-    db.refund.count({ where }),
-  ]);
-  return paginated(rows.map(toRefundResponse), total, query);
+  const [rows, total] = await listRefundRows(db, where, orderBy, pageToSkipTake(query));
+  return paginated(rows.map(refundView), total, query);
 }
-
-export type RefundExecution =
-  | { outcome: 'settled'; status: string }
-  | { outcome: 'succeeded'; processorRefundId: string }
-  | { outcome: 'pending'; processorRefundId: string }
-  | { outcome: 'failed'; processorRefundId: string | null; reason: string };
 
 /**
  * Asks the processor for the money back. The idempotency key is the refund's id, so a retried
@@ -152,7 +120,7 @@ export async function executeRefund(
   processor: PaymentProcessor,
   refundId: string,
 ): Promise<RefundExecution> {
-  const refund = await db.refund.findUnique({ where: { id: refundId }, include: { order: true } });
+  const refund = await findRefundWithPayment(db, refundId);
   if (!refund) return { outcome: 'settled', status: 'missing' };
   if (refund.status !== 'pending') return { outcome: 'settled', status: refund.status };
   const total = refund.amount + refund.taxAmount;
@@ -179,53 +147,39 @@ export async function executeRefund(
  * Ends a pending refund. Success raises the order's refunded amounts and status in the same
  * transaction; only a pending refund moves, so a replayed outcome changes nothing.
  */
-export async function settleRefund(
-  db: Db,
-  refundId: string,
-  outcome:
-    | { status: 'succeeded'; processorRefundId: string }
-    | { status: 'failed'; processorRefundId: string | null; reason: string },
-): Promise<void> {
+export async function settleRefund(db: Db, refundId: string, outcome: RefundSettlement): Promise<void> {
   await db.$transaction(async (tx) => {
-    const refund = await tx.refund.findUnique({ where: { id: refundId } });
+    const refund = await findRefund(tx, refundId);
     if (!refund) return;
     await lockOrder(tx, refund.orderId);
-    const moved = await tx.refund.updateMany({
-      where: { id: refundId, status: 'pending' },
-      data: {
-        status: outcome.status,
-        processorRefundId: outcome.processorRefundId,
-        failureReason: outcome.status === 'failed' ? outcome.reason : null,
-        modifiedAt: new Date(),
-      },
+    const moved = await settlePendingRefund(tx, refundId, {
+      status: outcome.status,
+      processorRefundId: outcome.processorRefundId,
+      failureReason: outcome.status === 'failed' ? outcome.reason : null,
     });
-    if (moved.count === 0) return;
-    const settled = (await tx.refund.findUnique({ where: { id: refundId } }))!;
+    if (moved === 0) return;
+    const settled = (await findRefund(tx, refundId))!;
     await recordEvent(tx, {
       organizationId: settled.organizationId,
       type: 'refund.updated',
-      data: toRefundResponse(settled),
+      data: refundView(settled),
     });
-    if (outcome.status !== 'succeeded') return;
-    const order = (await findOrder(tx, refund.orderId))!;
-    const refundedAmount = order.refundedAmount + refund.amount;
-    const updated = await updateOrderRow(tx, order.id, {
-      refundedAmount,
-      refundedTaxAmount: order.refundedTaxAmount + refund.taxAmount,
-      status: statusAfterRefund(order.netAmount, refundedAmount),
-    });
-    const data = toOrderResponse(updated);
-    await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.refunded', data });
-    await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.updated', data });
+    if (outcome.status === 'succeeded') await applySucceededRefund(tx, refund);
   });
 }
 
-/** Pending refunds older than `before`, for the reconciler that restarts lost workflows. */
-export function findPendingRefunds(db: Db, before: Date, limit: number) {
-  return db.refund.findMany({
-    where: { status: 'pending', createdAt: { lt: before } },
-    select: { id: true },
-    orderBy: { createdAt: 'asc' },
-    take: limit,
-  });
+/** Grace for a just-created refund whose workflow start is still on its way. */
+const RECONCILE_MIN_AGE_MS = 60_000;
+
+/**
+ * Starts the workflow of every pending refund that has none: the healing path for a crash or a
+ * Temporal outage between the commit and the start.
+ */
+export async function reconcileRefundWorkflows(
+  db: Db,
+  workflows: RefundWorkflows,
+  now = new Date(),
+): Promise<{ started: string[] }> {
+  const pending = await findPendingRefunds(db, new Date(now.getTime() - RECONCILE_MIN_AGE_MS), 500);
+  return { started: await workflows.startMissing(pending.map(({ id }) => id)) };
 }

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { Db } from '../../infra/db.js';
-import type {
-  webhookDeliveryWorkflow,
-  webhookDispatcherWorkflow,
-  webhookEndpointDeliveryWorkflow,
-} from '../../workflows/webhooks.js';
 import { hasAnyRole, ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
@@ -48,10 +42,6 @@ import {
   RESPONSE_EXCERPT_CHARS,
   resourceIdOf,
   shouldDisableEndpoint,
-  WEBHOOK_SIGNALS,
-  webhookDeliveryWorkflowId,
-  webhookDispatcherWorkflowId,
-  webhookEndpointDeliveryWorkflowId,
   type AttemptOutcome,
   type OutboxPayload,
   type WebhookDeliveryRequest,
@@ -71,7 +61,18 @@ import {
 import { generateWebhookSecret, webhookHeaders } from './signing.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 
-export type WebhookWorkflows = { temporal: Client; taskQueue: string };
+/** What webhooks ask of their delivery workflows; temporal/webhooks.ts implements it. */
+export type WebhookWorkflows = {
+  /** Queues one delivery on the resource's `webhook-delivery:<endpoint>:<resource>` workflow. */
+  enqueueDelivery(
+    target: { endpointId: string; resourceId: string },
+    request: WebhookDeliveryRequest,
+  ): Promise<void>;
+  /** Hands a dispatch's events, in outbox order, to the endpoint's delivery workflow. */
+  enqueueEndpointBatch(endpointId: string, batch: WebhookDeliveryTarget[]): Promise<void>;
+  /** Starts the deployment's outbox dispatcher unless it runs; `true` when it was started. */
+  ensureDispatcher(): Promise<boolean>;
+};
 
 export function toWebhookEndpointResponse(row: WebhookEndpointRow): WebhookEndpointResponse {
   return webhookEndpointSchema.parse({
@@ -213,23 +214,6 @@ export async function listWebhookDeliveries(db: Db, caller: Caller, query: Webho
 
 // ---- delivery workflows ----
 
-async function enqueueDelivery(
-  { temporal, taskQueue }: WebhookWorkflows,
-  target: { endpointId: string; resourceId: string },
-  request: WebhookDeliveryRequest,
-) {
-  await temporal.workflow.signalWithStart<typeof webhookDeliveryWorkflow, [WebhookDeliveryRequest]>(
-    'webhookDeliveryWorkflow',
-    {
-      workflowId: webhookDeliveryWorkflowId(target.endpointId, target.resourceId),
-      taskQueue,
-      args: [{ endpointId: target.endpointId, resourceId: target.resourceId, queue: [] }],
-      signal: WEBHOOK_SIGNALS.enqueue,
-      signalArgs: [request],
-    },
-  );
-}
-
 /**
  * Re-sends one webhook event to its endpoint, from the first attempt of the retry schedule, even
  * when it was delivered before. The new round is committed before the workflow hears of it, so a
@@ -241,7 +225,7 @@ export async function redeliverWebhookEvent(db: Db, workflows: WebhookWorkflows,
   await requireManager(db, caller, event.organizationId);
   const round = randomUUID();
   await startWebhookEventRound(db, { id, organizationId: event.organizationId, round });
-  await enqueueDelivery(workflows, event, { webhookEventId: id, round });
+  await workflows.enqueueDelivery(event, { webhookEventId: id, round });
 }
 
 /** Runs `work` on every item, at most `concurrency` at a time. */
@@ -310,16 +294,7 @@ export async function dispatchOutboxEvents(
     batches.set(row.endpointId, batch);
   }
   await forEachConcurrently([...batches], DISPATCH_SIGNAL_CONCURRENCY, async ([endpointId, requests]) => {
-    await workflows.temporal.workflow.signalWithStart<
-      typeof webhookEndpointDeliveryWorkflow,
-      [WebhookDeliveryTarget[]]
-    >('webhookEndpointDeliveryWorkflow', {
-      workflowId: webhookEndpointDeliveryWorkflowId(endpointId),
-      taskQueue: workflows.taskQueue,
-      args: [{ endpointId, batches: [] }],
-      signal: WEBHOOK_SIGNALS.enqueueBatch,
-      signalArgs: [requests],
-    });
+    await workflows.enqueueEndpointBatch(endpointId, requests);
   });
   await markOutboxEventsDispatched(
     db,
@@ -445,7 +420,7 @@ export async function deliverWebhookEventBatch(
   await recordFirstAttempts(db, input.endpointId, made);
   await forEachConcurrently(handOver, DISPATCH_SIGNAL_CONCURRENCY, async ({ resourceId, requests }) => {
     for (const request of requests) {
-      await enqueueDelivery(workflows, { endpointId: input.endpointId, resourceId }, request);
+      await workflows.enqueueDelivery({ endpointId: input.endpointId, resourceId }, request);
     }
   });
   return {
@@ -489,21 +464,6 @@ async function recordFirstAttempts(db: Db, endpointId: string, made: BatchAttemp
     }
     if (delivered > 0) await resetConsecutiveFailures(tx, endpointId);
   });
-}
-
-/** Starts the deployment's dispatcher unless it runs; safe from every worker start and the watchdog. */
-export async function ensureWebhookDispatcher({ temporal, taskQueue }: WebhookWorkflows): Promise<boolean> {
-  try {
-    await temporal.workflow.start<typeof webhookDispatcherWorkflow>('webhookDispatcherWorkflow', {
-      workflowId: webhookDispatcherWorkflowId(taskQueue),
-      taskQueue,
-      args: [],
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw error;
-  }
 }
 
 export type DeliveryAttemptResult =

@@ -1,5 +1,4 @@
 import { log } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import {
   cancelCheckoutPayment,
   chargeCheckout,
@@ -9,24 +8,25 @@ import {
   refundOrphanPayment,
   type ChargeOutcome,
 } from '../domain/checkouts/payment.js';
-import { checkoutWorkflowState, type CheckoutWorkflowState } from '../domain/checkouts/service.js';
+import {
+  checkoutWorkflowState,
+  reconcileCheckoutWorkflows,
+  type CheckoutWorkflowState,
+  type CheckoutWorkflows,
+} from '../domain/checkouts/service.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
-import { executeRefund, settleRefund, type RefundExecution } from '../domain/refunds/service.js';
-import { redeliverProcessorEvents } from '../domain/payments/events.js';
-import { startMissingCommerceWorkflows, temporalProcessorEventSink } from '../temporal/commerce.js';
 import type { Db } from '../infra/db.js';
 
-export type CommerceActivityDeps = {
+export type CheckoutActivityDeps = {
   db: Db;
   publicUrl: string;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
-  temporal: Client;
-  taskQueue: string;
+  workflows: { checkouts: CheckoutWorkflows };
 };
 
-/** Checkout and refund steps; each is idempotent, so Temporal may retry any of them. */
-export function createCommerceActivities(deps: CommerceActivityDeps) {
+/** The steps of `checkout:<id>`; each is idempotent, so Temporal may retry any of them. */
+export function createCheckoutActivities(deps: CheckoutActivityDeps) {
   const view = { db: deps.db, publicUrl: deps.publicUrl, processorMetadata: deps.processorMetadata };
   return {
     loadCheckoutState(checkoutId: string): Promise<CheckoutWorkflowState | null> {
@@ -61,27 +61,11 @@ export function createCommerceActivities(deps: CommerceActivityDeps) {
     expireCheckout(input: { checkoutId: string; nowMs: number }) {
       return expireCheckout(view, input);
     },
-    executeRefund(refundId: string): Promise<RefundExecution> {
-      return executeRefund(deps.db, deps.processor, refundId);
-    },
-    settleRefund(
-      refundId: string,
-      outcome:
-        | { status: 'succeeded'; processorRefundId: string }
-        | { status: 'failed'; processorRefundId: string | null; reason: string },
-    ) {
-      return settleRefund(deps.db, refundId, outcome);
-    },
-    /** Heals lost workflow starts and processor events whose hand-over to a workflow failed. */
-    async startMissingCommerceWorkflows() {
-      const { started } = await startMissingCommerceWorkflows(deps.db, deps.temporal, deps.taskQueue);
-      const redelivered = await redeliverProcessorEvents(
-        deps.db,
-        temporalProcessorEventSink(deps.temporal, deps.taskQueue),
-      );
-      return { started, redeliveredEvents: redelivered.delivered };
+    /** Heals checkouts whose workflow start was lost. */
+    reconcileCheckouts() {
+      return reconcileCheckoutWorkflows(deps.db, deps.workflows.checkouts);
     },
   };
 }
 
-export type CommerceActivities = ReturnType<typeof createCommerceActivities>;
+export type CheckoutActivities = ReturnType<typeof createCheckoutActivities>;

@@ -2,27 +2,43 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import type { Caller } from '../domain/access/rules.js';
-import { checkoutWorkflowId, refundWorkflowId } from '../domain/checkouts/rules.js';
+import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
+import { refundWorkflowId } from '../domain/refunds/rules.js';
 import { checkoutConfirmSchema, checkoutCreateSchema } from '../domain/checkouts/schemas.js';
-import { confirmClientCheckout, createCheckout, type CheckoutsContext } from '../domain/checkouts/service.js';
+import {
+  confirmClientCheckout,
+  createCheckout,
+  reconcileCheckoutWorkflows,
+  type CheckoutsContext,
+} from '../domain/checkouts/service.js';
 import { refundCreateSchema } from '../domain/refunds/schemas.js';
-import { createRefund } from '../domain/refunds/service.js';
+import { createRefund, reconcileRefundWorkflows } from '../domain/refunds/service.js';
 import { noTax } from '../domain/tax/rules.js';
 import { createAccessToken, createOrganization } from '../test/factories.js';
 import { useTestStack } from '../test/stack.js';
-import { startMissingCommerceWorkflows } from './commerce.js';
-import { taskQueues } from './task-queues.js';
 import { eventually } from '../test/eventually.js';
 
 /** A crash between the commit and the workflow start: the row exists, its workflow never does. */
-const lostStarts = { started: async () => undefined, confirmed: async () => undefined };
+const lostStarts = {
+  start: async () => undefined,
+  signalConfirmed: async () => undefined,
+  signalPayment: async () => undefined,
+  signalOutcome: async () => undefined,
+  startMissing: async () => [],
+};
 
-describe('reconcile-commerce: starting the workflows that crashes lost', () => {
+describe('reconcile-checkouts and reconcile-refunds: starting the workflows that crashes lost', () => {
   const env = useTestStack();
+  /** Both reconcilers, as their schedules run them. */
+  const reconcile = async () => ({
+    started: [
+      ...(await reconcileCheckoutWorkflows(env.database.db, env.stack.workflows.checkouts)).started,
+      ...(await reconcileRefundWorkflows(env.database.db, env.stack.workflows.refunds)).started,
+    ],
+  });
 
   it('starts a lost confirmed checkout and a lost refund once, leaves recent and running ones alone', async () => {
     const { db } = env.database;
-    const taskQueue = taskQueues(env.stack.taskQueuePrefix).main;
     const organization = await createOrganization(db);
     const polar = new Polar({
       accessToken: await createAccessToken(db, organization.id),
@@ -62,7 +78,7 @@ describe('reconcile-commerce: starting the workflows that crashes lost', () => {
     const twoMinutesAgo = new Date(Date.now() - 2 * 60 * 1000);
     await db.checkout.update({ where: { id: lost.id }, data: { createdAt: twoMinutesAgo } });
 
-    const first = await startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue);
+    const first = await reconcile();
     expect(first.started).toEqual([checkoutWorkflowId(lost.id)]);
     // The started workflow charges the confirmation it finds and fulfils it.
     const paid = await eventually(
@@ -71,7 +87,7 @@ describe('reconcile-commerce: starting the workflows that crashes lost', () => {
     );
     const order = paid.result.items[0]!;
     expect(order).toMatchObject({ status: 'paid', totalAmount: 1800 });
-    await expect(startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue)).resolves.toEqual({
+    await expect(reconcile()).resolves.toEqual({
       started: [],
     });
     await expect(
@@ -84,7 +100,7 @@ describe('reconcile-commerce: starting the workflows that crashes lost', () => {
       refundCreateSchema.parse({ order_id: order.id, reason: 'customer_request', amount: 800 }),
     );
     await db.refund.update({ where: { id: refund.id }, data: { createdAt: twoMinutesAgo } });
-    const second = await startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue);
+    const second = await reconcile();
     expect(second.started).toEqual([refundWorkflowId(refund.id)]);
     const settled = await eventually(
       () => polar.orders.get({ id: order.id }),
@@ -93,7 +109,7 @@ describe('reconcile-commerce: starting the workflows that crashes lost', () => {
     expect(settled.refundedAmount).toBe(800);
     expect(await db.sandboxRefund.count()).toBe(1);
     // Still only the recent checkout is unstarted, and it is too young to be taken for lost.
-    await expect(startMissingCommerceWorkflows(db, env.stack.temporal, taskQueue)).resolves.toEqual({
+    await expect(reconcile()).resolves.toEqual({
       started: [],
     });
   });

@@ -1,0 +1,63 @@
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export type RefundRow = Prisma.RefundGetPayload<object>;
+
+/** What pending refunds of an order already hold back from what is left to refund. */
+export async function sumPendingRefunds(tx: Client, orderId: string) {
+  const pending = await tx.refund.aggregate({
+    where: { orderId, status: 'pending' },
+    _sum: { amount: true, taxAmount: true },
+  });
+  return { amount: pending._sum.amount ?? 0, taxAmount: pending._sum.taxAmount ?? 0 };
+}
+
+export function insertRefund(tx: Prisma.TransactionClient, data: Prisma.RefundUncheckedCreateInput) {
+  return tx.refund.create({ data });
+}
+
+export function listRefundRows(
+  db: Db,
+  where: Prisma.RefundWhereInput,
+  orderBy: Prisma.RefundOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return db.$transaction([db.refund.findMany({ where, orderBy, ...page }), db.refund.count({ where })]);
+}
+
+export function findRefund(db: Client, id: string) {
+  return db.refund.findUnique({ where: { id } });
+}
+
+/** The refund with the payment it gives money back from. */
+export function findRefundWithPayment(db: Client, id: string) {
+  return db.refund.findUnique({
+    where: { id },
+    include: { order: { select: { paymentId: true } } },
+  });
+}
+
+/** Moves a pending refund to its outcome; 0 when it had moved already (a replayed outcome). */
+export async function settlePendingRefund(
+  tx: Prisma.TransactionClient,
+  id: string,
+  data: Pick<Prisma.RefundUncheckedUpdateInput, 'status' | 'processorRefundId' | 'failureReason'>,
+): Promise<number> {
+  const moved = await tx.refund.updateMany({
+    where: { id, status: 'pending' },
+    data: { ...data, modifiedAt: new Date() },
+  });
+  return moved.count;
+}
+
+/** Pending refunds older than `before`, for the reconciler that restarts lost workflows. */
+export function findPendingRefunds(db: Db, before: Date, limit: number) {
+  return db.refund.findMany({
+    where: { status: 'pending', createdAt: { lt: before } },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+  });
+}

@@ -1,0 +1,35 @@
+// Every long-lived entity's workflows as its domain sees them, built once per process (API,
+// worker, tests) from one Temporal client and the deployment's main task queue.
+
+import type { Client } from '@temporalio/client';
+import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
+import type { InvitationWorkflows } from '../domain/invitations/service.js';
+import { processorEventRouter } from '../domain/payments/events.js';
+import type { ProcessorEventSink } from '../domain/payments/processor.js';
+import type { RefundWorkflows } from '../domain/refunds/service.js';
+import type { WebhookWorkflows } from '../domain/webhooks/service.js';
+import { temporalCheckoutWorkflows } from './checkouts.js';
+import { temporalInvitationWorkflows } from './invitations.js';
+import { temporalRefundWorkflows } from './refunds.js';
+import { temporalWebhookWorkflows } from './webhooks.js';
+
+export type WorkflowStarters = {
+  checkouts: CheckoutWorkflows;
+  refunds: RefundWorkflows;
+  invitations: InvitationWorkflows;
+  webhooks: WebhookWorkflows;
+  /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
+  processorEvents: ProcessorEventSink;
+};
+
+export function temporalStarters(temporal: Client, taskQueue: string): WorkflowStarters {
+  const checkouts = temporalCheckoutWorkflows(temporal, taskQueue);
+  const refunds = temporalRefundWorkflows(temporal, taskQueue);
+  return {
+    checkouts,
+    refunds,
+    invitations: temporalInvitationWorkflows(temporal, taskQueue),
+    webhooks: temporalWebhookWorkflows(temporal, taskQueue),
+    processorEvents: processorEventRouter({ checkouts, refunds }),
+  };
+}

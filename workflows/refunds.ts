@@ -1,0 +1,54 @@
+import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { RefundActivities } from '../activities/refunds.js';
+import {
+  REFUND_SIGNALS,
+  type RefundOutcomeSignal,
+  type RefundSettlement,
+  type RefundWorkflowInput,
+} from '../domain/refunds/rules.js';
+
+const { executeRefund, settleRefund } = proxyActivities<RefundActivities>({
+  startToCloseTimeout: '1 minute',
+  // The processor call's idempotency key is the refund: a retry never refunds twice.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+export const refundOutcomeSignal = defineSignal<[RefundOutcomeSignal]>(REFUND_SIGNALS.outcome);
+
+/**
+ * `refund:<id>`: lives while the refund is pending. Asks the processor once (idempotency key = the
+ * refund), then settles the refund and the order's totals with the answer, or with the processor's
+ * later event when the refund is still pending there.
+ */
+export async function refundWorkflow(input: RefundWorkflowInput): Promise<string> {
+  const { refundId } = input;
+  const outcomes: RefundOutcomeSignal[] = [];
+  setHandler(refundOutcomeSignal, (outcome) => {
+    outcomes.push(outcome);
+  });
+  const result = await executeRefund(refundId);
+  if (result.outcome === 'settled') return result.status;
+  if (result.outcome !== 'pending') {
+    const settlement: RefundSettlement =
+      result.outcome === 'succeeded'
+        ? { status: 'succeeded', processorRefundId: result.processorRefundId }
+        : { status: 'failed', processorRefundId: result.processorRefundId, reason: result.reason };
+    await settleRefund(refundId, settlement);
+    return settlement.status;
+  }
+  await condition(() => outcomes.length > 0);
+  const outcome = outcomes.shift()!;
+  const settlement: RefundSettlement =
+    outcome.type === 'refund.succeeded'
+      ? { status: 'succeeded', processorRefundId: outcome.processorRefundId }
+      : { status: 'failed', processorRefundId: outcome.processorRefundId, reason: outcome.reason };
+  await settleRefund(refundId, settlement);
+  return settlement.status;
+}
+
+const { reconcileRefunds } = proxyActivities<RefundActivities>({ startToCloseTimeout: '5 minutes' });
+
+/** Run by the `reconcile-refunds` schedule: starts the workflows that pending refunds are missing. */
+export async function reconcileRefundsWorkflow(): Promise<{ started: string[] }> {
+  return reconcileRefunds();
+}
