@@ -13,9 +13,9 @@ import {
   findBenefitFor,
   listBenefitGrants,
   listBenefits,
-  toBenefitResponse,
   updateBenefit,
 } from '../../domain/benefits/service.js';
+import { benefitView } from '../../domain/benefits/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
@@ -57,7 +57,7 @@ export function registerBenefitOperations(api: OperationRegistry, { db }: { db: 
       params: benefitIdParamsSchema,
       response: benefitSchema,
     },
-    async ({ params, caller }) => toBenefitResponse(await findBenefitFor(db, caller, params.id)),
+    async ({ params, caller }) => benefitView(await findBenefitFor(db, caller, params.id)),
   );
   api.add(
     {

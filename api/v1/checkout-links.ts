@@ -10,10 +10,10 @@ import {
   deleteCheckoutLink,
   findCheckoutLinkFor,
   listCheckoutLinks,
-  toCheckoutLinkResponse,
   updateCheckoutLink,
   type CheckoutLinksContext,
 } from '../../domain/checkout-links/service.js';
+import { checkoutLinkView } from '../../domain/checkout-links/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { OperationRegistry } from '../http/operations.js';
 
@@ -55,7 +55,7 @@ export function registerCheckoutLinkOperations(api: OperationRegistry, ctx: Chec
       response: checkoutLinkSchema,
     },
     async ({ params, caller }) =>
-      toCheckoutLinkResponse(await findCheckoutLinkFor(ctx.db, caller, params.id), ctx.publicUrl),
+      checkoutLinkView(await findCheckoutLinkFor(ctx.db, caller, params.id), ctx.publicUrl),
   );
   api.add(
     {

@@ -14,9 +14,9 @@ import {
   findCustomerFor,
   getCustomerState,
   listCustomers,
-  toCustomerResponse,
   updateCustomer,
 } from '../../domain/customers/service.js';
+import { customerView } from '../../domain/customers/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
@@ -69,8 +69,7 @@ export function registerCustomerOperations(api: OperationRegistry, { db }: { db:
         params,
         response: customerSchema,
       },
-      async ({ params: values, caller }) =>
-        toCustomerResponse(await findCustomerFor(db, caller, refOf(values))),
+      async ({ params: values, caller }) => customerView(await findCustomerFor(db, caller, refOf(values))),
     );
     api.add(
       {

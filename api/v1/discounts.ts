@@ -10,9 +10,9 @@ import {
   deleteDiscount,
   findDiscountFor,
   listDiscounts,
-  toDiscountResponse,
   updateDiscount,
 } from '../../domain/discounts/service.js';
+import { discountView } from '../../domain/discounts/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
@@ -54,7 +54,7 @@ export function registerDiscountOperations(api: OperationRegistry, { db }: { db:
       params: discountIdParamsSchema,
       response: discountSchema,
     },
-    async ({ params, caller }) => toDiscountResponse(await findDiscountFor(db, caller, params.id)),
+    async ({ params, caller }) => discountView(await findDiscountFor(db, caller, params.id)),
   );
   api.add(
     {

@@ -11,11 +11,11 @@ import {
   insertAccessToken,
   listAccessTokens,
   recordAccessTokenUse,
-  type AccessTokenRow,
 } from './repository.js';
 import { ACCESS_TOKEN_PREFIX, isTokenUsable, looksLikeAccessToken, shouldRecordUse } from './rules.js';
-import { accessTokenSchema, type AccessToken, type AccessTokenCreate } from './schemas.js';
+import type { AccessTokenCreate } from './schemas.js';
 import { AppError } from '../platform/errors.js';
+import { accessTokenView } from './views.js';
 
 type TokenCaller = Extract<Caller, { kind: 'organization_access_token' }>;
 
@@ -62,19 +62,6 @@ export async function authenticateAccessToken(
   };
 }
 
-export function toAccessTokenResponse(row: AccessTokenRow): AccessToken {
-  return accessTokenSchema.parse({
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    scopes: row.scopes,
-    expires_at: row.expiresAt?.toISOString() ?? null,
-    comment: row.comment,
-    last_used_at: row.lastUsedAt?.toISOString() ?? null,
-    organization_id: row.organizationId,
-  });
-}
-
 /** Managing API access is for a person signed in to the dashboard, never for a token. */
 function requireSessionUser(caller: Caller): string {
   if (caller.kind !== 'user_session') {
@@ -104,7 +91,7 @@ export async function createAccessTokenForCaller(
     scopes: input.scopes,
     expiresAt: input.expires_in ? new Date(now.getTime() + input.expires_in * 1000) : null,
   });
-  return { organization_access_token: toAccessTokenResponse(record), token };
+  return { organization_access_token: accessTokenView(record), token };
 }
 
 export async function listAccessTokensForCaller(
@@ -118,7 +105,7 @@ export async function listAccessTokensForCaller(
     ? managed.filter((id) => id === query.organization_id)
     : managed;
   const [rows, total] = await listAccessTokens(db, { organizationIds }, pageToSkipTake(query));
-  return paginated(rows.map(toAccessTokenResponse), total, query);
+  return paginated(rows.map(accessTokenView), total, query);
 }
 
 /** Revokes a token at once: it is deleted, so the next request with it is a 401. */

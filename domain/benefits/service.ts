@@ -2,7 +2,6 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
-import { toCustomerResponse } from '../customers/service.js';
 import { findFilesOfOrganization } from '../files/repository.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { recordEvent } from '../events/repository.js';
@@ -15,54 +14,17 @@ import {
   listLiveBenefits,
   updateBenefitRow,
   type BenefitRow,
-  type GrantRow,
 } from './repository.js';
 import { storedProperties } from './rules.js';
-import {
-  benefitGrantSchema,
-  benefitSchema,
-  type Benefit,
-  type BenefitCreate,
-  type BenefitGrant,
-  type BenefitGrantListQuery,
-  type BenefitListQuery,
-  type BenefitType,
-  type BenefitUpdate,
+import type {
+  Benefit,
+  BenefitCreate,
+  BenefitGrantListQuery,
+  BenefitListQuery,
+  BenefitType,
+  BenefitUpdate,
 } from './schemas.js';
-
-export function toBenefitResponse(row: BenefitRow): Benefit {
-  return benefitSchema.parse({
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    type: row.type,
-    description: row.description,
-    selectable: row.selectable,
-    deletable: row.deletable,
-    organization_id: row.organizationId,
-    metadata: row.metadata,
-    properties: row.properties,
-  });
-}
-
-export function toGrantResponse(row: GrantRow): BenefitGrant {
-  return benefitGrantSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    granted_at: row.grantedAt?.toISOString() ?? null,
-    is_granted: row.grantedAt !== null && row.revokedAt === null,
-    revoked_at: row.revokedAt?.toISOString() ?? null,
-    is_revoked: row.revokedAt !== null,
-    subscription_id: row.subscriptionId,
-    order_id: row.orderId,
-    customer_id: row.customerId,
-    benefit_id: row.benefitId,
-    error: row.error ?? null,
-    customer: toCustomerResponse(row.customer),
-    properties: row.properties,
-  });
-}
+import { benefitView, benefitGrantView } from './views.js';
 
 /** What a benefit points at must be the organization's own: the credited meter, uploaded downloadables. */
 async function assertReferences(
@@ -98,7 +60,7 @@ async function recordBenefitEvent(
   row: BenefitRow,
   kind: 'created' | 'updated',
 ) {
-  const benefit = toBenefitResponse(row);
+  const benefit = benefitView(row);
   await recordEvent(tx, {
     organizationId: row.organizationId,
     type: `benefit.${kind}`,
@@ -135,7 +97,7 @@ export async function listBenefits(db: Db, caller: Caller, query: BenefitListQue
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
   const [rows, total] = await listLiveBenefits(db, where, orderBy, pageToSkipTake(query));
-  return paginated(rows.map(toBenefitResponse), total, query);
+  return paginated(rows.map(benefitView), total, query);
 }
 
 export async function findBenefitFor(db: Db, caller: Caller, id: string): Promise<BenefitRow> {
@@ -190,5 +152,5 @@ export async function listBenefitGrants(db: Db, caller: Caller, id: string, quer
   if (query.is_granted === true) Object.assign(where, { grantedAt: { not: null }, revokedAt: null });
   if (query.is_granted === false) where.OR = [{ grantedAt: null }, { revokedAt: { not: null } }];
   const [rows, total] = await listGrants(db, where, pageToSkipTake(query));
-  return paginated(rows.map(toGrantResponse), total, query);
+  return paginated(rows.map(benefitGrantView), total, query);
 }

@@ -3,12 +3,10 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
-import { toDiscountResponse } from '../discounts/service.js';
-import { readMetadata } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findPrice } from '../products/repository.js';
-import { resolveProductsToSell, toProductResponse } from '../products/service.js';
+import { resolveProductsToSell } from '../products/service.js';
 import {
   findLiveCheckoutLink,
   insertCheckoutLink,
@@ -17,47 +15,15 @@ import {
   updateCheckoutLinkRow,
   type CheckoutLinkRow,
 } from './repository.js';
-import {
-  checkoutLinkSchema,
-  type CheckoutLink,
-  type CheckoutLinkCreate,
-  type CheckoutLinkListQuery,
-  type CheckoutLinkUpdate,
+import type {
+  CheckoutLink,
+  CheckoutLinkCreate,
+  CheckoutLinkListQuery,
+  CheckoutLinkUpdate,
 } from './schemas.js';
+import { checkoutLinkView } from './views.js';
 
 export type CheckoutLinksContext = { db: Db; publicUrl: string };
-
-/** Where a buyer starts a checkout from this link (see api/checkout-links.ts). */
-export function checkoutLinkUrl(publicUrl: string, clientSecret: string): string {
-  return `${publicUrl}/api/checkout-links/${clientSecret}`;
-}
-
-export function toCheckoutLinkResponse(row: CheckoutLinkRow, publicUrl: string): CheckoutLink {
-  const discount = row.discount && row.discount.deletedAt === null ? toDiscountResponse(row.discount) : null;
-  return checkoutLinkSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    metadata: readMetadata(row.metadata),
-    payment_processor: row.paymentProcessor,
-    client_secret: row.clientSecret,
-    success_url: row.successUrl,
-    label: row.label,
-    allow_discount_codes: row.allowDiscountCodes,
-    require_billing_address: row.requireBillingAddress,
-    discount_id: discount ? row.discountId : null,
-    organization_id: row.organizationId,
-    products: row.products.map(({ product }) => {
-      const { attached_custom_fields: _fields, benefits, ...rest } = toProductResponse(product, publicUrl);
-      return {
-        ...rest,
-        benefits: benefits.map(({ metadata: _metadata, properties: _properties, ...benefit }) => benefit),
-      };
-    }),
-    discount: discount ? { ...discount, products: undefined } : null,
-    url: checkoutLinkUrl(publicUrl, row.clientSecret),
-  });
-}
 
 async function checkDiscount(db: Db, organizationId: string, discountId: string | null | undefined) {
   if (!discountId) return;
@@ -102,7 +68,7 @@ export async function createCheckoutLink(
     await replaceLinkProducts(tx, link.id, productIds);
     return link.id;
   });
-  return toCheckoutLinkResponse((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
+  return checkoutLinkView((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
 }
 
 export async function findCheckoutLinkFor(db: Db, caller: Caller, id: string): Promise<CheckoutLinkRow> {
@@ -132,7 +98,7 @@ export async function listCheckoutLinks(
   );
   const [rows, total] = await listLiveCheckoutLinks(ctx.db, where, orderBy, pageToSkipTake(query));
   return paginated(
-    rows.map((row) => toCheckoutLinkResponse(row, ctx.publicUrl)),
+    rows.map((row) => checkoutLinkView(row, ctx.publicUrl)),
     total,
     query,
   );
@@ -170,7 +136,7 @@ export async function updateCheckoutLink(
       modifiedAt: new Date(),
     });
   });
-  return toCheckoutLinkResponse((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
+  return checkoutLinkView((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
 }
 
 /** A deleted link stops working; checkouts it started keep their history. */

@@ -7,7 +7,6 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { validateCustomFieldData } from '../custom-fields/rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { InvalidInputError, type FieldIssue } from '../platform/errors.js';
-import { toPriceResponse, toProductResponse } from '../products/service.js';
 import type { TaxAddress, TaxCalculator } from '../tax/calculator.js';
 import { productInclude } from '../products/repository.js';
 import {
@@ -23,6 +22,7 @@ import {
   withTax,
   type BillingAddressFields,
 } from './rules.js';
+import { customFieldView } from '../custom-fields/views.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -111,9 +111,7 @@ export async function priceCheckout(
         },
         include: { meter: { select: { id: true, name: true } } },
       })
-    : selectCheckoutPrice(
-        product.prices.map((price) => ({ ...price, amount_type: price.amountType as never })),
-      );
+    : selectCheckoutPrice(product.prices);
   if (!priceRow) {
     return fail([
       {
@@ -123,7 +121,7 @@ export async function priceCheckout(
       },
     ]);
   }
-  const price = checkoutPriceOf(toPriceResponse(priceRow));
+  const price = checkoutPriceOf(priceRow);
   if (price.amountType === 'metered_unit') {
     return fail([
       {
@@ -204,9 +202,11 @@ export async function priceCheckout(
     isBusinessCustomer: inputs.isBusinessCustomer,
   });
 
-  const attached = toProductResponse(product, '').attached_custom_fields;
   const customFields = validateCustomFieldData(
-    attached.map(({ custom_field: field, required }) => ({ field, required })),
+    product.customFields.map(({ customField, required }) => ({
+      field: customFieldView(customField),
+      required,
+    })),
     inputs.customFieldData,
   );
   const issues = options.strict
@@ -242,29 +242,5 @@ export async function priceCheckout(
     isPaymentRequired: amounts.isPaymentRequired,
     isPaymentSetupRequired: amounts.isPaymentSetupRequired,
     isPaymentFormRequired: amounts.isPaymentFormRequired,
-  };
-}
-
-/** The flags a stored checkout shows, derived from its stored figures (reads never re-price). */
-export function storedFlags(row: {
-  totalAmount: number;
-  productPrice: { amountType: string };
-  customerBillingAddress: Prisma.JsonValue;
-  requireBillingAddress: boolean;
-  isBusinessCustomer: boolean;
-}) {
-  const address = row.customerBillingAddress as { country?: string } | null;
-  const isPaymentRequired = row.totalAmount > 0;
-  return {
-    isDiscountApplicable: row.productPrice.amountType !== 'free',
-    isFreeProductPrice: row.productPrice.amountType === 'free',
-    isPaymentRequired,
-    isPaymentSetupRequired: false,
-    isPaymentFormRequired: isPaymentRequired,
-    billingAddressFields: customerBillingAddressFields({
-      country: address?.country ?? null,
-      requireBillingAddress: row.requireBillingAddress,
-      isBusinessCustomer: row.isBusinessCustomer,
-    }),
   };
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ProductPrice } from '../products/schemas.js';
 import { MAX_PRICE_AMOUNT } from '../products/rules.js';
 import {
   billingAddressIssues,
@@ -91,58 +90,42 @@ describe('minimumChargeIssue', () => {
 });
 
 describe('checkoutPriceOf and selectCheckoutPrice', () => {
-  const common = {
-    created_at: '2026-01-01T00:00:00.000Z',
-    modified_at: null,
-    id: '00000000-0000-4000-8000-000000000001',
-    is_archived: false,
-    product_id: '00000000-0000-4000-8000-000000000002',
-    type: 'one_time' as const,
-    recurring_interval: null,
+  const none = {
+    priceCurrency: 'usd',
+    priceAmount: null,
+    minimumAmount: null,
+    maximumAmount: null,
+    presetAmount: null,
   };
-  const wireFree: ProductPrice = { ...common, amount_type: 'free' };
-  const wireFixed: ProductPrice = {
-    ...common,
-    amount_type: 'fixed',
-    price_currency: 'usd',
-    price_amount: 1500,
+  const storedFree = { ...none, amountType: 'free', priceCurrency: null };
+  const storedFixed = { ...none, amountType: 'fixed', priceAmount: 1500 };
+  const storedCustom = {
+    ...none,
+    amountType: 'custom',
+    minimumAmount: 100,
+    maximumAmount: 9000,
+    presetAmount: 500,
   };
-  const wireCustom: ProductPrice = {
-    ...common,
-    amount_type: 'custom',
-    price_currency: 'usd',
-    minimum_amount: 100,
-    maximum_amount: 9000,
-    preset_amount: 500,
-  };
-  const wireMetered: ProductPrice = {
-    ...common,
-    amount_type: 'metered_unit',
-    price_currency: 'usd',
-    unit_amount: '0.5',
-    cap_amount: null,
-    meter_id: '00000000-0000-4000-8000-000000000003',
-    meter: { id: '00000000-0000-4000-8000-000000000003', name: 'API calls' },
-  };
+  const storedMetered = { ...none, amountType: 'metered_unit' };
 
-  it('reads every amount type of the wire price', () => {
-    expect(checkoutPriceOf(wireFree)).toEqual({ amountType: 'free' });
-    expect(checkoutPriceOf(wireFixed)).toEqual({ amountType: 'fixed', currency: 'usd', priceAmount: 1500 });
-    expect(checkoutPriceOf(wireCustom)).toEqual({
+  it('reads every amount type of a stored price', () => {
+    expect(checkoutPriceOf(storedFree)).toEqual({ amountType: 'free' });
+    expect(checkoutPriceOf(storedFixed)).toEqual({ amountType: 'fixed', currency: 'usd', priceAmount: 1500 });
+    expect(checkoutPriceOf(storedCustom)).toEqual({
       amountType: 'custom',
       currency: 'usd',
       minimumAmount: 100,
       maximumAmount: 9000,
       presetAmount: 500,
     });
-    expect(checkoutPriceOf(wireMetered)).toEqual({ amountType: 'metered_unit', currency: 'usd' });
+    expect(checkoutPriceOf(storedMetered)).toEqual({ amountType: 'metered_unit', currency: 'usd' });
   });
 
   it('picks the static price, and none when only metered prices are left', () => {
-    expect(selectCheckoutPrice([wireMetered, wireFixed])).toBe(wireFixed);
-    expect(selectCheckoutPrice([wireCustom, wireMetered])).toBe(wireCustom);
-    expect(selectCheckoutPrice([wireFree])).toBe(wireFree);
-    expect(selectCheckoutPrice([wireMetered])).toBeNull();
+    expect(selectCheckoutPrice([storedMetered, storedFixed])).toBe(storedFixed);
+    expect(selectCheckoutPrice([storedCustom, storedMetered])).toBe(storedCustom);
+    expect(selectCheckoutPrice([storedFree])).toBe(storedFree);
+    expect(selectCheckoutPrice([storedMetered])).toBeNull();
     expect(selectCheckoutPrice([])).toBeNull();
   });
 });

@@ -79,22 +79,33 @@ export type CheckoutPrice =
   /** Usage is billed at the end of a period: a checkout cannot charge for it on its own. */
   | { amountType: 'metered_unit'; currency: string };
 
-export function checkoutPriceOf(price: ProductPrice): CheckoutPrice {
-  switch (price.amount_type) {
+/** A price as stored (the product's price row): what `checkoutPriceOf` reads. */
+export type StoredPrice = {
+  amountType: string;
+  priceCurrency: string | null;
+  priceAmount: number | null;
+  minimumAmount: number | null;
+  maximumAmount: number | null;
+  presetAmount: number | null;
+};
+
+export function checkoutPriceOf(price: StoredPrice): CheckoutPrice {
+  const currency = price.priceCurrency ?? DEFAULT_CURRENCY;
+  switch (price.amountType as ProductPrice['amount_type']) {
     case 'free':
       return { amountType: 'free' };
     case 'fixed':
-      return { amountType: 'fixed', currency: price.price_currency, priceAmount: price.price_amount };
+      return { amountType: 'fixed', currency, priceAmount: price.priceAmount ?? 0 };
     case 'custom':
       return {
         amountType: 'custom',
-        currency: price.price_currency,
-        minimumAmount: price.minimum_amount,
-        maximumAmount: price.maximum_amount,
-        presetAmount: price.preset_amount,
+        currency,
+        minimumAmount: price.minimumAmount,
+        maximumAmount: price.maximumAmount,
+        presetAmount: price.presetAmount,
       };
     case 'metered_unit':
-      return { amountType: 'metered_unit', currency: price.price_currency };
+      return { amountType: 'metered_unit', currency };
   }
 }
 
@@ -103,10 +114,8 @@ export function checkoutPriceOf(price: ProductPrice): CheckoutPrice {
  * decides the amount, as Polar picks it. Null when the product has only metered prices, which
  * cannot be bought through a checkout on their own.
  */
-export function selectCheckoutPrice<P extends { amount_type: ProductPrice['amount_type'] }>(
-  prices: readonly P[],
-): P | null {
-  return prices.find((price) => price.amount_type !== 'metered_unit') ?? null;
+export function selectCheckoutPrice<P extends { amountType: string }>(prices: readonly P[]): P | null {
+  return prices.find((price) => price.amountType !== 'metered_unit') ?? null;
 }
 
 export function checkoutCurrency(price: CheckoutPrice): string {

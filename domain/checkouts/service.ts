@@ -9,14 +9,12 @@ import { addressSchema } from '../addresses/schemas.js';
 import { recordEvent } from '../events/repository.js';
 import { readMetadata } from '../metadata/rules.js';
 import { METADATA_MAX_KEYS, type Metadata } from '../metadata/schemas.js';
-import { toOrganizationResponse } from '../organizations/service.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import { resolveProductsToSell, toPriceResponse, toProductResponse } from '../products/service.js';
+import { resolveProductsToSell } from '../products/service.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import { priceCheckout, storedFlags, type PricedCheckout } from './pricing.js';
+import { priceCheckout, type PricedCheckout } from './pricing.js';
 import {
-  checkoutInclude,
   findCheckout,
   findCheckoutBySecret,
   findCheckoutProgress,
@@ -36,8 +34,6 @@ import {
 import { withoutRefusedPrefills, type CheckoutPaymentSignal, type PricedPrefills } from './rules.js';
 import {
   checkoutPublicConfirmedSchema,
-  checkoutPublicSchema,
-  checkoutSchema,
   type Checkout,
   type CheckoutClientUpdate,
   type CheckoutConfirm,
@@ -49,6 +45,8 @@ import {
   type CheckoutStatus,
   type CheckoutUpdate,
 } from './schemas.js';
+import { checkoutView, checkoutPublicView, checkoutUrl, readCustomFieldData } from './views.js';
+import { findProductsByIds } from '../products/repository.js';
 
 /** What checkouts ask of their `checkout:<id>` workflows; temporal/checkouts.ts implements it. */
 export type CheckoutWorkflows = {
@@ -84,144 +82,31 @@ const LOCKING_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
 /** What rendering a checkout needs (activities have it without the API's tax and workflows). */
 export type CheckoutViewContext = Pick<CheckoutsContext, 'db' | 'publicUrl' | 'processorMetadata'>;
 
-export function checkoutUrl(publicUrl: string, clientSecret: string): string {
-  return `${publicUrl}/checkout/${clientSecret}`;
-}
-
-function readCustomFieldData(value: Prisma.JsonValue): Record<string, string | number | boolean | null> {
-  return value && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, string | number | boolean | null>)
-    : {};
-}
-
-/** The product as a checkout shows it (no seller metadata, public benefit fields). */
-function checkoutProduct(product: CheckoutRow['product'], publicUrl: string) {
-  const {
-    attached_custom_fields: _fields,
-    metadata: _metadata,
-    benefits,
-    ...rest
-  } = toProductResponse(product, publicUrl);
-  return {
-    ...rest,
-    benefits: benefits.map(({ metadata: _m, properties: _p, ...benefit }) => benefit),
-  };
-}
-
-function discountView(discount: CheckoutRow['discount']) {
-  if (!discount || discount.deletedAt) return null;
-  return {
-    id: discount.id,
-    name: discount.name,
-    code: discount.code,
-    duration: discount.duration,
-    type: discount.type,
-    ...(discount.duration === 'repeating' ? { duration_in_months: discount.durationInMonths } : {}),
-    ...(discount.type === 'fixed'
-      ? { amount: discount.amount, currency: discount.currency }
-      : { basis_points: discount.basisPoints }),
-  };
-}
-
-async function commonView(ctx: CheckoutViewContext, row: CheckoutRow, client: DbClient) {
-  const products = await client.product.findMany({
-    where: { id: { in: row.productIds }, organizationId: row.organizationId },
-    include: checkoutInclude.product.include,
-  });
-  const ordered = row.productIds
-    .map((id) => products.find((product) => product.id === id))
-    .filter((product) => product !== undefined);
-  const derived = storedFlags(row);
-  return {
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    custom_field_data: readCustomFieldData(row.customFieldData),
-    payment_processor: 'stripe' as const,
-    status: row.status,
-    client_secret: row.clientSecret,
-    url: checkoutUrl(ctx.publicUrl, row.clientSecret),
-    expires_at: row.expiresAt.toISOString(),
-    success_url: successUrlOf(ctx.publicUrl, row),
-    embed_origin: row.embedOrigin,
-    amount: row.amount,
-    discount_amount: row.discountAmount,
-    net_amount: row.netAmount,
-    tax_amount: row.taxAmount,
-    total_amount: row.totalAmount,
-    currency: row.currency,
-    product_id: row.productId,
-    product_price_id: row.productPriceId,
-    discount_id: row.discountId,
-    allow_discount_codes: row.allowDiscountCodes,
-    require_billing_address: row.requireBillingAddress,
-    is_discount_applicable: derived.isDiscountApplicable,
-    is_free_product_price: derived.isFreeProductPrice,
-    is_payment_required: derived.isPaymentRequired,
-    is_payment_setup_required: derived.isPaymentSetupRequired,
-    is_payment_form_required: derived.isPaymentFormRequired,
-    customer_id: row.customerId,
-    is_business_customer: row.isBusinessCustomer,
-    customer_name: row.customerName,
-    customer_email: row.customerEmail,
-    customer_ip_address: row.customerIpAddress,
-    customer_billing_name: row.customerBillingName,
-    customer_billing_address:
-      row.customerBillingAddress === null ? null : addressSchema.parse(row.customerBillingAddress),
-    customer_tax_id: row.customerTaxId,
-    payment_processor_metadata: paymentProcessorMetadata(ctx.processorMetadata, row),
-    customer_billing_address_fields: derived.billingAddressFields,
-    products: ordered.map((product) => checkoutProduct(product, ctx.publicUrl)),
-    product: checkoutProduct(row.product, ctx.publicUrl),
-    product_price: toPriceResponse(row.productPrice),
-    discount: discountView(row.discount),
-    attached_custom_fields: toProductResponse(row.product, ctx.publicUrl).attached_custom_fields,
-  };
-}
-
-/**
- * The processor's settings for the hosted page (Stripe's publishable key), plus where the latest
- * payment stands when the buyer has to act: `intent_status` `requires_action` with the client
- * secret to authenticate with (as Polar hands Stripe's to its page), or the processor's reason for
- * a failed payment. Polar's schema has no other place for these; it is a string map.
- */
-function paymentProcessorMetadata(base: Record<string, string>, row: CheckoutRow): Record<string, string> {
-  if (row.status === 'confirmed' && row.paymentClientSecret) {
-    return { ...base, intent_status: 'requires_action', intent_client_secret: row.paymentClientSecret };
-  }
-  if (row.status === 'failed' && row.failureReason) return { ...base, failure_reason: row.failureReason };
-  return base;
-}
-
-/** Where the buyer lands after paying: the seller's URL (with `{CHECKOUT_ID}` filled) or ours. */
-function successUrlOf(publicUrl: string, row: CheckoutRow): string {
-  if (!row.successUrl) return `${checkoutUrl(publicUrl, row.clientSecret)}/confirmation`;
-  return row.successUrl.replaceAll('{CHECKOUT_ID}', row.id);
+/** Renders checkouts, loading the products each one offers in one query for all of them. */
+async function renderCheckouts(ctx: CheckoutViewContext, rows: CheckoutRow[], client: DbClient = ctx.db) {
+  const offered = await findProductsByIds(client, [...new Set(rows.flatMap((row) => row.productIds))]);
+  return rows.map((row) =>
+    checkoutView(
+      row,
+      offered.filter((product) => product.organizationId === row.organizationId),
+      ctx,
+    ),
+  );
 }
 
 /** `client`: the transaction the row was read in, so rendering inside it needs no second connection. */
-export async function toCheckoutResponse(
-  ctx: CheckoutViewContext,
-  row: CheckoutRow,
-  client: DbClient = ctx.db,
-): Promise<Checkout> {
-  return checkoutSchema.parse({
-    ...(await commonView(ctx, row, client)),
-    metadata: readMetadata(row.metadata),
-    customer_external_id: row.customerExternalId,
-    customer_metadata: readMetadata(row.customerMetadata),
-    subscription_id: null,
-  });
+async function renderCheckout(ctx: CheckoutViewContext, row: CheckoutRow, client: DbClient = ctx.db) {
+  const [checkout] = await renderCheckouts(ctx, [row], client);
+  return checkout!;
 }
 
-export async function toCheckoutPublicResponse(
-  ctx: CheckoutViewContext,
-  row: CheckoutRow,
-): Promise<CheckoutPublic> {
-  return checkoutPublicSchema.parse({
-    ...(await commonView(ctx, row, ctx.db)),
-    organization: toOrganizationResponse(row.organization),
-  });
+async function renderPublicCheckout(ctx: CheckoutViewContext, row: CheckoutRow): Promise<CheckoutPublic> {
+  const offered = await findProductsByIds(ctx.db, row.productIds);
+  return checkoutPublicView(
+    row,
+    offered.filter((product) => product.organizationId === row.organizationId),
+    ctx,
+  );
 }
 
 /** The columns a pricing decides, for inserts and updates alike. */
@@ -306,7 +191,7 @@ async function openCheckout(
     await recordEvent(tx, {
       organizationId: created.organizationId,
       type: 'checkout.created',
-      data: await toCheckoutResponse(ctx, created, tx),
+      data: await renderCheckout(ctx, created, tx),
       at: now,
     });
     return created;
@@ -374,7 +259,7 @@ export async function createCheckout(
     metadata: input.metadata ?? {},
     paymentProcessor: input.payment_processor,
   });
-  return toCheckoutResponse(ctx, row);
+  return renderCheckout(ctx, row);
 }
 
 /**
@@ -518,7 +403,7 @@ export async function findCheckoutFor(db: Db, caller: Caller, id: string): Promi
 }
 
 export async function getCheckout(ctx: CheckoutsContext, caller: Caller, id: string): Promise<Checkout> {
-  return toCheckoutResponse(ctx, await findCheckoutFor(ctx.db, caller, id));
+  return renderCheckout(ctx, await findCheckoutFor(ctx.db, caller, id));
 }
 
 const SORT_COLUMNS = { created_at: 'createdAt', expires_at: 'expiresAt', status: 'status' } as const;
@@ -539,9 +424,7 @@ export async function listCheckouts(ctx: CheckoutsContext, caller: Caller, query
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
   const [rows, total] = await listCheckoutRows(ctx.db, where, orderBy, pageToSkipTake(query));
-  const items: Checkout[] = [];
-  for (const row of rows) items.push(await toCheckoutResponse(ctx, row));
-  return paginated(items, total, query);
+  return paginated(await renderCheckouts(ctx, rows), total, query);
 }
 
 /** Open (or failed and retryable) and not past its expiry; anything else refuses changes. */
@@ -666,7 +549,7 @@ async function recordUpdated(ctx: CheckoutViewContext, tx: Prisma.TransactionCli
   await recordEvent(tx, {
     organizationId: row.organizationId,
     type: 'checkout.updated',
-    data: await toCheckoutResponse(ctx, row, tx),
+    data: await renderCheckout(ctx, row, tx),
     at: row.modifiedAt ?? new Date(),
   });
 }
@@ -687,7 +570,7 @@ export async function updateCheckout(
     await recordUpdated(ctx, tx, updated);
     return updated;
   }, LOCKING_TRANSACTION);
-  return toCheckoutResponse(ctx, row);
+  return renderCheckout(ctx, row);
 }
 
 async function findBySecret(db: Db, clientSecret: string): Promise<CheckoutRow> {
@@ -704,7 +587,7 @@ export async function getClientCheckout(
   if (row.status === 'expired' || (row.status === 'open' && row.expiresAt <= nowOf(ctx))) {
     throw new AppError('ExpiredCheckoutError', 'This checkout session has expired.');
   }
-  return toCheckoutPublicResponse(ctx, row);
+  return renderPublicCheckout(ctx, row);
 }
 
 /** The checkout behind a client secret, for CORS decisions (its embed origin). */
@@ -726,7 +609,7 @@ export async function updateClientCheckout(
     await recordUpdated(ctx, tx, updated);
     return updated;
   }, LOCKING_TRANSACTION);
-  return toCheckoutPublicResponse(ctx, row);
+  return renderPublicCheckout(ctx, row);
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -783,7 +666,7 @@ export async function confirmClientCheckout(
   }, LOCKING_TRANSACTION);
   await ctx.workflows.signalConfirmed(row.id, row.paymentAttempt);
   return checkoutPublicConfirmedSchema.parse({
-    ...(await toCheckoutPublicResponse(ctx, row)),
+    ...(await renderPublicCheckout(ctx, row)),
     customer_session_token: sessionToken,
   });
 }

@@ -7,7 +7,6 @@ import {
   organizationForWrite,
   organizationsToList,
 } from '../access/service.js';
-import { readMetadata } from '../metadata/rules.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
@@ -18,31 +17,16 @@ import {
   insertCustomField,
   listCustomFields as queryCustomFields,
   updateCustomField as saveCustomField,
-  type CustomFieldRow,
 } from './repository.js';
 import { propertiesIssues } from './rules.js';
-import {
-  customFieldSchema,
-  type CustomField,
-  type CustomFieldCreate,
-  type CustomFieldProperties,
-  type CustomFieldType,
-  type CustomFieldUpdate,
+import type {
+  CustomField,
+  CustomFieldCreate,
+  CustomFieldProperties,
+  CustomFieldType,
+  CustomFieldUpdate,
 } from './schemas.js';
-
-export function toCustomFieldResponse(row: CustomFieldRow): CustomField {
-  return customFieldSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    metadata: readMetadata(row.metadata),
-    type: row.type,
-    slug: row.slug,
-    name: row.name,
-    organization_id: row.organizationId,
-    properties: row.properties,
-  });
-}
+import { customFieldView } from './views.js';
 
 function assertValidProperties(properties: CustomFieldProperties) {
   const issues = propertiesIssues(properties);
@@ -98,7 +82,7 @@ export async function listCustomFields(
     [...orderBy, { id: 'asc' }],
     pageToSkipTake(query),
   );
-  return paginated(rows.map(toCustomFieldResponse), total, query);
+  return paginated(rows.map(customFieldView), total, query);
 }
 
 async function findReadable(db: Db, caller: Caller, id: string) {
@@ -108,7 +92,7 @@ async function findReadable(db: Db, caller: Caller, id: string) {
 }
 
 export async function getCustomField(db: Db, caller: Caller, id: string): Promise<CustomField> {
-  return toCustomFieldResponse(await findReadable(db, caller, id));
+  return customFieldView(await findReadable(db, caller, id));
 }
 
 export async function createCustomField(
@@ -128,7 +112,7 @@ export async function createCustomField(
       properties: input.properties,
       metadata: input.metadata ?? {},
     });
-    return toCustomFieldResponse(row);
+    return customFieldView(row);
   } catch (error) {
     // Two creations with one slug at once: the unique index decides.
     if (isUniqueViolation(error)) throw slugTaken();
@@ -162,7 +146,7 @@ export async function updateCustomField(
       ...(input.metadata ? { metadata: input.metadata } : {}),
       modifiedAt: new Date(),
     });
-    return toCustomFieldResponse(row);
+    return customFieldView(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw slugTaken();
     throw error;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
@@ -18,40 +17,15 @@ import {
   type CustomerRow,
 } from './repository.js';
 import { validateTaxId } from './rules.js';
-import { addressSchema } from '../addresses/schemas.js';
 import {
-  customerSchema,
   customerStateSchema,
-  taxIdSchema,
   type Customer,
   type CustomerCreate,
   type CustomerListQuery,
   type CustomerState,
   type CustomerUpdate,
 } from './schemas.js';
-
-/** Gravatar by the SHA-256 of the address; `d=404` lets clients fall back to initials. */
-function avatarUrlFor(email: string): string {
-  return `https://www.gravatar.com/avatar/${createHash('sha256').update(email).digest('hex')}?d=404`;
-}
-
-export function toCustomerResponse(row: CustomerRow): Customer {
-  return customerSchema.parse({
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    metadata: row.metadata,
-    external_id: row.externalId,
-    email: row.email,
-    email_verified: row.emailVerified,
-    name: row.name,
-    billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
-    tax_id: row.taxId === null ? null : taxIdSchema.parse(row.taxId),
-    organization_id: row.organizationId,
-    deleted_at: row.deletedAt?.toISOString() ?? null,
-    avatar_url: avatarUrlFor(row.email),
-  });
-}
+import { customerView } from './views.js';
 
 /**
  * The customer with what they hold now: benefits granted and not revoked. Subscriptions and meter
@@ -63,7 +37,7 @@ export async function customerState(
 ): Promise<CustomerState> {
   const grants = await activeGrantsOf(db, row.id);
   return customerStateSchema.parse({
-    ...toCustomerResponse(row),
+    ...customerView(row),
     active_subscriptions: [],
     granted_benefits: grants.map((grant) => ({
       id: grant.id,
@@ -103,7 +77,7 @@ async function withEvents(
   row: CustomerRow,
   kind: 'created' | 'updated' | 'deleted',
 ): Promise<Customer> {
-  const customer = toCustomerResponse(row);
+  const customer = customerView(row);
   const at = row.modifiedAt ?? row.createdAt;
   await recordEvent(tx, { organizationId: row.organizationId, type: `customer.${kind}`, data: customer, at });
   await recordEvent(tx, {
@@ -158,7 +132,7 @@ export async function listCustomers(db: Db, caller: Caller, query: CustomerListQ
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
   const [rows, total] = await listLiveCustomers(db, where, orderBy, pageToSkipTake(query));
-  return paginated(rows.map(toCustomerResponse), total, query);
+  return paginated(rows.map(customerView), total, query);
 }
 
 /** A live customer the caller may see, by id or by external id; others are not found. */

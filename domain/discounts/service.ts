@@ -2,7 +2,6 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
-import { readMetadata } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
@@ -15,64 +14,9 @@ import {
   updateDiscountRow,
   type DiscountRow,
 } from './repository.js';
-import { mergeTerms, sameTerms, termsIssue, type DiscountTerms } from './rules.js';
-import {
-  discountSchema,
-  type Discount,
-  type DiscountCreate,
-  type DiscountDuration,
-  type DiscountListQuery,
-  type DiscountType,
-  type DiscountUpdate,
-} from './schemas.js';
-
-const iso = (value: Date | null) => value?.toISOString() ?? null;
-
-function termsOf(row: DiscountRow): DiscountTerms {
-  return {
-    type: row.type as DiscountType,
-    amount: row.amount,
-    currency: row.currency,
-    basisPoints: row.basisPoints,
-    duration: row.duration as DiscountDuration,
-    durationInMonths: row.durationInMonths,
-  };
-}
-
-export function toDiscountResponse(row: DiscountRow): Discount {
-  const terms = termsOf(row);
-  return discountSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: iso(row.modifiedAt),
-    id: row.id,
-    metadata: readMetadata(row.metadata),
-    name: row.name,
-    code: row.code,
-    starts_at: iso(row.startsAt),
-    ends_at: iso(row.endsAt),
-    max_redemptions: row.maxRedemptions,
-    redemptions_count: row.redemptionsCount,
-    organization_id: row.organizationId,
-    type: terms.type,
-    duration: terms.duration,
-    ...(terms.duration === 'repeating' ? { duration_in_months: terms.durationInMonths } : {}),
-    ...(terms.type === 'fixed'
-      ? { amount: terms.amount, currency: terms.currency }
-      : { basis_points: terms.basisPoints }),
-    products: row.products.map(({ product }) => ({
-      metadata: readMetadata(product.metadata),
-      created_at: product.createdAt.toISOString(),
-      modified_at: iso(product.modifiedAt),
-      id: product.id,
-      name: product.name,
-      description: product.description,
-      recurring_interval: product.recurringInterval,
-      is_recurring: product.recurringInterval !== null,
-      is_archived: product.isArchived,
-      organization_id: product.organizationId,
-    })),
-  });
-}
+import { mergeTerms, sameTerms, termsIssue } from './rules.js';
+import type { Discount, DiscountCreate, DiscountListQuery, DiscountUpdate } from './schemas.js';
+import { discountView, termsOf } from './views.js';
 
 async function checkProducts(db: Db, organizationId: string, productIds: string[]) {
   const found = new Set(
@@ -110,9 +54,9 @@ export async function createDiscount(db: Db, caller: Caller, input: DiscountCrea
         maxRedemptions: input.max_redemptions ?? null,
         metadata: input.metadata ?? {},
       });
-      if (productIds.length === 0) return toDiscountResponse(row);
+      if (productIds.length === 0) return discountView(row);
       await replaceDiscountProducts(tx, row.id, productIds);
-      return toDiscountResponse((await findLiveDiscount(tx, row.id))!);
+      return discountView((await findLiveDiscount(tx, row.id))!);
     })
     .catch(duplicateCode);
 }
@@ -137,7 +81,7 @@ export async function listDiscounts(db: Db, caller: Caller, query: DiscountListQ
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
   const [rows, total] = await listLiveDiscounts(db, where, orderBy, pageToSkipTake(query));
-  return paginated(rows.map(toDiscountResponse), total, query);
+  return paginated(rows.map(discountView), total, query);
 }
 
 export async function findDiscountFor(db: Db, caller: Caller, id: string): Promise<DiscountRow> {
@@ -207,7 +151,7 @@ export async function updateDiscount(
         duration: after.duration,
         durationInMonths: after.durationInMonths,
       });
-      return toDiscountResponse(row);
+      return discountView(row);
     })
     .catch(duplicateCode);
 }

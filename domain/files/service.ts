@@ -21,9 +21,8 @@ import {
   updateFile as saveFile,
   type FileRow,
 } from './repository.js';
-import { fileCreateIssues, filePath, PUBLIC_SERVICES, sizeReadable } from './rules.js';
+import { fileCreateIssues, filePath, PUBLIC_SERVICES } from './rules.js';
 import {
-  fileReadSchema,
   fileUploadSchema,
   type FileCreate,
   type FilePatch,
@@ -33,40 +32,11 @@ import {
   type FileUploadCompleted,
 } from './schemas.js';
 import { UploadRejected, type FileStorage, type PlannedPart } from './storage.js';
+import { fileView, commonFields } from './views.js';
 
 export type FilesContext = { db: Db; storage: FileStorage; publicUrl: string };
 
 /** Where anyone can fetch a public file's bytes, served by Tollgate from the store. */
-export const publicFileUrl = (publicUrl: string, id: string) => `${publicUrl}/api/files/public/${id}`;
-
-function commonFields(row: FileRow) {
-  return {
-    id: row.id,
-    organization_id: row.organizationId,
-    name: row.name,
-    path: row.path,
-    mime_type: row.mimeType,
-    size: Number(row.size),
-    storage_version: row.storageVersion,
-    checksum_etag: row.checksumEtag,
-    checksum_sha256_base64: row.checksumSha256Base64 ?? row.declaredSha256Base64,
-    checksum_sha256_hex: row.checksumSha256Hex,
-    last_modified_at: row.lastModifiedAt?.toISOString() ?? null,
-    version: row.version,
-    is_uploaded: row.isUploaded,
-    size_readable: sizeReadable(Number(row.size)),
-  };
-}
-
-export function toFileResponse(row: FileRow, publicUrl: string): FileRead {
-  const service = row.service as FileService;
-  return fileReadSchema.parse({
-    ...commonFields(row),
-    service,
-    created_at: row.createdAt.toISOString(),
-    ...(PUBLIC_SERVICES.includes(service) ? { public_url: publicFileUrl(publicUrl, row.id) } : {}),
-  });
-}
 
 const invalid = (issues: { loc: (string | number)[]; message: string }[]) =>
   new InvalidInputError(
@@ -134,7 +104,7 @@ export async function listFiles(
     pageToSkipTake(query),
   );
   return paginated(
-    rows.map((row) => toFileResponse(row, ctx.publicUrl)),
+    rows.map((row) => fileView(row, ctx.publicUrl)),
     total,
     query,
   );
@@ -159,7 +129,7 @@ export async function updateFile(
     ...(input.version !== undefined ? { version: input.version } : {}),
     modifiedAt: new Date(),
   });
-  return toFileResponse(row, ctx.publicUrl);
+  return fileView(row, ctx.publicUrl);
 }
 
 /**
@@ -174,7 +144,7 @@ export async function completeFileUpload(
   input: FileUploadCompleted,
 ): Promise<FileRead> {
   const existing = await findWritable(ctx, caller, id);
-  if (existing.isUploaded) return toFileResponse(existing, ctx.publicUrl);
+  if (existing.isUploaded) return fileView(existing, ctx.publicUrl);
   if (input.id !== existing.uploadId)
     throw new InvalidFieldError(['body', 'id'], 'This is not the upload of this file.');
   if (input.path !== existing.path)
@@ -234,7 +204,7 @@ export async function completeFileUpload(
     lastModifiedAt: stored.lastModifiedAt,
     modifiedAt: new Date(),
   });
-  return toFileResponse(row ?? (await findFileById(ctx.db, existing.id))!, ctx.publicUrl);
+  return fileView(row ?? (await findFileById(ctx.db, existing.id))!, ctx.publicUrl);
 }
 
 /** Deletes the file and its bytes; products showing it stop showing it. */

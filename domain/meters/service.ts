@@ -7,40 +7,14 @@ import {
   organizationForWrite,
   organizationsToList,
 } from '../access/service.js';
-import { metadataQueryCandidates, readMetadata, type MetadataQuery } from '../metadata/rules.js';
+import { metadataQueryCandidates, type MetadataQuery } from '../metadata/rules.js';
 import { AppError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
-import {
-  findMeter,
-  insertMeter,
-  listMeters as queryMeters,
-  updateMeter as saveMeter,
-  type MeterRow,
-} from './repository.js';
+import { findMeter, insertMeter, listMeters as queryMeters, updateMeter as saveMeter } from './repository.js';
 import { filterIssues } from './rules.js';
-import {
-  aggregationSchema,
-  filterSchema,
-  meterSchema,
-  type Filter,
-  type Meter,
-  type MeterCreate,
-  type MeterUpdate,
-} from './schemas.js';
-
-export function toMeterResponse(row: MeterRow): Meter {
-  return meterSchema.parse({
-    metadata: readMetadata(row.metadata),
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    name: row.name,
-    filter: filterSchema.parse(row.filter),
-    aggregation: aggregationSchema.parse(row.aggregation),
-    organization_id: row.organizationId,
-  });
-}
+import type { Filter, Meter, MeterCreate, MeterUpdate } from './schemas.js';
+import { meterView } from './views.js';
 
 function assertValidFilter(filter: Filter) {
   const issues = filterIssues(filter);
@@ -86,13 +60,13 @@ export async function listMeters(
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
   const [rows, total] = await queryMeters(db, where, [...orderBy, { id: 'asc' }], pageToSkipTake(query));
-  return paginated(rows.map(toMeterResponse), total, query);
+  return paginated(rows.map(meterView), total, query);
 }
 
 export async function getMeter(db: Db, caller: Caller, id: string): Promise<Meter> {
   const row = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
   if (!row) throw new AppError('ResourceNotFound', 'Meter not found');
-  return toMeterResponse(row);
+  return meterView(row);
 }
 
 export async function createMeter(db: Db, caller: Caller, input: MeterCreate): Promise<Meter> {
@@ -105,7 +79,7 @@ export async function createMeter(db: Db, caller: Caller, input: MeterCreate): P
     aggregation: input.aggregation,
     metadata: input.metadata ?? {},
   });
-  return toMeterResponse(row);
+  return meterView(row);
 }
 
 export async function updateMeter(db: Db, caller: Caller, id: string, input: MeterUpdate): Promise<Meter> {
@@ -120,5 +94,5 @@ export async function updateMeter(db: Db, caller: Caller, id: string, input: Met
     ...(input.metadata ? { metadata: input.metadata } : {}),
     modifiedAt: new Date(),
   });
-  return toMeterResponse(row);
+  return meterView(row);
 }

@@ -3,10 +3,8 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { addressSchema } from '../addresses/schemas.js';
-import { toCustomerResponse } from '../customers/service.js';
-import { toDiscountResponse } from '../discounts/service.js';
 import { recordEvent } from '../events/repository.js';
-import { metadataQueryCandidates, readMetadata } from '../metadata/rules.js';
+import { metadataQueryCandidates } from '../metadata/rules.js';
 import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
 import { renderInvoicePdf } from '../invoices/render.js';
@@ -22,67 +20,8 @@ import {
   updateOrderRow,
   type OrderRow,
 } from './repository.js';
-import { orderSchema, type Order, type OrderListQuery, type OrderUpdate } from './schemas.js';
-
-const iso = (value: Date | null) => value?.toISOString() ?? null;
-
-export function toOrderResponse(row: OrderRow): Order {
-  const discount =
-    row.discount && !row.discount.deletedAt ? toDiscountResponse({ ...row.discount, products: [] }) : null;
-  return orderSchema.parse({
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    modified_at: iso(row.modifiedAt),
-    status: row.status,
-    paid: row.status !== 'pending',
-    subtotal_amount: row.subtotalAmount,
-    discount_amount: row.discountAmount,
-    net_amount: row.netAmount,
-    amount: row.netAmount,
-    tax_amount: row.taxAmount,
-    total_amount: row.totalAmount,
-    refunded_amount: row.refundedAmount,
-    refunded_tax_amount: row.refundedTaxAmount,
-    currency: row.currency,
-    billing_reason: row.billingReason,
-    billing_name: row.billingName,
-    billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
-    is_invoice_generated: row.invoicePath !== null,
-    customer_id: row.customerId,
-    product_id: row.productId,
-    discount_id: discount ? row.discountId : null,
-    subscription_id: null,
-    checkout_id: row.checkoutId,
-    metadata: readMetadata(row.metadata),
-    custom_field_data: row.customFieldData,
-    customer: toCustomerResponse(row.customer),
-    user_id: row.customerId,
-    product: {
-      metadata: readMetadata(row.product.metadata),
-      created_at: row.product.createdAt.toISOString(),
-      modified_at: iso(row.product.modifiedAt),
-      id: row.product.id,
-      name: row.product.name,
-      description: row.product.description,
-      recurring_interval: row.product.recurringInterval,
-      is_recurring: row.product.recurringInterval !== null,
-      is_archived: row.product.isArchived,
-      organization_id: row.product.organizationId,
-    },
-    discount: discount ? { ...discount, products: undefined } : null,
-    subscription: null,
-    items: row.items.map((item) => ({
-      created_at: item.createdAt.toISOString(),
-      modified_at: iso(item.modifiedAt),
-      id: item.id,
-      label: item.label,
-      amount: item.amount,
-      tax_amount: item.taxAmount,
-      proration: item.proration,
-      product_price_id: item.productPriceId,
-    })),
-  });
-}
+import type { Order, OrderListQuery, OrderUpdate } from './schemas.js';
+import { orderView } from './views.js';
 
 export type PaidPurchase = {
   organizationId: string;
@@ -148,7 +87,7 @@ export async function createPaidOrder(
       ],
     },
   });
-  const order = toOrderResponse(row);
+  const order = orderView(row);
   await recordEvent(tx, {
     organizationId: row.organizationId,
     type: 'order.created',
@@ -173,7 +112,7 @@ export async function findOrderFor(db: Db, caller: Caller, id: string): Promise<
 }
 
 export async function getOrder(db: Db, caller: Caller, id: string): Promise<Order> {
-  return toOrderResponse(await findOrderFor(db, caller, id));
+  return orderView(await findOrderFor(db, caller, id));
 }
 
 const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.OrderOrderByWithRelationInput> = {
@@ -210,7 +149,7 @@ export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) 
     SORTS[field]!(direction),
   );
   const [rows, total] = await listOrderRows(db, where, orderBy, pageToSkipTake(query));
-  return paginated(rows.map(toOrderResponse), total, query);
+  return paginated(rows.map(orderView), total, query);
 }
 
 /** Billing name and address, the only fields a seller corrects after the fact (for invoices). */
@@ -226,11 +165,11 @@ export async function updateOrder(db: Db, caller: Caller, id: string, input: Ord
     await recordEvent(tx, {
       organizationId: updated.organizationId,
       type: 'order.updated',
-      data: toOrderResponse(updated),
+      data: orderView(updated),
     });
     return updated;
   });
-  return toOrderResponse(row);
+  return orderView(row);
 }
 
 /** The order's status once `refundedAmount` of its net amount has been given back. */
@@ -312,11 +251,11 @@ export async function generateInvoice(ctx: InvoiceContext, caller: Caller, id: s
     await recordEvent(tx, {
       organizationId: updated.organizationId,
       type: 'order.updated',
-      data: toOrderResponse(updated),
+      data: orderView(updated),
     });
     return updated;
   });
-  return toOrderResponse(row);
+  return orderView(row);
 }
 
 /** A short-lived download URL of the order's invoice; 404 until one was generated. */
@@ -354,7 +293,7 @@ export async function applySucceededRefund(
     refundedTaxAmount: order.refundedTaxAmount + refund.taxAmount,
     status: statusAfterRefund(order.netAmount, refundedAmount),
   });
-  const data = toOrderResponse(updated);
+  const data = orderView(updated);
   await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.refunded', data });
   await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.updated', data });
 }

@@ -10,40 +10,10 @@ import {
   findOrganizationBySlug,
   listOrganizations as queryOrganizations,
   updateOrganizationProfile,
-  type OrganizationRow,
 } from './repository.js';
-import {
-  organizationSchema,
-  socialLinkSchema,
-  type Organization,
-  type OrganizationCreate,
-  type OrganizationUpdate,
-} from './schemas.js';
+import type { Organization, OrganizationCreate, OrganizationUpdate } from './schemas.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
-
-export function toOrganizationResponse(row: OrganizationRow): Organization {
-  return organizationSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    name: row.name,
-    slug: row.slug,
-    avatar_url: row.logo,
-    email: row.email,
-    website: row.website,
-    socials: socialLinkSchema.array().parse(row.socials),
-    details_submitted_at: row.detailsSubmittedAt?.toISOString() ?? null,
-    feature_settings: {
-      issue_funding_enabled: row.issueFundingEnabled,
-      usage_based_billing_enabled: row.usageBasedBillingEnabled,
-    },
-    subscription_settings: {
-      allow_multiple_subscriptions: row.allowMultipleSubscriptions,
-      allow_customer_updates: row.allowCustomerUpdates,
-      proration_behavior: row.prorationBehavior,
-    },
-  });
-}
+import { organizationView } from './views.js';
 
 /** Seller-profile columns from a create/update body; absent and null fields leave columns alone. */
 function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationUpdateInput {
@@ -85,7 +55,7 @@ export async function listOrganizations(
     }),
   );
   const [rows, total] = await queryOrganizations(db, { ids, slug: query.slug }, order, pageToSkipTake(query));
-  return paginated(rows.map(toOrganizationResponse), total, query);
+  return paginated(rows.map(organizationView), total, query);
 }
 
 export async function getOrganization(db: Db, caller: Caller, id: string): Promise<Organization> {
@@ -94,7 +64,7 @@ export async function getOrganization(db: Db, caller: Caller, id: string): Promi
   }
   const row = await findOrganizationById(db, id);
   if (!row) throw new AppError('ResourceNotFound', 'Organization not found');
-  return toOrganizationResponse(row);
+  return organizationView(row);
 }
 
 export async function updateOrganization(
@@ -111,7 +81,7 @@ export async function updateOrganization(
   const now = new Date();
   return db.$transaction(async (tx) => {
     const row = await updateOrganizationProfile(tx, id, profileData(input, now));
-    const organization = toOrganizationResponse(row);
+    const organization = organizationView(row);
     await recordEvent(tx, { organizationId: id, type: 'organization.updated', data: organization, at: now });
     return organization;
   });
@@ -143,7 +113,7 @@ export function organizationClientForAuth(db: Db) {
             await recordEvent(tx, {
               organizationId: row.id,
               type: 'organization.updated',
-              data: toOrganizationResponse(row),
+              data: organizationView(row),
               at: row.modifiedAt ?? new Date(),
             });
             return row;
@@ -179,5 +149,5 @@ export async function createOrganization(
   }
   const { id } = await createForUser({ name: input.name, slug: input.slug, userId: ownerId });
   const row = await db.organization.update({ where: { id }, data: profileData(input, new Date()) });
-  return toOrganizationResponse(row);
+  return organizationView(row);
 }

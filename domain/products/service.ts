@@ -9,13 +9,9 @@ import {
 } from '../access/service.js';
 import { findCustomFieldsOfOrganization } from '../custom-fields/repository.js';
 import type { AttachedCustomFieldCreate } from '../custom-fields/schemas.js';
-import { toCustomFieldResponse } from '../custom-fields/service.js';
-import { toBenefitResponse } from '../benefits/service.js';
 import { recordEvent } from '../events/repository.js';
 import { findFilesOfOrganization } from '../files/repository.js';
-import { toFileResponse } from '../files/service.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
-import { readMetadata } from '../metadata/rules.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
@@ -33,93 +29,20 @@ import {
   replaceAttachedCustomFields,
   replaceMedias,
   updateProductRow,
-  type PriceRow,
-  type ProductRow,
   type ProductSort,
 } from './repository.js';
-import {
-  customPriceIssues,
-  normalizeUnitAmount,
-  priceSetIssues,
-  type AmountType,
-  type PriceIssue,
-} from './rules.js';
-import {
-  productPriceSchema,
-  productSchema,
-  type PriceCreate,
-  type Product,
-  type ProductCreate,
-  type ProductPrice,
-  type ProductUpdate,
-  type RecurringInterval,
+import { customPriceIssues, priceSetIssues, type AmountType, type PriceIssue } from './rules.js';
+import type {
+  PriceCreate,
+  Product,
+  ProductCreate,
+  ProductPrice,
+  ProductUpdate,
+  RecurringInterval,
 } from './schemas.js';
+import { priceView, productView } from './views.js';
 
 export type ProductsContext = { db: Db; publicUrl: string };
-
-export function toPriceResponse(row: PriceRow): ProductPrice {
-  const common = {
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    is_archived: row.isArchived,
-    product_id: row.productId,
-    type: row.type,
-    recurring_interval: row.recurringInterval,
-    amount_type: row.amountType,
-  };
-  switch (row.amountType as AmountType) {
-    case 'free':
-      return productPriceSchema.parse(common);
-    case 'fixed':
-      return productPriceSchema.parse({
-        ...common,
-        price_currency: row.priceCurrency,
-        price_amount: row.priceAmount,
-      });
-    case 'custom':
-      return productPriceSchema.parse({
-        ...common,
-        price_currency: row.priceCurrency,
-        minimum_amount: row.minimumAmount,
-        maximum_amount: row.maximumAmount,
-        preset_amount: row.presetAmount,
-      });
-    case 'metered_unit':
-      return productPriceSchema.parse({
-        ...common,
-        price_currency: row.priceCurrency,
-        unit_amount: normalizeUnitAmount(row.unitAmount?.toFixed() ?? '') ?? row.unitAmount?.toFixed(),
-        cap_amount: row.capAmount,
-        meter_id: row.meterId,
-        meter: row.meter,
-      });
-  }
-}
-
-export function toProductResponse(row: ProductRow, publicUrl: string): Product {
-  return productSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    recurring_interval: row.recurringInterval,
-    is_recurring: row.recurringInterval !== null,
-    is_archived: row.isArchived,
-    organization_id: row.organizationId,
-    metadata: readMetadata(row.metadata),
-    prices: row.prices.map(toPriceResponse),
-    benefits: row.benefits.map((link) => toBenefitResponse(link.benefit)),
-    medias: row.medias.map((media) => toFileResponse(media.file, publicUrl)),
-    attached_custom_fields: row.customFields.map((attached) => ({
-      custom_field_id: attached.customFieldId,
-      custom_field: toCustomFieldResponse(attached.customField),
-      order: attached.order,
-      required: attached.required,
-    })),
-  });
-}
 
 const invalid = (issues: PriceIssue[]) =>
   new InvalidInputError(
@@ -260,7 +183,7 @@ export async function createProduct(
     if (input.attached_custom_fields) {
       await replaceAttachedCustomFields(tx, product.id, attachedRows(input.attached_custom_fields));
     }
-    const created = toProductResponse(await readProduct(tx, product.id, organizationId), ctx.publicUrl);
+    const created = productView(await readProduct(tx, product.id, organizationId), ctx.publicUrl);
     await recordEvent(tx, { organizationId, type: 'product.created', data: created, at: now });
     return created;
   });
@@ -336,7 +259,7 @@ export async function updateProduct(
       ...(typeof input.is_archived === 'boolean' ? { isArchived: input.is_archived } : {}),
       modifiedAt: now,
     });
-    const updated = toProductResponse(await readProduct(tx, id, organizationId), ctx.publicUrl);
+    const updated = productView(await readProduct(tx, id, organizationId), ctx.publicUrl);
     await recordEvent(tx, { organizationId, type: 'product.updated', data: updated, at: now });
     return updated;
   });
@@ -345,7 +268,7 @@ export async function updateProduct(
 export async function getProduct(ctx: ProductsContext, caller: Caller, id: string): Promise<Product> {
   const row = await findProduct(ctx.db, id, await accessibleOrganizationIds(ctx.db, caller));
   if (!row) throw new AppError('ResourceNotFound', 'Product not found');
-  return toProductResponse(row, ctx.publicUrl);
+  return productView(row, ctx.publicUrl);
 }
 
 /**
@@ -355,7 +278,7 @@ export async function getProduct(ctx: ProductsContext, caller: Caller, id: strin
 export async function getProductPrice(db: Db, caller: Caller, id: string): Promise<ProductPrice> {
   const row = await findPrice(db, id, await accessibleOrganizationIds(db, caller));
   if (!row) throw new AppError('ResourceNotFound', 'Price not found');
-  return toPriceResponse(row);
+  return priceView(row);
 }
 
 export async function listProducts(
@@ -389,7 +312,7 @@ export async function listProducts(
   const rows = new Map((await findProductsByIds(ctx.db, ids)).map((row) => [row.id, row]));
   const items = ids.flatMap((id) => {
     const row = rows.get(id);
-    return row ? [toProductResponse(row, ctx.publicUrl)] : [];
+    return row ? [productView(row, ctx.publicUrl)] : [];
   });
   return paginated(items, total, query);
 }
@@ -428,7 +351,7 @@ export async function updateProductBenefits(
     await lockProduct(tx, id);
     await replaceBenefits(tx, id, benefitIds);
     await updateProductRow(tx, id, organizationId, { modifiedAt: now });
-    const updated = toProductResponse(await readProduct(tx, id, organizationId), ctx.publicUrl);
+    const updated = productView(await readProduct(tx, id, organizationId), ctx.publicUrl);
     await recordEvent(tx, { organizationId, type: 'product.updated', data: updated, at: now });
     return updated;
   });

@@ -5,6 +5,7 @@ import type { DisabledReason, WebhookFormat } from './rules.js';
 type Client = Db | Prisma.TransactionClient;
 
 export type WebhookEndpointRow = Awaited<ReturnType<Db['webhookEndpoint']['create']>>;
+export type DeliveryRow = Awaited<ReturnType<typeof listWebhookDeliveries>>[0][number];
 
 export function insertWebhookEndpoint(
   db: Client,

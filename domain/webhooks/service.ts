@@ -32,7 +32,6 @@ import {
   resetConsecutiveFailures,
   startWebhookEventRound,
   updateWebhookEndpoint as updateEndpointRow,
-  type WebhookEndpointRow,
 } from './repository.js';
 import {
   attemptOutcome,
@@ -48,18 +47,15 @@ import {
   type WebhookDeliveryTarget,
   type WebhookFormat,
 } from './rules.js';
-import {
-  webhookDeliverySchema,
-  webhookEndpointSchema,
-  type WebhookDeliveryListQuery,
-  type WebhookDeliveryResponse,
-  type WebhookEndpointCreate,
-  type WebhookEndpointListQuery,
-  type WebhookEndpointResponse,
-  type WebhookEndpointUpdate,
+import type {
+  WebhookDeliveryListQuery,
+  WebhookEndpointCreate,
+  WebhookEndpointListQuery,
+  WebhookEndpointUpdate,
 } from './schemas.js';
 import { generateWebhookSecret, webhookHeaders } from './signing.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { webhookEndpointView, webhookDeliveryView } from './views.js';
 
 /** What webhooks ask of their delivery workflows; temporal/webhooks.ts implements it. */
 export type WebhookWorkflows = {
@@ -73,19 +69,6 @@ export type WebhookWorkflows = {
   /** Starts the deployment's outbox dispatcher unless it runs; `true` when it was started. */
   ensureDispatcher(): Promise<boolean>;
 };
-
-export function toWebhookEndpointResponse(row: WebhookEndpointRow): WebhookEndpointResponse {
-  return webhookEndpointSchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    url: row.url,
-    format: row.format,
-    organization_id: row.organizationId,
-    events: row.events,
-    enabled: row.enabled,
-  });
-}
 
 const notFound = () => new AppError('ResourceNotFound', 'Webhook endpoint not found');
 
@@ -122,7 +105,7 @@ export async function createWebhookEndpoint(db: Db, caller: Caller, input: Webho
     secret: input.secret ?? generateWebhookSecret(),
     events: input.events,
   });
-  return toWebhookEndpointResponse(row);
+  return webhookEndpointView(row);
 }
 
 export async function listWebhookEndpoints(db: Db, caller: Caller, query: WebhookEndpointListQuery) {
@@ -131,7 +114,7 @@ export async function listWebhookEndpoints(db: Db, caller: Caller, query: Webhoo
     ? accessible.filter((id) => query.organization_id!.includes(id))
     : accessible;
   const [rows, total] = await queryEndpoints(db, ids, pageToSkipTake(query));
-  return paginated(rows.map(toWebhookEndpointResponse), total, query);
+  return paginated(rows.map(webhookEndpointView), total, query);
 }
 
 async function findAccessibleEndpoint(db: Db, caller: Caller, id: string) {
@@ -141,7 +124,7 @@ async function findAccessibleEndpoint(db: Db, caller: Caller, id: string) {
 }
 
 export async function getWebhookEndpoint(db: Db, caller: Caller, id: string) {
-  return toWebhookEndpointResponse(await findAccessibleEndpoint(db, caller, id));
+  return webhookEndpointView(await findAccessibleEndpoint(db, caller, id));
 }
 
 export async function updateWebhookEndpoint(
@@ -169,7 +152,7 @@ export async function updateWebhookEndpoint(
         : {}),
     },
   );
-  return toWebhookEndpointResponse(updated);
+  return webhookEndpointView(updated);
 }
 
 export async function deleteWebhookEndpoint(db: Db, caller: Caller, id: string) {
@@ -179,29 +162,6 @@ export async function deleteWebhookEndpoint(db: Db, caller: Caller, id: string) 
   await deleteEndpointRow(db, { id, organizationId: row.organizationId });
 }
 
-type DeliveryRow = Awaited<ReturnType<typeof queryDeliveries>>[0][number];
-
-export function toWebhookDeliveryResponse(row: DeliveryRow): WebhookDeliveryResponse {
-  return webhookDeliverySchema.parse({
-    created_at: row.createdAt.toISOString(),
-    modified_at: null,
-    id: row.id,
-    http_code: row.httpCode,
-    succeeded: row.succeeded,
-    duration_ms: row.durationMs,
-    response: row.response,
-    error: row.error,
-    webhook_event: {
-      created_at: row.webhookEvent.createdAt.toISOString(),
-      modified_at: row.webhookEvent.modifiedAt?.toISOString() ?? null,
-      id: row.webhookEvent.id,
-      last_http_code: row.webhookEvent.lastHttpCode,
-      succeeded: row.webhookEvent.succeeded,
-      payload: row.webhookEvent.payload,
-    },
-  });
-}
-
 export async function listWebhookDeliveries(db: Db, caller: Caller, query: WebhookDeliveryListQuery) {
   const organizationIds = await accessibleOrganizationIds(db, caller);
   const [rows, total] = await queryDeliveries(
@@ -209,7 +169,7 @@ export async function listWebhookDeliveries(db: Db, caller: Caller, query: Webho
     { organizationIds, endpointIds: query.endpoint_id },
     pageToSkipTake(query),
   );
-  return paginated(rows.map(toWebhookDeliveryResponse), total, query);
+  return paginated(rows.map(webhookDeliveryView), total, query);
 }
 
 // ---- delivery workflows ----

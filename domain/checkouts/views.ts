@@ -1,0 +1,180 @@
+import type { Prisma } from '../../generated/prisma/client.js';
+import { addressSchema } from '../addresses/schemas.js';
+import { termsOf as discountTermsOf } from '../discounts/views.js';
+import { readMetadata } from '../metadata/rules.js';
+import { organizationView } from '../organizations/views.js';
+import type { ProductRow } from '../products/repository.js';
+import { priceView, productView } from '../products/views.js';
+import type { CheckoutRow } from './repository.js';
+import { customerBillingAddressFields } from './rules.js';
+import type { Checkout, CheckoutPublic } from './schemas.js';
+
+/** What rendering a checkout needs besides its row. */
+export type CheckoutViewSettings = {
+  publicUrl: string;
+  /** Shown to the hosted page (e.g. Stripe's publishable key); string values only. */
+  processorMetadata: Record<string, string>;
+};
+
+export function checkoutUrl(publicUrl: string, clientSecret: string): string {
+  return `${publicUrl}/checkout/${clientSecret}`;
+}
+
+export function readCustomFieldData(
+  value: Prisma.JsonValue,
+): Record<string, string | number | boolean | null> {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, string | number | boolean | null>)
+    : {};
+}
+
+/** The product as a checkout shows it (no seller metadata, public benefit fields). */
+function checkoutProduct(product: ProductRow, publicUrl: string) {
+  const {
+    attached_custom_fields: _fields,
+    metadata: _metadata,
+    benefits,
+    ...rest
+  } = productView(product, publicUrl);
+  return {
+    ...rest,
+    benefits: benefits.map(({ metadata: _m, properties: _p, ...benefit }) => benefit),
+  };
+}
+
+function checkoutDiscount(discount: CheckoutRow['discount']): Checkout['discount'] {
+  if (!discount || discount.deletedAt) return null;
+  const terms = discountTermsOf(discount);
+  return {
+    id: discount.id,
+    name: discount.name,
+    code: discount.code,
+    duration: terms.duration,
+    type: terms.type,
+    ...(terms.duration === 'repeating' ? { duration_in_months: discount.durationInMonths ?? undefined } : {}),
+    ...(terms.type === 'fixed'
+      ? { amount: discount.amount ?? undefined, currency: discount.currency ?? undefined }
+      : { basis_points: discount.basisPoints ?? undefined }),
+  };
+}
+
+/**
+ * The processor's settings for the hosted page (Stripe's publishable key), plus where the latest
+ * payment stands when the buyer has to act: `intent_status` `requires_action` with the client
+ * secret to authenticate with (as Polar hands Stripe's to its page), or the processor's reason for
+ * a failed payment. Polar's schema has no other place for these; it is a string map.
+ */
+function paymentProcessorMetadata(base: Record<string, string>, row: CheckoutRow): Record<string, string> {
+  if (row.status === 'confirmed' && row.paymentClientSecret) {
+    return { ...base, intent_status: 'requires_action', intent_client_secret: row.paymentClientSecret };
+  }
+  if (row.status === 'failed' && row.failureReason) return { ...base, failure_reason: row.failureReason };
+  return base;
+}
+
+/** Where the buyer lands after paying: the seller's URL (with `{CHECKOUT_ID}` filled) or ours. */
+function successUrlOf(publicUrl: string, row: CheckoutRow): string {
+  if (!row.successUrl) return `${checkoutUrl(publicUrl, row.clientSecret)}/confirmation`;
+  return row.successUrl.replaceAll('{CHECKOUT_ID}', row.id);
+}
+
+/** The flags a stored checkout shows, derived from its stored figures (reads never re-price). */
+function storedFlags(row: {
+  totalAmount: number;
+  productPrice: { amountType: string };
+  customerBillingAddress: Prisma.JsonValue;
+  requireBillingAddress: boolean;
+  isBusinessCustomer: boolean;
+}) {
+  const address = row.customerBillingAddress as { country?: string } | null;
+  const isPaymentRequired = row.totalAmount > 0;
+  return {
+    isDiscountApplicable: row.productPrice.amountType !== 'free',
+    isFreeProductPrice: row.productPrice.amountType === 'free',
+    isPaymentRequired,
+    isPaymentSetupRequired: false,
+    isPaymentFormRequired: isPaymentRequired,
+    billingAddressFields: customerBillingAddressFields({
+      country: address?.country ?? null,
+      requireBillingAddress: row.requireBillingAddress,
+      isBusinessCustomer: row.isBusinessCustomer,
+    }),
+  };
+}
+
+/** What the seller's and the buyer's views share; `offered`: the products the checkout sells. */
+function commonView(row: CheckoutRow, offered: ProductRow[], settings: CheckoutViewSettings) {
+  const ordered = row.productIds
+    .map((id) => offered.find((product) => product.id === id))
+    .filter((product) => product !== undefined);
+  const derived = storedFlags(row);
+  return {
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    custom_field_data: readCustomFieldData(row.customFieldData),
+    payment_processor: 'stripe' as const,
+    status: row.status as Checkout['status'],
+    client_secret: row.clientSecret,
+    url: checkoutUrl(settings.publicUrl, row.clientSecret),
+    expires_at: row.expiresAt.toISOString(),
+    success_url: successUrlOf(settings.publicUrl, row),
+    embed_origin: row.embedOrigin,
+    amount: row.amount,
+    discount_amount: row.discountAmount,
+    net_amount: row.netAmount,
+    tax_amount: row.taxAmount,
+    total_amount: row.totalAmount,
+    currency: row.currency,
+    product_id: row.productId,
+    product_price_id: row.productPriceId,
+    discount_id: row.discountId,
+    allow_discount_codes: row.allowDiscountCodes,
+    require_billing_address: row.requireBillingAddress,
+    is_discount_applicable: derived.isDiscountApplicable,
+    is_free_product_price: derived.isFreeProductPrice,
+    is_payment_required: derived.isPaymentRequired,
+    is_payment_setup_required: derived.isPaymentSetupRequired,
+    is_payment_form_required: derived.isPaymentFormRequired,
+    customer_id: row.customerId,
+    is_business_customer: row.isBusinessCustomer,
+    customer_name: row.customerName,
+    customer_email: row.customerEmail,
+    customer_ip_address: row.customerIpAddress,
+    customer_billing_name: row.customerBillingName,
+    customer_billing_address:
+      row.customerBillingAddress === null ? null : addressSchema.parse(row.customerBillingAddress),
+    customer_tax_id: row.customerTaxId,
+    payment_processor_metadata: paymentProcessorMetadata(settings.processorMetadata, row),
+    customer_billing_address_fields: derived.billingAddressFields,
+    products: ordered.map((product) => checkoutProduct(product, settings.publicUrl)),
+    product: checkoutProduct(row.product, settings.publicUrl),
+    product_price: priceView(row.productPrice),
+    discount: checkoutDiscount(row.discount),
+    attached_custom_fields: productView(row.product, settings.publicUrl).attached_custom_fields,
+  };
+}
+
+/** The seller's view (API, webhooks). */
+export function checkoutView(
+  row: CheckoutRow,
+  offered: ProductRow[],
+  settings: CheckoutViewSettings,
+): Checkout {
+  return {
+    ...commonView(row, offered, settings),
+    metadata: readMetadata(row.metadata),
+    customer_external_id: row.customerExternalId,
+    customer_metadata: readMetadata(row.customerMetadata),
+    subscription_id: null,
+  };
+}
+
+/** The buyer's view (the client secret's calls): the seller as the buyer may see it. */
+export function checkoutPublicView(
+  row: CheckoutRow,
+  offered: ProductRow[],
+  settings: CheckoutViewSettings,
+): CheckoutPublic {
+  return { ...commonView(row, offered, settings), organization: organizationView(row.organization) };
+}

@@ -1,0 +1,66 @@
+import { addressSchema } from '../addresses/schemas.js';
+import { customerView } from '../customers/views.js';
+import { discountView } from '../discounts/views.js';
+import { readMetadata } from '../metadata/rules.js';
+import type { OrderRow } from './repository.js';
+import { orderSchema, type Order } from './schemas.js';
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+export function orderView(row: OrderRow): Order {
+  const discount =
+    row.discount && !row.discount.deletedAt ? discountView({ ...row.discount, products: [] }) : null;
+  return orderSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: iso(row.modifiedAt),
+    status: row.status,
+    paid: row.status !== 'pending',
+    subtotal_amount: row.subtotalAmount,
+    discount_amount: row.discountAmount,
+    net_amount: row.netAmount,
+    amount: row.netAmount,
+    tax_amount: row.taxAmount,
+    total_amount: row.totalAmount,
+    refunded_amount: row.refundedAmount,
+    refunded_tax_amount: row.refundedTaxAmount,
+    currency: row.currency,
+    billing_reason: row.billingReason,
+    billing_name: row.billingName,
+    billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
+    is_invoice_generated: row.invoicePath !== null,
+    customer_id: row.customerId,
+    product_id: row.productId,
+    discount_id: discount ? row.discountId : null,
+    subscription_id: null,
+    checkout_id: row.checkoutId,
+    metadata: readMetadata(row.metadata),
+    custom_field_data: row.customFieldData,
+    customer: customerView(row.customer),
+    user_id: row.customerId,
+    product: {
+      metadata: readMetadata(row.product.metadata),
+      created_at: row.product.createdAt.toISOString(),
+      modified_at: iso(row.product.modifiedAt),
+      id: row.product.id,
+      name: row.product.name,
+      description: row.product.description,
+      recurring_interval: row.product.recurringInterval,
+      is_recurring: row.product.recurringInterval !== null,
+      is_archived: row.product.isArchived,
+      organization_id: row.product.organizationId,
+    },
+    discount: discount ? { ...discount, products: undefined } : null,
+    subscription: null,
+    items: row.items.map((item) => ({
+      created_at: item.createdAt.toISOString(),
+      modified_at: iso(item.modifiedAt),
+      id: item.id,
+      label: item.label,
+      amount: item.amount,
+      tax_amount: item.taxAmount,
+      proration: item.proration,
+      product_price_id: item.productPriceId,
+    })),
+  });
+}
