@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { checkReadiness, type ReadinessDeps } from '../domain/system/service.js';
+import { checkReadiness, type ReadinessDeps } from '../temporal/readiness.js';
 import type { PublicSettings } from '../domain/system/schemas.js';
 
 export function createHealthRouter(deps: ReadinessDeps & { settings: PublicSettings }): Router {

@@ -20,6 +20,11 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
   return new PrismaClient({ adapter });
 }
 
+/** A round trip to PostgreSQL through the pool (readiness). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await db.$queryRaw`SELECT 1`;
+}
+
 /** node-postgres gave up waiting for a connection: the database is overloaded or unreachable. */
 export function isConnectionWaitTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === 'timeout exceeded when trying to connect';

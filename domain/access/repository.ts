@@ -12,3 +12,11 @@ export async function listMemberOrganizationIds(db: Db, userId: string): Promise
 export function listMemberships(db: Db, userId: string) {
   return db.member.findMany({ where: { userId }, select: { organizationId: true, role: true } });
 }
+
+/** Every member of the organization with who they are (for notices to its owners). */
+export function listOrganizationMembersWithUsers(db: Db, organizationId: string) {
+  return db.member.findMany({
+    where: { organizationId },
+    select: { role: true, user: { select: { email: true, name: true } } },
+  });
+}

@@ -20,6 +20,19 @@ export function listLiveBenefits(
   ]);
 }
 
+/** Which of these benefits of the organization a product may offer (live and selectable). */
+export async function findSelectableBenefitIds(
+  db: Db,
+  organizationId: string,
+  ids: string[],
+): Promise<string[]> {
+  const rows = await db.benefit.findMany({
+    where: { id: { in: ids }, organizationId, deletedAt: null, selectable: true },
+    select: { id: true },
+  });
+  return rows.map(({ id }) => id);
+}
+
 export function insertBenefit(tx: Prisma.TransactionClient, data: Prisma.BenefitUncheckedCreateInput) {
   return tx.benefit.create({ data });
 }

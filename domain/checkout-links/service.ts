@@ -22,14 +22,13 @@ import type {
   CheckoutLinkUpdate,
 } from './schemas.js';
 import { checkoutLinkView } from './views.js';
+import { findDiscountOfOrganization } from '../discounts/repository.js';
 
 export type CheckoutLinksContext = { db: Db; publicUrl: string };
 
 async function checkDiscount(db: Db, organizationId: string, discountId: string | null | undefined) {
   if (!discountId) return;
-  const discount = await db.discount.findFirst({
-    where: { id: discountId, organizationId, deletedAt: null },
-  });
+  const discount = await findDiscountOfOrganization(db, organizationId, discountId);
   if (!discount) throw new InvalidFieldError(['body', 'discount_id'], 'Discount not found.');
 }
 

@@ -11,7 +11,8 @@ import type {
   PaymentResult,
   RefundResult,
 } from '../payments/processor.js';
-import { findCheckout, lockCheckout, releaseDiscount, updateCheckoutRow } from './repository.js';
+import { releaseDiscount } from '../discounts/repository.js';
+import { findCheckout, lockCheckout, recordCheckoutPayment, updateCheckoutRow } from './repository.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 
 export type ChargeOutcome =
@@ -57,12 +58,11 @@ export async function chargeCheckout(
     description: row.product.name,
   });
   if (result.paymentId) {
-    await ctx.db.checkout.updateMany({
-      where: { id: row.id, status: 'confirmed', paymentAttempt: input.attempt },
-      data: {
-        paymentId: result.paymentId,
-        paymentClientSecret: result.status === 'requires_action' ? result.clientSecret : null,
-      },
+    await recordCheckoutPayment(ctx.db, {
+      checkoutId: row.id,
+      attempt: input.attempt,
+      paymentId: result.paymentId,
+      clientSecret: result.status === 'requires_action' ? result.clientSecret : null,
     });
   }
   return chargeOutcome(result);

@@ -8,7 +8,7 @@ import { validateCustomFieldData } from '../custom-fields/rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { InvalidInputError, type FieldIssue } from '../platform/errors.js';
 import type { TaxAddress, TaxCalculator } from '../tax/calculator.js';
-import { productInclude } from '../products/repository.js';
+import { findProduct, findCurrentPriceOfProduct } from '../products/repository.js';
 import {
   billingAddressIssues,
   checkoutPriceOf,
@@ -23,6 +23,7 @@ import {
   type BillingAddressFields,
 } from './rules.js';
 import { customFieldView } from '../custom-fields/views.js';
+import { findDiscountOfOrganization } from '../discounts/repository.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -86,10 +87,7 @@ export async function priceCheckout(
   inputs: CheckoutInputs,
   options: PricingOptions,
 ): Promise<PricedCheckout> {
-  const product = await db.product.findFirst({
-    where: { id: inputs.productId, organizationId: inputs.organizationId },
-    include: productInclude,
-  });
+  const product = await findProduct(db, inputs.productId, [inputs.organizationId]);
   if (!product || !inputs.productIds.includes(product.id)) {
     return fail([{ loc: ['body', 'product_id'], msg: 'Product not found.', type: 'value_error' }]);
   }
@@ -103,14 +101,7 @@ export async function priceCheckout(
     ]);
   }
   const priceRow = inputs.productPriceId
-    ? await db.productPrice.findFirst({
-        where: {
-          id: inputs.productPriceId,
-          productId: product.id,
-          isArchived: false,
-        },
-        include: { meter: { select: { id: true, name: true } } },
-      })
+    ? await findCurrentPriceOfProduct(db, product.id, inputs.productPriceId)
     : selectCheckoutPrice(product.prices);
   if (!priceRow) {
     return fail([
@@ -140,10 +131,7 @@ export async function priceCheckout(
   let discountTerms: Parameters<typeof checkoutSubtotals>[0]['discount'] = null;
   const currency = price.amountType === 'free' ? 'usd' : price.currency.toLowerCase();
   if (inputs.discountId) {
-    const discount = await db.discount.findFirst({
-      where: { id: inputs.discountId, organizationId: inputs.organizationId, deletedAt: null },
-      include: { products: { select: { productId: true } } },
-    });
+    const discount = await findDiscountOfOrganization(db, inputs.organizationId, inputs.discountId);
     const applicability = discount
       ? discountApplicability(
           {

@@ -22,6 +22,17 @@ export function findCheckoutBySecret(db: Client, clientSecret: string) {
   return db.checkout.findUnique({ where: { clientSecret }, include: checkoutInclude });
 }
 
+/** Records the processor's payment of attempt `attempt`, unless the checkout moved on meanwhile. */
+export function recordCheckoutPayment(
+  db: Client,
+  input: { checkoutId: string; attempt: number; paymentId: string; clientSecret: string | null },
+) {
+  return db.checkout.updateMany({
+    where: { id: input.checkoutId, status: 'confirmed', paymentAttempt: input.attempt },
+    data: { paymentId: input.paymentId, paymentClientSecret: input.clientSecret },
+  });
+}
+
 /** What the checkout's workflow decides its next step from. */
 export function findCheckoutProgress(db: Client, id: string) {
   return db.checkout.findUnique({
@@ -73,41 +84,6 @@ export function updateCheckoutRow(
     include: checkoutInclude,
   });
 }
-
-/**
- * Takes one of the discount's redemptions if any is left. The check and the increment are one
- * statement, so concurrent confirmations can never redeem more than `max_redemptions`.
- */
-export async function redeemDiscount(tx: Prisma.TransactionClient, discountId: string): Promise<boolean> {
-  const taken = await tx.$executeRaw`
-    UPDATE discounts SET redemptions_count = redemptions_count + 1
-    WHERE id = ${discountId}::uuid AND deleted_at IS NULL
-      AND (max_redemptions IS NULL OR redemptions_count < max_redemptions)`;
-  return taken === 1;
-}
-
-export async function releaseDiscount(tx: Prisma.TransactionClient, discountId: string): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE discounts SET redemptions_count = redemptions_count - 1
-    WHERE id = ${discountId}::uuid AND redemptions_count > 0`;
-}
-
-/** Live discount of the organization by code, case-insensitively. */
-export function findDiscountByCode(db: Client, organizationId: string, code: string) {
-  return db.discount.findFirst({
-    where: { organizationId, deletedAt: null, code: { equals: code, mode: 'insensitive' } },
-    include: { products: { select: { productId: true } } },
-  });
-}
-
-export function findDiscountOfOrganization(db: Client, organizationId: string, id: string) {
-  return db.discount.findFirst({
-    where: { id, organizationId, deletedAt: null },
-    include: { products: { select: { productId: true } } },
-  });
-}
-
-export type DiscountWithProducts = NonNullable<Awaited<ReturnType<typeof findDiscountOfOrganization>>>;
 
 /**
  * Checkouts still governed by a workflow (open, confirmed or failed) and older than `before`: the

@@ -18,18 +18,13 @@ import {
   findCheckout,
   findCheckoutBySecret,
   findCheckoutProgress,
-  findDiscountByCode,
   findEmbedOrigin,
   findUnfinishedCheckouts,
-  findDiscountOfOrganization,
   insertCheckout,
   listCheckoutRows,
   lockCheckout,
-  redeemDiscount,
-  releaseDiscount,
   updateCheckoutRow,
   type CheckoutRow,
-  type DiscountWithProducts,
 } from './repository.js';
 import { withoutRefusedPrefills, type CheckoutPaymentSignal, type PricedPrefills } from './rules.js';
 import {
@@ -46,7 +41,20 @@ import {
   type CheckoutUpdate,
 } from './schemas.js';
 import { checkoutView, checkoutPublicView, checkoutUrl, readCustomFieldData } from './views.js';
-import { findProductsByIds } from '../products/repository.js';
+import {
+  findProductsByIds,
+  findCurrentPrice,
+  findLiveProductIds,
+  findProductCustomFieldTypes,
+} from '../products/repository.js';
+import {
+  findDiscountByCode,
+  findDiscountOfOrganization,
+  redeemDiscount,
+  releaseDiscount,
+  type DiscountWithProducts,
+} from '../discounts/repository.js';
+import { findLiveCustomerOfOrganization } from '../customers/repository.js';
 
 /** What checkouts ask of their `checkout:<id>` workflows; temporal/checkouts.ts implements it. */
 export type CheckoutWorkflows = {
@@ -136,9 +144,7 @@ async function resolveProducts(db: Db, caller: Caller, input: CheckoutCreate) {
   let loc: (string | number)[];
   let priceId: string | null = null;
   if (input.product_price_id) {
-    const price = await db.productPrice.findFirst({
-      where: { id: input.product_price_id, organizationId: { in: visible }, isArchived: false },
-    });
+    const price = await findCurrentPrice(db, input.product_price_id, visible);
     if (!price) throw new InvalidFieldError(['body', 'product_price_id'], 'Price not found.');
     productIds = [price.productId];
     loc = ['body', 'product_price_id'];
@@ -156,9 +162,7 @@ async function resolveProducts(db: Db, caller: Caller, input: CheckoutCreate) {
 
 async function customerForCheckout(db: Db, organizationId: string, customerId: string | null | undefined) {
   if (!customerId) return null;
-  const customer = await db.customer.findFirst({
-    where: { id: customerId, organizationId, deletedAt: null },
-  });
+  const customer = await findLiveCustomerOfOrganization(db, organizationId, { id: customerId });
   if (!customer) throw new InvalidFieldError(['body', 'customer_id'], 'Customer not found.');
   return customer;
 }
@@ -284,11 +288,8 @@ export async function createCheckoutFromLink(
   prefill: CheckoutLinkPrefill,
 ): Promise<{ url: string }> {
   const { db } = ctx;
-  const live = await db.product.findMany({
-    where: { id: { in: link.productIds }, organizationId: link.organizationId, isArchived: false },
-    select: { id: true },
-  });
-  const productIds = link.productIds.filter((id) => live.some((product) => product.id === id));
+  const live = await findLiveProductIds(db, link.organizationId, link.productIds);
+  const productIds = link.productIds.filter((id) => live.includes(id));
   if (productIds.length === 0)
     throw new AppError('ResourceNotFound', 'This link sells nothing at the moment.');
   const productId = productIds[0]!;
@@ -359,16 +360,8 @@ async function customFieldPrefills(
   texts: Record<string, string>,
 ): Promise<Record<string, string | boolean>> {
   if (Object.keys(texts).length === 0) return {};
-  const product = await db.product.findFirst({
-    where: { id: productId, organizationId },
-    select: { customFields: { select: { customField: { select: { slug: true, type: true } } } } },
-  });
-  const types = new Map(
-    (product?.customFields ?? []).map(({ customField }) => [
-      customField.slug,
-      customField.type as CustomFieldType,
-    ]),
-  );
+  const fields = await findProductCustomFieldTypes(db, organizationId, productId);
+  const types = new Map(fields.map(({ slug, type }) => [slug, type as CustomFieldType]));
   return Object.fromEntries(
     Object.entries(texts).map(([slug, text]) => {
       const type = types.get(slug);

@@ -9,6 +9,15 @@ export function findLiveCustomer(db: Client, id: string) {
   return db.customer.findFirst({ where: { id, ...live } });
 }
 
+/** The organization's live customer with this id, external id or (lower-cased) email. */
+export function findLiveCustomerOfOrganization(
+  db: Client,
+  organizationId: string,
+  by: { id: string } | { externalId: string } | { email: string },
+) {
+  return db.customer.findFirst({ where: { organizationId, deletedAt: null, ...by } });
+}
+
 export function findLiveCustomerByExternalId(db: Client, organizationIds: string[], externalId: string) {
   return db.customer.findFirst({ where: { organizationId: { in: organizationIds }, externalId, ...live } });
 }

@@ -15,6 +15,7 @@ import {
   updateCustomerRow,
   violatedCustomerConstraint,
   type CustomerRow,
+  findLiveCustomerOfOrganization,
 } from './repository.js';
 import { validateTaxId } from './rules.js';
 import {
@@ -223,13 +224,12 @@ export async function customerForPurchase(
   tx: Prisma.TransactionClient,
   buyer: PurchaseCustomer,
 ): Promise<{ row: CustomerRow; created: boolean }> {
-  const live = { organizationId: buyer.organizationId, deletedAt: null };
+  const find = (by: Parameters<typeof findLiveCustomerOfOrganization>[2]) =>
+    findLiveCustomerOfOrganization(tx, buyer.organizationId, by);
   const existing =
-    (buyer.customerId ? await tx.customer.findFirst({ where: { ...live, id: buyer.customerId } }) : null) ??
-    (buyer.externalId
-      ? await tx.customer.findFirst({ where: { ...live, externalId: buyer.externalId } })
-      : null) ??
-    (await tx.customer.findFirst({ where: { ...live, email: buyer.email.toLowerCase() } }));
+    (buyer.customerId ? await find({ id: buyer.customerId }) : null) ??
+    (buyer.externalId ? await find({ externalId: buyer.externalId }) : null) ??
+    (await find({ email: buyer.email.toLowerCase() }));
   if (existing) return { row: existing, created: false };
   const row = await insertCustomer(tx, {
     organizationId: buyer.organizationId,

@@ -44,10 +44,6 @@ export async function replaceDiscountProducts(
   await tx.discountProduct.createMany({ data: productIds.map((productId) => ({ discountId, productId })) });
 }
 
-export function findProductIdsOfOrganization(db: Client, organizationId: string, ids: string[]) {
-  return db.product.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
-}
-
 /** True when PostgreSQL refused a second live discount with the same code. */
 export function isDuplicateCode(error: unknown): boolean {
   return (
@@ -58,3 +54,40 @@ export function isDuplicateCode(error: unknown): boolean {
 }
 
 export type DiscountRow = NonNullable<Awaited<ReturnType<typeof findLiveDiscount>>>;
+
+/** A live discount of the organization, with the products it is limited to. */
+export function findDiscountOfOrganization(db: Client, organizationId: string, id: string) {
+  return db.discount.findFirst({
+    where: { id, organizationId, deletedAt: null },
+    include: { products: { select: { productId: true } } },
+  });
+}
+
+/** Live discount of the organization by code, case-insensitively. */
+export function findDiscountByCode(db: Client, organizationId: string, code: string) {
+  return db.discount.findFirst({
+    where: { organizationId, deletedAt: null, code: { equals: code, mode: 'insensitive' } },
+    include: { products: { select: { productId: true } } },
+  });
+}
+
+export type DiscountWithProducts = NonNullable<Awaited<ReturnType<typeof findDiscountOfOrganization>>>;
+
+/**
+ * Takes one of the discount's redemptions if any is left. The check and the increment are one
+ * statement, so concurrent confirmations can never redeem more than `max_redemptions`.
+ */
+export async function redeemDiscount(tx: Prisma.TransactionClient, discountId: string): Promise<boolean> {
+  const taken = await tx.$executeRaw`
+    UPDATE discounts SET redemptions_count = redemptions_count + 1
+    WHERE id = ${discountId}::uuid AND deleted_at IS NULL
+      AND (max_redemptions IS NULL OR redemptions_count < max_redemptions)`;
+  return taken === 1;
+}
+
+/** Gives back a redemption (a payment that failed, a code swapped after a failure). */
+export async function releaseDiscount(tx: Prisma.TransactionClient, discountId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE discounts SET redemptions_count = redemptions_count - 1
+    WHERE id = ${discountId}::uuid AND redemptions_count > 0`;
+}

@@ -6,7 +6,6 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findLiveDiscount,
-  findProductIdsOfOrganization,
   insertDiscount,
   isDuplicateCode,
   listLiveDiscounts,
@@ -17,6 +16,7 @@ import {
 import { mergeTerms, sameTerms, termsIssue } from './rules.js';
 import type { Discount, DiscountCreate, DiscountListQuery, DiscountUpdate } from './schemas.js';
 import { discountView, termsOf } from './views.js';
+import { findProductIdsOfOrganization } from '../products/repository.js';
 
 async function checkProducts(db: Db, organizationId: string, productIds: string[]) {
   const found = new Set(

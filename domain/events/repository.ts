@@ -1,3 +1,4 @@
+import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { WebhookEventType } from './schemas.js';
 
@@ -18,5 +19,23 @@ export function recordEvent(
       type: event.type,
       payload: { type: event.type, timestamp, data: event.data },
     },
+  });
+}
+
+type Client = Db | Prisma.TransactionClient;
+
+/** The oldest events not yet fanned out to webhook endpoints. */
+export function listUndispatchedOutboxEvents(db: Client, limit: number) {
+  return db.outboxEvent.findMany({
+    where: { dispatchedAt: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: limit,
+  });
+}
+
+export function markOutboxEventsDispatched(db: Client, ids: string[], at: Date) {
+  return db.outboxEvent.updateMany({
+    where: { id: { in: ids }, dispatchedAt: null },
+    data: { dispatchedAt: at },
   });
 }

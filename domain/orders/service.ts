@@ -22,6 +22,7 @@ import {
 } from './repository.js';
 import type { Order, OrderListQuery, OrderUpdate } from './schemas.js';
 import { orderView } from './views.js';
+import { findOrganizationById } from '../organizations/repository.js';
 
 export type PaidPurchase = {
   organizationId: string;
@@ -204,13 +205,13 @@ export async function generateInvoice(ctx: InvoiceContext, caller: Caller, id: s
     if (order.invoicePath)
       throw new AppError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
     if (order.invoiceNumber) return order;
-    const organization = await tx.organization.findUniqueOrThrow({ where: { id: order.organizationId } });
+    const organization = (await findOrganizationById(tx, order.organizationId))!;
     const sequence = await nextInvoiceNumber(tx, order.organizationId);
     return updateOrderRow(tx, id, {
       invoiceNumber: formatInvoiceNumber(invoicePrefixFor(organization.slug), sequence),
     });
   });
-  const organization = await db.organization.findUniqueOrThrow({ where: { id: numbered.organizationId } });
+  const organization = (await findOrganizationById(db, numbered.organizationId))!;
   const taxId = numbered.customer.taxId as [string, string] | null;
   const pdf = await renderInvoicePdf({
     number: numbered.invoiceNumber!,

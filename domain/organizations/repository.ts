@@ -25,8 +25,15 @@ export function listOrganizations(
   ]);
 }
 
+export function updateOrganizationRow(
+  db: Db | Prisma.TransactionClient,
+  args: Prisma.OrganizationUpdateArgs,
+) {
+  return db.organization.update(args);
+}
+
 export function updateOrganizationProfile(
-  tx: Prisma.TransactionClient,
+  tx: Db | Prisma.TransactionClient,
   id: string,
   data: Prisma.OrganizationUpdateInput,
 ) {

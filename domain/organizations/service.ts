@@ -10,6 +10,7 @@ import {
   findOrganizationBySlug,
   listOrganizations as queryOrganizations,
   updateOrganizationProfile,
+  updateOrganizationRow,
 } from './repository.js';
 import type { Organization, OrganizationCreate, OrganizationUpdate } from './schemas.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
@@ -109,7 +110,7 @@ export function organizationClientForAuth(db: Db) {
         create: ({ args, query }) => query(withJsonSocials(args)),
         update: ({ args }) =>
           db.$transaction(async (tx) => {
-            const row = await tx.organization.update(withJsonSocials(args));
+            const row = await updateOrganizationRow(tx, withJsonSocials(args));
             await recordEvent(tx, {
               organizationId: row.id,
               type: 'organization.updated',
@@ -148,6 +149,6 @@ export async function createOrganization(
     throw new InvalidFieldError(['body', 'slug'], 'An organization with this slug already exists.');
   }
   const { id } = await createForUser({ name: input.name, slug: input.slug, userId: ownerId });
-  const row = await db.organization.update({ where: { id }, data: profileData(input, new Date()) });
+  const row = await updateOrganizationProfile(db, id, profileData(input, new Date()));
   return organizationView(row);
 }

@@ -26,6 +26,43 @@ export function findProduct(db: Client, id: string, organizationIds: string[]) {
   });
 }
 
+/** A current (not archived) price of one of these organizations. */
+export function findCurrentPrice(db: Client, id: string, organizationIds: string[]) {
+  return db.productPrice.findFirst({
+    where: { id, organizationId: { in: organizationIds }, isArchived: false },
+  });
+}
+
+/** Which of these products of the organization are current (not archived). */
+export async function findLiveProductIds(
+  db: Client,
+  organizationId: string,
+  ids: string[],
+): Promise<string[]> {
+  const rows = await db.product.findMany({
+    where: { id: { in: ids }, organizationId, isArchived: false },
+    select: { id: true },
+  });
+  return rows.map(({ id }) => id);
+}
+
+/** Each product's organization and whether it is archived, among these organizations. */
+export function findProductOwners(db: Client, ids: string[], organizationIds: string[]) {
+  return db.product.findMany({
+    where: { id: { in: ids }, organizationId: { in: organizationIds } },
+    select: { id: true, organizationId: true, isArchived: true },
+  });
+}
+
+/** The custom fields a product asks for, by slug, with their types. */
+export async function findProductCustomFieldTypes(db: Client, organizationId: string, productId: string) {
+  const product = await db.product.findFirst({
+    where: { id: productId, organizationId },
+    select: { customFields: { select: { customField: { select: { slug: true, type: true } } } } },
+  });
+  return (product?.customFields ?? []).map(({ customField }) => customField);
+}
+
 export function findProductsByIds(db: Client, ids: string[]) {
   return db.product.findMany({ where: { id: { in: ids } }, include: productInclude });
 }
@@ -72,6 +109,14 @@ export function archivePricesExcept(
 export function findPrice(db: Client, id: string, organizationIds: string[]) {
   return db.productPrice.findFirst({
     where: { id, organizationId: { in: organizationIds } },
+    include: { meter: { select: { id: true, name: true } } },
+  });
+}
+
+/** A current (not archived) price of the product. */
+export function findCurrentPriceOfProduct(db: Client, productId: string, id: string) {
+  return db.productPrice.findFirst({
+    where: { id, productId, isArchived: false },
     include: { meter: { select: { id: true, name: true } } },
   });
 }
@@ -178,4 +223,8 @@ export async function replaceBenefits(tx: Prisma.TransactionClient, productId: s
   await tx.productBenefit.createMany({
     data: benefitIds.map((benefitId, order) => ({ productId, benefitId, order })),
   });
+}
+
+export function findProductIdsOfOrganization(db: Client, organizationId: string, ids: string[]) {
+  return db.product.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
 }

@@ -30,6 +30,7 @@ import {
   replaceMedias,
   updateProductRow,
   type ProductSort,
+  findProductOwners,
 } from './repository.js';
 import { customPriceIssues, priceSetIssues, type AmountType, type PriceIssue } from './rules.js';
 import type {
@@ -41,6 +42,7 @@ import type {
   RecurringInterval,
 } from './schemas.js';
 import { priceView, productView } from './views.js';
+import { findSelectableBenefitIds } from '../benefits/repository.js';
 
 export type ProductsContext = { db: Db; publicUrl: string };
 
@@ -335,14 +337,7 @@ export async function updateProductBenefits(
   const duplicate = benefitIds.findIndex((benefitId, index) => benefitIds.indexOf(benefitId) !== index);
   if (duplicate >= 0)
     throw new InvalidFieldError(['body', 'benefits', duplicate], 'This benefit is listed twice.');
-  const usable = new Set(
-    (
-      await db.benefit.findMany({
-        where: { id: { in: benefitIds }, organizationId, deletedAt: null, selectable: true },
-        select: { id: true },
-      })
-    ).map((benefit) => benefit.id),
-  );
+  const usable = new Set(await findSelectableBenefitIds(db, organizationId, benefitIds));
   const missing = benefitIds.findIndex((benefitId) => !usable.has(benefitId));
   if (missing >= 0) throw new InvalidFieldError(['body', 'benefits', missing], 'Benefit not found.');
 
@@ -371,10 +366,7 @@ export async function resolveProductsToSell(
   const repeated = productIds.findIndex((id, index) => productIds.indexOf(id) !== index);
   if (repeated >= 0) throw new InvalidFieldError([...loc, repeated], 'This product is listed twice.');
   const visible = await accessibleOrganizationIds(db, caller);
-  const rows = await db.product.findMany({
-    where: { id: { in: productIds }, organizationId: { in: visible } },
-    select: { id: true, organizationId: true, isArchived: true },
-  });
+  const rows = await findProductOwners(db, productIds, visible);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const organizationId = byId.get(productIds[0] ?? '')?.organizationId;
   const bad = productIds.findIndex((id) => {

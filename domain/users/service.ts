@@ -1,5 +1,6 @@
 import type { Db } from '../../infra/db.js';
 import { parseRoles } from '../access/rules.js';
+import { findUserByEmailOrUsername, setUserRole } from './repository.js';
 
 export class UserNotFoundError extends Error {
   constructor(identifier: string) {
@@ -15,15 +16,13 @@ export class UserNotFoundError extends Error {
  */
 export async function grantPlatformAdmin(db: Db, identifier: string) {
   const normalized = identifier.trim().toLowerCase();
-  const user = await db.user.findFirst({
-    where: normalized.includes('@') ? { email: normalized } : { username: normalized },
-  });
+  const user = await findUserByEmailOrUsername(
+    db,
+    normalized.includes('@') ? { email: normalized } : { username: normalized },
+  );
   if (!user) throw new UserNotFoundError(identifier);
   const roles = parseRoles(user.role ?? 'user');
   if (roles.includes('admin')) return { user, changed: false };
-  const updated = await db.user.update({
-    where: { id: user.id },
-    data: { role: [...roles, 'admin'].join(',') },
-  });
+  const updated = await setUserRole(db, user.id, [...roles, 'admin'].join(','));
   return { user: updated, changed: true };
 }

@@ -82,14 +82,6 @@ export function startWebhookEventRound(
 
 // ---- dispatch (the outbox is read across organizations: the dispatcher serves the deployment) ----
 
-export function listUndispatchedOutboxEvents(db: Client, limit: number) {
-  return db.outboxEvent.findMany({
-    where: { dispatchedAt: null },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: limit,
-  });
-}
-
 /** The enabled endpoints of these organizations, with what they subscribe to. */
 export function listEnabledEndpoints(db: Client, organizationIds: string[]) {
   return db.webhookEndpoint.findMany({
@@ -132,13 +124,6 @@ export function listWebhookEventsOfOutboxEvents(db: Client, outboxEventIds: stri
   return db.webhookEvent.findMany({
     where: { outboxEventId: { in: outboxEventIds } },
     select: dispatchedEventFields,
-  });
-}
-
-export function markOutboxEventsDispatched(db: Client, ids: string[], at: Date) {
-  return db.outboxEvent.updateMany({
-    where: { id: { in: ids }, dispatchedAt: null },
-    data: { dispatchedAt: at },
   });
 }
 
@@ -292,12 +277,5 @@ export function findEndpointState(db: Client, endpointId: string) {
       disabledReason: true,
       organization: { select: { id: true, name: true } },
     },
-  });
-}
-
-export function listOrganizationMembersWithUsers(db: Client, organizationId: string) {
-  return db.member.findMany({
-    where: { organizationId },
-    select: { role: true, user: { select: { email: true, name: true } } },
   });
 }

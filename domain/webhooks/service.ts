@@ -21,13 +21,10 @@ import {
   recordWebhookEventsAttempt,
   insertWebhookEvents,
   listEnabledEndpoints,
-  listOrganizationMembersWithUsers,
   listPendingEventsOfResources,
-  listUndispatchedOutboxEvents,
   listWebhookDeliveries as queryDeliveries,
   listWebhookEndpoints as queryEndpoints,
   listWebhookEventsOfOutboxEvents,
-  markOutboxEventsDispatched,
   recordWebhookEventAttempt,
   resetConsecutiveFailures,
   startWebhookEventRound,
@@ -56,6 +53,8 @@ import type {
 import { generateWebhookSecret, webhookHeaders } from './signing.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { webhookEndpointView, webhookDeliveryView } from './views.js';
+import { listUndispatchedOutboxEvents, markOutboxEventsDispatched } from '../events/repository.js';
+import { listOrganizationMembersWithUsers } from '../access/repository.js';
 
 /** What webhooks ask of their delivery workflows; temporal/webhooks.ts implements it. */
 export type WebhookWorkflows = {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { Db } from '../../infra/db.js';
-import { withTimeout } from '../../infra/timeout.js';
-import type { readinessWorkflow } from '../../workflows/system.js';
-import { summarizeReadiness } from './rules.js';
-import type { ReadinessCheck, ReadinessReport } from './schemas.js';
+import { summarizeReadiness } from '../domain/system/rules.js';
+import type { ReadinessCheck, ReadinessReport } from '../domain/system/schemas.js';
+import { pingDatabase, type Db } from '../infra/db.js';
+import { withTimeout } from '../infra/timeout.js';
+import type { readinessWorkflow } from '../workflows/system.js';
 
 export type ReadinessDeps = {
   db: Db;
@@ -29,7 +29,7 @@ async function timed(work: () => Promise<unknown>): Promise<ReadinessCheck> {
 
 export async function checkReadiness(deps: ReadinessDeps): Promise<ReadinessReport> {
   const { db, temporal, taskQueue, timeoutMs } = deps;
-  const postgres = timed(() => withTimeout('PostgreSQL', timeoutMs, db.$queryRaw`SELECT 1`));
+  const postgres = timed(() => withTimeout('PostgreSQL', timeoutMs, pingDatabase(db)));
   const temporalCheck = timed(() =>
     temporal.connection.withDeadline(Date.now() + timeoutMs, () =>
       temporal.workflowService.getSystemInfo({}),
