@@ -2,9 +2,9 @@ import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
-import type { WebhookWorkflows } from '../domain/webhooks/service.js';
+import type { WebhookSender, WebhookWorkflows } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
-import type { Mailer } from '../infra/mailer.js';
+import type { Mailer } from '../domain/emails/mailer.js';
 import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
 import { createPaymentActivities } from './payments.js';
@@ -20,6 +20,7 @@ export type ActivityDeps = {
   /** Sandbox or Stripe: charges checkouts and refunds orders. */
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
+  webhookSender: WebhookSender;
   /** Each entity's workflows, for the steps that wake or start them (reconcilers, fan-out). */
   workflows: {
     checkouts: CheckoutWorkflows;

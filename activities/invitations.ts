@@ -3,7 +3,7 @@ import { findInvitationForEmail, findInvitationState } from '../domain/invitatio
 import type { InvitationState } from '../domain/invitations/rules.js';
 import { reconcileInvitationWorkflows, type InvitationWorkflows } from '../domain/invitations/service.js';
 import type { Db } from '../infra/db.js';
-import type { Mailer } from '../infra/mailer.js';
+import type { Mailer } from '../domain/emails/mailer.js';
 
 export type InvitationActivityDeps = {
   db: Db;

@@ -8,22 +8,31 @@ import {
   dispatchOutboxEvents,
   findDisabledEndpointNotice,
   recordWebhookEventFailure,
+  type WebhookSender,
   type WebhookWorkflows,
 } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
-import type { Mailer } from '../infra/mailer.js';
+import type { Mailer } from '../domain/emails/mailer.js';
 
 export type WebhookActivityDeps = {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
   workflows: { webhooks: WebhookWorkflows };
+  /** How attempts reach endpoints (HTTP in a deployment; tests may record instead). */
+  webhookSender: WebhookSender;
 };
 
 /** How often the dispatcher looks at the outbox while it is empty: the idle delivery latency. */
 const OUTBOX_POLL_MS = 200;
 
-export function createWebhookActivities({ db, mailer, publicUrl, workflows: starters }: WebhookActivityDeps) {
+export function createWebhookActivities({
+  db,
+  mailer,
+  publicUrl,
+  workflows: starters,
+  webhookSender,
+}: WebhookActivityDeps) {
   const workflows = starters.webhooks;
   return {
     /**
@@ -49,7 +58,7 @@ export function createWebhookActivities({ db, mailer, publicUrl, workflows: star
     /** First attempts of one endpoint's events; a heartbeat per attempt, as a call can take a while. */
     async deliverWebhookEvents(input: { endpointId: string; requests: WebhookDeliveryTarget[] }) {
       const context = Context.current();
-      return deliverWebhookEventBatch(db, workflows, input, () => context.heartbeat());
+      return deliverWebhookEventBatch(db, workflows, webhookSender, input, () => context.heartbeat());
     },
 
     async ensureWebhookDispatcher(): Promise<boolean> {
@@ -57,7 +66,7 @@ export function createWebhookActivities({ db, mailer, publicUrl, workflows: star
     },
 
     async attemptWebhookDelivery(input: { webhookEventId: string; round: string; attempt: number }) {
-      return attemptWebhookDelivery(db, input);
+      return attemptWebhookDelivery(db, webhookSender, input);
     },
 
     async recordWebhookEventFailure(input: {

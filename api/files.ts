@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { isAwaitingUpload, readPublicFile, type FilesContext } from '../domain/files/service.js';
-import { LocalFileStorage, UploadTokenInvalid } from '../infra/file-storage/local.js';
+import { LocalFileStorage, UploadTokenInvalid } from '../integrations/local-disk/storage.js';
 import { AppError } from '../domain/platform/errors.js';
 
 /**

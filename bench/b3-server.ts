@@ -10,8 +10,8 @@ import { pino } from 'pino';
 import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
-import { LocalFileStorage } from '../infra/file-storage/local.js';
-import { createMailer } from '../infra/mailer.js';
+import { LocalFileStorage } from '../integrations/local-disk/storage.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalStarters } from '../temporal/starters.js';
 
 const mode = process.argv[2];

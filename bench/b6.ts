@@ -1,4 +1,4 @@
-import { createSandboxProcessor } from '../domain/payments/sandbox.js';
+import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { temporalStarters } from '../temporal/starters.js';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -8,7 +8,7 @@ import { recordEvent } from '../domain/events/repository.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
-import { createMailer } from '../infra/mailer.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
 import { findFreePort } from '../infra/processes.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import { resolveDataDir } from '../scripts/lib/paths.js';

@@ -1,6 +1,6 @@
 // npm run make-admin -- <email or username>: makes that user a platform admin. Works against
 // DATABASE_URL, or the project-local PostgreSQL that `npm start` runs.
-import { loadConfigOrExit } from '../infra/config.js';
+import { loadConfigOrExit } from '../config/config.js';
 import { createDb } from '../infra/db.js';
 import { grantPlatformAdmin, UserNotFoundError } from '../domain/users/service.js';
 import { localPostgresUrl } from './lib/postgres.js';

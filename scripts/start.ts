@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfigOrExit } from '../infra/config.js';
+import { loadConfigOrExit } from '../config/config.js';
 import { waitFor } from '../infra/processes.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { build } from './build.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
-import type { Config } from '../infra/config.js';
+import type { Config } from '../config/config.js';
 
 type TemporalSettings = Pick<
   Config,

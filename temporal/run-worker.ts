@@ -1,11 +1,11 @@
 // Worker process entry: `node dist/temporal/run-worker.js` (production) or via tsx (dev).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadConfigOrExit } from '../infra/config.js';
+import { loadConfigOrExit } from '../config/config.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
-import { createMailer } from '../infra/mailer.js';
-import { createPaymentProcessor } from '../domain/payments/index.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
+import { createPaymentProcessor } from '../integrations/payments.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
 import { ensureSchedules } from './schedules.js';
 import { temporalStarters } from './starters.js';

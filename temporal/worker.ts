@@ -7,9 +7,11 @@ import {
 } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Db } from '../infra/db.js';
-import type { Mailer } from '../infra/mailer.js';
+import type { Mailer } from '../domain/emails/mailer.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
+import type { WebhookSender } from '../domain/webhooks/service.js';
+import { httpWebhookSender } from '../integrations/http/webhook-sender.js';
 import type { WorkflowStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 
@@ -24,6 +26,8 @@ export type TollgateWorkerDeps = {
   workflows: WorkflowStarters;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
+  /** How webhook attempts reach endpoints; HTTP unless a test records them. */
+  webhookSender?: WebhookSender;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
@@ -45,6 +49,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       mailer: deps.mailer,
       publicUrl: deps.publicUrl,
       workflows: deps.workflows,
+      webhookSender: deps.webhookSender ?? httpWebhookSender,
       workerIdentity: identity,
       processor: deps.processor,
       processorMetadata: deps.processorMetadata,

@@ -11,7 +11,7 @@ import {
   checkoutWorkflowId,
 } from '../domain/checkouts/rules.js';
 import type { PaymentProcessor, RefundInput } from '../domain/payments/processor.js';
-import { authenticateSandboxPayment, createSandboxProcessor } from '../domain/payments/sandbox.js';
+import { authenticateSandboxPayment, createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';

@@ -10,7 +10,7 @@ import {
   type InvitationWorkflows,
 } from '../domain/invitations/service.js';
 import { createLogger } from '../infra/logger.js';
-import { createMailer } from '../infra/mailer.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';

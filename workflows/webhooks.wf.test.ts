@@ -12,12 +12,13 @@ import {
 } from '../domain/webhooks/rules.js';
 import { dispatchOutboxEvents, type WebhookWorkflows } from '../domain/webhooks/service.js';
 import { createLogger } from '../infra/logger.js';
-import { createMailer } from '../infra/mailer.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
 import { createMemberUser, createOrganization, createWebhookEndpoint } from '../test/factories.js';
 import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
 import { startWebhookReceiver } from '../test/webhook-receiver.js';
+import { httpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { temporalWebhookWorkflows } from '../temporal/webhooks.js';
 
 const SECRET = 'tollgate_whs_workflow-test-secret';
@@ -64,6 +65,7 @@ describe('webhook delivery workflows (time-skipping)', () => {
         mailer: createMailer({ db: database.db, from: 'no-reply@tollgate.test', logger }),
         publicUrl: 'http://tollgate.test',
         workflows: { webhooks: workflows },
+        webhookSender: httpWebhookSender,
       }),
     });
     return worker.runUntil(work(workflows));

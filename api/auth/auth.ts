@@ -1,7 +1,7 @@
 import { betterAuth, type SocialProviders } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { admin, jwt, organization, twoFactor, username } from 'better-auth/plugins';
-import type { SocialProvider, SocialProviderCredentials } from '../../infra/config.js';
+import type { SocialProvider, SocialProviderCredentials } from '../../config/config.js';
 import type { Db } from '../../infra/db.js';
 import { rejectMalformedIds, specErrorCatalogue } from './catalogue.js';
 import {
@@ -13,7 +13,7 @@ import {
 import { setPasswordEndpoint, type PasswordSetter } from './passwords.js';
 import { organizationClientForAuth } from '../../domain/organizations/service.js';
 import type { Logger } from '../../infra/logger.js';
-import type { Mailer } from '../../infra/mailer.js';
+import type { Mailer } from '../../domain/emails/mailer.js';
 import {
   notifyInvitationClosed,
   requestInvitationEmail,

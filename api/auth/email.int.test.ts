@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../infra/logger.js';
-import { createMailer } from '../../infra/mailer.js';
+import { createMailer } from '../../integrations/smtp/mailer.js';
 import { createTestAuthClient, signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { startTestSmtpServer } from '../../test/smtp.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client, Connection } from '@temporalio/client';
 import { createLogger } from '../../infra/logger.js';
 import { temporalStarters } from '../../temporal/starters.js';
-import { createMailer } from '../../infra/mailer.js';
+import { createMailer } from '../../integrations/smtp/mailer.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { addMember } from '../../test/factories.js';

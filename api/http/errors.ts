@@ -1,22 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { z } from 'zod';
 import { isConnectionWaitTimeout } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import { AppError, ERRORS, InvalidInputError } from '../../domain/platform/errors.js';
-
-/** A zod refusal as a 422, each issue located under `location`. */
-export function invalidInputFromZod(
-  error: z.ZodError,
-  location: 'body' | 'query' | 'path' | 'header',
-): InvalidInputError {
-  return new InvalidInputError(
-    error.issues.map((issue) => ({
-      loc: [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))],
-      msg: issue.message,
-      type: issue.code,
-    })),
-  );
-}
 
 export const notFoundHandler: RequestHandler = () => {
   throw new AppError('ResourceNotFound');

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import { invalidInputFromZod } from './errors.js';
+import { invalidInputFromZod } from '../../domain/platform/errors.js';
 
 function parseWith<S extends z.ZodType>(
   schema: S,

@@ -5,7 +5,7 @@ import type { ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
 import type { Context } from '@temporalio/activity';
 import Stripe from 'stripe';
 import type { PaymentProcessor } from '../../domain/payments/processor.js';
-import { createStripeClient, createStripeProcessor } from '../../domain/payments/stripe.js';
+import { createStripeClient, createStripeProcessor } from '../../integrations/stripe/processor.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 import { createPaymentIntent, createStripeEvent } from '../../test/stripe-factories.js';

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+
 // The one table of errors a caller can meet, used by domain code and rendered by api/http/errors.ts.
 // Names are the ones Polar's SDK reads from `{"error": name, "detail": message}`; the status is what
 // it is raised with; the message is the default detail. Invalid input (422) has its own shape
@@ -69,4 +71,18 @@ export class InvalidFieldError extends InvalidInputError {
     super([{ loc, msg: message, type }]);
     this.name = 'InvalidFieldError';
   }
+}
+
+/** A zod refusal as a 422, each issue located under `location`. */
+export function invalidInputFromZod(
+  error: z.ZodError,
+  location: 'body' | 'query' | 'path' | 'header',
+): InvalidInputError {
+  return new InvalidInputError(
+    error.issues.map((issue) => ({
+      loc: [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))],
+      msg: issue.message,
+      type: issue.code,
+    })),
+  );
 }

@@ -32,10 +32,7 @@ import {
 } from './repository.js';
 import {
   attemptOutcome,
-  DELIVERY_TIMEOUT_MS,
-  excerpt,
   formatWebhookBody,
-  RESPONSE_EXCERPT_CHARS,
   resourceIdOf,
   shouldDisableEndpoint,
   type AttemptOutcome,
@@ -55,6 +52,14 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { webhookEndpointView, webhookDeliveryView } from './views.js';
 import { listUndispatchedOutboxEvents, markOutboxEventsDispatched } from '../events/repository.js';
 import { listOrganizationMembersWithUsers } from '../access/repository.js';
+
+/** Where webhook answers come from: an HTTP POST to the endpoint (integrations/http/). */
+export type HttpAnswer = { httpCode: number | null; response: string | null; error: string | null };
+
+export type WebhookSender = {
+  /** Posts once, without following redirects; never throws: a failure is an answer with an error. */
+  post(url: string, headers: Record<string, string>, body: string): Promise<HttpAnswer>;
+};
 
 /** What webhooks ask of their delivery workflows; temporal/webhooks.ts implements it. */
 export type WebhookWorkflows = {
@@ -296,6 +301,7 @@ type BatchAttempt = {
 export async function deliverWebhookEventBatch(
   db: Db,
   workflows: WebhookWorkflows,
+  sender: WebhookSender,
   input: { endpointId: string; requests: WebhookDeliveryTarget[] },
   onAttempt: () => void = () => undefined,
 ): Promise<{ delivered: number; queued: number }> {
@@ -349,7 +355,7 @@ export async function deliverWebhookEventBatch(
     if (earlier) return attemptOutcome(earlier.httpCode);
     // Events of a disabled endpoint stay unsent, as the per-resource workflow leaves them.
     if (event.status !== 'pending' || !sending) return null;
-    const { answer, durationMs } = await sendWebhook(event, event.endpoint);
+    const { answer, durationMs } = await sendWebhook(sender, event, event.endpoint);
     onAttempt();
     const kind = attemptOutcome(answer.httpCode);
     if (kind === 'gone') sending = false;
@@ -431,54 +437,14 @@ export type DeliveryAttemptResult =
   | { kind: 'stale' }
   | { kind: 'endpoint_disabled' };
 
-type HttpAnswer = { httpCode: number | null; response: string | null; error: string | null };
-
-async function readExcerpt(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < RESPONSE_EXCERPT_CHARS) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    // The rest of a large answer is never downloaded.
-    await reader.cancel().catch(() => undefined);
-  }
-  return excerpt(text);
-}
-
-async function postWebhook(url: string, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    const text = await readExcerpt(response).catch(() => '');
-    return { httpCode: response.status, response: text, error: null };
-  } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    const message =
-      error instanceof Error && error.name === 'TimeoutError'
-        ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
-        : `${error instanceof Error ? error.message : String(error)}${cause}`;
-    return { httpCode: null, response: null, error: excerpt(message, 500) };
-  }
-}
-
 /** Signs and posts one webhook event, timing the answer. */
 async function sendWebhook(
+  sender: WebhookSender,
   event: { id: string; payload: string },
   endpoint: { url: string; secret: string },
 ): Promise<{ answer: HttpAnswer; durationMs: number }> {
   const started = performance.now();
-  const answer = await postWebhook(
+  const answer = await sender.post(
     endpoint.url,
     webhookHeaders({
       // Standard Webhooks: the id stays the same across retries, so receivers can deduplicate.
@@ -498,6 +464,7 @@ async function sendWebhook(
  */
 export async function attemptWebhookDelivery(
   db: Db,
+  sender: WebhookSender,
   input: { webhookEventId: string; round: string; attempt: number },
 ): Promise<DeliveryAttemptResult> {
   const event = await findWebhookEventForDelivery(db, input.webhookEventId);
@@ -508,7 +475,7 @@ export async function attemptWebhookDelivery(
   // A redelivery is the seller's explicit request and is sent even to a disabled endpoint.
   if (!event.endpoint.enabled && input.round === 'dispatch') return { kind: 'endpoint_disabled' };
 
-  const { answer, durationMs } = await sendWebhook(event, event.endpoint);
+  const { answer, durationMs } = await sendWebhook(sender, event, event.endpoint);
   const kind = attemptOutcome(answer.httpCode);
   const succeeded = kind === 'succeeded';
   await db.$transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { percentageToBasisPoints, stripeTaxIdOf } from './stripe-tax.js';
+import { percentageToBasisPoints, stripeTaxIdOf } from './tax.js';
 
 describe('percentageToBasisPoints', () => {
   it.each([

@@ -6,8 +6,8 @@
 // reports it again and the ingest path drops the duplicate.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
-import { PaymentProcessorError } from './errors.js';
-import { ingestProcessorEvent } from './events.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import { ingestProcessorEvent } from '../../domain/payments/events.js';
 import type {
   PaymentInput,
   PaymentProcessor,
@@ -17,7 +17,7 @@ import type {
   ProcessorEventSink,
   RefundInput,
   RefundResult,
-} from './processor.js';
+} from '../../domain/payments/processor.js';
 import {
   findSandboxCustomer,
   findSandboxCustomerByKey,
@@ -30,8 +30,13 @@ import {
   sumSandboxRefunds,
   type SandboxPaymentRow,
   type SandboxRefundRow,
+  updateSandboxPayment,
 } from './repository.js';
-import { DECLINE_MESSAGES, SANDBOX_REFUND_FAILURE_REASON, sandboxPaymentOutcome } from './rules.js';
+import {
+  DECLINE_MESSAGES,
+  SANDBOX_REFUND_FAILURE_REASON,
+  sandboxPaymentOutcome,
+} from '../../domain/payments/rules.js';
 
 export type SandboxProcessorDeps = { db: Db; sink: ProcessorEventSink };
 
@@ -228,7 +233,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
           );
         }
         if (payment.status !== 'requires_action') return payment;
-        return tx.sandboxPayment.update({ where: { id: paymentId }, data: { status: 'canceled' } });
+        return updateSandboxPayment(tx, paymentId, { status: 'canceled' });
       });
       return paymentResult(row);
     },
@@ -310,13 +315,10 @@ export async function authenticateSandboxPayment(
             message: DECLINE_MESSAGES.payment_intent_authentication_failure,
           }
         : outcome.authenticated;
-    return tx.sandboxPayment.update({
-      where: { id: payment.id },
-      data: {
-        status: settled.status,
-        declineCode: settled.status === 'failed' ? settled.declineCode : null,
-        failureMessage: settled.status === 'failed' ? settled.message : null,
-      },
+    return updateSandboxPayment(tx, payment.id, {
+      status: settled.status,
+      declineCode: settled.status === 'failed' ? settled.declineCode : null,
+      failureMessage: settled.status === 'failed' ? settled.message : null,
     });
   });
   const event = paymentEvent(row);

@@ -5,8 +5,8 @@ import {
   createRefund,
   createStripeEvent,
 } from '../../test/stripe-factories.js';
-import { PaymentProcessorError } from './errors.js';
-import { paymentIntentResult, refundObjectResult, stripeEventToProcessorEvent } from './stripe-mapping.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import { paymentIntentResult, refundObjectResult, stripeEventToProcessorEvent } from './mapping.js';
 
 describe('paymentIntentResult', () => {
   it('reads a succeeded intent with its expanded card', () => {

@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 import type { Db } from '../../infra/db.js';
 import { ingestProcessorEvent } from '../../domain/payments/events.js';
 import type { ProcessorEventSink } from '../../domain/payments/processor.js';
-import { stripeEventToProcessorEvent } from '../../domain/payments/stripe-mapping.js';
+import { stripeEventToProcessorEvent } from './mapping.js';
 
 /** Spec §7: incoming webhook signatures are verified with a timestamp tolerance of 300 seconds. */
 export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;

@@ -20,7 +20,7 @@ import {
   type PresignedPart,
   type StoredObject,
 } from '../../domain/files/storage.js';
-import { UPLOAD_URL_TTL_MS } from './local.js';
+import { UPLOAD_URL_TTL_MS } from '../local-disk/storage.js';
 
 export type S3Settings = {
   endpoint?: string;

@@ -1,18 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { Prisma } from '../generated/prisma/client.js';
-import type { Db } from './db.js';
-import type { Logger } from './logger.js';
-
-export type Email = { to: string; subject: string; text: string; html?: string };
-
-export type Mailer = {
-  transport: 'smtp' | 'mailbox';
-  /**
-   * Sends once per `idempotencyKey`: a retry (an activity, a double click) after a successful send
-   * is a no-op that answers 'duplicate'.
-   */
-  send(email: Email & { idempotencyKey: string }): Promise<'sent' | 'duplicate'>;
-};
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/db.js';
+import type { Logger } from '../../infra/logger.js';
+import type { Mailer } from '../../domain/emails/mailer.js';
 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';

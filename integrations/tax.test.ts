@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { TaxCalculator } from './calculator.js';
-import { createTaxCalculator } from './index.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
+import { createTaxCalculator } from './tax.js';
 
 const stripeTax: TaxCalculator = {
   name: 'stripe',

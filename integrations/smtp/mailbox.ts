@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import type { Db } from '../../infra/db.js';
 
 /** Reads of the dev mailbox: the emails the mailer kept in `email_messages` instead of sending them. */
 export function listMailboxMessages(

@@ -3,9 +3,9 @@
 // reference. The buyer's tax id goes along when its kind is certain (`stripeTaxIdOf`).
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
-import { normalizeTaxId } from '../customers/rules.js';
-import type { TaxCalculator, TaxQuote, TaxQuoteInput } from '../tax/calculator.js';
-import { toPaymentProcessorError } from './stripe.js';
+import { normalizeTaxId } from '../../domain/customers/rules.js';
+import type { TaxCalculator, TaxQuote, TaxQuoteInput } from '../../domain/tax/calculator.js';
+import { toPaymentProcessorError } from './processor.js';
 
 type StripeTaxId = Stripe.Tax.CalculationCreateParams.CustomerDetails.TaxId;
 

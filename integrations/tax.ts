@@ -1,6 +1,6 @@
-import type { Config } from '../../infra/config.js';
-import type { TaxCalculator } from './calculator.js';
-import { noTax, rateTableTax } from './rules.js';
+import type { Config } from '../config/config.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
+import { noTax, rateTableTax } from '../domain/tax/rules.js';
 
 /**
  * The deployment's tax calculator: Stripe Tax when the caller hands one in (the Stripe processor is

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createRecordingSink } from '../../test/stripe-factories.js';
-import { PaymentProcessorError } from './errors.js';
-import type { PaymentInput, PaymentProcessor, RefundInput } from './processor.js';
-import { authenticateSandboxPayment, createSandboxProcessor } from './sandbox.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import type { PaymentInput, PaymentProcessor, RefundInput } from '../../domain/payments/processor.js';
+import { authenticateSandboxPayment, createSandboxProcessor } from './processor.js';
 
 describe('sandbox processor', () => {
   let database: TestDatabase;

@@ -2,9 +2,14 @@
 // key (derived from workflow and step), so a retried activity never charges or refunds twice.
 // Outcomes that settle later reach us as Stripe's webhooks (api/integrations/stripe.ts).
 import Stripe from 'stripe';
-import { PaymentProcessorError } from './errors.js';
-import type { PaymentInput, PaymentProcessor, PaymentResult, RefundResult } from './processor.js';
-import { paymentIntentResult, refundObjectResult } from './stripe-mapping.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import type {
+  PaymentInput,
+  PaymentProcessor,
+  PaymentResult,
+  RefundResult,
+} from '../../domain/payments/processor.js';
+import { paymentIntentResult, refundObjectResult } from './mapping.js';
 
 /**
  * A Stripe client; `apiBase` (scheme://host[:port]) points it elsewhere than api.stripe.com, at

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { FileStorage } from '../../domain/files/storage.js';
-import type { Config } from '../config.js';
-import { LocalFileStorage } from './local.js';
-import { S3FileStorage } from './s3.js';
+import type { FileStorage } from '../domain/files/storage.js';
+import type { Config } from '../config/config.js';
+import { LocalFileStorage } from './local-disk/storage.js';
+import { S3FileStorage } from './s3/storage.js';
 
 /** The S3-compatible bucket when S3_BUCKET is set, else the local disk under DATA_DIR/files. */
 export function createFileStorage(

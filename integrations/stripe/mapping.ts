@@ -1,8 +1,13 @@
 // Stripe's objects and events read as the processor interface's results and events. Pure: the
 // Stripe SDK is imported for its types only.
 import type Stripe from 'stripe';
-import { PaymentProcessorError } from './errors.js';
-import type { PaymentMethodSummary, PaymentResult, ProcessorEvent, RefundResult } from './processor.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import type {
+  PaymentMethodSummary,
+  PaymentResult,
+  ProcessorEvent,
+  RefundResult,
+} from '../../domain/payments/processor.js';
 
 function paymentMethodSummary(
   paymentMethod: Stripe.PaymentIntent['payment_method'],

@@ -1,14 +1,13 @@
 import express, { Router } from 'express';
-import type { Db } from '../infra/db.js';
-import type { ProcessorEventSink } from '../domain/payments/processor.js';
-import { PaymentProcessorError } from '../domain/payments/errors.js';
-import { authenticateSandboxPayment } from '../domain/payments/sandbox.js';
+import type { Db } from '../../infra/db.js';
+import type { ProcessorEventSink } from '../../domain/payments/processor.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import { authenticateSandboxPayment } from './processor.js';
 import {
   sandboxAuthenticationResultSchema,
   sandboxAuthenticationSchema,
-} from '../domain/payments/schemas.js';
-import { AppError } from '../domain/platform/errors.js';
-import { invalidInputFromZod } from './http/errors.js';
+} from '../../domain/payments/schemas.js';
+import { AppError, invalidInputFromZod } from '../../domain/platform/errors.js';
 
 /**
  * What Stripe.js and Stripe's servers do for the hosted page in live mode, done by us in sandbox

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { LocalFileStorage, UPLOAD_URL_TTL_MS } from './local.js';
+import { LocalFileStorage, UPLOAD_URL_TTL_MS } from './storage.js';
 
 const claim = { fileId: '5b1f7b8e-8a4e-4c1e-9b1a-1b2c3d4e5f60', part: 1, maxBytes: 10, expiresAt: 2_000 };
 

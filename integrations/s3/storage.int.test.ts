@@ -8,8 +8,8 @@ import { projectRoot } from '../../scripts/lib/paths.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { startTestStack, type TestStack } from '../../test/stack.js';
-import { findFreePort, spawnLogged, stopChild, waitFor } from '../processes.js';
-import { S3FileStorage } from './s3.js';
+import { findFreePort, spawnLogged, stopChild, waitFor } from '../../infra/processes.js';
+import { S3FileStorage } from './storage.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes);
 

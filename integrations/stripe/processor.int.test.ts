@@ -4,12 +4,12 @@ import type Stripe from 'stripe';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createRecordingSink } from '../../test/stripe-factories.js';
 import { startStripeProxy, type StripeProxy } from '../../test/stripe-proxy.js';
-import type { TaxQuoteInput } from '../tax/calculator.js';
-import { PaymentProcessorError } from './errors.js';
-import { createPaymentProcessor, createStripeTax } from './index.js';
-import type { PaymentInput, PaymentProcessor, RefundInput } from './processor.js';
-import { createStripeClient, createStripeProcessor } from './stripe.js';
-import { createStripeTaxCalculator } from './stripe-tax.js';
+import type { TaxQuoteInput } from '../../domain/tax/calculator.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import { createPaymentProcessor, createStripeTax } from '../payments.js';
+import type { PaymentInput, PaymentProcessor, RefundInput } from '../../domain/payments/processor.js';
+import { createStripeClient, createStripeProcessor } from './processor.js';
+import { createStripeTaxCalculator } from './tax.js';
 
 /** The API version of stripe-mock's OpenAPI document (started with -strict-version-check). */
 const API_VERSION = '2025-09-30.clover';

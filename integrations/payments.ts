@@ -1,12 +1,12 @@
 // Which processor and tax calculator a deployment runs: sandbox mode without a Stripe key, Stripe
 // (and Stripe Tax) with one (DESIGN.md, "Payment processing"; never both in one deployment).
-import type { Config } from '../../infra/config.js';
-import type { Db } from '../../infra/db.js';
-import type { TaxCalculator } from '../tax/calculator.js';
-import type { PaymentProcessor, ProcessorEventSink } from './processor.js';
-import { createSandboxProcessor } from './sandbox.js';
-import { createStripeClient, createStripeProcessor } from './stripe.js';
-import { createStripeTaxCalculator } from './stripe-tax.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../infra/db.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
+import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
+import { createSandboxProcessor } from './sandbox/processor.js';
+import { createStripeClient, createStripeProcessor } from './stripe/processor.js';
+import { createStripeTaxCalculator } from './stripe/tax.js';
 
 export type PaymentsConfig = Pick<Config, 'isSandbox' | 'STRIPE_SECRET_KEY' | 'STRIPE_API_BASE'>;
 
