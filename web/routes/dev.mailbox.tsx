@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import type { MailboxMessage } from '../../domain/system/schemas';
-import { authClient } from '../auth/client';
+import { useSession } from '../auth/session';
 import { Card, ErrorNote, formatDateTime } from '../components';
 import { MAILBOX_PAGE_SIZE, mailboxQuery, settingsQuery } from '../system/queries';
 
@@ -107,7 +107,7 @@ function Messages({ page, selected }: { page: number; selected?: string }) {
 function MailboxPage() {
   const { page = 1, message } = Route.useSearch();
   const settings = useQuery(settingsQuery);
-  const session = authClient.useSession();
+  const session = useSession();
 
   let body;
   if (settings.isPending || session.isPending) body = <p>Loading…</p>;

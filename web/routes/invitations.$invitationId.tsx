@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { authClient, errorMessage } from '../auth/client';
+import { refreshSession, useSession } from '../auth/session';
 import { ErrorNote } from '../components';
 
 export const Route = createFileRoute('/invitations/$invitationId')({ component: InvitationPage });
@@ -10,7 +12,8 @@ type InvitationDetails = { organizationName: string; inviterEmail: string; role:
 function InvitationPage() {
   const { invitationId } = Route.useParams();
   const navigate = useNavigate();
-  const session = authClient.useSession();
+  const queryClient = useQueryClient();
+  const session = useSession();
   const [invitation, setInvitation] = useState<InvitationDetails | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -40,6 +43,8 @@ function InvitationPage() {
       ? await authClient.organization.acceptInvitation({ invitationId })
       : await authClient.organization.rejectInvitation({ invitationId });
     if (result.error) return setError(errorMessage(result.error));
+    // Accepting makes the organization the active one: the dashboard must load with that session.
+    if (accept) await refreshSession(queryClient);
     await navigate({ to: '/dashboard' });
   }
 

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { customerSchema, customerStateSchema } from '../../domain/customers/schemas';
-import { deleteResource, getJson, sendJson } from '../api';
+import { customerSchema, customerStateSchema } from '../../../../domain/customers/schemas';
+import { deleteResource, getJson, sendJson } from '../../../api';
 import {
   Card,
   ConfirmButton,
@@ -11,9 +11,11 @@ import {
   formatDateTime,
   formValues,
   SuccessNote,
-} from '../components';
+} from '../../../components';
 
-export const Route = createFileRoute('/dashboard/customers/$customerId')({ component: CustomerPage });
+export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
+  component: CustomerPage,
+});
 
 function CustomerPage() {
   const { customerId } = Route.useParams();

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { z } from 'zod';
-import { USERS_PAGE_SIZE, usersQuery } from '../admin/queries';
-import { Card, ErrorNote, formatDateTime, formValues } from '../components';
+import { USERS_PAGE_SIZE, usersQuery } from '../../../admin/queries';
+import { Card, ErrorNote, formatDateTime, formValues } from '../../../components';
 
 const searchSchema = z.object({
   q: z.string().optional().catch(undefined),
@@ -11,7 +11,7 @@ const searchSchema = z.object({
   page: z.coerce.number().int().min(1).optional().catch(undefined),
 });
 
-export const Route = createFileRoute('/admin/users/')({
+export const Route = createFileRoute('/_authenticated/admin/users/')({
   validateSearch: searchSchema,
   component: UsersPage,
 });

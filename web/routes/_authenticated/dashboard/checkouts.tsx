@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { authClient } from '../auth/client';
-import { Card, ErrorNote, formatDateTime, Pager } from '../components';
-import { formatMoney } from '../checkouts/money';
-import { checkoutsQuery } from '../checkouts/queries';
-import { CheckoutStatusBadge } from '../orders/status';
+import { authClient } from '../../../auth/client';
+import { Card, ErrorNote, formatDateTime, Pager } from '../../../components';
+import { formatMoney } from '../../../checkouts/money';
+import { checkoutsQuery } from '../../../checkouts/queries';
+import { CheckoutStatusBadge } from '../../../orders/status';
 
-export const Route = createFileRoute('/dashboard/checkouts')({
+export const Route = createFileRoute('/_authenticated/dashboard/checkouts')({
   validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
   component: CheckoutsPage,
 });

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { authClient } from '../auth/client';
-import { Card, ErrorNote, formatDateTime, Pager } from '../components';
-import { formatMoney } from '../checkouts/money';
-import { REFUND_POLL_MS, refundsQuery } from '../orders/queries';
-import { REFUND_REASON_LABELS, RefundStatusBadge } from '../orders/status';
+import { authClient } from '../../../auth/client';
+import { Card, ErrorNote, formatDateTime, Pager } from '../../../components';
+import { formatMoney } from '../../../checkouts/money';
+import { REFUND_POLL_MS, refundsQuery } from '../../../orders/queries';
+import { REFUND_REASON_LABELS, RefundStatusBadge } from '../../../orders/status';
 
-export const Route = createFileRoute('/dashboard/refunds')({
+export const Route = createFileRoute('/_authenticated/dashboard/refunds')({
   validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
   component: RefundsPage,
 });

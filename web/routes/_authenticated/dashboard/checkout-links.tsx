@@ -1,13 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { checkoutLinkSchema } from '../../domain/checkout-links/schemas';
-import { deleteResource, sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../components';
-import { checkoutLinksQuery, discountsQuery, productsQuery } from '../catalog/queries';
+import { checkoutLinkSchema } from '../../../../domain/checkout-links/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../../../components';
+import { checkoutLinksQuery, discountsQuery, productsQuery } from '../../../catalog/queries';
 
-export const Route = createFileRoute('/dashboard/checkout-links')({ component: CheckoutLinksPage });
+export const Route = createFileRoute('/_authenticated/dashboard/checkout-links')({
+  component: CheckoutLinksPage,
+});
 
 function CopyUrl({ url }: { url: string }) {
   const [copied, setCopied] = useState(false);

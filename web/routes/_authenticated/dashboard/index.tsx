@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { authClient, errorMessage } from '../auth/client';
-import { Card, ErrorNote, Field, formValues } from '../components';
-import { InvitationsCard } from '../organizations/invitations';
-import { MembersCard } from '../organizations/members';
-import { canManage } from '../organizations/roles';
+import { authClient, errorMessage } from '../../../auth/client';
+import { Card, ErrorNote, Field, formValues } from '../../../components';
+import { InvitationsCard } from '../../../organizations/invitations';
+import { MembersCard } from '../../../organizations/members';
+import { canManage } from '../../../organizations/roles';
 
-export const Route = createFileRoute('/dashboard/')({ component: MembersPage });
+export const Route = createFileRoute('/_authenticated/dashboard/')({ component: MembersPage });
 
 function slugify(name: string): string {
   return name
@@ -40,10 +40,9 @@ function CreateOrganization() {
 }
 
 function MembersPage() {
-  const session = authClient.useSession();
+  const userId = Route.useRouteContext().session.user.id;
   const active = authClient.useActiveOrganization();
   const organization = active.data;
-  const userId = session.data?.user.id ?? '';
   const me = organization?.members.find((member) => member.userId === userId);
   return (
     <>

@@ -1,14 +1,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { BENEFIT_TYPES, benefitSchema, type Benefit, type BenefitType } from '../../domain/benefits/schemas';
-import { deleteResource, sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../components';
-import { benefitsQuery, metersQuery } from '../catalog/queries';
-import { uploadFile } from '../catalog/upload';
+import {
+  BENEFIT_TYPES,
+  benefitSchema,
+  type Benefit,
+  type BenefitType,
+} from '../../../../domain/benefits/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../../../components';
+import { benefitsQuery, metersQuery } from '../../../catalog/queries';
+import { uploadFile } from '../../../catalog/upload';
 
-export const Route = createFileRoute('/dashboard/benefits')({ component: BenefitsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/benefits')({ component: BenefitsPage });
 
 const TYPE_LABELS: Record<BenefitType, string> = {
   custom: 'Custom',

@@ -9,13 +9,13 @@ import {
   type Filter,
   type FilterClause,
   type Meter,
-} from '../../domain/meters/schemas';
-import { sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ErrorNote, formValues } from '../components';
-import { metersQuery } from '../catalog/queries';
+} from '../../../../domain/meters/schemas';
+import { sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ErrorNote, formValues } from '../../../components';
+import { metersQuery } from '../../../catalog/queries';
 
-export const Route = createFileRoute('/dashboard/meters')({ component: MetersPage });
+export const Route = createFileRoute('/_authenticated/dashboard/meters')({ component: MetersPage });
 
 type Operator = (typeof FILTER_OPERATORS)[number];
 type ValueKind = 'text' | 'number' | 'boolean';

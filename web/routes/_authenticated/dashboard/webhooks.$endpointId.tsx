@@ -2,14 +2,16 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
-import { webhookEndpointSchema, type WebhookDeliveryResponse } from '../../domain/webhooks/schemas';
-import { deleteResource, sendJson } from '../api';
-import { Card, ConfirmButton, ErrorNote, formatDateTime, formValues, SuccessNote } from '../components';
-import { checkedEvents, EndpointFields, SecretOnce } from '../webhooks/components';
-import { webhookDeliveriesQuery, webhookEndpointQuery } from '../webhooks/queries';
-import { generateWebhookSecret } from '../webhooks/secret';
+import { webhookEndpointSchema, type WebhookDeliveryResponse } from '../../../../domain/webhooks/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { Card, ConfirmButton, ErrorNote, formatDateTime, formValues, SuccessNote } from '../../../components';
+import { checkedEvents, EndpointFields, SecretOnce } from '../../../webhooks/components';
+import { webhookDeliveriesQuery, webhookEndpointQuery } from '../../../webhooks/queries';
+import { generateWebhookSecret } from '../../../webhooks/secret';
 
-export const Route = createFileRoute('/dashboard/webhooks/$endpointId')({ component: EndpointPage });
+export const Route = createFileRoute('/_authenticated/dashboard/webhooks/$endpointId')({
+  component: EndpointPage,
+});
 
 /** The worker delivers in the background: the log refreshes itself while the page is open. */
 const DELIVERY_REFRESH_MS = 3_000;

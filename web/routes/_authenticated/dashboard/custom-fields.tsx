@@ -6,13 +6,15 @@ import {
   customFieldSchema,
   type CustomField,
   type CustomFieldType,
-} from '../../domain/custom-fields/schemas';
-import { deleteResource, sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, formValues } from '../components';
-import { customFieldsQuery } from '../catalog/queries';
+} from '../../../../domain/custom-fields/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, formValues } from '../../../components';
+import { customFieldsQuery } from '../../../catalog/queries';
 
-export const Route = createFileRoute('/dashboard/custom-fields')({ component: CustomFieldsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')({
+  component: CustomFieldsPage,
+});
 
 const TYPE_LABELS: Record<CustomFieldType, string> = {
   text: 'Text',

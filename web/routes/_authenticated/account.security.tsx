@@ -1,23 +1,19 @@
-import { createFileRoute, Navigate } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import QRCode from 'qrcode';
 import { useState, type FormEvent } from 'react';
-import { authClient, errorMessage } from '../auth/client';
-import { Card, ErrorNote, Field, formValues } from '../components';
+import { authClient, errorMessage } from '../../auth/client';
+import { Card, ErrorNote, Field, formValues } from '../../components';
 
-export const Route = createFileRoute('/account/security')({ component: SecurityPage });
+export const Route = createFileRoute('/_authenticated/account/security')({ component: SecurityPage });
 
 type Enrollment = { totpURI: string; secret: string; qrCode: string; backupCodes: string[] };
 
 function SecurityPage() {
-  const session = authClient.useSession();
+  const { session } = Route.useRouteContext();
   const [enrollment, setEnrollment] = useState<Enrollment | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [enabled, setEnabled] = useState(false);
-
-  // After sign-in the session store may still be refreshing: wait rather than bounce to sign-in.
-  if (session.isPending || session.isRefetching) return <p>Loading…</p>;
-  if (!session.data) return <Navigate to="/sign-in" />;
-  const isEnabled = enabled || Boolean(session.data.user.twoFactorEnabled);
+  const isEnabled = enabled || Boolean(session.user.twoFactorEnabled);
 
   async function start(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { adminKeys, userQuery, userSessionsQuery } from '../admin/queries';
-import { authClient, errorMessage, hasRole } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../components';
+import { adminKeys, userQuery, userSessionsQuery } from '../../../admin/queries';
+import { authClient, errorMessage, hasRole } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../../../components';
 
-export const Route = createFileRoute('/admin/users/$userId')({ component: UserPage });
+export const Route = createFileRoute('/_authenticated/admin/users/$userId')({ component: UserPage });
 
 const DAY_SECONDS = 24 * 60 * 60;
 

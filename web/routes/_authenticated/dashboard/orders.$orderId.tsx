@@ -2,16 +2,16 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useMemo, useState, type FormEvent } from 'react';
 import { z } from 'zod';
-import { sendJson } from '../api';
-import { Card, ErrorNote, formatDateTime, formValues, SuccessNote } from '../components';
-import { listCountries } from '../checkouts/countries';
-import { formatMoney } from '../checkouts/money';
-import { fetchInvoiceUrl, orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../orders/queries';
-import { RefundDialog } from '../orders/refund-dialog';
-import { orderSchema, type Order } from '../../domain/orders/schemas';
-import { OrderStatusBadge, REFUND_REASON_LABELS, RefundStatusBadge } from '../orders/status';
+import { sendJson } from '../../../api';
+import { Card, ErrorNote, formatDateTime, formValues, SuccessNote } from '../../../components';
+import { listCountries } from '../../../checkouts/countries';
+import { formatMoney } from '../../../checkouts/money';
+import { fetchInvoiceUrl, orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../../../orders/queries';
+import { RefundDialog } from '../../../orders/refund-dialog';
+import { orderSchema, type Order } from '../../../../domain/orders/schemas';
+import { OrderStatusBadge, REFUND_REASON_LABELS, RefundStatusBadge } from '../../../orders/status';
 
-export const Route = createFileRoute('/dashboard/orders/$orderId')({ component: OrderPage });
+export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId')({ component: OrderPage });
 
 /** Invoices are rendered by a background job: after asking for one, the page polls for its URL. */
 const INVOICE_POLL_MS = 1_000;

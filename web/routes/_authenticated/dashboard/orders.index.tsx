@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { authClient } from '../auth/client';
-import { Card, ErrorNote, formatDateTime, Pager } from '../components';
-import { formatMoney } from '../checkouts/money';
-import { ordersQuery } from '../orders/queries';
-import { OrderStatusBadge } from '../orders/status';
+import { authClient } from '../../../auth/client';
+import { Card, ErrorNote, formatDateTime, Pager } from '../../../components';
+import { formatMoney } from '../../../checkouts/money';
+import { ordersQuery } from '../../../orders/queries';
+import { OrderStatusBadge } from '../../../orders/status';
 
-export const Route = createFileRoute('/dashboard/orders/')({
+export const Route = createFileRoute('/_authenticated/dashboard/orders/')({
   validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
   component: OrdersPage,
 });

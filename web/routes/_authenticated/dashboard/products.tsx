@@ -1,17 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import type { ProductMediaFile } from '../../domain/files/schemas';
-import { productSchema, type Product, type ProductPrice } from '../../domain/products/schemas';
-import type { AmountType } from '../../domain/products/rules';
-import { sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ErrorNote, formValues } from '../components';
-import { describePrice, dollarsToCents } from '../catalog/format';
-import { benefitsQuery, customFieldsQuery, metersQuery, productsQuery } from '../catalog/queries';
-import { uploadFile } from '../catalog/upload';
+import type { ProductMediaFile } from '../../../../domain/files/schemas';
+import { productSchema, type Product, type ProductPrice } from '../../../../domain/products/schemas';
+import type { AmountType } from '../../../../domain/products/rules';
+import { sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ErrorNote, formValues } from '../../../components';
+import { describePrice, dollarsToCents } from '../../../catalog/format';
+import { benefitsQuery, customFieldsQuery, metersQuery, productsQuery } from '../../../catalog/queries';
+import { uploadFile } from '../../../catalog/upload';
 
-export const Route = createFileRoute('/dashboard/products')({ component: ProductsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/products')({ component: ProductsPage });
 
 const AMOUNT_TYPE_LABELS: Record<AmountType, string> = {
   fixed: 'Fixed price',

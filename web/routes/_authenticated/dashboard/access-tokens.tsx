@@ -2,14 +2,16 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
-import { ACCESS_TOKEN_SCOPES, accessTokenSchema } from '../../domain/access-tokens/schemas';
-import { deleteResource, sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../components';
-import { accessTokensQuery, organizationKeys } from '../organizations/queries';
-import { canManage } from '../organizations/roles';
+import { ACCESS_TOKEN_SCOPES, accessTokenSchema } from '../../../../domain/access-tokens/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../../../components';
+import { accessTokensQuery, organizationKeys } from '../../../organizations/queries';
+import { canManage } from '../../../organizations/roles';
 
-export const Route = createFileRoute('/dashboard/access-tokens')({ component: AccessTokensPage });
+export const Route = createFileRoute('/_authenticated/dashboard/access-tokens')({
+  component: AccessTokensPage,
+});
 
 const createdTokenSchema = z.object({ organization_access_token: accessTokenSchema, token: z.string() });
 
@@ -132,7 +134,7 @@ function CreateTokenForm({
 }
 
 function AccessTokensPage() {
-  const session = authClient.useSession();
+  const userId = Route.useRouteContext().session.user.id;
   const active = authClient.useActiveOrganization();
   const organization = active.data;
   const queryClient = useQueryClient();
@@ -140,7 +142,7 @@ function AccessTokensPage() {
   const [newToken, setNewToken] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (!organization) return <p>Create or choose an organization to manage its access tokens.</p>;
-  const role = organization.members.find((member) => member.userId === session.data?.user.id)?.role;
+  const role = organization.members.find((member) => member.userId === userId)?.role;
   if (!canManage(role)) return <p>Only owners and admins can manage access tokens.</p>;
 
   const refresh = () =>

@@ -1,10 +1,10 @@
-import { createFileRoute, Link, Navigate, Outlet } from '@tanstack/react-router';
+import { createFileRoute, Link, Outlet } from '@tanstack/react-router';
 import { useState } from 'react';
-import { authClient, errorMessage } from '../auth/client';
-import { ErrorNote, SuccessNote } from '../components';
-import { OrganizationSwitcher } from '../organizations/switcher';
+import { authClient, errorMessage } from '../../../auth/client';
+import { ErrorNote, SuccessNote } from '../../../components';
+import { OrganizationSwitcher } from '../../../organizations/switcher';
 
-export const Route = createFileRoute('/dashboard')({ component: DashboardLayout });
+export const Route = createFileRoute('/_authenticated/dashboard')({ component: DashboardLayout });
 
 function VerifyEmailNotice({ email }: { email: string }) {
   const [sent, setSent] = useState(false);
@@ -53,12 +53,7 @@ function DashboardNavigation() {
 }
 
 function DashboardLayout() {
-  const session = authClient.useSession();
-  // Right after sign-in the session store may still be refreshing with no data yet: wait rather
-  // than bounce to sign-in. Later refreshes (after organization calls) keep the page mounted.
-  if (session.isPending || (session.isRefetching && !session.data)) return <p>Loading…</p>;
-  if (!session.data) return <Navigate to="/sign-in" />;
-  const { user } = session.data;
+  const { user } = Route.useRouteContext().session;
   return (
     <section>
       <h1>Dashboard</h1>

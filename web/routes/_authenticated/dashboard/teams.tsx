@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { authClient, errorMessage } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../components';
-import { organizationKeys, teamsQuery } from '../organizations/queries';
-import { TeamMembersCard } from '../organizations/team-members';
+import { authClient, errorMessage } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../../../components';
+import { organizationKeys, teamsQuery } from '../../../organizations/queries';
+import { TeamMembersCard } from '../../../organizations/team-members';
 
-export const Route = createFileRoute('/dashboard/teams')({ component: TeamsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/teams')({ component: TeamsPage });
 
 type Team = { id: string; name: string };
 

@@ -1,15 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { webhookEndpointSchema } from '../../domain/webhooks/schemas';
-import { deleteResource, sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, formatDateTime, formValues } from '../components';
-import { checkedEvents, EndpointFields, SecretOnce } from '../webhooks/components';
-import { webhookEndpointsQuery } from '../webhooks/queries';
-import { generateWebhookSecret } from '../webhooks/secret';
+import { webhookEndpointSchema } from '../../../../domain/webhooks/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, formatDateTime, formValues } from '../../../components';
+import { checkedEvents, EndpointFields, SecretOnce } from '../../../webhooks/components';
+import { webhookEndpointsQuery } from '../../../webhooks/queries';
+import { generateWebhookSecret } from '../../../webhooks/secret';
 
-export const Route = createFileRoute('/dashboard/webhooks/')({ component: WebhooksPage });
+export const Route = createFileRoute('/_authenticated/dashboard/webhooks/')({ component: WebhooksPage });
 
 function CreateEndpoint({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();

@@ -1,15 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { organizationSchema } from '../../domain/organizations/schemas';
-import { sendJson } from '../api';
-import { authClient, errorMessage, hasRole } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, SuccessNote } from '../components';
-import { ProfileForm, type ProfileDraft } from '../organizations/profile-form';
-import { organizationKeys, organizationProfileQuery } from '../organizations/queries';
-import { canManage } from '../organizations/roles';
+import { organizationSchema } from '../../../../domain/organizations/schemas';
+import { sendJson } from '../../../api';
+import { authClient, errorMessage, hasRole } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, SuccessNote } from '../../../components';
+import { ProfileForm, type ProfileDraft } from '../../../organizations/profile-form';
+import { organizationKeys, organizationProfileQuery } from '../../../organizations/queries';
+import { canManage } from '../../../organizations/roles';
 
-export const Route = createFileRoute('/dashboard/settings')({ component: SettingsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/settings')({ component: SettingsPage });
 
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
@@ -36,7 +36,7 @@ function DeleteOrganization({ organizationId, name }: { organizationId: string; 
 }
 
 function SettingsPage() {
-  const session = authClient.useSession();
+  const userId = Route.useRouteContext().session.user.id;
   const active = authClient.useActiveOrganization();
   const organizations = authClient.useListOrganizations();
   const queryClient = useQueryClient();
@@ -47,7 +47,7 @@ function SettingsPage() {
   });
   const [saved, setSaved] = useState(false);
   if (!organization) return <p>Create or choose an organization to see its settings.</p>;
-  const role = organization.members.find((member) => member.userId === session.data?.user.id)?.role;
+  const role = organization.members.find((member) => member.userId === userId)?.role;
 
   async function save(draft: ProfileDraft) {
     if (!profile.data || !organization) return;

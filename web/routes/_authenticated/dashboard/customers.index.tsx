@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { customerSchema } from '../../domain/customers/schemas';
-import { listResourceSchema } from '../../domain/platform/schemas';
-import { getJson, sendJson } from '../api';
-import { authClient } from '../auth/client';
-import { Card, ErrorNote, Field, formatDateTime, formValues } from '../components';
+import { customerSchema } from '../../../../domain/customers/schemas';
+import { listResourceSchema } from '../../../../domain/platform/schemas';
+import { getJson, sendJson } from '../../../api';
+import { authClient } from '../../../auth/client';
+import { Card, ErrorNote, Field, formatDateTime, formValues } from '../../../components';
 
-export const Route = createFileRoute('/dashboard/customers/')({ component: CustomersPage });
+export const Route = createFileRoute('/_authenticated/dashboard/customers/')({ component: CustomersPage });
 
 const customerListSchema = listResourceSchema(customerSchema);
 const PAGE_SIZE = 20;

@@ -1,13 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { discountSchema, type Discount } from '../../domain/discounts/schemas';
-import { deleteResource, sendJson } from '../api';
-import { discountsQuery } from '../catalog/queries';
-import { authClient } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../components';
+import { discountSchema, type Discount } from '../../../../domain/discounts/schemas';
+import { deleteResource, sendJson } from '../../../api';
+import { discountsQuery } from '../../../catalog/queries';
+import { authClient } from '../../../auth/client';
+import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../../../components';
 
-export const Route = createFileRoute('/dashboard/discounts')({ component: DiscountsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/discounts')({ component: DiscountsPage });
 
 /** Dollars as typed ("12.50") to cents; the API refuses what is not a whole number of cents. */
 const toCents = (dollars: string) => Math.round(Number(dollars) * 100);
