@@ -4,7 +4,11 @@ import { authClient, errorMessage } from '../../../auth/client';
 import { ErrorNote, SuccessNote } from '../../../components';
 import { OrganizationSwitcher } from '../../../organizations/switcher';
 
-export const Route = createFileRoute('/_authenticated/dashboard')({ component: DashboardLayout });
+export const Route = createFileRoute('/_authenticated/dashboard')({
+  // The pages below read and load the active organization's data.
+  beforeLoad: ({ context }) => ({ organizationId: context.session.session.activeOrganizationId ?? null }),
+  component: DashboardLayout,
+});
 
 function VerifyEmailNotice({ email }: { email: string }) {
   const [sent, setSent] = useState(false);
