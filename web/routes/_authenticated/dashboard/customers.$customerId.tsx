@@ -1,50 +1,21 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { customerSchema, customerStateSchema } from '../../../../domain/customers/schemas';
-import { deleteResource, getJson, sendJson } from '../../../api';
-import {
-  Card,
-  ConfirmButton,
-  ErrorNote,
-  Field,
-  formatDateTime,
-  formValues,
-  SuccessNote,
-} from '../../../components';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { Card, ErrorNote, formatDateTime } from '../../../components';
+import { customerStateQuery } from '../../../customers/queries';
+import { loadQuery } from '../../../loaders';
+import { CustomerEditForm } from './-components/customer-edit-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
+  loader: ({ context, params }) => loadQuery(context.queryClient, customerStateQuery(params.customerId)),
   component: CustomerPage,
 });
 
 function CustomerPage() {
   const { customerId } = Route.useParams();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const state = useQuery({
-    queryKey: ['customer-state', customerId],
-    queryFn: () => getJson(`/v1/customers/${customerId}/state`, customerStateSchema),
-  });
+  const state = useQuery(customerStateQuery(customerId));
   if (state.error) return <ErrorNote message={state.error.message} />;
   if (!state.data) return <p>Loading…</p>;
   const customer = state.data;
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { email = '', name = '' } = formValues(event.currentTarget);
-    try {
-      await sendJson('PATCH', `/v1/customers/${customerId}`, { email, name: name || null }, customerSchema);
-      setError(null);
-      setSaved(true);
-      await queryClient.invalidateQueries({ queryKey: ['customer-state', customerId] });
-    } catch (failure) {
-      setSaved(false);
-      setError((failure as Error).message);
-    }
-  }
-
   return (
     <>
       <Card title={customer.email}>
@@ -90,23 +61,7 @@ function CustomerPage() {
         <h3>Active meters</h3>
         {customer.active_meters.length === 0 ? <p className="muted">None.</p> : null}
       </Card>
-      <Card title="Edit customer">
-        <form onSubmit={onSubmit} className="inline-form" noValidate>
-          <Field label="Customer email" name="email" type="email" defaultValue={customer.email} />
-          <Field label="Customer name" name="name" required={false} defaultValue={customer.name ?? ''} />
-          <button type="submit">Save customer</button>
-        </form>
-        <SuccessNote message={saved ? 'Saved.' : null} />
-        <ErrorNote message={error} />
-        <ConfirmButton
-          label="Delete customer"
-          question="Delete this customer? Their orders stay."
-          onConfirm={async () => {
-            await deleteResource(`/v1/customers/${customerId}`);
-            await navigate({ to: '/dashboard/customers' });
-          }}
-        />
-      </Card>
+      <CustomerEditForm customer={customer} />
     </>
   );
 }
