@@ -1,76 +1,31 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { webhookEndpointSchema } from '../../../../domain/webhooks/schemas';
 import { deleteResource, sendJson } from '../../../api';
-import { authClient } from '../../../auth/client';
-import { Card, ConfirmButton, ErrorNote, formatDateTime, formValues } from '../../../components';
-import { checkedEvents, EndpointFields, SecretOnce } from '../../../webhooks/components';
+import { ConfirmButton, formatDateTime } from '../../../components';
+import { loadQuery } from '../../../loaders';
+import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { webhookEndpointsQuery } from '../../../webhooks/queries';
-import { generateWebhookSecret } from '../../../webhooks/secret';
+import { WebhookEndpointForm } from './-components/webhook-endpoint-form';
 
-export const Route = createFileRoute('/_authenticated/dashboard/webhooks/')({ component: WebhooksPage });
-
-function CreateEndpoint({ organizationId }: { organizationId: string }) {
-  const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
-  // Remounts the fields after a creation, which empties them.
-  const [generation, setGeneration] = useState(0);
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const values = formValues(form);
-    const chosen = values.secret || generateWebhookSecret();
-    try {
-      await sendJson(
-        'POST',
-        '/v1/webhooks/endpoints',
-        {
-          organization_id: organizationId,
-          url: values.url,
-          format: values.format,
-          events: checkedEvents(form),
-          secret: chosen,
-        },
-        webhookEndpointSchema,
-      );
-      setError(null);
-      setSecret(chosen);
-      setGeneration(generation + 1);
-      await queryClient.invalidateQueries({ queryKey: ['webhook-endpoints', organizationId] });
-    } catch (failure) {
-      setError((failure as Error).message);
-    }
-  }
-  return (
-    <Card title="Add an endpoint">
-      {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
-      <form key={generation} onSubmit={onSubmit} className="stack" noValidate>
-        <EndpointFields />
-        <label className="field">
-          <span>Signing secret (leave empty to generate one)</span>
-          <input name="secret" autoComplete="off" />
-        </label>
-        <div>
-          <button type="submit">Add endpoint</button>
-        </div>
-      </form>
-      <ErrorNote message={error} />
-    </Card>
-  );
-}
+export const Route = createFileRoute('/_authenticated/dashboard/webhooks/')({
+  loader: async ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) await loadQuery(queryClient, webhookEndpointsQuery(organizationId));
+  },
+  component: WebhooksPage,
+});
 
 function WebhooksPage() {
-  const active = authClient.useActiveOrganization();
-  const organizationId = active.data?.id;
+  const { organizationId } = Route.useRouteContext();
+  if (!organizationId) return <p>Choose an organization to see its webhooks.</p>;
+  return <Webhooks organizationId={organizationId} />;
+}
+
+function Webhooks({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const endpoints = useQuery({
-    ...webhookEndpointsQuery(organizationId ?? ''),
-    enabled: Boolean(organizationId),
-  });
-  if (!organizationId) return <p>Choose an organization to see its webhooks.</p>;
+  const endpoints = useQuery(webhookEndpointsQuery(organizationId));
 
   async function act(action: () => Promise<unknown>) {
     try {
@@ -84,34 +39,34 @@ function WebhooksPage() {
 
   return (
     <>
-      <CreateEndpoint organizationId={organizationId} />
-      <Card title="Webhook endpoints">
-        <ErrorNote message={endpoints.error?.message ?? error} />
-        {endpoints.data?.items.length === 0 ? <p className="muted">No endpoints yet.</p> : null}
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th>URL</th>
-              <th>Format</th>
-              <th>Events</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(endpoints.data?.items ?? []).map((endpoint) => (
-              <tr key={endpoint.id} data-testid="webhook-row">
-                <td>
-                  <Link to="/dashboard/webhooks/$endpointId" params={{ endpointId: endpoint.id }}>
-                    {endpoint.url}
-                  </Link>
-                </td>
-                <td>{endpoint.format}</td>
-                <td>{endpoint.events.length}</td>
-                <td>{endpoint.enabled ? 'Enabled' : 'Disabled'}</td>
-                <td>{formatDateTime(endpoint.created_at)}</td>
-                <td className="actions">
+      <WebhookEndpointForm organizationId={organizationId} />
+      <ResourceCard
+        title="Webhook endpoints"
+        error={endpoints.error?.message ?? error}
+        items={endpoints.data?.items}
+        empty="No endpoints yet."
+      >
+        <ResourceTable
+          items={endpoints.data?.items}
+          rowTestId="webhook-row"
+          columns={[
+            {
+              header: 'URL',
+              cell: (endpoint) => (
+                <Link to="/dashboard/webhooks/$endpointId" params={{ endpointId: endpoint.id }}>
+                  {endpoint.url}
+                </Link>
+              ),
+            },
+            { header: 'Format', cell: (endpoint) => endpoint.format },
+            { header: 'Events', cell: (endpoint) => endpoint.events.length },
+            { header: 'Status', cell: (endpoint) => (endpoint.enabled ? 'Enabled' : 'Disabled') },
+            { header: 'Created', cell: (endpoint) => formatDateTime(endpoint.created_at) },
+            {
+              header: 'Actions',
+              className: 'actions',
+              cell: (endpoint) => (
+                <>
                   <button
                     type="button"
                     className="secondary"
@@ -135,12 +90,12 @@ function WebhooksPage() {
                     question="Delete this endpoint?"
                     onConfirm={() => act(() => deleteResource(`/v1/webhooks/endpoints/${endpoint.id}`))}
                   />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </Card>
+                </>
+              ),
+            },
+          ]}
+        />
+      </ResourceCard>
     </>
   );
 }
