@@ -80,7 +80,7 @@ export function ResourceCard(props: {
   title: string;
   toolbar?: ReactNode;
   error: string | null;
-  items: readonly unknown[] | undefined;
+  items: readonly unknown[] | null | undefined;
   /** Shown when the loaded list is empty, e.g. "No products yet.". */
   empty?: string;
   footer?: ReactNode;
@@ -107,7 +107,7 @@ export type Column<T> = {
 /** A table of items, one row each (`rowTestId` names the rows for tests). */
 export function ResourceTable<T extends { id: string }>(props: {
   columns: Column<T>[];
-  items: readonly T[] | undefined;
+  items: readonly T[] | null | undefined;
   rowTestId: string;
 }) {
   return (
@@ -136,7 +136,7 @@ export function ResourceTable<T extends { id: string }>(props: {
 
 /** Items as a plain list, for resources whose rows are a line of text and actions. */
 export function ResourceList<T extends { id: string }>(props: {
-  items: readonly T[] | undefined;
+  items: readonly T[] | null | undefined;
   rowTestId: string;
   itemClassName?: string;
   children: (item: T) => ReactNode;

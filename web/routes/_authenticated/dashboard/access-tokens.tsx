@@ -1,149 +1,37 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { z } from 'zod';
-import { ACCESS_TOKEN_SCOPES, accessTokenSchema } from '../../../../domain/access-tokens/schemas';
-import { deleteResource, sendJson } from '../../../api';
+import { useState } from 'react';
+import { deleteResource } from '../../../api';
 import { authClient } from '../../../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formatDateTime, formValues } from '../../../components';
+import { Card, ConfirmButton, formatDateTime } from '../../../components';
+import { loadQuery } from '../../../loaders';
 import { accessTokensQuery, organizationKeys } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
+import type { ActiveOrganization } from '../../../organizations/types';
+import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { AccessTokenForm, NewAccessToken } from './-components/access-token-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/access-tokens')({
+  loader: async ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) await loadQuery(queryClient, accessTokensQuery(organizationId));
+  },
   component: AccessTokensPage,
 });
 
-const createdTokenSchema = z.object({ organization_access_token: accessTokenSchema, token: z.string() });
-
-const DAY_SECONDS = 24 * 60 * 60;
-const EXPIRY_CHOICES = [
-  { label: 'Never', seconds: null },
-  { label: '7 days', seconds: 7 * DAY_SECONDS },
-  { label: '30 days', seconds: 30 * DAY_SECONDS },
-  { label: '90 days', seconds: 90 * DAY_SECONDS },
-  { label: '1 year', seconds: 365 * DAY_SECONDS },
-] as const;
-
-const SCOPE_RESOURCES = [...new Set(ACCESS_TOKEN_SCOPES.map((scope) => scope.split(':')[0] ?? scope))];
-
-/** The clear-text token, shown once: the API keeps only its hash. */
-function NewToken({ token, onDone }: { token: string; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  async function copy() {
-    setCopied(
-      await navigator.clipboard.writeText(token).then(
-        () => 'yes' as const,
-        () => 'failed' as const,
-      ),
-    );
-  }
-  return (
-    <div className="notice" role="region" aria-label="New access token">
-      <p>Copy the token now: it is shown only once.</p>
-      <code className="secret" data-testid="new-access-token">
-        {token}
-      </code>
-      <div className="button-row">
-        <button type="button" onClick={() => void copy()}>
-          {copied === 'yes' ? 'Copied' : 'Copy'}
-        </button>
-        <button type="button" className="secondary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-      {copied === 'failed' ? (
-        <ErrorNote message="The browser did not allow copying; select the token instead." />
-      ) : null}
-    </div>
-  );
-}
-
-function CreateTokenForm({
-  organizationId,
-  onCreated,
-}: {
-  organizationId: string;
-  onCreated: (token: string) => void;
-}) {
-  const [error, setError] = useState<string | null>(null);
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const { comment = '', expires = '' } = formValues(form);
-    const scopes = new FormData(form).getAll('scopes').map(String);
-    try {
-      const created = await sendJson(
-        'POST',
-        '/v1/organization-access-tokens/',
-        {
-          organization_id: organizationId,
-          comment,
-          expires_in: expires === '' ? null : Number(expires),
-          scopes,
-        },
-        createdTokenSchema,
-      );
-      setError(null);
-      form.reset();
-      onCreated(created.token);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    }
-  }
-  return (
-    <form onSubmit={onSubmit} className="stack">
-      <div className="inline-form">
-        <Field label="Comment" name="comment" />
-        <label className="field">
-          <span>Expires</span>
-          <select name="expires" aria-label="Expires" defaultValue={String(30 * DAY_SECONDS)}>
-            {EXPIRY_CHOICES.map((choice) => (
-              <option key={choice.label} value={choice.seconds ?? ''}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <details>
-        <summary>Scopes</summary>
-        <table className="scopes">
-          <tbody>
-            {SCOPE_RESOURCES.map((resource) => (
-              <tr key={resource}>
-                <th scope="row">{resource}</th>
-                {(['read', 'write'] as const).map((access) => (
-                  <td key={access}>
-                    <label className="checkbox">
-                      <input type="checkbox" name="scopes" value={`${resource}:${access}`} />
-                      {access}
-                    </label>
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
-      <ErrorNote message={error} />
-      <div>
-        <button type="submit">Create token</button>
-      </div>
-    </form>
-  );
-}
-
 function AccessTokensPage() {
   const userId = Route.useRouteContext().session.user.id;
-  const active = authClient.useActiveOrganization();
-  const organization = active.data;
-  const queryClient = useQueryClient();
-  const tokens = useQuery({ ...accessTokensQuery(organization?.id ?? ''), enabled: Boolean(organization) });
-  const [newToken, setNewToken] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const organization = authClient.useActiveOrganization().data;
   if (!organization) return <p>Create or choose an organization to manage its access tokens.</p>;
   const role = organization.members.find((member) => member.userId === userId)?.role;
   if (!canManage(role)) return <p>Only owners and admins can manage access tokens.</p>;
+  return <AccessTokens organization={organization} />;
+}
+
+function AccessTokens({ organization }: { organization: ActiveOrganization }) {
+  const queryClient = useQueryClient();
+  const tokens = useQuery(accessTokensQuery(organization.id));
+  const [newToken, setNewToken] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
 
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: organizationKeys.accessTokens(organization.id) });
@@ -156,14 +44,15 @@ function AccessTokensPage() {
     await refresh();
   }
 
+  const items = tokens.data?.items;
   return (
     <>
       <Card title="Create an access token">
         <p>Access tokens call the payments API (/v1) for {organization.name} as a Bearer token.</p>
         {newToken ? (
-          <NewToken token={newToken} onDone={() => setNewToken(null)} />
+          <NewAccessToken token={newToken} onDone={() => setNewToken(null)} />
         ) : (
-          <CreateTokenForm
+          <AccessTokenForm
             organizationId={organization.id}
             onCreated={(token) => {
               setNewToken(token);
@@ -172,43 +61,36 @@ function AccessTokensPage() {
           />
         )}
       </Card>
-      <Card title="Access tokens">
-        <ErrorNote message={error ?? tokens.error?.message ?? null} />
-        {tokens.data && tokens.data.items.length === 0 ? <p>No access tokens yet.</p> : null}
-        {tokens.data && tokens.data.items.length > 0 ? (
-          <table>
-            <thead>
-              <tr>
-                <th>Comment</th>
-                <th>Created</th>
-                <th>Expires</th>
-                <th>Last used</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.data.items.map((token) => (
-                <tr key={token.id} data-testid="access-token-row">
-                  <td>{token.comment}</td>
-                  <td>{formatDateTime(token.created_at)}</td>
-                  <td>{formatDateTime(token.expires_at, 'never')}</td>
-                  <td>{formatDateTime(token.last_used_at, 'never')}</td>
-                  <td>
-                    <ConfirmButton
-                      label={`Revoke ${token.comment}`}
-                      text="Revoke"
-                      question={`Revoke “${token.comment}”? Anything using it stops working at once.`}
-                      onConfirm={() => revoke(token.id)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <ResourceCard
+        title="Access tokens"
+        error={error ?? tokens.error?.message ?? null}
+        items={items}
+        empty="No access tokens yet."
+      >
+        {items?.length ? (
+          <ResourceTable
+            items={items}
+            rowTestId="access-token-row"
+            columns={[
+              { header: 'Comment', cell: (token) => token.comment },
+              { header: 'Created', cell: (token) => formatDateTime(token.created_at) },
+              { header: 'Expires', cell: (token) => formatDateTime(token.expires_at, 'never') },
+              { header: 'Last used', cell: (token) => formatDateTime(token.last_used_at, 'never') },
+              {
+                header: <span className="visually-hidden">Actions</span>,
+                cell: (token) => (
+                  <ConfirmButton
+                    label={`Revoke ${token.comment}`}
+                    text="Revoke"
+                    question={`Revoke “${token.comment}”? Anything using it stops working at once.`}
+                    onConfirm={() => revoke(token.id)}
+                  />
+                ),
+              },
+            ]}
+          />
         ) : null}
-      </Card>
+      </ResourceCard>
     </>
   );
 }

@@ -1,56 +1,51 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { organizationSchema } from '../../../../domain/organizations/schemas';
 import { sendJson } from '../../../api';
 import { authClient, errorMessage, hasRole } from '../../../auth/client';
-import { Card, ConfirmButton, ErrorNote, SuccessNote } from '../../../components';
+import { Card, ErrorNote, SuccessNote } from '../../../components';
+import { loadQuery } from '../../../loaders';
 import { ProfileForm, type ProfileDraft } from '../../../organizations/profile-form';
 import { organizationKeys, organizationProfileQuery } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
+import type { ActiveOrganization } from '../../../organizations/types';
+import { DeleteOrganization } from './-components/delete-organization';
 
-export const Route = createFileRoute('/_authenticated/dashboard/settings')({ component: SettingsPage });
+export const Route = createFileRoute('/_authenticated/dashboard/settings')({
+  loader: async ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) await loadQuery(queryClient, organizationProfileQuery(organizationId));
+  },
+  component: SettingsPage,
+});
 
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
-function DeleteOrganization({ organizationId, name }: { organizationId: string; name: string }) {
-  const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
-  async function remove() {
-    const result = await authClient.organization.delete({ organizationId });
-    if (result.error) return setError(errorMessage(result.error));
-    await navigate({ to: '/dashboard' });
-  }
+function SettingsPage() {
+  const active = authClient.useActiveOrganization();
+  const organizations = authClient.useListOrganizations();
+  if (!active.data) return <p>Create or choose an organization to see its settings.</p>;
   return (
-    <Card title="Delete organization">
-      <p>Deleting {name} removes its members, teams, invitations and access tokens. It cannot be undone.</p>
-      <ConfirmButton
-        label="Delete organization"
-        className="danger"
-        question={`Delete ${name} for good?`}
-        onConfirm={remove}
-      />
-      <ErrorNote message={error} />
-    </Card>
+    <Settings
+      organization={active.data}
+      // The organization switcher shows the name from Better Auth's own view.
+      onSaved={() => {
+        organizations.refetch();
+        active.refetch();
+      }}
+    />
   );
 }
 
-function SettingsPage() {
+function Settings({ organization, onSaved }: { organization: ActiveOrganization; onSaved: () => void }) {
   const userId = Route.useRouteContext().session.user.id;
-  const active = authClient.useActiveOrganization();
-  const organizations = authClient.useListOrganizations();
   const queryClient = useQueryClient();
-  const organization = active.data;
-  const profile = useQuery({
-    ...organizationProfileQuery(organization?.id ?? ''),
-    enabled: Boolean(organization),
-  });
+  const profile = useQuery(organizationProfileQuery(organization.id));
   const [saved, setSaved] = useState(false);
-  if (!organization) return <p>Create or choose an organization to see its settings.</p>;
   const role = organization.members.find((member) => member.userId === userId)?.role;
 
   async function save(draft: ProfileDraft) {
-    if (!profile.data || !organization) return;
+    if (!profile.data) return;
     setSaved(false);
     const updated = await sendJson(
       'PATCH',
@@ -84,9 +79,7 @@ function SettingsPage() {
       if (result.error) throw new Error(errorMessage(result.error) ?? undefined);
       await queryClient.invalidateQueries({ queryKey: organizationKeys.profile(organization.id) });
     }
-    // The organization switcher shows the name from Better Auth's own view.
-    organizations.refetch();
-    active.refetch();
+    onSaved();
     setSaved(true);
   }
 

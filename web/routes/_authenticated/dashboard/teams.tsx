@@ -2,44 +2,33 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../../../auth/client';
-import { Card, ConfirmButton, ErrorNote, Field, formValues } from '../../../components';
+import { ConfirmButton, Field, formValues } from '../../../components';
+import { loadQuery } from '../../../loaders';
 import { organizationKeys, teamsQuery } from '../../../organizations/queries';
 import { TeamMembersCard } from '../../../organizations/team-members';
+import type { ActiveOrganization } from '../../../organizations/types';
+import { ResourceCard, ResourceList } from '../../../resources/resource-page';
+import { RenameTeamForm } from './-components/rename-team-form';
 
-export const Route = createFileRoute('/_authenticated/dashboard/teams')({ component: TeamsPage });
-
-type Team = { id: string; name: string };
-
-function RenameTeam({ team, onDone }: { team: Team; onDone: (error: string | null) => void }) {
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { name = '' } = formValues(event.currentTarget);
-    const result = await authClient.organization.updateTeam({ teamId: team.id, data: { name } });
-    onDone(errorMessage(result.error));
-  }
-  return (
-    <form onSubmit={onSubmit} className="inline-form" aria-label={`Rename ${team.name}`}>
-      <label className="field">
-        <span>New name for {team.name}</span>
-        <input name="name" defaultValue={team.name} required minLength={1} />
-      </label>
-      <button type="submit">Save name</button>
-      <button type="button" className="secondary" onClick={() => onDone(null)}>
-        Cancel
-      </button>
-    </form>
-  );
-}
+export const Route = createFileRoute('/_authenticated/dashboard/teams')({
+  loader: async ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) await loadQuery(queryClient, teamsQuery(organizationId));
+  },
+  component: TeamsPage,
+});
 
 function TeamsPage() {
-  const active = authClient.useActiveOrganization();
-  const organization = active.data;
+  const organization = authClient.useActiveOrganization().data;
+  if (!organization) return <p>Create or choose an organization to see its teams.</p>;
+  return <Teams organization={organization} />;
+}
+
+function Teams({ organization }: { organization: ActiveOrganization }) {
   const queryClient = useQueryClient();
-  const teams = useQuery({ ...teamsQuery(organization?.id ?? ''), enabled: Boolean(organization) });
+  const teams = useQuery(teamsQuery(organization.id));
   const [renaming, setRenaming] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  if (!organization) return <p>Create or choose an organization to see its teams.</p>;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: organizationKeys.teams(organization.id) });
 
@@ -47,14 +36,14 @@ function TeamsPage() {
     event.preventDefault();
     const form = event.currentTarget;
     const { name = '' } = formValues(form);
-    const result = await authClient.organization.createTeam({ name, organizationId: organization?.id });
+    const result = await authClient.organization.createTeam({ name, organizationId: organization.id });
     setError(errorMessage(result.error));
     if (!result.error) form.reset();
     await refresh();
   }
 
   async function remove(teamId: string) {
-    const result = await authClient.organization.removeTeam({ teamId, organizationId: organization?.id });
+    const result = await authClient.organization.removeTeam({ teamId, organizationId: organization.id });
     setError(errorMessage(result.error));
     if (!result.error && selected === teamId) setSelected(null);
     await refresh();
@@ -63,55 +52,58 @@ function TeamsPage() {
   const selectedTeam = teams.data?.find((team) => team.id === selected);
   return (
     <>
-      <Card title="Teams">
-        <form onSubmit={create} className="inline-form">
-          <Field label="Team name" name="name" />
-          <button type="submit">Create team</button>
-        </form>
-        <ErrorNote message={error ?? teams.error?.message ?? null} />
-        <ul className="plain-list">
-          {(teams.data ?? []).map((team) => (
-            <li key={team.id} data-testid="team-row" className="row">
-              {renaming === team.id ? (
-                <RenameTeam
-                  team={team}
-                  onDone={(renameError) => {
-                    setError(renameError);
-                    if (!renameError) setRenaming(null);
-                    void refresh();
-                  }}
+      <ResourceCard
+        title="Teams"
+        toolbar={
+          <form onSubmit={create} className="inline-form">
+            <Field label="Team name" name="name" />
+            <button type="submit">Create team</button>
+          </form>
+        }
+        error={error ?? teams.error?.message ?? null}
+        items={teams.data}
+      >
+        <ResourceList items={teams.data} rowTestId="team-row" itemClassName="row">
+          {(team) =>
+            renaming === team.id ? (
+              <RenameTeamForm
+                team={team}
+                onDone={(renameError) => {
+                  setError(renameError);
+                  if (!renameError) setRenaming(null);
+                  void refresh();
+                }}
+              />
+            ) : (
+              <>
+                <span className="grow">{team.name}</span>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Members of ${team.name}`}
+                  onClick={() => setSelected(team.id)}
+                >
+                  Members
+                </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-label={`Rename ${team.name}`}
+                  onClick={() => setRenaming(team.id)}
+                >
+                  Rename
+                </button>
+                <ConfirmButton
+                  label={`Remove ${team.name}`}
+                  text="Remove"
+                  question={`Remove the team ${team.name}?`}
+                  onConfirm={() => remove(team.id)}
                 />
-              ) : (
-                <>
-                  <span className="grow">{team.name}</span>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Members of ${team.name}`}
-                    onClick={() => setSelected(team.id)}
-                  >
-                    Members
-                  </button>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Rename ${team.name}`}
-                    onClick={() => setRenaming(team.id)}
-                  >
-                    Rename
-                  </button>
-                  <ConfirmButton
-                    label={`Remove ${team.name}`}
-                    text="Remove"
-                    question={`Remove the team ${team.name}?`}
-                    onConfirm={() => remove(team.id)}
-                  />
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      </Card>
+              </>
+            )
+          }
+        </ResourceList>
+      </ResourceCard>
       {selectedTeam ? <TeamMembersCard organization={organization} team={selectedTeam} /> : null}
     </>
   );
