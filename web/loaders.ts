@@ -1,13 +1,14 @@
-import type { EnsureQueryDataOptions, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { FetchQueryOptions, QueryClient, QueryKey } from '@tanstack/react-query';
 
 /**
- * For route loaders: fetches a page's query unless it is cached, so the page renders with its data.
- * A failure is not thrown to the router: pages show a failed query where its data would be
- * (ErrorNote), and the query keeps the error for them.
+ * For route loaders: starts fetching a page's query (unless it is cached and fresh) without
+ * waiting for it. Navigation stays as immediate as it was before pages had loaders, and each page
+ * keeps showing its own loading and error states; its useQuery, with the same options, joins the
+ * fetch under way. When a link is hovered, the route preloads and the data is often there first.
  */
-export async function loadQuery<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
+export function prefetch<TQueryFnData, TError, TData, TQueryKey extends QueryKey>(
   queryClient: QueryClient,
-  options: EnsureQueryDataOptions<TQueryFnData, TError, TData, TQueryKey>,
-): Promise<void> {
-  await queryClient.ensureQueryData(options).catch(() => undefined);
+  options: FetchQueryOptions<TQueryFnData, TError, TData, TQueryKey>,
+): void {
+  void queryClient.prefetchQuery(options);
 }

@@ -6,19 +6,11 @@ import { watchSession } from './auth/session';
 import { routeTree } from './routeTree.gen';
 import './styles.css';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // A second of freshness: a route's loader fetches its page's queries just before the page
-    // mounts, and the page's useQuery would otherwise fetch them all again on mount.
-    queries: { retry: 1, staleTime: 1_000 },
-  },
-});
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
 const router = createRouter({
   routeTree,
   context: { queryClient },
   defaultPreload: 'intent',
-  // TanStack Query decides what is fresh: the router calls loaders every time, also after a preload.
-  defaultPreloadStaleTime: 0,
   defaultPendingComponent: () => <p>Loading…</p>,
 });
 watchSession(queryClient, router);

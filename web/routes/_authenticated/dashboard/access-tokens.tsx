@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { deleteResource } from '../../../api';
 import { authClient } from '../../../auth/client';
 import { Card, ConfirmButton, formatDateTime } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { accessTokensQuery, organizationKeys } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
 import type { ActiveOrganization } from '../../../organizations/types';
@@ -12,8 +12,8 @@ import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { AccessTokenForm, NewAccessToken } from './-components/access-token-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/access-tokens')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, accessTokensQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, accessTokensQuery(organizationId));
   },
   component: AccessTokensPage,
 });

@@ -5,13 +5,13 @@ import type { Benefit, BenefitType } from '../../../../domain/benefits/schemas';
 import { deleteResource } from '../../../api';
 import { benefitsQuery } from '../../../catalog/queries';
 import { ConfirmButton } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { BENEFIT_TYPE_LABELS, BenefitForm } from './-components/benefit-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/benefits')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, benefitsQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, benefitsQuery(organizationId));
   },
   component: BenefitsPage,
 });

@@ -4,18 +4,16 @@ import { useState } from 'react';
 import { deleteResource } from '../../../api';
 import { checkoutLinksQuery, discountsQuery, productsQuery } from '../../../catalog/queries';
 import { ConfirmButton } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/checkout-links')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
+  loader: ({ context: { queryClient, organizationId } }) => {
     if (!organizationId) return;
-    await Promise.all([
-      loadQuery(queryClient, checkoutLinksQuery(organizationId)),
-      loadQuery(queryClient, productsQuery(organizationId, false)),
-      loadQuery(queryClient, discountsQuery(organizationId)),
-    ]);
+    prefetch(queryClient, checkoutLinksQuery(organizationId));
+    prefetch(queryClient, productsQuery(organizationId, false));
+    prefetch(queryClient, discountsQuery(organizationId));
   },
   component: CheckoutLinksPage,
 });

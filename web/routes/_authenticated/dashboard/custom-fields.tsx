@@ -5,13 +5,13 @@ import type { CustomField } from '../../../../domain/custom-fields/schemas';
 import { deleteResource } from '../../../api';
 import { customFieldsQuery } from '../../../catalog/queries';
 import { ConfirmButton } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { CUSTOM_FIELD_TYPE_LABELS, CustomFieldForm } from './-components/custom-field-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, customFieldsQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, customFieldsQuery(organizationId));
   },
   component: CustomFieldsPage,
 });

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { Card, ErrorNote, formatDateTime } from '../../../components';
 import { customerStateQuery } from '../../../customers/queries';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { CustomerEditForm } from './-components/customer-edit-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
-  loader: ({ context, params }) => loadQuery(context.queryClient, customerStateQuery(params.customerId)),
+  loader: ({ context, params }) => prefetch(context.queryClient, customerStateQuery(params.customerId)),
   component: CustomerPage,
 });
 

@@ -3,13 +3,13 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatDateTime } from '../../../components';
 import { customersQuery } from '../../../customers/queries';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { CustomerForm } from './-components/customer-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, customersQuery(organizationId, '', 1));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, customersQuery(organizationId, '', 1));
   },
   component: CustomersPage,
 });

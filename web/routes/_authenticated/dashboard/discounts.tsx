@@ -5,13 +5,13 @@ import type { Discount } from '../../../../domain/discounts/schemas';
 import { deleteResource } from '../../../api';
 import { discountsQuery } from '../../../catalog/queries';
 import { ConfirmButton, formatDateTime } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { DiscountForm } from './-components/discount-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/discounts')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, discountsQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, discountsQuery(organizationId));
   },
   component: DiscountsPage,
 });

@@ -2,14 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import type { Meter } from '../../../../domain/meters/schemas';
 import { metersQuery } from '../../../catalog/queries';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { MeterForm } from './-components/meter-form';
 import { describeAggregation, describeFilter } from './-components/meter-labels';
 
 export const Route = createFileRoute('/_authenticated/dashboard/meters')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, metersQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, metersQuery(organizationId));
   },
   component: MetersPage,
 });

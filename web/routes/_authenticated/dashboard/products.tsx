@@ -5,20 +5,18 @@ import { productSchema, type Product } from '../../../../domain/products/schemas
 import { sendJson } from '../../../api';
 import { describePrice } from '../../../catalog/format';
 import { benefitsQuery, customFieldsQuery, metersQuery, productsQuery } from '../../../catalog/queries';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { ProductForm } from './-components/product-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/products')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
+  loader: ({ context: { queryClient, organizationId } }) => {
     if (!organizationId) return;
     // The form's pickers too: it shows with the list.
-    await Promise.all([
-      loadQuery(queryClient, productsQuery(organizationId, false)),
-      loadQuery(queryClient, metersQuery(organizationId)),
-      loadQuery(queryClient, benefitsQuery(organizationId)),
-      loadQuery(queryClient, customFieldsQuery(organizationId)),
-    ]);
+    prefetch(queryClient, productsQuery(organizationId, false));
+    prefetch(queryClient, metersQuery(organizationId));
+    prefetch(queryClient, benefitsQuery(organizationId));
+    prefetch(queryClient, customFieldsQuery(organizationId));
   },
   component: ProductsPage,
 });

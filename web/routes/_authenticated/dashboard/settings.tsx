@@ -5,7 +5,7 @@ import { organizationSchema } from '../../../../domain/organizations/schemas';
 import { sendJson } from '../../../api';
 import { authClient, errorMessage, hasRole } from '../../../auth/client';
 import { Card, ErrorNote, SuccessNote } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { ProfileForm, type ProfileDraft } from '../../../organizations/profile-form';
 import { organizationKeys, organizationProfileQuery } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
@@ -13,8 +13,8 @@ import type { ActiveOrganization } from '../../../organizations/types';
 import { DeleteOrganization } from './-components/delete-organization';
 
 export const Route = createFileRoute('/_authenticated/dashboard/settings')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, organizationProfileQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, organizationProfileQuery(organizationId));
   },
   component: SettingsPage,
 });

@@ -3,7 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../../../auth/client';
 import { ConfirmButton, Field, formValues } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { organizationKeys, teamsQuery } from '../../../organizations/queries';
 import { TeamMembersCard } from '../../../organizations/team-members';
 import type { ActiveOrganization } from '../../../organizations/types';
@@ -11,8 +11,8 @@ import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { RenameTeamForm } from './-components/rename-team-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/teams')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, teamsQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, teamsQuery(organizationId));
   },
   component: TeamsPage,
 });

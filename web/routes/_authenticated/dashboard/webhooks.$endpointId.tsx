@@ -1,17 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { ErrorNote } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { webhookDeliveriesQuery, webhookEndpointQuery } from '../../../webhooks/queries';
 import { WebhookDeliveryLog } from './-components/webhook-delivery-log';
 import { WebhookEndpointSettings } from './-components/webhook-endpoint-settings';
 
 export const Route = createFileRoute('/_authenticated/dashboard/webhooks/$endpointId')({
-  loader: ({ context: { queryClient }, params: { endpointId } }) =>
-    Promise.all([
-      loadQuery(queryClient, webhookEndpointQuery(endpointId)),
-      loadQuery(queryClient, webhookDeliveriesQuery(endpointId, 1)),
-    ]),
+  loader: ({ context: { queryClient }, params: { endpointId } }) => {
+    prefetch(queryClient, webhookEndpointQuery(endpointId));
+    prefetch(queryClient, webhookDeliveriesQuery(endpointId, 1));
+  },
   component: EndpointPage,
 });
 

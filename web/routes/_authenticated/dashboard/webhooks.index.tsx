@@ -4,14 +4,14 @@ import { useState } from 'react';
 import { webhookEndpointSchema } from '../../../../domain/webhooks/schemas';
 import { deleteResource, sendJson } from '../../../api';
 import { ConfirmButton, formatDateTime } from '../../../components';
-import { loadQuery } from '../../../loaders';
+import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { webhookEndpointsQuery } from '../../../webhooks/queries';
 import { WebhookEndpointForm } from './-components/webhook-endpoint-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/webhooks/')({
-  loader: async ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) await loadQuery(queryClient, webhookEndpointsQuery(organizationId));
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, webhookEndpointsQuery(organizationId));
   },
   component: WebhooksPage,
 });
