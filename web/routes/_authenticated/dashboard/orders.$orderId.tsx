@@ -1,20 +1,22 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
-import { useMemo, useState, type FormEvent } from 'react';
-import { z } from 'zod';
-import { sendJson } from '../../../api';
-import { Card, ErrorNote, formatDateTime, formValues, SuccessNote } from '../../../components';
-import { listCountries } from '../../../checkouts/countries';
 import { formatMoney } from '../../../checkouts/money';
-import { fetchInvoiceUrl, orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../../../orders/queries';
+import { Card, ErrorNote, formatDateTime } from '../../../components';
+import { prefetch } from '../../../loaders';
+import { orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../../../orders/queries';
 import { RefundDialog } from '../../../orders/refund-dialog';
-import { orderSchema, type Order } from '../../../../domain/orders/schemas';
+import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { OrderStatusBadge, REFUND_REASON_LABELS, RefundStatusBadge } from '../../../orders/status';
+import { OrderBillingForm } from './-components/order-billing-form';
+import { OrderInvoice } from './-components/order-invoice';
 
-export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId')({ component: OrderPage });
-
-/** Invoices are rendered by a background job: after asking for one, the page polls for its URL. */
-const INVOICE_POLL_MS = 1_000;
+export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId')({
+  loader: ({ context: { queryClient }, params: { orderId } }) => {
+    prefetch(queryClient, orderQuery(orderId));
+    prefetch(queryClient, orderRefundsQuery(orderId));
+  },
+  component: OrderPage,
+});
 
 function OrderPage() {
   const { orderId } = Route.useParams();
@@ -75,7 +77,7 @@ function OrderPage() {
         </dl>
         <div className="actions">
           <RefundDialog order={data} />
-          <InvoiceActions order={data} />
+          <OrderInvoice order={data} />
         </div>
       </Card>
 
@@ -117,143 +119,24 @@ function OrderPage() {
         </dl>
       </Card>
 
-      <Card title="Refunds">
-        <ErrorNote message={refunds.error?.message ?? null} />
-        {refunds.data?.items.length === 0 ? <p className="muted">No refunds.</p> : null}
-        <ul className="plain-list">
-          {(refunds.data?.items ?? []).map((refund) => (
-            <li key={refund.id} data-testid="order-refund-row">
+      <ResourceCard
+        title="Refunds"
+        error={refunds.error?.message ?? null}
+        items={refunds.data?.items}
+        empty="No refunds."
+      >
+        <ResourceList items={refunds.data?.items} rowTestId="order-refund-row">
+          {(refund) => (
+            <>
               {formatDateTime(refund.created_at)} · {money(refund.amount)}
               {refund.tax_amount > 0 ? ` + ${money(refund.tax_amount)} tax` : ''} ·{' '}
               {REFUND_REASON_LABELS[refund.reason]} <RefundStatusBadge status={refund.status} />
-            </li>
-          ))}
-        </ul>
-      </Card>
+            </>
+          )}
+        </ResourceList>
+      </ResourceCard>
 
-      <BillingDetails order={data} />
+      <OrderBillingForm order={data} />
     </>
-  );
-}
-
-function InvoiceActions({ order }: { order: Order }) {
-  const queryClient = useQueryClient();
-  const [isRequested, setRequested] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const invoice = useQuery({
-    queryKey: ['order-invoice', order.id],
-    queryFn: () => fetchInvoiceUrl(order.id),
-    enabled: order.is_invoice_generated || isRequested,
-    refetchInterval: (query) => (query.state.data === null ? INVOICE_POLL_MS : false),
-  });
-
-  async function generate() {
-    setError(null);
-    try {
-      await sendJson('POST', `/v1/orders/${order.id}/invoice`, {}, z.unknown());
-      setRequested(true);
-      await queryClient.invalidateQueries({ queryKey: ['order', order.id] });
-    } catch (failure) {
-      // MissingInvoiceBillingDetails / NotPaidOrder explain what to do first.
-      setError((failure as Error).message);
-    }
-  }
-
-  if (invoice.data) {
-    return (
-      <a className="button-link" href={invoice.data} download target="_blank" rel="noreferrer">
-        Download invoice
-      </a>
-    );
-  }
-  if (order.is_invoice_generated || isRequested) return <span role="status">Preparing the invoice…</span>;
-  return (
-    <>
-      <button type="button" className="secondary" onClick={() => void generate()}>
-        Generate invoice
-      </button>
-      {error ? (
-        <span className="error-note" role="alert">
-          {error}
-        </span>
-      ) : null}
-    </>
-  );
-}
-
-function BillingDetails({ order }: { order: Order }) {
-  const queryClient = useQueryClient();
-  const countries = useMemo(() => listCountries(), []);
-  const [error, setError] = useState<string | null>(null);
-  const [isSaved, setSaved] = useState(false);
-  const address = order.billing_address;
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const values = formValues(event.currentTarget);
-    const text = (key: string) => values[key]?.trim() || null;
-    const country = text('country');
-    try {
-      const updated = await sendJson(
-        'PATCH',
-        `/v1/orders/${order.id}`,
-        {
-          billing_name: text('billing_name'),
-          billing_address: country
-            ? {
-                country,
-                line1: text('line1'),
-                line2: text('line2'),
-                postal_code: text('postal_code'),
-                city: text('city'),
-                state: text('state'),
-              }
-            : null,
-        },
-        orderSchema,
-      );
-      queryClient.setQueryData(['order', order.id], updated);
-      setError(null);
-      setSaved(true);
-    } catch (failure) {
-      setSaved(false);
-      setError((failure as Error).message);
-    }
-  }
-
-  const field = (name: string, label: string, value: string | null | undefined, autoComplete: string) => (
-    <label className="field">
-      <span>{label}</span>
-      <input name={name} defaultValue={value ?? ''} autoComplete={autoComplete} />
-    </label>
-  );
-
-  return (
-    <Card title="Billing details">
-      <form onSubmit={(event) => void onSubmit(event)} className="stacked-form stack" noValidate>
-        {field('billing_name', 'Billing name', order.billing_name, 'name')}
-        <label className="field">
-          <span>Country</span>
-          <select name="country" defaultValue={address?.country ?? ''}>
-            <option value="">No address</option>
-            {countries.map((country) => (
-              <option key={country.code} value={country.code}>
-                {country.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        {field('line1', 'Address line 1', address?.line1, 'address-line1')}
-        {field('line2', 'Address line 2', address?.line2, 'address-line2')}
-        {field('postal_code', 'Postal code', address?.postal_code, 'postal-code')}
-        {field('city', 'City', address?.city, 'address-level2')}
-        {field('state', 'State / province', address?.state, 'address-level1')}
-        <div>
-          <button type="submit">Save billing details</button>
-        </div>
-      </form>
-      <SuccessNote message={isSaved ? 'Billing details saved.' : null} />
-      <ErrorNote message={error} />
-    </Card>
   );
 }
