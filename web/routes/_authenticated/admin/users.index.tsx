@@ -3,7 +3,9 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import type { FormEvent } from 'react';
 import { z } from 'zod';
 import { USERS_PAGE_SIZE, usersQuery } from '../../../admin/queries';
-import { Card, ErrorNote, formatDateTime, formValues } from '../../../components';
+import { formatDateTime, formValues, Pager } from '../../../components';
+import { prefetch } from '../../../loaders';
+import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 
 const searchSchema = z.object({
   q: z.string().optional().catch(undefined),
@@ -13,6 +15,8 @@ const searchSchema = z.object({
 
 export const Route = createFileRoute('/_authenticated/admin/users/')({
   validateSearch: searchSchema,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context, deps }) => prefetch(context.queryClient, usersQuery(deps)),
   component: UsersPage,
 });
 
@@ -21,7 +25,6 @@ function UsersPage() {
   const navigate = useNavigate({ from: Route.fullPath });
   const users = useQuery(usersQuery(search));
   const page = search.page ?? 1;
-  const pages = Math.max(1, Math.ceil((users.data?.total ?? 0) / USERS_PAGE_SIZE));
 
   function onSearch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,70 +35,53 @@ function UsersPage() {
   return (
     <section>
       <h1>Users</h1>
-      <Card title="All users">
-        <form onSubmit={onSearch} className="inline-form" role="search">
-          <label className="field">
-            <span>Search users</span>
-            <input name="q" type="search" defaultValue={search.q ?? ''} />
-          </label>
-          <label className="field">
-            <span>Search in</span>
-            <select name="field" aria-label="Search in" defaultValue={search.field ?? 'email'}>
-              <option value="email">Email</option>
-              <option value="name">Name</option>
-            </select>
-          </label>
-          <button type="submit">Search</button>
-        </form>
-        <ErrorNote message={users.error?.message ?? null} />
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Status</th>
-              <th>Joined</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(users.data?.users ?? []).map((user) => (
-              <tr key={user.id} data-testid="user-row">
-                <td>
-                  <Link to="/admin/users/$userId" params={{ userId: user.id }}>
-                    {user.name}
-                  </Link>
-                </td>
-                <td>{user.email}</td>
-                <td>{user.role ?? 'user'}</td>
-                <td>{user.banned ? 'Banned' : 'Active'}</td>
-                <td>{formatDateTime(user.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <nav className="pager" aria-label="Pages">
-          <button
-            type="button"
-            className="secondary"
-            disabled={page <= 1}
-            onClick={() => void navigate({ search: { ...search, page: page - 1 } })}
-          >
-            Previous page
-          </button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <button
-            type="button"
-            className="secondary"
-            disabled={page >= pages}
-            onClick={() => void navigate({ search: { ...search, page: page + 1 } })}
-          >
-            Next page
-          </button>
-        </nav>
-      </Card>
+      <ResourceCard
+        title="All users"
+        toolbar={
+          <form onSubmit={onSearch} className="inline-form" role="search">
+            <label className="field">
+              <span>Search users</span>
+              <input name="q" type="search" defaultValue={search.q ?? ''} />
+            </label>
+            <label className="field">
+              <span>Search in</span>
+              <select name="field" aria-label="Search in" defaultValue={search.field ?? 'email'}>
+                <option value="email">Email</option>
+                <option value="name">Name</option>
+              </select>
+            </label>
+            <button type="submit">Search</button>
+          </form>
+        }
+        error={users.error?.message ?? null}
+        items={users.data?.users}
+        footer={
+          <Pager
+            page={page}
+            maxPage={Math.ceil((users.data?.total ?? 0) / USERS_PAGE_SIZE)}
+            onPage={(next) => void navigate({ search: { ...search, page: next } })}
+          />
+        }
+      >
+        <ResourceTable
+          items={users.data?.users}
+          rowTestId="user-row"
+          columns={[
+            {
+              header: 'Name',
+              cell: (user) => (
+                <Link to="/admin/users/$userId" params={{ userId: user.id }}>
+                  {user.name}
+                </Link>
+              ),
+            },
+            { header: 'Email', cell: (user) => user.email },
+            { header: 'Role', cell: (user) => user.role ?? 'user' },
+            { header: 'Status', cell: (user) => (user.banned ? 'Banned' : 'Active') },
+            { header: 'Joined', cell: (user) => formatDateTime(user.createdAt) },
+          ]}
+        />
+      </ResourceCard>
     </section>
   );
 }
