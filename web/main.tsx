@@ -2,11 +2,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { watchSession } from './auth/session';
 import { routeTree } from './routeTree.gen';
 import './styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
-const router = createRouter({ routeTree, context: { queryClient }, defaultPreload: 'intent' });
+const router = createRouter({
+  routeTree,
+  context: { queryClient },
+  defaultPreload: 'intent',
+  defaultPendingComponent: () => <p>Loading…</p>,
+});
+watchSession(queryClient, router);
 
 declare module '@tanstack/react-router' {
   // Declaration merging, which only an interface can do, registers the router's types.

@@ -47,7 +47,7 @@ export const orderRefundsQuery = (orderId: string) =>
   });
 
 /** The invoice's download URL, or null while it is still being generated (404). */
-export async function fetchInvoiceUrl(orderId: string): Promise<string | null> {
+async function fetchInvoiceUrl(orderId: string): Promise<string | null> {
   try {
     return (await getJson(`/v1/orders/${orderId}/invoice`, orderInvoiceSchema)).url;
   } catch (failure) {
@@ -55,3 +55,6 @@ export async function fetchInvoiceUrl(orderId: string): Promise<string | null> {
     throw failure;
   }
 }
+
+export const orderInvoiceQuery = (orderId: string) =>
+  queryOptions({ queryKey: ['order-invoice', orderId], queryFn: () => fetchInvoiceUrl(orderId) });

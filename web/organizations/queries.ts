@@ -49,3 +49,12 @@ export const teamMembersQuery = (teamId: string) =>
     queryKey: organizationKeys.teamMembers(teamId),
     queryFn: () => unwrap(authClient.organization.listTeamMembers({ query: { teamId } })),
   });
+
+/** An invitation as its invitee sees it; only the invited user may read it. */
+export const invitationQuery = (invitationId: string) =>
+  queryOptions({
+    queryKey: ['invitations', invitationId],
+    queryFn: () => unwrap(authClient.organization.getInvitation({ query: { id: invitationId } })),
+    // Someone else's, expired or answered: asking again does not change that.
+    retry: false,
+  });

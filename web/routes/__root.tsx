@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createRootRouteWithContext,
   Link,
@@ -9,6 +9,7 @@ import {
 } from '@tanstack/react-router';
 import { useState } from 'react';
 import { authClient, errorMessage, hasRole } from '../auth/client';
+import { refreshSession, useSession } from '../auth/session';
 import { settingsQuery } from '../system/queries';
 
 export const Route = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -34,7 +35,7 @@ function SandboxBanner() {
 }
 
 function ImpersonationBanner() {
-  const session = authClient.useSession();
+  const session = useSession();
   const [error, setError] = useState<string | null>(null);
   if (!session.data?.session.impersonatedBy) return null;
   const { user } = session.data;
@@ -58,10 +59,18 @@ function ImpersonationBanner() {
 }
 
 function AccountNavigation() {
-  const session = authClient.useSession();
+  const session = useSession();
   const { data: settings } = useQuery(settingsQuery);
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   if (session.isPending) return null;
+
+  async function signOut() {
+    await authClient.signOut();
+    await refreshSession(queryClient);
+    await navigate({ to: '/sign-in' });
+  }
+
   const mailbox = settings?.dev_mailbox ? <Link to="/dev/mailbox">Mailbox</Link> : null;
   if (!session.data) {
     return (
@@ -79,11 +88,7 @@ function AccountNavigation() {
       {mailbox}
       <Link to="/api-reference">API</Link>
       <Link to="/account/security">Security</Link>
-      <button
-        type="button"
-        className="link-button"
-        onClick={() => void authClient.signOut().then(() => navigate({ to: '/sign-in' }))}
-      >
+      <button type="button" className="link-button" onClick={() => void signOut()}>
         Sign out
       </button>
     </nav>

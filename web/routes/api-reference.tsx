@@ -1,11 +1,15 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
 import { getJson } from '../api';
 import { ErrorNote } from '../components';
+import { prefetch } from '../loaders';
 
-export const Route = createFileRoute('/api-reference')({ component: ApiReferencePage });
+export const Route = createFileRoute('/api-reference')({
+  loader: ({ context }) => prefetch(context.queryClient, openApiQuery),
+  component: ApiReferencePage,
+});
 
 type JsonSchema = Record<string, unknown>;
 
@@ -45,6 +49,11 @@ const documentSchema = z.object({
 });
 
 type Operation = z.infer<typeof operationSchema> & { method: string; path: string };
+
+const openApiQuery = queryOptions({
+  queryKey: ['openapi'],
+  queryFn: () => getJson('/v1/openapi.json', documentSchema),
+});
 
 /** A schema's type in a word or two: enough to read a field list without a schema viewer. */
 function typeOf(schema: JsonSchema | boolean | undefined): string {
@@ -163,10 +172,7 @@ function OperationCard({ operation }: { operation: Operation }) {
 }
 
 function ApiReferencePage() {
-  const document = useQuery({
-    queryKey: ['openapi'],
-    queryFn: () => getJson('/v1/openapi.json', documentSchema),
-  });
+  const document = useQuery(openApiQuery);
   if (document.error) return <ErrorNote message={document.error.message} />;
   if (!document.data) return <p>Loading the API reference…</p>;
   const operations: Operation[] = Object.entries(document.data.paths).flatMap(([path, methods]) =>

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod';
 import type { MailboxMessage } from '../../domain/system/schemas';
-import { authClient } from '../auth/client';
+import { sessionQuery, useSession } from '../auth/session';
 import { Card, ErrorNote, formatDateTime } from '../components';
+import { prefetch } from '../loaders';
 import { MAILBOX_PAGE_SIZE, mailboxQuery, settingsQuery } from '../system/queries';
 
 const searchSchema = z.object({
@@ -13,6 +14,15 @@ const searchSchema = z.object({
 
 export const Route = createFileRoute('/dev/mailbox')({
   validateSearch: searchSchema,
+  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
+  loader: ({ context: { queryClient }, deps: { page } }) => {
+    // The page lists messages only with the mailbox on and someone signed in; until both are
+    // known, it fetches them itself.
+    const settings = queryClient.getQueryData(settingsQuery.queryKey);
+    if (settings?.dev_mailbox && queryClient.getQueryData(sessionQuery.queryKey)) {
+      prefetch(queryClient, mailboxQuery(page));
+    }
+  },
   component: MailboxPage,
 });
 
@@ -107,7 +117,7 @@ function Messages({ page, selected }: { page: number; selected?: string }) {
 function MailboxPage() {
   const { page = 1, message } = Route.useSearch();
   const settings = useQuery(settingsQuery);
-  const session = authClient.useSession();
+  const session = useSession();
 
   let body;
   if (settings.isPending || session.isPending) body = <p>Loading…</p>;

@@ -1,26 +1,27 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { authClient, errorMessage } from '../auth/client';
+import { refreshSession, sessionQuery, useSession } from '../auth/session';
 import { ErrorNote } from '../components';
+import { prefetch } from '../loaders';
+import { invitationQuery } from '../organizations/queries';
 
-export const Route = createFileRoute('/invitations/$invitationId')({ component: InvitationPage });
-
-type InvitationDetails = { organizationName: string; inviterEmail: string; role: string; email: string };
+export const Route = createFileRoute('/invitations/$invitationId')({
+  loader: ({ context: { queryClient }, params: { invitationId } }) => {
+    // Only the invitee may read it; without a known session the page asks once it has one.
+    if (queryClient.getQueryData(sessionQuery.queryKey)) prefetch(queryClient, invitationQuery(invitationId));
+  },
+  component: InvitationPage,
+});
 
 function InvitationPage() {
   const { invitationId } = Route.useParams();
   const navigate = useNavigate();
-  const session = authClient.useSession();
-  const [invitation, setInvitation] = useState<InvitationDetails | null>(null);
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const invitation = useQuery({ ...invitationQuery(invitationId), enabled: Boolean(session.data) });
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!session.data) return;
-    void authClient.organization.getInvitation({ query: { id: invitationId } }).then((result) => {
-      if (result.error) setError(errorMessage(result.error));
-      else setInvitation(result.data);
-    });
-  }, [invitationId, session.data]);
 
   if (session.isPending) return <p>Loading…</p>;
   if (!session.data) {
@@ -40,18 +41,20 @@ function InvitationPage() {
       ? await authClient.organization.acceptInvitation({ invitationId })
       : await authClient.organization.rejectInvitation({ invitationId });
     if (result.error) return setError(errorMessage(result.error));
+    // Accepting makes the organization the active one: the dashboard must load with that session.
+    if (accept) await refreshSession(queryClient);
     await navigate({ to: '/dashboard' });
   }
 
   return (
     <section className="narrow">
       <h1>Invitation</h1>
-      <ErrorNote message={error} />
-      {invitation ? (
+      <ErrorNote message={error ?? invitation.error?.message ?? null} />
+      {invitation.data ? (
         <>
           <p>
-            {invitation.inviterEmail} invited you to join <strong>{invitation.organizationName}</strong> as{' '}
-            {invitation.role}.
+            {invitation.data.inviterEmail} invited you to join{' '}
+            <strong>{invitation.data.organizationName}</strong> as {invitation.data.role}.
           </p>
           <div className="button-row">
             <button type="button" onClick={() => void answer(true)}>

@@ -1,15 +1,20 @@
-import { createFileRoute, Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
+import { redirectSignedIn, refreshSession } from '../auth/session';
 import { ErrorNote, Field, formValues } from '../components';
 
-export const Route = createFileRoute('/sign-in')({ component: SignInPage });
+export const Route = createFileRoute('/sign-in')({
+  beforeLoad: ({ context }) => redirectSignedIn(context.queryClient),
+  component: SignInPage,
+});
 
 function SignInPage() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const session = authClient.useSession();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -24,10 +29,9 @@ function SignInPage() {
     if (result.data && 'twoFactorRedirect' in result.data && result.data.twoFactorRedirect) {
       return navigate({ to: '/two-factor' });
     }
+    await refreshSession(queryClient);
     await navigate({ to: '/dashboard' });
   }
-
-  if (session.data) return <Navigate to="/dashboard" />;
 
   return (
     <section className="narrow">

@@ -1,15 +1,20 @@
-import { createFileRoute, Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
+import { redirectSignedIn, refreshSession } from '../auth/session';
 import { ErrorNote, Field, formValues } from '../components';
 
-export const Route = createFileRoute('/sign-up')({ component: SignUpPage });
+export const Route = createFileRoute('/sign-up')({
+  beforeLoad: ({ context }) => redirectSignedIn(context.queryClient),
+  component: SignUpPage,
+});
 
 function SignUpPage() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const session = authClient.useSession();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,10 +30,9 @@ function SignUpPage() {
     });
     setBusy(false);
     if (result.error) return setError(errorMessage(result.error));
+    await refreshSession(queryClient);
     await navigate({ to: '/dashboard' });
   }
-
-  if (session.data) return <Navigate to="/dashboard" />;
 
   return (
     <section className="narrow">

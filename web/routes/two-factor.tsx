@@ -1,12 +1,15 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
+import { refreshSession } from '../auth/session';
 import { ErrorNote, Field, formValues } from '../components';
 
 export const Route = createFileRoute('/two-factor')({ component: TwoFactorChallengePage });
 
 function TwoFactorChallengePage() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [useBackupCode, setUseBackupCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -17,6 +20,7 @@ function TwoFactorChallengePage() {
       ? await authClient.twoFactor.verifyBackupCode({ code, trustDevice: trust === 'on' })
       : await authClient.twoFactor.verifyTotp({ code, trustDevice: trust === 'on' });
     if (result.error) return setError(errorMessage(result.error));
+    await refreshSession(queryClient);
     await navigate({ to: '/dashboard' });
   }
 

@@ -1,6 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { z } from 'zod';
-import { authClient } from '../auth/client';
+import { useSession } from '../auth/session';
 
 const searchSchema = z.object({ error: z.string().optional().catch(undefined) });
 
@@ -19,7 +19,7 @@ const ERROR_MESSAGES: Partial<Record<string, string>> = {
 
 function VerifyEmailPage() {
   const { error } = Route.useSearch();
-  const session = authClient.useSession();
+  const session = useSession();
 
   if (error) {
     return (

@@ -1,0 +1,19 @@
+import { createFileRoute, ErrorComponent, type ErrorComponentProps } from '@tanstack/react-router';
+import { NotAnAdministrator, requireAdministrator } from '../../../auth/session';
+
+export const Route = createFileRoute('/_authenticated/admin')({
+  beforeLoad: ({ context }) => requireAdministrator(context.session),
+  errorComponent: AdminError,
+});
+
+function AdminError({ error }: ErrorComponentProps) {
+  if (!(error instanceof NotAnAdministrator)) return <ErrorComponent error={error} />;
+  return (
+    <section>
+      <h1>Users</h1>
+      <p className="error-note" role="alert">
+        You are not allowed to manage users: this page is for administrators.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { CustomField } from '../../../../domain/custom-fields/schemas';
+import { deleteResource } from '../../../api';
+import { customFieldsQuery } from '../../../catalog/queries';
+import { ConfirmButton } from '../../../components';
+import { prefetch } from '../../../loaders';
+import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
+import { CUSTOM_FIELD_TYPE_LABELS, CustomFieldForm } from './-components/custom-field-form';
+
+export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')({
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, customFieldsQuery(organizationId));
+  },
+  component: CustomFieldsPage,
+});
+
+function CustomFieldsPage() {
+  const { organizationId } = Route.useRouteContext();
+  if (!organizationId) return <p>Choose an organization to see its custom fields.</p>;
+  return <CustomFields organizationId={organizationId} />;
+}
+
+function CustomFields({ organizationId }: { organizationId: string }) {
+  const queryClient = useQueryClient();
+  const editor = useEditor<CustomField>();
+  const [error, setError] = useState<string | null>(null);
+  const fields = useQuery(customFieldsQuery(organizationId));
+  return (
+    <>
+      <CustomFieldForm
+        key={editor.formKey}
+        organizationId={organizationId}
+        field={editor.editing}
+        onDone={editor.onDone}
+      />
+      <ResourceCard
+        title="Custom fields"
+        error={fields.error?.message ?? error}
+        items={fields.data?.items}
+        empty="No custom fields yet."
+      >
+        <ResourceTable
+          items={fields.data?.items}
+          rowTestId="custom-field-row"
+          columns={[
+            { header: 'Name', cell: (field) => field.name },
+            { header: 'Slug', cell: (field) => <code>{field.slug}</code> },
+            {
+              header: 'Type',
+              cell: (field) => (
+                <>
+                  {CUSTOM_FIELD_TYPE_LABELS[field.type]}
+                  {field.type === 'select'
+                    ? ` (${field.properties.options.map((option) => option.label).join(', ')})`
+                    : ''}
+                </>
+              ),
+            },
+            {
+              header: 'Actions',
+              className: 'actions',
+              cell: (field) => (
+                <>
+                  <EditButton name={field.name} onClick={() => editor.edit(field)} />
+                  <ConfirmButton
+                    label={`Delete ${field.name}`}
+                    text="Delete"
+                    question="Delete this field?"
+                    onConfirm={async () => {
+                      await deleteResource(`/v1/custom-fields/${field.id}`)
+                        .then(() => setError(null))
+                        .catch((failure: Error) => setError(failure.message));
+                      await queryClient.invalidateQueries({ queryKey: ['custom-fields', organizationId] });
+                    }}
+                  />
+                </>
+              ),
+            },
+          ]}
+        />
+      </ResourceCard>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import type { Meter } from '../../../../domain/meters/schemas';
+import { metersQuery } from '../../../catalog/queries';
+import { prefetch } from '../../../loaders';
+import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
+import { MeterForm } from './-components/meter-form';
+import { describeAggregation, describeFilter } from './-components/meter-labels';
+
+export const Route = createFileRoute('/_authenticated/dashboard/meters')({
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, metersQuery(organizationId));
+  },
+  component: MetersPage,
+});
+
+function MetersPage() {
+  const { organizationId } = Route.useRouteContext();
+  if (!organizationId) return <p>Choose an organization to see its meters.</p>;
+  return <Meters organizationId={organizationId} />;
+}
+
+function Meters({ organizationId }: { organizationId: string }) {
+  const editor = useEditor<Meter>();
+  const meters = useQuery(metersQuery(organizationId));
+  return (
+    <>
+      <MeterForm
+        key={editor.formKey}
+        organizationId={organizationId}
+        meter={editor.editing}
+        onDone={editor.onDone}
+      />
+      <ResourceCard
+        title="Meters"
+        error={meters.error?.message ?? null}
+        items={meters.data?.items}
+        empty="No meters yet."
+      >
+        <ResourceTable
+          items={meters.data?.items}
+          rowTestId="meter-row"
+          columns={[
+            { header: 'Name', cell: (meter) => meter.name },
+            {
+              header: 'Counts events where',
+              testId: 'meter-filter',
+              cell: (meter) => describeFilter(meter.filter),
+            },
+            { header: 'Aggregation', cell: (meter) => describeAggregation(meter.aggregation) },
+            {
+              header: 'Actions',
+              cell: (meter) => <EditButton name={meter.name} onClick={() => editor.edit(meter)} />,
+            },
+          ]}
+        />
+      </ResourceCard>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import { createFileRoute, Link, Outlet } from '@tanstack/react-router';
+import { authClient } from '../../../auth/client';
+import { OrganizationSwitcher } from '../../../organizations/switcher';
+import { VerifyEmailNotice } from './-components/verify-email-notice';
+
+export const Route = createFileRoute('/_authenticated/dashboard')({
+  // The pages below read and load the active organization's data.
+  beforeLoad: ({ context }) => ({ organizationId: context.session.session.activeOrganizationId ?? null }),
+  component: DashboardLayout,
+});
+
+function DashboardNavigation() {
+  const active = authClient.useActiveOrganization();
+  if (!active.data) return null;
+  return (
+    <nav className="sub-nav" aria-label="Organization">
+      <Link to="/dashboard" activeOptions={{ exact: true }}>
+        Members
+      </Link>
+      <Link to="/dashboard/teams">Teams</Link>
+      <Link to="/dashboard/settings">Settings</Link>
+      <Link to="/dashboard/access-tokens">Access tokens</Link>
+      <Link to="/dashboard/customers">Customers</Link>
+      <Link to="/dashboard/benefits">Benefits</Link>
+      <Link to="/dashboard/products">Products</Link>
+      <Link to="/dashboard/custom-fields">Custom fields</Link>
+      <Link to="/dashboard/meters">Meters</Link>
+      <Link to="/dashboard/webhooks">Webhooks</Link>
+      <Link to="/dashboard/discounts">Discounts</Link>
+      <Link to="/dashboard/checkout-links">Checkout links</Link>
+      <Link to="/dashboard/checkouts">Checkouts</Link>
+      <Link to="/dashboard/orders">Orders</Link>
+      <Link to="/dashboard/refunds">Refunds</Link>
+    </nav>
+  );
+}
+
+function DashboardLayout() {
+  const { user } = Route.useRouteContext().session;
+  return (
+    <section>
+      <h1>Dashboard</h1>
+      <p>Signed in as {user.email}</p>
+      {user.emailVerified ? null : <VerifyEmailNotice email={user.email} />}
+      <OrganizationSwitcher />
+      <DashboardNavigation />
+      <Outlet />
+    </section>
+  );
+}

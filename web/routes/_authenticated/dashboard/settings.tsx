@@ -1,0 +1,108 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
+import { organizationSchema } from '../../../../domain/organizations/schemas';
+import { sendJson } from '../../../api';
+import { authClient, errorMessage, hasRole } from '../../../auth/client';
+import { Card, ErrorNote, SuccessNote } from '../../../components';
+import { prefetch } from '../../../loaders';
+import { ProfileForm, type ProfileDraft } from '../../../organizations/profile-form';
+import { organizationKeys, organizationProfileQuery } from '../../../organizations/queries';
+import { canManage } from '../../../organizations/roles';
+import type { ActiveOrganization } from '../../../organizations/types';
+import { DeleteOrganization } from './-components/delete-organization';
+
+export const Route = createFileRoute('/_authenticated/dashboard/settings')({
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, organizationProfileQuery(organizationId));
+  },
+  component: SettingsPage,
+});
+
+const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
+
+function SettingsPage() {
+  const active = authClient.useActiveOrganization();
+  const organizations = authClient.useListOrganizations();
+  if (!active.data) return <p>Create or choose an organization to see its settings.</p>;
+  return (
+    <Settings
+      organization={active.data}
+      // The organization switcher shows the name from Better Auth's own view.
+      onSaved={() => {
+        organizations.refetch();
+        active.refetch();
+      }}
+    />
+  );
+}
+
+function Settings({ organization, onSaved }: { organization: ActiveOrganization; onSaved: () => void }) {
+  const userId = Route.useRouteContext().session.user.id;
+  const queryClient = useQueryClient();
+  const profile = useQuery(organizationProfileQuery(organization.id));
+  const [saved, setSaved] = useState(false);
+  const role = organization.members.find((member) => member.userId === userId)?.role;
+
+  async function save(draft: ProfileDraft) {
+    if (!profile.data) return;
+    setSaved(false);
+    const updated = await sendJson(
+      'PATCH',
+      `/v1/organizations/${organization.id}`,
+      {
+        name: draft.name,
+        avatar_url: orNull(draft.avatar_url),
+        email: orNull(draft.email),
+        website: orNull(draft.website),
+        socials: draft.socials,
+        feature_settings: {
+          issue_funding_enabled: draft.issue_funding_enabled,
+          usage_based_billing_enabled: draft.usage_based_billing_enabled,
+        },
+        subscription_settings: {
+          allow_multiple_subscriptions: draft.allow_multiple_subscriptions,
+          allow_customer_updates: draft.allow_customer_updates,
+          proration_behavior: draft.proration_behavior,
+        },
+      },
+      organizationSchema,
+    );
+    queryClient.setQueryData(organizationKeys.profile(organization.id), updated);
+    // The payments API does not change slugs (Polar's does not either); Better Auth does. It goes
+    // second so that a refused slug leaves the rest saved and the form as typed.
+    if (draft.slug !== updated.slug) {
+      const result = await authClient.organization.update({
+        organizationId: organization.id,
+        data: { slug: draft.slug },
+      });
+      if (result.error) throw new Error(errorMessage(result.error) ?? undefined);
+      await queryClient.invalidateQueries({ queryKey: organizationKeys.profile(organization.id) });
+    }
+    onSaved();
+    setSaved(true);
+  }
+
+  return (
+    <>
+      <Card title="Organization settings">
+        <ErrorNote message={profile.error?.message ?? null} />
+        {canManage(role) ? null : <p>Only owners and admins can change these settings.</p>}
+        {profile.data ? (
+          <ProfileForm
+            key={profile.data.id}
+            profile={profile.data}
+            disabled={!canManage(role)}
+            onSave={save}
+          />
+        ) : (
+          <p>Loading…</p>
+        )}
+        <SuccessNote message={saved ? 'Settings saved.' : null} />
+      </Card>
+      {hasRole(role, 'owner') ? (
+        <DeleteOrganization organizationId={organization.id} name={organization.name} />
+      ) : null}
+    </>
+  );
+}
