@@ -11,6 +11,7 @@ import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
+import type { WebhookSender } from '../domain/webhooks/service.js';
 import type { WorkflowStarters } from '../temporal/starters.js';
 import { createCheckoutLinksRouter } from './checkout-links.js';
 import { createDevMailboxRouter } from './dev/mailbox.js';
@@ -43,6 +44,8 @@ export type AppDeps = {
   /** Readiness asks Temporal directly; everything else goes through `workflows`. */
   temporal: Client;
   workflows: WorkflowStarters;
+  /** Checks webhook endpoint URLs against the deployment's delivery rule. */
+  webhookSender: WebhookSender;
   auth: Auth;
   /** Where uploaded files' bytes live (local disk or S3). */
   fileStorage: FileStorage;
@@ -117,6 +120,7 @@ export function createApp(deps: AppDeps): Express {
       publicUrl: deps.config.publicUrl,
       fileStorage: deps.fileStorage,
       workflows: deps.workflows,
+      webhookSender: deps.webhookSender,
       tax: deps.tax,
       processorMetadata: deps.config.processorMetadata,
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,

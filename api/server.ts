@@ -7,6 +7,7 @@ import { loadConfigOrExit } from '../config/config.js';
 import { createDb } from '../infra/db.js';
 import { createFileStorage } from '../integrations/file-storage.js';
 import { createLogger } from '../infra/logger.js';
+import { createHttpWebhookSender, webhookTargetPolicy } from '../integrations/http/webhook-sender.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { readPackageVersion } from '../infra/version.js';
 import { connectTemporalClient } from '../temporal/connection.js';
@@ -62,6 +63,7 @@ const app = createApp({
   db,
   temporal,
   workflows,
+  webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),
   auth,
   fileStorage: createFileStorage(config, authSecret),
   tax: createTaxCalculator(config, config.isSandbox ? undefined : createStripeTax(config)),

@@ -13,6 +13,7 @@ import { createDb } from '../infra/db.js';
 import { LocalFileStorage } from '../integrations/local-disk/storage.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalStarters } from '../temporal/starters.js';
+import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 
 const mode = process.argv[2];
 
@@ -54,6 +55,11 @@ if (mode === 'bare') {
     db,
     temporal,
     workflows,
+    webhookSender: createHttpWebhookSender({
+      requireHttps: false,
+      allowLoopback: true,
+      allowPrivateNetworks: false,
+    }),
     // The measured route stores no file; the store only has to exist.
     fileStorage: new LocalFileStorage({
       root: path.join(os.tmpdir(), 'tollgate-bench-files'),

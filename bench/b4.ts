@@ -67,6 +67,7 @@ import { createTollgateWorker } from '../temporal/worker.js';
 import type { checkoutWorkflow } from '../workflows/checkouts.js';
 import type { emptyWorkflow } from './b4-workflows.js';
 import type { BenchmarkResult } from './lib.js';
+import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 
 const settingsSchema = z.object({
   /** Workflows of each kind in the throughput run. */
@@ -213,6 +214,11 @@ async function startApi(db: Db, temporal: Client, taskQueue: string, workflows: 
     db,
     temporal,
     workflows,
+    webhookSender: createHttpWebhookSender({
+      requireHttps: false,
+      allowLoopback: true,
+      allowPrivateNetworks: false,
+    }),
     fileStorage: new LocalFileStorage({
       root: path.join(os.tmpdir(), 'tollgate-bench-files'),
       publicUrl: baseUrl,
@@ -313,6 +319,11 @@ export async function runB4(): Promise<BenchmarkResult[]> {
       mailer: createMailer({ db: workerDb, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
       publicUrl: api.baseUrl,
       workflows,
+      webhookSender: createHttpWebhookSender({
+        requireHttps: false,
+        allowLoopback: true,
+        allowPrivateNetworks: false,
+      }),
       processor: createSandboxProcessor({ db: workerDb, sink: workflows.processorEvents }),
       processorMetadata: {},
       workflowBundle: { code: bundle.code },

@@ -18,6 +18,7 @@ import { bundleWorkflows } from '../temporal/bundle.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
+import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 
 const EVENTS = 1_000;
 const SINK_LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
@@ -137,6 +138,11 @@ export async function runB6(): Promise<BenchmarkResult> {
       }),
       publicUrl: 'http://127.0.0.1',
       workflows,
+      webhookSender: createHttpWebhookSender({
+        requireHttps: false,
+        allowLoopback: true,
+        allowPrivateNetworks: false,
+      }),
       processor: createSandboxProcessor({ db, sink: workflows.processorEvents }),
       processorMetadata: {},
       workflowBundle: { code: (await bundleWorkflows()).code },

@@ -119,6 +119,12 @@ export const configSchema = z.object({
    * checkout client endpoints and checkout link URLs together. A page load takes a few.
    */
   CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  /**
+   * Let webhook endpoints point at private networks (10/8, 172.16/12, 192.168/16, fc00::/7,
+   * 100.64/10), for deployments whose sellers' receivers live there. Loopback stays sandbox-only;
+   * link-local and cloud metadata addresses are never allowed.
+   */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFromString.default(false),
 
   READINESS_TIMEOUT_MS: positiveMs.default(5000),
   SHUTDOWN_GRACE_MS: positiveMs.default(10_000),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../config/config.js';
 import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
+import { createHttpWebhookSender, webhookTargetPolicy } from '../integrations/http/webhook-sender.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { createPaymentProcessor } from '../integrations/payments.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
@@ -35,6 +36,7 @@ const worker = await createTollgateWorker({
   mailer: createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger }),
   publicUrl: config.publicUrl,
   workflows,
+  webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),
   processor: createPaymentProcessor(config, { db, sink: workflows.processorEvents }),
   processorMetadata: config.processorMetadata,
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,

@@ -11,7 +11,6 @@ import type { Mailer } from '../domain/emails/mailer.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
 import type { WebhookSender } from '../domain/webhooks/service.js';
-import { httpWebhookSender } from '../integrations/http/webhook-sender.js';
 import type { WorkflowStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 
@@ -26,8 +25,8 @@ export type TollgateWorkerDeps = {
   workflows: WorkflowStarters;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
-  /** How webhook attempts reach endpoints; HTTP unless a test records them. */
-  webhookSender?: WebhookSender;
+  /** How webhook attempts reach endpoints, under the deployment's delivery rule. */
+  webhookSender: WebhookSender;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
@@ -49,7 +48,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       mailer: deps.mailer,
       publicUrl: deps.publicUrl,
       workflows: deps.workflows,
-      webhookSender: deps.webhookSender ?? httpWebhookSender,
+      webhookSender: deps.webhookSender,
       workerIdentity: identity,
       processor: deps.processor,
       processorMetadata: deps.processorMetadata,

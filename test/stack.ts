@@ -19,6 +19,7 @@ import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { noTax } from '../domain/tax/rules.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
+import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -83,6 +84,12 @@ export async function startTestStack(options: {
   const temporal = new Client({ connection: clientConnection, namespace: 'default' });
   const workerConnection = await NativeConnection.connect({ address });
   const workflows = temporalStarters(temporal, taskQueues(taskQueuePrefix).main);
+  // As a deployment in this mode: receivers on this machine are reachable in sandbox mode only.
+  const webhookSender = createHttpWebhookSender({
+    requireHttps: false,
+    allowLoopback: (options.mode ?? 'sandbox') === 'sandbox',
+    allowPrivateNetworks: false,
+  });
 
   // Listen first: Better Auth and the worker's emails need the public URL (with the port).
   const server: Server = createServer();
@@ -111,6 +118,7 @@ export async function startTestStack(options: {
       }),
       publicUrl: baseUrl,
       workflows,
+      webhookSender,
       processor:
         options.processor ??
         createSandboxProcessor({ db: options.workerDb ?? options.db, sink: workflows.processorEvents }),
@@ -164,6 +172,7 @@ export async function startTestStack(options: {
     db: options.db,
     temporal,
     workflows,
+    webhookSender,
     auth,
     fileStorage: options.fileStorage ?? fileStorage,
     stripeWebhook: options.stripeWebhook && {

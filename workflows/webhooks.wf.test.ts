@@ -18,7 +18,7 @@ import { requireTestEnv } from '../test/env.js';
 import { createMemberUser, createOrganization, createWebhookEndpoint } from '../test/factories.js';
 import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
 import { startWebhookReceiver } from '../test/webhook-receiver.js';
-import { httpWebhookSender } from '../integrations/http/webhook-sender.js';
+import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { temporalWebhookWorkflows } from '../temporal/webhooks.js';
 
 const SECRET = 'tollgate_whs_workflow-test-secret';
@@ -65,7 +65,11 @@ describe('webhook delivery workflows (time-skipping)', () => {
         mailer: createMailer({ db: database.db, from: 'no-reply@tollgate.test', logger }),
         publicUrl: 'http://tollgate.test',
         workflows: { webhooks: workflows },
-        webhookSender: httpWebhookSender,
+        webhookSender: createHttpWebhookSender({
+          requireHttps: false,
+          allowLoopback: true,
+          allowPrivateNetworks: false,
+        }),
       }),
     });
     return worker.runUntil(work(workflows));

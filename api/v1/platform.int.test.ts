@@ -11,6 +11,7 @@ import { projectRoot } from '../../scripts/lib/paths.js';
 import { createV1Router } from './router.js';
 import { releaseRequests, reserveRequests } from '../../domain/platform/repository.js';
 import { taskQueues } from '../../temporal/task-queues.js';
+import { createHttpWebhookSender } from '../../integrations/http/webhook-sender.js';
 
 type OpenApi = { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
 
@@ -66,6 +67,11 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         publicUrl: env.stack.baseUrl,
         fileStorage: env.stack.fileStorage,
         workflows: env.stack.workflows,
+        webhookSender: createHttpWebhookSender({
+          requireHttps: false,
+          allowLoopback: true,
+          allowPrivateNetworks: false,
+        }),
         tax: noTax,
         processorMetadata: {},
         checkoutTtlMs: 3_600_000,

@@ -29,6 +29,7 @@ import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
 import { registerWebhookOperations } from './webhooks.js';
+import type { WebhookSender } from '../../domain/webhooks/service.js';
 
 export type V1Deps = {
   db: Db;
@@ -41,6 +42,8 @@ export type V1Deps = {
   version: string;
   publicUrl: string;
   fileStorage: FileStorage;
+  /** Webhook endpoint URLs are checked against the deployment's delivery rule when saved. */
+  webhookSender: WebhookSender;
   /** Checkouts, refunds and webhook redeliveries start or wake their workflows. */
   workflows: Pick<WorkflowStarters, 'checkouts' | 'refunds' | 'webhooks'>;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
@@ -104,6 +107,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerWebhookOperations(registry, {
     db: deps.db,
     webhooks: deps.workflows.webhooks,
+    targets: deps.webhookSender,
   });
   registerCheckoutOperations(registry, checkouts);
   registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });

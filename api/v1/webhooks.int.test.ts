@@ -366,3 +366,53 @@ describe('/v1/webhooks', () => {
     });
   });
 });
+
+// Regression: any seller could make the server call the operator's internal network (PostgreSQL,
+// the Temporal UI, cloud metadata) and read the answer back in the delivery log.
+describe('/v1/webhooks endpoint URLs outside sandbox mode', () => {
+  const env = useTestStack({ mode: 'live', withWorker: false });
+
+  it('refuses loopback, private, link-local and metadata targets, stores nothing and echoes no address', async () => {
+    const organization = await createOrganization(env.database.db, { name: 'Internal' });
+    const token = await createAccessToken(env.database.db, organization.id);
+    const create = (url: string) =>
+      fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, format: 'raw', events: ['order.paid'] }),
+      });
+    for (const url of [
+      'http://127.0.0.1:54329/',
+      'http://localhost:8233/',
+      'http://[::1]:7233/',
+      'http://127.1/',
+      'http://2130706433/',
+      'http://0x7f000001/',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://10.0.0.1/',
+      'https://metadata.google.internal/',
+      'https://[::ffff:10.0.0.1]/',
+    ]) {
+      const response = await create(url);
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as { detail: { loc: unknown[]; msg: string }[] };
+      expect(body.detail).toEqual([expect.objectContaining({ loc: ['body', 'url'] })]);
+      expect(body.detail[0]!.msg).not.toMatch(/\d+\.\d+\.\d+\.\d+|::/);
+    }
+    expect(await env.database.db.webhookEndpoint.count({ where: { organizationId: organization.id } })).toBe(
+      0,
+    );
+
+    const created = await create('https://hooks.example.test/polar');
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const moved = await fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://192.168.0.10/hook' }),
+    });
+    expect(moved.status).toBe(422);
+    const stored = await env.database.db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    expect(stored.url).toBe('https://hooks.example.test/polar');
+  });
+});

@@ -17,6 +17,7 @@ import {
   listWebhookEndpoints,
   redeliverWebhookEvent,
   updateWebhookEndpoint,
+  type WebhookSender,
   type WebhookWorkflows,
 } from '../../domain/webhooks/service.js';
 import type { Db } from '../../infra/db.js';
@@ -26,7 +27,11 @@ const common = { tag: 'webhooks', errors: ['NotPermitted', 'ResourceNotFound'] }
 
 export function registerWebhookOperations(
   api: OperationRegistry,
-  { db, webhooks }: { db: Db; webhooks: WebhookWorkflows },
+  {
+    db,
+    webhooks,
+    targets,
+  }: { db: Db; webhooks: WebhookWorkflows; targets: Pick<WebhookSender, 'checkTarget'> },
 ) {
   api.add(
     {
@@ -50,7 +55,7 @@ export function registerWebhookOperations(
       body: webhookEndpointCreateSchema,
       response: webhookEndpointSchema,
     },
-    async ({ body, caller }) => createWebhookEndpoint(db, caller, body),
+    async ({ body, caller }) => createWebhookEndpoint(db, targets, caller, body),
   );
   api.add(
     {
@@ -75,7 +80,7 @@ export function registerWebhookOperations(
       body: webhookEndpointUpdateSchema,
       response: webhookEndpointSchema,
     },
-    async ({ params, body, caller }) => updateWebhookEndpoint(db, caller, params.id, body),
+    async ({ params, body, caller }) => updateWebhookEndpoint(db, targets, caller, params.id, body),
   );
   api.add(
     {

@@ -57,9 +57,20 @@ import { listOrganizationMembersWithUsers } from '../access/repository.js';
 export type HttpAnswer = { httpCode: number | null; response: string | null; error: string | null };
 
 export type WebhookSender = {
+  /**
+   * Why the deployment may not deliver to `url` (its scheme, or an address its host resolves to),
+   * in the seller's words; null when it may. Deliveries check again when they connect.
+   */
+  checkTarget(url: string): Promise<string | null>;
   /** Posts once, without following redirects; never throws: a failure is an answer with an error. */
   post(url: string, headers: Record<string, string>, body: string): Promise<HttpAnswer>;
 };
+
+/** A URL the deployment refuses is never stored; the refusal names no address it resolved to. */
+async function assertDeliverable(targets: Pick<WebhookSender, 'checkTarget'>, url: string) {
+  const refusal = await targets.checkTarget(url);
+  if (refusal) throw new InvalidFieldError(['body', 'url'], refusal);
+}
 
 /** What webhooks ask of their delivery workflows; temporal/webhooks.ts implements it. */
 export type WebhookWorkflows = {
@@ -95,13 +106,19 @@ function organizationOf(caller: Caller, organizationId: string | null | undefine
   );
 }
 
-export async function createWebhookEndpoint(db: Db, caller: Caller, input: WebhookEndpointCreate) {
+export async function createWebhookEndpoint(
+  db: Db,
+  targets: Pick<WebhookSender, 'checkTarget'>,
+  caller: Caller,
+  input: WebhookEndpointCreate,
+) {
   const organizationId = organizationOf(caller, input.organization_id);
   const access = await organizationAccess(db, caller, organizationId, ORGANIZATION_MANAGERS);
   if (access === 'none') throw new AppError('ResourceNotFound', 'Organization not found');
   if (access === 'read') {
     throw new AppError('NotPermitted', 'Only owners and admins can manage webhooks.');
   }
+  await assertDeliverable(targets, input.url);
   const row = await insertWebhookEndpoint(db, {
     organizationId,
     url: input.url,
@@ -133,12 +150,14 @@ export async function getWebhookEndpoint(db: Db, caller: Caller, id: string) {
 
 export async function updateWebhookEndpoint(
   db: Db,
+  targets: Pick<WebhookSender, 'checkTarget'>,
   caller: Caller,
   id: string,
   input: WebhookEndpointUpdate,
 ) {
   const row = await findAccessibleEndpoint(db, caller, id);
   await requireManager(db, caller, row.organizationId);
+  if (input.url) await assertDeliverable(targets, input.url);
   const enabling = input.enabled === true && !row.enabled;
   const updated = await updateEndpointRow(
     db,
