@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { toNodeHandler } from 'better-auth/node';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../config/config.js';
@@ -22,9 +22,17 @@ import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import { createStripeWebhookRouter } from '../integrations/stripe/webhook.js';
 import { createSandboxRouter } from '../integrations/sandbox/router.js';
 import { notFoundHandler, createErrorHandler } from './http/errors.js';
+import { limitBodySize } from './http/body-limit.js';
 import { perClientIp, rateLimit } from './http/rate-limit.js';
+import {
+  baseSecurityHeaders,
+  frameAncestorsFor,
+  pageContentSecurityPolicy,
+} from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
+import { embedOriginOf } from '../domain/checkouts/service.js';
+import { AppError } from '../domain/platform/errors.js';
 
 export type AppDeps = {
   config: Pick<
@@ -59,6 +67,16 @@ export type AppDeps = {
   stripeWebhook?: { webhookSecret: string; sink: ProcessorEventSink };
 };
 
+/** Sign-in, sign-up and organization calls carry a few fields; nothing there needs more. */
+const AUTH_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Errors of express.static (serve-static), which carry an HTTP status. */
+const staticErrors: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+  const status = (error as { status?: number }).status ?? 500;
+  if (status === 404) return next();
+  next(status < 500 ? new AppError(status === 403 ? 'NotPermitted' : 'BadRequest') : error);
+};
+
 const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/') || path.startsWith('/api/');
 
 /**
@@ -78,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
   // Polar's list filters use deepObject query parameters (`?metadata[key]=value`).
   app.set('query parser', 'extended');
   app.use(requestContext(deps.logger));
+  app.use(baseSecurityHeaders);
 
   app.use(
     createHealthRouter({
@@ -97,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
     req.url = '/api/auth/request-password-reset';
     next();
   });
-  app.all('/api/auth/{*path}', passClientIp, toNodeHandler(deps.auth));
+  app.all('/api/auth/{*path}', limitBodySize(AUTH_BODY_LIMIT_BYTES), passClientIp, toNodeHandler(deps.auth));
   // One budget per client address for everything a buyer calls without a caller.
   const checkoutClientRateLimit = rateLimit(deps.db, {
     limit: deps.config.CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE,
@@ -151,13 +170,26 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', notFoundHandler);
 
   if (deps.webDir && existsSync(path.join(deps.webDir, 'index.html'))) {
-    const indexHtml = path.join(deps.webDir, 'index.html');
-    app.use(express.static(deps.webDir, { index: false, maxAge: '1h', immutable: false }));
+    // Read once: sending it by path would refuse an install under a hidden folder (send() treats
+    // any dot segment of an absolute path as a dotfile).
+    const indexHtml = readFileSync(path.join(deps.webDir, 'index.html'));
+    const pages = express.Router();
+    pages.use(express.static(deps.webDir, { index: false, maxAge: '1h', immutable: false }));
     // Client-side routes (TanStack Router) all load the same document.
-    app.get('/{*path}', (req, res, next) => {
+    pages.get('/{*path}', async (req, res, next) => {
       if (isApiPath(req.path)) return next();
-      res.set('Cache-Control', 'no-cache').sendFile(indexHtml);
+      const frameAncestors = await frameAncestorsFor(req.path, (secret) => embedOriginOf(deps.db, secret));
+      res.set({
+        'Cache-Control': 'no-cache',
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': pageContentSecurityPolicy({ mode: deps.settings.mode, frameAncestors }),
+        ...(frameAncestors === "'none'" ? { 'X-Frame-Options': 'DENY' } : {}),
+      });
+      res.send(indexHtml);
     });
+    // A file the static layer could not serve (a malformed path) is the client's error, never a 500.
+    pages.use(staticErrors);
+    app.use(pages);
   }
 
   app.use(notFoundHandler);

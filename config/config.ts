@@ -61,10 +61,14 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: port.default(3000),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Express `trust proxy`: which proxies' X-Forwarded-For to believe for client addresses. */
+  /**
+   * Express `trust proxy`: which proxies' X-Forwarded-For to believe for client addresses. Off by
+   * default: believing it from anyone lets a client pick its own address and dodge per-address
+   * limits. A deployment behind a reverse proxy names it (loopback, a CIDR, a hop count).
+   */
   TRUST_PROXY: z
     .string()
-    .default('loopback')
+    .default('false')
     .transform((value) =>
       value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
     ),

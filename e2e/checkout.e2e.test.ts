@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { poll, screenshotPath, useBrowserStack } from './support.js';
+import { poll, recordPolicyViolations, screenshotPath, useBrowserStack } from './support.js';
 
 type CreatedCheckout = { id: string; url: string; client_secret: string };
 type RecordedMessage = { origin: string; data: { type?: string; event?: string; [key: string]: unknown } };
@@ -69,6 +69,9 @@ describe('checkout in Chromium', () => {
   afterAll(async () => {
     await new Promise((resolve) => sellerSite?.server.close(resolve));
   });
+  // Every page works under its Content-Security-Policy: nothing it needs was refused.
+  const policyViolations: string[] = [];
+  afterAll(() => expect(policyViolations).toEqual([]));
 
   /** A buyer's browser: no session, and every request it makes is recorded. */
   async function buyerContext(options: Parameters<typeof env.browser.newContext>[0] = {}) {
@@ -78,6 +81,7 @@ describe('checkout in Chromium', () => {
     });
     const requests: string[] = [];
     context.on('request', (request) => requests.push(request.url()));
+    recordPolicyViolations(context, policyViolations);
     return { context, requests, page: await context.newPage() };
   }
 
@@ -120,6 +124,7 @@ describe('checkout in Chromium', () => {
   it('prepares a seller with a $20 product and a 25 % discount code', async () => {
     const suffix = randomUUID().slice(0, 8);
     const context = await env.browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.9' } });
+    recordPolicyViolations(context, policyViolations);
     seller = await context.newPage();
     await seller.goto(`${env.baseUrl}/sign-up`);
     await seller.getByLabel('Name', { exact: true }).fill(`Sam ${suffix}`);
@@ -464,13 +469,19 @@ describe('checkout in Chromium', () => {
     const checkout = await createCheckout({ embed_origin: embedOrigin });
     const embedSrc = encodeURIComponent(`${checkout.url}?embed=true`);
 
-    // Another site framing the same checkout hears nothing.
-    const rogue = await buyerContext();
-    await rogue.page.goto(`http://localhost:${sellerSite.port}/embed?src=${embedSrc}`);
-    await rogue.page.frameLocator('#checkout').getByLabel('Email', { exact: true }).waitFor();
-    await rogue.page.waitForTimeout(500);
-    expect(await rogue.page.evaluate<unknown[]>('window.recorded')).toEqual([]);
-    await rogue.context.close();
+    // Another site cannot even frame the checkout (its frame-ancestors name the embed origin only),
+    // so it neither shows the form nor hears anything.
+    const rogue = await env.browser.newContext();
+    const rogueRefusals: string[] = [];
+    recordPolicyViolations(rogue, rogueRefusals);
+    const roguePage = await rogue.newPage();
+    await roguePage.goto(`http://localhost:${sellerSite.port}/embed?src=${embedSrc}`);
+    await poll('the browser to refuse the rogue frame', async () =>
+      rogueRefusals.some((refusal) => refusal.includes('frame-ancestors')) ? true : undefined,
+    );
+    expect(await roguePage.frameLocator('#checkout').getByLabel('Email', { exact: true }).count()).toBe(0);
+    expect(await roguePage.evaluate<unknown[]>('window.recorded')).toEqual([]);
+    await rogue.close();
 
     const { context, page } = await buyerContext();
     const recorded = () => page.evaluate<RecordedMessage[]>('window.recorded');

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { addMember } from '../test/factories.js';
-import { poll, screenshotPath, useBrowserStack } from './support.js';
+import { poll, recordPolicyViolations, screenshotPath, useBrowserStack } from './support.js';
 
 // One stack for every dashboard page: starting it is most of the run time.
 describe('seller dashboard in Chromium', () => {
   const env = useBrowserStack('dashboard');
+  // Every page works under its Content-Security-Policy: nothing it needs was refused.
+  const policyViolations: string[] = [];
+  afterAll(() => expect(policyViolations).toEqual([]));
   const password = 'correct horse battery staple';
 
   type Person = { name: string; email: string; username: string };
@@ -33,6 +36,7 @@ describe('seller dashboard in Chromium', () => {
       ...options,
       extraHTTPHeaders: { 'x-forwarded-for': `203.0.113.${clients}` },
     });
+    recordPolicyViolations(context, policyViolations);
     return context.newPage();
   }
 

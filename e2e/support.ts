@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from '@jest/globals';
 import { findFreePort } from '../infra/processes.js';
 import { projectRoot, toolPaths } from '../scripts/lib/paths.js';
@@ -112,6 +112,21 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * Collects what the pages' Content-Security-Policy refused (Chromium reports each refusal as a
+ * console error): a page that works only because nothing checked it would otherwise pass.
+ */
+export function recordPolicyViolations(context: BrowserContext, into: string[]): void {
+  const watch = (page: Page) =>
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+        into.push(`${page.url()}: ${message.text()}`);
+      }
+    });
+  context.pages().forEach(watch);
+  context.on('page', watch);
+}
+
 export function screenshotPath(name: string): string {
   return path.join(projectRoot, '.data', 'e2e', `${name}.png`);
 }
@@ -141,6 +156,9 @@ export function useBrowserStack(name: string) {
       DATABASE_URL: env.database.url,
       TEMPORAL_ADDRESS: requireTestEnv('temporalAddress'),
       TEMPORAL_TASK_QUEUE: `e2e-${randomUUID()}`,
+      // Each test browser claims an address of its own through X-Forwarded-For, as clients of a
+      // deployment behind a proxy on this machine would.
+      TRUST_PROXY: 'loopback',
     });
     env.browser = await launchChromium();
   });

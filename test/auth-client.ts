@@ -48,6 +48,11 @@ export function createTestAuthClient(baseUrl: string) {
     client,
     cookies,
     cookieHeader: () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    /** What the dashboard's own requests carry: the session cookie and the page's Origin. */
+    sessionHeaders: () => ({
+      cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+      origin: baseUrl,
+    }),
   };
 }
 

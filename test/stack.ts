@@ -54,7 +54,11 @@ export async function startTestStack(options: {
   workerDb?: Db;
   withWorker?: boolean;
   readinessTimeoutMs?: number;
+  /** Serve a built web app from here (its index.html and assets), as `npm start` serves dist/web. */
+  webDir?: string;
   authRateLimit?: boolean;
+  /** Express `trust proxy`; loopback by default, so a test can play several clients. */
+  trustProxy?: string | boolean;
   organizations?: { limit?: number; allowCreation?: boolean };
   requireEmailVerification?: boolean;
   /** The payments API's per-caller budget; generous by default so tests are not throttled. */
@@ -154,7 +158,7 @@ export async function startTestStack(options: {
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
-      TRUST_PROXY: 'loopback',
+      TRUST_PROXY: options.trustProxy ?? 'loopback',
       READINESS_TIMEOUT_MS: options.readinessTimeoutMs ?? 5000,
       API_RATE_LIMIT_PER_MINUTE: options.apiRateLimitPerMinute ?? 10_000,
       CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: options.checkoutClientRateLimitPerMinute ?? 10_000,
@@ -180,6 +184,7 @@ export async function startTestStack(options: {
       sink: options.stripeWebhook.sink ?? workflows.processorEvents,
     },
     tax: options.tax ?? noTax,
+    webDir: options.webDir,
   });
   server.on('request', app);
 

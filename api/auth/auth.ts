@@ -11,6 +11,7 @@ import {
   type OrganizationCreator,
 } from './organizations.js';
 import { setPasswordEndpoint, type PasswordSetter } from './passwords.js';
+import { signInThrottle } from './sign-in-throttle.js';
 import { organizationClientForAuth } from '../../domain/organizations/service.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
@@ -165,6 +166,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       specErrorCatalogue(),
       organizationsOnBehalfOfOthers(() => self.auth!),
       setPasswordEndpoint(() => self.auth!),
+      signInThrottle(db),
     ],
     hooks: { before: rejectMalformedIds },
   });

@@ -65,6 +65,69 @@ describe('/api/auth security defaults', () => {
     });
   });
 
+  describe('client addresses', () => {
+    // Regression: loopback was a trusted proxy by default, so any local client could claim any address.
+    it('ignores X-Forwarded-For unless a proxy is configured', async () => {
+      const direct = await startTestStack({
+        db: database.db,
+        withWorker: false,
+        authRateLimit: true,
+        trustProxy: false,
+      });
+      try {
+        const statuses = [];
+        for (let index = 0; index < 4; index += 1) {
+          statuses.push((await signIn(direct, `198.51.100.${200 + index}`)).status);
+        }
+        expect(statuses).toEqual([401, 401, 401, 429]);
+      } finally {
+        await direct.stop();
+      }
+    });
+  });
+
+  describe('per-account back-off', () => {
+    const attempt = (identifier: Record<string, string>, password: string, clientIp: string) =>
+      fetch(`${first.baseUrl}/api/auth/sign-in/${'username' in identifier ? 'username' : 'email'}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: first.baseUrl, 'x-forwarded-for': clientIp },
+        body: JSON.stringify({ ...identifier, password }),
+      });
+
+    // Regression: limited per address only, the right password still worked after 32 failures.
+    it('makes an account wait after five wrong passwords, from any address, even with the right one', async () => {
+      const user = await signUpUser(first.baseUrl);
+      const { email, username, password } = user.credentials;
+      const statuses = [];
+      // One address per attempt: the per-address limit never sees more than one.
+      for (let index = 0; index < 5; index += 1) {
+        statuses.push((await attempt({ email }, 'wrong password', `198.51.100.${100 + index}`)).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      const locked = await attempt({ email }, password, '198.51.100.120');
+      expect(locked.status).toBe(429);
+      expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(20);
+      expect(await locked.json()).toMatchObject({ code: 'TOO_MANY_FAILED_SIGN_INS' });
+      // The same account under its username waits too.
+      expect((await attempt({ username }, password, '198.51.100.121')).status).toBe(429);
+
+      // Once the wait is over the right password works, and the count starts again.
+      await database.db.signInThrottle.updateMany({ data: { lockedUntil: new Date(Date.now() - 1000) } });
+      expect((await attempt({ email }, password, '198.51.100.122')).status).toBe(200);
+      expect(await database.db.signInThrottle.count({ where: { identifier: `user:${user.user.id}` } })).toBe(
+        0,
+      );
+    });
+
+    it('treats an unknown account like a known one', async () => {
+      const email = `ghost-${randomUUID()}@example.test`;
+      for (let index = 0; index < 5; index += 1) {
+        expect((await attempt({ email }, 'guess', `198.51.100.${140 + index}`)).status).toBe(401);
+      }
+      expect((await attempt({ email }, 'guess', '198.51.100.150')).status).toBe(429);
+    });
+  });
+
   describe('banning a user', () => {
     it('ends their sessions at once and refuses their sign-in', async () => {
       const admin = await signUpUser(second.baseUrl);

@@ -7,10 +7,30 @@ import type { Auth } from '../auth/auth.js';
 import { AppError } from '../../domain/platform/errors.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A browser attaches the session cookie to any site's form post or fetch, so a change made with the
+ * cookie alone must come from a page of a trusted origin (the one rule Better Auth applies to
+ * `/api/auth`). Bearer tokens are not sent by browsers on their own and need no such check.
+ */
+async function assertTrustedOrigin(auth: Auth, origin: string | undefined): Promise<void> {
+  if (!origin || origin === 'null') {
+    throw new AppError('NotPermitted', 'Changes made with the dashboard session must send an Origin header.');
+  }
+  const context = await auth.$context;
+  if (!context.isTrustedOrigin(origin)) {
+    throw new AppError(
+      'NotPermitted',
+      'Changes made with the dashboard session must come from the dashboard.',
+    );
+  }
+}
 
 /**
  * Authenticates /v1 callers: an organization access token (`Authorization: Bearer …`), else the
- * dashboard's Better Auth session cookie. A bad token is never retried as a session.
+ * dashboard's Better Auth session cookie (changes only from a trusted origin). A bad token is never
+ * retried as a session.
  */
 export function authenticate(db: Db, auth: Auth): RequestHandler {
   return async (req, res, next) => {
@@ -26,7 +46,10 @@ export function authenticate(db: Db, auth: Auth): RequestHandler {
       }
     } else {
       const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
-      if (session) caller = { kind: 'user_session', userId: session.user.id, sessionId: session.session.id };
+      if (session) {
+        if (!SAFE_METHODS.has(req.method)) await assertTrustedOrigin(auth, req.get('origin'));
+        caller = { kind: 'user_session', userId: session.user.id, sessionId: session.session.id };
+      }
     }
     if (!caller) throw new AppError('Unauthorized');
     res.locals.caller = caller;

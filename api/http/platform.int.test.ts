@@ -72,9 +72,12 @@ describe('HTTP platform', () => {
     });
 
     it('answers a malformed JSON body with a 422 in the validation shape', async () => {
+      // Bodies are read once the caller is known (an anonymous one is refused before).
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
       const response = await fetch(`${env.stack.baseUrl}/v1/no-such-resource/`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: '{"name": ',
       });
       expect(response.status).toBe(422);
@@ -84,9 +87,12 @@ describe('HTTP platform', () => {
     });
 
     it('answers an oversized body with PayloadTooLarge', async () => {
+      // Bodies are read once the caller is known (an anonymous one is refused before).
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
       const response = await fetch(`${env.stack.baseUrl}/v1/no-such-resource/`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ blob: 'x'.repeat(1_100_000) }),
       });
       expect(response.status).toBe(413);

@@ -550,6 +550,7 @@ describe('checkout → payment → order → refund (sandbox processor, through 
     expect(payments).toBe(0);
   });
 
+  // A launch-sized burst on two cores: it may take longer than the default minute on a busy machine.
   it('redeems a 10-use code exactly 10 times under 100 concurrent confirmations', async () => {
     const { polar, product } = await seller();
     const discount = await polar.discounts.create({
@@ -561,10 +562,16 @@ describe('checkout → payment → order → refund (sandbox processor, through 
       maxRedemptions: 10,
     });
     const buyer = client();
+    // Set up ten at a time: the burst under test is the confirmations, not the creations.
     const checkouts = [];
-    for (let index = 0; index < 100; index += 1) {
-      const created = await polar.checkouts.create({ products: [product.id], discountId: discount.id });
-      checkouts.push(created);
+    for (let batch = 0; batch < 10; batch += 1) {
+      checkouts.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, () =>
+            polar.checkouts.create({ products: [product.id], discountId: discount.id }),
+          ),
+        )),
+      );
     }
     const results = await Promise.allSettled(
       checkouts.map((checkout, index) =>
@@ -588,5 +595,5 @@ describe('checkout → payment → order → refund (sandbox processor, through 
     expect(outcomes.filter((outcome) => outcome === 'confirmed')).toHaveLength(10);
     const stored = await env.database.db.discount.findUniqueOrThrow({ where: { id: discount.id } });
     expect(stored.redemptionsCount).toBe(10);
-  });
+  }, 180_000);
 });

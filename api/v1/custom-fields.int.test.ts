@@ -120,10 +120,7 @@ describe('/v1/custom-fields', () => {
       const organization = await createOrganization(env.database.db);
       const user = await signUpUser(env.stack.baseUrl);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (
-        organizationId: string,
-        auth: Record<string, string> = { cookie: user.cookieHeader() },
-      ) =>
+      const create = (organizationId: string, auth: Record<string, string> = { ...user.sessionHeaders() }) =>
         fetch(`${env.stack.baseUrl}/v1/custom-fields/`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
@@ -240,7 +237,7 @@ describe('/v1/custom-fields', () => {
       await addMember(env.database.db, organization.id, user.user.id, 'member');
       const response = await fetch(`${env.stack.baseUrl}/v1/custom-fields/${field.id}`, {
         method: 'DELETE',
-        headers: { cookie: user.cookieHeader() },
+        headers: { ...user.sessionHeaders() },
       });
       expect(response.status).toBe(403);
       expect(await polar.customFields.get({ id: field.id })).toMatchObject({

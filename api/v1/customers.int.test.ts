@@ -196,7 +196,7 @@ describe('/v1/customers', () => {
     const post = (cookie: string, body: unknown) =>
       fetch(`${env.stack.baseUrl}/v1/customers/`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
+        headers: { cookie, origin: env.stack.baseUrl, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
     expect((await post(admin.cookieHeader(), { email: email() })).status).toBe(422);
@@ -207,7 +207,7 @@ describe('/v1/customers', () => {
       (await post(member.cookieHeader(), { email: email(), organization_id: organization.id })).status,
     ).toBe(403);
     const listed = await fetch(`${env.stack.baseUrl}/v1/customers/?organization_id=${organization.id}`, {
-      headers: { cookie: member.cookieHeader() },
+      headers: { ...member.sessionHeaders() },
     });
     expect(((await listed.json()) as { items: unknown[] }).items).toHaveLength(1);
   });

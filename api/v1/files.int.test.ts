@@ -253,10 +253,7 @@ describe('/v1/files', () => {
       const organization = await createOrganization(env.database.db);
       const user = await signUpUser(env.stack.baseUrl);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (
-        organizationId: string,
-        auth: Record<string, string> = { cookie: user.cookieHeader() },
-      ) =>
+      const create = (organizationId: string, auth: Record<string, string> = { ...user.sessionHeaders() }) =>
         fetch(`${env.stack.baseUrl}/v1/files/`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
@@ -346,7 +343,7 @@ describe('/v1/files', () => {
       await addMember(env.database.db, organization.id, user.user.id, 'member');
       const response = await fetch(`${env.stack.baseUrl}/v1/files/${file.id}`, {
         method: 'DELETE',
-        headers: { cookie: user.cookieHeader() },
+        headers: { ...user.sessionHeaders() },
       });
       expect(response.status).toBe(403);
       expect((await fetch((file as { publicUrl: string }).publicUrl)).status).toBe(200);

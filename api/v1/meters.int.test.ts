@@ -127,10 +127,7 @@ describe('/v1/meters', () => {
       const organization = await createOrganization(env.database.db);
       const user = await signUpUser(env.stack.baseUrl);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (
-        organizationId: string,
-        auth: Record<string, string> = { cookie: user.cookieHeader() },
-      ) =>
+      const create = (organizationId: string, auth: Record<string, string> = { ...user.sessionHeaders() }) =>
         fetch(`${env.stack.baseUrl}/v1/meters/`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
@@ -197,7 +194,7 @@ describe('/v1/meters', () => {
       await addMember(env.database.db, organization.id, user.user.id, 'member');
       const refused = await fetch(`${env.stack.baseUrl}/v1/meters/${meter.id}`, {
         method: 'PATCH',
-        headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+        headers: { ...user.sessionHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Renamed' }),
       });
       expect(refused.status).toBe(403);

@@ -27,9 +27,13 @@ describe('/v1/organization-access-tokens', () => {
     return { user, organization };
   }
 
-  const call = (path: string, init: RequestInit & { cookie?: string; token?: string } = {}) => {
+  const call = (
+    path: string,
+    init: RequestInit & { cookie?: string; origin?: string; token?: string } = {},
+  ) => {
     const headers = new Headers(init.headers);
     if (init.cookie) headers.set('cookie', init.cookie);
+    if (init.origin) headers.set('origin', init.origin);
     if (init.token) headers.set('authorization', `Bearer ${init.token}`);
     if (init.body) headers.set('content-type', 'application/json');
     return fetch(`${env.stack.baseUrl}/v1/organization-access-tokens${path}`, { ...init, headers });
@@ -40,7 +44,7 @@ describe('/v1/organization-access-tokens', () => {
       const { user, organization } = await memberOfNewOrganization('owner');
       const response = await call('/', {
         method: 'POST',
-        cookie: user.cookieHeader(),
+        ...user.sessionHeaders(),
         body: JSON.stringify({
           organization_id: organization.id,
           comment: 'CI',
@@ -80,7 +84,7 @@ describe('/v1/organization-access-tokens', () => {
         const { user, organization } = await memberOfNewOrganization(role);
         const response = await call('/', {
           method: 'POST',
-          cookie: user.cookieHeader(),
+          ...user.sessionHeaders(),
           body: JSON.stringify({ organization_id: organization.id, comment: role }),
         });
         expect(response.status).toBe(status);
@@ -91,7 +95,7 @@ describe('/v1/organization-access-tokens', () => {
       const { user } = await memberOfNewOrganization('owner');
       const foreign = await createOrganization(env.database.db);
       const body = JSON.stringify({ organization_id: foreign.id, comment: 'x' });
-      expect((await call('/', { method: 'POST', cookie: user.cookieHeader(), body })).status).toBe(404);
+      expect((await call('/', { method: 'POST', ...user.sessionHeaders(), body })).status).toBe(404);
       const token = await createAccessToken(env.database.db, foreign.id);
       expect((await call('/', { method: 'POST', token, body })).status).toBe(403);
       expect((await call('/', { method: 'POST', body })).status).toBe(401);
@@ -108,7 +112,7 @@ describe('/v1/organization-access-tokens', () => {
       ]) {
         const response = await call('/', {
           method: 'POST',
-          cookie: user.cookieHeader(),
+          ...user.sessionHeaders(),
           body: JSON.stringify(body),
         });
         expect(response.status).toBe(422);
@@ -128,7 +132,7 @@ describe('/v1/organization-access-tokens', () => {
       await createAccessToken(env.database.db, second.id, { comment: 'second' });
       await createAccessToken(env.database.db, memberOnly.id, { comment: 'hidden' });
 
-      const all = (await (await call('/', { cookie: user.cookieHeader() })).json()) as {
+      const all = (await (await call('/', { ...user.sessionHeaders() })).json()) as {
         items: { comment: string }[];
         pagination: { total_count: number };
       };
@@ -137,7 +141,7 @@ describe('/v1/organization-access-tokens', () => {
       expect(JSON.stringify(all)).not.toContain('tollgate_oat_');
 
       const one = (await (
-        await call(`/?organization_id=${second.id}`, { cookie: user.cookieHeader() })
+        await call(`/?organization_id=${second.id}`, { ...user.sessionHeaders() })
       ).json()) as {
         items: { comment: string }[];
       };
@@ -150,7 +154,7 @@ describe('/v1/organization-access-tokens', () => {
       const { user, organization } = await memberOfNewOrganization('owner');
       const token = await createAccessToken(env.database.db, organization.id);
       const [row] = await env.database.db.organizationAccessToken.findMany();
-      const response = await call(`/${row?.id}`, { method: 'DELETE', cookie: user.cookieHeader() });
+      const response = await call(`/${row?.id}`, { method: 'DELETE', ...user.sessionHeaders() });
       expect(response.status).toBe(204);
       const after = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
         headers: { authorization: `Bearer ${token}` },
@@ -163,7 +167,7 @@ describe('/v1/organization-access-tokens', () => {
       const foreign = await createOrganization(env.database.db);
       await createAccessToken(env.database.db, foreign.id);
       const [row] = await env.database.db.organizationAccessToken.findMany();
-      expect((await call(`/${row?.id}`, { method: 'DELETE', cookie: user.cookieHeader() })).status).toBe(404);
+      expect((await call(`/${row?.id}`, { method: 'DELETE', ...user.sessionHeaders() })).status).toBe(404);
       expect(await env.database.db.organizationAccessToken.count()).toBe(1);
     });
   });

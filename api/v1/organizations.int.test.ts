@@ -113,7 +113,7 @@ describe('/v1/organizations', () => {
       }
       await createOrganization(env.database.db, { name: 'Not mine' });
       const response = await fetch(`${env.stack.baseUrl}/v1/organizations/?sorting=-name&limit=2`, {
-        headers: { cookie: user.cookieHeader() },
+        headers: { ...user.sessionHeaders() },
       });
       const body = (await response.json()) as { items: { name: string }[]; pagination: unknown };
       expect(body.items.map((organization) => organization.name)).toEqual(['Charlie', 'Bravo']);
@@ -226,7 +226,7 @@ describe('/v1/organizations', () => {
       await addMember(env.database.db, organization.id, user.user.id, role);
       const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
         method: 'PATCH',
-        headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+        headers: { ...user.sessionHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ website: 'https://acme.example' }),
       });
       expect(response.status).toBe(status);
@@ -237,7 +237,7 @@ describe('/v1/organizations', () => {
       const user = await signUpUser(env.stack.baseUrl);
       const organization = await createOrganization(env.database.db);
       const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
-        headers: { cookie: user.cookieHeader() },
+        headers: { ...user.sessionHeaders() },
       });
       expect(response.status).toBe(404);
     });
@@ -276,7 +276,7 @@ describe('/v1/organizations', () => {
       await createOrganization(env.database.db, { slug: 'taken-slug' });
       const response = await fetch(`${env.stack.baseUrl}/v1/organizations/`, {
         method: 'POST',
-        headers: { cookie: creator.cookieHeader(), 'content-type': 'application/json' },
+        headers: { ...creator.sessionHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Copycat', slug: 'taken-slug' }),
       });
       expect(response.status).toBe(422);

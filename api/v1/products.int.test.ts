@@ -318,10 +318,7 @@ describe('/v1/products', () => {
       const user = await signUpUser(env.stack.baseUrl);
       const organization = await createOrganization(env.database.db);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (
-        organizationId: string,
-        auth: Record<string, string> = { cookie: user.cookieHeader() },
-      ) =>
+      const create = (organizationId: string, auth: Record<string, string> = { ...user.sessionHeaders() }) =>
         fetch(`${env.stack.baseUrl}/v1/products/`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
@@ -369,7 +366,7 @@ describe('/v1/products', () => {
       const user = await signUpUser(env.stack.baseUrl);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
       const response = await fetch(`${env.stack.baseUrl}/v1/products/${product.id}`, {
-        headers: { cookie: user.cookieHeader() },
+        headers: { ...user.sessionHeaders() },
       });
       expect(response.status).toBe(200);
     });
@@ -546,7 +543,7 @@ describe('/v1/products', () => {
       await addMember(env.database.db, organization.id, user.user.id, 'member');
       const response = await fetch(`${env.stack.baseUrl}/v1/products/${product.id}`, {
         method: 'PATCH',
-        headers: { cookie: user.cookieHeader(), 'content-type': 'application/json' },
+        headers: { ...user.sessionHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'Renamed' }),
       });
       expect(response.status).toBe(403);

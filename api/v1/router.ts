@@ -53,10 +53,12 @@ export type V1Deps = {
   checkoutTtlMs: number;
 };
 
+const PUBLIC_BODY_LIMIT = '64kb';
+const CALLER_BODY_LIMIT = '1mb';
+
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
 export function createV1Router(deps: V1Deps): { router: Router; registry: OperationRegistry } {
   const router = Router();
-  router.use(express.json({ limit: '1mb' }));
   const registry = new OperationRegistry(router);
 
   let document: ReturnType<typeof openApiDocument> | undefined;
@@ -89,10 +91,14 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   router.use(checkoutClientCors(checkouts));
   // After CORS, so a 429 reaches an embedding page readably (and preflights are not counted).
   router.use('/checkouts/client', deps.checkoutClientRateLimit);
+  // Anyone may call these, so their bodies stay small: a buyer's form, never megabytes.
+  router.use('/checkouts/client', express.json({ limit: PUBLIC_BODY_LIMIT }));
   registerCheckoutClientOperations(registry, checkouts);
 
+  // Who calls is known before any body is read: an anonymous megabyte costs nothing to refuse.
   router.use(authenticate(deps.db, deps.auth));
   router.use(rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCaller, logger: deps.logger }));
+  router.use(express.json({ limit: CALLER_BODY_LIMIT }));
   router.use(idempotency(deps.db, deps.logger));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);

@@ -122,7 +122,7 @@ describe('/v1/webhooks', () => {
       const organization = await createOrganization(env.database.db);
       await addMember(env.database.db, organization.id, user.user.id, 'member');
       const endpoint = await createWebhookEndpoint(env.database.db, organization.id);
-      const headers = { cookie: user.cookieHeader(), 'content-type': 'application/json' };
+      const headers = { ...user.sessionHeaders(), 'content-type': 'application/json' };
       const base = `${env.stack.baseUrl}/v1/webhooks/endpoints`;
 
       expect((await fetch(`${base}/${endpoint.id}`, { headers })).status).toBe(200);
@@ -173,7 +173,7 @@ describe('/v1/webhooks', () => {
       }
       const user = await signUpUser(env.stack.baseUrl);
       await addMember(env.database.db, organization.id, user.user.id, 'owner');
-      const withoutOrganization = await post(valid, { cookie: user.cookieHeader() });
+      const withoutOrganization = await post(valid, { ...user.sessionHeaders() });
       expect(withoutOrganization.status).toBe(422);
     });
   });
