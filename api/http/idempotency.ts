@@ -21,7 +21,8 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
  * `Idempotency-Key` on POST: the first successful answer for a key is stored and replayed for 24
  * hours (with `Idempotent-Replayed: true`) without doing the work again; the same key with another
  * request is a 422; a retry while the first request still runs is a 409. Requests that fail leave
- * nothing behind, so the key can be retried.
+ * nothing behind, so the key can be retried; a request whose process died before it answered
+ * leaves a claim that the same request takes over after two minutes.
  */
 export function idempotency(db: Db, logger: Logger): RequestHandler {
   return async (req, res, next) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Prisma } from '../../generated/prisma/client.js';
 import { describe, expect, it } from '@jest/globals';
 import { signUpUser } from '../../test/auth-client.js';
 import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
@@ -165,6 +166,37 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         answers.filter((answer) => answer.status === 201 && !answer.headers.get('idempotent-replayed')),
       ).toHaveLength(1);
       expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+    });
+
+    it('lets the same request take over a claim whose process died before answering', async () => {
+      const { organization, token } = await ownerWithToken();
+      const key = randomUUID();
+      const create = (email: string) =>
+        fetch(`${env.stack.baseUrl}/v1/customers/`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            'idempotency-key': key,
+          },
+          body: JSON.stringify({ email }),
+        });
+      expect((await create('first@example.test')).status).toBe(201);
+      // As a process killed mid-request leaves it: claimed, never answered.
+      const orphan = async (ageMs: number) =>
+        env.database.db.idempotencyKey.updateMany({
+          where: { key },
+          data: { status: null, responseBody: Prisma.DbNull, createdAt: new Date(Date.now() - ageMs) },
+        });
+      await orphan(10_000);
+      expect((await create('first@example.test')).status).toBe(409);
+      await orphan(3 * 60_000);
+      expect((await create('second@example.test')).status).toBe(422);
+      const retried = await create('first@example.test');
+      expect(retried.status).toBe(422);
+      // The customer exists (the dead request had done its work): the retry is refused as a duplicate,
+      // never answered with "still being processed" forever.
+      expect(await env.database.db.customer.count({ where: { organizationId: organization.id } })).toBe(1);
     });
 
     it('keeps keys apart per caller', async () => {

@@ -2,6 +2,8 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
+/** Longer than any request may run (transactions time out at 30 s): an older open claim is orphaned. */
+export const IDEMPOTENCY_CLAIM_LEASE_SECONDS = 120;
 
 /**
  * Claims `key` for this caller: true when the request may run (a new key, or one older than the
@@ -19,6 +21,11 @@ export async function claimIdempotencyKey(
       method = EXCLUDED.method, path = EXCLUDED.path, request_hash = EXCLUDED.request_hash,
       status = NULL, response_body = NULL, created_at = now()
     WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})
+       -- A claim nobody answered within the lease belonged to a process that died mid-request:
+       -- the same request may take it over (another body stays refused).
+       OR (idempotency_keys.status IS NULL
+           AND idempotency_keys.request_hash = EXCLUDED.request_hash
+           AND idempotency_keys.created_at < now() - make_interval(secs => ${IDEMPOTENCY_CLAIM_LEASE_SECONDS}))
     RETURNING id::text`;
   return rows.length === 1;
 }
