@@ -36,6 +36,8 @@ export type TenancyOperation<Seed> = {
   allowedStatus?: number;
   /** For a list: the id under which the seed appears among its items; the seed's id unless given. */
   listed?: (seed: Seed) => string;
+  /** For a list: a read-only member sees none of the organization's objects (access tokens are for managers). */
+  hiddenFromMembers?: boolean;
   /** For a create: how a body made for another organization is refused. */
   foreign?: ForeignRefusal;
   /** A signed-in read-only member may call it, as anyone may create an organization of their own. */
@@ -319,10 +321,17 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
       /** Calls with our credentials on their seed (or, for a create, with a body made for them). */
       const callTheirs = (credentials: Credentials, query?: Record<string, string>) =>
         call(credentials, world.theirs.seed, world.theirs.organization.id, query);
-      /** Our callers who may do anything in our organization: a token (where tokens may call), a signed-in owner. */
-      const ourCallers = (): Credentials[] => [
-        ...(resource.scope === null ? [] : [{ token: world.ours.organization.token }]),
-        { cookie: world.ours.owner },
+      /**
+       * Our callers, none of whom may reach another organization: a token (where tokens may call),
+       * a signed-in owner, and a signed-in read-only member (naming another organization is the
+       * same mistake for them: a 404 or 422, never the 403 of their role).
+       */
+      const ourCallers = (): { credentials: Credentials; isMember: boolean }[] => [
+        ...(resource.scope === null
+          ? []
+          : [{ credentials: { token: world.ours.organization.token }, isMember: false }]),
+        { credentials: { cookie: world.ours.owner }, isMember: false },
+        { credentials: { cookie: world.ours.member }, isMember: true },
       ];
 
       /** Runs `work` and checks that it changed nothing it could have: the seed for a write, the count for a create. */
@@ -361,11 +370,12 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
               .find((documented) => documented.operationId === operation.operationId)
               ?.queryParameters.includes('organization_id');
             const listed = operation.listed ?? ((seed: Seed) => seed.id);
-            for (const credentials of ourCallers()) {
+            for (const { credentials, isMember } of ourCallers()) {
               const own = await callOurs(credentials);
               expect(own.status).toBe(200);
               const ids = listSchema.parse(own.body).items.map((item) => item.id);
-              expect(ids).toContain(listed(world.ours.seed));
+              if (isMember && operation.hiddenFromMembers) expect(ids).not.toContain(listed(world.ours.seed));
+              else expect(ids).toContain(listed(world.ours.seed));
               expect(ids).not.toContain(listed(world.theirs.seed));
               if (filters) {
                 const theirs = await callTheirs(credentials, {
@@ -389,7 +399,7 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
               Object.keys(params(world.theirs.seed)).map((name) => [name, MISSING_ID]),
             );
             await changingNothing(world.theirs.seed, async () => {
-              for (const credentials of ourCallers()) {
+              for (const { credentials } of ourCallers()) {
                 const foreign = await callTheirs(credentials);
                 expect(foreign).toEqual({ status: 404, body: NOT_FOUND });
                 // The same words too: a different message would confirm that the object exists.
@@ -415,7 +425,8 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
               : { status: 404, body: NOT_FOUND };
           it(`answers ${foreign.status} to a body made for another organization, and creates nothing`, async () => {
             await changingNothing(world.ours.seed, async () => {
-              for (const credentials of ourCallers()) expect(await callTheirs(credentials)).toEqual(answer);
+              for (const { credentials } of ourCallers())
+                expect(await callTheirs(credentials)).toEqual(answer);
             });
           });
         }

@@ -77,7 +77,12 @@ const scenarios = [
         body: (_seed, organizationId) => ({ organization_id: organizationId, comment: 'CI' }),
         foreign: ORGANIZATION_NOT_FOUND,
       },
-      { operationId: 'organization_access_tokens:list', method: 'get', path: '/organization-access-tokens/' },
+      {
+        operationId: 'organization_access_tokens:list',
+        method: 'get',
+        path: '/organization-access-tokens/',
+        hiddenFromMembers: true,
+      },
       {
         operationId: 'organization_access_tokens:delete',
         method: 'delete',
