@@ -37,11 +37,11 @@ export type TenancyOperation<Seed> = {
   /** For a list: the id under which the seed appears among its items; the seed's id unless given. */
   listed?: (seed: Seed) => string;
   /** For a list: a read-only member sees none of the organization's objects (access tokens are for managers). */
-  hiddenFromMembers?: boolean;
+  isHiddenFromMembers?: boolean;
   /** For a create: how a body made for another organization is refused. */
   foreign?: ForeignRefusal;
   /** A signed-in read-only member may call it, as anyone may create an organization of their own. */
-  memberMay?: boolean;
+  canMembersCall?: boolean;
 };
 
 export type TenancyResource<Seed extends { id: string }> = {
@@ -82,7 +82,7 @@ type Credentials = { token: string } | { cookie: string } | null;
 type Answer = { status: number; body: unknown };
 type Kind = 'list' | 'create' | 'read' | 'write';
 
-/** The SDK's rule too: GET reads, anything else writes; a path without a placeholder is the collection. */
+/** As `assertScope` counts them: GET reads, anything else writes; a path without a placeholder is the collection. */
 function kindOf(operation: { method: string; path: string }): Kind {
   const onObject = operation.path.includes('{');
   if (operation.method === 'get') return onObject ? 'read' : 'list';
@@ -212,8 +212,8 @@ type World<Seed> = {
   ours: {
     organization: TenancyOrganization;
     seed: Seed;
-    owner: string;
-    member: string;
+    ownerCookie: string;
+    memberCookie: string;
     readToken: string;
     otherScopeToken: string;
   };
@@ -259,8 +259,8 @@ async function buildWorld<Seed extends { id: string }>(
     db,
     ours: {
       ...ours,
-      owner: owner.cookieHeader(),
-      member: member.cookieHeader(),
+      ownerCookie: owner.cookieHeader(),
+      memberCookie: member.cookieHeader(),
       readToken: await scoped([`${scope}:read`]),
       otherScopeToken: await scoped([`${otherScope}:read`, `${otherScope}:write`]),
     },
@@ -330,8 +330,8 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
         ...(resource.scope === null
           ? []
           : [{ credentials: { token: world.ours.organization.token }, isMember: false }]),
-        { credentials: { cookie: world.ours.owner }, isMember: false },
-        { credentials: { cookie: world.ours.member }, isMember: true },
+        { credentials: { cookie: world.ours.ownerCookie }, isMember: false },
+        { credentials: { cookie: world.ours.memberCookie }, isMember: true },
       ];
 
       /** Runs `work` and checks that it changed nothing it could have: the seed for a write, the count for a create. */
@@ -374,8 +374,11 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
               const own = await callOurs(credentials);
               expect(own.status).toBe(200);
               const ids = listSchema.parse(own.body).items.map((item) => item.id);
-              if (isMember && operation.hiddenFromMembers) expect(ids).not.toContain(listed(world.ours.seed));
-              else expect(ids).toContain(listed(world.ours.seed));
+              if (isMember && operation.isHiddenFromMembers) {
+                expect(ids).not.toContain(listed(world.ours.seed));
+              } else {
+                expect(ids).toContain(listed(world.ours.seed));
+              }
               expect(ids).not.toContain(listed(world.theirs.seed));
               if (filters) {
                 const theirs = await callTheirs(credentials, {
@@ -466,12 +469,12 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
 
         if (kind === 'list' || kind === 'read') {
           it(`answers ${allowed} to a signed-in read-only member`, async () => {
-            expect((await callOurs({ cookie: world.ours.member })).status).toBe(allowed);
+            expect((await callOurs({ cookie: world.ours.memberCookie })).status).toBe(allowed);
           });
-        } else if (!operation.memberMay) {
+        } else if (!operation.canMembersCall) {
           it('answers 403 to a signed-in read-only member, and changes nothing', async () => {
             await changingNothing(world.ours.seed, async () => {
-              expect(await callOurs({ cookie: world.ours.member })).toEqual({
+              expect(await callOurs({ cookie: world.ours.memberCookie })).toEqual({
                 status: 403,
                 body: notPermitted(),
               });

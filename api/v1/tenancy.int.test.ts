@@ -50,7 +50,7 @@ const scenarios = [
         path: '/organizations/',
         body: () => ({ name: 'New shop', slug: `new-shop-${suffix()}` }),
         // Creating one's own organization is not a change to this one.
-        memberMay: true,
+        canMembersCall: true,
       },
       { operationId: 'organizations:get', method: 'get', path: '/organizations/{id}' },
       {
@@ -81,7 +81,7 @@ const scenarios = [
         operationId: 'organization_access_tokens:list',
         method: 'get',
         path: '/organization-access-tokens/',
-        hiddenFromMembers: true,
+        isHiddenFromMembers: true,
       },
       {
         operationId: 'organization_access_tokens:delete',
