@@ -277,7 +277,7 @@ describe('/v1/files', () => {
       expect((await fetch(`${env.stack.baseUrl}/api/files/public/${file.id}`)).status).toBe(404);
     });
 
-    it('answers 403 to a read-only member deleting', async () => {
+    it('keeps the bytes of a file a read-only member may not delete (403)', async () => {
       const { organization, polar } = await tenant();
       const { file } = await uploadFile(polar, Buffer.from('kept'));
       const user = await signUpUser(env.stack.baseUrl);
