@@ -194,7 +194,11 @@ async function send(
   if (options.credentials && 'token' in options.credentials) {
     headers.authorization = `Bearer ${options.credentials.token}`;
   }
-  if (options.credentials && 'cookie' in options.credentials) headers.cookie = options.credentials.cookie;
+  if (options.credentials && 'cookie' in options.credentials) {
+    // As the dashboard's own requests: a signed-in user's changes come from a page of this origin.
+    headers.cookie = options.credentials.cookie;
+    headers.origin = baseUrl;
+  }
   if (options.body) headers['content-type'] = 'application/json';
   const response = await fetch(`${baseUrl}/v1${path}${query}`, {
     method: operation.method.toUpperCase(),
