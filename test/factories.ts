@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Polar } from '@polar-sh/sdk';
+import type { BenefitCustomCreate } from '@polar-sh/sdk/models/components/benefitcustomcreate.js';
+import type { CheckoutCreate } from '@polar-sh/sdk/models/components/checkoutcreate.js';
+import type { CheckoutLinkCreateProduct } from '@polar-sh/sdk/models/components/checkoutlinkcreateproduct.js';
+import type { CustomerCreate } from '@polar-sh/sdk/models/components/customercreate.js';
+import type { DiscountPercentageOnceForeverDurationCreate } from '@polar-sh/sdk/models/components/discountpercentageonceforeverdurationcreate.js';
+import type { ProductCreate } from '@polar-sh/sdk/models/components/productcreate.js';
+import type { RefundCreate } from '@polar-sh/sdk/models/components/refundcreate.js';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
+import { createPaidOrder } from '../domain/orders/service.js';
 import type { Db } from '../infra/db.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -8,23 +17,34 @@ export function createOrganization(db: Db, overrides: Partial<Prisma.Organizatio
   return db.organization.create({ data: { name: `Acme ${suffix}`, slug: `acme-${suffix}`, ...overrides } });
 }
 
-export async function createAccessToken(
+type AccessTokenOverrides = {
+  comment?: string;
+  expiresAt?: Date | null;
+  createdById?: string | null;
+  scopes?: string[];
+};
+
+/** A token in clear text and its stored row (for tests that need the row's id). */
+export function createAccessTokenRecord(
   db: Db,
   organizationId: string,
-  overrides: {
-    comment?: string;
-    expiresAt?: Date | null;
-    createdById?: string | null;
-    scopes?: string[];
-  } = {},
+  overrides: AccessTokenOverrides = {},
 ) {
-  const { token } = await issueAccessToken(db, {
+  return issueAccessToken(db, {
     organizationId,
     comment: overrides.comment ?? 'test token',
     createdById: overrides.createdById ?? null,
     expiresAt: overrides.expiresAt ?? null,
     scopes: overrides.scopes,
   });
+}
+
+export async function createAccessToken(
+  db: Db,
+  organizationId: string,
+  overrides: AccessTokenOverrides = {},
+) {
+  const { token } = await createAccessTokenRecord(db, organizationId, overrides);
   return token;
 }
 
@@ -134,4 +154,137 @@ export async function createMemberUser(db: Db, organizationId: string, role: str
   });
   await addMember(db, organizationId, user.id, role);
   return user;
+}
+
+/** A webhook event sent to a new endpoint of the organization, with its one (successful) attempt. */
+export async function createWebhookDelivery(db: Db, organizationId: string) {
+  const endpoint = await createWebhookEndpoint(db, organizationId);
+  const payload = { type: 'organization.updated', timestamp: new Date().toISOString(), data: {} };
+  const outboxEvent = await db.outboxEvent.create({
+    data: { organizationId, type: payload.type, payload, dispatchedAt: new Date() },
+  });
+  const event = await db.webhookEvent.create({
+    data: {
+      organizationId,
+      endpointId: endpoint.id,
+      outboxEventId: outboxEvent.id,
+      type: payload.type,
+      resourceId: organizationId,
+      payload: JSON.stringify(payload),
+      status: 'succeeded',
+      succeeded: true,
+      lastHttpCode: 200,
+    },
+  });
+  const delivery = await db.webhookDelivery.create({
+    data: {
+      organizationId,
+      webhookEventId: event.id,
+      round: 'dispatch',
+      attempt: 1,
+      succeeded: true,
+      httpCode: 200,
+      durationMs: 12,
+    },
+  });
+  return { endpoint, event, delivery };
+}
+
+// Objects with rules of their own (prices, pricing, state) are made through the API, with the SDK
+// of a token of their organization, so that they are exactly what the service would have stored.
+
+export function createProduct(polar: Polar, overrides: Partial<ProductCreate> = {}) {
+  return polar.products.create({
+    name: `Widget ${randomUUID().slice(0, 8)}`,
+    recurringInterval: null,
+    prices: [{ amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' }],
+    ...overrides,
+  });
+}
+
+export function createBenefit(polar: Polar, overrides: Partial<BenefitCustomCreate> = {}) {
+  return polar.benefits.create({
+    type: 'custom',
+    description: `Support ${randomUUID().slice(0, 8)}`,
+    properties: { note: null },
+    ...overrides,
+  });
+}
+
+export function createCustomer(polar: Polar, overrides: Partial<CustomerCreate> = {}) {
+  return polar.customers.create({ email: `buyer-${randomUUID()}@example.test`, ...overrides });
+}
+
+export function createDiscount(
+  polar: Polar,
+  overrides: Partial<DiscountPercentageOnceForeverDurationCreate> = {},
+) {
+  return polar.discounts.create({
+    type: 'percentage',
+    duration: 'once',
+    basisPoints: 1000,
+    name: `Ten off ${randomUUID().slice(0, 8)}`,
+    ...overrides,
+  });
+}
+
+export function createCheckoutLink(
+  polar: Polar,
+  productId: string,
+  overrides: Partial<CheckoutLinkCreateProduct> = {},
+) {
+  return polar.checkoutLinks.create({ productId, ...overrides });
+}
+
+/** An open checkout; its workflow starts, and runs if the stack has a worker. */
+export function createCheckout(polar: Polar, productId: string, overrides: Partial<CheckoutCreate> = {}) {
+  return polar.checkouts.create({ products: [productId], ...overrides });
+}
+
+/**
+ * A paid order with billing details (so that an invoice can be generated), recorded as a paid
+ * checkout's workflow records it, for a product, customer and checkout made through the API.
+ */
+export async function createOrder(db: Db, polar: Polar) {
+  const product = await createProduct(polar);
+  const price = product.prices[0];
+  if (!price) throw new Error('the product factory made a product without a price');
+  const customer = await createCustomer(polar);
+  const checkout = await createCheckout(polar, product.id, { customerId: customer.id });
+  return db.$transaction((tx) =>
+    createPaidOrder(tx, {
+      organizationId: product.organizationId,
+      checkoutId: checkout.id,
+      customerId: customer.id,
+      productId: product.id,
+      productPriceId: price.id,
+      productName: product.name,
+      discountId: null,
+      currency: checkout.currency,
+      amount: checkout.amount,
+      discountAmount: 0,
+      netAmount: checkout.amount,
+      taxAmount: 0,
+      totalAmount: checkout.amount,
+      billingName: 'Ada Buyer',
+      billingAddress: { country: 'DE', city: 'Berlin', postal_code: '10117', line1: 'Unter den Linden 1' },
+      metadata: {},
+      customFieldData: {},
+      paymentId: null,
+      at: new Date(),
+    }),
+  );
+}
+
+/** A pending refund of part of the order; its workflow starts, and runs if the stack has a worker. */
+export async function createRefund(polar: Polar, orderId: string, overrides: Partial<RefundCreate> = {}) {
+  const refund = await polar.refunds.create({
+    orderId,
+    reason: 'customer_request',
+    amount: 100,
+    ...overrides,
+  });
+  // The SDK types the answer as optional (Polar documents more than one success status).
+  if (!refund) throw new Error('refunds.create answered no refund');
+  return refund;
 }

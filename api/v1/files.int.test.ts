@@ -247,37 +247,6 @@ describe('/v1/files', () => {
       expect(body.detail[0]?.loc).toEqual(loc);
       expect(await env.database.db.file.count({ where: { organizationId: organization.id } })).toBe(0);
     });
-
-    it('answers 422 naming organization_id for an organization the caller cannot use, and 403 to a read-only member', async () => {
-      const foreign = await createOrganization(env.database.db);
-      const organization = await createOrganization(env.database.db);
-      const user = await signUpUser(env.stack.baseUrl);
-      await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const create = (organizationId: string, auth: Record<string, string> = { ...user.sessionHeaders() }) =>
-        fetch(`${env.stack.baseUrl}/v1/files/`, {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            organization_id: organizationId,
-            service: 'downloadable',
-            name: 'a.zip',
-            mime_type: 'application/zip',
-            size: 1,
-            upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 1 }] },
-          }),
-        });
-      // Polar's answer: the body names an organization this caller cannot create in.
-      const token = await createAccessToken(env.database.db, organization.id);
-      for (const response of [
-        await create(foreign.id),
-        await create(foreign.id, { authorization: `Bearer ${token}` }),
-      ]) {
-        expect(response.status).toBe(422);
-        const body = (await response.json()) as { detail: { loc: unknown[] }[] };
-        expect(body.detail.map((issue) => issue.loc)).toEqual([['body', 'organization_id']]);
-      }
-      expect((await create(organization.id)).status).toBe(403);
-    });
   });
 
   describe('files:list, files:update, files:delete', () => {
@@ -308,35 +277,7 @@ describe('/v1/files', () => {
       expect((await fetch(`${env.stack.baseUrl}/api/files/public/${file.id}`)).status).toBe(404);
     });
 
-    it("answers 404 for another organization's file on update, uploaded and delete, and changes nothing", async () => {
-      const { polar } = await tenant();
-      const other = await tenant();
-      const bytes = Buffer.from('mine');
-      const { file, upload } = await uploadFile(polar, bytes);
-      await expect(
-        other.polar.files.update({ id: file.id, filePatch: { name: 'x.png' } }),
-      ).rejects.toMatchObject({
-        name: 'ResourceNotFound',
-      });
-      await expect(
-        other.polar.files.uploaded({
-          id: file.id,
-          fileUploadCompleted: {
-            id: upload.upload.id,
-            path: upload.upload.path,
-            parts: [{ number: 1, checksumEtag: 'x', checksumSha256Base64: null }],
-          },
-        }),
-      ).rejects.toMatchObject({ name: 'ResourceNotFound' });
-      await expect(other.polar.files.delete({ id: file.id })).rejects.toMatchObject({
-        name: 'ResourceNotFound',
-      });
-      expect((await polar.files.list({})).result.items).toEqual([
-        expect.objectContaining({ id: file.id, name: 'cover.png' }),
-      ]);
-    });
-
-    it('answers 403 to a read-only member deleting', async () => {
+    it('keeps the bytes of a file a read-only member may not delete (403)', async () => {
       const { organization, polar } = await tenant();
       const { file } = await uploadFile(polar, Buffer.from('kept'));
       const user = await signUpUser(env.stack.baseUrl);

@@ -87,69 +87,6 @@ describe('/v1/webhooks', () => {
       expect(row.secret).toMatch(/^tollgate_whs_/);
     });
 
-    it("answers 404 for another organization's endpoint, and lists none of them", async () => {
-      const { polar } = await organizationWithToken();
-      const foreign = await createOrganization(env.database.db);
-      const endpoint = await createWebhookEndpoint(env.database.db, foreign.id);
-      for (const call of [
-        () => polar.webhooks.getWebhookEndpoint({ id: endpoint.id }),
-        () =>
-          polar.webhooks.updateWebhookEndpoint({
-            id: endpoint.id,
-            webhookEndpointUpdate: { url: 'https://x.test' },
-          }),
-        () => polar.webhooks.deleteWebhookEndpoint({ id: endpoint.id }),
-      ]) {
-        await expect(call()).rejects.toMatchObject({ name: 'ResourceNotFound' });
-      }
-      // The SDK documents no 404 for creation, so it surfaces as a plain SDKError with the status.
-      await expect(
-        polar.webhooks.createWebhookEndpoint({
-          url: 'https://x.test',
-          format: 'raw',
-          secret: SECRET,
-          events: [],
-          organizationId: foreign.id,
-        }),
-      ).rejects.toMatchObject({ statusCode: 404 });
-      const page = await polar.webhooks.listWebhookEndpoints({ organizationId: foreign.id });
-      expect(page.result.items).toEqual([]);
-      expect(await env.database.db.webhookEndpoint.count({ where: { url: 'https://x.test' } })).toBe(0);
-    });
-
-    it('lets a read-only member see endpoints but not change them (403)', async () => {
-      const user = await signUpUser(env.stack.baseUrl);
-      const organization = await createOrganization(env.database.db);
-      await addMember(env.database.db, organization.id, user.user.id, 'member');
-      const endpoint = await createWebhookEndpoint(env.database.db, organization.id);
-      const headers = { ...user.sessionHeaders(), 'content-type': 'application/json' };
-      const base = `${env.stack.baseUrl}/v1/webhooks/endpoints`;
-
-      expect((await fetch(`${base}/${endpoint.id}`, { headers })).status).toBe(200);
-      const writes = [
-        fetch(base, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            url: 'https://x.test',
-            format: 'raw',
-            events: [],
-            organization_id: organization.id,
-          }),
-        }),
-        fetch(`${base}/${endpoint.id}`, {
-          method: 'PATCH',
-          headers,
-          body: JSON.stringify({ url: 'https://x.test' }),
-        }),
-        fetch(`${base}/${endpoint.id}`, { method: 'DELETE', headers }),
-      ];
-      for (const response of await Promise.all(writes)) {
-        expect(response.status).toBe(403);
-        expect(((await response.json()) as { error: string }).error).toBe('NotPermitted');
-      }
-    });
-
     it('answers 422 to an http URL off this machine, an unknown event type, unknown fields, or no organization for a session', async () => {
       const { organization } = await organizationWithToken();
       const token = await createAccessToken(env.database.db, organization.id);
@@ -348,21 +285,6 @@ describe('/v1/webhooks', () => {
         (count) => count === 2,
       );
       expect(attempts).toBe(2);
-    });
-
-    it("answers 404 when redelivering another organization's event", async () => {
-      const { polar } = await organizationWithToken();
-      const foreign = await createOrganization(env.database.db);
-      const sink = await receiver();
-      await createWebhookEndpoint(env.database.db, foreign.id, { url: sink.url });
-      const foreignPolar = polarWith(await createAccessToken(env.database.db, foreign.id));
-      await foreignPolar.organizations.update({ id: foreign.id, organizationUpdate: { name: 'Theirs' } });
-      const [request] = await sink.waitFor(1);
-      await expect(
-        polar.webhooks.redeliverWebhookEvent({ id: request!.headers['webhook-id']! }),
-      ).rejects.toMatchObject({ name: 'ResourceNotFound' });
-      const page = await polar.webhooks.listWebhookDeliveries({});
-      expect(page.result.items).toEqual([]);
     });
   });
 });

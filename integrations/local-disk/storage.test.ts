@@ -28,6 +28,22 @@ describe('LocalFileStorage upload tokens', () => {
     expect(() => store(1_000).verify('garbage')).toThrow('not valid');
   });
 
+  // Regression: a URL whose signature's last character was changed still worked when the change
+  // only touched the bits base64url leaves unused.
+  it('accepts exactly one spelling of the signature', () => {
+    const token = store(1_000).sign(claim);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const accepted = [...alphabet].filter((last) => {
+      try {
+        store(1_000).verify(`${token.slice(0, -1)}${last}`);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(accepted).toEqual([token.at(-1)]);
+  });
+
   it('hands out one URL per part, expiring after the upload TTL, sized to the part', async () => {
     const { uploadId, parts } = await store(0).startUpload({
       fileId: claim.fileId,

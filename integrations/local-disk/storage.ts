@@ -33,6 +33,16 @@ export class UploadTokenInvalid extends Error {
  * (`<publicUrl>/api/files/upload/<token>`): the token names the file, the part and its size,
  * expires, and is signed, so the upload needs no session.
  */
+/**
+ * Compares the signature as text: base64url's last character carries unused bits, so decoding
+ * first would accept several spellings of one signature (a tampered URL that still works).
+ */
+function isSignedBy(key: Buffer, payload: string, signature: string): boolean {
+  const expected = Buffer.from(createHmac('sha256', key).update(payload).digest('base64url'));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 export class LocalFileStorage implements FileStorage {
   private readonly key: Buffer;
 
@@ -71,9 +81,7 @@ export class LocalFileStorage implements FileStorage {
 
   verify(token: string): UploadClaim {
     const [payload = '', signature = ''] = token.split('.');
-    const expected = createHmac('sha256', this.key).update(payload).digest();
-    const given = Buffer.from(signature, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!isSignedBy(this.key, payload, signature)) {
       throw new UploadTokenInvalid(403, 'The upload URL is not valid.');
     }
     const claim = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as UploadClaim;
@@ -214,9 +222,7 @@ export class LocalFileStorage implements FileStorage {
 
   private verifyWith<T>(key: Buffer, token: string): T | null {
     const [payload = '', signature = ''] = token.split('.');
-    const expected = createHmac('sha256', key).update(payload).digest();
-    const given = Buffer.from(signature, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if (!isSignedBy(key, payload, signature)) return null;
     return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as T;
   }
 
