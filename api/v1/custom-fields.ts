@@ -19,13 +19,15 @@ import {
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
 } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
-  query: z.string().optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
   sorting: sortingSchema(customFieldSortFields),
 });

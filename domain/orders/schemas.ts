@@ -3,8 +3,8 @@ import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { customFieldDataSchema } from '../checkouts/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
-import { metadataSchema } from '../metadata/schemas.js';
-import { metadataQuerySchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
+import { nameSchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
 import { productSchema } from '../products/schemas.js';
 
 // Polar's Order as @polar-sh/sdk@0.33.2 reads it (spec §3 Order, §4 order status, billing reason).
@@ -83,7 +83,7 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 export const orderUpdateSchema = z.strictObject({
-  billing_name: z.string().trim().min(1).max(256).nullable(),
+  billing_name: nameSchema(256).nullable(),
   billing_address: addressInputSchema.nullable(),
 });
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;

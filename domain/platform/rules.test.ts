@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalJson, pageToSkipTake, paginated, parseSorting } from './rules.js';
-import { pageQuerySchema, sortingSchema } from './schemas.js';
+import { z } from 'zod';
+import {
+  canonicalJson,
+  characterCount,
+  pageToSkipTake,
+  paginated,
+  parseSorting,
+  textRuleViolation,
+} from './rules.js';
+import { nameSchema, pageQuerySchema, sortingSchema, textSchema, withTextRule } from './schemas.js';
 
 describe('pagination', () => {
   it('turns a 1-based page into skip/take', () => {
@@ -44,5 +52,70 @@ describe('canonicalJson', () => {
     expect(canonicalJson([3, 1])).not.toBe(canonicalJson([1, 3]));
     expect(canonicalJson(null)).toBe('null');
     expect(canonicalJson('é')).toBe('"é"');
+  });
+});
+
+// The hardening issue's item 3: each of these reached PostgreSQL and answered 500.
+describe('the text rule', () => {
+  const issuesOf = (schema: z.ZodType, value: unknown) =>
+    schema.safeParse(value).error?.issues.map(({ code, message }) => ({ code, message })) ?? [];
+
+  it('refuses NUL and other control characters, keeping tab and line breaks', () => {
+    const schema = textSchema({ max: 256 });
+    expect(issuesOf(schema, 'a\u0000b')).toEqual([
+      { code: 'invalid_format', message: 'Must not contain control characters.' },
+    ]);
+    for (const control of ['\u0001', '\u001b', '\u007f', '\u0085']) {
+      expect(schema.safeParse(`a${control}b`).success).toBe(false);
+    }
+    expect(schema.parse('line one\r\n\tline two')).toBe('line one\r\n\tline two');
+  });
+
+  it('refuses unpaired surrogates and keeps paired ones (an emoji is one character)', () => {
+    const schema = textSchema({ max: 3 });
+    expect(issuesOf(textSchema({ max: 256 }), 'sur\ud800rogate')).toEqual([
+      { code: 'invalid_format', message: 'Must be valid Unicode text (no unpaired surrogate characters).' },
+    ]);
+    expect(schema.safeParse('\udc00').success).toBe(false);
+    expect(schema.parse('😀😀😀')).toBe('😀😀😀');
+    expect(characterCount('😀é')).toBe(2);
+  });
+
+  it('counts characters against the maximum and the minimum, after trimming names', () => {
+    expect(issuesOf(textSchema({ max: 256 }), 'x'.repeat(257))).toEqual([
+      { code: 'too_big', message: 'Must be at most 256 characters.' },
+    ]);
+    expect(textSchema({ max: 256 }).safeParse('x'.repeat(256)).success).toBe(true);
+    expect(issuesOf(nameSchema(), '   ')).toEqual([{ code: 'too_small', message: 'Must not be empty.' }]);
+    expect(issuesOf(nameSchema(256, 3), ' ab ')).toEqual([
+      { code: 'too_small', message: 'Must be at least 3 characters.' },
+    ]);
+    expect(nameSchema().parse('  Shop  ')).toBe('Shop');
+  });
+
+  it('applies to strings with a format of their own, keeping the format', () => {
+    const url = withTextRule(z.url(), { max: 2048 });
+    expect(url.safeParse('https://shop.example/a\u0000b').success).toBe(false);
+    expect(url.safeParse(`https://shop.example/${'a'.repeat(2048)}`).success).toBe(false);
+    expect(url.parse('https://shop.example/a')).toBe('https://shop.example/a');
+    expect(z.toJSONSchema(url)).toMatchObject({ format: 'uri', maxLength: 2048 });
+  });
+
+  it('documents the maximum, the minimum and the control-character pattern', () => {
+    expect(z.toJSONSchema(nameSchema(256, 3).nullable().optional(), { io: 'input' })).toMatchObject({
+      anyOf: [
+        { type: 'string', maxLength: 256, minLength: 3, pattern: expect.any(String) },
+        { type: 'null' },
+      ],
+    });
+  });
+
+  it('reports the first problem of a text checked outside a schema', () => {
+    expect(textRuleViolation('ok', { max: 2 })).toBeNull();
+    expect(textRuleViolation('a\u0000', { max: 1 })?.message).toBe('Must not contain control characters.');
+    expect(textRuleViolation('abc', { max: 2 })).toEqual({
+      message: 'Must be at most 2 characters.',
+      type: 'too_big',
+    });
   });
 });

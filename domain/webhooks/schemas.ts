@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../events/schemas.js';
-import { pageQuerySchema } from '../platform/schemas.js';
+import { pageQuerySchema, TEXT_MAX_LENGTH, textSchema, withTextRule } from '../platform/schemas.js';
 import { isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
 
 export const webhookFormatSchema = z.enum(WEBHOOK_FORMATS);
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
-const urlSchema = z.string().trim().max(2048).refine(isAllowedWebhookUrl, {
-  message: 'URL must use https (http is allowed for localhost and 127.0.0.1 only)',
-});
-const secretSchema = z.string().min(1).max(255);
+const urlSchema = withTextRule(
+  z.string().trim().refine(isAllowedWebhookUrl, {
+    message: 'URL must use https (http is allowed for localhost and 127.0.0.1 only)',
+  }),
+  { max: TEXT_MAX_LENGTH.url },
+);
+const secretSchema = textSchema({ max: 255, min: 1 });
 const eventsSchema = z.array(webhookEventTypeSchema).transform((events) => [...new Set(events)]);
 
 /** Polar's WebhookEndpointCreate; `secret` may be left out, then one is generated. */
