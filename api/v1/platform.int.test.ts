@@ -103,8 +103,9 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       return { user, organization, token };
     }
 
-    const createOrg = (token: string, key: string | undefined, body: unknown) =>
-      fetch(`${env.stack.baseUrl}/v1/organizations/`, {
+    // Customers, not organizations: an access token cannot create organizations (Polar's rule).
+    const createCustomer = (token: string, key: string | undefined, body: unknown) =>
+      fetch(`${env.stack.baseUrl}/v1/customers/`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
@@ -117,28 +118,29 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
     it('replays the first answer for the same key and body, without doing the work again', async () => {
       const { token } = await ownerWithToken();
       const key = randomUUID();
-      const slug = `idem-${randomUUID().slice(0, 8)}`;
-      const first = await createOrg(token, key, { name: 'Once', slug });
+      const email = `idem-${randomUUID().slice(0, 8)}@example.com`;
+      const first = await createCustomer(token, key, { name: 'Once', email });
       expect(first.status).toBe(201);
       const created = (await first.json()) as { id: string };
 
       // Same meaning, other key order: still the same request.
-      const again = await createOrg(token, key, { slug, name: 'Once' });
+      const again = await createCustomer(token, key, { email, name: 'Once' });
       expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(await again.json()).toEqual(created);
-      expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+      expect(await env.database.db.customer.count({ where: { email } })).toBe(1);
     });
 
     it('refuses the same key with another body (422), and leaves nothing behind for a failed request', async () => {
       const { token } = await ownerWithToken();
       const key = randomUUID();
-      const slug = `idem-${randomUUID().slice(0, 8)}`;
-      const invalid = await createOrg(token, key, { name: 'Bad', slug: 'X' });
+      const email = `idem-${randomUUID().slice(0, 8)}@example.com`;
+      const invalid = await createCustomer(token, key, { name: 'Bad', email: 'X' });
       expect(invalid.status).toBe(422);
 
-      expect((await createOrg(token, key, { name: 'Good', slug })).status).toBe(201);
-      const reused = await createOrg(token, key, { name: 'Other', slug: `${slug}-2` });
+      expect((await createCustomer(token, key, { name: 'Good', email })).status).toBe(201);
+      const other = `other-${email}`;
+      const reused = await createCustomer(token, key, { name: 'Other', email: other });
       expect(reused.status).toBe(422);
       expect(await reused.json()).toEqual({
         detail: [
@@ -149,22 +151,22 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
           },
         ],
       });
-      expect(await env.database.db.organization.count({ where: { slug: `${slug}-2` } })).toBe(0);
+      expect(await env.database.db.customer.count({ where: { email: other } })).toBe(0);
     });
 
     it('lets only one of many concurrent requests with one key do the work', async () => {
       const { token } = await ownerWithToken();
       const key = randomUUID();
-      const slug = `idem-${randomUUID().slice(0, 8)}`;
+      const email = `idem-${randomUUID().slice(0, 8)}@example.com`;
       const answers = await Promise.all(
-        Array.from({ length: 8 }, () => createOrg(token, key, { name: 'Race', slug })),
+        Array.from({ length: 8 }, () => createCustomer(token, key, { name: 'Race', email })),
       );
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
       expect(
         answers.filter((answer) => answer.status === 201 && !answer.headers.get('idempotent-replayed')),
       ).toHaveLength(1);
-      expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+      expect(await env.database.db.customer.count({ where: { email } })).toBe(1);
     });
 
     it('keeps keys apart per caller', async () => {
@@ -172,16 +174,24 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       const b = await ownerWithToken();
       const key = randomUUID();
       expect(
-        (await createOrg(a.token, key, { name: 'A', slug: `a-${randomUUID().slice(0, 8)}` })).status,
+        (
+          await createCustomer(a.token, key, {
+            name: 'A',
+            email: `a-${randomUUID().slice(0, 8)}@example.com`,
+          })
+        ).status,
       ).toBe(201);
-      const other = await createOrg(b.token, key, { name: 'B', slug: `b-${randomUUID().slice(0, 8)}` });
+      const other = await createCustomer(b.token, key, {
+        name: 'B',
+        email: `b-${randomUUID().slice(0, 8)}@example.com`,
+      });
       expect(other.status).toBe(201);
       expect(other.headers.get('idempotent-replayed')).toBeNull();
     });
 
     it('refuses a malformed key', async () => {
       const { token } = await ownerWithToken();
-      expect((await createOrg(token, 'x'.repeat(256), { name: 'A', slug: 'aaa' })).status).toBe(422);
+      expect((await createCustomer(token, 'x'.repeat(256), { email: 'a@example.com' })).status).toBe(422);
     });
   });
 });
