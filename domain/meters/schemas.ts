@@ -18,31 +18,36 @@ export type FilterClause = z.infer<typeof filterClauseSchema>;
 export type Filter = { conjunction: 'and' | 'or'; clauses: (FilterClause | Filter)[] };
 
 /** A filter as stored and answered. */
-export const filterSchema: z.ZodType<Filter> = z.strictObject({
-  conjunction: filterConjunctionSchema,
-  get clauses() {
-    return z.array(z.union([filterClauseSchema, filterSchema]));
-  },
-});
+export const filterSchema: z.ZodType<Filter> = z
+  .strictObject({
+    conjunction: filterConjunctionSchema,
+    get clauses() {
+      return z.array(z.union([filterClauseSchema, filterSchema]));
+    },
+  })
+  // Named, as the OpenAPI document refers to it (it contains itself).
+  .meta({ id: 'MeterFilter' });
 
 const propertyNameSchema = textSchema({ max: TEXT_MAX_LENGTH.name, min: 1 });
 
 /** A filter a seller sends: its texts follow the text rule. */
-export const filterInputSchema: z.ZodType<Filter> = z.strictObject({
-  conjunction: filterConjunctionSchema,
-  get clauses() {
-    return z.array(
-      z.union([
-        z.strictObject({
-          property: propertyNameSchema,
-          operator: filterOperatorSchema,
-          value: z.union([textSchema({ max: 1000 }), z.number().int(), z.boolean()]),
-        }),
-        filterInputSchema,
-      ]),
-    );
-  },
-});
+export const filterInputSchema: z.ZodType<Filter> = z
+  .strictObject({
+    conjunction: filterConjunctionSchema,
+    get clauses() {
+      return z.array(
+        z.union([
+          z.strictObject({
+            property: propertyNameSchema,
+            operator: filterOperatorSchema,
+            value: z.union([textSchema({ max: 1000 }), z.number().int(), z.boolean()]),
+          }),
+          filterInputSchema,
+        ]),
+      );
+    },
+  })
+  .meta({ id: 'MeterFilterInput' });
 
 export const PROPERTY_AGGREGATION_FUNCTIONS = ['sum', 'max', 'min', 'avg'] as const;
 
