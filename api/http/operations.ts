@@ -76,8 +76,38 @@ export type PublicOperationInput<P extends z.ZodType, Q extends z.ZodType, B ext
 /** Registers operations on the /v1 router and remembers them for the OpenAPI document. */
 export class OperationRegistry {
   readonly operations: OperationSpec[] = [];
+  /** The methods served at each path (Express syntax), which a 405 lists in `Allow`. */
+  private readonly methodsAt = new Map<string, Set<string>>();
 
   constructor(private readonly router: Router) {}
+
+  /**
+   * A method no operation serves at an existing path is a 405 with `Allow` (RFC 9110 §15.5.6), as
+   * Polar answers, not a 404; OPTIONS is answered with the list. Installed before the path's first
+   * route and read at request time, so methods registered later pass through it to their routes.
+   */
+  private serveMethod(path: string, method: Method): void {
+    let methods = this.methodsAt.get(path);
+    if (!methods) {
+      const served = new Set<string>();
+      methods = served;
+      this.methodsAt.set(path, served);
+      this.router.all(path, (req, res, next) => {
+        if (served.has(req.method)) return next();
+        const allow = [...served, 'OPTIONS'].join(', ');
+        if (req.method === 'OPTIONS') {
+          res.set('Allow', allow).status(204).end();
+          return;
+        }
+        throw new AppError('MethodNotAllowed', `${req.method} is not allowed here; use ${allow}.`, {
+          Allow: allow,
+        });
+      });
+    }
+    methods.add(method.toUpperCase());
+    // Express answers HEAD with the GET route.
+    if (method === 'get') methods.add('HEAD');
+  }
 
   /** An operation of a caller (token or session), checked against the token's scopes. */
   add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
@@ -104,6 +134,7 @@ export class OperationRegistry {
     handler: (input: PublicOperationInput<P, Q, B>, res: Response) => Promise<unknown>,
   ): void {
     this.operations.push(spec as unknown as OperationSpec);
+    this.serveMethod(toExpressPath(spec.path), spec.method);
     this.router[spec.method](toExpressPath(spec.path), async (req, res) => {
       const params = spec.params ? parsePath(spec.params, req) : {};
       const query = spec.query ? parseQuery(spec.query, req) : {};
@@ -180,8 +211,33 @@ class SchemaComponents {
   }
 }
 
+/**
+ * A tuple as an array of its length whose items may be any of the tuple's. JSON Schema 2020-12
+ * spells a tuple `prefixItems`, which tools still read poorly: Schemathesis 4.32 rewrites it to the
+ * draft-7 `items: [...]` and then refuses its own rewrite, so the operations that return a
+ * customer's `tax_id` could not be tested. The API still checks each position.
+ */
+function writeTupleAsArray({
+  zodSchema,
+  jsonSchema: schema,
+}: {
+  zodSchema: unknown;
+  jsonSchema: JsonSchema;
+}) {
+  if ((zodSchema as z.ZodType)._zod.def.type !== 'tuple' || !Array.isArray(schema.prefixItems)) return;
+  const positions = schema.prefixItems as JsonSchema[];
+  delete schema.prefixItems;
+  schema.items = positions.length === 1 ? positions[0] : { anyOf: positions };
+  schema.minItems = positions.length;
+  schema.maxItems = positions.length;
+}
+
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: SchemaComponents): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: writeTupleAsArray,
+  }) as JsonSchema;
   return components.adopt(rest);
 }
 

@@ -18,6 +18,7 @@ import {
   listResourceSchema,
   oneOrManyUuids,
   pageQuerySchema,
+  QUERY_LIST_MAX_ITEMS,
   sortingSchema,
   TEXT_MAX_LENGTH,
   textSchema,
@@ -28,7 +29,7 @@ import type { OperationRegistry } from '../http/operations.js';
 const listQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
   query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
-  type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
+  type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema).max(QUERY_LIST_MAX_ITEMS)]).optional(),
   sorting: sortingSchema(customFieldSortFields),
 });
 

@@ -149,9 +149,10 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       const served = (router as unknown as { stack: Layer[] }).stack
         .filter((layer) => layer.route)
         .flatMap((layer) =>
-          Object.keys(layer.route!.methods).map(
-            (method) => `${method} /v1${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
-          ),
+          Object.keys(layer.route!.methods)
+            // Every path's 405 answer for the methods it does not serve (`router.all`).
+            .filter((method) => method !== '_all')
+            .map((method) => `${method} /v1${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
         );
       expect(documented.map(({ method, route }) => `${method} ${route}`).sort()).toEqual(served.sort());
 
@@ -160,6 +161,31 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         if (TOLLGATE_EXTENSIONS.has(id)) continue;
         expect(polar).toContain(`${method.toUpperCase()} ${route} ${functionName(id)}`);
       }
+    });
+  });
+
+  // Found by Schemathesis (unsupported_method): these were 404s, Polar answers 405.
+  describe('a method no operation serves at a path', () => {
+    it('is a 405 MethodNotAllowed listing the methods in Allow; OPTIONS gets the list', async () => {
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
+      const headers = { authorization: `Bearer ${token}` };
+      const trace = await fetch(`${env.stack.baseUrl}/v1/products/`, { method: 'PUT', headers });
+      expect(trace.status).toBe(405);
+      expect(trace.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+      expect(await trace.json()).toMatchObject({ error: 'MethodNotAllowed' });
+      const options = await fetch(`${env.stack.baseUrl}/v1/products/${randomUUID()}`, {
+        method: 'OPTIONS',
+        headers,
+      });
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH, OPTIONS');
+      // Methods registered for a path after its first one still reach their routes.
+      const update = await fetch(`${env.stack.baseUrl}/v1/products/${randomUUID()}`, {
+        method: 'PATCH',
+        headers,
+      });
+      expect(update.status).toBe(422);
     });
   });
 

@@ -5,6 +5,7 @@ import {
   nameSchema,
   oneOrManyUuids,
   pageQuerySchema,
+  queryListSchema,
   sortingSchema,
   TEXT_MAX_LENGTH,
   textSchema,
@@ -173,10 +174,7 @@ export const benefitSortFields = ['created_at', '-created_at', 'description', '-
 export const benefitListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
   // The SDK's `typeFilter` travels as `type`.
-  type: z
-    .union([benefitTypeSchema, z.array(benefitTypeSchema)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional(),
+  type: queryListSchema(benefitTypeSchema).optional(),
   query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   sorting: sortingSchema(benefitSortFields),
 });

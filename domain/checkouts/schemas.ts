@@ -6,8 +6,10 @@ import { discountDurationSchema } from '../discounts/schemas.js';
 import { METADATA_STRING_MAX_LENGTH, metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { organizationSchema } from '../organizations/schemas.js';
 import {
+  emailAddressSchema,
   oneOrManyUuids,
   pageQuerySchema,
+  queryListSchema,
   sortingSchema,
   TEXT_MAX_LENGTH,
   textSchema,
@@ -118,10 +120,9 @@ export const checkoutPublicConfirmedSchema = checkoutPublicSchema.extend({
 });
 export type CheckoutPublicConfirmed = z.infer<typeof checkoutPublicConfirmedSchema>;
 
-const emailSchema = z
-  .email({ message: 'A valid email address is required.' })
-  .max(320)
-  .transform((email) => email.toLowerCase());
+const emailSchema = emailAddressSchema('A valid email address is required.').transform((email) =>
+  email.toLowerCase(),
+);
 const customerNameSchema = textSchema({ max: TEXT_MAX_LENGTH.name, trim: true });
 const amountSchema = z.number().int().min(0).max(99_999_999);
 const taxIdSchema = textSchema({ max: 64, min: 1, trim: true });
@@ -242,10 +243,7 @@ export const checkoutListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
   product_id: oneOrManyUuids.optional(),
   customer_id: oneOrManyUuids.optional(),
-  status: z
-    .union([checkoutStatusSchema, z.array(checkoutStatusSchema)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional(),
+  status: queryListSchema(checkoutStatusSchema).optional(),
   query: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).optional(),
   sorting: sortingSchema(checkoutSortFields),
 });

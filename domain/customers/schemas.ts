@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { metadataInputSchema, metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import {
+  emailAddressSchema,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -125,10 +126,7 @@ export const customerStateSchema = customerSchema.extend({
   active_meters: z.array(z.record(z.string(), z.json())),
 });
 
-const emailSchema = z
-  .email()
-  .max(320)
-  .transform((email) => email.toLowerCase());
+const emailSchema = emailAddressSchema().transform((email) => email.toLowerCase());
 
 const customerFields = {
   metadata: metadataInputSchema.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textSchema } from '../platform/schemas.js';
+import { QUERY_LIST_MAX_ITEMS, textSchema } from '../platform/schemas.js';
 
 // Metadata of Polar's resources (spec §5: values are string, integer, number or boolean). The
 // limits are the ones @polar-sh/sdk@0.33.2 documents on every `metadata` input; keys and string
@@ -32,5 +32,5 @@ export type Metadata = z.infer<typeof metadataSchema>;
  */
 export const metadataQuerySchema = z.record(
   metadataKeySchema,
-  z.union([metadataStringSchema, z.array(metadataStringSchema)]),
+  z.union([metadataStringSchema, z.array(metadataStringSchema).max(QUERY_LIST_MAX_ITEMS)]),
 );

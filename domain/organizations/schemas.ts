@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { nameSchema, TEXT_MAX_LENGTH, textSchema, withTextRule } from '../platform/schemas.js';
+import {
+  emailAddressSchema,
+  nameSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+  withTextRule,
+} from '../platform/schemas.js';
 
 // Polar's Organization (seller profile) as @polar-sh/sdk@0.33.2 reads it; spec §3.
 
@@ -17,7 +23,7 @@ export const socialPlatformSchema = z.enum([
 export const socialLinkSchema = z.object({ platform: socialPlatformSchema, url: z.url() });
 
 const urlInputSchema = withTextRule(z.url(), { max: TEXT_MAX_LENGTH.url });
-const emailInputSchema = z.email().max(320);
+const emailInputSchema = emailAddressSchema();
 const socialLinkInputSchema = z.object({ platform: socialPlatformSchema, url: urlInputSchema });
 
 export const prorationBehaviorSchema = z.enum(['invoice', 'prorate']);

@@ -73,6 +73,21 @@ export const TEXT_MESSAGES = {
 
 export type TextLimits = { max: number; min?: number };
 
+/**
+ * SMTP's limits on an address (RFC 5321 §4.5.3.1): at most 64 characters before the @ and 63 per
+ * domain label. Longer addresses cannot receive mail, and JSON Schema's `email` format refuses them.
+ */
+export function isWithinEmailLimits(address: string): boolean {
+  const at = address.lastIndexOf('@');
+  return (
+    at <= 64 &&
+    address
+      .slice(at + 1)
+      .split('.')
+      .every((label) => label.length <= 63)
+  );
+}
+
 /** How `text` breaks the text rule (first problem only), or null when it follows it. */
 export function textRuleViolation(
   text: string,

@@ -3,6 +3,7 @@ import {
   characterCount,
   hasControlCharacters,
   isWellFormedText,
+  isWithinEmailLimits,
   TEXT_MESSAGES,
   WITHOUT_CONTROL_CHARACTERS,
   type TextLimits,
@@ -101,20 +102,47 @@ export function withTextRule<T extends z.ZodString | z.ZodStringFormat>(schema: 
     .meta(lengthKeywords(limits)) as T;
 }
 
+/**
+ * Pages past this one hold nothing for any list here; the bound keeps the offset (page − 1) × limit
+ * inside the 32-bit integer Prisma takes for it (a page of 2^53 answered 500).
+ */
+const MAX_PAGE = 1_000_000;
+
+/** An email address: zod's pattern (the document's `email` format) within SMTP's length limits. */
+export function emailAddressSchema(message?: string) {
+  return z
+    .email(message === undefined ? undefined : { message })
+    .max(320)
+    .refine(
+      isWithinEmailLimits,
+      'Too long for an email address (64 characters before the @, 63 per domain label).',
+    );
+}
+
 /** Polar's list query: 1-based `page`, `limit` up to 100. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
 
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
-/** `sorting` may repeat in the query string (`?sorting=a&sorting=-b`); one value arrives as a string. */
-export function sortingSchema<const T extends readonly [string, ...string[]]>(fields: T) {
+/**
+ * Express's query parser reads at most 20 repeats of a parameter as a list (qs's `arrayLimit`);
+ * more arrive as an object that no filter takes. Lists are bounded to match, so the document says so.
+ */
+export const QUERY_LIST_MAX_ITEMS = 20;
+
+/** A query parameter that may repeat (`?status=open&status=expired`): one value arrives as a string. */
+export function queryListSchema<T extends z.ZodType>(item: T) {
   return z
-    .union([z.enum(fields), z.array(z.enum(fields))])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional();
+    .union([item, z.array(item).max(QUERY_LIST_MAX_ITEMS)])
+    .transform((value): z.output<T>[] => (Array.isArray(value) ? value : [value]));
+}
+
+/** `sorting` may repeat in the query string (`?sorting=a&sorting=-b`). */
+export function sortingSchema<const T extends readonly [string, ...string[]]>(fields: T) {
+  return queryListSchema(z.enum(fields)).optional();
 }
 
 export function listResourceSchema<T extends z.ZodType>(item: T) {
@@ -125,9 +153,7 @@ export function listResourceSchema<T extends z.ZodType>(item: T) {
 }
 
 /** Query filters Polar takes as one value or several (`?organization_id=a&organization_id=b`). */
-export const oneOrManyUuids = z
-  .union([z.uuid(), z.array(z.uuid())])
-  .transform((value) => (Array.isArray(value) ? value : [value]));
+export const oneOrManyUuids = queryListSchema(z.uuid());
 
 /** `/{id}` path parameters, with the message Polar's API gives for a malformed id. */
 export const idParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });

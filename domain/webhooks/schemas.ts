@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../events/schemas.js';
-import { pageQuerySchema, TEXT_MAX_LENGTH, textSchema, withTextRule } from '../platform/schemas.js';
+import {
+  pageQuerySchema,
+  queryListSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+  withTextRule,
+} from '../platform/schemas.js';
 import { isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
 
 export const webhookFormatSchema = z.enum(WEBHOOK_FORMATS);
@@ -69,10 +75,7 @@ export const webhookDeliverySchema = z.object({
 });
 
 /** A filter Polar accepts once or repeated (`?endpoint_id=a&endpoint_id=b`). */
-const oneOrManyUuids = z
-  .union([z.uuid(), z.array(z.uuid())])
-  .transform((value) => (Array.isArray(value) ? value : [value]))
-  .optional();
+const oneOrManyUuids = queryListSchema(z.uuid()).optional();
 
 export const webhookEndpointListQuerySchema = pageQuerySchema.extend({ organization_id: oneOrManyUuids });
 export const webhookDeliveryListQuerySchema = pageQuerySchema.extend({ endpoint_id: oneOrManyUuids });
