@@ -10,6 +10,7 @@ export default tseslint.config(
       'dist/',
       '.data/',
       '.tools/',
+      '.venv-st/',
       'generated/',
       'web/routeTree.gen.ts',
       'coverage/',

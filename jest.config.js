@@ -1,5 +1,6 @@
 // Jest projects: unit (pure, no I/O), integration (real PostgreSQL + Temporal over real sockets),
-// workflow (Temporal's time-skipping server), e2e (the started stack in Chromium).
+// schemathesis (the API fuzzed from its OpenAPI document), workflow (Temporal's time-skipping
+// server), e2e (the started stack in Chromium).
 // Run them through `npm test` / `npm run test:<project>`: scripts/test.ts starts the services.
 const swcTransform = [
   '@swc/jest',
@@ -20,7 +21,12 @@ const common = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   // Sources import NodeNext-style `./x.js`; Jest must find `./x.ts`.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.data/', '<rootDir>/.tools/'],
+  modulePathIgnorePatterns: [
+    '<rootDir>/dist/',
+    '<rootDir>/.data/',
+    '<rootDir>/.tools/',
+    '<rootDir>/.venv-st/',
+  ],
 };
 
 export default {
@@ -32,6 +38,7 @@ export default {
       testPathIgnorePatterns: [
         '/node_modules/',
         '\\.int\\.test\\.ts$',
+        '\\.st\\.test\\.ts$',
         '\\.wf\\.test\\.ts$',
         '\\.e2e\\.test\\.ts$',
       ],
@@ -40,6 +47,12 @@ export default {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/**/*.int.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/'],
+    },
+    {
+      ...common,
+      displayName: 'schemathesis',
+      testMatch: ['<rootDir>/**/*.st.test.ts'],
       testPathIgnorePatterns: ['/node_modules/'],
     },
     {

@@ -17,6 +17,7 @@ import { createTaxCalculator } from '../integrations/tax.js';
 import { temporalStarters } from '../temporal/starters.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
+import { withAuthInputRules } from './http/auth-input.js';
 import { isDevMailboxAvailable } from './dev/mailbox.js';
 import { drainServer } from './http/shutdown.js';
 
@@ -64,7 +65,8 @@ const app = createApp({
   temporal,
   workflows,
   webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),
-  auth,
+  // Better Auth's HTTP calls pass the text rule first (api/http/auth-input.ts).
+  auth: withAuthInputRules(auth),
   fileStorage: createFileStorage(config, authSecret),
   tax: createTaxCalculator(config, config.isSandbox ? undefined : createStripeTax(config)),
   stripeWebhook: config.STRIPE_WEBHOOK_SECRET

@@ -1,9 +1,10 @@
 // Installs the pinned tools the stack and the tests need into .tools/ (idempotent, cached).
-// Usage: npm run provision [-- temporal stripe-mock gofakes3 test-server chromium]   (default: all)
+// Usage: npm run provision [-- temporal stripe-mock gofakes3 test-server chromium schemathesis]   (default: all)
 import {
   MissingToolError,
   ensureChromium,
   ensureFakeS3,
+  ensureSchemathesis,
   ensureStripeMock,
   ensureTemporalCli,
   ensureTemporalTestServer,
@@ -15,6 +16,7 @@ const provisioners = {
   'stripe-mock': ensureStripeMock,
   gofakes3: ensureFakeS3,
   chromium: ensureChromium,
+  schemathesis: ensureSchemathesis,
 } as const;
 
 type ToolName = keyof typeof provisioners;

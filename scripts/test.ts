@@ -3,7 +3,7 @@
 // goes to Jest, e.g. `npm run test:integration -- api/health -t readiness`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { findFreePort } from '../infra/processes.js';
@@ -17,13 +17,14 @@ import { migrateDeploy } from './lib/prisma-cli.js';
 import {
   MissingToolError,
   ensureChromium,
+  ensureSchemathesis,
   ensureStripeMock,
   ensureTemporalCli,
   ensureTemporalTestServer,
 } from './lib/tools.js';
 import { startStripeMock } from './lib/stripe-mock.js';
 
-const projects = ['unit', 'integration', 'workflow', 'e2e'] as const;
+const projects = ['unit', 'integration', 'schemathesis', 'workflow', 'e2e'] as const;
 type Project = (typeof projects)[number];
 
 const isSelector = (arg: string) => arg === 'static' || projects.includes(arg as Project);
@@ -37,6 +38,8 @@ const selectedProjects: Project[] =
 const jestSettings: Record<Project, string[]> = {
   unit: [],
   integration: ['--maxWorkers=2', '--testTimeout=60000'],
+  // One file that runs Schemathesis against its own stack (bounded by scripts/schemathesis/schemathesis.toml).
+  schemathesis: ['--runInBand', '--testTimeout=600000'],
   workflow: ['--maxWorkers=2', '--testTimeout=60000'],
   e2e: ['--runInBand', '--testTimeout=240000'],
 };
@@ -92,6 +95,9 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
 
   if (projectsToRun.includes('workflow')) {
     env[testEnvKeys.timeSkippingServer] = await ensureTemporalTestServer(progress);
+  }
+  if (projectsToRun.includes('schemathesis')) {
+    env[testEnvKeys.schemathesis] = await ensureSchemathesis(progress);
   }
   if (projectsToRun.includes('e2e')) {
     await ensureChromium(progress);
@@ -166,6 +172,8 @@ async function main(): Promise<number> {
   banner('services');
   const env = await startServices(selectedProjects);
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  // Jest writes its results here; a fresh clone running only unit tests has no data folder yet.
+  mkdirSync(dataDir, { recursive: true });
   for (const project of selectedProjects) {
     banner(`jest: ${project}`);
     const resultsFile = path.join(dataDir, `jest-${project}.json`);

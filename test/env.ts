@@ -7,6 +7,8 @@ export const testEnvKeys = {
   workflowBundle: 'TOLLGATE_TEST_WORKFLOW_BUNDLE',
   /** stripe-mock's base URL: Stripe's API for the Stripe processor's tests. */
   stripeMockUrl: 'TOLLGATE_TEST_STRIPE_MOCK_URL',
+  /** The provisioned Schemathesis CLI (.venv-st). */
+  schemathesis: 'TOLLGATE_TEST_SCHEMATHESIS',
 } as const;
 
 export function requireTestEnv(key: keyof typeof testEnvKeys): string {

@@ -9,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkerInterceptors } from '@temporalio/worker';
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
+import { withAuthInputRules } from '../api/http/auth-input.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
 import type { FileStorage } from '../domain/files/storage.js';
@@ -177,7 +178,8 @@ export async function startTestStack(options: {
     temporal,
     workflows,
     webhookSender,
-    auth,
+    // As api/server.ts composes it: the text rule in front of Better Auth's handler.
+    auth: withAuthInputRules(auth),
     fileStorage: options.fileStorage ?? fileStorage,
     stripeWebhook: options.stripeWebhook && {
       webhookSecret: options.stripeWebhook.webhookSecret,

@@ -13,6 +13,22 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return error instanceof Error && typeof (error as BodyParserError).type === 'string';
 }
 
+/**
+ * Express decodes path parameters before any route runs; a malformed percent-encoding
+ * (`/customers/external/%E0%A4%A`) throws a URIError there. The URL is the client's mistake.
+ */
+const isUrlDecodingError = (error: unknown): error is URIError => error instanceof URIError;
+
+/** The named error of the table for a status the body parser gives (charset, encoding, size). */
+function bodyParserErrorName(
+  status: number | undefined,
+): 'BadRequest' | 'PayloadTooLarge' | 'UnsupportedMediaType' | null {
+  if (status === 413) return 'PayloadTooLarge';
+  if (status === 415) return 'UnsupportedMediaType';
+  if (status !== undefined && status >= 400 && status < 500) return 'BadRequest';
+  return null;
+}
+
 /** The one error renderer of the API. Unknown errors are logged, never shown. */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -27,6 +43,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       res.set(error.headers).status(error.status).json({ error: error.errorName, detail: error.message });
       return;
     }
+    if (isUrlDecodingError(error)) {
+      res.status(400).json({ error: 'BadRequest', detail: 'The URL is not correctly percent-encoded.' });
+      return;
+    }
     if (isBodyParserError(error)) {
       if (error.type === 'entity.parse.failed') {
         res.status(422).json({
@@ -36,6 +56,12 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       }
       if (error.type === 'entity.too.large') {
         res.status(413).json({ error: 'PayloadTooLarge', detail: ERRORS.PayloadTooLarge.message });
+        return;
+      }
+      // The others (unsupported charset or encoding, an aborted upload) are the client's too.
+      const name = bodyParserErrorName(error.status);
+      if (name) {
+        res.status(ERRORS[name].status).json({ error: name, detail: error.message });
         return;
       }
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
@@ -75,8 +76,38 @@ export type PublicOperationInput<P extends z.ZodType, Q extends z.ZodType, B ext
 /** Registers operations on the /v1 router and remembers them for the OpenAPI document. */
 export class OperationRegistry {
   readonly operations: OperationSpec[] = [];
+  /** The methods served at each path (Express syntax), which a 405 lists in `Allow`. */
+  private readonly methodsAt = new Map<string, Set<string>>();
 
   constructor(private readonly router: Router) {}
+
+  /**
+   * A method no operation serves at an existing path is a 405 with `Allow` (RFC 9110 §15.5.6), as
+   * Polar answers, not a 404; OPTIONS is answered with the list. Installed before the path's first
+   * route and read at request time, so methods registered later pass through it to their routes.
+   */
+  private serveMethod(path: string, method: Method): void {
+    let methods = this.methodsAt.get(path);
+    if (!methods) {
+      const served = new Set<string>();
+      methods = served;
+      this.methodsAt.set(path, served);
+      this.router.all(path, (req, res, next) => {
+        if (served.has(req.method)) return next();
+        const allow = [...served, 'OPTIONS'].join(', ');
+        if (req.method === 'OPTIONS') {
+          res.set('Allow', allow).status(204).end();
+          return;
+        }
+        throw new AppError('MethodNotAllowed', `${req.method} is not allowed here; use ${allow}.`, {
+          Allow: allow,
+        });
+      });
+    }
+    methods.add(method.toUpperCase());
+    // Express answers HEAD with the GET route.
+    if (method === 'get') methods.add('HEAD');
+  }
 
   /** An operation of a caller (token or session), checked against the token's scopes. */
   add<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
@@ -103,6 +134,7 @@ export class OperationRegistry {
     handler: (input: PublicOperationInput<P, Q, B>, res: Response) => Promise<unknown>,
   ): void {
     this.operations.push(spec as unknown as OperationSpec);
+    this.serveMethod(toExpressPath(spec.path), spec.method);
     this.router[spec.method](toExpressPath(spec.path), async (req, res) => {
       const params = spec.params ? parsePath(spec.params, req) : {};
       const query = spec.query ? parseQuery(spec.query, req) : {};
@@ -127,14 +159,95 @@ export class OperationRegistry {
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
+const LOCAL_DEFINITION = /^#\/\$defs\/(.+)$/;
+
+/**
+ * zod writes each schema on its own, with the schemas it refers to (recursive ones: meter filters,
+ * JSON values) under its own `$defs` as `#/$defs/<name>`. Inside an OpenAPI document such a
+ * reference resolves against the document's root, where nothing is, so the definitions move to
+ * `components/schemas` and the references with them. Definitions that are the same are kept once.
+ */
+class SchemaComponents {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly nameOf = new Map<string, string>();
+
+  adopt(schema: JsonSchema): JsonSchema {
+    const { $defs: definitions, ...rest } = schema as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    if (!definitions) return schema;
+    const renamed = new Map<string, string>();
+    for (const [name, definition] of Object.entries(definitions)) {
+      // The definition's own name is left out of its fingerprint, so that one zod names
+      // `__schema0` here and `__schema1` there is still kept once.
+      const fingerprint = JSON.stringify(definition).replaceAll(`"#/$defs/${name}"`, '"#self"');
+      let component = this.nameOf.get(fingerprint);
+      if (!component) {
+        component = /^__schema\d+$/.test(name)
+          ? `Schema_${createHash('sha256').update(fingerprint).digest('hex').slice(0, 10)}`
+          : name;
+        while (component in this.schemas) component = `${component}_`;
+        this.nameOf.set(fingerprint, component);
+        this.schemas[component] = {};
+      }
+      renamed.set(name, component);
+    }
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (!value || typeof value !== 'object') return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, entry]) => {
+          const local = key === '$ref' && typeof entry === 'string' ? LOCAL_DEFINITION.exec(entry) : null;
+          const target = local ? renamed.get(local[1]!) : undefined;
+          return [key, target ? `#/components/schemas/${target}` : rewrite(entry)];
+        }),
+      );
+    };
+    for (const [name, definition] of Object.entries(definitions)) {
+      const component = renamed.get(name)!;
+      if (Object.keys(this.schemas[component]!).length === 0) {
+        this.schemas[component] = rewrite(definition) as JsonSchema;
+      }
+    }
+    return rewrite(rest) as JsonSchema;
+  }
 }
 
-function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query') {
+/**
+ * A tuple as an array of its length whose items may be any of the tuple's. JSON Schema 2020-12
+ * spells a tuple `prefixItems`, which tools still read poorly: Schemathesis 4.32 rewrites it to the
+ * draft-7 `items: [...]` and then refuses its own rewrite, so the operations that return a
+ * customer's `tax_id` could not be tested. The API still checks each position.
+ */
+function writeTupleAsArray({
+  zodSchema,
+  jsonSchema: schema,
+}: {
+  zodSchema: unknown;
+  jsonSchema: JsonSchema;
+}) {
+  if ((zodSchema as z.ZodType)._zod.def.type !== 'tuple' || !Array.isArray(schema.prefixItems)) return;
+  const positions = schema.prefixItems as JsonSchema[];
+  delete schema.prefixItems;
+  schema.items = positions.length === 1 ? positions[0] : { anyOf: positions };
+  schema.minItems = positions.length;
+  schema.maxItems = positions.length;
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: SchemaComponents): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: writeTupleAsArray,
+  }) as JsonSchema;
+  return components.adopt(rest);
+}
+
+function parametersOf(
+  schema: z.ZodType | undefined,
+  location: 'path' | 'query',
+  components: SchemaComponents,
+) {
   if (!schema) return [];
-  const object = jsonSchema(schema, 'input') as {
+  const object = jsonSchema(schema, 'input', components) as {
     properties?: Record<string, JsonSchema>;
     required?: string[];
   };
@@ -146,12 +259,17 @@ function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query')
   }));
 }
 
-const errorBody = (name: string) => ({
+/** `{ error, detail }` for the named errors of one status. */
+const errorBody = (names: readonly ErrorName[]) => ({
   type: 'object',
   required: ['error', 'detail'],
-  properties: { error: { const: name }, detail: { type: 'string' } },
+  properties: {
+    error: names.length === 1 ? { const: names[0] } : { enum: [...names] },
+    detail: { type: 'string' },
+  },
 });
 
+/** FastAPI's validation answer, which Polar gives: `{ detail: [{ loc, msg, type }] }`. */
 const validationErrorBody = {
   type: 'object',
   required: ['detail'],
@@ -171,11 +289,58 @@ const validationErrorBody = {
   },
 };
 
+/**
+ * The named errors an operation may answer: its own, and those of the middleware in front of it.
+ * Every /v1 call draws from a rate limit (429); a caller's operation needs authentication (401)
+ * and a token scope that allows it (403), and a POST may carry an `Idempotency-Key` whose first
+ * request still runs (409); a body may be too large (413) or not JSON (415); a path whose
+ * percent-encoding is broken is refused before routing (400).
+ */
+function errorNamesOf(spec: OperationSpec): ErrorName[] {
+  const names = new Set<ErrorName>(['TooManyRequests']);
+  if (!spec.public) names.add('Unauthorized').add('NotPermitted');
+  if (!spec.public && spec.method === 'post') names.add('Conflict');
+  if (spec.body) names.add('PayloadTooLarge').add('UnsupportedMediaType');
+  if (spec.params) names.add('BadRequest');
+  for (const name of spec.errors ?? []) names.add(name);
+  return [...names];
+}
+
+/** Whether the operation may answer a validation error (422 `{ detail: [...] }`). */
+const validatesInput = (spec: OperationSpec) =>
+  Boolean(spec.params || spec.query || spec.body) || (!spec.public && spec.method === 'post');
+
+/** The error answers of an operation, one per status; a status with two shapes documents both. */
+function errorResponses(spec: OperationSpec): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const name of errorNamesOf(spec)) {
+    byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
+  }
+  if (validatesInput(spec) && !byStatus.has(422)) byStatus.set(422, []);
+  const responses: Record<string, unknown> = {};
+  for (const [status, names] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const shapes = [
+      ...(status === 422 && validatesInput(spec) ? [validationErrorBody] : []),
+      ...(names.length > 0 ? [errorBody(names)] : []),
+    ];
+    const descriptions = [
+      ...(status === 422 && validatesInput(spec) ? ['Validation Error'] : []),
+      ...names.map((name) => `${name}: ${ERRORS[name].message}`),
+    ];
+    responses[status] = {
+      description: descriptions.join(' Or '),
+      content: { 'application/json': { schema: shapes.length === 1 ? shapes[0] : { oneOf: shapes } } },
+    };
+  }
+  return responses;
+}
+
 /** OpenAPI 3.1 (JSON Schema 2020-12, which is what zod writes) for every registered operation. */
 export function openApiDocument(
   operations: readonly OperationSpec[],
   info: { version: string; serverUrl: string },
 ) {
+  const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of operations) {
     const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
@@ -183,23 +348,11 @@ export function openApiDocument(
       [status]: spec.response
         ? {
             description: 'Successful Response',
-            content: { 'application/json': { schema: jsonSchema(spec.response, 'output') } },
+            content: { 'application/json': { schema: jsonSchema(spec.response, 'output', components) } },
           }
         : { description: 'Successful Response' },
+      ...errorResponses(spec),
     };
-    if (spec.params || spec.query || spec.body) {
-      responses['422'] = {
-        description: 'Validation Error',
-        content: { 'application/json': { schema: validationErrorBody } },
-      };
-    }
-    const errors: ErrorName[] = [...(spec.public ? [] : (['Unauthorized'] as const)), ...(spec.errors ?? [])];
-    for (const name of errors) {
-      responses[ERRORS[name].status] = {
-        description: ERRORS[name].message,
-        content: { 'application/json': { schema: errorBody(name) } },
-      };
-    }
     const path = `/v1${spec.path}`;
     paths[path] ??= {};
     paths[path][spec.method] = {
@@ -207,12 +360,15 @@ export function openApiDocument(
       summary: spec.summary,
       tags: [spec.tag],
       ...(spec.public ? { security: [] } : {}),
-      parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
+      parameters: [
+        ...parametersOf(spec.params, 'path', components),
+        ...parametersOf(spec.query, 'query', components),
+      ],
       ...(spec.body
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } },
+              content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } },
             },
           }
         : {}),
@@ -230,6 +386,7 @@ export function openApiDocument(
     servers: [{ url: info.serverUrl }],
     security: [{ access_token: [] }],
     components: {
+      schemas: components.schemas,
       securitySchemes: {
         access_token: { type: 'http', scheme: 'bearer', description: 'Organization access token' },
       },

@@ -133,15 +133,32 @@ export function registerCheckoutClientOperations(api: OperationRegistry, ctx: Ch
   );
 }
 
+/**
+ * The client secret of a client call's path, or null when it cannot be one. CORS runs before the
+ * route validates its parameters, so it checks them itself: a malformed secret (bad
+ * percent-encoding, NUL, too long) must not reach the database, and the route answers it.
+ */
+function clientSecretFromPath(encoded: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(encoded);
+  } catch {
+    return null;
+  }
+  const parsed = clientSecretParamsSchema.safeParse({ client_secret: decoded });
+  return parsed.success ? parsed.data.client_secret : null;
+}
+
 /** CORS for the client calls: our own origin always, a checkout's embed origin for that checkout. */
 export function checkoutClientCors(ctx: Pick<CheckoutsContext, 'db' | 'publicUrl'>): RequestHandler {
   const ownOrigin = new URL(ctx.publicUrl).origin;
   return async (req, res, next) => {
     const origin = req.headers.origin;
-    const secret = /^\/checkouts\/client\/([^/]+)/.exec(req.path)?.[1];
-    if (!origin || !secret) return next();
+    const encodedSecret = /^\/checkouts\/client\/([^/]+)/.exec(req.path)?.[1];
+    if (!origin || !encodedSecret) return next();
+    const secret = clientSecretFromPath(encodedSecret);
     const allowed =
-      origin === ownOrigin || origin === (await embedOriginOf(ctx.db, decodeURIComponent(secret)));
+      origin === ownOrigin || (secret !== null && origin === (await embedOriginOf(ctx.db, secret)));
     if (allowed) {
       res.vary('Origin');
       res.set({

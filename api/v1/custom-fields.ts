@@ -18,15 +18,18 @@ import {
   listResourceSchema,
   oneOrManyUuids,
   pageQuerySchema,
+  QUERY_LIST_MAX_ITEMS,
   sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
 } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
-  query: z.string().optional(),
-  type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema)]).optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
+  type: z.union([customFieldTypeSchema, z.array(customFieldTypeSchema).max(QUERY_LIST_MAX_ITEMS)]).optional(),
   sorting: sortingSchema(customFieldSortFields),
 });
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { metadataQueryFrom } from '../../domain/metadata/rules.js';
+import { metadataQuerySchema } from '../../domain/metadata/schemas.js';
 import {
   meterCreateSchema,
   meterSchema,
@@ -13,6 +13,8 @@ import {
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
 } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import { AppError } from '../../domain/platform/errors.js';
@@ -20,7 +22,9 @@ import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
-  query: z.string().optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
+  // Read by `metadataQueryFrom` below; declared so that its keys and values follow the text rule.
+  metadata: metadataQuerySchema.optional(),
   sorting: sortingSchema(meterSortFields),
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { signUpUser } from '../../test/auth-client.js';
@@ -180,6 +181,28 @@ describe('/v1/organizations', () => {
       expect(await env.database.db.outboxEvent.count()).toBe(0);
     });
 
+    // Hardening issue item 7: a PATCH without a body answered 200.
+    it('requires a body: none is a 422 at body, as Polar answers', async () => {
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({
+        detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }],
+      });
+      const asText = await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+        body: '{"name":"Plain"}',
+      });
+      expect(asText.status).toBe(415);
+      expect(await asText.json()).toMatchObject({ error: 'UnsupportedMediaType' });
+      expect(await env.database.db.outboxEvent.count()).toBe(0);
+    });
+
     it.each([
       ['owner', 200],
       ['admin', 200],
@@ -198,26 +221,30 @@ describe('/v1/organizations', () => {
   });
 
   describe('POST /v1/organizations/', () => {
-    it("creates an organization owned by the token's creator, with its default team", async () => {
+    it('creates an organization owned by the signed-in user, with its default team', async () => {
       const creator = await signUpUser(env.stack.baseUrl);
-      const home = await createOrganization(env.database.db);
-      await addMember(env.database.db, home.id, creator.user.id, 'owner');
-      const polar = polarWith(
-        await createAccessToken(env.database.db, home.id, { createdById: creator.user.id }),
-      );
       const slug = `new-shop-${Date.now()}`;
-      const created = await polar.organizations.create({
-        name: 'New Shop',
-        slug,
-        website: 'https://new-shop.example',
-        subscriptionSettings: {
-          allowMultipleSubscriptions: false,
-          allowCustomerUpdates: true,
-          prorationBehavior: 'invoice',
-        },
+      const response = await fetch(`${env.stack.baseUrl}/v1/organizations/`, {
+        method: 'POST',
+        headers: { cookie: creator.cookieHeader(), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'New Shop',
+          slug,
+          website: 'https://new-shop.example',
+          subscription_settings: {
+            allow_multiple_subscriptions: false,
+            allow_customer_updates: true,
+            proration_behavior: 'invoice',
+          },
+        }),
       });
+      expect(response.status).toBe(201);
+      const created = (await response.json()) as {
+        id: string;
+        subscription_settings: { proration_behavior: string };
+      };
       expect(created).toMatchObject({ name: 'New Shop', slug, website: 'https://new-shop.example' });
-      expect(created.subscriptionSettings.prorationBehavior).toBe('invoice');
+      expect(created.subscription_settings.proration_behavior).toBe('invoice');
       const members = await env.database.db.member.findMany({ where: { organizationId: created.id } });
       expect(members).toEqual([expect.objectContaining({ userId: creator.user.id, role: 'owner' })]);
       expect(
@@ -240,14 +267,23 @@ describe('/v1/organizations', () => {
       ]);
     });
 
-    it('refuses a token that has no creator to own the organization', async () => {
+    // Hardening issue item 7: a token could create an organization it then could not read.
+    it('refuses an organization access token with 403 NotPermitted, as Polar does', async () => {
+      const creator = await signUpUser(env.stack.baseUrl);
       const home = await createOrganization(env.database.db);
-      const polar = polarWith(await createAccessToken(env.database.db, home.id));
-      await expect(
-        polar.organizations.create({ name: 'Orphan', slug: `orphan-${Date.now()}` }),
-      ).rejects.toMatchObject({
-        statusCode: 403,
-      });
+      await addMember(env.database.db, home.id, creator.user.id, 'owner');
+      for (const createdById of [creator.user.id, null]) {
+        const token = await createAccessToken(env.database.db, home.id, { createdById });
+        const slug = `token-shop-${randomUUID().slice(0, 8)}`;
+        const response = await fetch(`${env.stack.baseUrl}/v1/organizations/`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Token Shop', slug }),
+        });
+        expect(response.status).toBe(403);
+        expect(await response.json()).toMatchObject({ error: 'NotPermitted' });
+        expect(await env.database.db.organization.count({ where: { slug } })).toBe(0);
+      }
     });
   });
 });

@@ -1,5 +1,4 @@
 import { isAPIError } from 'better-auth/api';
-import { z } from 'zod';
 import {
   organizationCreateSchema,
   organizationIdParamsSchema,
@@ -14,14 +13,20 @@ import {
   updateOrganization,
   type CreateOrganizationForUser,
 } from '../../domain/organizations/service.js';
-import { listResourceSchema, pageQuerySchema, sortingSchema } from '../../domain/platform/schemas.js';
+import {
+  listResourceSchema,
+  pageQuerySchema,
+  sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+} from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
 import { AppError, InvalidInputError } from '../../domain/platform/errors.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
-  slug: z.string().min(1).optional(),
+  slug: textSchema({ max: TEXT_MAX_LENGTH.name, min: 1 }).optional(),
   sorting: sortingSchema(organizationSortFields),
 });
 

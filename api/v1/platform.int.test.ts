@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Prisma } from '../../generated/prisma/client.js';
 import { describe, expect, it } from '@jest/globals';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { signUpUser } from '../../test/auth-client.js';
 import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
 import { startTestStack, useTestStack } from '../../test/stack.js';
@@ -45,6 +46,74 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
   const env = useTestStack({ withWorker: false });
 
   describe('GET /v1/openapi.json', () => {
+    // Hardening issue item 7: references zod wrote as `#/$defs/…` resolved nowhere, so the document
+    // was not valid OpenAPI 3.1 and schemathesis could not test the operations that used them.
+    it('is a valid OpenAPI 3.1 document', async () => {
+      const document: unknown = await (await fetch(`${env.stack.baseUrl}/v1/openapi.json`)).json();
+      const result = await new Validator().validate(document as Record<string, unknown>);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+    });
+
+    it('documents both error shapes where a status has two (422: validation and named errors)', async () => {
+      type Responses = Record<
+        string,
+        { content?: { 'application/json': { schema: Record<string, unknown> } } }
+      >;
+      const document = (await (await fetch(`${env.stack.baseUrl}/v1/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { responses: Responses }>>;
+      };
+      const invoice = document.paths['/v1/orders/{id}/invoice']!.post!.responses;
+      const shapes = invoice['422']!.content!['application/json'].schema.oneOf as Record<string, unknown>[];
+      expect(shapes).toEqual([
+        expect.objectContaining({ required: ['detail'] }),
+        expect.objectContaining({
+          required: ['error', 'detail'],
+          properties: expect.objectContaining({
+            error: { enum: ['MissingInvoiceBillingDetails', 'NotPaidOrder'] },
+          }) as unknown,
+        }),
+      ]);
+      // Two named errors of one status are one schema naming both.
+      expect(invoice['409']!.content!['application/json'].schema).toMatchObject({
+        properties: { error: { enum: ['Conflict', 'InvoiceAlreadyExists'] } },
+      });
+    });
+
+    it('states a maximum length (or a pattern, format or set of values) for every text an operation takes', async () => {
+      type Schema = Record<string, unknown>;
+      const document = (await (await fetch(`${env.stack.baseUrl}/v1/openapi.json`)).json()) as {
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              parameters: { name: string; schema: Schema }[];
+              requestBody?: { content: { 'application/json': { schema: Schema } } };
+            }
+          >
+        >;
+      };
+      const unbounded: string[] = [];
+      const visit = (schema: unknown, where: string): void => {
+        if (Array.isArray(schema)) return schema.forEach((entry, index) => visit(entry, `${where}.${index}`));
+        if (!schema || typeof schema !== 'object') return;
+        const node = schema as Schema;
+        const isBounded = ['maxLength', 'pattern', 'format', 'enum', 'const'].some((key) => key in node);
+        const types = Array.isArray(node.type) ? (node.type as unknown[]) : [node.type];
+        if (types.includes('string') && !isBounded) unbounded.push(where);
+        for (const [key, value] of Object.entries(node)) visit(value, `${where}.${key}`);
+      };
+      for (const [route, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          for (const parameter of operation.parameters)
+            visit(parameter.schema, `${method} ${route} ${parameter.name}`);
+          visit(operation.requestBody?.content['application/json'].schema, `${method} ${route} body`);
+        }
+      }
+      expect(unbounded).toEqual([]);
+    });
+
     it('documents exactly the routes the router serves, each one a Polar operation or a known extension', async () => {
       const response = await fetch(`${env.stack.baseUrl}/v1/openapi.json`);
       expect(response.status).toBe(200);
@@ -81,9 +150,10 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       const served = (router as unknown as { stack: Layer[] }).stack
         .filter((layer) => layer.route)
         .flatMap((layer) =>
-          Object.keys(layer.route!.methods).map(
-            (method) => `${method} /v1${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`,
-          ),
+          Object.keys(layer.route!.methods)
+            // Every path's 405 answer for the methods it does not serve (`router.all`).
+            .filter((method) => method !== '_all')
+            .map((method) => `${method} /v1${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
         );
       expect(documented.map(({ method, route }) => `${method} ${route}`).sort()).toEqual(served.sort());
 
@@ -92,6 +162,31 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         if (TOLLGATE_EXTENSIONS.has(id)) continue;
         expect(polar).toContain(`${method.toUpperCase()} ${route} ${functionName(id)}`);
       }
+    });
+  });
+
+  // Found by Schemathesis (unsupported_method): these were 404s, Polar answers 405.
+  describe('a method no operation serves at a path', () => {
+    it('is a 405 MethodNotAllowed listing the methods in Allow; OPTIONS gets the list', async () => {
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
+      const headers = { authorization: `Bearer ${token}` };
+      const trace = await fetch(`${env.stack.baseUrl}/v1/products/`, { method: 'PUT', headers });
+      expect(trace.status).toBe(405);
+      expect(trace.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+      expect(await trace.json()).toMatchObject({ error: 'MethodNotAllowed' });
+      const options = await fetch(`${env.stack.baseUrl}/v1/products/${randomUUID()}`, {
+        method: 'OPTIONS',
+        headers,
+      });
+      expect(options.status).toBe(204);
+      expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH, OPTIONS');
+      // Methods registered for a path after its first one still reach their routes.
+      const update = await fetch(`${env.stack.baseUrl}/v1/products/${randomUUID()}`, {
+        method: 'PATCH',
+        headers,
+      });
+      expect(update.status).toBe(422);
     });
   });
 
@@ -104,8 +199,9 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       return { user, organization, token };
     }
 
-    const createOrg = (token: string, key: string | undefined, body: unknown) =>
-      fetch(`${env.stack.baseUrl}/v1/organizations/`, {
+    // Customers, not organizations: an access token cannot create organizations (Polar's rule).
+    const createCustomer = (token: string, key: string | undefined, body: unknown) =>
+      fetch(`${env.stack.baseUrl}/v1/customers/`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
@@ -118,28 +214,29 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
     it('replays the first answer for the same key and body, without doing the work again', async () => {
       const { token } = await ownerWithToken();
       const key = randomUUID();
-      const slug = `idem-${randomUUID().slice(0, 8)}`;
-      const first = await createOrg(token, key, { name: 'Once', slug });
+      const email = `idem-${randomUUID().slice(0, 8)}@example.com`;
+      const first = await createCustomer(token, key, { name: 'Once', email });
       expect(first.status).toBe(201);
       const created = (await first.json()) as { id: string };
 
       // Same meaning, other key order: still the same request.
-      const again = await createOrg(token, key, { slug, name: 'Once' });
+      const again = await createCustomer(token, key, { email, name: 'Once' });
       expect(again.status).toBe(201);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(await again.json()).toEqual(created);
-      expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+      expect(await env.database.db.customer.count({ where: { email } })).toBe(1);
     });
 
     it('refuses the same key with another body (422), and leaves nothing behind for a failed request', async () => {
       const { token } = await ownerWithToken();
       const key = randomUUID();
-      const slug = `idem-${randomUUID().slice(0, 8)}`;
-      const invalid = await createOrg(token, key, { name: 'Bad', slug: 'X' });
+      const email = `idem-${randomUUID().slice(0, 8)}@example.com`;
+      const invalid = await createCustomer(token, key, { name: 'Bad', email: 'X' });
       expect(invalid.status).toBe(422);
 
-      expect((await createOrg(token, key, { name: 'Good', slug })).status).toBe(201);
-      const reused = await createOrg(token, key, { name: 'Other', slug: `${slug}-2` });
+      expect((await createCustomer(token, key, { name: 'Good', email })).status).toBe(201);
+      const other = `other-${email}`;
+      const reused = await createCustomer(token, key, { name: 'Other', email: other });
       expect(reused.status).toBe(422);
       expect(await reused.json()).toEqual({
         detail: [
@@ -150,22 +247,22 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
           },
         ],
       });
-      expect(await env.database.db.organization.count({ where: { slug: `${slug}-2` } })).toBe(0);
+      expect(await env.database.db.customer.count({ where: { email: other } })).toBe(0);
     });
 
     it('lets only one of many concurrent requests with one key do the work', async () => {
       const { token } = await ownerWithToken();
       const key = randomUUID();
-      const slug = `idem-${randomUUID().slice(0, 8)}`;
+      const email = `idem-${randomUUID().slice(0, 8)}@example.com`;
       const answers = await Promise.all(
-        Array.from({ length: 8 }, () => createOrg(token, key, { name: 'Race', slug })),
+        Array.from({ length: 8 }, () => createCustomer(token, key, { name: 'Race', email })),
       );
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.every((status) => status === 201 || status === 409)).toBe(true);
       expect(
         answers.filter((answer) => answer.status === 201 && !answer.headers.get('idempotent-replayed')),
       ).toHaveLength(1);
-      expect(await env.database.db.organization.count({ where: { slug } })).toBe(1);
+      expect(await env.database.db.customer.count({ where: { email } })).toBe(1);
     });
 
     it('lets the same request take over a claim whose process died before answering', async () => {
@@ -204,16 +301,24 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       const b = await ownerWithToken();
       const key = randomUUID();
       expect(
-        (await createOrg(a.token, key, { name: 'A', slug: `a-${randomUUID().slice(0, 8)}` })).status,
+        (
+          await createCustomer(a.token, key, {
+            name: 'A',
+            email: `a-${randomUUID().slice(0, 8)}@example.com`,
+          })
+        ).status,
       ).toBe(201);
-      const other = await createOrg(b.token, key, { name: 'B', slug: `b-${randomUUID().slice(0, 8)}` });
+      const other = await createCustomer(b.token, key, {
+        name: 'B',
+        email: `b-${randomUUID().slice(0, 8)}@example.com`,
+      });
       expect(other.status).toBe(201);
       expect(other.headers.get('idempotent-replayed')).toBeNull();
     });
 
     it('refuses a malformed key', async () => {
       const { token } = await ownerWithToken();
-      expect((await createOrg(token, 'x'.repeat(256), { name: 'A', slug: 'aaa' })).status).toBe(422);
+      expect((await createCustomer(token, 'x'.repeat(256), { email: 'a@example.com' })).status).toBe(422);
     });
   });
 });

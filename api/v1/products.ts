@@ -5,6 +5,8 @@ import {
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
 } from '../../domain/platform/schemas.js';
 import {
   productBenefitsUpdateSchema,
@@ -32,7 +34,7 @@ const booleanQuery = z
 const listQuerySchema = pageQuerySchema.extend({
   id: oneOrManyUuids.optional(),
   organization_id: oneOrManyUuids.optional(),
-  query: z.string().optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   is_archived: booleanQuery,
   is_recurring: booleanQuery,
   benefit_id: oneOrManyUuids.optional(),

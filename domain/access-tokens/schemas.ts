@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema, textSchema } from '../platform/schemas.js';
 import { parseDurationSeconds } from './rules.js';
 
 const RESOURCES = [
@@ -53,7 +54,7 @@ const MAX_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60;
 
 /** Seconds, or an ISO-8601 duration (`P30D`, `PT12H`), as Polar's `timedelta` accepts. */
 export const expiresInSchema = z
-  .union([z.number().int().positive(), z.string()])
+  .union([z.number().int().positive(), textSchema({ max: 64 })])
   .transform((value, context) => {
     const seconds = typeof value === 'number' ? value : parseDurationSeconds(value);
     if (seconds === null || seconds <= 0 || seconds > MAX_LIFETIME_SECONDS) {
@@ -68,7 +69,7 @@ export const expiresInSchema = z
 
 export const accessTokenCreateSchema = z.strictObject({
   organization_id: z.uuid(),
-  comment: z.string().trim().min(1).max(255),
+  comment: nameSchema(255),
   expires_in: expiresInSchema.nullable().optional(),
   scopes: z.array(accessTokenScopeSchema).default([]),
 });

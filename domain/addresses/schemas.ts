@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textSchema } from '../platform/schemas.js';
 import { invalidSubdivisionMessage, subdivisionsOf } from './rules.js';
 
 // Billing addresses on the wire (Polar's Address and AddressInput, spec §3 Customer).
@@ -19,11 +20,11 @@ export const addressSchema = z.object({
  */
 export const addressDraftSchema = z
   .strictObject({
-    line1: z.string().trim().max(255).nullable().optional(),
-    line2: z.string().trim().max(255).nullable().optional(),
-    postal_code: z.string().trim().max(32).nullable().optional(),
-    city: z.string().trim().max(255).nullable().optional(),
-    state: z.string().trim().max(64).nullable().optional(),
+    line1: textSchema({ max: 255, trim: true }).nullable().optional(),
+    line2: textSchema({ max: 255, trim: true }).nullable().optional(),
+    postal_code: textSchema({ max: 32, trim: true }).nullable().optional(),
+    city: textSchema({ max: 255, trim: true }).nullable().optional(),
+    state: textSchema({ max: 64, trim: true }).nullable().optional(),
     country: z
       .string()
       .trim()

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { customerSchema } from '../customers/schemas.js';
-import { metadataSchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import {
+  nameSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  queryListSchema,
+  sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+} from '../platform/schemas.js';
 
 // Polar's benefits as @polar-sh/sdk@0.33.2 reads them (spec §3 Benefit, Benefit grant).
 
@@ -32,7 +41,7 @@ const licenseKeyActivationSchema = z.strictObject({
 
 /** What a seller may set, per type. */
 export const benefitPropertiesInput = {
-  custom: z.strictObject({ note: z.string().max(10_000).nullable().optional() }),
+  custom: z.strictObject({ note: textSchema({ max: TEXT_MAX_LENGTH.description }).nullable().optional() }),
   // Tollgate has no Discord bot OAuth of its own: the guild token is the id of the server the
   // seller's bot was added to.
   discord: z.strictObject({ guild_token: snowflake, role_id: snowflake }),
@@ -119,7 +128,7 @@ export const benefitSchema = z.discriminatedUnion(
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
 ) as unknown as z.ZodType<Benefit>;
 
-const description = z.string().trim().min(3).max(42);
+const description = nameSchema(42, 3);
 
 export const benefitCreateSchema = z.discriminatedUnion(
   'type',
@@ -127,7 +136,7 @@ export const benefitCreateSchema = z.discriminatedUnion(
     z.strictObject({
       type: z.literal(type),
       description,
-      metadata: metadataSchema.optional(),
+      metadata: metadataInputSchema.optional(),
       organization_id: z.uuid().nullable().optional(),
       properties: benefitPropertiesInput[type],
     }),
@@ -148,7 +157,7 @@ export const benefitUpdateSchema = z.discriminatedUnion(
     z.strictObject({
       type: z.literal(type),
       description: description.nullable().optional(),
-      metadata: metadataSchema.optional(),
+      metadata: metadataInputSchema.optional(),
       properties: benefitPropertiesInput[type].nullable().optional(),
     }),
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
@@ -165,11 +174,8 @@ export const benefitSortFields = ['created_at', '-created_at', 'description', '-
 export const benefitListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
   // The SDK's `typeFilter` travels as `type`.
-  type: z
-    .union([benefitTypeSchema, z.array(benefitTypeSchema)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional(),
-  query: z.string().optional(),
+  type: queryListSchema(benefitTypeSchema).optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   sorting: sortingSchema(benefitSortFields),
 });
 export type BenefitListQuery = z.infer<typeof benefitListQuerySchema>;

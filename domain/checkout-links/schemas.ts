@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { discountSchema } from '../discounts/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
-import { metadataSchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import {
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+  withTextRule,
+} from '../platform/schemas.js';
 import { productPriceSchema } from '../products/schemas.js';
 
 // Polar's CheckoutLink as @polar-sh/sdk@0.33.2 reads it.
@@ -52,17 +60,19 @@ export const checkoutLinkSchema = z.object({
 });
 export type CheckoutLink = z.infer<typeof checkoutLinkSchema>;
 
-const successUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  .refine(
-    (url) => !url.includes('{') || url.includes('{CHECKOUT_ID}'),
-    'The only placeholder is {CHECKOUT_ID}.',
-  );
+const successUrl = withTextRule(
+  z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (url) => !url.includes('{') || url.includes('{CHECKOUT_ID}'),
+      'The only placeholder is {CHECKOUT_ID}.',
+    ),
+  { max: TEXT_MAX_LENGTH.url },
+);
 
 const linkFields = {
-  metadata: metadataSchema.optional(),
-  label: z.string().trim().max(256).nullable().optional(),
+  metadata: metadataInputSchema.optional(),
+  label: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
   allow_discount_codes: z.boolean().optional(),
   require_billing_address: z.boolean().optional(),
   discount_id: z.uuid().nullable().optional(),

@@ -5,7 +5,16 @@ import { addressDraftSchema, addressSchema } from '../addresses/schemas.js';
 import { discountDurationSchema } from '../discounts/schemas.js';
 import { METADATA_STRING_MAX_LENGTH, metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { organizationSchema } from '../organizations/schemas.js';
-import { oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import {
+  emailAddressSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  queryListSchema,
+  sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+  withTextRule,
+} from '../platform/schemas.js';
 import { productPriceSchema } from '../products/schemas.js';
 
 // Polar's Checkout, CheckoutPublic and CheckoutPublicConfirmed as @polar-sh/sdk@0.33.2 reads them
@@ -111,34 +120,39 @@ export const checkoutPublicConfirmedSchema = checkoutPublicSchema.extend({
 });
 export type CheckoutPublicConfirmed = z.infer<typeof checkoutPublicConfirmedSchema>;
 
-const emailSchema = z
-  .email({ message: 'A valid email address is required.' })
-  .max(320)
-  .transform((email) => email.toLowerCase());
-const nameSchema = z.string().trim().max(256);
+const emailSchema = emailAddressSchema('A valid email address is required.').transform((email) =>
+  email.toLowerCase(),
+);
+const customerNameSchema = textSchema({ max: TEXT_MAX_LENGTH.name, trim: true });
 const amountSchema = z.number().int().min(0).max(99_999_999);
-const taxIdSchema = z.string().trim().min(1).max(64);
+const taxIdSchema = textSchema({ max: 64, min: 1, trim: true });
 const ipSchema = z.union([z.ipv4(), z.ipv6()]);
 
-const successUrlSchema = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  .refine(
-    (url) => !url.includes('{') || url.includes('{CHECKOUT_ID}'),
-    'The only placeholder is {CHECKOUT_ID}.',
-  );
-const embedOriginSchema = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  // zod runs this check even when the URL check above failed: it must not throw on a non-URL.
-  .refine(
-    (value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''),
-    'An origin is scheme://host[:port].',
-  )
-  .transform((value) => new URL(value).origin);
+const successUrlSchema = withTextRule(
+  z
+    .url({ protocol: /^https?$/ })
+    .refine(
+      (url) => !url.includes('{') || url.includes('{CHECKOUT_ID}'),
+      'The only placeholder is {CHECKOUT_ID}.',
+    ),
+  { max: TEXT_MAX_LENGTH.url },
+);
+const embedOriginSchema = withTextRule(
+  z
+    .url({ protocol: /^https?$/ })
+    // zod runs this check even when the URL check above failed: it must not throw on a non-URL.
+    .refine(
+      (value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''),
+      'An origin is scheme://host[:port].',
+    ),
+  { max: TEXT_MAX_LENGTH.url },
+).transform((value) => new URL(value).origin);
 
-/** Custom field values are checked against the product's attached fields by the service. */
-const customFieldInputSchema = z.record(z.string(), z.unknown());
+/**
+ * Custom field values are checked against the product's attached fields by the service (text
+ * values with the text rule there); keys are slugs.
+ */
+const customFieldInputSchema = z.record(textSchema({ max: 100 }), z.unknown());
 
 /** What the buyer may change, on the client endpoints and (as the seller) on `checkouts.update`. */
 const buyerFields = {
@@ -147,9 +161,9 @@ const buyerFields = {
   product_price_id: z.uuid().nullable().optional(),
   amount: amountSchema.nullable().optional(),
   is_business_customer: z.boolean().nullable().optional(),
-  customer_name: nameSchema.nullable().optional(),
+  customer_name: customerNameSchema.nullable().optional(),
   customer_email: emailSchema.nullable().optional(),
-  customer_billing_name: nameSchema.nullable().optional(),
+  customer_billing_name: customerNameSchema.nullable().optional(),
   customer_billing_address: addressDraftSchema.nullable().optional(),
   customer_tax_id: taxIdSchema.nullable().optional(),
 };
@@ -165,11 +179,11 @@ export const checkoutCreateSchema = z
     amount: amountSchema.nullable().optional(),
     customer_id: z.uuid().nullable().optional(),
     is_business_customer: z.boolean().default(false),
-    customer_external_id: z.string().trim().min(1).max(255).nullable().optional(),
-    customer_name: nameSchema.nullable().optional(),
+    customer_external_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
+    customer_name: customerNameSchema.nullable().optional(),
     customer_email: emailSchema.nullable().optional(),
     customer_ip_address: ipSchema.nullable().optional(),
-    customer_billing_name: nameSchema.nullable().optional(),
+    customer_billing_name: customerNameSchema.nullable().optional(),
     customer_billing_address: addressDraftSchema.nullable().optional(),
     customer_tax_id: taxIdSchema.nullable().optional(),
     customer_metadata: metadataInputSchema.optional(),
@@ -207,12 +221,12 @@ export type CheckoutUpdate = z.infer<typeof checkoutUpdateSchema>;
 
 export const checkoutClientUpdateSchema = z.strictObject({
   ...buyerFields,
-  discount_code: z.string().trim().max(256).nullable().optional(),
+  discount_code: textSchema({ max: 256, trim: true }).nullable().optional(),
 });
 export type CheckoutClientUpdate = z.infer<typeof checkoutClientUpdateSchema>;
 
 export const checkoutConfirmSchema = checkoutClientUpdateSchema.extend({
-  confirmation_token_id: z.string().trim().min(1).max(255).nullable().optional(),
+  confirmation_token_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
 });
 export type CheckoutConfirm = z.infer<typeof checkoutConfirmSchema>;
 
@@ -229,17 +243,14 @@ export const checkoutListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
   product_id: oneOrManyUuids.optional(),
   customer_id: oneOrManyUuids.optional(),
-  status: z
-    .union([checkoutStatusSchema, z.array(checkoutStatusSchema)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional(),
-  query: z.string().trim().max(256).optional(),
+  status: queryListSchema(checkoutStatusSchema).optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).optional(),
   sorting: sortingSchema(checkoutSortFields),
 });
 export type CheckoutListQuery = z.infer<typeof checkoutListQuerySchema>;
 
 export const checkoutIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
-export const clientSecretParamsSchema = z.object({ client_secret: z.string().min(1).max(255) });
+export const clientSecretParamsSchema = z.object({ client_secret: textSchema({ max: 255, min: 1 }) });
 
 // ── A checkout link's URL (`GET /api/checkout-links/<secret>?…`) ───────────────────────────────
 
@@ -270,9 +281,14 @@ export type CheckoutLinkPrefill = {
 /** A link is shared widely and must never break: a value that does not fit reads as absent. */
 const ignoredWhenInvalid = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 
-const linkMetadataValueSchema = ignoredWhenInvalid(z.string().trim().min(1).max(METADATA_STRING_MAX_LENGTH));
+const linkMetadataValueSchema = ignoredWhenInvalid(
+  textSchema({ max: METADATA_STRING_MAX_LENGTH, min: 1, trim: true }),
+);
 const CUSTOM_FIELD_PREFIX = 'custom_field_data.';
-const customFieldPrefillSchema = z.tuple([customFieldSlugSchema, z.string().trim().min(1)]);
+const customFieldPrefillSchema = z.tuple([
+  customFieldSlugSchema,
+  textSchema({ max: TEXT_MAX_LENGTH.description, min: 1, trim: true }),
+]);
 
 /**
  * Reads the query (Express's extended parser): `custom_field_data.<slug>=` as Polar's links write
@@ -283,8 +299,8 @@ export const checkoutLinkQuerySchema = z
     embed: ignoredWhenInvalid(z.literal('true')),
     embed_origin: ignoredWhenInvalid(embedOriginSchema),
     customer_email: ignoredWhenInvalid(emailSchema),
-    customer_name: ignoredWhenInvalid(nameSchema.min(1)),
-    discount_code: ignoredWhenInvalid(z.string().trim().min(1).max(256)),
+    customer_name: ignoredWhenInvalid(textSchema({ max: TEXT_MAX_LENGTH.name, min: 1, trim: true })),
+    discount_code: ignoredWhenInvalid(textSchema({ max: 256, min: 1, trim: true })),
     // Minor units, as everywhere on the API; the price's bounds are checked when pricing.
     amount: ignoredWhenInvalid(
       z

@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { hasControlCharacters, isWellFormedText, TEXT_MESSAGES } from '../platform/rules.js';
+import { TEXT_MAX_LENGTH } from '../platform/schemas.js';
 import type { CustomFieldProperties, CustomFieldType, propertiesSchemas } from './schemas.js';
 
 export type PropertyIssue = { path: string[]; message: string };
@@ -145,8 +147,14 @@ function checkText(raw: unknown, properties: FieldOf<'text'>['properties']): Che
   if (typeof raw !== 'string')
     return { issue: { msg: 'Input should be a valid string', type: 'string_type' } };
   const text = raw.trim();
+  // The text rule of every other field (domain/platform/schemas.ts): the value is stored in jsonb.
+  if (hasControlCharacters(text))
+    return { issue: { msg: TEXT_MESSAGES.controlCharacters, type: 'value_error' } };
+  if (!isWellFormedText(text)) return { issue: { msg: TEXT_MESSAGES.malformedUnicode, type: 'value_error' } };
   // Code points, as Python counts them: an emoji is one character, not two UTF-16 units.
   const length = [...text].length;
+  // A field without max_length still takes no more than a description.
+  const maxLength = properties.max_length ?? TEXT_MAX_LENGTH.description;
   if (properties.min_length !== undefined && length < properties.min_length) {
     return {
       issue: {
@@ -155,10 +163,10 @@ function checkText(raw: unknown, properties: FieldOf<'text'>['properties']): Che
       },
     };
   }
-  if (properties.max_length !== undefined && length > properties.max_length) {
+  if (length > maxLength) {
     return {
       issue: {
-        msg: `String should have at most ${characters(properties.max_length)}`,
+        msg: `String should have at most ${characters(maxLength)}`,
         type: 'string_too_long',
       },
     };

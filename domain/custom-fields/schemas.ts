@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import type { TextLimits } from '../platform/rules.js';
+import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 
 // Polar's CustomField as @polar-sh/sdk@0.33.2 reads it; spec §3 Custom field.
 
@@ -7,28 +9,40 @@ export const CUSTOM_FIELD_TYPES = ['checkbox', 'date', 'number', 'select', 'text
 export const customFieldTypeSchema = z.enum(CUSTOM_FIELD_TYPES);
 export type CustomFieldType = z.infer<typeof customFieldTypeSchema>;
 
-const formProperties = {
-  form_label: z.string().min(1).optional(),
-  form_help_text: z.string().min(1).optional(),
-  form_placeholder: z.string().min(1).optional(),
-};
 const bounds = { ge: z.number().int().optional(), le: z.number().int().optional() };
 
-export const selectOptionSchema = z.strictObject({ value: z.string().min(1), label: z.string().min(1) });
+/**
+ * The properties of each type, strict, with the texts made by `text`: what the SDK sends and
+ * what is stored.
+ */
+function propertiesSchemasWith(text: (limits: TextLimits) => z.ZodType<string>) {
+  const formProperties = {
+    form_label: text({ max: TEXT_MAX_LENGTH.name, min: 1 }).optional(),
+    form_help_text: text({ max: 1000, min: 1 }).optional(),
+    form_placeholder: text({ max: TEXT_MAX_LENGTH.name, min: 1 }).optional(),
+  };
+  const selectOption = z.strictObject({
+    value: text({ max: TEXT_MAX_LENGTH.name, min: 1 }),
+    label: text({ max: TEXT_MAX_LENGTH.name, min: 1 }),
+  });
+  return {
+    checkbox: z.strictObject({ ...formProperties }),
+    date: z.strictObject({ ...formProperties, ...bounds }),
+    number: z.strictObject({ ...formProperties, ...bounds }),
+    select: z.strictObject({ ...formProperties, options: z.array(selectOption).min(1) }),
+    text: z.strictObject({
+      ...formProperties,
+      textarea: z.boolean().optional(),
+      min_length: z.number().int().min(0).optional(),
+      max_length: z.number().int().min(0).optional(),
+    }),
+  } as const;
+}
 
-/** The properties of each type, strict: what the SDK sends and what is stored. */
-export const propertiesSchemas = {
-  checkbox: z.strictObject({ ...formProperties }),
-  date: z.strictObject({ ...formProperties, ...bounds }),
-  number: z.strictObject({ ...formProperties, ...bounds }),
-  select: z.strictObject({ ...formProperties, options: z.array(selectOptionSchema).min(1) }),
-  text: z.strictObject({
-    ...formProperties,
-    textarea: z.boolean().optional(),
-    min_length: z.number().int().min(0).optional(),
-    max_length: z.number().int().min(0).optional(),
-  }),
-} as const;
+/** What a seller sends: every text follows the text rule. */
+export const propertiesInputSchemas = propertiesSchemasWith(textSchema);
+/** What answers carry: the properties as stored, so a value saved before a rule existed still reads. */
+export const propertiesSchemas = propertiesSchemasWith(({ min = 0 }) => z.string().min(min));
 
 export type CustomFieldProperties = z.infer<(typeof propertiesSchemas)[CustomFieldType]>;
 
@@ -62,42 +76,54 @@ export const customFieldSlugSchema = z
 const createCommon = {
   metadata: metadataInputSchema.optional(),
   slug: customFieldSlugSchema,
-  name: z.string().trim().min(1),
+  name: nameSchema(),
   organization_id: z.uuid().nullable().optional(),
 };
 
 export const customFieldCreateSchema = z.discriminatedUnion('type', [
-  z.strictObject({ ...createCommon, type: z.literal('checkbox'), properties: propertiesSchemas.checkbox }),
-  z.strictObject({ ...createCommon, type: z.literal('date'), properties: propertiesSchemas.date }),
-  z.strictObject({ ...createCommon, type: z.literal('number'), properties: propertiesSchemas.number }),
-  z.strictObject({ ...createCommon, type: z.literal('select'), properties: propertiesSchemas.select }),
-  z.strictObject({ ...createCommon, type: z.literal('text'), properties: propertiesSchemas.text }),
+  z.strictObject({
+    ...createCommon,
+    type: z.literal('checkbox'),
+    properties: propertiesInputSchemas.checkbox,
+  }),
+  z.strictObject({ ...createCommon, type: z.literal('date'), properties: propertiesInputSchemas.date }),
+  z.strictObject({ ...createCommon, type: z.literal('number'), properties: propertiesInputSchemas.number }),
+  z.strictObject({ ...createCommon, type: z.literal('select'), properties: propertiesInputSchemas.select }),
+  z.strictObject({ ...createCommon, type: z.literal('text'), properties: propertiesInputSchemas.text }),
 ]);
 
 const updateCommon = {
   metadata: metadataInputSchema.optional(),
   slug: customFieldSlugSchema.nullable().optional(),
-  name: z.string().trim().min(1).nullable().optional(),
+  name: nameSchema().nullable().optional(),
 };
 
 export const customFieldUpdateSchema = z.discriminatedUnion('type', [
   z.strictObject({
     ...updateCommon,
     type: z.literal('checkbox'),
-    properties: propertiesSchemas.checkbox.nullish(),
+    properties: propertiesInputSchemas.checkbox.nullish(),
   }),
-  z.strictObject({ ...updateCommon, type: z.literal('date'), properties: propertiesSchemas.date.nullish() }),
+  z.strictObject({
+    ...updateCommon,
+    type: z.literal('date'),
+    properties: propertiesInputSchemas.date.nullish(),
+  }),
   z.strictObject({
     ...updateCommon,
     type: z.literal('number'),
-    properties: propertiesSchemas.number.nullish(),
+    properties: propertiesInputSchemas.number.nullish(),
   }),
   z.strictObject({
     ...updateCommon,
     type: z.literal('select'),
-    properties: propertiesSchemas.select.nullish(),
+    properties: propertiesInputSchemas.select.nullish(),
   }),
-  z.strictObject({ ...updateCommon, type: z.literal('text'), properties: propertiesSchemas.text.nullish() }),
+  z.strictObject({
+    ...updateCommon,
+    type: z.literal('text'),
+    properties: propertiesInputSchemas.text.nullish(),
+  }),
 ]);
 
 export type CustomFieldCreate = z.infer<typeof customFieldCreateSchema>;

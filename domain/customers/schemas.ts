@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
+import { metadataInputSchema, metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import {
-  metadataQuerySchema,
-  metadataSchema,
+  emailAddressSchema,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
 } from '../platform/schemas.js';
 
 // Polar's Customer and CustomerState as @polar-sh/sdk@0.33.2 reads them (spec §3 Customer).
@@ -90,6 +92,7 @@ export const taxIdFormatSchema = z.enum(TAX_ID_FORMATS);
 
 /** `[value, format]`, as Polar stores a validated tax id. */
 export const taxIdSchema = z.tuple([z.string(), taxIdFormatSchema]);
+const taxIdInputSchema = z.tuple([textSchema({ max: 64 }), taxIdFormatSchema]);
 
 export const customerSchema = z.object({
   id: z.uuid(),
@@ -123,29 +126,26 @@ export const customerStateSchema = customerSchema.extend({
   active_meters: z.array(z.record(z.string(), z.json())),
 });
 
-const emailSchema = z
-  .email()
-  .max(320)
-  .transform((email) => email.toLowerCase());
+const emailSchema = emailAddressSchema().transform((email) => email.toLowerCase());
 
 const customerFields = {
-  metadata: metadataSchema.optional(),
-  name: z.string().trim().max(256).nullable().optional(),
+  metadata: metadataInputSchema.optional(),
+  name: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
   billing_address: addressInputSchema.nullable().optional(),
-  tax_id: taxIdSchema.nullable().optional(),
+  tax_id: taxIdInputSchema.nullable().optional(),
 };
 
 export const customerCreateSchema = z.strictObject({
   ...customerFields,
   email: emailSchema,
-  external_id: z.string().trim().min(1).max(255).nullable().optional(),
+  external_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
   organization_id: z.uuid().nullable().optional(),
 });
 
 export const customerUpdateSchema = z.strictObject({
   ...customerFields,
   email: emailSchema.nullable().optional(),
-  external_id: z.string().trim().min(1).max(255).nullable().optional(),
+  external_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
 });
 
 /** By external id, the external id is the address: it cannot change there. */
@@ -155,14 +155,14 @@ export const customerSortFields = ['created_at', '-created_at', 'email', '-email
 
 export const customerListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
-  email: z.string().optional(),
-  query: z.string().optional(),
+  email: textSchema({ max: 320 }).optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   sorting: sortingSchema(customerSortFields),
   metadata: metadataQuerySchema.optional(),
 });
 
 export const customerIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
-export const customerExternalIdParamsSchema = z.object({ external_id: z.string().min(1).max(255) });
+export const customerExternalIdParamsSchema = z.object({ external_id: textSchema({ max: 255, min: 1 }) });
 
 export type Customer = z.infer<typeof customerSchema>;
 export type CustomerState = z.infer<typeof customerStateSchema>;

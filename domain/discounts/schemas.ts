@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { metadataSchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import {
+  nameSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+} from '../platform/schemas.js';
 
 // Polar's discounts as @polar-sh/sdk@0.33.2 reads them (spec §3 Discount).
 
@@ -56,13 +64,13 @@ const codeSchema = z
 const datetime = z.iso.datetime({ offset: true });
 
 const discountFields = {
-  name: z.string().trim().min(1).max(256),
+  name: nameSchema(256),
   code: codeSchema.nullable().optional(),
   starts_at: datetime.nullable().optional(),
   ends_at: datetime.nullable().optional(),
   max_redemptions: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
   products: z.array(z.uuid()).max(100).nullable().optional(),
-  metadata: metadataSchema.optional(),
+  metadata: metadataInputSchema.optional(),
 };
 
 export const discountCreateSchema = z
@@ -127,7 +135,7 @@ export const discountSortFields = [
 
 export const discountListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
-  query: z.string().optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   sorting: sortingSchema(discountSortFields),
 });
 export type DiscountListQuery = z.infer<typeof discountListQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema, textSchema } from '../platform/schemas.js';
 
 // Polar's files as @polar-sh/sdk@0.33.2 reads them; spec §3 Media file.
 
@@ -12,15 +13,18 @@ export const uploadPartCreateSchema = z.strictObject({
   number: z.number().int().min(1),
   chunk_start: z.number().int().min(0),
   chunk_end: z.number().int().min(0),
-  checksum_sha256_base64: z.string().nullable().optional(),
+  checksum_sha256_base64: textSchema({ max: 64 }).nullable().optional(),
 });
 
 export type UploadPartCreate = z.infer<typeof uploadPartCreateSchema>;
 
 const createCommon = {
   organization_id: z.uuid().nullable().optional(),
-  name: z.string().trim().min(1).max(255),
-  mime_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'Not a MIME type.'),
+  name: nameSchema(255),
+  mime_type: z
+    .string()
+    .max(255)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Not a MIME type.'),
   size: z.number().int().min(0),
   checksum_sha256_base64: z
     .base64()
@@ -28,7 +32,7 @@ const createCommon = {
     .nullable()
     .optional(),
   upload: z.strictObject({ parts: z.array(uploadPartCreateSchema).min(1).max(10_000) }),
-  version: z.string().max(255).nullable().optional(),
+  version: textSchema({ max: 255 }).nullable().optional(),
 };
 
 export const fileCreateSchema = z.discriminatedUnion('service', [
@@ -40,21 +44,21 @@ export const fileCreateSchema = z.discriminatedUnion('service', [
 export type FileCreate = z.infer<typeof fileCreateSchema>;
 
 export const filePatchSchema = z.strictObject({
-  name: z.string().trim().min(1).max(255).nullable().optional(),
-  version: z.string().max(255).nullable().optional(),
+  name: nameSchema(255).nullable().optional(),
+  version: textSchema({ max: 255 }).nullable().optional(),
 });
 
 export type FilePatch = z.infer<typeof filePatchSchema>;
 
 export const fileUploadCompletedSchema = z.strictObject({
-  id: z.string().min(1),
-  path: z.string().min(1),
+  id: textSchema({ max: 1024, min: 1 }),
+  path: textSchema({ max: 1024, min: 1 }),
   parts: z
     .array(
       z.strictObject({
         number: z.number().int().min(1),
-        checksum_etag: z.string(),
-        checksum_sha256_base64: z.string().nullable(),
+        checksum_etag: textSchema({ max: 256 }),
+        checksum_sha256_base64: textSchema({ max: 64 }).nullable(),
       }),
     )
     .min(1),

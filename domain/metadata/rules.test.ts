@@ -24,6 +24,14 @@ describe('metadataInputSchema', () => {
     expect(metadataInputSchema.safeParse({ nothing: null }).success).toBe(false);
   });
 
+  // The hardening issue's item 3: jsonb refuses both, which answered 500.
+  it('refuses NUL and unpaired surrogates in keys and string values, naming the key', () => {
+    const nulInValue = metadataInputSchema.safeParse({ note: 'a\u0000b' });
+    expect(nulInValue.error?.issues[0]?.path).toEqual(['note']);
+    expect(metadataInputSchema.safeParse({ 'a\u0000b': 'x' }).success).toBe(false);
+    expect(metadataInputSchema.safeParse({ note: 'sur\ud800rogate' }).success).toBe(false);
+  });
+
   it('refuses more than 50 keys and empty keys', () => {
     const fifty = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`k${index}`, index]));
     expect(metadataInputSchema.safeParse(fifty).success).toBe(true);

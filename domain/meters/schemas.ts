@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 
 // Polar's Meter as @polar-sh/sdk@0.33.2 reads it; spec §3 Meter, §4 filter enumerations.
 
@@ -16,18 +17,48 @@ export const filterClauseSchema = z.strictObject({
 export type FilterClause = z.infer<typeof filterClauseSchema>;
 export type Filter = { conjunction: 'and' | 'or'; clauses: (FilterClause | Filter)[] };
 
-export const filterSchema: z.ZodType<Filter> = z.strictObject({
-  conjunction: filterConjunctionSchema,
-  get clauses() {
-    return z.array(z.union([filterClauseSchema, filterSchema]));
-  },
-});
+/** A filter as stored and answered. */
+export const filterSchema: z.ZodType<Filter> = z
+  .strictObject({
+    conjunction: filterConjunctionSchema,
+    get clauses() {
+      return z.array(z.union([filterClauseSchema, filterSchema]));
+    },
+  })
+  // Named, as the OpenAPI document refers to it (it contains itself).
+  .meta({ id: 'MeterFilter' });
+
+const propertyNameSchema = textSchema({ max: TEXT_MAX_LENGTH.name, min: 1 });
+
+/** A filter a seller sends: its texts follow the text rule. */
+export const filterInputSchema: z.ZodType<Filter> = z
+  .strictObject({
+    conjunction: filterConjunctionSchema,
+    get clauses() {
+      return z.array(
+        z.union([
+          z.strictObject({
+            property: propertyNameSchema,
+            operator: filterOperatorSchema,
+            value: z.union([textSchema({ max: 1000 }), z.number().int(), z.boolean()]),
+          }),
+          filterInputSchema,
+        ]),
+      );
+    },
+  })
+  .meta({ id: 'MeterFilterInput' });
 
 export const PROPERTY_AGGREGATION_FUNCTIONS = ['sum', 'max', 'min', 'avg'] as const;
 
 export const aggregationSchema = z.discriminatedUnion('func', [
   z.strictObject({ func: z.literal('count') }),
   z.strictObject({ func: z.enum(PROPERTY_AGGREGATION_FUNCTIONS), property: z.string().min(1) }),
+]);
+
+const aggregationInputSchema = z.discriminatedUnion('func', [
+  z.strictObject({ func: z.literal('count') }),
+  z.strictObject({ func: z.enum(PROPERTY_AGGREGATION_FUNCTIONS), property: propertyNameSchema }),
 ]);
 
 export type Aggregation = z.infer<typeof aggregationSchema>;
@@ -45,21 +76,21 @@ export const meterSchema = z.object({
 
 export type Meter = z.infer<typeof meterSchema>;
 
-const meterName = z.string().trim().min(3);
+const meterName = nameSchema(TEXT_MAX_LENGTH.name, 3);
 
 export const meterCreateSchema = z.strictObject({
   metadata: metadataInputSchema.optional(),
   name: meterName,
-  filter: filterSchema,
-  aggregation: aggregationSchema,
+  filter: filterInputSchema,
+  aggregation: aggregationInputSchema,
   organization_id: z.uuid().nullable().optional(),
 });
 
 export const meterUpdateSchema = z.strictObject({
   metadata: metadataInputSchema.optional(),
   name: meterName.nullable().optional(),
-  filter: filterSchema.nullable().optional(),
-  aggregation: aggregationSchema.nullable().optional(),
+  filter: filterInputSchema.nullable().optional(),
+  aggregation: aggregationInputSchema.nullable().optional(),
 });
 
 export type MeterCreate = z.infer<typeof meterCreateSchema>;

@@ -3,8 +3,14 @@ import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { customFieldDataSchema } from '../checkouts/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
-import { metadataSchema } from '../metadata/schemas.js';
-import { metadataQuerySchema, oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
+import {
+  nameSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  queryListSchema,
+  sortingSchema,
+} from '../platform/schemas.js';
 import { productSchema } from '../products/schemas.js';
 
 // Polar's Order as @polar-sh/sdk@0.33.2 reads it (spec §3 Order, §4 order status, billing reason).
@@ -83,7 +89,7 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 export const orderUpdateSchema = z.strictObject({
-  billing_name: z.string().trim().min(1).max(256).nullable(),
+  billing_name: nameSchema(256).nullable(),
   billing_address: addressInputSchema.nullable(),
 });
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
@@ -110,10 +116,7 @@ export const orderSortFields = [
 export const orderListQuerySchema = pageQuerySchema.extend({
   organization_id: oneOrManyUuids.optional(),
   product_id: oneOrManyUuids.optional(),
-  product_billing_type: z
-    .union([z.enum(['one_time', 'recurring']), z.array(z.enum(['one_time', 'recurring']))])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional(),
+  product_billing_type: queryListSchema(z.enum(['one_time', 'recurring'])).optional(),
   discount_id: oneOrManyUuids.optional(),
   customer_id: oneOrManyUuids.optional(),
   checkout_id: oneOrManyUuids.optional(),

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  emailAddressSchema,
+  nameSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+  withTextRule,
+} from '../platform/schemas.js';
 
 // Polar's Organization (seller profile) as @polar-sh/sdk@0.33.2 reads it; spec §3.
 
@@ -14,6 +21,10 @@ export const socialPlatformSchema = z.enum([
 ]);
 
 export const socialLinkSchema = z.object({ platform: socialPlatformSchema, url: z.url() });
+
+const urlInputSchema = withTextRule(z.url(), { max: TEXT_MAX_LENGTH.url });
+const emailInputSchema = emailAddressSchema();
+const socialLinkInputSchema = z.object({ platform: socialPlatformSchema, url: urlInputSchema });
 
 export const prorationBehaviorSchema = z.enum(['invoice', 'prorate']);
 
@@ -52,11 +63,13 @@ export type SocialLink = z.infer<typeof socialLinkSchema>;
 
 export const switchingFromSchema = z.enum(['paddle', 'lemon_squeezy', 'gumroad', 'stripe', 'other']);
 
+const answerSchema = textSchema({ max: TEXT_MAX_LENGTH.description, min: 1 });
+
 export const organizationDetailsSchema = z.strictObject({
-  about: z.string().min(1),
-  product_description: z.string().min(1),
-  intended_use: z.string().min(1),
-  customer_acquisition: z.array(z.string().min(1)),
+  about: answerSchema,
+  product_description: answerSchema,
+  intended_use: answerSchema,
+  customer_acquisition: z.array(textSchema({ max: TEXT_MAX_LENGTH.name, min: 1 })),
   future_annual_revenue: z.number().int().min(0),
   switching: z.boolean().default(true),
   switching_from: switchingFromSchema.nullable().optional(),
@@ -70,10 +83,10 @@ const slugSchema = z
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'Slug may contain lowercase letters, digits and hyphens.');
 
 const profileFields = {
-  avatar_url: z.url().nullable().optional(),
-  email: z.email().nullable().optional(),
-  website: z.url().nullable().optional(),
-  socials: z.array(socialLinkSchema).nullable().optional(),
+  avatar_url: urlInputSchema.nullable().optional(),
+  email: emailInputSchema.nullable().optional(),
+  website: urlInputSchema.nullable().optional(),
+  socials: z.array(socialLinkInputSchema).nullable().optional(),
   details: organizationDetailsSchema.nullable().optional(),
   feature_settings: z
     .strictObject({
@@ -86,13 +99,13 @@ const profileFields = {
 };
 
 export const organizationCreateSchema = z.strictObject({
-  name: z.string().trim().min(1).max(255),
+  name: nameSchema(255),
   slug: slugSchema,
   ...profileFields,
 });
 
 export const organizationUpdateSchema = z.strictObject({
-  name: z.string().trim().min(1).max(255).nullable().optional(),
+  name: nameSchema(255).nullable().optional(),
   ...profileFields,
 });
 
@@ -113,9 +126,9 @@ export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
  * the same columns as the snake_case `/v1` view, flattened into additional organization fields.
  */
 export const sellerProfileInputSchema = z.object({
-  email: z.email().nullish(),
-  website: z.url().nullish(),
-  socials: z.array(socialLinkSchema).nullish(),
+  email: emailInputSchema.nullish(),
+  website: urlInputSchema.nullish(),
+  socials: z.array(socialLinkInputSchema).nullish(),
   issueFundingEnabled: z.boolean().optional(),
   usageBasedBillingEnabled: z.boolean().optional(),
   allowMultipleSubscriptions: z.boolean().optional(),

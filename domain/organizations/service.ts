@@ -140,11 +140,12 @@ export async function createOrganization(
   input: OrganizationCreate,
   createForUser: CreateOrganizationForUser,
 ): Promise<Organization> {
-  // A token acts for the user who created it; a token without one cannot create organizations.
-  const ownerId = caller.kind === 'user_session' ? caller.userId : caller.createdById;
-  if (!ownerId) {
-    throw new AppError('NotPermitted', 'This access token has no user to own a new organization.');
+  // As in Polar, organizations are created by users: an organization access token works inside
+  // its own organization, and could not even read one it had created elsewhere.
+  if (caller.kind !== 'user_session') {
+    throw new AppError('NotPermitted', 'Organizations are created by signed-in users, not access tokens.');
   }
+  const ownerId = caller.userId;
   if (await findOrganizationBySlug(db, input.slug)) {
     throw new InvalidFieldError(['body', 'slug'], 'An organization with this slug already exists.');
   }

@@ -10,6 +10,7 @@ export const ERRORS = {
   Unauthorized: { status: 401, message: 'Authentication is required.' },
   NotPermitted: { status: 403, message: 'You are not permitted to perform this action.' },
   ResourceNotFound: { status: 404, message: 'Not found' },
+  MethodNotAllowed: { status: 405, message: 'This method is not allowed on this resource.' },
   Conflict: { status: 409, message: 'The request conflicts with the current state.' },
   PayloadTooLarge: { status: 413, message: 'The request body is too large.' },
   UnsupportedMediaType: { status: 415, message: 'Request bodies must be application/json.' },

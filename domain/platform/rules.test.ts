@@ -1,6 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
-import { canonicalJson, pageToSkipTake, paginated, parseSorting } from './rules.js';
-import { pageQuerySchema, sortingSchema } from './schemas.js';
+import { z } from 'zod';
+import {
+  canonicalJson,
+  characterCount,
+  pageToSkipTake,
+  paginated,
+  parseSorting,
+  textRuleViolation,
+} from './rules.js';
+import {
+  emailAddressSchema,
+  nameSchema,
+  pageQuerySchema,
+  sortingSchema,
+  textSchema,
+  withTextRule,
+} from './schemas.js';
 
 describe('pagination', () => {
   it('turns a 1-based page into skip/take', () => {
@@ -14,6 +29,8 @@ describe('pagination', () => {
 
   it('defaults and bounds the query', () => {
     expect(pageQuerySchema.parse({})).toEqual({ page: 1, limit: 10 });
+    // Found by Schemathesis: a page of 2^53 overflowed the offset and answered 500.
+    expect(pageQuerySchema.safeParse({ page: String(2 ** 53) }).success).toBe(false);
     expect(pageQuerySchema.safeParse({ limit: '101' }).success).toBe(false);
     expect(pageQuerySchema.safeParse({ page: '0' }).success).toBe(false);
   });
@@ -26,6 +43,8 @@ describe('sorting', () => {
     expect(schema.parse('name')).toEqual(['name']);
     expect(schema.parse(['-created_at', 'name'])).toEqual(['-created_at', 'name']);
     expect(schema.safeParse('password').success).toBe(false);
+    // More repeats than Express's query parser reads as a list (it gives an object then).
+    expect(schema.safeParse(Array.from({ length: 21 }, () => 'name')).success).toBe(false);
   });
 
   it('reads a leading minus as descending', () => {
@@ -44,5 +63,76 @@ describe('canonicalJson', () => {
     expect(canonicalJson([3, 1])).not.toBe(canonicalJson([1, 3]));
     expect(canonicalJson(null)).toBe('null');
     expect(canonicalJson('é')).toBe('"é"');
+  });
+});
+
+// The hardening issue's item 3: each of these reached PostgreSQL and answered 500.
+describe('the text rule', () => {
+  const issuesOf = (schema: z.ZodType, value: unknown) =>
+    schema.safeParse(value).error?.issues.map(({ code, message }) => ({ code, message })) ?? [];
+
+  it('refuses NUL and other control characters, keeping tab and line breaks', () => {
+    const schema = textSchema({ max: 256 });
+    expect(issuesOf(schema, 'a\u0000b')).toEqual([
+      { code: 'invalid_format', message: 'Must not contain control characters.' },
+    ]);
+    for (const control of ['\u0001', '\u001b', '\u007f', '\u0085']) {
+      expect(schema.safeParse(`a${control}b`).success).toBe(false);
+    }
+    expect(schema.parse('line one\r\n\tline two')).toBe('line one\r\n\tline two');
+  });
+
+  it('refuses unpaired surrogates and keeps paired ones (an emoji is one character)', () => {
+    const schema = textSchema({ max: 3 });
+    expect(issuesOf(textSchema({ max: 256 }), 'sur\ud800rogate')).toEqual([
+      { code: 'invalid_format', message: 'Must be valid Unicode text (no unpaired surrogate characters).' },
+    ]);
+    expect(schema.safeParse('\udc00').success).toBe(false);
+    expect(schema.parse('😀😀😀')).toBe('😀😀😀');
+    expect(characterCount('😀é')).toBe(2);
+  });
+
+  it('counts characters against the maximum and the minimum, after trimming names', () => {
+    expect(issuesOf(textSchema({ max: 256 }), 'x'.repeat(257))).toEqual([
+      { code: 'too_big', message: 'Must be at most 256 characters.' },
+    ]);
+    expect(textSchema({ max: 256 }).safeParse('x'.repeat(256)).success).toBe(true);
+    expect(issuesOf(nameSchema(), '   ')).toEqual([{ code: 'too_small', message: 'Must not be empty.' }]);
+    expect(issuesOf(nameSchema(256, 3), ' ab ')).toEqual([
+      { code: 'too_small', message: 'Must be at least 3 characters.' },
+    ]);
+    expect(nameSchema().parse('  Shop  ')).toBe('Shop');
+  });
+
+  it('applies to strings with a format of their own, keeping the format', () => {
+    const url = withTextRule(z.url(), { max: 2048 });
+    expect(url.safeParse('https://shop.example/a\u0000b').success).toBe(false);
+    expect(url.safeParse(`https://shop.example/${'a'.repeat(2048)}`).success).toBe(false);
+    expect(url.parse('https://shop.example/a')).toBe('https://shop.example/a');
+    expect(z.toJSONSchema(url)).toMatchObject({ format: 'uri', maxLength: 2048 });
+  });
+
+  it('documents the maximum, the minimum and the control-character pattern', () => {
+    expect(z.toJSONSchema(nameSchema(256, 3).nullable().optional(), { io: 'input' })).toMatchObject({
+      anyOf: [
+        { type: 'string', maxLength: 256, minLength: 3, pattern: expect.any(String) },
+        { type: 'null' },
+      ],
+    });
+  });
+
+  it('keeps email addresses within SMTP limits (64 before the @, 63 per domain label)', () => {
+    expect(emailAddressSchema().safeParse(`${'a'.repeat(64)}@example.com`).success).toBe(true);
+    expect(emailAddressSchema().safeParse(`${'a'.repeat(65)}@example.com`).success).toBe(false);
+    expect(emailAddressSchema().safeParse(`ada@${'b'.repeat(64)}.com`).success).toBe(false);
+  });
+
+  it('reports the first problem of a text checked outside a schema', () => {
+    expect(textRuleViolation('ok', { max: 2 })).toBeNull();
+    expect(textRuleViolation('a\u0000', { max: 1 })?.message).toBe('Must not contain control characters.');
+    expect(textRuleViolation('abc', { max: 2 })).toEqual({
+      message: 'Must be at most 2 characters.',
+      type: 'too_big',
+    });
   });
 });

@@ -1,19 +1,148 @@
 import { z } from 'zod';
+import {
+  characterCount,
+  hasControlCharacters,
+  isWellFormedText,
+  isWithinEmailLimits,
+  TEXT_MESSAGES,
+  WITHOUT_CONTROL_CHARACTERS,
+  type TextLimits,
+} from './rules.js';
+
+// ── Text ────────────────────────────────────────────────────────────────────────────────────────
+// Every text field a caller sends, in a body, a query string or a path, follows one rule: no
+// control characters but tab and line breaks, well-formed Unicode, and a maximum length of its own.
+// PostgreSQL stores neither NUL nor an unpaired surrogate, and a value of a few thousand characters
+// no longer fits a btree index row: each was a 500 before the rule, and is now a 422 naming the
+// field. Lengths count characters (code points), as Polar and PostgreSQL do; the OpenAPI document
+// shows each field's `maxLength` and the control-character `pattern`.
+
+/** The usual maximums; a field with a limit of its own (Polar's, or a column's) states it instead. */
+export const TEXT_MAX_LENGTH = {
+  /** Names, labels, titles, comments, search terms: one line of a page or an invoice. */
+  name: 256,
+  /** Descriptions, notes, answers: a few paragraphs. */
+  description: 10_000,
+  /** URLs: what browsers and proxies reliably carry. */
+  url: 2048,
+} as const;
+
+/** The length part of the rule, with issues zod names like its own (`too_big`, `too_small`). */
+function checkLength(text: string, ctx: z.RefinementCtx, { max, min = 0 }: TextLimits): void {
+  const count = characterCount(text);
+  if (count > max) {
+    ctx.addIssue({
+      code: 'too_big',
+      origin: 'string',
+      maximum: max,
+      inclusive: true,
+      input: text,
+      message: TEXT_MESSAGES.tooLong(max),
+    });
+  } else if (count < min) {
+    ctx.addIssue({
+      code: 'too_small',
+      origin: 'string',
+      minimum: min,
+      inclusive: true,
+      input: text,
+      message: TEXT_MESSAGES.tooShort(min),
+    });
+  }
+}
+
+function checkUnicode(text: string, ctx: z.RefinementCtx): void {
+  if (!isWellFormedText(text)) {
+    ctx.addIssue({
+      code: 'invalid_format',
+      format: 'unicode',
+      input: text,
+      message: TEXT_MESSAGES.malformedUnicode,
+    });
+  }
+}
+
+/** JSON Schema's view of the length checks, which zod cannot derive from a refinement. */
+const lengthKeywords = ({ max, min = 0 }: TextLimits) => ({
+  maxLength: max,
+  ...(min > 0 ? { minLength: min } : {}),
+});
+
+export type TextOptions = TextLimits & {
+  /** Strip surrounding whitespace before checking (names, labels); off for opaque values. */
+  trim?: boolean;
+};
+
+/**
+ * A text field: no control characters (tab, line feed and carriage return allowed), valid Unicode,
+ * `min`..`max` characters. Complete as returned: add `.nullable()` / `.optional()` around it, not
+ * checks after it (a later check would drop the documented lengths).
+ */
+export function textSchema({ trim = false, ...limits }: TextOptions) {
+  return (trim ? z.string().trim() : z.string())
+    .regex(WITHOUT_CONTROL_CHARACTERS, TEXT_MESSAGES.controlCharacters)
+    .superRefine(checkUnicode)
+    .superRefine((text, ctx) => checkLength(text, ctx, limits))
+    .meta(lengthKeywords(limits));
+}
+
+/** A name or label: trimmed, not empty, at most `max` characters. */
+export const nameSchema = (max: number = TEXT_MAX_LENGTH.name, min = 1) =>
+  textSchema({ max, min, trim: true });
+
+/**
+ * The text rule on a string with a format of its own (a URL): checked by refinements, so the
+ * document keeps the format rather than the control-character pattern.
+ */
+export function withTextRule<T extends z.ZodString | z.ZodStringFormat>(schema: T, limits: TextLimits): T {
+  return schema
+    .refine((text: string) => !hasControlCharacters(text), TEXT_MESSAGES.controlCharacters)
+    .superRefine(checkUnicode)
+    .superRefine((text: string, ctx) => checkLength(text, ctx, limits))
+    .meta(lengthKeywords(limits)) as T;
+}
+
+/**
+ * Pages past this one hold nothing for any list here; the bound keeps the offset (page − 1) × limit
+ * inside the 32-bit integer Prisma takes for it (a page of 2^53 answered 500).
+ */
+const MAX_PAGE = 1_000_000;
+
+/** An email address: zod's pattern (the document's `email` format) within SMTP's length limits. */
+export function emailAddressSchema(message?: string) {
+  return z
+    .email(message === undefined ? undefined : { message })
+    .max(320)
+    .refine(
+      isWithinEmailLimits,
+      'Too long for an email address (64 characters before the @, 63 per domain label).',
+    );
+}
 
 /** Polar's list query: 1-based `page`, `limit` up to 100. */
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
 
 export type PageQuery = z.infer<typeof pageQuerySchema>;
 
-/** `sorting` may repeat in the query string (`?sorting=a&sorting=-b`); one value arrives as a string. */
-export function sortingSchema<const T extends readonly [string, ...string[]]>(fields: T) {
+/**
+ * Express's query parser reads at most 20 repeats of a parameter as a list (qs's `arrayLimit`);
+ * more arrive as an object that no filter takes. Lists are bounded to match, so the document says so.
+ */
+export const QUERY_LIST_MAX_ITEMS = 20;
+
+/** A query parameter that may repeat (`?status=open&status=expired`): one value arrives as a string. */
+export function queryListSchema<T extends z.ZodType>(item: T) {
   return z
-    .union([z.enum(fields), z.array(z.enum(fields))])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
-    .optional();
+    .union([item, z.array(item).max(QUERY_LIST_MAX_ITEMS)])
+    .transform((value): z.output<T>[] => (Array.isArray(value) ? value : [value]));
+}
+
+/** `sorting` may repeat in the query string (`?sorting=a&sorting=-b`). */
+export function sortingSchema<const T extends readonly [string, ...string[]]>(fields: T) {
+  return queryListSchema(z.enum(fields)).optional();
 }
 
 export function listResourceSchema<T extends z.ZodType>(item: T) {
@@ -23,35 +152,8 @@ export function listResourceSchema<T extends z.ZodType>(item: T) {
   });
 }
 
-const METADATA_MAX_KEYS = 50;
-const METADATA_KEY_MAX = 40;
-const METADATA_STRING_MAX = 500;
-
-/** Polar's metadata: up to 50 keys of ≤ 40 characters; values strings (≤ 500), integers, numbers or booleans. */
-export const metadataSchema = z
-  .record(
-    z.string().min(1).max(METADATA_KEY_MAX),
-    z.union([z.string().max(METADATA_STRING_MAX), z.number(), z.boolean()]),
-  )
-  .refine((metadata) => Object.keys(metadata).length <= METADATA_MAX_KEYS, {
-    message: `At most ${METADATA_MAX_KEYS} metadata keys.`,
-  });
-
-export type Metadata = z.infer<typeof metadataSchema>;
-
 /** Query filters Polar takes as one value or several (`?organization_id=a&organization_id=b`). */
-export const oneOrManyUuids = z
-  .union([z.uuid(), z.array(z.uuid())])
-  .transform((value) => (Array.isArray(value) ? value : [value]));
+export const oneOrManyUuids = queryListSchema(z.uuid());
 
 /** `/{id}` path parameters, with the message Polar's API gives for a malformed id. */
 export const idParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
-
-/**
- * `?metadata[key]=value` (deepObject) filters; Express's query parser hands them over as an object.
- * A value may repeat (any of them matches).
- */
-export const metadataQuerySchema = z.record(
-  z.string().min(1).max(METADATA_KEY_MAX),
-  z.union([z.string(), z.array(z.string())]),
-);

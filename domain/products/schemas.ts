@@ -3,6 +3,7 @@ import { benefitSchema } from '../benefits/schemas.js';
 import { attachedCustomFieldCreateSchema, attachedCustomFieldSchema } from '../custom-fields/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 import {
   MAX_CUSTOM_AMOUNT,
   MAX_PRICE_AMOUNT,
@@ -97,7 +98,7 @@ const customMinimumSchema = z
     message: `The minimum amount must be 0 (free or pay what you want) or at least ${MIN_PRICE_AMOUNT}.`,
   });
 
-const unitAmountSchema = z.union([z.number(), z.string()]).transform((value, ctx) => {
+const unitAmountSchema = z.union([z.number(), textSchema({ max: 64 })]).transform((value, ctx) => {
   const normalized = normalizeUnitAmount(value);
   if (normalized === null) {
     ctx.addIssue({
@@ -143,16 +144,15 @@ export const productPriceUpdateSchema = z.discriminatedUnion('amount_type', [
 export type PriceUpdate = z.infer<typeof productPriceUpdateSchema>;
 
 /** Polar's product names have at least 3 characters; an empty description means none. */
-const nameSchema = z.string().trim().min(3);
-const descriptionSchema = z
-  .string()
+const productNameSchema = nameSchema(TEXT_MAX_LENGTH.name, 3);
+const descriptionSchema = textSchema({ max: TEXT_MAX_LENGTH.description })
   .nullable()
   .optional()
   .transform((value) => (value === '' ? null : value));
 
 export const productCreateSchema = z.strictObject({
   metadata: metadataInputSchema.optional(),
-  name: nameSchema,
+  name: productNameSchema,
   description: descriptionSchema,
   recurring_interval: recurringIntervalSchema.nullable().default(null),
   prices: z.array(priceCreateSchema).min(1),
@@ -163,7 +163,7 @@ export const productCreateSchema = z.strictObject({
 
 export const productUpdateSchema = z.strictObject({
   metadata: metadataInputSchema.optional(),
-  name: nameSchema.nullable().optional(),
+  name: productNameSchema.nullable().optional(),
   description: descriptionSchema,
   recurring_interval: recurringIntervalSchema.nullable().optional(),
   is_archived: z.boolean().nullable().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { oneOrManyUuids, pageQuerySchema, sortingSchema } from '../platform/schemas.js';
+import { oneOrManyUuids, pageQuerySchema, sortingSchema, textSchema } from '../platform/schemas.js';
 
 // Polar's Refund as @polar-sh/sdk@0.33.2 reads it (spec §3 Refund, §4 refund status).
 
@@ -43,7 +43,7 @@ export const refundCreateSchema = z.strictObject({
   reason: refundReasonSchema,
   /** Excluding tax, minor units; the tax is refunded in proportion. */
   amount: z.number().int().min(1, 'A refund must be at least 1.'),
-  comment: z.string().trim().max(1000).nullable().optional(),
+  comment: textSchema({ max: 1000, trim: true }).nullable().optional(),
   revoke_benefits: z.boolean().default(false),
 });
 export type RefundCreate = z.infer<typeof refundCreateSchema>;

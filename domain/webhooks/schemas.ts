@@ -1,15 +1,24 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../events/schemas.js';
-import { pageQuerySchema } from '../platform/schemas.js';
+import {
+  pageQuerySchema,
+  queryListSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
+  withTextRule,
+} from '../platform/schemas.js';
 import { isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
 
 export const webhookFormatSchema = z.enum(WEBHOOK_FORMATS);
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
-const urlSchema = z.string().trim().max(2048).refine(isAllowedWebhookUrl, {
-  message: 'URL must use https (http is allowed for localhost and 127.0.0.1 only)',
-});
-const secretSchema = z.string().min(1).max(255);
+const urlSchema = withTextRule(
+  z.string().trim().refine(isAllowedWebhookUrl, {
+    message: 'URL must use https (http is allowed for localhost and 127.0.0.1 only)',
+  }),
+  { max: TEXT_MAX_LENGTH.url },
+);
+const secretSchema = textSchema({ max: 255, min: 1 });
 const eventsSchema = z.array(webhookEventTypeSchema).transform((events) => [...new Set(events)]);
 
 /** Polar's WebhookEndpointCreate; `secret` may be left out, then one is generated. */
@@ -66,10 +75,7 @@ export const webhookDeliverySchema = z.object({
 });
 
 /** A filter Polar accepts once or repeated (`?endpoint_id=a&endpoint_id=b`). */
-const oneOrManyUuids = z
-  .union([z.uuid(), z.array(z.uuid())])
-  .transform((value) => (Array.isArray(value) ? value : [value]))
-  .optional();
+const oneOrManyUuids = queryListSchema(z.uuid()).optional();
 
 export const webhookEndpointListQuerySchema = pageQuerySchema.extend({ organization_id: oneOrManyUuids });
 export const webhookDeliveryListQuerySchema = pageQuerySchema.extend({ endpoint_id: oneOrManyUuids });

@@ -9,6 +9,8 @@ export const toolVersions = {
   temporalTestServer: '1.38.0',
   stripeMock: 'v0.197.0',
   gofakes3: 'v1.2.0',
+  /** From PyPI; its dependencies are pinned in scripts/schemathesis/requirements.txt. */
+  schemathesis: '4.32.5',
 } as const;
 
 export const toolsDir = path.join(projectRoot, '.tools');
@@ -18,6 +20,13 @@ export const toolPaths = {
   gofakes3: path.join(toolsDir, 'bin', 'gofakes3'),
   temporalTestServer: path.join(toolsDir, 'bin', 'temporal-test-server'),
   chromium: '/usr/bin/chromium',
+  /**
+   * A Python virtual environment of the checkout's own (not under .tools/, which several checkouts
+   * of one machine may share through a link: a virtual environment records its absolute path).
+   */
+  schemathesisVenv: path.join(projectRoot, '.venv-st'),
+  schemathesis: path.join(projectRoot, '.venv-st', 'bin', 'schemathesis'),
+  schemathesisRequirements: path.join(projectRoot, 'scripts', 'schemathesis', 'requirements.txt'),
 };
 
 export function resolveDataDir(dataDir: string): string {

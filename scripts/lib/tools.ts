@@ -1,4 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,8 +34,14 @@ function stamp(name: string, version: string) {
   writeFileSync(stampFile(name), `${version}\n`);
 }
 
-async function run(command: string, args: string[], logName: string, env: NodeJS.ProcessEnv = {}) {
-  const logFile = path.join(toolsDir, 'logs', `${logName}.log`);
+async function run(
+  command: string,
+  args: string[],
+  logName: string,
+  env: NodeJS.ProcessEnv = {},
+  logDir = path.join(toolsDir, 'logs'),
+) {
+  const logFile = path.join(logDir, `${logName}.log`);
   mkdirSync(path.dirname(logFile), { recursive: true });
   try {
     const { stdout, stderr } = await execFileAsync(command, args, {
@@ -211,4 +218,56 @@ export async function ensureChromium(progress: Progress): Promise<string> {
     DEBIAN_FRONTEND: 'noninteractive',
   });
   return toolPaths.chromium;
+}
+
+const MIN_PYTHON = [3, 10] as const;
+
+/**
+ * Schemathesis from PyPI in the checkout's own virtual environment (.venv-st), with every package
+ * pinned (scripts/schemathesis/requirements.txt). Built once and rebuilt only when the pins change,
+ * so `npm test` downloads nothing. Needs Python 3.10+ with its venv module.
+ */
+export async function ensureSchemathesis(progress: Progress): Promise<string> {
+  const venv = toolPaths.schemathesisVenv;
+  const requirements = readFileSync(toolPaths.schemathesisRequirements, 'utf8');
+  if (!requirements.split('\n').includes(`schemathesis==${toolVersions.schemathesis}`)) {
+    throw new MissingToolError(
+      `scripts/schemathesis/requirements.txt does not pin schemathesis==${toolVersions.schemathesis} (scripts/lib/paths.ts)`,
+    );
+  }
+  const version = `${toolVersions.schemathesis} ${createHash('sha256').update(requirements).digest('hex').slice(0, 12)}`;
+  const stampPath = path.join(venv, 'tollgate.version');
+  if (
+    existsSync(toolPaths.schemathesis) &&
+    existsSync(stampPath) &&
+    readFileSync(stampPath, 'utf8').trim() === version
+  ) {
+    return toolPaths.schemathesis;
+  }
+  const python = which('python3');
+  const found = python
+    ? spawnSync(python, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], {
+        encoding: 'utf8',
+      }).stdout.trim()
+    : '';
+  const [major = 0, minor = 0] = found.split('.').map(Number);
+  if (!python || major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
+    throw new MissingToolError(
+      `Python ${MIN_PYTHON.join('.')}+ not found${found ? ` (found ${found})` : ''}: install it with its venv module (e.g. apt-get install python3 python3-venv) for Schemathesis`,
+    );
+  }
+  progress(`Schemathesis ${toolVersions.schemathesis}: installing from PyPI into .venv-st (first run only)…`);
+  // A half-built environment from an interrupted run is never reused: start from nothing.
+  rmSync(venv, { recursive: true, force: true });
+  mkdirSync(venv, { recursive: true });
+  await run(python, ['-m', 'venv', venv], 'create', {}, venv);
+  await run(
+    path.join(venv, 'bin', 'pip'),
+    ['install', '--disable-pip-version-check', '--no-input', '-r', toolPaths.schemathesisRequirements],
+    'install',
+    {},
+    venv,
+  );
+  writeFileSync(stampPath, `${version}\n`);
+  return toolPaths.schemathesis;
 }
