@@ -226,7 +226,7 @@ describe('/v1/organizations', () => {
       const slug = `new-shop-${Date.now()}`;
       const response = await fetch(`${env.stack.baseUrl}/v1/organizations/`, {
         method: 'POST',
-        headers: { cookie: creator.cookieHeader(), 'content-type': 'application/json' },
+        headers: { ...creator.sessionHeaders(), 'content-type': 'application/json' },
         body: JSON.stringify({
           name: 'New Shop',
           slug,
