@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Prisma } from '../../generated/prisma/client.js';
 import {
   claimIdempotencyKey,
@@ -15,6 +15,17 @@ import { callerKey } from './caller-key.js';
 import { AppError, InvalidInputError } from '../../domain/platform/errors.js';
 
 const HEADER = 'idempotency-key';
+const REQUEST_KEY = 'idempotencyRequestKey';
+
+/**
+ * The Idempotency-Key of this request hashed with its caller, for operations whose effect must
+ * stay single even when a retry takes over the claim of a process that died after doing the work
+ * but before storing its answer: they store it with what they create and look for it first.
+ */
+export function requestKeyOf(res: Response): string | undefined {
+  const value: unknown = res.locals[REQUEST_KEY];
+  return typeof value === 'string' ? value : undefined;
+}
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
@@ -64,6 +75,7 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
       return;
     }
 
+    res.locals[REQUEST_KEY] = createHash('sha256').update(`${owner}\n${key}`).digest('hex');
     // The answer is stored before it is sent, so a retry that follows it always finds it.
     const send = res.json.bind(res);
     res.json = (body: unknown) => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
+import { Prisma } from '../../generated/prisma/client.js';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
@@ -38,7 +39,7 @@ describe('checkout → payment → order → refund (sandbox processor, through 
       recurringInterval: null,
       prices: [price],
     });
-    return { organization, polar, product };
+    return { organization, token, polar, product };
   }
 
   const client = () => new Polar({ serverURL: env.stack.baseUrl });
@@ -220,6 +221,54 @@ describe('checkout → payment → order → refund (sandbox processor, through 
     const seen = await eventually(types, (list) => wanted.every((type) => list.includes(type as never)));
     expect(seen.filter((type) => type === 'order.created')).toHaveLength(1);
     expect(seen.filter((type) => type === 'order.paid')).toHaveLength(1);
+  });
+
+  // A process killed after making the refund but before storing its answer leaves the key claimed;
+  // the retry that takes the claim over two minutes later must find that refund, not make another.
+  it('makes a refund once when its retry takes over the key of a process that died', async () => {
+    const { organization, polar, token, product } = await seller();
+    const checkout = await polar.checkouts.create({ products: [product.id] });
+    await client().checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerEmail: 'once@example.test',
+        customerBillingAddress: ADDRESS,
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    const order = (await polar.orders.list({ checkoutId: checkout.id })).result.items[0]!;
+    const key = `refund-${order.id}`;
+    const refund = () =>
+      fetch(`${env.stack.baseUrl}/v1/refunds/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ order_id: order.id, reason: 'customer_request', amount: 500 }),
+      });
+    const first = await refund();
+    expect(first.status).toBe(200);
+    const made = (await first.json()) as { id: string };
+    await env.database.db.idempotencyKey.updateMany({
+      where: { key },
+      data: { status: null, responseBody: Prisma.DbNull, createdAt: new Date(Date.now() - 3 * 60_000) },
+    });
+    const retried = await refund();
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await retried.json()).toMatchObject({ id: made.id, amount: 500 });
+    expect(await env.database.db.refund.count({ where: { orderId: order.id } })).toBe(1);
+    expect(
+      await env.database.db.outboxEvent.count({
+        where: { organizationId: organization.id, type: 'refund.created' },
+      }),
+    ).toBe(1);
   });
 
   it('shows a decline with the processor’s reason and lets the buyer retry with another card', async () => {

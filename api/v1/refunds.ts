@@ -2,6 +2,7 @@ import { listResourceSchema } from '../../domain/platform/schemas.js';
 import { refundCreateSchema, refundListQuerySchema, refundSchema } from '../../domain/refunds/schemas.js';
 import { createRefund, listRefunds, type RefundWorkflows } from '../../domain/refunds/service.js';
 import type { Db } from '../../infra/db.js';
+import { requestKeyOf } from '../http/idempotency.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'refunds', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
@@ -35,6 +36,6 @@ export function registerRefundOperations(
       // Polar's SDK reads the refund from a 200 (a 201 has no body for it).
       status: 200,
     },
-    async ({ body, caller }) => createRefund(ctx, caller, body),
+    async ({ body, caller, res }) => createRefund(ctx, caller, body, requestKeyOf(res)),
   );
 }

@@ -1,4 +1,5 @@
-import type { PageQuery } from './schemas.js';
+/** A page of a list as the pagination query asks for it (schemas.ts validates it). */
+type PageQuery = { page: number; limit: number };
 
 export function pageToSkipTake({ page, limit }: PageQuery) {
   return { skip: (page - 1) * limit, take: limit };

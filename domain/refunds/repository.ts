@@ -18,6 +18,14 @@ export function insertRefund(tx: Prisma.TransactionClient, data: Prisma.RefundUn
   return tx.refund.create({ data });
 }
 
+export function findRefundByRequestKey(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  requestKey: string,
+) {
+  return tx.refund.findUnique({ where: { organizationId_requestKey: { organizationId, requestKey } } });
+}
+
 export function listRefundRows(
   db: Db,
   where: Prisma.RefundWhereInput,

@@ -13,6 +13,7 @@ import {
   findRefund,
   findRefundWithPayment,
   insertRefund,
+  findRefundByRequestKey,
   listRefundRows,
   settlePendingRefund,
   sumPendingRefunds,
@@ -44,6 +45,7 @@ export async function createRefund(
   ctx: { db: Db; workflows: RefundWorkflows },
   caller: Caller,
   input: RefundCreate,
+  requestKey?: string,
 ): Promise<Refund> {
   const { db } = ctx;
   const found = await findOrderFor(db, caller, input.order_id).catch(() => {
@@ -52,6 +54,10 @@ export async function createRefund(
   await assertCanManage(db, caller, found.organizationId, ORGANIZATION_MANAGERS);
   const row = await db.$transaction(async (tx) => {
     await lockOrder(tx, found.id);
+    if (requestKey) {
+      const made = await findRefundByRequestKey(tx, found.organizationId, requestKey);
+      if (made) return made;
+    }
     const order = (await findOrder(tx, found.id))!;
     if (order.status === 'refunded')
       throw new AppError('RefundedAlready', 'The order is already fully refunded.');
@@ -80,6 +86,7 @@ export async function createRefund(
       comment: input.comment ?? null,
       revokeBenefits: input.revoke_benefits,
       metadata: input.metadata ?? {},
+      requestKey: requestKey ?? null,
     });
     await recordEvent(tx, {
       organizationId: created.organizationId,

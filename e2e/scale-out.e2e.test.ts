@@ -1,0 +1,377 @@
+// Scale-out under faults: two API and two worker processes (the production build) on one
+// PostgreSQL cluster of this test's own and the harness's Temporal, driven by buyers paying and a
+// seller refunding, while one API and one worker are killed with SIGKILL and PostgreSQL restarts.
+// Afterwards every checkout has exactly one order and one charge, every refund one processor
+// refund, and every webhook event was delivered, none made twice.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createDb, type Db } from '../infra/db.js';
+import { findFreePort } from '../infra/processes.js';
+import { projectRoot } from '../scripts/lib/paths.js';
+import { ensureDatabase, startLocalPostgres, type LocalPostgres } from '../scripts/lib/postgres.js';
+import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
+import { requireTestEnv } from '../test/env.js';
+import { createAccessToken, createOrganization } from '../test/factories.js';
+import { startWebhookReceiver } from '../test/webhook-receiver.js';
+import { createDataDir, poll } from './support.js';
+
+const CHECKOUTS = 48;
+const BUYERS_AT_ONCE = 6;
+const REFUNDS = 16;
+const PRICE = 2500;
+const ADDRESS = { country: 'US', state: 'CA', city: 'Oakland', postal_code: '94607', line1: '1 Broadway' };
+const EVENTS = ['order.created', 'order.paid', 'order.refunded', 'refund.created'];
+
+type Role = 'api' | 'worker';
+type Replica = { name: string; role: Role; port?: number; child?: ChildProcess };
+
+/** What the clients met on the way: every status other than the expected one, and lost connections. */
+const turbulence = new Map<string, number>();
+const note = (what: string) => turbulence.set(what, (turbulence.get(what) ?? 0) + 1);
+
+describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () => {
+  let dataDir: string;
+  let postgres: LocalPostgres;
+  let postgresPort: number;
+  let databaseUrl: string;
+  let db: Db;
+  let processEnv: NodeJS.ProcessEnv;
+  const replicas: Replica[] = [];
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+  const startPostgres = () =>
+    startLocalPostgres({
+      dataDir: path.join(dataDir, 'postgres'),
+      port: postgresPort,
+      logFile: path.join(dataDir, 'logs', 'postgres.log'),
+    });
+
+  const start = (replica: Replica) => {
+    const entry = replica.role === 'api' ? 'dist/api/server.js' : 'dist/temporal/run-worker.js';
+    const log = createWriteStream(path.join(dataDir, 'logs', `${replica.name}.log`), { flags: 'a' });
+    const child = spawn(process.execPath, [entry], {
+      cwd: projectRoot,
+      env: { ...processEnv, ...(replica.port ? { PORT: String(replica.port) } : {}) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    replica.child = child;
+  };
+  const kill = async (replica: Replica) => {
+    const child = replica.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const apis = () => replicas.filter((replica) => replica.role === 'api');
+  const ready = (replica: Replica) =>
+    poll(`${replica.name} to be ready`, async () => {
+      const response = await fetch(`http://127.0.0.1:${replica.port}/readyz`);
+      return response.status === 200 ? true : undefined;
+    });
+
+  beforeAll(async () => {
+    dataDir = createDataDir('scale-out');
+    postgresPort = await findFreePort();
+    postgres = await startPostgres();
+    await ensureDatabase(postgres.superuserUrl('postgres'), 'tollgate');
+    databaseUrl = postgres.superuserUrl('tollgate');
+    await migrateDeploy(databaseUrl);
+    db = createDb(databaseUrl, { maxConnections: 4 });
+    receiver = await startWebhookReceiver();
+    processEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: requireTestEnv('temporalAddress'),
+      TEMPORAL_TASK_QUEUE: `scale-out-${randomUUID()}`,
+      AUTH_SECRET: randomUUID() + randomUUID(),
+      PUBLIC_URL: 'http://localhost:3000',
+      API_RATE_LIMIT_PER_MINUTE: '100000',
+      CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: '100000',
+    };
+    // Sandbox mode: the receiver listens on this machine's loopback, which only sandbox mode allows.
+    delete processEnv.STRIPE_SECRET_KEY;
+    for (const name of ['api-a', 'api-b']) replicas.push({ name, role: 'api', port: await findFreePort() });
+    for (const name of ['worker-a', 'worker-b']) replicas.push({ name, role: 'worker' });
+    replicas.forEach(start);
+    await Promise.all(apis().map(ready));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map(kill));
+    await receiver?.stop();
+    await db?.$disconnect();
+    await postgres?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  /**
+   * A request as a careful client sends it: to one API, and on a lost connection or a 5xx to the
+   * other after a pause, with the same Idempotency-Key, until `expected` answers.
+   */
+  let turn = 0;
+  async function call<T>(
+    method: string,
+    url: string,
+    options: { token?: string; body?: unknown; idempotencyKey?: string; expected: number[] },
+  ): Promise<{ status: number; body: T }> {
+    const deadline = Date.now() + 200_000;
+    for (;;) {
+      const api = apis()[turn++ % 2]!;
+      let status: number | string;
+      try {
+        const response = await fetch(`http://127.0.0.1:${api.port}${url}`, {
+          method,
+          headers: {
+            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+            ...(options.body ? { 'content-type': 'application/json' } : {}),
+            ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
+          },
+          body: options.body ? JSON.stringify(options.body) : undefined,
+          signal: AbortSignal.timeout(30_000),
+        });
+        const text = await response.text();
+        if (options.expected.includes(response.status)) {
+          return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+        }
+        status = response.status;
+        // Anything but an outage or a request still in flight is a real failure.
+        if (status < 500 && status !== 409) {
+          throw new Error(`${method} ${url} answered ${status}: ${text.slice(0, 300)}`);
+        }
+        note(`${method} ${url.replace(/[0-9a-f-]{36}|polar_c_\w+|tollgate_c_\w+/g, ':id')} → ${status}`);
+      } catch (error) {
+        if (error instanceof Error && error.message.includes(' answered ')) throw error;
+        note('connection lost or refused');
+        status = 'no answer';
+      }
+      if (Date.now() > deadline) throw new Error(`${method} ${url} still failing (${status})`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+
+  it('loses and duplicates no order, charge, refund or webhook delivery', async () => {
+    const organization = await createOrganization(db);
+    const token = await createAccessToken(db, organization.id);
+    const product = await call<{ id: string }>('POST', '/v1/products/', {
+      token,
+      idempotencyKey: randomUUID(),
+      body: {
+        name: 'Field guide',
+        prices: [{ amount_type: 'fixed', price_amount: PRICE, price_currency: 'usd' }],
+      },
+      expected: [201],
+    });
+    await call('POST', '/v1/webhooks/endpoints', {
+      token,
+      idempotencyKey: randomUUID(),
+      body: { url: receiver.url, format: 'raw', events: EVENTS },
+      expected: [201],
+    });
+
+    const faults: string[] = [];
+    const confirmed: string[] = [];
+    const fault = async (label: string, work: () => Promise<void>) => {
+      faults.push(`${label} after ${confirmed.length} confirmations`);
+      await work();
+    };
+    const schedule = [
+      {
+        at: CHECKOUTS / 4,
+        run: () =>
+          fault('SIGKILL api-a', async () => {
+            const api = replicas.find((replica) => replica.name === 'api-a')!;
+            await kill(api);
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+            start(api);
+          }),
+      },
+      {
+        at: CHECKOUTS / 2,
+        run: () =>
+          fault('SIGKILL worker-a', async () => {
+            const worker = replicas.find((replica) => replica.name === 'worker-a')!;
+            await kill(worker);
+            await new Promise((resolve) => setTimeout(resolve, 2000));
+            start(worker);
+          }),
+      },
+      {
+        at: (CHECKOUTS * 3) / 4,
+        run: () =>
+          fault('PostgreSQL restart', async () => {
+            await postgres.stop();
+            postgres = await startPostgres();
+          }),
+      },
+    ];
+    const faultsDone: Promise<void>[] = [];
+    const afterConfirmation = (checkoutId: string) => {
+      confirmed.push(checkoutId);
+      while (schedule[0] && confirmed.length >= schedule[0].at) faultsDone.push(schedule.shift()!.run());
+    };
+
+    const buy = async (index: number) => {
+      const checkout = await call<{ id: string; client_secret: string }>('POST', '/v1/checkouts/', {
+        token,
+        idempotencyKey: randomUUID(),
+        body: { products: [product.body.id] },
+        expected: [201],
+      });
+      const clientPath = `/v1/checkouts/client/${checkout.body.client_secret}`;
+      // A confirmation whose answer was lost may still have gone through: a buyer's page looks
+      // at the checkout before pressing pay again.
+      for (;;) {
+        const answer = await call<{ status: string }>('POST', `${clientPath}/confirm`, {
+          body: {
+            customer_email: `buyer-${index}@example.test`,
+            customer_billing_address: ADDRESS,
+            confirmation_token_id: 'pm_card_visa',
+          },
+          expected: [200, 403],
+        });
+        if (answer.status === 200) break;
+        const current = await call<{ status: string }>('GET', clientPath, { expected: [200] });
+        if (current.body.status !== 'open') break;
+      }
+      afterConfirmation(checkout.body.id);
+    };
+
+    const refunded = new Set<string>();
+    const refund = async () => {
+      while (refunded.size < REFUNDS) {
+        // The test's own reads go through PostgreSQL's restart too: an empty look is tried again.
+        const paid = await db.order
+          .findMany({
+            where: { organizationId: organization.id, status: 'paid', id: { notIn: [...refunded] } },
+            take: REFUNDS - refunded.size,
+          })
+          .catch(() => []);
+        for (const order of paid) {
+          refunded.add(order.id);
+          await call('POST', '/v1/refunds/', {
+            token,
+            idempotencyKey: `refund-${order.id}`,
+            // Half of each order: a refund made twice would not be stopped by the order's balance.
+            body: { order_id: order.id, reason: 'customer_request', amount: PRICE / 2 },
+            expected: [201],
+          });
+        }
+        if (paid.length === 0) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    };
+
+    const started = Date.now();
+    let next = 0;
+    const buyers = Array.from({ length: BUYERS_AT_ONCE }, async () => {
+      while (next < CHECKOUTS) await buy(next++);
+    });
+    await Promise.all([...buyers, refund()]);
+    await Promise.all(faultsDone);
+    const drivenMs = Date.now() - started;
+
+    // Everything set off settles: checkouts paid, refunds done, every webhook event delivered.
+    await poll(
+      'every confirmed checkout to succeed',
+      async () => {
+        const succeeded = await db.checkout.count({
+          where: { organizationId: organization.id, status: 'succeeded' },
+        });
+        return succeeded === CHECKOUTS ? true : undefined;
+      },
+      240_000,
+    );
+    await poll(
+      'every refund to succeed',
+      async () => {
+        const pending = await db.refund.count({
+          where: { organizationId: organization.id, status: { not: 'succeeded' } },
+        });
+        return pending === 0 ? true : undefined;
+      },
+      120_000,
+    );
+    await poll(
+      'every webhook event to be delivered',
+      async () => {
+        const undelivered = await db.webhookEvent.count({
+          where: { organizationId: organization.id, status: { not: 'succeeded' } },
+        });
+        const made = await db.webhookEvent.count({ where: { organizationId: organization.id } });
+        return undelivered === 0 && made >= CHECKOUTS * 2 + REFUNDS * 2 ? true : undefined;
+      },
+      240_000,
+    );
+    const settledMs = Date.now() - started;
+
+    // Orders and charges: one order per checkout, one successful charge per order, for its total.
+    const checkouts = await db.checkout.findMany({
+      where: { organizationId: organization.id, status: 'succeeded' },
+    });
+    expect(new Set(checkouts.map((checkout) => checkout.id))).toEqual(new Set(confirmed));
+    // A create retried after the API died mid-request may leave an open checkout nobody pays.
+    const unpaid = await db.checkout.count({
+      where: { organizationId: organization.id, status: { not: 'succeeded' } },
+    });
+    const orders = await db.order.findMany({ where: { organizationId: organization.id } });
+    expect(orders).toHaveLength(CHECKOUTS);
+    expect(new Set(orders.map((order) => order.checkoutId)).size).toBe(CHECKOUTS);
+    const totals = new Map(orders.map((order) => [order.checkoutId, order.totalAmount]));
+    const payments = await db.sandboxPayment.findMany();
+    const paymentsByCheckout = new Map<string, number>();
+    for (const payment of payments) {
+      const checkoutId = (payment.metadata as { checkout_id?: string }).checkout_id ?? 'none';
+      expect(payment).toMatchObject({ status: 'succeeded', amount: totals.get(checkoutId) });
+      paymentsByCheckout.set(checkoutId, (paymentsByCheckout.get(checkoutId) ?? 0) + 1);
+    }
+    expect([...paymentsByCheckout.values()]).toEqual(Array.from({ length: CHECKOUTS }, () => 1));
+    expect(new Set(paymentsByCheckout.keys())).toEqual(new Set(checkouts.map((checkout) => checkout.id)));
+
+    // Refunds: one per requested order, each with exactly one processor refund.
+    const refunds = await db.refund.findMany({ where: { organizationId: organization.id } });
+    expect(refunds.map((row) => row.orderId).sort()).toEqual([...refunded].sort());
+    const processorRefunds = await db.sandboxRefund.findMany();
+    expect(processorRefunds).toHaveLength(REFUNDS);
+    expect(new Set(processorRefunds.map((row) => row.paymentId)).size).toBe(REFUNDS);
+
+    // Webhooks: one event per change, each received; a redelivery carries the same webhook-id.
+    const events = await db.webhookEvent.findMany({ where: { organizationId: organization.id } });
+    const perChange = new Map<string, number>();
+    for (const event of events) {
+      const key = `${event.type} ${event.resourceId}`;
+      perChange.set(key, (perChange.get(key) ?? 0) + 1);
+    }
+    expect([...perChange.entries()].filter(([, count]) => count > 1)).toEqual([]);
+    const countOf = (type: string) => events.filter((event) => event.type === type).length;
+    expect(EVENTS.map((type) => [type, countOf(type)])).toEqual([
+      ['order.created', CHECKOUTS],
+      ['order.paid', CHECKOUTS],
+      ['order.refunded', REFUNDS],
+      ['refund.created', REFUNDS],
+    ]);
+    const receivedIds = receiver.received.map((request) => request.headers['webhook-id']);
+    const missing = events.filter((event) => !receivedIds.includes(event.id));
+    expect(missing).toEqual([]);
+    const receivedTwice = receivedIds.length - new Set(receivedIds).size;
+
+    expect(faults).toHaveLength(3);
+    console.log(
+      [
+        `scale-out: ${CHECKOUTS} checkouts (${BUYERS_AT_ONCE} buyers at once) and ${REFUNDS} refunds over two APIs and two workers`,
+        `  faults: ${faults.join('; ')}`,
+        `  driven in ${(drivenMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s`,
+        `  unpaid checkouts left by retried creates ${unpaid}; orders ${orders.length}, charges ${payments.length}, refunds ${refunds.length}, processor refunds ${processorRefunds.length}`,
+        `  webhook events ${events.length}, requests received ${receivedIds.length} (same webhook-id again: ${receivedTwice})`,
+        `  what clients met and retried: ${JSON.stringify(Object.fromEntries(turbulence))}`,
+      ].join('\n'),
+    );
+  }, 900_000);
+});
