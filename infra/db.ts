@@ -32,14 +32,43 @@ export async function pingDatabase(db: Db): Promise<void> {
   await db.$queryRaw`SELECT 1`;
 }
 
+/** PostgreSQL's SQLSTATEs for a server shutting down, starting up or a lost connection. */
+const UNAVAILABLE_SQLSTATE = /^(57P0[123]|08\d{3})$/;
+/** What node-postgres and PostgreSQL say when the server went away or never answered. */
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable|terminating connection due to administrator command|the database system is (shutting down|starting up|in recovery mode)|ECONNREFUSED|ECONNRESET/;
+/** Prisma reports a driver's SQLSTATE inside its own error (P2010 `Code: \`57P01\``). */
+const SQLSTATE_IN_MESSAGE = /Code: `(57P0[123]|08\d{3})`/;
+/** Prisma's driver adapter names these failures by kind. */
+const UNAVAILABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+]);
+
 /**
- * No connection within the wait (node-postgres' pool, or Prisma's for a transaction, P2028): the
- * database is overloaded or unreachable, and nothing of the request was written in that step.
+ * The database could not serve the request: no connection within the wait (node-postgres' pool,
+ * or Prisma's for a transaction, P2028), or PostgreSQL restarting, shutting down or dropping the
+ * connection. The request may be retried (with an Idempotency-Key a retry never does the work twice).
  */
-export function isConnectionWaitTimeout(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.message === 'timeout exceeded when trying to connect') return true;
-  return (
-    (error as { code?: unknown }).code === 'P2028' && /unable to start a transaction/i.test(error.message)
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, kind, message, cause, meta } = error as {
+    code?: unknown;
+    kind?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  if (typeof code === 'string' && UNAVAILABLE_SQLSTATE.test(code)) return true;
+  if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+  if (code === 'P1001' || code === 'P1017') return true;
+  if (typeof message === 'string') {
+    if (code === 'P2028' && /unable to start a transaction/i.test(message)) return true;
+    if (UNAVAILABLE_MESSAGE.test(message) || SQLSTATE_IN_MESSAGE.test(message)) return true;
+  }
+  return [cause, meta?.driverAdapterError].some(
+    (inner) => inner !== error && isDatabaseUnavailable(inner, depth + 1),
   );
 }

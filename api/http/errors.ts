@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isConnectionWaitTimeout } from '../../infra/db.js';
+import { isDatabaseUnavailable } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import { AppError, ERRORS, InvalidInputError } from '../../domain/platform/errors.js';
 
@@ -66,11 +66,11 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       }
     }
 
-    if (isConnectionWaitTimeout(error)) {
+    if (isDatabaseUnavailable(error)) {
       // The client may retry (with an Idempotency-Key a retry never does the work twice).
       ((res.locals.logger as Logger | undefined) ?? logger).warn(
-        { requestId },
-        'database connections exhausted',
+        { requestId, reason: (error as Error).message },
+        'database unavailable',
       );
       res.set('Retry-After', '1').status(503).json({
         error: 'ServiceUnavailable',

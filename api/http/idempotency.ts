@@ -5,6 +5,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
+  IDEMPOTENCY_CLAIM_LEASE_SECONDS,
   releaseIdempotencyKey,
 } from '../../domain/platform/repository.js';
 import { canonicalJson } from '../../domain/platform/rules.js';
@@ -66,9 +67,15 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
         ]);
       }
       if (!existing || existing.status === null) {
+        // The first request may still be running, or its process died: then this request may take
+        // the claim over once its lease ends.
+        const leaseLeftMs = existing
+          ? existing.createdAt.getTime() + IDEMPOTENCY_CLAIM_LEASE_SECONDS * 1000 - Date.now()
+          : 1000;
         throw new AppError(
           'Conflict',
           'A request with this Idempotency-Key is still being processed; retry later.',
+          { 'Retry-After': String(Math.max(1, Math.min(5, Math.ceil(leaseLeftMs / 1000)))) },
         );
       }
       res.set('Idempotent-Replayed', 'true').status(existing.status).json(existing.responseBody);
@@ -76,26 +83,55 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
     }
 
     res.locals[REQUEST_KEY] = createHash('sha256').update(`${owner}\n${key}`).digest('hex');
+    // A settlement that fails (PostgreSQL restarting) is tried again in the background: until it
+    // lands, retries of the key are answered 409, and only the lease's end would free it.
+    const settle = (write: () => Promise<unknown>) =>
+      persistently(write).catch((error: unknown) =>
+        logger.error({ err: error }, 'could not settle an idempotency key'),
+      );
     // The answer is stored before it is sent, so a retry that follows it always finds it.
     const send = res.json.bind(res);
     res.json = (body: unknown) => {
-      const settle =
+      const answer = { status: res.statusCode, body: (body ?? null) as Prisma.InputJsonValue };
+      const first =
         res.statusCode < 400
-          ? completeIdempotencyKey(db, owner, key, {
-              status: res.statusCode,
-              body: (body ?? null) as Prisma.InputJsonValue,
-            })
+          ? completeIdempotencyKey(db, owner, key, answer)
           : releaseIdempotencyKey(db, owner, key);
-      void settle
-        .catch((error: unknown) => logger.error({ err: error }, 'could not settle an idempotency key'))
+      void first
+        .catch(() => {
+          void settle(() =>
+            answer.status < 400
+              ? completeIdempotencyKey(db, owner, key, answer)
+              : releaseIdempotencyKey(db, owner, key),
+          );
+        })
         .finally(() => send(body));
       return res;
     };
     // Answers without a JSON body (204) and aborted requests.
     res.once('close', () => {
-      if (res.statusCode >= 400 || !res.writableFinished) void releaseIdempotencyKey(db, owner, key);
-      else if (res.statusCode === 204) void completeIdempotencyKey(db, owner, key, { status: 204, body: {} });
+      if (res.statusCode >= 400 || !res.writableFinished)
+        void settle(() => releaseIdempotencyKey(db, owner, key));
+      else if (res.statusCode === 204)
+        void settle(() => completeIdempotencyKey(db, owner, key, { status: 204, body: {} }));
     });
     next();
   };
+}
+
+/**
+ * Retries `write` for up to a minute, well inside the claim's lease, so a settlement delayed by an
+ * outage never lands on a claim another request has taken over since.
+ */
+async function persistently(write: () => Promise<unknown>): Promise<void> {
+  const deadline = Date.now() + (IDEMPOTENCY_CLAIM_LEASE_SECONDS * 1000) / 2;
+  for (let pauseMs = 500; ; pauseMs = Math.min(pauseMs * 2, 8000)) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (Date.now() + pauseMs >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
 }

@@ -19,7 +19,9 @@ export function requestContext(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      // A 503 is an outage the client is told to wait out (the cause is logged once as a warning);
+      // any other 5xx is a fault of ours.
+      const level = res.statusCode === 503 ? 'warn' : res.statusCode >= 500 ? 'error' : 'info';
       requestLogger[level](
         {
           method: req.method,
