@@ -148,6 +148,8 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
         if (status < 500 && status !== 409) {
           throw new Error(`${method} ${url} answered ${status}: ${text.slice(0, 300)}`);
         }
+        // A request still in flight (409) or an outage (503) says when to come back.
+        waitMs = Number(response.headers.get('retry-after') ?? 0.5) * 1000;
         note(
           `${method} ${url.replace(/[0-9a-f-]{36}/g, ':id').replace(/\/client\/[^/]+/, '/client/:secret')} → ${status}`,
         );
