@@ -1,0 +1,267 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  addCalendarMonths,
+  changeInterval,
+  changePlan,
+  discountApplies,
+  openLedger,
+  periodAt,
+  periodStart,
+  shareOf,
+  type BillingPeriod,
+} from './rules.js';
+
+const utc = (text: string) => new Date(`${text}Z`);
+const day = (date: Date) => date.toISOString().slice(0, 10);
+const DAY_MS = 24 * 60 * 60 * 1000;
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+
+describe('billing periods', () => {
+  it('keeps the anchor day: 31 January renews on 28 February, then 31 March', () => {
+    const anchor = utc('2025-01-31T10:15:30.250');
+    expect([0, 1, 2, 3, 4].map((index) => periodStart(anchor, 'month', index).toISOString())).toEqual([
+      '2025-01-31T10:15:30.250Z',
+      '2025-02-28T10:15:30.250Z',
+      '2025-03-31T10:15:30.250Z',
+      '2025-04-30T10:15:30.250Z',
+      '2025-05-31T10:15:30.250Z',
+    ]);
+    expect(day(periodStart(utc('2024-01-31T00:00:00'), 'month', 1))).toBe('2024-02-29');
+  });
+
+  it('renews a plan bought on 29 February on the 28th, and on the 29th again in leap years', () => {
+    const anchor = utc('2024-02-29T12:00:00');
+    expect([1, 2, 3, 4].map((index) => day(periodStart(anchor, 'year', index)))).toEqual([
+      '2025-02-28',
+      '2026-02-28',
+      '2027-02-28',
+      '2028-02-29',
+    ]);
+  });
+
+  // Every anchor day of every month of 2023–2024 (28-, 29-, 30- and 31-day months), four years on.
+  it('lands on the anchor day or the last day of shorter months, for every anchor day', () => {
+    for (let month = 0; month < 24; month += 1) {
+      const year = 2023 + Math.floor(month / 12);
+      for (let anchorDay = 1; anchorDay <= daysIn(year, month % 12); anchorDay += 1) {
+        const anchor = new Date(Date.UTC(year, month % 12, anchorDay, 8, 30));
+        for (let index = 0; index <= 48; index += 1) {
+          const start = periodStart(anchor, 'month', index);
+          const targetMonth = (month % 12) + index;
+          const targetYear = year + Math.floor(targetMonth / 12);
+          expect([start.getUTCFullYear(), start.getUTCMonth()]).toEqual([targetYear, targetMonth % 12]);
+          expect(start.getUTCDate()).toBe(Math.min(anchorDay, daysIn(targetYear, targetMonth % 12)));
+          expect([start.getUTCHours(), start.getUTCMinutes()]).toEqual([8, 30]);
+        }
+      }
+    }
+  });
+
+  it('finds the period of any instant: from its start (included) to its end (excluded)', () => {
+    for (const interval of ['month', 'year'] as const) {
+      const anchor = utc('2024-01-31T18:00:00');
+      for (let offset = 0; offset < 3 * 366; offset += 1) {
+        for (const at of [
+          new Date(anchor.getTime() + offset * DAY_MS),
+          new Date(anchor.getTime() + offset * DAY_MS - 1),
+        ]) {
+          if (at < anchor) continue;
+          const period = periodAt(anchor, interval, at);
+          expect(period.start.getTime()).toBeLessThanOrEqual(at.getTime());
+          expect(period.end.getTime()).toBeGreaterThan(at.getTime());
+          expect(period.start).toEqual(periodStart(anchor, interval, period.index));
+          expect(period.end).toEqual(periodStart(anchor, interval, period.index + 1));
+        }
+      }
+      expect(periodAt(anchor, interval, anchor).index).toBe(0);
+      expect(periodAt(anchor, interval, periodStart(anchor, interval, 5)).index).toBe(5);
+    }
+    expect(() => periodAt(utc('2025-01-01T00:00:00'), 'month', utc('2024-12-31T23:59:59'))).toThrow(
+      RangeError,
+    );
+  });
+
+  it('counts calendar months backwards too', () => {
+    expect(day(addCalendarMonths(utc('2025-03-31T00:00:00'), -1))).toBe('2025-02-28');
+    expect(day(addCalendarMonths(utc('2025-01-15T00:00:00'), -13))).toBe('2023-12-15');
+  });
+});
+
+describe('discount durations', () => {
+  const anchor = utc('2025-01-31T09:00:00');
+  const applied = (
+    term: Parameters<typeof discountApplies>[0],
+    interval: 'month' | 'year',
+    periods: number,
+  ) =>
+    Array.from({ length: periods }, (_, index) =>
+      discountApplies(term, anchor, periodStart(anchor, interval, index)),
+    ).filter(Boolean).length;
+
+  it('applies once to the first period only', () => {
+    expect(applied({ duration: 'once', durationInMonths: null }, 'month', 24)).toBe(1);
+    expect(applied({ duration: 'once', durationInMonths: null }, 'year', 5)).toBe(1);
+  });
+
+  it('applies forever to every period', () => {
+    expect(applied({ duration: 'forever', durationInMonths: null }, 'month', 36)).toBe(36);
+  });
+
+  // Polar ends a repeating discount one cycle early (its issue 13769); n months are n monthly periods.
+  it.each([1, 2, 3, 6, 11, 12, 13, 24])(
+    'repeats for exactly %i monthly periods, even from the 31st',
+    (months) => {
+      expect(applied({ duration: 'repeating', durationInMonths: months }, 'month', 40)).toBe(months);
+    },
+  );
+
+  it.each([
+    [1, 1],
+    [12, 1],
+    [13, 2],
+    [24, 2],
+    [25, 3],
+  ])('repeating %i months covers %i yearly periods (those starting within the months)', (months, periods) => {
+    expect(applied({ duration: 'repeating', durationInMonths: months }, 'year', 6)).toBe(periods);
+  });
+
+  it('does not apply before it was first applied (a discount changed mid-subscription starts next cycle)', () => {
+    const next = periodStart(anchor, 'month', 3);
+    expect(
+      discountApplies({ duration: 'forever', durationInMonths: null }, next, periodStart(anchor, 'month', 2)),
+    ).toBe(false);
+    expect(discountApplies({ duration: 'once', durationInMonths: null }, next, next)).toBe(true);
+  });
+});
+
+describe('shareOf', () => {
+  it('rounds half up, exactly, also past 2^53', () => {
+    expect(shareOf(1000, 1, 2)).toBe(500);
+    expect(shareOf(1, 1, 2)).toBe(1);
+    expect(shareOf(1, 1, 3)).toBe(0);
+    expect(shareOf(2, 1, 3)).toBe(1);
+    const yearMs = 366 * DAY_MS;
+    expect(shareOf(99_999_999, yearMs - 1, yearMs)).toBe(99_999_999);
+    expect(shareOf(99_999_999, yearMs / 2, yearMs)).toBe(50_000_000);
+    expect(() => shareOf(1, 1, 0)).toThrow(RangeError);
+  });
+});
+
+describe('plan changes', () => {
+  const monthOf = (year: number, month: number): BillingPeriod => ({
+    index: 0,
+    start: new Date(Date.UTC(year, month, 1)),
+    end: new Date(Date.UTC(year, month + 1, 1)),
+  });
+
+  it("bills Polar's example: $10 to $30 at half the period is −$5 + $15, $10 now", () => {
+    const period = monthOf(2025, 3); // April: 30 days, half is the 16th
+    const change = changePlan(
+      period,
+      openLedger(period, 1000),
+      { current: 1000, next: 3000 },
+      utc('2025-04-16T00:00:00'),
+    );
+    expect(change).toMatchObject({ credit: 500, debit: 1500 });
+    expect(change.ledger).toMatchObject({ billed: 2000, used: 500 });
+  });
+
+  it('keeps a downgrade’s credit whole (carried to the next order, never lost)', () => {
+    const period = monthOf(2025, 3);
+    const change = changePlan(
+      period,
+      openLedger(period, 3000),
+      { current: 3000, next: 1000 },
+      utc('2025-04-16T00:00:00'),
+    );
+    expect(change.credit - change.debit).toBe(1000);
+  });
+
+  // Every day of a 28-, 29-, 30- and 31-day month, in usd (cents) and jpy (no minor unit).
+  it.each([
+    [2025, 1],
+    [2024, 1],
+    [2025, 3],
+    [2025, 0],
+  ])('credits the unused part and charges the new plan’s, on every day of %i-%i', (year, month) => {
+    const period = monthOf(year, month);
+    const days = daysIn(year, month);
+    for (const [current, next] of [
+      [1000, 3000],
+      [4900, 1900],
+      [1234, 0],
+      [500_000, 120_000],
+    ] as const) {
+      for (let elapsed = 0; elapsed <= days; elapsed += 1) {
+        const at = new Date(period.start.getTime() + elapsed * DAY_MS);
+        const change = changePlan(period, openLedger(period, current), { current, next }, at);
+        const left = days - elapsed;
+        expect(change.credit).toBe(shareOf(current, left, days));
+        expect(change.debit).toBe(shareOf(next, left, days));
+        expect(Number.isInteger(change.credit) && Number.isInteger(change.debit)).toBe(true);
+        // Nothing appears or disappears: what is billed is what was used plus what is left.
+        expect(Math.abs(change.ledger.billed - change.ledger.used - change.debit)).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it('cannot be gamed by switching back and forth: the period costs at least what was used', () => {
+    const period = monthOf(2025, 0);
+    const length = period.end.getTime() - period.start.getTime();
+    const rates = [1000, 10_000];
+    let ledger = openLedger(period, rates[0]!);
+    let rate = rates[0]!;
+    let charged = rates[0]!;
+    let used = 0;
+    let last = period.start.getTime();
+    // 60 switches, a few hours apart, alternating cheap and expensive.
+    for (let switchIndex = 1; switchIndex <= 60; switchIndex += 1) {
+      const at = period.start.getTime() + switchIndex * 11 * 60 * 60 * 1000;
+      const next = rates[switchIndex % 2]!;
+      const change = changePlan(period, ledger, { current: rate, next }, new Date(at));
+      expect(change.credit).toBeLessThanOrEqual(ledger.billed - change.ledger.used);
+      charged += change.debit - change.credit;
+      used += (rate * (at - last)) / length;
+      last = at;
+      ledger = change.ledger;
+      rate = next;
+    }
+    used += (rate * (period.end.getTime() - last)) / length;
+    // At most half a minor unit of rounding per switch in the customer's favour.
+    expect(charged).toBeGreaterThanOrEqual(Math.floor(used - 60 * 0.5));
+    expect(charged).toBe(ledger.billed);
+  });
+
+  it('credits nothing that was never billed (a period made free by a 100 % discount)', () => {
+    const period = monthOf(2025, 3);
+    const change = changePlan(
+      period,
+      openLedger(period, 0),
+      { current: 0, next: 3000 },
+      utc('2025-04-16T00:00:00'),
+    );
+    expect(change).toMatchObject({ credit: 0, debit: 1500 });
+    // Listed at 3000 but billed nothing: leaving it still credits nothing.
+    const gamed = changePlan(
+      period,
+      openLedger(period, 0),
+      { current: 3000, next: 1000 },
+      utc('2025-04-16T00:00:00'),
+    );
+    expect(gamed.credit).toBe(0);
+  });
+
+  it('restarts the period on an interval change: credit for the old plan, the whole new fee now', () => {
+    const period = monthOf(2025, 3);
+    const at = utc('2025-04-11T00:00:00'); // 10 of 30 days used
+    const change = changeInterval(period, openLedger(period, 3000), { current: 3000, next: 30_000 }, at);
+    expect(change).toMatchObject({ credit: 2000, debit: 30_000 });
+    expect(change.ledger).toEqual({ billed: 30_000, used: 0, since: at });
+  });
+
+  it('treats a change at or after the period end as leaving nothing to credit', () => {
+    const period = monthOf(2025, 3);
+    const change = changePlan(period, openLedger(period, 3000), { current: 3000, next: 1000 }, period.end);
+    expect(change).toMatchObject({ credit: 0, debit: 0 });
+  });
+});

@@ -1,0 +1,159 @@
+// Billing arithmetic of a subscription: its periods, how long a discount lasts, and what a plan
+// change in the middle of a period credits and charges. Pure: the subscription workflow and the API
+// (for previews) ask these rules; neither does date or money arithmetic of its own.
+import type { DiscountDuration } from '../discounts/schemas.js';
+
+export type RecurringInterval = 'month' | 'year';
+
+const MONTHS_PER_INTERVAL: Record<RecurringInterval, number> = { month: 1, year: 12 };
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+/**
+ * `months` calendar months after `from`, on the same day of the month or the month's last day when
+ * it is shorter, at the same time of day (UTC).
+ */
+export function addCalendarMonths(from: Date, months: number): Date {
+  const monthIndex = from.getUTCMonth() + months;
+  const year = from.getUTCFullYear() + Math.floor(monthIndex / 12);
+  const month = ((monthIndex % 12) + 12) % 12;
+  const day = Math.min(from.getUTCDate(), daysInMonth(year, month));
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      day,
+      from.getUTCHours(),
+      from.getUTCMinutes(),
+      from.getUTCSeconds(),
+      from.getUTCMilliseconds(),
+    ),
+  );
+}
+
+/**
+ * Where billing period `index` starts (0 = the anchor itself), counted from the anchor and never
+ * from the previous period's end: a plan bought on 31 January renews on 28 (or 29) February and
+ * then on 31 March, not on the 28th for ever.
+ */
+export function periodStart(anchor: Date, interval: RecurringInterval, index: number): Date {
+  return addCalendarMonths(anchor, MONTHS_PER_INTERVAL[interval] * index);
+}
+
+export type BillingPeriod = { index: number; start: Date; end: Date };
+
+/** The billing period that contains `at` (periods include their start and exclude their end). */
+export function periodAt(anchor: Date, interval: RecurringInterval, at: Date): BillingPeriod {
+  if (at.getTime() < anchor.getTime()) throw new RangeError('The instant is before the anchor.');
+  const months =
+    (at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (at.getUTCMonth() - anchor.getUTCMonth());
+  let index = Math.max(0, Math.floor(months / MONTHS_PER_INTERVAL[interval]));
+  // The month count can be one period ahead (earlier in the month than the anchor day).
+  while (index > 0 && periodStart(anchor, interval, index).getTime() > at.getTime()) index -= 1;
+  while (periodStart(anchor, interval, index + 1).getTime() <= at.getTime()) index += 1;
+  return {
+    index,
+    start: periodStart(anchor, interval, index),
+    end: periodStart(anchor, interval, index + 1),
+  };
+}
+
+export type DiscountTerm = { duration: DiscountDuration; durationInMonths: number | null };
+
+/**
+ * Whether a discount first applied to the period starting at `firstStart` still applies to the
+ * period starting at `start`: `once` to that first period only, `forever` always, `repeating` to
+ * every period that starts within `durationInMonths` calendar months of the first (a monthly plan
+ * gets exactly n discounted periods, a yearly plan one).
+ */
+export function discountApplies(term: DiscountTerm, firstStart: Date, start: Date): boolean {
+  if (start.getTime() < firstStart.getTime()) return false;
+  switch (term.duration) {
+    case 'once':
+      return start.getTime() === firstStart.getTime();
+    case 'forever':
+      return true;
+    case 'repeating':
+      return start.getTime() < addCalendarMonths(firstStart, term.durationInMonths ?? 0).getTime();
+  }
+}
+
+/** `amount × part ÷ whole`, rounded half up, exactly (the product can pass 2^53). */
+export function shareOf(amount: number, part: number, whole: number): number {
+  if (whole <= 0) throw new RangeError('The whole must be positive.');
+  const product = BigInt(amount) * BigInt(part);
+  const divisor = BigInt(whole);
+  const quotient = product / divisor;
+  const remainder = product % divisor;
+  const roundUp = remainder * 2n >= divisor ? 1n : 0n;
+  return Number(quotient + roundUp);
+}
+
+/**
+ * What has been billed for the current period and what of it the customer has used: the state a
+ * plan change needs so that its credit never exceeds what was paid for the time left.
+ */
+export type PeriodLedger = {
+  /** Net amount billed for this period so far (fee after discount, plus debits, minus credits). */
+  billed: number;
+  /** Value of the time used up to `since`, at the rates then in effect. */
+  used: number;
+  since: Date;
+};
+
+/** The ledger of a period that starts with its fee billed. */
+export function openLedger(period: BillingPeriod, fee: number): PeriodLedger {
+  return { billed: fee, used: 0, since: period.start };
+}
+
+export type PlanChange = {
+  credit: number;
+  debit: number;
+  ledger: PeriodLedger;
+};
+
+/**
+ * A change from a plan worth `currentRate` per period to one worth `newRate` (both net of the
+ * discount, in minor units) at `at`, within the same interval: the time left of the old plan is
+ * credited and the time left of the new one charged. The credit is what was billed and not yet used,
+ * so switching back and forth inside a period never turns into free time, and nothing billed but
+ * unused is lost: a downgrade's credit is carried to the next order as a negative line.
+ */
+export function changePlan(
+  period: BillingPeriod,
+  ledger: PeriodLedger,
+  rates: { current: number; next: number },
+  at: Date,
+): PlanChange {
+  const start = period.start.getTime();
+  const end = period.end.getTime();
+  const now = Math.min(Math.max(at.getTime(), ledger.since.getTime()), end);
+  const length = end - start;
+  const unusedAtRate = shareOf(rates.current, end - now, length);
+  // The time used is what was left at the last change minus what is left now, each rounded once,
+  // so that used and unused always add up to what the plan's rest was worth.
+  const used = ledger.used + shareOf(rates.current, end - ledger.since.getTime(), length) - unusedAtRate;
+  const credit = Math.max(0, Math.min(unusedAtRate, ledger.billed - used));
+  const debit = shareOf(rates.next, end - now, length);
+  return {
+    credit,
+    debit,
+    ledger: { billed: ledger.billed - credit + debit, used, since: new Date(now) },
+  };
+}
+
+/**
+ * A change of interval (monthly to yearly or back) restarts the period now: the old plan's unused
+ * time is credited as in `changePlan`, and the new period's whole fee is charged at once.
+ */
+export function changeInterval(
+  period: BillingPeriod,
+  ledger: PeriodLedger,
+  rates: { current: number; next: number },
+  at: Date,
+): PlanChange {
+  const { credit } = changePlan(period, ledger, { current: rates.current, next: 0 }, at);
+  return { credit, debit: rates.next, ledger: { billed: rates.next, used: 0, since: at } };
+}
