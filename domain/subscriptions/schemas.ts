@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { customFieldDataSchema } from '../checkouts/schemas.js';
+import { customerSchema } from '../customers/schemas.js';
+import { discountSchema } from '../discounts/schemas.js';
+import { meterSchema } from '../meters/schemas.js';
+import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
+import { prorationBehaviorSchema } from '../organizations/schemas.js';
+import { oneOrManyUuids, pageQuerySchema, sortingSchema, textSchema } from '../platform/schemas.js';
+import { productPriceSchema, productSchema, recurringIntervalSchema } from '../products/schemas.js';
+
+// Polar's Subscription as @polar-sh/sdk@0.33.2 reads it (spec §3 Subscription, §4 statuses), and
+// the bodies of PATCH /v1/subscriptions/{id}, matched by shape as Polar matches them.
+
+const datetime = z.iso.datetime({ offset: true });
+
+export const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+] as const;
+export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/** `active=true` lists these, `active=false` the rest (Polar's groups). */
+export const ACTIVE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active'];
+/** Renewed at the end of each period and charged: the active group and past_due. */
+export const BILLABLE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+export const CANCELLATION_REASONS = [
+  'customer_service',
+  'low_quality',
+  'missing_features',
+  'switched_service',
+  'too_complex',
+  'too_expensive',
+  'unused',
+  'other',
+] as const;
+export const cancellationReasonSchema = z.enum(CANCELLATION_REASONS);
+
+export const subscriptionMeterSchema = z.object({
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  consumed_units: z.number(),
+  credited_units: z.number().int(),
+  amount: z.number().int(),
+  meter_id: z.uuid(),
+  meter: meterSchema,
+});
+
+export const subscriptionSchema = z.object({
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  /** The fixed prices' total for one period after the discount, in minor units of `currency`. */
+  amount: z.number().int(),
+  currency: z.string(),
+  recurring_interval: recurringIntervalSchema,
+  status: subscriptionStatusSchema,
+  current_period_start: datetime,
+  current_period_end: datetime.nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: datetime.nullable(),
+  started_at: datetime.nullable(),
+  ends_at: datetime.nullable(),
+  ended_at: datetime.nullable(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  customer_cancellation_reason: cancellationReasonSchema.nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+  metadata: metadataSchema,
+  custom_field_data: customFieldDataSchema,
+  customer: customerSchema,
+  product: productSchema,
+  discount: discountSchema.omit({ products: true }).nullable(),
+  prices: z.array(productPriceSchema),
+  meters: z.array(subscriptionMeterSchema),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionSortFields = [
+  'customer',
+  '-customer',
+  'status',
+  '-status',
+  'started_at',
+  '-started_at',
+  'current_period_end',
+  '-current_period_end',
+  'amount',
+  '-amount',
+  'product',
+  '-product',
+  'discount',
+  '-discount',
+] as const;
+
+export const subscriptionListQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  product_id: oneOrManyUuids.optional(),
+  customer_id: oneOrManyUuids.optional(),
+  discount_id: oneOrManyUuids.optional(),
+  active: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+  metadata: metadataQuerySchema.optional(),
+  sorting: sortingSchema(subscriptionSortFields),
+});
+export type SubscriptionListQuery = z.infer<typeof subscriptionListQuerySchema>;
+
+const cancellationFields = {
+  customer_cancellation_reason: cancellationReasonSchema.nullable().optional(),
+  customer_cancellation_comment: textSchema({ max: 1000 }).nullable().optional(),
+};
+
+export const subscriptionUpdateSchema = z.union([
+  z.strictObject({
+    product_id: z.uuid(),
+    proration_behavior: prorationBehaviorSchema.nullable().optional(),
+  }),
+  z.strictObject({ discount_id: z.uuid().nullable() }),
+  z.strictObject({ cancel_at_period_end: z.boolean(), ...cancellationFields }),
+  z.strictObject({ revoke: z.literal(true), ...cancellationFields }),
+]);
+export type SubscriptionUpdate = z.infer<typeof subscriptionUpdateSchema>;
+
+export const subscriptionIdParamsSchema = z.object({
+  id: z.uuid({ message: 'Input should be a valid UUID' }),
+});
