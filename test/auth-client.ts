@@ -76,3 +76,21 @@ export async function signUpUser(
   if (result.error) throw new Error(`sign-up failed: ${JSON.stringify(result.error)}`);
   return { ...session, credentials, user: result.data.user };
 }
+
+/**
+ * A raw POST to `/api/auth` as the app's own page sends it (its Origin, an optional session cookie),
+ * so a test sees the server's status and body rather than a client library's reading of them.
+ */
+export async function postAuth(
+  baseUrl: string,
+  path: string,
+  body: unknown,
+  cookie?: string,
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${baseUrl}/api/auth${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestAuthClient, signUpUser } from '../../test/auth-client.js';
+import { createTestAuthClient, postAuth, signUpUser } from '../../test/auth-client.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { addMember } from '../../test/factories.js';
 import { startTestStack, useTestStack, type TestStack } from '../../test/stack.js';
@@ -13,17 +13,9 @@ describe('spec §8 error catalogue on /api/auth', () => {
 
   /** A raw call, so the status and body are the server's, not a client library's reading of them. */
   async function post(path: string, body: unknown, cookie?: string): Promise<ErrorAnswer> {
-    const response = await fetch(`${env.stack.baseUrl}/api/auth${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        origin: env.stack.baseUrl,
-        ...(cookie ? { cookie } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
-    return { status: response.status, message: json.message, code: json.code };
+    const answer = await postAuth(env.stack.baseUrl, path, body, cookie);
+    const json = (answer.body ?? {}) as { message?: string; code?: string };
+    return { status: answer.status, message: json.message, code: json.code };
   }
 
   const password = 'correct horse battery staple';

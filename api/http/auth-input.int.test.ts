@@ -1,24 +1,14 @@
 // Hardening issue item 3, Better Auth's side: NUL in `/update-user`'s and `/organization/create`'s
 // names reached PostgreSQL and answered an empty 500. Refusals keep Better Auth's own shape.
 import { describe, expect, it } from '@jest/globals';
-import { signUpUser } from '../../test/auth-client.js';
+import { postAuth, signUpUser } from '../../test/auth-client.js';
 import { useTestStack } from '../../test/stack.js';
 
 describe('text rule in front of Better Auth (/api/auth)', () => {
   const env = useTestStack({ withWorker: false });
 
-  async function post(path: string, body: unknown, cookie?: string) {
-    const response = await fetch(`${env.stack.baseUrl}/api/auth${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        origin: env.stack.baseUrl,
-        ...(cookie ? { cookie } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json().catch(() => null)) as unknown };
-  }
+  const post = (path: string, body: unknown, cookie?: string) =>
+    postAuth(env.stack.baseUrl, path, body, cookie);
 
   it('refuses NUL in a user name at update-user, as Better Auth refuses invalid input', async () => {
     const user = await signUpUser(env.stack.baseUrl);
