@@ -40,6 +40,10 @@ function processingProcessor(): PaymentProcessor & { payments: string[]; refunds
       refunds.push(input);
       return { status: 'succeeded', processorRefundId: `re_${refunds.length}` };
     },
+    savedPaymentMethod: async () => null,
+    chargeOffSession: async () => {
+      throw new Error('no renewal is charged in a checkout test');
+    },
   };
 }
 

@@ -126,6 +126,8 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
       pay: (input) => stripe.pay(input),
       cancelPayment: (input) => stripe.cancelPayment(input),
       refund: (input) => stripe.refund(input),
+      savedPaymentMethod: (input) => stripe.savedPaymentMethod(input),
+      chargeOffSession: (input) => stripe.chargeOffSession(input),
     },
     stripeWebhook: { webhookSecret: WEBHOOK_SECRET },
   });

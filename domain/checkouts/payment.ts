@@ -56,6 +56,8 @@ export async function chargeCheckout(
     processorCustomerId,
     metadata: { checkout_id: row.id, organization_id: row.organizationId, attempt: String(input.attempt) },
     description: row.product.name,
+    // A plan's renewals are charged later to the card the buyer pays with now.
+    saveForOffSession: row.product.recurringInterval !== null,
   });
   if (result.paymentId) {
     await recordCheckoutPayment(ctx.db, {

@@ -25,7 +25,36 @@ export type PaymentInput = {
   /** `checkout_id` and `organization_id` at least: they route the processor's events back to us. */
   metadata: Record<string, string>;
   description: string;
+  /**
+   * Keep the payment method on the processor's customer for later charges made without the buyer
+   * (a subscription's renewals): Stripe's `setup_future_usage: off_session`.
+   */
+  saveForOffSession: boolean;
 };
+
+/** A payment method kept on a processor customer, which renewals are charged to. */
+export type SavedPaymentMethod = {
+  paymentMethodId: string;
+  processorCustomerId: string;
+  summary: PaymentMethodSummary | null;
+};
+
+/**
+ * A charge made without the buyer (a renewal) to a saved payment method. It can never ask for
+ * authentication: a card that wants it fails with `authentication_required`.
+ */
+export type OffSessionPaymentInput = {
+  idempotencyKey: string;
+  amount: number;
+  currency: string;
+  processorCustomerId: string;
+  paymentMethodId: string;
+  /** `subscription_id` and `organization_id`: they route the processor's events back to us. */
+  metadata: Record<string, string>;
+  description: string;
+};
+
+export type OffSessionPaymentResult = Exclude<PaymentResult, { status: 'requires_action' }>;
 
 export type PaymentResult =
   | { status: 'succeeded'; paymentId: string; paymentMethod: PaymentMethodSummary | null }
@@ -71,6 +100,9 @@ export type PaymentProcessor = {
    */
   cancelPayment(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentResult>;
   refund(input: RefundInput): Promise<RefundResult>;
+  /** The payment method a succeeded payment saved (`saveForOffSession`); null when it saved none. */
+  savedPaymentMethod(input: { paymentId: string }): Promise<SavedPaymentMethod | null>;
+  chargeOffSession(input: OffSessionPaymentInput): Promise<OffSessionPaymentResult>;
 };
 
 /** What a processor reports happened, after signature checks; `id` is the processor's event id. */

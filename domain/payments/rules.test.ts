@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { sandboxPaymentOutcome } from './rules.js';
+import { sandboxOffSessionOutcome, sandboxPaymentOutcome } from './rules.js';
 import { TEST_CARDS } from './test-cards.js';
 
 describe('sandboxPaymentOutcome', () => {
@@ -71,5 +71,49 @@ describe('sandboxPaymentOutcome', () => {
 
   it('has an outcome for every test card the card form accepts', () => {
     for (const card of TEST_CARDS) expect(sandboxPaymentOutcome(card.paymentMethodId)).not.toBeNull();
+  });
+});
+
+describe('sandboxOffSessionOutcome', () => {
+  it('charges a saved good card without the buyer', () => {
+    expect(sandboxOffSessionOutcome('pm_card_visa')).toEqual({
+      status: 'succeeded',
+      paymentMethod: { brand: 'visa', last4: '4242' },
+      refundsFail: false,
+    });
+  });
+
+  it('lets the renewal-declining card pay now and decline later', () => {
+    expect(sandboxPaymentOutcome('pm_card_chargeCustomerFail')).toMatchObject({ status: 'succeeded' });
+    expect(sandboxOffSessionOutcome('pm_card_chargeCustomerFail')).toEqual({
+      status: 'failed',
+      declineCode: 'generic_decline',
+      message: 'Your card was declined.',
+    });
+  });
+
+  it.each(['pm_card_authenticationRequired', 'pm_card_threeDSecure2Required'])(
+    'fails %s for want of authentication, since nobody is there to authenticate',
+    (paymentMethodId) => {
+      expect(sandboxOffSessionOutcome(paymentMethodId)).toMatchObject({
+        status: 'failed',
+        declineCode: 'authentication_required',
+      });
+    },
+  );
+
+  it('pays without asking again with a card authenticated once at setup', () => {
+    expect(sandboxPaymentOutcome('pm_card_authenticationRequiredOnSetup')).toMatchObject({
+      status: 'requires_action',
+    });
+    expect(sandboxOffSessionOutcome('pm_card_authenticationRequiredOnSetup')).toEqual({
+      status: 'succeeded',
+      paymentMethod: { brand: 'visa', last4: '3155' },
+      refundsFail: false,
+    });
+  });
+
+  it('knows no outcome for ids Stripe does not know', () => {
+    expect(sandboxOffSessionOutcome('pm_card_nonexistent')).toBeNull();
   });
 });

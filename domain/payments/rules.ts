@@ -14,6 +14,8 @@ export const DECLINE_MESSAGES = {
   fraudulent: 'Your card was declined.',
   card_velocity_exceeded:
     'Your card was declined for making repeated attempts too frequently or exceeding its amount limit.',
+  // Stripe's code when a payment made without the buyer (a renewal) needs them to authenticate.
+  authentication_required: 'Your card was declined. This transaction requires authentication.',
   // Stripe's code and message when the buyer fails (or cancels) 3-D Secure authentication.
   payment_intent_authentication_failure:
     'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
@@ -53,6 +55,7 @@ const DECLINING_PAYMENT_METHODS: Record<string, DeclineCode> = {
 const AUTHENTICATING_PAYMENT_METHODS: Record<string, { card: string } | { declineCode: DeclineCode }> = {
   pm_card_authenticationRequired: { card: 'pm_card_authenticationRequired' },
   pm_card_threeDSecure2Required: { card: 'pm_card_threeDSecure2Required' },
+  pm_card_authenticationRequiredOnSetup: { card: 'pm_card_authenticationRequiredOnSetup' },
   pm_card_authenticationRequiredChargeDeclinedInsufficientFunds: { declineCode: 'insufficient_funds' },
 };
 
@@ -91,6 +94,35 @@ function settledWithCard(paymentMethodId: string): SettledOutcome | null {
     paymentMethod: { brand: card.brand, last4: card.number.slice(-4) },
     refundsFail: REFUND_FAILING_PAYMENT_METHODS.has(paymentMethodId),
   };
+}
+
+/**
+ * Cards whose later charges without the buyer are declined. Stripe's `pm_card_chargeCustomerFail`
+ * declines every charge once attached; the sandbox lets its first (on-session) payment succeed so
+ * that a renewal failing after a good start (dunning) can be tried from the hosted checkout.
+ */
+const OFF_SESSION_DECLINING_PAYMENT_METHODS = new Set(['pm_card_chargeCustomerFail']);
+
+/** Cards that ask for authentication on every payment, including those made without the buyer. */
+const ALWAYS_AUTHENTICATING_PAYMENT_METHODS = new Set([
+  'pm_card_authenticationRequired',
+  'pm_card_authenticationRequiredChargeDeclinedInsufficientFunds',
+  'pm_card_threeDSecure2Required',
+]);
+
+/**
+ * The outcome of charging a saved test PaymentMethod without the buyer (a renewal). A payment that
+ * would need 3-D Secure cannot ask anyone, so it fails as Stripe's does (`authentication_required`);
+ * a card set up with authentication once (`…OnSetup`, Stripe's 3155) pays without asking again.
+ */
+export function sandboxOffSessionOutcome(paymentMethodId: string): SettledOutcome | null {
+  if (OFF_SESSION_DECLINING_PAYMENT_METHODS.has(paymentMethodId)) return declined('generic_decline');
+  if (ALWAYS_AUTHENTICATING_PAYMENT_METHODS.has(paymentMethodId)) {
+    return declined('authentication_required');
+  }
+  const outcome = sandboxPaymentOutcome(paymentMethodId);
+  if (!outcome) return null;
+  return outcome.status === 'requires_action' ? outcome.authenticated : outcome;
 }
 
 /** Stripe's `failure_reason` the sandbox gives the refunds of a `pm_card_refundFail` payment. */

@@ -153,6 +153,18 @@ export const TEST_CARDS: readonly TestCard[] = [
     paymentMethodId: 'pm_card_refundFail',
     outcome: 'Succeeds; its refunds stay pending, then fail',
   },
+  {
+    number: '4000000000000341',
+    brand: 'visa',
+    paymentMethodId: 'pm_card_chargeCustomerFail',
+    outcome: 'Succeeds now; renewals charged later are declined',
+  },
+  {
+    number: '4000002500003155',
+    brand: 'visa',
+    paymentMethodId: 'pm_card_authenticationRequiredOnSetup',
+    outcome: 'Asks for 3-D Secure now; renewals charged later succeed',
+  },
 ];
 
 /** The digits of what was typed; spaces and dashes are how people group card numbers. */

@@ -38,6 +38,7 @@ describe('sandbox processor', () => {
     processorCustomerId,
     metadata: { checkout_id: randomUUID(), organization_id: randomUUID() },
     description: 'Pro plan',
+    saveForOffSession: false,
     ...overrides,
   });
 
@@ -83,6 +84,93 @@ describe('sandbox processor', () => {
       const reuse = processor.ensureCustomer({ ...input, email: 'b@example.com' });
       await expect(reuse).rejects.toThrow(PaymentProcessorError);
       await expect(reuse).rejects.toMatchObject({ code: 'idempotency_error', isRetryable: false });
+    });
+  });
+
+  describe('saved payment methods and off-session charges', () => {
+    const offSessionInput = (
+      paymentMethodId: string,
+      key = `subscription:${randomUUID()}:cycle:1:attempt:1`,
+    ) => ({
+      idempotencyKey: key,
+      amount: 1500,
+      currency: 'usd',
+      processorCustomerId,
+      paymentMethodId,
+      metadata: { subscription_id: randomUUID(), organization_id: randomUUID() },
+      description: 'Pro plan renewal',
+    });
+
+    it('saves the card of a payment made for later charges, and only then', async () => {
+      const saved = await processor.pay(paymentInput({ saveForOffSession: true }));
+      const unsaved = await processor.pay(paymentInput());
+      expect(await processor.savedPaymentMethod({ paymentId: saved.paymentId! })).toEqual({
+        paymentMethodId: 'pm_card_visa',
+        processorCustomerId,
+        summary: { brand: 'visa', last4: '4242' },
+      });
+      expect(await processor.savedPaymentMethod({ paymentId: unsaved.paymentId! })).toBeNull();
+      const declined = await processor.pay(
+        paymentInput({ confirmationTokenId: 'pm_card_chargeDeclined', saveForOffSession: true }),
+      );
+      expect(await processor.savedPaymentMethod({ paymentId: declined.paymentId! })).toBeNull();
+    });
+
+    it('charges a saved card without the buyer, once per key, and reports no checkout event', async () => {
+      const input = offSessionInput('pm_card_visa');
+      const first = await processor.chargeOffSession(input);
+      const replay = await processor.chargeOffSession(input);
+      expect(first).toEqual({
+        status: 'succeeded',
+        paymentId: expect.stringMatching(/^pi_sbx_/),
+        paymentMethod: { brand: 'visa', last4: '4242' },
+      });
+      expect(replay).toEqual(first);
+      expect(
+        await database.db.sandboxPayment.count({ where: { idempotencyKey: input.idempotencyKey } }),
+      ).toBe(1);
+      expect(sink.events).toEqual([]);
+      await expect(processor.chargeOffSession({ ...input, amount: 1600 })).rejects.toMatchObject({
+        code: 'idempotency_error',
+      });
+    });
+
+    it('declines renewals of the card that paid at checkout, and those that need authentication', async () => {
+      const first = await processor.pay(
+        paymentInput({ confirmationTokenId: 'pm_card_chargeCustomerFail', saveForOffSession: true }),
+      );
+      expect(first.status).toBe('succeeded');
+      expect(await processor.chargeOffSession(offSessionInput('pm_card_chargeCustomerFail'))).toEqual({
+        status: 'failed',
+        paymentId: expect.stringMatching(/^pi_sbx_/),
+        declineCode: 'generic_decline',
+        message: 'Your card was declined.',
+      });
+      expect(
+        await processor.chargeOffSession(offSessionInput('pm_card_authenticationRequired')),
+      ).toMatchObject({
+        status: 'failed',
+        declineCode: 'authentication_required',
+      });
+      expect(
+        await processor.chargeOffSession(offSessionInput('pm_card_authenticationRequiredOnSetup')),
+      ).toMatchObject({
+        status: 'succeeded',
+      });
+    });
+
+    it('answers an unknown payment method as a failed charge and an unknown customer as an error', async () => {
+      expect(await processor.chargeOffSession(offSessionInput('pm_card_nonexistent'))).toMatchObject({
+        status: 'failed',
+        paymentId: null,
+        declineCode: 'resource_missing',
+      });
+      await expect(
+        processor.chargeOffSession({
+          ...offSessionInput('pm_card_visa'),
+          processorCustomerId: 'cus_sbx_missing',
+        }),
+      ).rejects.toMatchObject({ code: 'resource_missing' });
     });
   });
 

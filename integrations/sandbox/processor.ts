@@ -9,6 +9,8 @@ import type { Db } from '../../infra/db.js';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
 import { ingestProcessorEvent } from '../../domain/payments/events.js';
 import type {
+  OffSessionPaymentInput,
+  OffSessionPaymentResult,
   PaymentInput,
   PaymentProcessor,
   PaymentResult,
@@ -21,6 +23,7 @@ import type {
 import {
   findSandboxCustomer,
   findSandboxCustomerByKey,
+  findSandboxPayment,
   findSandboxPaymentByKey,
   findSandboxRefundByKey,
   insertSandboxCustomer,
@@ -35,6 +38,7 @@ import {
 import {
   DECLINE_MESSAGES,
   SANDBOX_REFUND_FAILURE_REASON,
+  sandboxOffSessionOutcome,
   sandboxPaymentOutcome,
 } from '../../domain/payments/rules.js';
 
@@ -79,7 +83,9 @@ function paymentResult(row: SandboxPaymentRow): PaymentResult {
   if (row.status === 'requires_action' && row.clientSecret) {
     return { status: 'requires_action', paymentId: row.id, clientSecret: row.clientSecret };
   }
-  const outcome = sandboxPaymentOutcome(row.paymentMethod);
+  const outcome = row.offSession
+    ? sandboxOffSessionOutcome(row.paymentMethod)
+    : sandboxPaymentOutcome(row.paymentMethod);
   const settled = outcome?.status === 'requires_action' ? outcome.authenticated : outcome;
   if (row.status === 'succeeded' && settled?.status === 'succeeded') {
     return { status: 'succeeded', paymentId: row.id, paymentMethod: settled.paymentMethod };
@@ -176,6 +182,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         customer: input.processorCustomerId,
         metadata: input.metadata,
         description: input.description,
+        setupFutureUsage: input.saveForOffSession,
       };
       const hash = requestHash('payment_intents.create', params);
       let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
@@ -236,6 +243,70 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         return updateSandboxPayment(tx, paymentId, { status: 'canceled' });
       });
       return paymentResult(row);
+    },
+
+    async savedPaymentMethod({ paymentId }) {
+      const payment = await findSandboxPayment(db, paymentId);
+      if (!payment || payment.status !== 'succeeded' || !payment.setupFutureUsage) return null;
+      const result = paymentResult(payment);
+      return {
+        paymentMethodId: payment.paymentMethod,
+        processorCustomerId: payment.customer,
+        summary: result.status === 'succeeded' ? result.paymentMethod : null,
+      };
+    },
+
+    async chargeOffSession(input: OffSessionPaymentInput): Promise<OffSessionPaymentResult> {
+      assertAmount(input.amount);
+      const params = {
+        amount: input.amount,
+        currency: input.currency.toLowerCase(),
+        paymentMethod: input.paymentMethodId,
+        customer: input.processorCustomerId,
+        metadata: input.metadata,
+        description: input.description,
+        offSession: true,
+      };
+      const hash = requestHash('payment_intents.create', params);
+      let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
+      if (!row) {
+        if (!(await findSandboxCustomer(db, input.processorCustomerId))) {
+          throw new PaymentProcessorError(
+            'resource_missing',
+            `No such customer: '${input.processorCustomerId}'`,
+            false,
+          );
+        }
+        const outcome = sandboxOffSessionOutcome(input.paymentMethodId);
+        if (!outcome) {
+          return {
+            status: 'failed',
+            paymentId: null,
+            declineCode: 'resource_missing',
+            message: `No such PaymentMethod: '${input.paymentMethodId}'`,
+          };
+        }
+        const { offSession, ...columns } = params;
+        await insertSandboxPayment(db, {
+          id: sandboxId('pi'),
+          idempotencyKey: input.idempotencyKey,
+          requestHash: hash,
+          ...columns,
+          offSession,
+          status: outcome.status,
+          declineCode: outcome.status === 'failed' ? outcome.declineCode : null,
+          failureMessage: outcome.status === 'failed' ? outcome.message : null,
+          eventId: sandboxId('evt'),
+        });
+        row = await findSandboxPaymentByKey(db, input.idempotencyKey);
+      }
+      if (!row) throw new Error(`sandbox payment ${input.idempotencyKey} vanished after its insert`);
+      assertSameRequest(row, hash, input.idempotencyKey);
+      const result = paymentResult(row);
+      if (result.status === 'requires_action') {
+        throw new Error(`sandbox off-session payment ${row.id} asks for authentication`);
+      }
+      return result;
     },
 
     async refund(input: RefundInput) {

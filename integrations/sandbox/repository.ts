@@ -24,6 +24,10 @@ export function findSandboxPaymentByKey(db: Client, idempotencyKey: string) {
   return db.sandboxPayment.findUnique({ where: { idempotencyKey } });
 }
 
+export function findSandboxPayment(db: Client, id: string) {
+  return db.sandboxPayment.findUnique({ where: { id } });
+}
+
 export function insertSandboxPayment(db: Client, data: Prisma.SandboxPaymentCreateManyInput) {
   return db.sandboxPayment.createMany({ data: [data], skipDuplicates: true });
 }

@@ -6,7 +6,12 @@ import {
   createStripeEvent,
 } from '../../test/stripe-factories.js';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
-import { paymentIntentResult, refundObjectResult, stripeEventToProcessorEvent } from './mapping.js';
+import {
+  paymentIntentResult,
+  refundObjectResult,
+  savedPaymentMethodOf,
+  stripeEventToProcessorEvent,
+} from './mapping.js';
 
 describe('paymentIntentResult', () => {
   it('reads a succeeded intent with its expanded card', () => {
@@ -180,5 +185,37 @@ describe('stripeEventToProcessorEvent', () => {
     expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.succeeded', foreign))).toBeNull();
     const created = createPaymentIntent({ metadata: { checkout_id: checkoutId } });
     expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.created', created))).toBeNull();
+  });
+});
+
+describe('savedPaymentMethodOf', () => {
+  const card = createCardPaymentMethod({ brand: 'mastercard', last4: '4444' });
+
+  it('reads the card a succeeded intent saved on its customer', () => {
+    const intent = createPaymentIntent({
+      status: 'succeeded',
+      setup_future_usage: 'off_session',
+      customer: 'cus_123',
+      payment_method: card,
+    });
+    expect(savedPaymentMethodOf(intent)).toEqual({
+      paymentMethodId: card.id,
+      processorCustomerId: 'cus_123',
+      summary: { brand: 'mastercard', last4: '4444' },
+    });
+  });
+
+  it.each([
+    ['an intent that saved nothing', { status: 'succeeded', setup_future_usage: null, customer: 'cus_123' }],
+    [
+      'an intent that did not succeed',
+      { status: 'processing', setup_future_usage: 'off_session', customer: 'cus_123' },
+    ],
+    [
+      'an intent without a customer',
+      { status: 'succeeded', setup_future_usage: 'off_session', customer: null },
+    ],
+  ] as const)('finds nothing saved by %s', (_, fields) => {
+    expect(savedPaymentMethodOf(createPaymentIntent({ ...fields, payment_method: card }))).toBeNull();
   });
 });

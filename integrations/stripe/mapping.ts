@@ -7,9 +7,10 @@ import type {
   PaymentResult,
   ProcessorEvent,
   RefundResult,
+  SavedPaymentMethod,
 } from '../../domain/payments/processor.js';
 
-function paymentMethodSummary(
+export function paymentMethodSummary(
   paymentMethod: Stripe.PaymentIntent['payment_method'],
 ): PaymentMethodSummary | null {
   if (!paymentMethod || typeof paymentMethod === 'string' || !paymentMethod.card) return null;
@@ -61,6 +62,23 @@ export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult
         false,
       );
   }
+}
+
+/**
+ * The payment method a succeeded PaymentIntent saved for later charges: Stripe attaches it to the
+ * intent's customer when the intent had `setup_future_usage`.
+ */
+export function savedPaymentMethodOf(intent: Stripe.PaymentIntent): SavedPaymentMethod | null {
+  if (intent.status !== 'succeeded' || !intent.setup_future_usage || !intent.payment_method) return null;
+  const customer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+  if (!customer) return null;
+  const paymentMethodId =
+    typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method.id;
+  return {
+    paymentMethodId,
+    processorCustomerId: customer,
+    summary: paymentMethodSummary(intent.payment_method),
+  };
 }
 
 export function refundObjectResult(refund: Stripe.Refund): RefundResult {

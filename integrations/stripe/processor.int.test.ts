@@ -47,6 +47,7 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
     processorCustomerId: 'cus_QaBcD2eFgHiJkL',
     metadata: { checkout_id: randomUUID(), organization_id: randomUUID() },
     description: 'Pro plan',
+    saveForOffSession: false,
     ...overrides,
   });
 
@@ -226,6 +227,47 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
         isRetryable: true,
       });
     }, 30_000);
+  });
+
+  describe('saved payment methods and off-session charges', () => {
+    it('asks Stripe to keep the card for later charges when the payment starts a plan', async () => {
+      await processor.pay(paymentInput({ saveForOffSession: true }));
+      expect(lastRequest().form.get('setup_future_usage')).toBe('off_session');
+    });
+
+    it('reads the saved payment method off the PaymentIntent', async () => {
+      // stripe-mock's fixture intent has neither succeeded nor saved a card: nothing is saved.
+      expect(await processor.savedPaymentMethod({ paymentId: 'pi_3QaBcD2eFgHiJkLm' })).toBeNull();
+      expect(lastRequest()).toMatchObject({ method: 'GET', path: '/v1/payment_intents/pi_3QaBcD2eFgHiJkLm' });
+    });
+
+    it('charges a saved card off-session, confirmed at once, under the caller key', async () => {
+      const key = `subscription:${randomUUID()}:cycle:1:attempt:1`;
+      await processor.chargeOffSession({
+        idempotencyKey: key,
+        amount: 1500,
+        currency: 'USD',
+        processorCustomerId: 'cus_QaBcD2eFgHiJkL',
+        paymentMethodId: 'pm_1QaBcD2eFgHiJkLm',
+        metadata: { subscription_id: 'sub-1', organization_id: 'org-1' },
+        description: 'Pro plan renewal',
+      });
+      const request = lastRequest();
+      expect(request.headers['idempotency-key']).toBe(key);
+      expect(Object.fromEntries(request.form)).toEqual({
+        amount: '1500',
+        currency: 'usd',
+        customer: 'cus_QaBcD2eFgHiJkL',
+        payment_method: 'pm_1QaBcD2eFgHiJkLm',
+        description: 'Pro plan renewal',
+        'metadata[subscription_id]': 'sub-1',
+        'metadata[organization_id]': 'org-1',
+        confirm: 'true',
+        off_session: 'true',
+        'payment_method_types[0]': 'card',
+        'expand[0]': 'payment_method',
+      });
+    });
   });
 
   describe('cancelPayment', () => {

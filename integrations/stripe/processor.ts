@@ -4,12 +4,13 @@
 import Stripe from 'stripe';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
 import type {
+  OffSessionPaymentResult,
   PaymentInput,
   PaymentProcessor,
   PaymentResult,
   RefundResult,
 } from '../../domain/payments/processor.js';
-import { paymentIntentResult, refundObjectResult } from './mapping.js';
+import { paymentIntentResult, refundObjectResult, savedPaymentMethodOf } from './mapping.js';
 
 /**
  * A Stripe client; `apiBase` (scheme://host[:port]) points it elsewhere than api.stripe.com, at
@@ -105,6 +106,7 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
             // may cancel after a while. Vouchers, bank transfers or redirects would be payments
             // that wait days or leave the page, which the checkout does not handle yet.
             payment_method_types: ['card'],
+            ...(input.saveForOffSession ? { setup_future_usage: 'off_session' as const } : {}),
             expand: ['payment_method'],
           },
           { idempotencyKey: input.idempotencyKey },
@@ -140,6 +142,52 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
             throw toPaymentProcessorError(retrieveError);
           }
         }
+        throw toPaymentProcessorError(error);
+      }
+    },
+
+    async savedPaymentMethod({ paymentId }) {
+      try {
+        return savedPaymentMethodOf(
+          await stripe.paymentIntents.retrieve(paymentId, { expand: ['payment_method'] }),
+        );
+      } catch (error) {
+        throw toPaymentProcessorError(error);
+      }
+    },
+
+    async chargeOffSession(input): Promise<OffSessionPaymentResult> {
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: input.amount,
+            currency: input.currency.toLowerCase(),
+            customer: input.processorCustomerId,
+            payment_method: input.paymentMethodId,
+            description: input.description,
+            metadata: input.metadata,
+            confirm: true,
+            // Nobody is there to authenticate: Stripe declines with `authentication_required`
+            // instead of waiting for an action.
+            off_session: true,
+            payment_method_types: ['card'],
+            expand: ['payment_method'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        const result = paymentIntentResult(intent);
+        if (result.status === 'requires_action') {
+          return {
+            status: 'failed',
+            paymentId: result.paymentId,
+            declineCode: 'authentication_required',
+            message: 'Your card was declined. This transaction requires authentication.',
+          };
+        }
+        return result;
+      } catch (error) {
+        const failed = failedPayment(error);
+        if (failed && failed.status === 'failed') return failed;
         throw toPaymentProcessorError(error);
       }
     },
