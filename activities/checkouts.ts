@@ -39,7 +39,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       return cancelCheckoutPayment(view, deps.processor, input);
     },
     fulfilCheckout(input: { checkoutId: string; paymentId: string | null }) {
-      return fulfilCheckout(view, input);
+      return fulfilCheckout(view, deps.processor, input);
     },
     async refundOrphanPayment(input: { checkoutId: string; paymentId: string }) {
       const result = await refundOrphanPayment(view, deps.processor, input);

@@ -266,7 +266,7 @@ describe('checkout in Chromium', () => {
     ]);
   });
 
-  it('shows a buyer following a link to a subscription a page saying why, never raw JSON', async () => {
+  it('shows a buyer following a link to a retired product a page saying why, never raw JSON', async () => {
     const linkUrl = await seller.evaluate(async (organization) => {
       const post = async (path: string, body: unknown) => {
         const response = await fetch(path, {
@@ -277,17 +277,23 @@ describe('checkout in Chromium', () => {
         if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
         return (await response.json()) as { id: string; url: string };
       };
-      const monthly = await post('/v1/products/', {
+      const retired = await post('/v1/products/', {
         organization_id: organization,
-        name: 'Reading club',
-        recurring_interval: 'month',
+        name: 'Retired print',
         prices: [{ amount_type: 'fixed', price_amount: 900, price_currency: 'usd' }],
       });
-      return (await post('/v1/checkout-links/', { product_id: monthly.id })).url;
+      const link = await post('/v1/checkout-links/', { product_id: retired.id });
+      const archived = await fetch(`/v1/products/${retired.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ is_archived: true }),
+      });
+      if (!archived.ok) throw new Error(`archive: ${archived.status} ${await archived.text()}`);
+      return link.url;
     }, organizationId);
     const { context, page } = await buyerContext();
     await page.goto(linkUrl);
-    await page.getByRole('heading', { name: 'This product cannot be bought here yet' }).waitFor();
+    await page.getByRole('heading', { name: 'This product is no longer on sale' }).waitFor();
     expect(page.url()).toBe(`${env.baseUrl}/checkout/unavailable?reason=not_sellable`);
     await page.goto(`${env.baseUrl}/api/checkout-links/tollgate_cl_${'x'.repeat(32)}`);
     await page.getByRole('heading', { name: 'This checkout link does not exist' }).waitFor();

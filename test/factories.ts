@@ -9,6 +9,7 @@ import type { ProductCreate } from '@polar-sh/sdk/models/components/productcreat
 import type { RefundCreate } from '@polar-sh/sdk/models/components/refundcreate.js';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createPaidOrder } from '../domain/orders/service.js';
+import { startSubscription } from '../domain/subscriptions/service.js';
 import type { Db } from '../infra/db.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -274,6 +275,72 @@ export async function createOrder(db: Db, polar: Polar) {
       at: new Date(),
     }),
   );
+}
+
+/**
+ * A monthly plan bought through a checkout, recorded as the paid checkout's workflow records it:
+ * the subscription and its `subscription_create` order.
+ */
+export async function createSubscription(db: Db, polar: Polar) {
+  const product = await createProduct(polar, {
+    recurringInterval: 'month',
+    prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+  });
+  const price = product.prices[0]!;
+  const customer = await createCustomer(polar);
+  const checkout = await createCheckout(polar, product.id, { customerId: customer.id });
+  const at = new Date();
+  return db.$transaction(async (tx) => {
+    const subscription = await startSubscription(
+      tx,
+      {
+        organizationId: product.organizationId,
+        customerId: customer.id,
+        productId: product.id,
+        checkoutId: checkout.id,
+        recurringInterval: 'month',
+        currency: 'usd',
+        prices: [{ productPriceId: price.id, amount: 1500 }],
+        amount: 1500,
+        discountId: null,
+        metadata: {},
+        customFieldData: {},
+        paymentProcessor: 'sandbox',
+        savedPaymentMethod: null,
+        at,
+      },
+      'http://localhost',
+    );
+    const order = await createPaidOrder(tx, {
+      organizationId: product.organizationId,
+      checkoutId: checkout.id,
+      customerId: customer.id,
+      productId: product.id,
+      productPriceId: price.id,
+      productName: product.name,
+      discountId: null,
+      currency: 'usd',
+      amount: 1500,
+      discountAmount: 0,
+      netAmount: 1500,
+      taxAmount: 0,
+      totalAmount: 1500,
+      billingName: null,
+      billingAddress: null,
+      metadata: {},
+      customFieldData: {},
+      paymentId: null,
+      subscriptionId: subscription.id,
+      at,
+    });
+    return {
+      id: subscription.id,
+      orderId: order.id,
+      customerId: customer.id,
+      email: customer.email,
+      productId: product.id,
+    };
+  });
 }
 
 /** A pending refund of part of the order; its workflow starts, and runs if the stack has a worker. */

@@ -36,6 +36,11 @@ export type TenancyOperation<Seed> = {
   allowedStatus?: number;
   /** For a list: the id under which the seed appears among its items; the seed's id unless given. */
   listed?: (seed: Seed) => string;
+  /**
+   * For a CSV export (a list without ids): the text by which the seed's line is recognised; the
+   * export names no other organization's seed, and one filtered to theirs is its header alone.
+   */
+  exported?: (seed: Seed) => string;
   /** For a list: a read-only member sees none of the organization's objects (access tokens are for managers). */
   isHiddenFromMembers?: boolean;
   /** For a create: how a body made for another organization is refused. */
@@ -206,6 +211,8 @@ async function send(
     body: options.body ? JSON.stringify(options.body) : undefined,
   });
   const text = await response.text();
+  if (response.headers.get('content-type')?.startsWith('text/csv'))
+    return { status: response.status, body: text };
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
@@ -374,9 +381,23 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
               .find((documented) => documented.operationId === operation.operationId)
               ?.queryParameters.includes('organization_id');
             const listed = operation.listed ?? ((seed: Seed) => seed.id);
+            const exported = operation.exported;
             for (const { credentials, isMember } of ourCallers()) {
               const own = await callOurs(credentials);
               expect(own.status).toBe(200);
+              if (exported) {
+                const csv = z.string().parse(own.body);
+                expect(csv).toContain(exported(world.ours.seed));
+                expect(csv).not.toContain(exported(world.theirs.seed));
+                if (filters) {
+                  const theirs = await callTheirs(credentials, {
+                    organization_id: world.theirs.organization.id,
+                  });
+                  expect(theirs.status).toBe(200);
+                  expect(z.string().parse(theirs.body).trim().split('\r\n')).toHaveLength(1);
+                }
+                continue;
+              }
               const ids = listSchema.parse(own.body).items.map((item) => item.id);
               if (isMember && operation.isHiddenFromMembers) {
                 expect(ids).not.toContain(listed(world.ours.seed));

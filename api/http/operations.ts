@@ -32,6 +32,11 @@ export type OperationSpec<
   body?: B;
   /** Absent for answers without a body (204). */
   response?: z.ZodType;
+  /**
+   * A body that is not JSON (a CSV export): the handler writes it to `res` itself, and the
+   * document describes `response` (a string) under this media type.
+   */
+  mediaType?: 'text/csv';
   status?: 200 | 201 | 202 | 204;
   /** Named errors the operation may answer, documented beside 401 and 422. */
   errors?: readonly ErrorName[];
@@ -150,6 +155,7 @@ export class OperationRegistry {
         res,
       );
       const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
+      if (spec.mediaType) return;
       if (status === 204 || result === undefined) res.status(status).end();
       // The declared schema decides what goes out: a field a view adds by mistake never leaks.
       else res.status(status).json(spec.response ? spec.response.parse(result) : result);
@@ -348,7 +354,11 @@ export function openApiDocument(
       [status]: spec.response
         ? {
             description: 'Successful Response',
-            content: { 'application/json': { schema: jsonSchema(spec.response, 'output', components) } },
+            content: {
+              [spec.mediaType ?? 'application/json']: {
+                schema: jsonSchema(spec.response, 'output', components),
+              },
+            },
           }
         : { description: 'Successful Response' },
       ...errorResponses(spec),

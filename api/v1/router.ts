@@ -28,6 +28,7 @@ import { registerMeterOperations } from './meters.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
+import { registerSubscriptionOperations } from './subscriptions.js';
 import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
 
@@ -117,6 +118,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   });
   registerCheckoutOperations(registry, checkouts);
   registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
+  registerSubscriptionOperations(registry, { db: deps.db, publicUrl: deps.publicUrl });
   registerRefundOperations(registry, {
     db: deps.db,
     workflows: deps.workflows.refunds,

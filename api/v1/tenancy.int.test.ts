@@ -10,6 +10,7 @@ import {
   createDiscount,
   createMeter,
   createOrder,
+  createSubscription,
   createProduct,
   createRefund,
   createUploadedFile,
@@ -481,6 +482,23 @@ const scenarios = [
       },
       { operationId: 'orders:generate_invoice', method: 'post', path: '/orders/{id}/invoice' },
       { operationId: 'orders:invoice', method: 'get', path: '/orders/{id}/invoice' },
+    ],
+  }),
+  tenancyScenario({
+    name: 'subscriptions',
+    scope: 'subscriptions',
+    seed: ({ db, polar }) => createSubscription(db, polar),
+    stored: (db, subscription) =>
+      db.subscription.findUnique({ where: { id: subscription.id }, include: { prices: true } }),
+    operations: [
+      { operationId: 'subscriptions:list', method: 'get', path: '/subscriptions/' },
+      { operationId: 'subscriptions:get', method: 'get', path: '/subscriptions/{id}' },
+      {
+        operationId: 'subscriptions:export',
+        method: 'get',
+        path: '/subscriptions/export',
+        exported: (subscription) => subscription.email,
+      },
     ],
   }),
   tenancyScenario({

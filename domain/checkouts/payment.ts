@@ -12,7 +12,15 @@ import type {
   RefundResult,
 } from '../payments/processor.js';
 import { releaseDiscount } from '../discounts/repository.js';
-import { findCheckout, lockCheckout, recordCheckoutPayment, updateCheckoutRow } from './repository.js';
+import { startSubscription } from '../subscriptions/service.js';
+import type { RecurringInterval } from '../subscriptions/rules.js';
+import {
+  findCheckout,
+  lockCheckout,
+  recordCheckoutPayment,
+  updateCheckoutRow,
+  type CheckoutRow,
+} from './repository.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 
 export type ChargeOutcome =
@@ -125,8 +133,16 @@ export async function cancelCheckoutPayment(
  */
 export async function fulfilCheckout(
   ctx: CheckoutViewContext,
+  processor: PaymentProcessor,
   input: { checkoutId: string; paymentId: string | null },
 ): Promise<{ orderId: string | null; orphan: boolean }> {
+  // A plan's renewals are charged to the card its first payment saved. Asked before the
+  // transaction: the processor is never waited for while rows are locked.
+  const sold = input.paymentId ? await findCheckout(ctx.db, input.checkoutId) : null;
+  const savedPaymentMethod =
+    sold?.product.recurringInterval && input.paymentId
+      ? await processor.savedPaymentMethod({ paymentId: input.paymentId })
+      : null;
   return ctx.db.$transaction(async (tx) => {
     await lockCheckout(tx, input.checkoutId);
     const existing = await findOrderOfCheckout(tx, input.checkoutId);
@@ -149,6 +165,30 @@ export async function fulfilCheckout(
       name: checkout.customerName,
       billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
     });
+    const subscription = checkout.product.recurringInterval
+      ? await startSubscription(
+          tx,
+          {
+            organizationId: checkout.organizationId,
+            customerId: customer.id,
+            productId: checkout.productId,
+            checkoutId: checkout.id,
+            recurringInterval: checkout.product.recurringInterval as RecurringInterval,
+            currency: checkout.currency,
+            prices: subscriptionPricesOf(checkout),
+            amount: checkout.netAmount,
+            discountId: checkout.discountAmount > 0 ? checkout.discountId : null,
+            metadata: checkout.metadata as Prisma.InputJsonValue,
+            customFieldData: checkout.customFieldData as Prisma.InputJsonValue,
+            // The processor that saved the card charges the renewals (the checkout's field is
+            // Polar's wire value, always `stripe`).
+            paymentProcessor: processor.name,
+            savedPaymentMethod,
+            at,
+          },
+          ctx.publicUrl,
+        )
+      : null;
     const order = await createPaidOrder(tx, {
       organizationId: checkout.organizationId,
       checkoutId: checkout.id,
@@ -168,6 +208,7 @@ export async function fulfilCheckout(
       metadata: checkout.metadata as Prisma.InputJsonValue,
       customFieldData: checkout.customFieldData as Prisma.InputJsonValue,
       paymentId: input.paymentId,
+      ...(subscription ? { subscriptionId: subscription.id } : {}),
       at,
     });
     const updated = await updateCheckoutRow(tx, checkout.id, {
@@ -181,6 +222,20 @@ export async function fulfilCheckout(
     await recordCustomerStateChanged(tx, customer);
     return { orderId: order.id, orphan: false };
   }, STEP_TRANSACTION);
+}
+
+/**
+ * What a plan bought through this checkout bills each period: the chosen price at the amount the
+ * buyer pays for it, and the product's metered prices, whose usage is billed at each period's end.
+ */
+function subscriptionPricesOf(checkout: CheckoutRow): { productPriceId: string; amount: number }[] {
+  const metered = checkout.product.prices.filter(
+    (price) => price.amountType === 'metered_unit' && price.id !== checkout.productPriceId,
+  );
+  return [
+    { productPriceId: checkout.productPriceId, amount: checkout.amount },
+    ...metered.map((price) => ({ productPriceId: price.id, amount: 0 })),
+  ];
 }
 
 /**

@@ -91,18 +91,10 @@ export async function priceCheckout(
   if (!product || !inputs.productIds.includes(product.id)) {
     return fail([{ loc: ['body', 'product_id'], msg: 'Product not found.', type: 'value_error' }]);
   }
-  if (product.recurringInterval !== null) {
-    return fail([
-      {
-        loc: ['body', 'products'],
-        msg: 'Recurring products are sold through subscriptions, which Tollgate does not offer yet; only one-time products can be bought.',
-        type: 'value_error',
-      },
-    ]);
-  }
+  const isRecurring = product.recurringInterval !== null;
   const priceRow = inputs.productPriceId
     ? await findCurrentPriceOfProduct(db, product.id, inputs.productPriceId)
-    : selectCheckoutPrice(product.prices);
+    : (selectCheckoutPrice(product.prices) ?? (isRecurring ? (product.prices[0] ?? null) : null));
   if (!priceRow) {
     return fail([
       {
@@ -113,7 +105,7 @@ export async function priceCheckout(
     ]);
   }
   const price = checkoutPriceOf(priceRow);
-  if (price.amountType === 'metered_unit') {
+  if (price.amountType === 'metered_unit' && !isRecurring) {
     return fail([
       {
         loc: ['body', 'product_price_id'],
@@ -146,6 +138,7 @@ export async function priceCheckout(
           {
             productId: product.id,
             currency,
+            isRecurring,
             now: options.now,
             // Its own redemption does not make the discount unavailable to the checkout holding it.
             redemptionsCount: discount.redemptionsCount - (inputs.discountHeld ? 1 : 0),
@@ -171,7 +164,7 @@ export async function priceCheckout(
     }
   }
 
-  const subtotals = checkoutSubtotals({ price, requestedAmount, discount: discountTerms });
+  const subtotals = checkoutSubtotals({ price, requestedAmount, discount: discountTerms, isRecurring });
   const quote =
     subtotals.isPaymentFormRequired && inputs.billingAddress?.country
       ? await tax.quote({

@@ -262,7 +262,11 @@ export function checkoutSubtotals(input: CheckoutSubtotalsInput): CheckoutSubtot
       break;
     }
     case 'metered_unit':
-      throw new RangeError('a metered price cannot be bought through a checkout on its own');
+      // A plan's usage is billed at the end of each period, never up front.
+      if (!input.isRecurring)
+        throw new RangeError('a metered price cannot be bought once, only as part of a plan');
+      amount = 0;
+      break;
   }
   assertMinorUnits(amount, 'amount');
   const isDiscountApplicable = isPriceDiscountable(price);

@@ -1,3 +1,4 @@
+import { assertMayStartSubscription } from '../subscriptions/service.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -627,6 +628,15 @@ export async function confirmClientCheckout(
     let updated = await applyChanges(ctx, tx, locked, changes, { confirming: true });
     const email = updated.customerEmail;
     if (!email) throw new InvalidFieldError(['body', 'customer_email'], 'An email address is required.');
+    if (updated.product.recurringInterval) {
+      await assertMayStartSubscription(tx, {
+        organizationId: updated.organizationId,
+        allowMultipleSubscriptions: updated.organization.allowMultipleSubscriptions,
+        customerId: updated.customerId,
+        externalId: updated.customerExternalId,
+        email,
+      });
+    }
     const paymentRequired = updated.totalAmount > 0;
     if (paymentRequired && !confirmationTokenId) {
       throw new InvalidFieldError(['body', 'confirmation_token_id'], 'A payment method is required.');

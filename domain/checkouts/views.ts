@@ -166,7 +166,7 @@ export function checkoutView(
     metadata: readMetadata(row.metadata),
     customer_external_id: row.customerExternalId,
     customer_metadata: readMetadata(row.customerMetadata),
-    subscription_id: null,
+    subscription_id: row.subscription?.id ?? null,
   };
 }
 

@@ -4,7 +4,9 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { activeGrantsOf } from '../benefits/repository.js';
 import { recordEvent } from '../events/repository.js';
-import { metadataQueryCandidates } from '../metadata/rules.js';
+import { subscriptionsOfCustomer } from '../subscriptions/repository.js';
+import { customerStateSubscriptionView } from '../subscriptions/views.js';
+import { metadataWhere } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
@@ -29,17 +31,18 @@ import {
 import { customerView } from './views.js';
 
 /**
- * The customer with what they hold now: benefits granted and not revoked. Subscriptions and meter
- * balances arrive with later features; until their tables exist a customer has none.
+ * The customer with what they hold now: active subscriptions and benefits granted and not revoked.
+ * Meter balances arrive with usage billing; until then a customer has none.
  */
 export async function customerState(
   db: Db | Prisma.TransactionClient,
   row: CustomerRow,
 ): Promise<CustomerState> {
   const grants = await activeGrantsOf(db, row.id);
+  const subscriptions = await subscriptionsOfCustomer(db, row.id, ['active']);
   return customerStateSchema.parse({
     ...customerView(row),
-    active_subscriptions: [],
+    active_subscriptions: subscriptions.map(customerStateSubscriptionView),
     granted_benefits: grants.map((grant) => ({
       id: grant.id,
       created_at: grant.createdAt.toISOString(),
@@ -122,13 +125,7 @@ export async function listCustomers(db: Db, caller: Caller, query: CustomerListQ
       { externalId: { contains: query.query, mode: 'insensitive' } },
     ];
   }
-  if (query.metadata) {
-    where.AND = Object.entries(query.metadata).map(([key, value]) => ({
-      OR: (Array.isArray(value) ? value : [value])
-        .flatMap(metadataQueryCandidates)
-        .map((one) => ({ metadata: { path: [key], equals: one } })),
-    }));
-  }
+  if (query.metadata) where.AND = metadataWhere(query.metadata);
   const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
@@ -220,16 +217,25 @@ export type PurchaseCustomer = {
  * customer with its external id, else with its email; created (with its events) otherwise. Runs in
  * the transaction that creates the order, so a retry finds what an earlier attempt created.
  */
+/** The existing customer a purchase goes to: by id, then external id, then email. */
+export async function findPurchasingCustomer(
+  db: Db | Prisma.TransactionClient,
+  buyer: Pick<PurchaseCustomer, 'organizationId' | 'customerId' | 'externalId' | 'email'>,
+): Promise<CustomerRow | null> {
+  const find = (by: Parameters<typeof findLiveCustomerOfOrganization>[2]) =>
+    findLiveCustomerOfOrganization(db, buyer.organizationId, by);
+  return (
+    (buyer.customerId ? await find({ id: buyer.customerId }) : null) ??
+    (buyer.externalId ? await find({ externalId: buyer.externalId }) : null) ??
+    (await find({ email: buyer.email.toLowerCase() }))
+  );
+}
+
 export async function customerForPurchase(
   tx: Prisma.TransactionClient,
   buyer: PurchaseCustomer,
 ): Promise<{ row: CustomerRow; created: boolean }> {
-  const find = (by: Parameters<typeof findLiveCustomerOfOrganization>[2]) =>
-    findLiveCustomerOfOrganization(tx, buyer.organizationId, by);
-  const existing =
-    (buyer.customerId ? await find({ id: buyer.customerId }) : null) ??
-    (buyer.externalId ? await find({ externalId: buyer.externalId }) : null) ??
-    (await find({ email: buyer.email.toLowerCase() }));
+  const existing = await findPurchasingCustomer(tx, buyer);
   if (existing) return { row: existing, created: false };
   const row = await insertCustomer(tx, {
     organizationId: buyer.organizationId,

@@ -8,12 +8,13 @@ type Transaction = Prisma.TransactionClient;
  * Records an event in the outbox. Call it with the transaction that makes the change, so the
  * change and its event commit together (DESIGN.md, "Consistency rules").
  */
-export function recordEvent(
+export async function recordEvent(
   tx: Transaction,
   event: { organizationId: string; type: WebhookEventType; data: Prisma.InputJsonValue; at?: Date },
-) {
+): Promise<void> {
   const timestamp = (event.at ?? new Date()).toISOString();
-  return tx.outboxEvent.create({
+  await tx.outboxEvent.create({
+    select: { id: true },
     data: {
       organizationId: event.organizationId,
       type: event.type,
@@ -28,7 +29,7 @@ type Client = Db | Prisma.TransactionClient;
 export function listUndispatchedOutboxEvents(db: Client, limit: number) {
   return db.outboxEvent.findMany({
     where: { dispatchedAt: null },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: { sequence: 'asc' },
     take: limit,
   });
 }

@@ -46,6 +46,14 @@ function moneyFormat(currency: string, locale: string, digits: number): Intl.Num
  * rounded on an invoice.
  */
 export function formatMoney(amountMinor: number, currency: string, locale = 'en-US'): string {
+  const decimal = decimalAmount(amountMinor, currency);
+  return moneyFormat(currency.toUpperCase(), locale, minorUnitDigits(currency)).format(
+    decimal as `${number}`,
+  );
+}
+
+/** `amountMinor` minor units of `currency` as a plain decimal: 123456 usd → "1234.56", 1234 jpy → "1234". */
+export function decimalAmount(amountMinor: number, currency: string): string {
   if (!Number.isSafeInteger(amountMinor)) {
     throw new RangeError(`${amountMinor} is not an integer amount of minor units.`);
   }
@@ -55,8 +63,7 @@ export function formatMoney(amountMinor: number, currency: string, locale = 'en-
   const magnitude = String(Math.abs(amountMinor)).padStart(digits + 1, '0');
   const whole = magnitude.slice(0, magnitude.length - digits);
   const fraction = magnitude.slice(magnitude.length - digits);
-  const decimal = `${amountMinor < 0 ? '-' : ''}${whole}${digits > 0 ? `.${fraction}` : ''}`;
-  return moneyFormat(currency.toUpperCase(), locale, digits).format(decimal as `${number}`);
+  return `${amountMinor < 0 ? '-' : ''}${whole}${digits > 0 ? `.${fraction}` : ''}`;
 }
 
 const INVOICE_PREFIX = /^[A-Z0-9]{1,10}$/;

@@ -47,3 +47,12 @@ export function metadataQueryCandidates(value: string): (string | number | boole
   if (value === 'true' || value === 'false') candidates.push(value === 'true');
   return candidates;
 }
+
+/** A JSON filter on `metadata` per queried key: each key must hold one of its values. */
+export function metadataWhere(query: Record<string, string | string[]>) {
+  return Object.entries(query).map(([key, values]) => ({
+    OR: (Array.isArray(values) ? values : [values]).flatMap((value) =>
+      metadataQueryCandidates(value).map((candidate) => ({ metadata: { path: [key], equals: candidate } })),
+    ),
+  }));
+}

@@ -7,7 +7,7 @@ import {
   organizationForWrite,
   organizationsToList,
 } from '../access/service.js';
-import { metadataQueryCandidates, type MetadataQuery } from '../metadata/rules.js';
+import { metadataWhere, type MetadataQuery } from '../metadata/rules.js';
 import { AppError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
@@ -27,15 +27,6 @@ function assertValidFilter(filter: Filter) {
       })),
     );
   }
-}
-
-/** A JSON filter on `metadata` per queried key: each key must hold one of its values. */
-export function metadataWhere(query: MetadataQuery) {
-  return Object.entries(query).map(([key, values]) => ({
-    OR: values.flatMap((value) =>
-      metadataQueryCandidates(value).map((candidate) => ({ metadata: { path: [key], equals: candidate } })),
-    ),
-  }));
 }
 
 const SORT_COLUMNS = { created_at: 'createdAt', name: 'name' } as const;

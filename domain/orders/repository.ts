@@ -7,6 +7,7 @@ export const orderInclude = {
   customer: true,
   product: true,
   discount: true,
+  subscription: true,
   items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } as const satisfies Prisma.OrderInclude;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderSubscriptionSchema } from '../subscriptions/schemas.js';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { customFieldDataSchema } from '../checkouts/schemas.js';
@@ -83,7 +84,7 @@ export const orderSchema = z.object({
   user_id: z.uuid(),
   product: orderProductSchema,
   discount: discountSchema.omit({ products: true }).nullable(),
-  subscription: z.null(),
+  subscription: orderSubscriptionSchema.nullable(),
   items: z.array(orderItemSchema),
 });
 export type Order = z.infer<typeof orderSchema>;
@@ -120,6 +121,7 @@ export const orderListQuerySchema = pageQuerySchema.extend({
   discount_id: oneOrManyUuids.optional(),
   customer_id: oneOrManyUuids.optional(),
   checkout_id: oneOrManyUuids.optional(),
+  subscription_id: oneOrManyUuids.optional(),
   metadata: metadataQuerySchema.optional(),
   sorting: sortingSchema(orderSortFields),
 });

@@ -4,7 +4,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { addressSchema } from '../addresses/schemas.js';
 import { recordEvent } from '../events/repository.js';
-import { metadataQueryCandidates } from '../metadata/rules.js';
+import { metadataWhere } from '../metadata/rules.js';
 import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
 import { renderInvoicePdf } from '../invoices/render.js';
@@ -43,6 +43,8 @@ export type PaidPurchase = {
   metadata: Prisma.InputJsonValue;
   customFieldData: Prisma.InputJsonValue;
   paymentId: string | null;
+  /** The plan this order starts, for a checkout of a recurring product. */
+  subscriptionId?: string;
   at: Date;
 };
 
@@ -63,13 +65,14 @@ export async function createPaidOrder(
     taxAmount: purchase.taxAmount,
     totalAmount: purchase.totalAmount,
     currency: purchase.currency,
-    billingReason: 'purchase',
+    billingReason: purchase.subscriptionId ? 'subscription_create' : 'purchase',
     billingName: purchase.billingName,
     billingAddress: purchase.billingAddress ?? Prisma.DbNull,
     customerId: purchase.customerId,
     productId: purchase.productId,
     discountId: purchase.discountId,
     checkoutId: purchase.checkoutId,
+    subscriptionId: purchase.subscriptionId ?? null,
     paymentId: purchase.paymentId,
     metadata: purchase.metadata,
     customFieldData: purchase.customFieldData,
@@ -123,8 +126,7 @@ const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.OrderOrderByWi
   customer: (direction) => ({ customer: { email: direction } }),
   product: (direction) => ({ product: { name: direction } }),
   discount: (direction) => ({ discount: { name: direction } }),
-  // No order has a subscription yet; sorting by it keeps the order of creation.
-  subscription: (direction) => ({ createdAt: direction }),
+  subscription: (direction) => ({ subscription: { startedAt: direction } }),
 };
 
 export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) {
@@ -134,18 +136,13 @@ export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) 
   if (query.discount_id) where.discountId = { in: query.discount_id };
   if (query.customer_id) where.customerId = { in: query.customer_id };
   if (query.checkout_id) where.checkoutId = { in: query.checkout_id };
+  if (query.subscription_id) where.subscriptionId = { in: query.subscription_id };
   if (query.product_billing_type) {
     const recurring = query.product_billing_type.includes('recurring');
     const oneTime = query.product_billing_type.includes('one_time');
     if (!(recurring && oneTime)) where.product = { recurringInterval: recurring ? { not: null } : null };
   }
-  if (query.metadata) {
-    where.AND = Object.entries(query.metadata).map(([key, values]) => ({
-      OR: (Array.isArray(values) ? values : [values]).flatMap((value) =>
-        metadataQueryCandidates(value).map((candidate) => ({ metadata: { path: [key], equals: candidate } })),
-      ),
-    }));
-  }
+  if (query.metadata) where.AND = metadataWhere(query.metadata);
   const orderBy = parseSorting<string>(query.sorting ?? ['-created_at']).map(({ field, direction }) =>
     SORTS[field]!(direction),
   );

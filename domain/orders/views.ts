@@ -2,6 +2,7 @@ import { addressSchema } from '../addresses/schemas.js';
 import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
+import { orderSubscriptionView } from '../subscriptions/views.js';
 import type { OrderRow } from './repository.js';
 import { orderSchema, type Order } from './schemas.js';
 
@@ -32,7 +33,7 @@ export function orderView(row: OrderRow): Order {
     customer_id: row.customerId,
     product_id: row.productId,
     discount_id: discount ? row.discountId : null,
-    subscription_id: null,
+    subscription_id: row.subscriptionId,
     checkout_id: row.checkoutId,
     metadata: readMetadata(row.metadata),
     custom_field_data: row.customFieldData,
@@ -51,7 +52,7 @@ export function orderView(row: OrderRow): Order {
       organization_id: row.product.organizationId,
     },
     discount: discount ? { ...discount, products: undefined } : null,
-    subscription: null,
+    subscription: row.subscription ? orderSubscriptionView(row.subscription) : null,
     items: row.items.map((item) => ({
       created_at: item.createdAt.toISOString(),
       modified_at: iso(item.modifiedAt),

@@ -29,6 +29,7 @@ export const ERRORS = {
     message: 'Billing name and address are required to generate an invoice.',
   },
   NotPaidOrder: { status: 422, message: 'The order is not paid.' },
+  AlreadyActiveSubscriptionError: { status: 403, message: 'You already have an active subscription.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorName = keyof typeof ERRORS;

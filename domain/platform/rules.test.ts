@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import {
   canonicalJson,
+  csvLine,
   characterCount,
   pageToSkipTake,
   paginated,
@@ -134,5 +135,19 @@ describe('the text rule', () => {
       message: 'Must be at most 2 characters.',
       type: 'too_big',
     });
+  });
+});
+
+describe('csvLine', () => {
+  it('quotes cells with commas, quotes and line breaks, and ends with CRLF', () => {
+    expect(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, true, 12])).toBe(
+      'a,"b,c","say ""hi""","two\nlines",,true,12\r\n',
+    );
+  });
+
+  it('defuses cells a spreadsheet would run as formulas', () => {
+    expect(csvLine(['=HYPERLINK("x")', '+1', '-2', '@SUM(A1)', 'plain'])).toBe(
+      `"'=HYPERLINK(""x"")",'+1,'-2,'@SUM(A1),plain\r\n`,
+    );
   });
 });

@@ -101,3 +101,18 @@ export function textRuleViolation(
   if (count < min) return { message: TEXT_MESSAGES.tooShort(min), type: 'too_small' };
   return null;
 }
+
+/**
+ * One CSV record (RFC 4180), CRLF-terminated. A cell that a spreadsheet would run as a formula
+ * (`=`, `+`, `-`, `@`, tab, carriage return first) is prefixed with `'`: buyers choose their names
+ * and emails, and an export must not execute them on the seller's machine.
+ */
+export function csvLine(cells: readonly (string | number | boolean | null)[]): string {
+  return `${cells
+    .map((cell) => {
+      let text = cell === null ? '' : String(cell);
+      if (typeof cell === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    })
+    .join(',')}\r\n`;
+}

@@ -13,9 +13,9 @@ const MESSAGES = {
     detail: 'The seller may have removed it. Check the link you followed, or ask the seller for a new one.',
   },
   not_sellable: {
-    title: 'This product cannot be bought here yet',
+    title: 'This product is no longer on sale',
     detail:
-      'The seller’s link offers something this store cannot sell through a checkout yet, such as a subscription. Nothing was charged. Please contact the seller.',
+      'The seller’s link offers something that cannot be bought right now, such as a product they retired. Nothing was charged. Please contact the seller.',
   },
 } as const;
 

@@ -47,12 +47,6 @@ export function CheckoutLinkForm({ organizationId }: { organizationId: string })
         {(products.data?.items ?? []).map((product) => (
           <label key={product.id} className="checkbox">
             <input type="checkbox" name="product" value={product.id} /> {product.name}
-            {product.is_recurring ? (
-              <span className="field-warning" data-testid="recurring-warning">
-                {' '}
-                A subscription: buyers following the link see that it cannot be bought yet.
-              </span>
-            ) : null}
           </label>
         ))}
         {products.data?.items.length === 0 ? <p className="muted">Create a product first.</p> : null}

@@ -1,0 +1,255 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
+import { addCalendarMonths } from '../../domain/subscriptions/rules.js';
+import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { eventually } from '../../test/eventually.js';
+import { useTestStack } from '../../test/stack.js';
+import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+
+const WEBHOOK_SECRET = 'tollgate_whs_subscription-flow-secret';
+const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
+
+describe('buying a plan: recurring checkout → subscription + first order (sandbox, through @polar-sh/sdk)', () => {
+  const env = useTestStack();
+  const receivers: Awaited<ReturnType<typeof startWebhookReceiver>>[] = [];
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+  });
+
+  async function seller(options: { allowMultipleSubscriptions?: boolean } = {}) {
+    const organization = await createOrganization(env.database.db);
+    if (options.allowMultipleSubscriptions !== undefined) {
+      await env.database.db.organization.update({
+        where: { id: organization.id },
+        data: { allowMultipleSubscriptions: options.allowMultipleSubscriptions },
+      });
+    }
+    const token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
+    const plan = await polar.products.create({
+      name: 'Pro plan',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+    });
+    return { organization, token, polar, plan };
+  }
+
+  const buyer = () => new Polar({ serverURL: env.stack.baseUrl });
+
+  async function buy(
+    polar: Polar,
+    productId: string,
+    email: string,
+    extra: { discountId?: string; metadata?: Record<string, string> } = {},
+  ) {
+    const checkout = await polar.checkouts.create({ products: [productId], ...extra });
+    await buyer().checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerEmail: email,
+        customerName: 'Grace Hopper',
+        customerBillingAddress: ADDRESS,
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    return eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+  }
+
+  it('starts an active subscription with its first order, the saved card and the events, in order', async () => {
+    const { polar, plan, token } = await seller();
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    await polar.webhooks.createWebhookEndpoint({
+      url: receiver.url,
+      format: 'raw',
+      secret: WEBHOOK_SECRET,
+      events: [
+        'subscription.created',
+        'subscription.active',
+        'order.created',
+        'order.paid',
+        'customer.state_changed',
+      ],
+    });
+    const discount = await polar.discounts.create({
+      type: 'percentage',
+      duration: 'repeating',
+      durationInMonths: 3,
+      basisPoints: 2000,
+      name: 'Three months at 20% off',
+    });
+
+    const before = Date.now();
+    const checkout = await buy(polar, plan.id, 'grace@example.test', {
+      discountId: discount.id,
+      metadata: { source: 'launch' },
+    });
+    expect(checkout.subscriptionId).not.toBeNull();
+
+    const { result } = await polar.subscriptions.list({});
+    expect(result.items).toHaveLength(1);
+    const subscription = result.items[0]!;
+    expect(subscription).toMatchObject({
+      id: checkout.subscriptionId,
+      status: 'active',
+      amount: 1200,
+      currency: 'usd',
+      recurringInterval: 'month',
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      endsAt: null,
+      endedAt: null,
+      customerId: checkout.customerId,
+      productId: plan.id,
+      discountId: discount.id,
+      checkoutId: checkout.id,
+      metadata: { source: 'launch' },
+    });
+    expect(subscription.prices.map((price) => price.id)).toEqual([plan.prices[0]!.id]);
+    expect(subscription.customer.email).toBe('grace@example.test');
+    expect(subscription.discount?.id).toBe(discount.id);
+    const startedAt = subscription.startedAt!;
+    expect(startedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(subscription.currentPeriodStart).toEqual(startedAt);
+    expect(subscription.currentPeriodEnd).toEqual(addCalendarMonths(startedAt, 1));
+    expect(await polar.subscriptions.get({ id: subscription.id })).toEqual(subscription);
+
+    // Renewals will be charged to the card the buyer paid with.
+    const stored = await env.database.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    expect(stored).toMatchObject({
+      paymentProcessor: 'sandbox',
+      paymentMethodId: 'pm_card_visa',
+      paymentMethod: { brand: 'visa', last4: '4242' },
+      processorCustomerId: expect.stringMatching(/^cus_sbx_/),
+      periodBilled: 1200,
+      periodUsed: 0,
+    });
+
+    const orders = (await polar.orders.list({ productId: plan.id })).result.items;
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      billingReason: 'subscription_create',
+      subscriptionId: subscription.id,
+      checkoutId: checkout.id,
+      subtotalAmount: 1500,
+      discountAmount: 300,
+      netAmount: 1200,
+      status: 'paid',
+      subscription: { id: subscription.id, status: 'active', amount: 1200 },
+    });
+    // `subscription_id` filters orders (Polar's API has it; SDK 0.33.2 does not send it yet).
+    const ordersOf = async (subscriptionId: string) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/orders/?subscription_id=${subscriptionId}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { items: { id: string }[] }).items.map((item) => item.id);
+    };
+    expect(await ordersOf(subscription.id)).toEqual([orders[0]!.id]);
+    expect(await ordersOf('00000000-0000-4000-8000-000000000000')).toEqual([]);
+
+    const state = await polar.customers.getState({ id: checkout.customerId! });
+    expect(state.activeSubscriptions).toEqual([
+      expect.objectContaining({ id: subscription.id, status: 'active', amount: 1200, productId: plan.id }),
+    ]);
+
+    const wanted = ['subscription.created', 'subscription.active', 'order.created', 'order.paid'];
+    const events = await eventually(
+      async () =>
+        receiver.received.map((request) => validateEvent(request.body, request.headers, WEBHOOK_SECRET)),
+      (list) => wanted.every((type) => list.some((event) => event.type === type)) && list.length >= 5,
+    );
+    // Each resource's events arrive in the order they happened (the subscription's, the order's).
+    const types = events.map((event) => event.type);
+    const of = (prefix: string) => types.filter((type) => type?.startsWith(prefix));
+    expect(of('subscription.')).toEqual(['subscription.created', 'subscription.active']);
+    expect(of('order.')).toEqual(['order.created', 'order.paid']);
+    const created = events.find((event) => event.type === 'subscription.created');
+    expect(created?.data).toMatchObject({ id: subscription.id, status: 'active' });
+    const states = events.filter((event) => event.type === 'customer.state_changed');
+    expect(states.at(-1)?.data).toMatchObject({
+      activeSubscriptions: [expect.objectContaining({ id: subscription.id })],
+    });
+  });
+
+  it('lists with Polar filters: active, customer, product, discount, metadata, sorting', async () => {
+    const { polar, plan } = await seller({ allowMultipleSubscriptions: true });
+    const yearly = await polar.products.create({
+      name: 'Team plan',
+      recurringInterval: 'year',
+      prices: [{ amountType: 'fixed', priceAmount: 20_000, priceCurrency: 'usd' }],
+    });
+    const a = await buy(polar, plan.id, 'a@example.test', { metadata: { tier: 'small' } });
+    const b = await buy(polar, yearly.id, 'b@example.test', { metadata: { tier: 'large' } });
+    await env.database.db.subscription.update({
+      where: { id: b.subscriptionId! },
+      data: { status: 'canceled', endedAt: new Date() },
+    });
+    const ids = async (query: Parameters<Polar['subscriptions']['list']>[0]) =>
+      (await polar.subscriptions.list(query)).result.items.map((item) => item.id);
+
+    expect(await ids({ active: true })).toEqual([a.subscriptionId]);
+    expect(await ids({ active: false })).toEqual([b.subscriptionId]);
+    expect(await ids({ productId: yearly.id })).toEqual([b.subscriptionId]);
+    expect(await ids({ customerId: a.customerId! })).toEqual([a.subscriptionId]);
+    expect(await ids({ metadata: { tier: 'large' } })).toEqual([b.subscriptionId]);
+    expect(await ids({ sorting: ['amount'] })).toEqual([a.subscriptionId, b.subscriptionId]);
+    expect(await ids({ sorting: ['-amount'] })).toEqual([b.subscriptionId, a.subscriptionId]);
+    const ended = await polar.subscriptions.get({ id: b.subscriptionId! });
+    expect(ended).toMatchObject({ status: 'canceled', currentPeriodEnd: null });
+  });
+
+  it('exports the subscriptions as CSV in Polar columns, amounts in the currency unit', async () => {
+    const { polar, plan, organization } = await seller();
+    await buy(polar, plan.id, 'csv@example.test');
+    const token = await createAccessToken(env.database.db, organization.id);
+    const response = await fetch(`${env.stack.baseUrl}/v1/subscriptions/export`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const lines = (await response.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Email,Created At,Active,Product,Price,Currency,Interval');
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^csv@example\.test,\d{4}-\d\d-\d\dT[\d:.]+Z,true,Pro plan,15\.00,USD,month$/),
+    ]);
+  });
+
+  it('refuses a second plan to a customer who already pays for one when the seller allows one only', async () => {
+    const { polar, plan } = await seller({ allowMultipleSubscriptions: false });
+    await buy(polar, plan.id, 'once@example.test');
+    const second = await polar.checkouts.create({ products: [plan.id] });
+    await expect(
+      buyer().checkouts.clientConfirm({
+        clientSecret: second.clientSecret,
+        checkoutConfirmStripe: {
+          customerEmail: 'ONCE@example.test',
+          customerBillingAddress: ADDRESS,
+          confirmationTokenId: 'pm_card_visa',
+        },
+      }),
+    ).rejects.toMatchObject({
+      statusCode: 403,
+      body: expect.stringContaining('You already have an active subscription.'),
+    });
+    expect((await polar.checkouts.get({ id: second.id })).status).toBe('open');
+    expect((await polar.subscriptions.list({})).result.items).toHaveLength(1);
+
+    // Another buyer may still subscribe.
+    await buy(polar, plan.id, 'other@example.test');
+    expect((await polar.subscriptions.list({})).result.items).toHaveLength(2);
+  });
+
+  it('lets a customer hold several plans when the seller allows it', async () => {
+    const { polar, plan } = await seller({ allowMultipleSubscriptions: true });
+    await buy(polar, plan.id, 'twice@example.test');
+    await buy(polar, plan.id, 'twice@example.test');
+    const { result } = await polar.subscriptions.list({});
+    expect(result.items).toHaveLength(2);
+    expect(new Set(result.items.map((item) => item.customerId)).size).toBe(1);
+  });
+});

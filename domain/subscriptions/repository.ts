@@ -1,0 +1,82 @@
+// The subscriptions' tables: subscriptions, the prices each is billed, and proration lines waiting
+// for the next order.
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { productInclude } from '../products/repository.js';
+import type { SubscriptionStatus } from './schemas.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+/** Everything a subscription's wire shape shows. */
+export const subscriptionInclude = {
+  customer: true,
+  product: { include: productInclude },
+  discount: true,
+  prices: {
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { productPrice: { include: { meter: { select: { id: true, name: true } } } } },
+  },
+} as const satisfies Prisma.SubscriptionInclude;
+
+export type SubscriptionRow = Prisma.SubscriptionGetPayload<{ include: typeof subscriptionInclude }>;
+export type SubscriptionRecord = Prisma.SubscriptionGetPayload<object>;
+
+export function findSubscription(db: Client, id: string) {
+  return db.subscription.findUnique({ where: { id }, include: subscriptionInclude });
+}
+
+export function findSubscriptionOfCheckout(db: Client, checkoutId: string) {
+  return db.subscription.findUnique({ where: { checkoutId }, include: subscriptionInclude });
+}
+
+/** Serializes the changes of one subscription (its workflow's steps and the API's signals). */
+export async function lockSubscription(tx: Prisma.TransactionClient, id: string) {
+  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${id}::uuid FOR UPDATE`;
+}
+
+export function insertSubscription(
+  tx: Prisma.TransactionClient,
+  data: Prisma.SubscriptionUncheckedCreateInput,
+) {
+  return tx.subscription.create({ data, include: subscriptionInclude });
+}
+
+/** Whether the customer has a subscription of these statuses in the organization. */
+export async function hasSubscriptionWithStatus(
+  db: Client,
+  where: { organizationId: string; customerId: string; statuses: readonly SubscriptionStatus[] },
+): Promise<boolean> {
+  const row = await db.subscription.findFirst({
+    where: {
+      organizationId: where.organizationId,
+      customerId: where.customerId,
+      status: { in: [...where.statuses] },
+    },
+    select: { id: true },
+  });
+  return row !== null;
+}
+
+/** The customer's subscriptions of these statuses, oldest first. */
+export function subscriptionsOfCustomer(
+  db: Client,
+  customerId: string,
+  statuses: readonly SubscriptionStatus[],
+) {
+  return db.subscription.findMany({
+    where: { customerId, status: { in: [...statuses] }, startedAt: { not: null } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export function listSubscriptionRows(
+  db: Db,
+  where: Prisma.SubscriptionWhereInput,
+  orderBy: Prisma.SubscriptionOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return db.$transaction([
+    db.subscription.findMany({ where, orderBy, include: subscriptionInclude, ...page }),
+    db.subscription.count({ where }),
+  ]);
+}

@@ -1,0 +1,203 @@
+// Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
+// billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
+import type { Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
+import { findPurchasingCustomer } from '../customers/service.js';
+import { metadataWhere } from '../metadata/rules.js';
+import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { recordEvent } from '../events/repository.js';
+import { AppError } from '../platform/errors.js';
+import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
+import { periodStart, type RecurringInterval } from './rules.js';
+import {
+  findSubscription,
+  hasSubscriptionWithStatus,
+  insertSubscription,
+  listSubscriptionRows,
+  type SubscriptionRow,
+} from './repository.js';
+import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionListQuery } from './schemas.js';
+import { SUBSCRIPTION_EXPORT_COLUMNS, subscriptionExportRow, subscriptionView } from './views.js';
+
+/**
+ * The organization's `allow_multiple_subscriptions=false` stops a buyer who already pays for a plan
+ * (active or past due) from buying a second one; checked when they confirm, before any charge.
+ */
+export async function assertMayStartSubscription(
+  db: Db | Prisma.TransactionClient,
+  buyer: {
+    organizationId: string;
+    allowMultipleSubscriptions: boolean;
+    customerId: string | null;
+    externalId: string | null;
+    email: string;
+  },
+): Promise<void> {
+  if (buyer.allowMultipleSubscriptions) return;
+  const customer = await findPurchasingCustomer(db, buyer);
+  if (!customer) return;
+  const billable = await hasSubscriptionWithStatus(db, {
+    organizationId: buyer.organizationId,
+    customerId: customer.id,
+    statuses: BILLABLE_STATUSES,
+  });
+  if (billable) throw new AppError('AlreadyActiveSubscriptionError');
+}
+
+export type NewSubscription = {
+  organizationId: string;
+  customerId: string;
+  productId: string;
+  checkoutId: string;
+  recurringInterval: RecurringInterval;
+  currency: string;
+  /** The price the buyer chose and what they pay for it each period (a custom price's amount). */
+  prices: { productPriceId: string; amount: number }[];
+  /** The fee of one period after the discount, before tax. */
+  amount: number;
+  discountId: string | null;
+  metadata: Prisma.InputJsonValue;
+  customFieldData: Prisma.InputJsonValue;
+  paymentProcessor: string;
+  savedPaymentMethod: SavedPaymentMethod | null;
+  at: Date;
+};
+
+/**
+ * A subscription that starts now, its first period paid by the checkout: `active`, anchored at
+ * `at` (later periods keep its day of month), with its `subscription.created` and
+ * `subscription.active` events, in the caller's transaction (the checkout's fulfilment, so the
+ * subscription, its first order and their events commit together).
+ */
+export async function startSubscription(
+  tx: Prisma.TransactionClient,
+  input: NewSubscription,
+  publicUrl: string,
+): Promise<SubscriptionRow> {
+  const paymentMethod: PaymentMethodSummary | null = input.savedPaymentMethod?.summary ?? null;
+  const row = await insertSubscription(tx, {
+    organizationId: input.organizationId,
+    customerId: input.customerId,
+    productId: input.productId,
+    checkoutId: input.checkoutId,
+    discountId: input.discountId,
+    discountFirstPeriodStart: input.discountId ? input.at : null,
+    status: 'active',
+    amount: input.amount,
+    currency: input.currency,
+    recurringInterval: input.recurringInterval,
+    billingAnchor: input.at,
+    currentPeriodIndex: 0,
+    currentPeriodStart: input.at,
+    currentPeriodEnd: periodStart(input.at, input.recurringInterval, 1),
+    startedAt: input.at,
+    metadata: input.metadata,
+    customFieldData: input.customFieldData,
+    paymentProcessor: input.paymentProcessor,
+    processorCustomerId: input.savedPaymentMethod?.processorCustomerId ?? null,
+    paymentMethodId: input.savedPaymentMethod?.paymentMethodId ?? null,
+    ...(paymentMethod ? { paymentMethod } : {}),
+    periodBilled: input.amount,
+    periodUsed: 0,
+    periodLedgerSince: input.at,
+    createdAt: input.at,
+    prices: { create: input.prices.map((price) => ({ ...price, createdAt: input.at })) },
+  });
+  const data = subscriptionView(row, publicUrl);
+  for (const type of ['subscription.created', 'subscription.active'] as const) {
+    await recordEvent(tx, { organizationId: row.organizationId, type, data, at: input.at });
+  }
+  return row;
+}
+
+export type SubscriptionsContext = { db: Db; publicUrl: string };
+
+const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.SubscriptionOrderByWithRelationInput> = {
+  customer: (direction) => ({ customer: { email: direction } }),
+  status: (direction) => ({ status: direction }),
+  started_at: (direction) => ({ startedAt: direction }),
+  current_period_end: (direction) => ({ currentPeriodEnd: direction }),
+  amount: (direction) => ({ amount: direction }),
+  product: (direction) => ({ product: { name: direction } }),
+  discount: (direction) => ({ discount: { name: direction } }),
+};
+
+/** Polar lists only subscriptions that started (`started_at` set), with its filters. */
+function listWhere(organizationIds: string[], query: SubscriptionListQuery): Prisma.SubscriptionWhereInput {
+  const where: Prisma.SubscriptionWhereInput = {
+    organizationId: { in: organizationIds },
+    startedAt: { not: null },
+  };
+  if (query.product_id) where.productId = { in: query.product_id };
+  if (query.customer_id) where.customerId = { in: query.customer_id };
+  if (query.discount_id) where.discountId = { in: query.discount_id };
+  if (query.active !== undefined) {
+    where.status = query.active ? { in: [...ACTIVE_STATUSES] } : { notIn: [...ACTIVE_STATUSES] };
+  }
+  if (query.metadata) where.AND = metadataWhere(query.metadata);
+  return where;
+}
+
+export async function listSubscriptions(
+  ctx: SubscriptionsContext,
+  caller: Caller,
+  query: SubscriptionListQuery,
+) {
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
+  const orderBy = [
+    ...parseSorting<string>(query.sorting ?? ['-started_at']).map(({ field, direction }) =>
+      SORTS[field]!(direction),
+    ),
+    { id: 'asc' as const },
+  ];
+  const [rows, total] = await listSubscriptionRows(
+    ctx.db,
+    listWhere(organizationIds, query),
+    orderBy,
+    pageToSkipTake(query),
+  );
+  return paginated(
+    rows.map((row) => subscriptionView(row, ctx.publicUrl)),
+    total,
+    query,
+  );
+}
+
+export async function findSubscriptionFor(db: Db, caller: Caller, id: string): Promise<SubscriptionRow> {
+  const row = await findSubscription(db, id);
+  if (!row || !row.startedAt || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {
+    throw new AppError('ResourceNotFound', 'Subscription not found');
+  }
+  return row;
+}
+
+export async function getSubscription(ctx: SubscriptionsContext, caller: Caller, id: string) {
+  return subscriptionView(await findSubscriptionFor(ctx.db, caller, id), ctx.publicUrl);
+}
+
+const EXPORT_PAGE = 500;
+
+/**
+ * Every started subscription of the organizations as CSV, in Polar's columns, newest first. Read
+ * in pages so a large export never holds every row at once.
+ */
+export async function* exportSubscriptions(
+  ctx: SubscriptionsContext,
+  caller: Caller,
+  query: Pick<SubscriptionListQuery, 'organization_id'>,
+): AsyncGenerator<string> {
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
+  yield csvLine(SUBSCRIPTION_EXPORT_COLUMNS);
+  for (let skip = 0; ; skip += EXPORT_PAGE) {
+    const [rows] = await listSubscriptionRows(
+      ctx.db,
+      { organizationId: { in: organizationIds }, startedAt: { not: null } },
+      [{ createdAt: 'desc' }, { id: 'asc' }],
+      { skip, take: EXPORT_PAGE },
+    );
+    for (const row of rows) yield csvLine(subscriptionExportRow(row));
+    if (rows.length < EXPORT_PAGE) return;
+  }
+}

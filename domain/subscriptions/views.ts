@@ -1,0 +1,92 @@
+import { customerView } from '../customers/views.js';
+import { discountView } from '../discounts/views.js';
+import { readMetadata } from '../metadata/rules.js';
+import { priceView, productView } from '../products/views.js';
+import type { SubscriptionRecord, SubscriptionRow } from './repository.js';
+import { decimalAmount } from '../invoices/rules.js';
+import {
+  ACTIVE_STATUSES,
+  type SubscriptionStatus,
+  customerStateSubscriptionSchema,
+  orderSubscriptionSchema,
+  subscriptionSchema,
+  type CustomerStateSubscription,
+  type OrderSubscription,
+  type Subscription,
+} from './schemas.js';
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+/** Polar's export columns. */
+export const SUBSCRIPTION_EXPORT_COLUMNS = [
+  'Email',
+  'Created At',
+  'Active',
+  'Product',
+  'Price',
+  'Currency',
+  'Interval',
+] as const;
+
+export function subscriptionExportRow(row: SubscriptionRow): (string | boolean)[] {
+  return [
+    row.customer.email,
+    row.createdAt.toISOString(),
+    ACTIVE_STATUSES.includes(row.status as SubscriptionStatus),
+    row.product.name,
+    decimalAmount(row.amount, row.currency),
+    row.currency.toUpperCase(),
+    row.recurringInterval,
+  ];
+}
+
+function ownFields(row: SubscriptionRecord) {
+  return {
+    created_at: row.createdAt.toISOString(),
+    modified_at: iso(row.modifiedAt),
+    id: row.id,
+    amount: row.amount,
+    currency: row.currency,
+    recurring_interval: row.recurringInterval,
+    status: row.status,
+    current_period_start: row.currentPeriodStart.toISOString(),
+    // An ended subscription has no next period.
+    current_period_end: row.endedAt ? null : row.currentPeriodEnd.toISOString(),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    canceled_at: iso(row.canceledAt),
+    started_at: iso(row.startedAt),
+    ends_at: iso(row.endsAt),
+    ended_at: iso(row.endedAt),
+    customer_id: row.customerId,
+    product_id: row.productId,
+    discount_id: row.discountId,
+    checkout_id: row.checkoutId,
+    customer_cancellation_reason: row.customerCancellationReason,
+    customer_cancellation_comment: row.customerCancellationComment,
+    metadata: readMetadata(row.metadata),
+    custom_field_data: row.customFieldData,
+  };
+}
+
+export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subscription {
+  const discount =
+    row.discount && !row.discount.deletedAt ? discountView({ ...row.discount, products: [] }) : null;
+  return subscriptionSchema.parse({
+    ...ownFields(row),
+    discount_id: discount ? row.discountId : null,
+    customer: customerView(row.customer),
+    product: productView(row.product, publicUrl),
+    discount: discount ? { ...discount, products: undefined } : null,
+    prices: row.prices.map((price) => priceView(price.productPrice)),
+    meters: [],
+  });
+}
+
+export function orderSubscriptionView(row: SubscriptionRecord): OrderSubscription {
+  return orderSubscriptionSchema.parse(ownFields(row));
+}
+
+export function customerStateSubscriptionView(row: SubscriptionRecord): CustomerStateSubscription {
+  const own = ownFields(row);
+  return customerStateSubscriptionSchema.parse({ ...own, status: 'active', meters: [] });
+}
