@@ -15,6 +15,7 @@ import {
   type CheckoutWorkflows,
 } from '../domain/checkouts/service.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
+import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { Db } from '../infra/db.js';
 
 export type CheckoutActivityDeps = {
@@ -22,7 +23,7 @@ export type CheckoutActivityDeps = {
   publicUrl: string;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
-  workflows: { checkouts: CheckoutWorkflows };
+  workflows: { checkouts: CheckoutWorkflows; subscriptions: SubscriptionWorkflows };
 };
 
 /** The steps of `checkout:<id>`; each is idempotent, so Temporal may retry any of them. */
@@ -38,8 +39,11 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     cancelCheckoutPayment(input: { checkoutId: string; attempt: number }): Promise<ChargeOutcome> {
       return cancelCheckoutPayment(view, deps.processor, input);
     },
-    fulfilCheckout(input: { checkoutId: string; paymentId: string | null }) {
-      return fulfilCheckout(view, deps.processor, input);
+    async fulfilCheckout(input: { checkoutId: string; paymentId: string | null }) {
+      const fulfilled = await fulfilCheckout(view, deps.processor, input);
+      // A lost start (the worker died here) is healed by the `reconcile-subscriptions` schedule.
+      if (fulfilled.subscriptionId) await deps.workflows.subscriptions.start(fulfilled.subscriptionId);
+      return fulfilled;
     },
     async refundOrphanPayment(input: { checkoutId: string; paymentId: string }) {
       const result = await refundOrphanPayment(view, deps.processor, input);

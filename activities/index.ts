@@ -2,6 +2,8 @@ import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
+import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
 import type { WebhookSender, WebhookWorkflows } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
@@ -9,6 +11,7 @@ import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
 import { createPaymentActivities } from './payments.js';
 import { createRefundActivities } from './refunds.js';
+import { createSubscriptionActivities } from './subscriptions.js';
 import { createSystemActivities } from './system.js';
 import { createWebhookActivities } from './webhooks.js';
 
@@ -20,11 +23,16 @@ export type ActivityDeps = {
   /** Sandbox or Stripe: charges checkouts and refunds orders. */
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
+  /** Tax on renewals, as on checkouts. */
+  tax: TaxCalculator;
+  /** Days between the tries of a failed renewal. */
+  dunningRetryDays?: readonly number[];
   webhookSender: WebhookSender;
   /** Each entity's workflows, for the steps that wake or start them (reconcilers, fan-out). */
   workflows: {
     checkouts: CheckoutWorkflows;
     refunds: RefundWorkflows;
+    subscriptions: SubscriptionWorkflows;
     invitations: InvitationWorkflows;
     webhooks: WebhookWorkflows;
     processorEvents: ProcessorEventSink;
@@ -39,6 +47,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createCheckoutActivities(deps),
     ...createRefundActivities(deps),
+    ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
   };
 }

@@ -326,6 +326,7 @@ export async function runB4(): Promise<BenchmarkResult[]> {
       }),
       processor: createSandboxProcessor({ db: workerDb, sink: workflows.processorEvents }),
       processorMetadata: {},
+      tax: noTax,
       workflowBundle: { code: bundle.code },
     });
     const run = worker.run();

@@ -1,3 +1,4 @@
+import { noTax } from '../domain/tax/rules.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { temporalStarters } from '../temporal/starters.js';
 import path from 'node:path';
@@ -145,6 +146,7 @@ export async function runB6(): Promise<BenchmarkResult> {
       }),
       processor: createSandboxProcessor({ db, sink: workflows.processorEvents }),
       processorMetadata: {},
+      tax: noTax,
       workflowBundle: { code: (await bundleWorkflows()).code },
     });
     const run = worker.run();

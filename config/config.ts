@@ -151,6 +151,20 @@ export const configSchema = z.object({
     .max(7 * 24 * 3600)
     .default(3600),
 
+  /**
+   * Days between the tries of a renewal that failed, comma-separated (`2,5,7,7`, Polar's schedule);
+   * after the last try fails the subscription ends unpaid.
+   */
+  SUBSCRIPTION_RETRY_DAYS: z
+    .string()
+    .regex(
+      /^\s*\d{1,3}(\s*,\s*\d{1,3}){0,11}\s*$/,
+      'must be up to 12 whole numbers of days, comma-separated (2,5,7,7)',
+    )
+    .transform((value) => value.split(',').map((days) => Number(days.trim())))
+    .refine((days) => days.every((count) => count >= 1), 'each wait must be at least 1 day')
+    .default([2, 5, 7, 7]),
+
   STRIPE_SECRET_KEY: z.string().startsWith('sk_', 'must be a Stripe secret key (sk_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z
     .string()

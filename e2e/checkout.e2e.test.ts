@@ -293,8 +293,8 @@ describe('checkout in Chromium', () => {
     }, organizationId);
     const { context, page } = await buyerContext();
     await page.goto(linkUrl);
-    await page.getByRole('heading', { name: 'This product is no longer on sale' }).waitFor();
-    expect(page.url()).toBe(`${env.baseUrl}/checkout/unavailable?reason=not_sellable`);
+    await page.getByRole('heading', { name: 'This checkout link does not exist' }).waitFor();
+    expect(page.url()).toBe(`${env.baseUrl}/checkout/unavailable?reason=not_found`);
     await page.goto(`${env.baseUrl}/api/checkout-links/tollgate_cl_${'x'.repeat(32)}`);
     await page.getByRole('heading', { name: 'This checkout link does not exist' }).waitFor();
     await context.close();

@@ -4,6 +4,8 @@ import { Polar } from '@polar-sh/sdk';
 import type { Caller } from '../domain/access/rules.js';
 import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
 import { refundWorkflowId } from '../domain/refunds/rules.js';
+import { subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
+import { reconcileSubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import { checkoutConfirmSchema, checkoutCreateSchema } from '../domain/checkouts/schemas.js';
 import {
   confirmClientCheckout,
@@ -14,7 +16,7 @@ import {
 import { refundCreateSchema } from '../domain/refunds/schemas.js';
 import { createRefund, reconcileRefundWorkflows } from '../domain/refunds/service.js';
 import { noTax } from '../domain/tax/rules.js';
-import { createAccessToken, createOrganization } from '../test/factories.js';
+import { createAccessToken, createOrganization, createSubscription } from '../test/factories.js';
 import { useTestStack } from '../test/stack.js';
 import { eventually } from '../test/eventually.js';
 
@@ -112,5 +114,35 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
     await expect(reconcile()).resolves.toEqual({
       started: [],
     });
+  });
+
+  it('starts the workflow of a billable subscription that has none, once', async () => {
+    const { db } = env.database;
+    const organization = await createOrganization(db);
+    const polar = new Polar({
+      accessToken: await createAccessToken(db, organization.id),
+      serverURL: env.stack.baseUrl,
+    });
+    const lost = await createSubscription(db, polar);
+    const young = await createSubscription(db, polar);
+    await db.subscription.update({
+      where: { id: lost.id },
+      data: { createdAt: new Date(Date.now() - 2 * 60 * 1000) },
+    });
+    const reconcileSubscriptions = () =>
+      reconcileSubscriptionWorkflows(db, env.stack.workflows.subscriptions);
+    const first = await reconcileSubscriptions();
+    expect(first.started).toContain(subscriptionWorkflowId(lost.id));
+    expect(first.started).not.toContain(subscriptionWorkflowId(young.id));
+    const handle = env.stack.temporal.workflow.getHandle(subscriptionWorkflowId(lost.id));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    // It waits for the end of the first period, and says so.
+    const waitingFor = await eventually(
+      () => handle.query<string>('waitingFor'),
+      (value) => value.startsWith('the end of period 0'),
+    );
+    expect(waitingFor).toMatch(/^the end of period 0 at \d{4}-/);
+    expect((await reconcileSubscriptions()).started).not.toContain(subscriptionWorkflowId(lost.id));
+    await handle.terminate('test over');
   });
 });

@@ -6,7 +6,8 @@ import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createHttpWebhookSender, webhookTargetPolicy } from '../integrations/http/webhook-sender.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
-import { createPaymentProcessor } from '../integrations/payments.js';
+import { createPaymentProcessor, createStripeTax } from '../integrations/payments.js';
+import { createTaxCalculator } from '../integrations/tax.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
 import { ensureSchedules } from './schedules.js';
 import { temporalStarters } from './starters.js';
@@ -39,6 +40,8 @@ const worker = await createTollgateWorker({
   webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),
   processor: createPaymentProcessor(config, { db, sink: workflows.processorEvents }),
   processorMetadata: config.processorMetadata,
+  tax: createTaxCalculator(config, config.isSandbox ? undefined : createStripeTax(config)),
+  dunningRetryDays: config.SUBSCRIPTION_RETRY_DAYS,
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
 });
 

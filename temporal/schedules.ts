@@ -16,6 +16,7 @@ const scheduleId = (what: string) => (taskQueue: string) => `${what}:${taskQueue
 export const reconcileInvitationsScheduleId = scheduleId('reconcile-invitations');
 export const reconcileCheckoutsScheduleId = scheduleId('reconcile-checkouts');
 export const reconcileRefundsScheduleId = scheduleId('reconcile-refunds');
+export const reconcileSubscriptionsScheduleId = scheduleId('reconcile-subscriptions');
 export const redeliverProcessorEventsScheduleId = scheduleId('redeliver-processor-events');
 export const housekeepingScheduleId = scheduleId('housekeeping');
 export const webhookDispatcherWatchdogScheduleId = scheduleId('webhook-dispatcher-watchdog');
@@ -36,6 +37,7 @@ export async function ensureSchedules(
     [reconcileInvitationsScheduleId, RECONCILE_EVERY, 'reconcileInvitationsWorkflow'],
     [reconcileCheckoutsScheduleId, RECONCILE_EVERY, 'reconcileCheckoutsWorkflow'],
     [reconcileRefundsScheduleId, RECONCILE_EVERY, 'reconcileRefundsWorkflow'],
+    [reconcileSubscriptionsScheduleId, RECONCILE_EVERY, 'reconcileSubscriptionsWorkflow'],
     [redeliverProcessorEventsScheduleId, RECONCILE_EVERY, 'redeliverProcessorEventsWorkflow'],
     [housekeepingScheduleId, HOUSEKEEPING_EVERY, 'housekeepingWorkflow'],
     [

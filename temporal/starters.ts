@@ -7,15 +7,18 @@ import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import { processorEventRouter } from '../domain/payments/events.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
+import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalRefundWorkflows } from './refunds.js';
+import { temporalSubscriptionWorkflows } from './subscriptions.js';
 import { temporalWebhookWorkflows } from './webhooks.js';
 
 export type WorkflowStarters = {
   checkouts: CheckoutWorkflows;
   refunds: RefundWorkflows;
+  subscriptions: SubscriptionWorkflows;
   invitations: InvitationWorkflows;
   webhooks: WebhookWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
@@ -28,6 +31,7 @@ export function temporalStarters(temporal: Client, taskQueue: string): WorkflowS
   return {
     checkouts,
     refunds,
+    subscriptions: temporalSubscriptionWorkflows(temporal, taskQueue),
     invitations: temporalInvitationWorkflows(temporal, taskQueue),
     webhooks: temporalWebhookWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds }),

@@ -9,6 +9,7 @@ import { createActivities } from '../activities/index.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
 import type { WebhookSender } from '../domain/webhooks/service.js';
 import type { WorkflowStarters } from './starters.js';
@@ -25,6 +26,10 @@ export type TollgateWorkerDeps = {
   workflows: WorkflowStarters;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
+  /** Tax on renewals, as on checkouts. */
+  tax: TaxCalculator;
+  /** Days between the tries of a failed renewal (`SUBSCRIPTION_RETRY_DAYS`). */
+  dunningRetryDays?: readonly number[];
   /** How webhook attempts reach endpoints, under the deployment's delivery rule. */
   webhookSender: WebhookSender;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
@@ -52,6 +57,8 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       workerIdentity: identity,
       processor: deps.processor,
       processorMetadata: deps.processorMetadata,
+      tax: deps.tax,
+      dunningRetryDays: deps.dunningRetryDays,
     }),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }

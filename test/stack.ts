@@ -128,6 +128,7 @@ export async function startTestStack(options: {
         options.processor ??
         createSandboxProcessor({ db: options.workerDb ?? options.db, sink: workflows.processorEvents }),
       processorMetadata: {},
+      tax: options.tax ?? noTax,
       interceptors: options.workerInterceptors,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createCheckoutActivities } from '../activities/checkouts.js';
+import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
 import { temporalCheckoutWorkflows } from '../temporal/checkouts.js';
 import {
   AUTHENTICATION_LIMIT_MS,
@@ -114,7 +115,10 @@ describe('checkoutWorkflow (time-skipping)', () => {
         publicUrl: 'http://tollgate.test',
         processor,
         processorMetadata: {},
-        workflows: { checkouts: temporalCheckoutWorkflows(env.client, taskQueue) },
+        workflows: {
+          checkouts: temporalCheckoutWorkflows(env.client, taskQueue),
+          subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue),
+        },
       }),
     });
     return worker.runUntil(work(taskQueue));

@@ -10,3 +10,4 @@ export {
 export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
 export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
+export { reconcileSubscriptionsWorkflow, subscriptionWorkflow } from './subscriptions.js';

@@ -313,21 +313,18 @@ describe('/v1/checkout-links', () => {
       const noCodes = await polar.checkoutLinks.create({ productId: product.id, allowDiscountCodes: false });
       expect((await visit(polar, noCodes.url, { discount_code: 'TEN' })).checkout.discountId).toBeNull();
 
-      // What no prefill explains is not hidden by leaving prefills out: a recurring product is a 422.
-      const monthly = await polar.products.create({
+      // What no prefill explains is not hidden by leaving prefills out: a retired product is gone.
+      const retired = await polar.products.create({
         name: 'Club',
-        recurringInterval: 'month',
+        recurringInterval: null,
         prices: [{ amountType: 'fixed', priceAmount: 900, priceCurrency: 'usd' }],
       });
-      const recurring = await polar.checkoutLinks.create({ productId: monthly.id });
-      const refused = await fetch(`${recurring.url}?amount=100&custom_field_data.company=Acme`, {
+      const retiredLink = await polar.checkoutLinks.create({ productId: retired.id });
+      await polar.products.update({ id: retired.id, productUpdate: { isArchived: true } });
+      const refused = await fetch(`${retiredLink.url}?amount=100&custom_field_data.company=Acme`, {
         redirect: 'manual',
       });
-      expect(refused.status).toBe(422);
-      expect(((await refused.json()) as { detail: { loc: unknown[] }[] }).detail[0]?.loc).toEqual([
-        'body',
-        'products',
-      ]);
+      expect(refused.status).toBe(404);
 
       // A buyer's browser never sees that JSON: it gets a page that says why, and no checkout.
       const asBrowser = {
@@ -335,12 +332,12 @@ describe('/v1/checkout-links', () => {
         headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
       } as const;
       const checkoutsBefore = await env.database.db.checkout.count({
-        where: { checkoutLinkId: recurring.id },
+        where: { checkoutLinkId: retiredLink.id },
       });
-      const page = await fetch(recurring.url, asBrowser);
+      const page = await fetch(retiredLink.url, asBrowser);
       expect(page.status).toBe(303);
-      expect(page.headers.get('location')).toBe('/checkout/unavailable?reason=not_sellable');
-      expect(await env.database.db.checkout.count({ where: { checkoutLinkId: recurring.id } })).toBe(
+      expect(page.headers.get('location')).toBe('/checkout/unavailable?reason=not_found');
+      expect(await env.database.db.checkout.count({ where: { checkoutLinkId: retiredLink.id } })).toBe(
         checkoutsBefore,
       );
       const missing = await fetch(`${env.stack.baseUrl}/api/checkout-links/nonsense`, asBrowser);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
-import { addCalendarMonths } from '../../domain/subscriptions/rules.js';
+import { addCalendarMonths, subscriptionWorkflowId } from '../../domain/subscriptions/rules.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
 import { useTestStack } from '../../test/stack.js';
@@ -117,6 +117,10 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
     expect(subscription.currentPeriodStart).toEqual(startedAt);
     expect(subscription.currentPeriodEnd).toEqual(addCalendarMonths(startedAt, 1));
     expect(await polar.subscriptions.get({ id: subscription.id })).toEqual(subscription);
+
+    // Its workflow runs from the checkout on, waiting for the end of the first period.
+    const workflow = env.stack.temporal.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    expect((await workflow.describe()).status.name).toBe('RUNNING');
 
     // Renewals will be charged to the card the buyer paid with.
     const stored = await env.database.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });

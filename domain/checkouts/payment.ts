@@ -135,7 +135,7 @@ export async function fulfilCheckout(
   ctx: CheckoutViewContext,
   processor: PaymentProcessor,
   input: { checkoutId: string; paymentId: string | null },
-): Promise<{ orderId: string | null; orphan: boolean }> {
+): Promise<{ orderId: string | null; orphan: boolean; subscriptionId: string | null }> {
   // A plan's renewals are charged to the card its first payment saved. Asked before the
   // transaction: the processor is never waited for while rows are locked.
   const sold = input.paymentId ? await findCheckout(ctx.db, input.checkoutId) : null;
@@ -150,12 +150,13 @@ export async function fulfilCheckout(
       return {
         orderId: existing.id,
         orphan: input.paymentId !== null && existing.paymentId !== input.paymentId,
+        subscriptionId: existing.subscriptionId,
       };
     }
     const checkout = await findCheckout(tx, input.checkoutId);
-    if (!checkout) return { orderId: null, orphan: false };
+    if (!checkout) return { orderId: null, orphan: false, subscriptionId: null };
     const isCurrent = checkout.status === 'confirmed' && checkout.paymentId === input.paymentId;
-    if (!isCurrent) return { orderId: null, orphan: input.paymentId !== null };
+    if (!isCurrent) return { orderId: null, orphan: input.paymentId !== null, subscriptionId: null };
     const at = new Date();
     const { row: customer } = await customerForPurchase(tx, {
       organizationId: checkout.organizationId,
@@ -220,7 +221,7 @@ export async function fulfilCheckout(
     });
     await recordCheckoutUpdated(ctx, tx, updated);
     await recordCustomerStateChanged(tx, customer);
-    return { orderId: order.id, orphan: false };
+    return { orderId: order.id, orphan: false, subscriptionId: subscription?.id ?? null };
   }, STEP_TRANSACTION);
 }
 

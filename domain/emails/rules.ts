@@ -10,21 +10,21 @@ function render(
   subject: string,
   greeting: string,
   paragraphs: string[],
-  action: { label: string; url: string },
+  action: { label: string; url: string } | null,
+  signature = 'Tollgate',
 ): RenderedEmail {
   const text = [
     greeting,
     '',
     ...paragraphs.flatMap((paragraph) => [paragraph, '']),
-    `${action.label}: ${action.url}`,
-    '',
-    '— Tollgate',
+    ...(action ? [`${action.label}: ${action.url}`, ''] : []),
+    `— ${signature}`,
   ].join('\n');
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
     ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
-    `<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>`,
-    `<p>— Tollgate</p>`,
+    ...(action ? [`<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>`] : []),
+    `<p>— ${escapeHtml(signature)}</p>`,
   ].join('\n');
   return { subject, text, html };
 }
@@ -149,5 +149,42 @@ export function webhookEndpointDisabledEmail(input: {
       'Events that happen while it is disabled are not sent to it. Fix the receiver, enable the endpoint again, and redeliver the events you need.',
     ],
     { label: 'Open the dashboard', url: input.url },
+  );
+}
+
+/**
+ * To the buyer whose renewal could not be charged: what failed, in their money, when the card is
+ * tried again (or that the plan ended), and how to reach the seller to change the card.
+ */
+export function subscriptionPaymentFailedEmail(input: {
+  customerName: string | null;
+  organizationName: string;
+  organizationEmail: string | null;
+  organizationWebsite: string | null;
+  productName: string;
+  amount: string;
+  reason: string;
+  nextAttemptOn: string | null;
+}): RenderedEmail {
+  const next = input.nextAttemptOn
+    ? `We will try your card again on ${input.nextAttemptOn}. Your ${input.productName} stays available until then.`
+    : `This was the last try, so your ${input.productName} subscription has ended.`;
+  const contact = input.organizationEmail
+    ? { label: `Write to ${input.organizationName}`, url: `mailto:${input.organizationEmail}` }
+    : input.organizationWebsite
+      ? { label: `Visit ${input.organizationName}`, url: input.organizationWebsite }
+      : null;
+  return render(
+    input.nextAttemptOn
+      ? `Your payment for ${input.productName} failed`
+      : `Your ${input.productName} subscription ended: payment failed`,
+    greet(input.customerName ?? ''),
+    [
+      `We could not charge ${input.amount} to your card for ${input.productName}: ${input.reason}`,
+      next,
+      `To use another card, contact ${input.organizationName}.`,
+    ],
+    contact,
+    input.organizationName,
   );
 }

@@ -61,3 +61,7 @@ export async function nextInvoiceNumber(
     RETURNING last_number`;
   return rows[0]!.last_number;
 }
+
+export function findOrderByRequestKey(db: Client, requestKey: string) {
+  return db.order.findUnique({ where: { requestKey }, include: orderInclude });
+}

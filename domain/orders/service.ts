@@ -107,6 +107,99 @@ export async function createPaidOrder(
   return row;
 }
 
+export type SubscriptionOrder = {
+  organizationId: string;
+  subscriptionId: string;
+  customerId: string;
+  productId: string;
+  discountId: string | null;
+  billingReason: 'subscription_cycle' | 'subscription_update';
+  currency: string;
+  items: { label: string; amount: number; proration: boolean; productPriceId: string | null }[];
+  subtotalAmount: number;
+  discountAmount: number;
+  netAmount: number;
+  taxAmount: number;
+  billingName: string | null;
+  billingAddress: Prisma.InputJsonValue | null;
+  metadata: Prisma.InputJsonValue;
+  /** `subscription:<id>:cycle:<index>`: unique, so a retried step finds its order. */
+  requestKey: string;
+  at: Date;
+};
+
+/**
+ * An order a subscription bills (a renewal, a plan change billed now), in the caller's
+ * transaction: `pending` until its charge succeeds, or paid at once when there is nothing to
+ * charge. Tax is spread over the items in proportion to their amounts.
+ */
+export async function createSubscriptionOrder(
+  tx: Prisma.TransactionClient,
+  order: SubscriptionOrder,
+): Promise<OrderRow> {
+  const totalAmount = order.netAmount + order.taxAmount;
+  const row = await insertOrder(tx, {
+    organizationId: order.organizationId,
+    status: totalAmount > 0 ? 'pending' : 'paid',
+    subtotalAmount: order.subtotalAmount,
+    discountAmount: order.discountAmount,
+    netAmount: order.netAmount,
+    taxAmount: order.taxAmount,
+    totalAmount,
+    currency: order.currency,
+    billingReason: order.billingReason,
+    billingName: order.billingName,
+    billingAddress: order.billingAddress ?? Prisma.DbNull,
+    customerId: order.customerId,
+    productId: order.productId,
+    discountId: order.discountId,
+    subscriptionId: order.subscriptionId,
+    requestKey: order.requestKey,
+    metadata: order.metadata,
+    createdAt: order.at,
+    items: {
+      create: order.items.map((item, index) => ({
+        ...item,
+        taxAmount: itemTax(order, index),
+        createdAt: new Date(order.at.getTime() + index),
+      })),
+    },
+  });
+  const view = orderView(row);
+  await recordEvent(tx, { organizationId: row.organizationId, type: 'order.created', data: view, at: order.at });
+  if (row.status === 'paid') {
+    await recordEvent(tx, { organizationId: row.organizationId, type: 'order.paid', data: view, at: order.at });
+  }
+  return row;
+}
+
+/** The order's tax shared over its positive items, the rounding left on the last of them. */
+function itemTax(order: SubscriptionOrder, index: number): number {
+  const positive = order.items.map((item) => Math.max(item.amount, 0));
+  const base = positive.reduce((sum, amount) => sum + amount, 0);
+  if (base === 0 || order.taxAmount === 0) return 0;
+  // Exact integer shares: tax × amount can pass 2^53.
+  const share = (amount: number) => Number((BigInt(order.taxAmount) * BigInt(amount)) / BigInt(base));
+  const last = positive.findLastIndex((amount) => amount > 0);
+  if (index !== last) return share(positive[index]!);
+  return order.taxAmount - positive.reduce((sum, amount, other) => (other === last ? sum : sum + share(amount)), 0);
+}
+
+/** A subscription's pending order paid by `paymentId`, with `order.paid`; a second call changes nothing. */
+export async function markSubscriptionOrderPaid(
+  tx: Prisma.TransactionClient,
+  orderId: string,
+  paymentId: string | null,
+  at: Date,
+): Promise<OrderRow | null> {
+  await lockOrder(tx, orderId);
+  const current = await findOrder(tx, orderId);
+  if (!current || current.status !== 'pending') return null;
+  const row = await updateOrderRow(tx, orderId, { status: 'paid', paymentId });
+  await recordEvent(tx, { organizationId: row.organizationId, type: 'order.paid', data: orderView(row), at });
+  return row;
+}
+
 export async function findOrderFor(db: Db, caller: Caller, id: string): Promise<OrderRow> {
   const row = await findOrder(db, id);
   if (!row || !(await accessibleOrganizationIds(db, caller)).includes(row.organizationId)) {

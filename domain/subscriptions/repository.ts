@@ -80,3 +80,50 @@ export function listSubscriptionRows(
     db.subscription.count({ where }),
   ]);
 }
+
+export function updateSubscriptionRow(
+  tx: Prisma.TransactionClient,
+  id: string,
+  data: Prisma.SubscriptionUncheckedUpdateInput,
+) {
+  return tx.subscription.update({
+    where: { id },
+    data: { ...data, modifiedAt: new Date() },
+    include: subscriptionInclude,
+  });
+}
+
+/** The subscription's order still waiting to be paid, if any (oldest first: one at a time). */
+export function findUnpaidOrderOfSubscription(db: Client, subscriptionId: string) {
+  return db.order.findFirst({
+    where: { subscriptionId, status: 'pending' },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true, totalAmount: true, currency: true, requestKey: true },
+  });
+}
+
+/** Proration lines not billed yet, oldest first. */
+export function findPendingItems(db: Client, subscriptionId: string) {
+  return db.subscriptionPendingItem.findMany({
+    where: { subscriptionId, orderId: null },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export function markPendingItemsBilled(tx: Prisma.TransactionClient, ids: string[], orderId: string) {
+  return tx.subscriptionPendingItem.updateMany({ where: { id: { in: ids }, orderId: null }, data: { orderId } });
+}
+
+export function insertPendingItem(tx: Prisma.TransactionClient, data: Prisma.SubscriptionPendingItemUncheckedCreateInput) {
+  return tx.subscriptionPendingItem.create({ data });
+}
+
+/** Billable subscriptions older than `before`: the reconciler makes sure each has its workflow. */
+export function findBillableSubscriptionIds(db: Client, before: Date, limit: number) {
+  return db.subscription.findMany({
+    where: { status: { in: ['trialing', 'active', 'past_due'] }, endedAt: null, createdAt: { lt: before } },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
+  });
+}

@@ -3,7 +3,11 @@ import {
   addCalendarMonths,
   changeInterval,
   changePlan,
+  cycleBill,
+  DEFAULT_DUNNING_RETRY_DAYS,
   discountApplies,
+  nextAttemptAfter,
+  nextSubscriptionStep,
   openLedger,
   periodAt,
   periodStart,
@@ -263,5 +267,82 @@ describe('plan changes', () => {
     const period = monthOf(2025, 3);
     const change = changePlan(period, openLedger(period, 3000), { current: 3000, next: 1000 }, period.end);
     expect(change).toMatchObject({ credit: 0, debit: 0 });
+  });
+});
+
+describe('nextAttemptAfter', () => {
+  const at = new Date('2026-03-01T10:00:00.000Z');
+
+  it('spaces the tries +2, +5, +7, +7 days by default, then gives up', () => {
+    expect(nextAttemptAfter(DEFAULT_DUNNING_RETRY_DAYS, 1, at)).toEqual(new Date('2026-03-03T10:00:00.000Z'));
+    expect(nextAttemptAfter(DEFAULT_DUNNING_RETRY_DAYS, 2, at)).toEqual(new Date('2026-03-06T10:00:00.000Z'));
+    expect(nextAttemptAfter(DEFAULT_DUNNING_RETRY_DAYS, 3, at)).toEqual(new Date('2026-03-08T10:00:00.000Z'));
+    expect(nextAttemptAfter(DEFAULT_DUNNING_RETRY_DAYS, 4, at)).toEqual(new Date('2026-03-08T10:00:00.000Z'));
+    expect(nextAttemptAfter(DEFAULT_DUNNING_RETRY_DAYS, 5, at)).toBeNull();
+  });
+
+  it('follows a schedule of the seller', () => {
+    expect(nextAttemptAfter([1], 1, at)).toEqual(new Date('2026-03-02T10:00:00.000Z'));
+    expect(nextAttemptAfter([1], 2, at)).toBeNull();
+    expect(nextAttemptAfter([], 1, at)).toBeNull();
+  });
+});
+
+describe('nextSubscriptionStep', () => {
+  const base = { ended: false, currentPeriodIndex: 3, currentPeriodEndMs: 5000, unpaidOrder: null };
+
+  it('renews into the next period at the end of the current one', () => {
+    expect(nextSubscriptionStep(base)).toEqual({ kind: 'cycle', index: 4, atMs: 5000 });
+  });
+
+  it('charges an unpaid order first, at its next try', () => {
+    expect(nextSubscriptionStep({ ...base, unpaidOrder: { id: 'o', attempt: 2, dueAtMs: 7000 } })).toEqual({
+      kind: 'charge',
+      orderId: 'o',
+      attempt: 2,
+      atMs: 7000,
+    });
+  });
+});
+
+describe('cycleBill', () => {
+  const fee = (amount: number) => ({ label: 'Pro', amount, proration: false, productPriceId: 'p' });
+  const line = (amount: number) => ({ label: 'Proration', amount, proration: true, productPriceId: null });
+
+  it('bills the fee less its discount, with debits and credits on top, the discount never on prorations', () => {
+    const bill = cycleBill({ fees: [fee(3000)], feeDiscount: 600, pending: [line(1000), line(-400)] });
+    expect(bill).toMatchObject({ subtotal: 3600, discount: 600, net: 3000, carriedCredit: 0 });
+    expect(bill.items.map((item) => item.amount)).toEqual([3000, 1000, -400]);
+  });
+
+  it('never charges a negative amount: credit it cannot absorb is carried to the next order', () => {
+    const bill = cycleBill({ fees: [fee(1000)], feeDiscount: 0, pending: [line(-1500)] });
+    expect(bill).toMatchObject({ net: 0, subtotal: 0, discount: 0, carriedCredit: 500 });
+    expect(bill.items.map((item) => item.amount)).toEqual([1000, -1500, 500]);
+    expect(bill.items.reduce((sum, item) => sum + item.amount, 0)).toBe(bill.subtotal);
+  });
+
+  it('keeps subtotal − discount = net whatever the mix', () => {
+    for (const [feeAmount, discount, pending] of [
+      [0, 0, [-100]],
+      [2000, 2000, [500, -300]],
+      [999, 1, [-2000, 100]],
+      [0, 0, []],
+    ] as const) {
+      const bill = cycleBill({ fees: [fee(feeAmount)], feeDiscount: discount, pending: pending.map(line) });
+      expect(bill.subtotal - bill.discount).toBe(bill.net);
+      expect(bill.net).toBeGreaterThanOrEqual(0);
+      expect(bill.items.reduce((sum, item) => sum + item.amount, 0)).toBe(bill.subtotal);
+    }
+  });
+
+  it('leaves out zero fees (a free or metered price) from the items', () => {
+    expect(cycleBill({ fees: [fee(0)], feeDiscount: 0, pending: [] })).toEqual({
+      items: [],
+      subtotal: 0,
+      discount: 0,
+      net: 0,
+      carriedCredit: 0,
+    });
   });
 });

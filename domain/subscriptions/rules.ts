@@ -157,3 +157,117 @@ export function changeInterval(
   const { credit } = changePlan(period, ledger, { current: rates.current, next: 0 }, at);
   return { credit, debit: rates.next, ledger: { billed: rates.next, used: 0, since: at } };
 }
+
+// ── The subscription workflow ──────────────────────────────────────────────────────────────────
+
+export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;
+
+export type SubscriptionWorkflowInput = { subscriptionId: string };
+
+/** Wakes the workflow to re-read its row: a cancel, uncancel, revoke, new card or plan change. */
+export const SUBSCRIPTION_SIGNALS = { changed: 'changed' } as const;
+
+/** Days after each failed renewal until the next try; after the last one fails the plan ends. */
+export const DEFAULT_DUNNING_RETRY_DAYS: readonly number[] = [2, 5, 7, 7];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When the renewal's next try is due after `failedAttempts` failures at `at`, or null when those
+ * were all the tries there are and the subscription ends unpaid.
+ */
+export function nextAttemptAfter(
+  retryDays: readonly number[],
+  failedAttempts: number,
+  at: Date,
+): Date | null {
+  const days = retryDays[failedAttempts - 1];
+  return days === undefined ? null : new Date(at.getTime() + days * DAY_MS);
+}
+
+/** What the workflow reads on every wake. */
+export type SubscriptionWorkflowState = {
+  /** Ended (canceled at period end, revoked, unpaid): nothing more to do. */
+  ended: boolean;
+  currentPeriodIndex: number;
+  currentPeriodEndMs: number;
+  /** An order of the subscription still to be paid (a renewal, a plan change billed now). */
+  unpaidOrder: { id: string; attempt: number; dueAtMs: number } | null;
+};
+
+export type SubscriptionStep =
+  | { kind: 'charge'; orderId: string; attempt: number; atMs: number }
+  | { kind: 'cycle'; index: number; atMs: number };
+
+/**
+ * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
+ * next try), otherwise renew (or end) at the end of the current period.
+ */
+export function nextSubscriptionStep(state: SubscriptionWorkflowState): SubscriptionStep {
+  if (state.unpaidOrder) {
+    return {
+      kind: 'charge',
+      orderId: state.unpaidOrder.id,
+      attempt: state.unpaidOrder.attempt,
+      atMs: state.unpaidOrder.dueAtMs,
+    };
+  }
+  return { kind: 'cycle', index: state.currentPeriodIndex + 1, atMs: state.currentPeriodEndMs };
+}
+
+export type BillingLine = {
+  label: string;
+  amount: number;
+  proration: boolean;
+  productPriceId: string | null;
+};
+
+export type CycleBill = {
+  /** The order's items: the period's fees, then the proration lines it bills. */
+  items: BillingLine[];
+  subtotal: number;
+  /** The discount on the fees (never on prorations, as Polar). */
+  discount: number;
+  net: number;
+  /** Credit left after this order is brought to zero: carried to the next order as a new line. */
+  carriedCredit: number;
+};
+
+/**
+ * The order of a renewal: the fees of the new period less their discount, plus pending debits,
+ * minus pending credits. Credits never make a charge negative: what they cannot absorb now is
+ * carried to the next order.
+ */
+export function cycleBill(input: {
+  fees: BillingLine[];
+  feeDiscount: number;
+  pending: BillingLine[];
+}): CycleBill {
+  const feeTotal = input.fees.reduce((sum, line) => sum + line.amount, 0);
+  const discount = Math.min(input.feeDiscount, feeTotal);
+  const debits = input.pending.filter((line) => line.amount > 0);
+  const credits = input.pending.filter((line) => line.amount < 0);
+  const chargeable = feeTotal - discount + debits.reduce((sum, line) => sum + line.amount, 0);
+  const creditTotal = -credits.reduce((sum, line) => sum + line.amount, 0);
+  const applied = Math.min(creditTotal, chargeable);
+  const items = [...input.fees.filter((line) => line.amount !== 0), ...debits, ...credits];
+  const subtotal = items.reduce((sum, line) => sum + line.amount, 0) + (creditTotal - applied);
+  return {
+    items:
+      applied === creditTotal
+        ? items
+        : [
+            ...items,
+            {
+              label: 'Credit carried to the next invoice',
+              amount: creditTotal - applied,
+              proration: true,
+              productPriceId: null,
+            },
+          ],
+    subtotal,
+    discount,
+    net: chargeable - applied,
+    carriedCredit: creditTotal - applied,
+  };
+}

@@ -1,7 +1,7 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
 import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
 import { findPurchasingCustomer } from '../customers/service.js';
@@ -12,10 +12,13 @@ import { AppError } from '../platform/errors.js';
 import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
 import { periodStart, type RecurringInterval } from './rules.js';
 import {
+  findBillableSubscriptionIds,
   findSubscription,
   hasSubscriptionWithStatus,
   insertSubscription,
   listSubscriptionRows,
+  lockSubscription,
+  updateSubscriptionRow,
   type SubscriptionRow,
 } from './repository.js';
 import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionListQuery } from './schemas.js';
@@ -50,7 +53,7 @@ export type NewSubscription = {
   organizationId: string;
   customerId: string;
   productId: string;
-  checkoutId: string;
+  checkoutId: string | null;
   recurringInterval: RecurringInterval;
   currency: string;
   /** The price the buyer chose and what they pay for it each period (a custom price's amount). */
@@ -110,6 +113,52 @@ export async function startSubscription(
     await recordEvent(tx, { organizationId: row.organizationId, type, data, at: input.at });
   }
   return row;
+}
+
+export type SubscriptionWorkflows = {
+  /** Starts the subscription's workflow unless it runs. */
+  start(subscriptionId: string): Promise<void>;
+  /** Its row changed (cancel, revoke, new card…): the workflow reads it again, started if need be. */
+  signalChanged(subscriptionId: string): Promise<void>;
+  /** Starts the workflow of each of these subscriptions that has none running; answers their ids. */
+  startMissing(subscriptionIds: string[]): Promise<string[]>;
+};
+
+/** A subscription younger than this may still be starting its workflow. */
+const RECONCILE_MIN_AGE_MS = 60_000;
+
+/** Heals billable subscriptions whose workflow start was lost (a worker died after the checkout). */
+export async function reconcileSubscriptionWorkflows(
+  db: Db,
+  workflows: SubscriptionWorkflows,
+  now = new Date(),
+): Promise<{ started: string[] }> {
+  const billable = await findBillableSubscriptionIds(db, new Date(now.getTime() - RECONCILE_MIN_AGE_MS), 500);
+  return { started: await workflows.startMissing(billable.map(({ id }) => id)) };
+}
+
+/**
+ * The card renewals are charged to from now on (the customer portal's card change). A renewal in
+ * dunning is tried again at once instead of at its next scheduled try.
+ */
+export async function replaceSubscriptionPaymentMethod(
+  db: Db,
+  workflows: Pick<SubscriptionWorkflows, 'signalChanged'>,
+  subscriptionId: string,
+  saved: SavedPaymentMethod,
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await lockSubscription(tx, subscriptionId);
+    const row = await findSubscription(tx, subscriptionId);
+    if (!row) throw new AppError('ResourceNotFound', 'Subscription not found');
+    await updateSubscriptionRow(tx, subscriptionId, {
+      paymentMethodId: saved.paymentMethodId,
+      processorCustomerId: saved.processorCustomerId,
+      paymentMethod: saved.summary ?? Prisma.DbNull,
+      ...(row.status === 'past_due' ? { nextAttemptAt: null } : {}),
+    });
+  });
+  await workflows.signalChanged(subscriptionId);
 }
 
 export type SubscriptionsContext = { db: Db; publicUrl: string };

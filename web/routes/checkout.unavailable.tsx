@@ -13,9 +13,9 @@ const MESSAGES = {
     detail: 'The seller may have removed it. Check the link you followed, or ask the seller for a new one.',
   },
   not_sellable: {
-    title: 'This product is no longer on sale',
+    title: 'This product cannot be bought right now',
     detail:
-      'The seller’s link offers something that cannot be bought right now, such as a product they retired. Nothing was charged. Please contact the seller.',
+      'The seller’s link offers something that cannot be sold through a checkout at the moment. Nothing was charged. Please contact the seller.',
   },
 } as const;
 

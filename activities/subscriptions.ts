@@ -1,0 +1,73 @@
+import type { Mailer } from '../domain/emails/mailer.js';
+import type { OffSessionPaymentResult, PaymentProcessor } from '../domain/payments/processor.js';
+import {
+  chargeSubscriptionOrder,
+  cycleSubscription,
+  notifySubscriptionPaymentFailed,
+  settleSubscriptionCharge,
+  subscriptionWorkflowState,
+  type SubscriptionBillingContext,
+} from '../domain/subscriptions/billing.js';
+import { DEFAULT_DUNNING_RETRY_DAYS } from '../domain/subscriptions/rules.js';
+import {
+  reconcileSubscriptionWorkflows,
+  type SubscriptionWorkflows,
+} from '../domain/subscriptions/service.js';
+import type { TaxCalculator } from '../domain/tax/calculator.js';
+import type { Db } from '../infra/db.js';
+
+export type SubscriptionActivityDeps = {
+  db: Db;
+  publicUrl: string;
+  mailer: Mailer;
+  processor: PaymentProcessor;
+  tax: TaxCalculator;
+  /** Days between the tries of a failed renewal; Polar's +2, +5, +7, +7 unless configured. */
+  dunningRetryDays?: readonly number[];
+  workflows: { subscriptions: SubscriptionWorkflows };
+};
+
+/** The steps of `subscription:<id>`; each is idempotent, so Temporal may retry any of them. */
+export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
+  const ctx: SubscriptionBillingContext = {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    tax: deps.tax,
+    retryDays: deps.dunningRetryDays ?? DEFAULT_DUNNING_RETRY_DAYS,
+  };
+  return {
+    loadSubscriptionState(subscriptionId: string) {
+      return subscriptionWorkflowState(deps.db, subscriptionId);
+    },
+    cycleSubscription(input: { subscriptionId: string; index: number; nowMs: number }) {
+      return cycleSubscription(ctx, input);
+    },
+    chargeSubscriptionOrder(input: { subscriptionId: string; orderId: string; attempt: number }) {
+      return chargeSubscriptionOrder(ctx, deps.processor, input);
+    },
+    settleSubscriptionCharge(input: {
+      subscriptionId: string;
+      orderId: string;
+      attempt: number;
+      result: OffSessionPaymentResult;
+      nowMs: number;
+    }) {
+      return settleSubscriptionCharge(ctx, input);
+    },
+    notifySubscriptionPaymentFailed(input: {
+      subscriptionId: string;
+      orderId: string;
+      attempt: number;
+      reason: string;
+      nextAttemptAt: string | null;
+    }) {
+      return notifySubscriptionPaymentFailed(ctx, deps.mailer, input);
+    },
+    /** Heals subscriptions whose workflow start was lost. */
+    reconcileSubscriptions() {
+      return reconcileSubscriptionWorkflows(deps.db, deps.workflows.subscriptions);
+    },
+  };
+}
+
+export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;

@@ -1,0 +1,116 @@
+import {
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { SubscriptionActivities } from '../activities/subscriptions.js';
+import {
+  SUBSCRIPTION_SIGNALS,
+  nextSubscriptionStep,
+  type SubscriptionWorkflowInput,
+} from '../domain/subscriptions/rules.js';
+
+const {
+  loadSubscriptionState,
+  cycleSubscription,
+  chargeSubscriptionOrder,
+  settleSubscriptionCharge,
+  notifySubscriptionPaymentFailed,
+} = proxyActivities<SubscriptionActivities>({
+  startToCloseTimeout: '1 minute',
+  // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
+  // conditional status changes), so PostgreSQL or processor hiccups are simply retried.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+
+export const subscriptionChangedSignal = defineSignal(SUBSCRIPTION_SIGNALS.changed);
+/** What the workflow waits for, in words, for whoever looks at it in the Temporal UI. */
+export const subscriptionWaitingForQuery = defineQuery<string>('waitingFor');
+
+/** A long-lived run's history is cut short after this many events even without a renewal. */
+const HISTORY_LIMIT = 2_000;
+
+/**
+ * `subscription:<id>`: lives while the subscription is billable. It re-reads the row whenever it
+ * wakes (a signal, or the time of its next step) and then does that step: charge an unpaid order
+ * (a renewal, or a retry during dunning) or renew at the end of the period (or end it, when set to
+ * cancel). After each renewal that is paid it continues as new, so a ten-year subscription keeps
+ * a short history.
+ */
+export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<string> {
+  const { subscriptionId } = input;
+  let woken = false;
+  let waitingFor = 'reading the subscription';
+  setHandler(subscriptionChangedSignal, () => {
+    woken = true;
+  });
+  setHandler(subscriptionWaitingForQuery, () => waitingFor);
+  let renewed = false;
+
+  for (;;) {
+    // Cleared before the read, so a change that lands while reading still wakes the wait.
+    woken = false;
+    const state = await loadSubscriptionState(subscriptionId);
+    if (!state) return 'gone';
+    if (state.ended) return 'ended';
+    if ((renewed && !state.unpaidOrder) || workflowInfo().historyLength > HISTORY_LIMIT) {
+      return continueAsNew<typeof subscriptionWorkflow>(input);
+    }
+
+    const step = nextSubscriptionStep(state);
+    const waitMs = step.atMs - Date.now();
+    if (waitMs > 0) {
+      waitingFor =
+        step.kind === 'cycle'
+          ? `the end of period ${state.currentPeriodIndex} at ${new Date(step.atMs).toISOString()}`
+          : `try ${step.attempt} of order ${step.orderId} at ${new Date(step.atMs).toISOString()}`;
+      await condition(() => woken, waitMs);
+      continue;
+    }
+
+    const nowMs = Date.now();
+    if (step.kind === 'cycle') {
+      waitingFor = `renewing into period ${step.index}`;
+      const cycled = await cycleSubscription({ subscriptionId, index: step.index, nowMs });
+      if (cycled.outcome === 'renewed') renewed = true;
+      continue;
+    }
+
+    waitingFor = `charging order ${step.orderId} (try ${step.attempt})`;
+    const charged = await chargeSubscriptionOrder({
+      subscriptionId,
+      orderId: step.orderId,
+      attempt: step.attempt,
+    });
+    if ('outcome' in charged) continue;
+    const settled = await settleSubscriptionCharge({
+      subscriptionId,
+      orderId: step.orderId,
+      attempt: step.attempt,
+      result: charged,
+      nowMs,
+    });
+    if ((settled.outcome === 'past_due' || settled.outcome === 'unpaid') && charged.status === 'failed') {
+      await notifySubscriptionPaymentFailed({
+        subscriptionId,
+        orderId: step.orderId,
+        attempt: step.attempt,
+        reason: charged.message,
+        nextAttemptAt: settled.outcome === 'past_due' ? settled.nextAttemptAt : null,
+      });
+    }
+  }
+}
+
+const { reconcileSubscriptions } = proxyActivities<SubscriptionActivities>({
+  startToCloseTimeout: '5 minutes',
+});
+
+/** Run by the `reconcile-subscriptions` schedule: starts the workflow of any billable subscription without one. */
+export async function reconcileSubscriptionsWorkflow(): Promise<{ started: string[] }> {
+  return reconcileSubscriptions();
+}

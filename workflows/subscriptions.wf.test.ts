@@ -1,0 +1,346 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker, type ActivityInboundCallsInterceptor, type Next } from '@temporalio/worker';
+import pino from 'pino';
+import { createSubscriptionActivities } from '../activities/subscriptions.js';
+import { addCalendarMonths, subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
+import { replaceSubscriptionPaymentMethod, startSubscription } from '../domain/subscriptions/service.js';
+import { noTax } from '../domain/tax/rules.js';
+import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
+import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
+import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { requireTestEnv } from '../test/env.js';
+import { createOrganization } from '../test/factories.js';
+import { createRecordingSink } from '../test/stripe-factories.js';
+import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Every step of a renewal that writes, in the order one runs them. */
+const BOUNDARIES = ['cycleSubscription', 'chargeSubscriptionOrder', 'settleSubscriptionCharge'];
+
+/**
+ * Dies at the end of each step the first time it runs: its effects are committed but the worker
+ * never reports it done, as when the process is killed there. Temporal runs it again.
+ */
+function crashOnceAfterEachStep(crashed: string[]) {
+  return (context: Context) => {
+    const inbound: ActivityInboundCallsInterceptor = {
+      async execute(input, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+        const result: unknown = await next(input);
+        const step = context.info.activityType;
+        if (BOUNDARIES.includes(step) && !crashed.includes(step)) {
+          crashed.push(step);
+          throw ApplicationFailure.retryable(`worker killed after ${step} committed`);
+        }
+        return result;
+      },
+    };
+    return { inbound };
+  };
+}
+
+describe('subscriptionWorkflow (time-skipping)', () => {
+  let env: TestWorkflowEnvironment;
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    env = await createTimeSkippingEnvironment();
+    database = await createTestDatabase();
+  });
+  beforeEach(() => database.reset());
+  afterAll(async () => {
+    await env?.teardown();
+    await database?.drop();
+  });
+
+  const processor = () => createSandboxProcessor({ db: database.db, sink: createRecordingSink() });
+
+  /** A monthly plan of 15.00 bought now (the test server's clock) with `card`, its first period paid. */
+  async function subscribe(card: string, interval: 'month' | 'year' = 'month') {
+    const db = database.db;
+    const organization = await createOrganization(db);
+    const product = await db.product.create({
+      data: { organizationId: organization.id, name: 'Pro plan', recurringInterval: interval },
+    });
+    const price = await db.productPrice.create({
+      data: {
+        organizationId: organization.id,
+        productId: product.id,
+        amountType: 'fixed',
+        type: 'recurring',
+        recurringInterval: interval,
+        priceCurrency: 'usd',
+        priceAmount: 1500,
+      },
+    });
+    const customer = await db.customer.create({
+      data: { organizationId: organization.id, email: `buyer-${product.id}@example.test`, name: 'Ada' },
+    });
+    const { processorCustomerId } = await processor().ensureCustomer({
+      idempotencyKey: `test:${customer.id}`,
+      email: customer.email,
+      name: customer.name,
+      customerId: customer.id,
+    });
+    const at = new Date(await env.currentTimeMs());
+    const row = await db.$transaction((tx) =>
+      startSubscription(
+        tx,
+        {
+          organizationId: organization.id,
+          customerId: customer.id,
+          productId: product.id,
+          checkoutId: null,
+          recurringInterval: interval,
+          currency: 'usd',
+          prices: [{ productPriceId: price.id, amount: 1500 }],
+          amount: 1500,
+          discountId: null,
+          metadata: {},
+          customFieldData: {},
+          paymentProcessor: 'sandbox',
+          savedPaymentMethod: { paymentMethodId: card, processorCustomerId, summary: null },
+          at,
+        },
+        'http://tollgate.test',
+      ),
+    );
+    return { subscription: row, processorCustomerId, at };
+  }
+
+  async function withWorker<T>(work: (taskQueue: string) => Promise<T>, crashed?: string[]) {
+    const taskQueue = `subscriptions-${crypto.randomUUID()}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
+      ...(crashed ? { interceptors: { activity: [crashOnceAfterEachStep(crashed)] } } : {}),
+      activities: createSubscriptionActivities({
+        db: database.db,
+        publicUrl: 'http://tollgate.test',
+        mailer: createMailer({
+          db: database.db,
+          from: 'shop@example.test',
+          logger: pino({ level: 'silent' }),
+        }),
+        processor: processor(),
+        tax: noTax,
+        workflows: { subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue) },
+      }),
+    });
+    // A workflow left running (a renewing plan, or a failed assertion) would keep the worker from
+    // shutting down: each test's are ended with it.
+    const stopStarted = async () => {
+      for (const id of started.splice(0)) {
+        const handle = handleOf(id);
+        if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
+      }
+    };
+    return worker.runUntil(async () => {
+      try {
+        return await work(taskQueue);
+      } finally {
+        await stopStarted();
+      }
+    });
+  }
+  const started: string[] = [];
+
+  /** Lets the server's clock run to `days` after the end of the subscription's current period. */
+  async function sleepPastPeriodEnd(subscriptionId: string, days: number) {
+    const { currentPeriodEnd } = await rowOf(subscriptionId);
+    await env.sleep(currentPeriodEnd.getTime() - (await env.currentTimeMs()) + days * DAY_MS);
+  }
+
+  const start = (taskQueue: string, subscriptionId: string) => {
+    started.push(subscriptionId);
+    return temporalSubscriptionWorkflows(env.client, taskQueue).start(subscriptionId);
+  };
+  const handleOf = (subscriptionId: string) =>
+    env.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const ordersOf = (subscriptionId: string) =>
+    database.db.order.findMany({
+      where: { subscriptionId },
+      orderBy: { createdAt: 'asc' },
+      include: { items: true },
+    });
+  const rowOf = (subscriptionId: string) =>
+    database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+  const eventTypes = async (organizationId: string) =>
+    (await database.db.outboxEvent.findMany({ where: { organizationId }, orderBy: { sequence: 'asc' } })).map(
+      (event) => event.type,
+    );
+
+  it('renews every month on the anchor day, charging the saved card once per renewal', async () => {
+    const { subscription, at } = await subscribe('pm_card_visa');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      for (let month = 0; month < 3; month += 1) await env.sleep(31 * DAY_MS);
+      // Continued as new after each paid renewal: the running run's history is short.
+      const description = await handleOf(subscription.id).describe();
+      expect(description.status.name).toBe('RUNNING');
+      expect(description.historyLength).toBeLessThan(40);
+      expect(await handleOf(subscription.id).query<string>('waitingFor')).toMatch(/^the end of period 3 at /);
+    });
+    const orders = await ordersOf(subscription.id);
+    expect(orders.map((order) => [order.billingReason, order.status, order.totalAmount])).toEqual([
+      ['subscription_cycle', 'paid', 1500],
+      ['subscription_cycle', 'paid', 1500],
+      ['subscription_cycle', 'paid', 1500],
+    ]);
+    expect(orders.map((order) => order.requestKey)).toEqual(
+      [1, 2, 3].map((index) => `subscription:${subscription.id}:cycle:${index}`),
+    );
+    const row = await rowOf(subscription.id);
+    expect(row).toMatchObject({ status: 'active', currentPeriodIndex: 3, failedAttempts: 0 });
+    expect(row.currentPeriodStart).toEqual(addCalendarMonths(at, 3));
+    expect(row.currentPeriodEnd).toEqual(addCalendarMonths(at, 4));
+    const payments = await database.db.sandboxPayment.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+    });
+    expect(payments.map((payment) => payment.idempotencyKey).sort()).toEqual(
+      [1, 2, 3].map((index) => `subscription:${subscription.id}:cycle:${index}:attempt:1`),
+    );
+    expect(payments.every((payment) => payment.offSession && payment.paymentMethod === 'pm_card_visa')).toBe(
+      true,
+    );
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'order.paid')).toHaveLength(3);
+    expect(types.filter((type) => type === 'subscription.updated')).toHaveLength(3);
+  });
+
+  it('dunning: a declined renewal makes it past_due (benefits kept), tries +2, +5, +7, +7 days, then ends unpaid', async () => {
+    const { subscription } = await subscribe('pm_card_chargeCustomerFail');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 1);
+      const pastDue = await rowOf(subscription.id);
+      expect(pastDue).toMatchObject({ status: 'past_due', failedAttempts: 1 });
+      await env.sleep(25 * DAY_MS);
+      expect(await handleOf(subscription.id).result()).toBe('ended');
+    });
+    const row = await rowOf(subscription.id);
+    expect(row).toMatchObject({ status: 'unpaid', failedAttempts: 5 });
+    expect(row.endedAt).not.toBeNull();
+    const attempts = await database.db.sandboxPayment.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(attempts.map((payment) => [payment.idempotencyKey.split(':').at(-1), payment.status])).toEqual(
+      [1, 2, 3, 4, 5].map((attempt) => [String(attempt), 'failed']),
+    );
+    // The tries' times, as the workflow's clock saw them: the `subscription.updated` each failure
+    // recorded (the first one is the renewal's).
+    const updates = await database.db.outboxEvent.findMany({
+      where: { organizationId: subscription.organizationId, type: 'subscription.updated' },
+      orderBy: { sequence: 'asc' },
+    });
+    const times = updates
+      .slice(1)
+      .map((event) => Date.parse((event.payload as { timestamp: string }).timestamp));
+    const gaps = times.slice(1).map((time, index) => Math.round((time - times[index]!) / DAY_MS));
+    expect(gaps).toEqual([2, 5, 7, 7]);
+    const emails = await database.db.emailMessage.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(emails).toHaveLength(5);
+    expect(emails[0]!.subject).toBe('Your payment for Pro plan failed');
+    expect(emails[0]!.text).toContain(
+      'We could not charge $15.00 to your card for Pro plan: Your card was declined.',
+    );
+    expect(emails[4]!.subject).toBe('Your Pro plan subscription ended: payment failed');
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'subscription.revoked')).toHaveLength(1);
+    expect(types.filter((type) => type === 'order.paid')).toHaveLength(0);
+  });
+
+  it('dunning: fail, fail, then a new card is tried at once and the subscription is active again', async () => {
+    const { subscription, processorCustomerId } = await subscribe('pm_card_chargeCustomerFail');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 3);
+      expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
+      await replaceSubscriptionPaymentMethod(
+        database.db,
+        temporalSubscriptionWorkflows(env.client, taskQueue),
+        subscription.id,
+        { paymentMethodId: 'pm_card_visa', processorCustomerId, summary: { brand: 'visa', last4: '4242' } },
+      );
+      await env.sleep(DAY_MS);
+    });
+    const row = await rowOf(subscription.id);
+    expect(row).toMatchObject({ status: 'active', failedAttempts: 0, nextAttemptAt: null });
+    const [order] = await ordersOf(subscription.id);
+    expect(order).toMatchObject({ status: 'paid' });
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'subscription.active')).toHaveLength(2);
+    expect(types.filter((type) => type === 'subscription.revoked')).toHaveLength(0);
+  });
+
+  it('dunning: cancelling a past_due subscription stops the retries; it ends at the end of its period', async () => {
+    const { subscription } = await subscribe('pm_card_chargeCustomerFail');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 1);
+      const pastDue = await rowOf(subscription.id);
+      expect(pastDue.status).toBe('past_due');
+      await database.db.subscription.update({
+        where: { id: subscription.id },
+        data: {
+          cancelAtPeriodEnd: true,
+          canceledAt: new Date(await env.currentTimeMs()),
+          endsAt: pastDue.currentPeriodEnd,
+        },
+      });
+      await temporalSubscriptionWorkflows(env.client, taskQueue).signalChanged(subscription.id);
+      expect(await handleOf(subscription.id).result()).toBe('ended');
+    });
+    const attempts = await database.db.sandboxPayment.count({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+    });
+    expect(attempts).toBe(1);
+    expect(await rowOf(subscription.id)).toMatchObject({ status: 'canceled', failedAttempts: 1 });
+  });
+
+  it('makes exactly one order and one charge per renewal when the worker dies after every step', async () => {
+    const { subscription } = await subscribe('pm_card_visa');
+    const crashed: string[] = [];
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 1);
+    }, crashed);
+    expect(crashed).toEqual(BOUNDARIES);
+    const orders = await ordersOf(subscription.id);
+    expect(orders.map((order) => order.status)).toEqual(['paid']);
+    expect(
+      await database.db.sandboxPayment.count({
+        where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+      }),
+    ).toBe(1);
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'order.created')).toHaveLength(1);
+    expect(types.filter((type) => type === 'order.paid')).toHaveLength(1);
+    expect(types.filter((type) => type === 'subscription.updated')).toHaveLength(1);
+  });
+
+  it('keeps a ten-year subscription’s history short: one run per renewal', async () => {
+    const { subscription, at } = await subscribe('pm_card_visa');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      for (let year = 0; year < 10; year += 1) await env.sleep(366 * DAY_MS);
+    });
+    const row = await rowOf(subscription.id);
+    expect(row.currentPeriodIndex).toBe(120);
+    expect(row.currentPeriodStart).toEqual(addCalendarMonths(at, 120));
+    expect(
+      await database.db.order.count({ where: { subscriptionId: subscription.id, status: 'paid' } }),
+    ).toBe(120);
+    const description = await handleOf(subscription.id).describe();
+    expect(description.historyLength).toBeLessThan(40);
+  }, 180_000);
+});
