@@ -32,7 +32,6 @@ export function temporalSubscriptionWorkflows(temporal: Client, taskQueue: strin
         signalArgs: [],
       });
     },
-    startMissing: (subscriptionIds) =>
-      startMissing(temporal, subscriptionIds, subscriptionWorkflowId, start),
+    startMissing: (subscriptionIds) => startMissing(temporal, subscriptionIds, subscriptionWorkflowId, start),
   };
 }

@@ -166,9 +166,19 @@ export async function createSubscriptionOrder(
     },
   });
   const view = orderView(row);
-  await recordEvent(tx, { organizationId: row.organizationId, type: 'order.created', data: view, at: order.at });
+  await recordEvent(tx, {
+    organizationId: row.organizationId,
+    type: 'order.created',
+    data: view,
+    at: order.at,
+  });
   if (row.status === 'paid') {
-    await recordEvent(tx, { organizationId: row.organizationId, type: 'order.paid', data: view, at: order.at });
+    await recordEvent(tx, {
+      organizationId: row.organizationId,
+      type: 'order.paid',
+      data: view,
+      at: order.at,
+    });
   }
   return row;
 }
@@ -182,7 +192,9 @@ function itemTax(order: SubscriptionOrder, index: number): number {
   const share = (amount: number) => Number((BigInt(order.taxAmount) * BigInt(amount)) / BigInt(base));
   const last = positive.findLastIndex((amount) => amount > 0);
   if (index !== last) return share(positive[index]!);
-  return order.taxAmount - positive.reduce((sum, amount, other) => (other === last ? sum : sum + share(amount)), 0);
+  return (
+    order.taxAmount - positive.reduce((sum, amount, other) => (other === last ? sum : sum + share(amount)), 0)
+  );
 }
 
 /** A subscription's pending order paid by `paymentId`, with `order.paid`; a second call changes nothing. */

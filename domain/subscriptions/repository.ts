@@ -111,10 +111,16 @@ export function findPendingItems(db: Client, subscriptionId: string) {
 }
 
 export function markPendingItemsBilled(tx: Prisma.TransactionClient, ids: string[], orderId: string) {
-  return tx.subscriptionPendingItem.updateMany({ where: { id: { in: ids }, orderId: null }, data: { orderId } });
+  return tx.subscriptionPendingItem.updateMany({
+    where: { id: { in: ids }, orderId: null },
+    data: { orderId },
+  });
 }
 
-export function insertPendingItem(tx: Prisma.TransactionClient, data: Prisma.SubscriptionPendingItemUncheckedCreateInput) {
+export function insertPendingItem(
+  tx: Prisma.TransactionClient,
+  data: Prisma.SubscriptionPendingItemUncheckedCreateInput,
+) {
   return tx.subscriptionPendingItem.create({ data });
 }
 
