@@ -46,7 +46,7 @@ export type V1Deps = {
   /** Webhook endpoint URLs are checked against the deployment's delivery rule when saved. */
   webhookSender: WebhookSender;
   /** Checkouts, refunds and webhook redeliveries start or wake their workflows. */
-  workflows: Pick<WorkflowStarters, 'checkouts' | 'refunds' | 'webhooks'>;
+  workflows: Pick<WorkflowStarters, 'checkouts' | 'refunds' | 'subscriptions' | 'webhooks'>;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
   tax: TaxCalculator;
   /** Handed to the hosted checkout page (e.g. Stripe's publishable key). */
@@ -118,7 +118,11 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   });
   registerCheckoutOperations(registry, checkouts);
   registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
-  registerSubscriptionOperations(registry, { db: deps.db, publicUrl: deps.publicUrl });
+  registerSubscriptionOperations(registry, {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    workflows: deps.workflows.subscriptions,
+  });
   registerRefundOperations(registry, {
     db: deps.db,
     workflows: deps.workflows.refunds,

@@ -256,4 +256,99 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
     expect(result.items).toHaveLength(2);
     expect(new Set(result.items.map((item) => item.customerId)).size).toBe(1);
   });
+
+  it('cancels at period end, resumes and revokes with Polar rules, status codes and events', async () => {
+    const { polar, plan, token } = await seller();
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    await polar.webhooks.createWebhookEndpoint({
+      url: receiver.url,
+      format: 'raw',
+      secret: WEBHOOK_SECRET,
+      events: [
+        'subscription.updated',
+        'subscription.canceled',
+        'subscription.uncanceled',
+        'subscription.revoked',
+      ],
+    });
+    const { subscriptionId } = await buy(polar, plan.id, 'changes@example.test');
+    const id = subscriptionId!;
+    const patch = (body: unknown) =>
+      fetch(`${env.stack.baseUrl}/v1/subscriptions/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    const canceled = await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: {
+        cancelAtPeriodEnd: true,
+        customerCancellationReason: 'too_expensive',
+        customerCancellationComment: 'Over budget this quarter',
+      },
+    });
+    expect(canceled).toMatchObject({
+      status: 'active',
+      cancelAtPeriodEnd: true,
+      endsAt: canceled.currentPeriodEnd,
+      customerCancellationReason: 'too_expensive',
+      customerCancellationComment: 'Over budget this quarter',
+    });
+    expect(canceled.canceledAt).not.toBeNull();
+    await expect(
+      polar.subscriptions.update({ id, subscriptionUpdate: { cancelAtPeriodEnd: true } }),
+    ).rejects.toMatchObject({ statusCode: 403, error: 'AlreadyCanceledSubscription' });
+
+    const resumed = await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { cancelAtPeriodEnd: false },
+    });
+    expect(resumed).toMatchObject({
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      endsAt: null,
+      customerCancellationReason: null,
+    });
+    const notCancelling = await patch({ cancel_at_period_end: false });
+    expect(notCancelling.status).toBe(400);
+
+    // Changing the plan or the discount is not offered yet: said plainly, nothing changed.
+    const planChange = await patch({ product_id: plan.id });
+    expect(planChange.status).toBe(501);
+    expect(((await planChange.json()) as { detail: string }).detail).toMatch(/not available yet/);
+    expect((await patch({})).status).toBe(422);
+
+    const revoked = await polar.subscriptions.revoke({ id });
+    expect(revoked).toMatchObject({ status: 'canceled', currentPeriodEnd: null });
+    expect(revoked.endedAt).not.toBeNull();
+    await expect(polar.subscriptions.revoke({ id })).rejects.toMatchObject({
+      statusCode: 403,
+      error: 'AlreadyCanceledSubscription',
+    });
+    expect((await patch({ cancel_at_period_end: false })).status).toBe(410);
+    expect((await patch({ revoke: true })).status).toBe(403);
+
+    // The workflow read the revoked row and ended.
+    const workflow = env.stack.temporal.workflow.getHandle(subscriptionWorkflowId(id));
+    expect(await workflow.result()).toBe('ended');
+
+    const wanted = [
+      'subscription.updated',
+      'subscription.canceled',
+      'subscription.updated',
+      'subscription.uncanceled',
+      // Revoking sets canceled_at again: Polar reports it as canceled, then revoked.
+      'subscription.updated',
+      'subscription.canceled',
+      'subscription.revoked',
+    ];
+    const events = await eventually(
+      async () =>
+        receiver.received.map((request) => validateEvent(request.body, request.headers, WEBHOOK_SECRET)),
+      (list) => list.length >= wanted.length,
+    );
+    expect(events.map((event) => event.type)).toEqual(wanted);
+  });
 });

@@ -5,18 +5,21 @@ import {
   subscriptionIdParamsSchema,
   subscriptionListQuerySchema,
   subscriptionSchema,
+  subscriptionUpdateSchema,
 } from '../../domain/subscriptions/schemas.js';
 import {
   exportSubscriptions,
   getSubscription,
   listSubscriptions,
-  type SubscriptionsContext,
+  revokeSubscription,
+  updateSubscription,
+  type SubscriptionChangeContext,
 } from '../../domain/subscriptions/service.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'subscriptions', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-export function registerSubscriptionOperations(api: OperationRegistry, ctx: SubscriptionsContext) {
+export function registerSubscriptionOperations(api: OperationRegistry, ctx: SubscriptionChangeContext) {
   api.add(
     {
       ...common,
@@ -68,5 +71,39 @@ export function registerSubscriptionOperations(api: OperationRegistry, ctx: Subs
       response: subscriptionSchema,
     },
     async ({ params, caller }) => getSubscription(ctx, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [
+        ...common.errors,
+        'AlreadyCanceledSubscription',
+        'BadRequest',
+        'ResourceUnavailable',
+        'NotImplemented',
+      ],
+      method: 'patch',
+      path: '/subscriptions/{id}',
+      operationId: 'subscriptions:update',
+      summary: 'Cancel at period end, resume, or revoke a subscription',
+      params: subscriptionIdParamsSchema,
+      body: subscriptionUpdateSchema,
+      response: subscriptionSchema,
+    },
+    async ({ params, body, caller }) => updateSubscription(ctx, caller, params.id, body),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'AlreadyCanceledSubscription'],
+      method: 'delete',
+      path: '/subscriptions/{id}',
+      operationId: 'subscriptions:revoke',
+      summary: 'Revoke a subscription now',
+      params: subscriptionIdParamsSchema,
+      response: subscriptionSchema,
+      status: 200,
+    },
+    async ({ params, caller }) => revokeSubscription(ctx, caller, params.id),
   );
 }

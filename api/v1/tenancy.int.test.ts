@@ -494,6 +494,13 @@ const scenarios = [
       { operationId: 'subscriptions:list', method: 'get', path: '/subscriptions/' },
       { operationId: 'subscriptions:get', method: 'get', path: '/subscriptions/{id}' },
       {
+        operationId: 'subscriptions:update',
+        method: 'patch',
+        path: '/subscriptions/{id}',
+        body: () => ({ cancel_at_period_end: true, customer_cancellation_reason: 'too_expensive' }),
+      },
+      { operationId: 'subscriptions:revoke', method: 'delete', path: '/subscriptions/{id}' },
+      {
         operationId: 'subscriptions:export',
         method: 'get',
         path: '/subscriptions/export',

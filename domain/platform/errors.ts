@@ -30,6 +30,11 @@ export const ERRORS = {
   },
   NotPaidOrder: { status: 422, message: 'The order is not paid.' },
   AlreadyActiveSubscriptionError: { status: 403, message: 'You already have an active subscription.' },
+  AlreadyCanceledSubscription: {
+    status: 403,
+    message: 'This subscription is already canceled or will be at the end of the period.',
+  },
+  ResourceUnavailable: { status: 410, message: 'This resource is no longer available.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorName = keyof typeof ERRORS;

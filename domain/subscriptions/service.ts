@@ -2,8 +2,8 @@
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
 import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Caller } from '../access/rules.js';
-import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
+import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { findPurchasingCustomer } from '../customers/service.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
@@ -21,7 +21,15 @@ import {
   updateSubscriptionRow,
   type SubscriptionRow,
 } from './repository.js';
-import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionListQuery } from './schemas.js';
+import { recordSubscriptionChange } from './billing.js';
+import {
+  ACTIVE_STATUSES,
+  BILLABLE_STATUSES,
+  type Subscription,
+  type SubscriptionListQuery,
+  type SubscriptionStatus,
+  type SubscriptionUpdate,
+} from './schemas.js';
 import { SUBSCRIPTION_EXPORT_COLUMNS, subscriptionExportRow, subscriptionView } from './views.js';
 
 /**
@@ -249,4 +257,126 @@ export async function* exportSubscriptions(
     for (const row of rows) yield csvLine(subscriptionExportRow(row));
     if (rows.length < EXPORT_PAGE) return;
   }
+}
+
+export type SubscriptionChangeContext = SubscriptionsContext & {
+  workflows: Pick<SubscriptionWorkflows, 'signalChanged'>;
+};
+
+type Cancellation = Pick<
+  Extract<SubscriptionUpdate, { cancel_at_period_end: boolean }>,
+  'customer_cancellation_reason' | 'customer_cancellation_comment'
+>;
+
+/**
+ * Applies a seller's change under the subscription's row lock, with its events, then wakes the
+ * workflow so that it reads the row again (stops retrying a cancelled plan, ends a revoked one).
+ */
+async function changeSubscription(
+  ctx: SubscriptionChangeContext,
+  caller: Caller,
+  id: string,
+  change: (row: SubscriptionRow, now: Date) => Prisma.SubscriptionUncheckedUpdateInput,
+): Promise<Subscription> {
+  const current = await findSubscriptionFor(ctx.db, caller, id);
+  await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  const after = await ctx.db.$transaction(async (tx) => {
+    await lockSubscription(tx, id);
+    const row = (await findSubscription(tx, id))!;
+    const now = new Date();
+    const updated = await updateSubscriptionRow(tx, id, change(row, now));
+    await recordSubscriptionChange(ctx, tx, row, updated, now);
+    return updated;
+  });
+  await ctx.workflows.signalChanged(id);
+  return subscriptionView(after, ctx.publicUrl);
+}
+
+const isBillable = (row: SubscriptionRow) =>
+  row.endedAt === null && BILLABLE_STATUSES.includes(row.status as SubscriptionStatus);
+
+function cancellationFields(fields: Cancellation) {
+  return {
+    ...(fields.customer_cancellation_reason !== undefined
+      ? { customerCancellationReason: fields.customer_cancellation_reason }
+      : {}),
+    ...(fields.customer_cancellation_comment !== undefined
+      ? { customerCancellationComment: fields.customer_cancellation_comment }
+      : {}),
+  };
+}
+
+/** Cancel at the end of the period: benefits are kept until then, and nothing more is charged. */
+function cancelAtPeriodEnd(fields: Cancellation) {
+  return (row: SubscriptionRow, now: Date): Prisma.SubscriptionUncheckedUpdateInput => {
+    if (!isBillable(row) || row.cancelAtPeriodEnd) throw new AppError('AlreadyCanceledSubscription');
+    return {
+      cancelAtPeriodEnd: true,
+      canceledAt: now,
+      endsAt: row.currentPeriodEnd,
+      ...cancellationFields(fields),
+    };
+  };
+}
+
+function uncancel(row: SubscriptionRow): Prisma.SubscriptionUncheckedUpdateInput {
+  if (row.endedAt !== null)
+    throw new AppError('ResourceUnavailable', 'This subscription has ended; it cannot be resumed.');
+  if (!ACTIVE_STATUSES.includes(row.status as SubscriptionStatus) || !row.cancelAtPeriodEnd) {
+    throw new AppError('BadRequest', 'This subscription is not set to cancel.');
+  }
+  return {
+    cancelAtPeriodEnd: false,
+    canceledAt: null,
+    endsAt: null,
+    customerCancellationReason: null,
+    customerCancellationComment: null,
+  };
+}
+
+/** Ends it now: no refund, nothing more charged, benefits revoked. */
+function revokeNow(fields: Cancellation) {
+  return (row: SubscriptionRow, now: Date): Prisma.SubscriptionUncheckedUpdateInput => {
+    if (!isBillable(row)) throw new AppError('AlreadyCanceledSubscription');
+    return {
+      status: 'canceled',
+      cancelAtPeriodEnd: false,
+      canceledAt: row.canceledAt ?? now,
+      endsAt: now,
+      endedAt: now,
+      nextAttemptAt: null,
+      ...cancellationFields(fields),
+    };
+  };
+}
+
+/** PATCH /v1/subscriptions/{id}: the body's shape says which change it is (Polar's union). */
+export async function updateSubscription(
+  ctx: SubscriptionChangeContext,
+  caller: Caller,
+  id: string,
+  body: SubscriptionUpdate,
+): Promise<Subscription> {
+  if ('revoke' in body) return changeSubscription(ctx, caller, id, revokeNow(body));
+  if ('cancel_at_period_end' in body) {
+    return changeSubscription(
+      ctx,
+      caller,
+      id,
+      body.cancel_at_period_end ? cancelAtPeriodEnd(body) : uncancel,
+    );
+  }
+  const current = await findSubscriptionFor(ctx.db, caller, id);
+  await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  throw new AppError(
+    'NotImplemented',
+    'product_id' in body
+      ? 'Changing the product of a subscription is not available yet; cancel it and sell the new plan.'
+      : 'Changing the discount of a subscription is not available yet.',
+  );
+}
+
+/** DELETE /v1/subscriptions/{id}: revokes it now. */
+export function revokeSubscription(ctx: SubscriptionChangeContext, caller: Caller, id: string) {
+  return changeSubscription(ctx, caller, id, revokeNow({}));
 }
