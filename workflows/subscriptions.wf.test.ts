@@ -307,6 +307,37 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     expect(await rowOf(subscription.id)).toMatchObject({ status: 'canceled', failedAttempts: 1 });
   });
 
+  it('bills pending proration lines with the renewal, never charging below zero: the rest of a credit is carried', async () => {
+    const { subscription } = await subscribe('pm_card_visa');
+    await database.db.subscriptionPendingItem.create({
+      data: { subscriptionId: subscription.id, label: 'Unused time on Premium', amount: -2000 },
+    });
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 1);
+    });
+    const [order] = await ordersOf(subscription.id);
+    expect(order).toMatchObject({ status: 'paid', subtotalAmount: 0, netAmount: 0, totalAmount: 0 });
+    expect(order!.items.map((item) => [item.amount, item.proration])).toEqual([
+      [1500, false],
+      [-2000, true],
+      [500, true],
+    ]);
+    expect(
+      await database.db.sandboxPayment.count({
+        where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+      }),
+    ).toBe(0);
+    const pending = await database.db.subscriptionPendingItem.findMany({
+      where: { subscriptionId: subscription.id },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(pending.map((item) => [item.amount, item.orderId])).toEqual([
+      [-2000, order!.id],
+      [-500, null],
+    ]);
+  });
+
   it('makes exactly one order and one charge per renewal when the worker dies after every step', async () => {
     const { subscription } = await subscribe('pm_card_visa');
     const crashed: string[] = [];

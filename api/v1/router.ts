@@ -122,6 +122,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     db: deps.db,
     publicUrl: deps.publicUrl,
     workflows: deps.workflows.subscriptions,
+    tax: deps.tax,
   });
   registerRefundOperations(registry, {
     db: deps.db,

@@ -8,6 +8,7 @@ import { useTestStack } from '../../test/stack.js';
 import { startWebhookReceiver } from '../../test/webhook-receiver.js';
 
 const WEBHOOK_SECRET = 'tollgate_whs_subscription-flow-secret';
+const DAY_MS = 24 * 60 * 60 * 1000;
 const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
 
 describe('buying a plan: recurring checkout → subscription + first order (sandbox, through @polar-sh/sdk)', () => {
@@ -314,10 +315,10 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
     const notCancelling = await patch({ cancel_at_period_end: false });
     expect(notCancelling.status).toBe(400);
 
-    // Changing the plan or the discount is not offered yet: said plainly, nothing changed.
-    const planChange = await patch({ product_id: plan.id });
-    expect(planChange.status).toBe(501);
-    expect(((await planChange.json()) as { detail: string }).detail).toMatch(/not available yet/);
+    // Changing the discount is not offered yet: said plainly, nothing changed.
+    const discountChange = await patch({ discount_id: null });
+    expect(discountChange.status).toBe(501);
+    expect(((await discountChange.json()) as { detail: string }).detail).toMatch(/not available yet/);
     expect((await patch({})).status).toBe(422);
 
     const revoked = await polar.subscriptions.revoke({ id });
@@ -350,5 +351,154 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
       (list) => list.length >= wanted.length,
     );
     expect(events.map((event) => event.type)).toEqual(wanted);
+  });
+
+  it('changes the plan: invoice bills the difference now, prorate carries it, an interval change restarts the period', async () => {
+    const { polar, plan } = await seller();
+    const premium = await polar.products.create({
+      name: 'Premium plan',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 4500, priceCurrency: 'usd' }],
+    });
+    const yearly = await polar.products.create({
+      name: 'Pro yearly',
+      recurringInterval: 'year',
+      prices: [{ amountType: 'fixed', priceAmount: 15_000, priceCurrency: 'usd' }],
+    });
+    const { subscriptionId } = await buy(polar, plan.id, 'upgrade@example.test');
+    const id = subscriptionId!;
+    const db = env.database.db;
+    // Half of the first period used: the period started 15 days ago and ends in 15.
+    const now = Date.now();
+    await db.subscription.update({
+      where: { id },
+      data: {
+        billingAnchor: new Date(now - 15 * DAY_MS),
+        currentPeriodStart: new Date(now - 15 * DAY_MS),
+        currentPeriodEnd: new Date(now + 15 * DAY_MS),
+        periodLedgerSince: new Date(now - 15 * DAY_MS),
+      },
+    });
+
+    const upgraded = await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: premium.id, prorationBehavior: 'invoice' },
+    });
+    expect(upgraded).toMatchObject({ productId: premium.id, amount: 4500, status: 'active' });
+    const update = await eventually(
+      async () =>
+        (
+          await db.order.findMany({
+            where: { subscriptionId: id, billingReason: 'subscription_update' },
+            include: { items: true },
+          })
+        )[0],
+      (order) => order?.status === 'paid',
+    );
+    // −7.50 unused of the old plan, +22.50 for the rest of the period on the new one: 15.00 now.
+    const [debit, credit] = update!.items.map((item) => item.amount);
+    expect(debit).toBeGreaterThanOrEqual(2249);
+    expect(debit).toBeLessThanOrEqual(2250);
+    expect(credit).toBeGreaterThanOrEqual(-750);
+    expect(credit).toBeLessThanOrEqual(-749);
+    expect(update!.totalAmount).toBe(debit! + credit!);
+    expect(
+      await db.sandboxPayment.count({
+        where: { idempotencyKey: { startsWith: `subscription:${id}:change:` } },
+      }),
+    ).toBe(1);
+
+    // Back down with prorate: the credit of the unused premium time waits for the next renewal,
+    // as a line, and the ledger caps it at what was paid for and not used.
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: plan.id, prorationBehavior: 'prorate' },
+    });
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: premium.id, prorationBehavior: 'prorate' },
+    });
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: plan.id, prorationBehavior: 'prorate' },
+    });
+    const pending = await db.subscriptionPendingItem.findMany({
+      where: { subscriptionId: id, orderId: null },
+    });
+    const carried = pending.reduce((sum, item) => sum + item.amount, 0);
+    // Switching back and forth gains nothing: what is carried is the premium paid and not used
+    // (22.50) less the plan's rest (7.50), within rounding.
+    expect(carried).toBeGreaterThanOrEqual(-1501);
+    expect(carried).toBeLessThanOrEqual(-1499);
+    expect(
+      await db.order.count({ where: { subscriptionId: id, billingReason: 'subscription_update' } }),
+    ).toBe(1);
+
+    // Monthly to yearly: the period restarts now and the year is billed at once, less the credit.
+    const moved = await polar.subscriptions.update({ id, subscriptionUpdate: { productId: yearly.id } });
+    expect(moved).toMatchObject({ recurringInterval: 'year', amount: 15_000 });
+    expect(moved.currentPeriodEnd).toEqual(addCalendarMonths(moved.currentPeriodStart, 12));
+    expect(Math.abs(moved.currentPeriodStart.getTime() - Date.now())).toBeLessThan(60_000);
+    const yearOrder = await eventually(
+      async () =>
+        (
+          await db.order.findMany({
+            where: { subscriptionId: id, billingReason: 'subscription_update' },
+            orderBy: { createdAt: 'asc' },
+          })
+        )[1],
+      (order) => order?.status === 'paid',
+    );
+    expect(yearOrder!.totalAmount).toBeLessThan(15_000);
+    expect(yearOrder!.totalAmount).toBeGreaterThan(15_000 - 800);
+  });
+
+  it('refuses plan changes Polar refuses, saying why next to product_id', async () => {
+    const { polar, plan, token } = await seller();
+    const { subscriptionId } = await buy(polar, plan.id, 'refused@example.test');
+    const id = subscriptionId!;
+    const oneTime = await polar.products.create({
+      name: 'Sticker',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 300, priceCurrency: 'usd' }],
+    });
+    const chooseYourPrice = await polar.products.create({
+      name: 'Supporter',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'custom', priceCurrency: 'usd', minimumAmount: 500, presetAmount: 1000 }],
+    });
+    const retired = await polar.products.create({
+      name: 'Old plan',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 900, priceCurrency: 'usd' }],
+    });
+    await polar.products.update({ id: retired.id, productUpdate: { isArchived: true } });
+    const patch = (body: unknown) =>
+      fetch(`${env.stack.baseUrl}/v1/subscriptions/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const detailOf = async (response: Response) => {
+      expect(response.status).toBe(422);
+      const body = (await response.json()) as { detail: { loc: string[]; msg: string }[] };
+      expect(body.detail[0]?.loc).toEqual(['body', 'product_id']);
+      return body.detail[0]!.msg;
+    };
+    expect(await detailOf(await patch({ product_id: plan.id }))).toBe(
+      'The subscription is already on this product.',
+    );
+    expect(await detailOf(await patch({ product_id: oneTime.id }))).toMatch(/sold once/);
+    expect(await detailOf(await patch({ product_id: chooseYourPrice.id }))).toMatch(/pay-what-you-want/);
+    expect(await detailOf(await patch({ product_id: retired.id }))).toBe('Product not found.');
+    expect(await detailOf(await patch({ product_id: '00000000-0000-4000-8000-000000000000' }))).toBe(
+      'Product not found.',
+    );
+    await polar.subscriptions.update({ id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    const cancelling = await patch({ product_id: chooseYourPrice.id });
+    expect(cancelling.status).toBe(403);
+    expect(await env.database.db.subscription.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      productId: plan.id,
+    });
   });
 });

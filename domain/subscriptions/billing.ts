@@ -136,8 +136,8 @@ async function planRenewal(
   index: number,
 ): Promise<RenewalPlan> {
   const interval = row.recurringInterval as RecurringInterval;
-  const start = periodStart(row.billingAnchor, interval, index);
-  const end = periodStart(row.billingAnchor, interval, index + 1);
+  const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase);
+  const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
   const pending = await findPendingItems(db, row.id);
   const { fees, discount, keepsDiscount } = periodFees(row, start);
   const bill = cycleBill({

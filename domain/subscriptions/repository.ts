@@ -133,3 +133,15 @@ export function findBillableSubscriptionIds(db: Client, before: Date, limit: num
     take: limit,
   });
 }
+
+export async function replaceSubscriptionPrices(
+  tx: Prisma.TransactionClient,
+  subscriptionId: string,
+  prices: { productPriceId: string; amount: number }[],
+  at: Date,
+) {
+  await tx.subscriptionPrice.deleteMany({ where: { subscriptionId } });
+  await tx.subscriptionPrice.createMany({
+    data: prices.map((price) => ({ ...price, subscriptionId, createdAt: at })),
+  });
+}

@@ -21,7 +21,9 @@ import {
   updateSubscriptionRow,
   type SubscriptionRow,
 } from './repository.js';
+import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './billing.js';
+import { changeSubscriptionProduct } from './changes.js';
 import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
@@ -261,6 +263,8 @@ export async function* exportSubscriptions(
 
 export type SubscriptionChangeContext = SubscriptionsContext & {
   workflows: Pick<SubscriptionWorkflows, 'signalChanged'>;
+  /** Tax on a plan change billed now. */
+  tax: TaxCalculator;
 };
 
 type Cancellation = Pick<
@@ -368,12 +372,8 @@ export async function updateSubscription(
   }
   const current = await findSubscriptionFor(ctx.db, caller, id);
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
-  throw new AppError(
-    'NotImplemented',
-    'product_id' in body
-      ? 'Changing the product of a subscription is not available yet; cancel it and sell the new plan.'
-      : 'Changing the discount of a subscription is not available yet.',
-  );
+  if ('product_id' in body) return changeSubscriptionProduct(ctx, current, body);
+  throw new AppError('NotImplemented', 'Changing the discount of a subscription is not available yet.');
 }
 
 /** DELETE /v1/subscriptions/{id}: revokes it now. */

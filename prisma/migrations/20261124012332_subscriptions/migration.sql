@@ -27,6 +27,7 @@ CREATE TABLE "subscriptions" (
     "recurring_interval" TEXT NOT NULL,
     "billing_anchor" TIMESTAMPTZ(3) NOT NULL,
     "current_period_index" INTEGER NOT NULL DEFAULT 0,
+    "period_index_base" INTEGER NOT NULL DEFAULT 0,
     "current_period_start" TIMESTAMPTZ(3) NOT NULL,
     "current_period_end" TIMESTAMPTZ(3) NOT NULL,
     "cancel_at_period_end" BOOLEAN NOT NULL DEFAULT false,

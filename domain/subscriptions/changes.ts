@@ -1,0 +1,287 @@
+// A seller moves a subscription to another product (PATCH {product_id, proration_behavior}). The
+// time left of the old plan is credited and the time left of the new one charged, from the
+// period's ledger (rules.ts `changePlan`), so no switch is free and no credit is lost. `invoice`
+// bills the difference now (a `subscription_update` order the workflow charges); `prorate` leaves
+// the lines for the next renewal. A change of interval restarts the period now.
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/db.js';
+import type { addressSchema } from '../addresses/schemas.js';
+import { discountAmountFor, selectCheckoutPrice } from '../checkouts/rules.js';
+import { findLiveCustomer } from '../customers/repository.js';
+import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
+import { createSubscriptionOrder } from '../orders/service.js';
+import { findOrganizationById } from '../organizations/repository.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { findProduct, type ProductRow } from '../products/repository.js';
+import type { TaxCalculator } from '../tax/calculator.js';
+import type { z } from 'zod';
+import { recordSubscriptionChange } from './billing.js';
+import {
+  findSubscription,
+  insertPendingItem,
+  lockSubscription,
+  replaceSubscriptionPrices,
+  updateSubscriptionRow,
+  type SubscriptionRow,
+} from './repository.js';
+import {
+  addCalendarMonths,
+  changeInterval,
+  changePlan,
+  discountApplies,
+  shareOf,
+  type BillingLine,
+  type RecurringInterval,
+} from './rules.js';
+import { BILLABLE_STATUSES, type Subscription, type SubscriptionStatus } from './schemas.js';
+import { subscriptionView } from './views.js';
+
+export type PlanChangeContext = {
+  db: Db;
+  publicUrl: string;
+  tax: TaxCalculator;
+  workflows: { signalChanged(subscriptionId: string): Promise<void> };
+};
+
+type ProrationBehavior = 'invoice' | 'prorate';
+
+/** What a change to `product` at `at` would do: pure over the rows. */
+export type PlanChangePlan = {
+  behavior: ProrationBehavior;
+  intervalChange: boolean;
+  /** Per period, net of the discount. */
+  newAmount: number;
+  prices: { productPriceId: string; amount: number }[];
+  lines: BillingLine[];
+  /** Debits minus credits: billed now with `invoice` when positive. */
+  net: number;
+  ledger: { billed: number; used: number; since: Date };
+  period: { start: Date; end: Date };
+};
+
+const invalid = (message: string): never => {
+  throw new InvalidFieldError(['body', 'product_id'], message);
+};
+
+/** The product's price a subscription would pay, refusing what a plan change cannot move to. */
+function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
+  if (!product || product.isArchived) return invalid('Product not found.');
+  if (product.id === row.productId) return invalid('The subscription is already on this product.');
+  if (!product.recurringInterval)
+    return invalid('Choose a product sold as a subscription; this one is sold once.');
+  const price = selectCheckoutPrice(product.prices);
+  if (price?.amountType === 'custom') {
+    return invalid(
+      'A pay-what-you-want product cannot be switched to; the buyer chooses its amount at checkout.',
+    );
+  }
+  const currency = price && price.amountType !== 'free' ? price.priceCurrency?.toLowerCase() : row.currency;
+  if (currency !== row.currency) {
+    return invalid(
+      `This product is priced in ${currency?.toUpperCase()}; the subscription pays in ${row.currency.toUpperCase()}.`,
+    );
+  }
+  return { price, interval: product.recurringInterval as RecurringInterval };
+}
+
+export function planProductChange(
+  row: SubscriptionRow,
+  product: ProductRow | null,
+  behavior: ProrationBehavior,
+  at: Date,
+): PlanChangePlan {
+  const { price, interval } = newPlanPrice(row, product);
+  const fee = price?.amountType === 'fixed' ? (price.priceAmount ?? 0) : 0;
+  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
+  const keepsDiscount =
+    discount !== null &&
+    row.discountFirstPeriodStart !== null &&
+    discountApplies(
+      { duration: discount.duration as DiscountDuration, durationInMonths: discount.durationInMonths },
+      row.discountFirstPeriodStart,
+      row.currentPeriodStart,
+    );
+  const newAmount =
+    fee -
+    (keepsDiscount && discount
+      ? discountAmountFor(
+          {
+            type: discount.type as DiscountType,
+            amount: discount.amount,
+            currency: discount.currency,
+            basisPoints: discount.basisPoints,
+          },
+          fee,
+          row.currency,
+        )
+      : 0);
+  const period = { index: row.currentPeriodIndex, start: row.currentPeriodStart, end: row.currentPeriodEnd };
+  const ledger = { billed: row.periodBilled, used: row.periodUsed, since: row.periodLedgerSince };
+  const intervalChange = interval !== row.recurringInterval;
+  const change = (intervalChange ? changeInterval : changePlan)(
+    period,
+    ledger,
+    { current: row.amount, next: newAmount },
+    at,
+  );
+  const lines: BillingLine[] = [];
+  if (change.debit > 0) {
+    lines.push({
+      label: intervalChange ? product!.name : `Remaining time on ${product!.name}`,
+      amount: change.debit,
+      proration: true,
+      productPriceId: price?.id ?? null,
+    });
+  }
+  if (change.credit > 0) {
+    lines.push({
+      label: `Unused time on ${row.product.name}`,
+      amount: -change.credit,
+      proration: true,
+      productPriceId: null,
+    });
+  }
+  const metered = product!.prices.filter(
+    (each) => each.amountType === 'metered_unit' && each.id !== price?.id,
+  );
+  return {
+    // A new interval starts a new period now, and a period is paid up front.
+    behavior: intervalChange ? 'invoice' : behavior,
+    intervalChange,
+    newAmount,
+    prices: [
+      ...(price ? [{ productPriceId: price.id, amount: fee }] : []),
+      ...metered.map((each) => ({ productPriceId: each.id, amount: 0 })),
+    ],
+    lines,
+    net: change.debit - change.credit,
+    ledger: change.ledger,
+    period: intervalChange
+      ? { start: at, end: addCalendarMonths(at, interval === 'year' ? 12 : 1) }
+      : { start: row.currentPeriodStart, end: row.currentPeriodEnd },
+  };
+}
+
+const isChangeable = (row: SubscriptionRow) =>
+  row.endedAt === null &&
+  BILLABLE_STATUSES.includes(row.status as SubscriptionStatus) &&
+  !row.cancelAtPeriodEnd;
+
+type Address = z.infer<typeof addressSchema>;
+
+/** `current`: the subscription as the caller, allowed to manage it, found it. */
+export async function changeSubscriptionProduct(
+  ctx: PlanChangeContext,
+  current: SubscriptionRow,
+  input: { product_id: string; proration_behavior?: ProrationBehavior | null },
+): Promise<Subscription> {
+  const { id } = current;
+  if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
+  const organization = await findOrganizationById(ctx.db, current.organizationId);
+  const behavior =
+    input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
+  const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
+  // Priced and taxed before the lock; the transaction checks the price did not move meanwhile.
+  const quoted = planProductChange(current, product, behavior, new Date());
+  const customer = await findLiveCustomer(ctx.db, current.customerId);
+  const taxQuote =
+    quoted.behavior === 'invoice' && quoted.net > 0
+      ? await ctx.tax.quote({
+          amount: quoted.net,
+          currency: current.currency,
+          billingAddress: (customer?.billingAddress as Address | null) ?? null,
+          taxId: null,
+          productId: input.product_id,
+          idempotencyKey: `subscription:${id}:change:${input.product_id}:${quoted.net}`,
+        })
+      : null;
+
+  const after = await ctx.db.$transaction(async (tx) => {
+    await lockSubscription(tx, id);
+    const row = (await findSubscription(tx, id))!;
+    if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
+    const at = new Date();
+    const plan = planProductChange(row, product, behavior, at);
+    // The clock moved a little between the quote and the lock: the quoted rate applies to what is billed.
+    const tax =
+      taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;
+    await applyPlan(tx, row, product!, plan, at, tax, customer);
+    const updated = await updateSubscriptionRow(tx, id, {
+      productId: product!.id,
+      amount: plan.newAmount,
+      periodBilled: plan.ledger.billed,
+      periodUsed: plan.ledger.used,
+      periodLedgerSince: plan.ledger.since,
+      ...(plan.intervalChange
+        ? {
+            recurringInterval: product!.recurringInterval!,
+            billingAnchor: at,
+            periodIndexBase: row.currentPeriodIndex + 1,
+            currentPeriodIndex: row.currentPeriodIndex + 1,
+            currentPeriodStart: plan.period.start,
+            currentPeriodEnd: plan.period.end,
+          }
+        : {}),
+    });
+    await recordSubscriptionChange(ctx, tx, row, updated, at);
+    return updated;
+  });
+  await ctx.workflows.signalChanged(id);
+  return subscriptionView(after, ctx.publicUrl);
+}
+
+async function applyPlan(
+  tx: Prisma.TransactionClient,
+  row: SubscriptionRow,
+  product: ProductRow,
+  plan: PlanChangePlan,
+  at: Date,
+  taxAmount: number,
+  customer: Awaited<ReturnType<typeof findLiveCustomer>>,
+): Promise<void> {
+  await replaceSubscriptionPrices(tx, row.id, plan.prices, at);
+  if (plan.behavior === 'prorate') {
+    for (const line of plan.lines) {
+      await insertPendingItem(tx, {
+        subscriptionId: row.id,
+        label: line.label,
+        amount: line.amount,
+        productPriceId: line.productPriceId,
+        createdAt: at,
+      });
+    }
+    return;
+  }
+  if (plan.net <= 0) {
+    // A downgrade billed now: its credit waits for the next order instead of a negative charge.
+    if (plan.net < 0) {
+      await insertPendingItem(tx, {
+        subscriptionId: row.id,
+        label: `Credit from the change to ${product.name}`,
+        amount: plan.net,
+        createdAt: at,
+      });
+    }
+    return;
+  }
+  await createSubscriptionOrder(tx, {
+    organizationId: row.organizationId,
+    subscriptionId: row.id,
+    customerId: row.customerId,
+    productId: product.id,
+    discountId: null,
+    billingReason: 'subscription_update',
+    currency: row.currency,
+    items: plan.lines,
+    subtotalAmount: plan.net,
+    discountAmount: 0,
+    netAmount: plan.net,
+    taxAmount,
+    billingName: customer?.name ?? null,
+    billingAddress: (customer?.billingAddress as Prisma.InputJsonValue | null) ?? null,
+    metadata: row.metadata as Prisma.InputJsonValue,
+    requestKey: `subscription:${row.id}:change:${randomUUID()}`,
+    at,
+  });
+}
