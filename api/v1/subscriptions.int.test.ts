@@ -315,10 +315,29 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
     const notCancelling = await patch({ cancel_at_period_end: false });
     expect(notCancelling.status).toBe(400);
 
-    // Changing the discount is not offered yet: said plainly, nothing changed.
-    const discountChange = await patch({ discount_id: null });
-    expect(discountChange.status).toBe(501);
-    expect(((await discountChange.json()) as { detail: string }).detail).toMatch(/not available yet/);
+    // A discount from the next period on: one redemption taken, the current amount unchanged.
+    const loyalty = await polar.discounts.create({
+      type: 'percentage',
+      duration: 'once',
+      basisPoints: 5000,
+      name: 'Stay with us',
+      maxRedemptions: 1,
+    });
+    const discounted = await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { discountId: loyalty.id },
+    });
+    expect(discounted).toMatchObject({ discountId: loyalty.id, amount: 1500 });
+    expect((await polar.discounts.get({ id: loyalty.id })).redemptionsCount).toBe(1);
+    const again = await patch({ discount_id: loyalty.id });
+    expect(again.status).toBe(422);
+    expect(JSON.stringify(await again.json())).toContain('This discount is already applied.');
+    expect(
+      (await polar.subscriptions.update({ id, subscriptionUpdate: { discountId: null } })).discountId,
+    ).toBeNull();
+    const exhausted = await patch({ discount_id: loyalty.id });
+    expect(exhausted.status).toBe(422);
+    expect(JSON.stringify(await exhausted.json())).toContain('discount_id');
     expect((await patch({})).status).toBe(422);
 
     const revoked = await polar.subscriptions.revoke({ id });
@@ -340,6 +359,9 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
       'subscription.canceled',
       'subscription.updated',
       'subscription.uncanceled',
+      // The discount set, then removed.
+      'subscription.updated',
+      'subscription.updated',
       // Revoking sets canceled_at again: Polar reports it as canceled, then revoked.
       'subscription.updated',
       'subscription.canceled',

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
 import type { addressSchema } from '../addresses/schemas.js';
-import { discountAmountFor, selectCheckoutPrice } from '../checkouts/rules.js';
+import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
+import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer } from '../customers/repository.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { createSubscriptionOrder } from '../orders/service.js';
@@ -284,4 +285,61 @@ async function applyPlan(
     requestKey: `subscription:${row.id}:change:${randomUUID()}`,
     at,
   });
+}
+
+/**
+ * A seller gives the subscription another discount (or none) from its next period on: the
+ * discount must apply to its product and be redeemable (one redemption is taken), and its
+ * duration counts from that period.
+ */
+export async function changeSubscriptionDiscount(
+  ctx: PlanChangeContext,
+  current: SubscriptionRow,
+  discountId: string | null,
+): Promise<Subscription> {
+  const { id } = current;
+  if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
+  const refuse = (message: string): never => {
+    throw new InvalidFieldError(['body', 'discount_id'], message);
+  };
+  if (discountId !== null && discountId === current.discountId) refuse('This discount is already applied.');
+  const after = await ctx.db.$transaction(async (tx) => {
+    await lockSubscription(tx, id);
+    const row = (await findSubscription(tx, id))!;
+    if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
+    if (discountId !== null) {
+      const discount = await findDiscountOfOrganization(tx, row.organizationId, discountId);
+      if (!discount) return refuse('Discount not found.');
+      const applicability = discountApplicability(
+        {
+          type: discount.type as DiscountType,
+          currency: discount.currency,
+          duration: discount.duration as DiscountDuration,
+          startsAt: discount.startsAt,
+          endsAt: discount.endsAt,
+          maxRedemptions: discount.maxRedemptions,
+          productIds: discount.products.map(({ productId }) => productId),
+        },
+        {
+          productId: row.productId,
+          currency: row.currency,
+          isRecurring: true,
+          now: new Date(),
+          redemptionsCount: discount.redemptionsCount,
+        },
+      );
+      if (!applicability.isApplicable) refuse(applicability.message);
+      if (!(await redeemDiscount(tx, discount.id))) refuse('This discount has been fully redeemed.');
+    }
+    const updated = await updateSubscriptionRow(tx, id, {
+      discountId,
+      // Effective from the next period, whose renewal prices it: this one was billed (and its
+      // `amount` and ledger stay) with the discount it had.
+      discountFirstPeriodStart: discountId ? row.currentPeriodEnd : null,
+    });
+    await recordSubscriptionChange(ctx, tx, row, updated, new Date());
+    return updated;
+  });
+  await ctx.workflows.signalChanged(id);
+  return subscriptionView(after, ctx.publicUrl);
 }

@@ -23,7 +23,7 @@ import {
 } from './repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './billing.js';
-import { changeSubscriptionProduct } from './changes.js';
+import { changeSubscriptionDiscount, changeSubscriptionProduct } from './changes.js';
 import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
@@ -373,7 +373,7 @@ export async function updateSubscription(
   const current = await findSubscriptionFor(ctx.db, caller, id);
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
   if ('product_id' in body) return changeSubscriptionProduct(ctx, current, body);
-  throw new AppError('NotImplemented', 'Changing the discount of a subscription is not available yet.');
+  return changeSubscriptionDiscount(ctx, current, body.discount_id);
 }
 
 /** DELETE /v1/subscriptions/{id}: revokes it now. */
