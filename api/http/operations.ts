@@ -40,6 +40,8 @@ export type OperationSpec<
   status?: 200 | 201 | 202 | 204;
   /** Named errors the operation may answer, documented beside 401 and 422. */
   errors?: readonly ErrorName[];
+  /** Not a Polar operation: our extension, said in the document as `x-tollgate`. */
+  extension?: string;
   /** Set by `addPublic`: operations anyone may call, such as the OpenAPI document itself. */
   public?: boolean;
 };
@@ -368,6 +370,7 @@ export function openApiDocument(
     paths[path][spec.method] = {
       operationId: spec.operationId,
       summary: spec.summary,
+      ...(spec.extension ? { 'x-tollgate': spec.extension } : {}),
       tags: [spec.tag],
       ...(spec.public ? { security: [] } : {}),
       parameters: [

@@ -376,7 +376,7 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
   });
 
   it('changes the plan: invoice bills the difference now, prorate carries it, an interval change restarts the period', async () => {
-    const { polar, plan } = await seller();
+    const { polar, plan, token } = await seller();
     const premium = await polar.products.create({
       name: 'Premium plan',
       recurringInterval: 'month',
@@ -401,6 +401,27 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
         periodLedgerSince: new Date(now - 15 * DAY_MS),
       },
     });
+
+    // The preview shows what the change would bill, and changes nothing.
+    const previewResponse = await fetch(`${env.stack.baseUrl}/v1/subscriptions/${id}/proration-preview`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ product_id: premium.id, proration_behavior: 'invoice' }),
+    });
+    expect(previewResponse.status).toBe(200);
+    const preview = (await previewResponse.json()) as {
+      lines: { label: string; amount: number }[];
+      amount_due_now: number;
+      new_amount: number;
+    };
+    expect(preview.lines.map((line) => line.label)).toEqual([
+      'Remaining time on Premium plan',
+      'Unused time on Pro plan',
+    ]);
+    expect(preview.amount_due_now).toBe(preview.lines[0]!.amount + preview.lines[1]!.amount);
+    expect(preview.new_amount).toBe(4500);
+    expect(Math.abs(preview.amount_due_now - 1500)).toBeLessThanOrEqual(2);
+    expect((await polar.subscriptions.get({ id })).productId).toBe(plan.id);
 
     const upgraded = await polar.subscriptions.update({
       id,

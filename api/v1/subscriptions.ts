@@ -6,11 +6,14 @@ import {
   subscriptionListQuerySchema,
   subscriptionSchema,
   subscriptionUpdateSchema,
+  prorationPreviewRequestSchema,
+  prorationPreviewSchema,
 } from '../../domain/subscriptions/schemas.js';
 import {
   exportSubscriptions,
   getSubscription,
   listSubscriptions,
+  previewSubscriptionChange,
   revokeSubscription,
   updateSubscription,
   type SubscriptionChangeContext,
@@ -105,5 +108,22 @@ export function registerSubscriptionOperations(api: OperationRegistry, ctx: Subs
       status: 200,
     },
     async ({ params, caller }) => revokeSubscription(ctx, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'AlreadyCanceledSubscription'],
+      method: 'post',
+      path: '/subscriptions/{id}/proration-preview',
+      operationId: 'subscriptions:proration_preview',
+      summary: 'Preview what a plan change would bill',
+      extension:
+        'Tollgate extension, not in Polar: the proration lines, the amount due now and the amount carried to the next renewal of a PATCH {product_id}, without making it.',
+      params: subscriptionIdParamsSchema,
+      body: prorationPreviewRequestSchema,
+      response: prorationPreviewSchema,
+      status: 200,
+    },
+    async ({ params, body, caller }) => previewSubscriptionChange(ctx, caller, params.id, body),
   );
 }

@@ -501,6 +501,12 @@ const scenarios = [
       },
       { operationId: 'subscriptions:revoke', method: 'delete', path: '/subscriptions/{id}' },
       {
+        operationId: 'subscriptions:proration_preview',
+        method: 'post',
+        path: '/subscriptions/{id}/proration-preview',
+        body: (subscription) => ({ product_id: subscription.productId }),
+      },
+      {
         operationId: 'subscriptions:export',
         method: 'get',
         path: '/subscriptions/export',

@@ -86,10 +86,28 @@ export function invalidInputFromZod(
   location: 'body' | 'query' | 'path' | 'header',
 ): InvalidInputError {
   return new InvalidInputError(
-    error.issues.map((issue) => ({
+    error.issues.flatMap(matchedVariantIssues).map((issue) => ({
       loc: [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))],
       msg: issue.message,
       type: issue.code,
     })),
   );
+}
+
+/**
+ * A body matched by shape (a union of strict objects, such as a subscription's PATCH): the issues
+ * of the variants that accept the body's keys say what is wrong with which field, where the
+ * union's "Invalid input" would not.
+ */
+function matchedVariantIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const shaped = issue.errors.filter((variant) => !variant.some((each) => each.code === 'unrecognized_keys'));
+  if (shaped.length === 0) return [issue];
+  // Several variants fit the keys: what every one of them finds wrong is wrong whichever was meant.
+  const keyOf = (each: z.core.$ZodIssue) => `${each.code} ${each.path.map(String).join('.')}`;
+  const common = shaped[0]!.filter((each) =>
+    shaped.every((variant) => variant.some((other) => keyOf(other) === keyOf(each))),
+  );
+  if (common.length === 0) return [issue];
+  return common.map((each) => ({ ...each, path: [...issue.path, ...each.path] }) as z.core.$ZodIssue);
 }

@@ -35,7 +35,13 @@ import {
   type BillingLine,
   type RecurringInterval,
 } from './rules.js';
-import { BILLABLE_STATUSES, type Subscription, type SubscriptionStatus } from './schemas.js';
+import {
+  BILLABLE_STATUSES,
+  type ProrationPreview,
+  type ProrationPreviewRequest,
+  type Subscription,
+  type SubscriptionStatus,
+} from './schemas.js';
 import { subscriptionView } from './views.js';
 
 export type PlanChangeContext = {
@@ -342,4 +348,29 @@ export async function changeSubscriptionDiscount(
   });
   await ctx.workflows.signalChanged(id);
   return subscriptionView(after, ctx.publicUrl);
+}
+
+/** What `changeSubscriptionProduct` would do now, without doing it (the dashboard's confirmation). */
+export async function previewProductChange(
+  ctx: Pick<PlanChangeContext, 'db'>,
+  current: SubscriptionRow,
+  input: ProrationPreviewRequest,
+): Promise<ProrationPreview> {
+  if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
+  const organization = await findOrganizationById(ctx.db, current.organizationId);
+  const behavior =
+    input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
+  const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
+  const plan = planProductChange(current, product, behavior, new Date());
+  const dueNow = plan.behavior === 'invoice' ? Math.max(plan.net, 0) : 0;
+  return {
+    proration_behavior: plan.behavior,
+    currency: current.currency,
+    lines: plan.lines.map(({ label, amount }) => ({ label, amount })),
+    amount_due_now: dueNow,
+    amount_carried_to_next_invoice: plan.behavior === 'invoice' ? Math.min(plan.net, 0) : plan.net,
+    new_amount: plan.newAmount,
+    recurring_interval: product!.recurringInterval as RecurringInterval,
+    current_period_end: plan.period.end.toISOString(),
+  };
 }

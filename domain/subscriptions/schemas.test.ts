@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Subscription$inboundSchema } from '@polar-sh/sdk/models/components/subscription.js';
 import { SubscriptionUpdate$outboundSchema } from '@polar-sh/sdk/models/components/subscriptionupdate.js';
 import { subscriptionListQuerySchema, subscriptionSchema, subscriptionUpdateSchema } from './schemas.js';
+import { invalidInputFromZod } from '../platform/errors.js';
 
 const at = '2026-01-31T10:00:00.000Z';
 const ids = {
@@ -216,5 +217,34 @@ describe('the list query', () => {
     });
     expect(subscriptionListQuerySchema.safeParse({ active: 'yes' }).success).toBe(false);
     expect(subscriptionListQuerySchema.safeParse({ sorting: 'created_at' }).success).toBe(false);
+  });
+});
+
+describe('subscriptionUpdateSchema errors', () => {
+  const issuesOf = (body: unknown) => {
+    const parsed = subscriptionUpdateSchema.safeParse(body);
+    if (parsed.success) throw new Error('expected the body to be refused');
+    return invalidInputFromZod(parsed.error, 'body').issues.map((issue) => issue.loc.join('.'));
+  };
+
+  it('names the field of the variant the body’s keys match', () => {
+    expect(issuesOf({ cancel_at_period_end: true, customer_cancellation_comment: 'x'.repeat(2000) })).toEqual(
+      ['body.customer_cancellation_comment'],
+    );
+    expect(issuesOf({ product_id: 'not-a-uuid' })).toEqual(['body.product_id']);
+  });
+
+  it('falls back to the whole body when no variant matches its keys', () => {
+    expect(issuesOf({})).toEqual(['body']);
+    expect(issuesOf({ colour: 'blue' })).toEqual(['body']);
+  });
+});
+
+describe('subscriptionUpdateSchema errors with several variants fitting the keys', () => {
+  it('names a field every fitting variant refuses', () => {
+    const parsed = subscriptionUpdateSchema.safeParse({ customer_cancellation_comment: 'x'.repeat(2000) });
+    expect(parsed.success).toBe(false);
+    const locs = invalidInputFromZod(parsed.error!, 'body').issues.map((issue) => issue.loc.join('.'));
+    expect(locs).toEqual(['body.customer_cancellation_comment']);
   });
 });

@@ -181,3 +181,26 @@ export type SubscriptionUpdate = z.infer<typeof subscriptionUpdateSchema>;
 export const subscriptionIdParamsSchema = z.object({
   id: z.uuid({ message: 'Input should be a valid UUID' }),
 });
+
+/** Our extension: what a plan change would bill, before the seller confirms it. */
+export const prorationPreviewRequestSchema = z.strictObject({
+  product_id: z.uuid(),
+  proration_behavior: prorationBehaviorSchema.nullable().optional(),
+});
+export type ProrationPreviewRequest = z.infer<typeof prorationPreviewRequestSchema>;
+
+export const prorationPreviewSchema = z.object({
+  proration_behavior: prorationBehaviorSchema,
+  currency: z.string(),
+  /** The proration lines, credits negative, in minor units. */
+  lines: z.array(z.object({ label: z.string(), amount: z.number().int() })),
+  /** Charged at once (before tax) with `invoice`; 0 with `prorate`. */
+  amount_due_now: z.number().int(),
+  /** Lines (or the credit left) that wait for the next renewal. */
+  amount_carried_to_next_invoice: z.number().int(),
+  /** The new plan's amount per period, after the discount. */
+  new_amount: z.number().int(),
+  recurring_interval: recurringIntervalSchema,
+  current_period_end: datetime,
+});
+export type ProrationPreview = z.infer<typeof prorationPreviewSchema>;

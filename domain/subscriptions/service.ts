@@ -23,10 +23,12 @@ import {
 } from './repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './billing.js';
-import { changeSubscriptionDiscount, changeSubscriptionProduct } from './changes.js';
+import { changeSubscriptionDiscount, changeSubscriptionProduct, previewProductChange } from './changes.js';
 import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
+  type ProrationPreview,
+  type ProrationPreviewRequest,
   type Subscription,
   type SubscriptionListQuery,
   type SubscriptionStatus,
@@ -379,4 +381,16 @@ export async function updateSubscription(
 /** DELETE /v1/subscriptions/{id}: revokes it now. */
 export function revokeSubscription(ctx: SubscriptionChangeContext, caller: Caller, id: string) {
   return changeSubscription(ctx, caller, id, revokeNow({}));
+}
+
+/** POST /v1/subscriptions/{id}/proration-preview (our extension): a plan change's bill, unmade. */
+export async function previewSubscriptionChange(
+  ctx: SubscriptionsContext,
+  caller: Caller,
+  id: string,
+  body: ProrationPreviewRequest,
+): Promise<ProrationPreview> {
+  const current = await findSubscriptionFor(ctx.db, caller, id);
+  await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  return previewProductChange(ctx, current, body);
 }
