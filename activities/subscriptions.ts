@@ -3,8 +3,10 @@ import type { OffSessionPaymentResult, PaymentProcessor } from '../domain/paymen
 import {
   chargeSubscriptionOrder,
   cycleSubscription,
+  notifySubscription,
   notifySubscriptionPaymentFailed,
   settleSubscriptionCharge,
+  type SubscriptionNotice,
   subscriptionWorkflowState,
   type SubscriptionBillingContext,
 } from '../domain/subscriptions/billing.js';
@@ -62,6 +64,9 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       nextAttemptAt: string | null;
     }) {
       return notifySubscriptionPaymentFailed(ctx, deps.mailer, input);
+    },
+    notifySubscription(notice: SubscriptionNotice) {
+      return notifySubscription(ctx, deps.mailer, notice);
     },
     /** Heals subscriptions whose workflow start was lost. */
     reconcileSubscriptions() {

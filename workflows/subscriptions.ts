@@ -20,6 +20,7 @@ const {
   chargeSubscriptionOrder,
   settleSubscriptionCharge,
   notifySubscriptionPaymentFailed,
+  notifySubscription,
 } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '1 minute',
   // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
@@ -50,6 +51,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   });
   setHandler(subscriptionWaitingForQuery, () => waitingFor);
   let renewed = false;
+  let canceledNoticeFor: number | null = null;
+  let welcomed = input.continued ?? false;
 
   for (;;) {
     // Cleared before the read, so a change that lands while reading still wakes the wait.
@@ -57,8 +60,16 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     const state = await loadSubscriptionState(subscriptionId);
     if (!state) return 'gone';
     if (state.ended) return 'ended';
+    if (!welcomed) {
+      welcomed = true;
+      if (state.currentPeriodIndex === 0) await notifySubscription({ kind: 'started', subscriptionId });
+    }
+    if (state.canceledAtMs !== null && state.canceledAtMs !== canceledNoticeFor) {
+      canceledNoticeFor = state.canceledAtMs;
+      await notifySubscription({ kind: 'canceled', subscriptionId });
+    }
     if ((renewed && !state.unpaidOrder) || workflowInfo().historyLength > HISTORY_LIMIT) {
-      return continueAsNew<typeof subscriptionWorkflow>(input);
+      return continueAsNew<typeof subscriptionWorkflow>({ subscriptionId, continued: true });
     }
 
     const step = nextSubscriptionStep(state);
@@ -94,6 +105,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       result: charged,
       nowMs,
     });
+    if (settled.outcome === 'paid') {
+      await notifySubscription({ kind: 'receipt', subscriptionId, orderId: step.orderId });
+    }
     if ((settled.outcome === 'past_due' || settled.outcome === 'unpaid') && charged.status === 'failed') {
       await notifySubscriptionPaymentFailed({
         subscriptionId,

@@ -211,6 +211,24 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const types = await eventTypes(subscription.organizationId);
     expect(types.filter((type) => type === 'order.paid')).toHaveLength(3);
     expect(types.filter((type) => type === 'subscription.updated')).toHaveLength(3);
+    // The buyer was welcomed once and got a receipt for each renewal.
+    const keys = (
+      await database.db.emailMessage.findMany({
+        where: {
+          OR: [
+            { idempotencyKey: `subscription:${subscription.id}:started` },
+            { idempotencyKey: { in: orders.map((order) => `order:${order.id}:receipt`) } },
+          ],
+        },
+        orderBy: { createdAt: 'asc' },
+      })
+    ).map((email) => email.subject);
+    expect(keys).toEqual([
+      'Your Pro plan subscription has started',
+      'Receipt for Pro plan',
+      'Receipt for Pro plan',
+      'Receipt for Pro plan',
+    ]);
   });
 
   it('dunning: a declined renewal makes it past_due (benefits kept), tries +2, +5, +7, +7 days, then ends unpaid', async () => {
@@ -245,7 +263,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const gaps = times.slice(1).map((time, index) => Math.round((time - times[index]!) / DAY_MS));
     expect(gaps).toEqual([2, 5, 7, 7]);
     const emails = await database.db.emailMessage.findMany({
-      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+      where: { idempotencyKey: { contains: `subscription:${subscription.id}:order:` } },
       orderBy: { createdAt: 'asc' },
     });
     expect(emails).toHaveLength(5);
@@ -305,6 +323,12 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     });
     expect(attempts).toBe(1);
     expect(await rowOf(subscription.id)).toMatchObject({ status: 'canceled', failedAttempts: 1 });
+    const notices = await database.db.emailMessage.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:canceled:` } },
+    });
+    expect(notices.map((email) => email.subject)).toEqual([
+      expect.stringMatching(/^Your Pro plan subscription will end on \d{1,2} \w+ \d{4}$/),
+    ]);
   });
 
   it('bills pending proration lines with the renewal, never charging below zero: the rest of a credit is carried', async () => {

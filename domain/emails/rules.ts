@@ -169,11 +169,6 @@ export function subscriptionPaymentFailedEmail(input: {
   const next = input.nextAttemptOn
     ? `We will try your card again on ${input.nextAttemptOn}. Your ${input.productName} stays available until then.`
     : `This was the last try, so your ${input.productName} subscription has ended.`;
-  const contact = input.organizationEmail
-    ? { label: `Write to ${input.organizationName}`, url: `mailto:${input.organizationEmail}` }
-    : input.organizationWebsite
-      ? { label: `Visit ${input.organizationName}`, url: input.organizationWebsite }
-      : null;
   return render(
     input.nextAttemptOn
       ? `Your payment for ${input.productName} failed`
@@ -184,7 +179,84 @@ export function subscriptionPaymentFailedEmail(input: {
       next,
       `To use another card, contact ${input.organizationName}.`,
     ],
-    contact,
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+type SellerContact = {
+  organizationName: string;
+  organizationEmail: string | null;
+  organizationWebsite: string | null;
+};
+
+function sellerContact(input: SellerContact) {
+  return input.organizationEmail
+    ? { label: `Write to ${input.organizationName}`, url: `mailto:${input.organizationEmail}` }
+    : input.organizationWebsite
+      ? { label: `Visit ${input.organizationName}`, url: input.organizationWebsite }
+      : null;
+}
+
+/** To the buyer whose plan just started: what they pay, how often, and when next. */
+export function subscriptionStartedEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    amount: string;
+    interval: 'month' | 'year';
+    nextPaymentOn: string;
+  },
+): RenderedEmail {
+  return render(
+    `Your ${input.productName} subscription has started`,
+    greet(input.customerName ?? ''),
+    [
+      `Thank you for subscribing to ${input.productName}. You pay ${input.amount} every ${input.interval}.`,
+      `Your next payment is on ${input.nextPaymentOn}, charged to the card you paid with.`,
+      `To change or cancel your subscription, contact ${input.organizationName}.`,
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+/** To the buyer after a renewal or a plan change was paid. */
+export function subscriptionReceiptEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    amount: string;
+    card: string | null;
+    periodStart: string;
+    periodEnd: string;
+    lines: { label: string; amount: string }[];
+  },
+): RenderedEmail {
+  return render(
+    `Receipt for ${input.productName}`,
+    greet(input.customerName ?? ''),
+    [
+      `We charged ${input.amount}${input.card ? ` to your ${input.card}` : ''} for ${input.productName}, ${input.periodStart} to ${input.periodEnd}.`,
+      ...input.lines.map((line) => `${line.label}: ${line.amount}`),
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+/** To the buyer who set their plan to cancel: until when they keep it. */
+export function subscriptionCanceledEmail(
+  input: SellerContact & { customerName: string | null; productName: string; endsOn: string },
+): RenderedEmail {
+  return render(
+    `Your ${input.productName} subscription will end on ${input.endsOn}`,
+    greet(input.customerName ?? ''),
+    [
+      `Your ${input.productName} subscription is cancelled. You keep it until ${input.endsOn} and will not be charged again.`,
+      `Changed your mind? Contact ${input.organizationName} to keep it.`,
+    ],
+    sellerContact(input),
     input.organizationName,
   );
 }

@@ -9,7 +9,12 @@ import { findLiveCustomer } from '../customers/repository.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { recordEvent } from '../events/repository.js';
 import type { Mailer } from '../emails/mailer.js';
-import { subscriptionPaymentFailedEmail } from '../emails/rules.js';
+import {
+  subscriptionCanceledEmail,
+  subscriptionPaymentFailedEmail,
+  subscriptionReceiptEmail,
+  subscriptionStartedEmail,
+} from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
 import { findOrder, findOrderByRequestKey } from '../orders/repository.js';
 import { findOrganizationById } from '../organizations/repository.js';
@@ -69,6 +74,7 @@ export async function subscriptionWorkflowState(
     ended: isEnded(row),
     currentPeriodIndex: row.currentPeriodIndex,
     currentPeriodEndMs: row.currentPeriodEnd.getTime(),
+    canceledAtMs: row.cancelAtPeriodEnd && row.canceledAt ? row.canceledAt.getTime() : null,
     unpaidOrder: unpaid
       ? {
           id: unpaid.id,
@@ -425,14 +431,75 @@ export async function notifySubscriptionPaymentFailed(
       productName: row.product.name,
       amount: formatMoney(order.totalAmount, order.currency),
       reason: input.reason,
-      nextAttemptOn: input.nextAttemptAt
-        ? new Date(input.nextAttemptAt).toLocaleDateString('en-GB', {
-            day: 'numeric',
-            month: 'long',
-            year: 'numeric',
-            timeZone: 'UTC',
-          })
-        : null,
+      nextAttemptOn: input.nextAttemptAt ? emailDate(new Date(input.nextAttemptAt)) : null,
     }),
   });
+}
+
+const emailDate = (date: Date) =>
+  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export type SubscriptionNotice =
+  | { kind: 'started'; subscriptionId: string }
+  | { kind: 'canceled'; subscriptionId: string }
+  | { kind: 'receipt'; subscriptionId: string; orderId: string };
+
+/**
+ * The buyer's emails about their plan: it started, a renewal or change was paid (a receipt), it
+ * was set to cancel. Each is keyed by what it is about, so a retried step never sends it twice.
+ */
+export async function notifySubscription(
+  ctx: SubscriptionBillingContext,
+  mailer: Mailer,
+  notice: SubscriptionNotice,
+): Promise<'sent' | 'duplicate' | 'gone'> {
+  const row = await findSubscription(ctx.db, notice.subscriptionId);
+  const organization = row ? await findOrganizationById(ctx.db, row.organizationId) : null;
+  if (!row || !organization) return 'gone';
+  const seller = {
+    organizationName: organization.name,
+    organizationEmail: organization.email,
+    organizationWebsite: organization.website,
+  };
+  const base = { customerName: row.customer.name, productName: row.product.name, ...seller };
+  switch (notice.kind) {
+    case 'started':
+      return mailer.send({
+        to: row.customer.email,
+        idempotencyKey: `subscription:${row.id}:started`,
+        ...subscriptionStartedEmail({
+          ...base,
+          amount: formatMoney(row.amount, row.currency),
+          interval: row.recurringInterval as RecurringInterval,
+          nextPaymentOn: emailDate(row.currentPeriodEnd),
+        }),
+      });
+    case 'canceled':
+      if (!row.cancelAtPeriodEnd || !row.canceledAt || !row.endsAt) return 'gone';
+      return mailer.send({
+        to: row.customer.email,
+        idempotencyKey: `subscription:${row.id}:canceled:${row.canceledAt.toISOString()}`,
+        ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt) }),
+      });
+    case 'receipt': {
+      const order = await findOrder(ctx.db, notice.orderId);
+      if (!order || order.status !== 'paid' || order.totalAmount === 0) return 'gone';
+      const card = row.paymentMethod as { brand?: string; last4?: string } | null;
+      return mailer.send({
+        to: row.customer.email,
+        idempotencyKey: `order:${order.id}:receipt`,
+        ...subscriptionReceiptEmail({
+          ...base,
+          amount: formatMoney(order.totalAmount, order.currency),
+          card: card?.brand && card.last4 ? `${card.brand} card ending ${card.last4}` : null,
+          periodStart: emailDate(row.currentPeriodStart),
+          periodEnd: emailDate(row.currentPeriodEnd),
+          lines: order.items.map((item) => ({
+            label: item.label,
+            amount: formatMoney(item.amount, order.currency),
+          })),
+        }),
+      });
+    }
+  }
 }

@@ -289,7 +289,13 @@ describe('nextAttemptAfter', () => {
 });
 
 describe('nextSubscriptionStep', () => {
-  const base = { ended: false, currentPeriodIndex: 3, currentPeriodEndMs: 5000, unpaidOrder: null };
+  const base = {
+    ended: false,
+    currentPeriodIndex: 3,
+    currentPeriodEndMs: 5000,
+    canceledAtMs: null,
+    unpaidOrder: null,
+  };
 
   it('renews into the next period at the end of the current one', () => {
     expect(nextSubscriptionStep(base)).toEqual({ kind: 'cycle', index: 4, atMs: 5000 });

@@ -162,7 +162,11 @@ export function changeInterval(
 
 export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;
 
-export type SubscriptionWorkflowInput = { subscriptionId: string };
+export type SubscriptionWorkflowInput = {
+  subscriptionId: string;
+  /** Set when a run continues as new: the buyer was welcomed by the first one. */
+  continued?: boolean;
+};
 
 /** Wakes the workflow to re-read its row: a cancel, uncancel, revoke, new card or plan change. */
 export const SUBSCRIPTION_SIGNALS = { changed: 'changed' } as const;
@@ -191,6 +195,8 @@ export type SubscriptionWorkflowState = {
   ended: boolean;
   currentPeriodIndex: number;
   currentPeriodEndMs: number;
+  /** When it was set to cancel at the end of the period; null while it renews. */
+  canceledAtMs: number | null;
   /** An order of the subscription still to be paid (a renewal, a plan change billed now). */
   unpaidOrder: { id: string; attempt: number; dueAtMs: number } | null;
 };
