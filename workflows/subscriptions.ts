@@ -108,7 +108,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (settled.outcome === 'paid') {
       await notifySubscription({ kind: 'receipt', subscriptionId, orderId: step.orderId });
     }
-    if ((settled.outcome === 'past_due' || settled.outcome === 'unpaid') && charged.status === 'failed') {
+    if (
+      (settled.outcome === 'past_due' || settled.outcome === 'unpaid') &&
+      settled.notify &&
+      charged.status === 'failed'
+    ) {
       await notifySubscriptionPaymentFailed({
         subscriptionId,
         orderId: step.orderId,

@@ -322,7 +322,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
     });
     expect(attempts).toBe(1);
-    expect(await rowOf(subscription.id)).toMatchObject({ status: 'canceled', failedAttempts: 1 });
+    expect(await rowOf(subscription.id)).toMatchObject({ status: 'canceled' });
     const notices = await database.db.emailMessage.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:canceled:` } },
     });
@@ -360,6 +360,75 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       [-2000, order!.id],
       [-500, null],
     ]);
+  });
+
+  it('ends at period end when set to cancel, collecting the debits still pending in a final order', async () => {
+    const { subscription } = await subscribe('pm_card_visa');
+    const debit = await database.db.subscriptionPendingItem.create({
+      data: { subscriptionId: subscription.id, label: 'Remaining time on Premium', amount: 700 },
+    });
+    await database.db.subscription.update({
+      where: { id: subscription.id },
+      data: {
+        cancelAtPeriodEnd: true,
+        canceledAt: new Date(await env.currentTimeMs()),
+        endsAt: subscription.currentPeriodEnd,
+      },
+    });
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 1);
+      expect(await handleOf(subscription.id).result()).toBe('ended');
+    });
+    const orders = await ordersOf(subscription.id);
+    expect(orders.map((order) => [order.billingReason, order.status, order.totalAmount])).toEqual([
+      ['subscription_cycle', 'paid', 700],
+    ]);
+    expect(orders[0]!.items.map((item) => item.label)).toEqual(['Remaining time on Premium']);
+    expect(
+      await database.db.subscriptionPendingItem.findUniqueOrThrow({ where: { id: debit.id } }),
+    ).toMatchObject({
+      orderId: orders[0]!.id,
+    });
+    const row = await rowOf(subscription.id);
+    expect(row).toMatchObject({ status: 'canceled', endedAt: subscription.currentPeriodEnd });
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'subscription.revoked')).toHaveLength(1);
+    const emails = await database.db.emailMessage.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:canceled:` } },
+    });
+    expect(emails).toHaveLength(1);
+  });
+
+  it('gives up on a final order the card declines, after the retry schedule, and ends', async () => {
+    const { subscription } = await subscribe('pm_card_chargeCustomerFail');
+    await database.db.subscriptionPendingItem.create({
+      data: { subscriptionId: subscription.id, label: 'Remaining time on Premium', amount: 700 },
+    });
+    await database.db.subscription.update({
+      where: { id: subscription.id },
+      data: {
+        cancelAtPeriodEnd: true,
+        canceledAt: new Date(await env.currentTimeMs()),
+        endsAt: subscription.currentPeriodEnd,
+      },
+    });
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      expect(await handleOf(subscription.id).result()).toBe('ended');
+    });
+    const [order] = await ordersOf(subscription.id);
+    expect(order).toMatchObject({ status: 'pending', totalAmount: 700 });
+    expect(
+      await database.db.sandboxPayment.count({
+        where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+      }),
+    ).toBe(5);
+    expect(await rowOf(subscription.id)).toMatchObject({
+      status: 'canceled',
+      failedAttempts: 5,
+      nextAttemptAt: null,
+    });
   });
 
   it('makes exactly one order and one charge per renewal when the worker dies after every step', async () => {

@@ -208,6 +208,28 @@ describe('/v1/files', () => {
       expect((await fetch(url, { method: 'PUT', body: Buffer.concat([bytes, bytes]) })).status).toBe(413);
       expect((await fetch(url, { method: 'PUT', body: bytes })).status).toBe(200);
     });
+
+    // A body far past the part's size is refused while it is still arriving: the answer must not
+    // write on a request the server already tore down (an uncaught stream error would take the
+    // whole API process down).
+    it('answers 413 to parts sent far past their size, again and again, and keeps serving', async () => {
+      const { polar } = await tenant();
+      const bytes = Buffer.from('twelve bytes');
+      const upload = await polar.files.create(announce(bytes));
+      const url = upload.upload.parts[0]!.url;
+      const flood = Buffer.alloc(4 * 1024 * 1024, 7);
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          fetch(url, { method: 'PUT', body: flood }).then(
+            (response) => response.status,
+            // The server may close the connection before the client sent everything.
+            () => 413,
+          ),
+        ),
+      );
+      expect(statuses).toEqual(Array.from({ length: 12 }, () => 413));
+      expect((await fetch(url, { method: 'PUT', body: bytes })).status).toBe(200);
+    });
   });
 
   describe('files:create', () => {

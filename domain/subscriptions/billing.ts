@@ -67,22 +67,39 @@ export async function subscriptionWorkflowState(
   const row = await findSubscription(db, subscriptionId);
   if (!row) return null;
   // A subscription set to cancel is not charged again: cancelling stops the retries of dunning
-  // (Polar kept charging, #13077); it ends at the end of its period.
+  // (Polar kept charging, #13077); it ends at the end of its period. The one order an ended plan
+  // still collects is its final one (debits of plan changes not billed yet).
+  const final = await finalOrderOf(db, row);
   const unpaid =
-    isEnded(row) || row.cancelAtPeriodEnd ? null : await findUnpaidOrderOfSubscription(db, subscriptionId);
+    final ??
+    (isEnded(row) || row.cancelAtPeriodEnd ? null : await findUnpaidOrderOfSubscription(db, subscriptionId));
   return {
-    ended: isEnded(row),
+    ended: isEnded(row) && !final,
     currentPeriodIndex: row.currentPeriodIndex,
     currentPeriodEndMs: row.currentPeriodEnd.getTime(),
-    canceledAtMs: row.cancelAtPeriodEnd && row.canceledAt ? row.canceledAt.getTime() : null,
+    canceledAtMs: !isEnded(row) && row.cancelAtPeriodEnd && row.canceledAt ? row.canceledAt.getTime() : null,
     unpaidOrder: unpaid
       ? {
           id: unpaid.id,
           attempt: row.failedAttempts + 1,
-          dueAtMs: (row.nextAttemptAt ?? row.currentPeriodStart).getTime(),
+          dueAtMs: (row.nextAttemptAt ?? row.endedAt ?? row.currentPeriodStart).getTime(),
         }
       : null,
   };
+}
+
+/** Ended at the end of its period (not revoked, not unpaid). */
+const endedAtPeriodEnd = (row: SubscriptionRow) =>
+  row.status === 'canceled' && row.endedAt !== null && row.cancelAtPeriodEnd;
+
+/**
+ * The final order of a plan that ended at its period's end, while it is still to be collected:
+ * pending, and its tries not given up (a last failed try leaves no next one).
+ */
+async function finalOrderOf(db: Db | Prisma.TransactionClient, row: SubscriptionRow) {
+  if (!endedAtPeriodEnd(row) || (row.failedAttempts > 0 && row.nextAttemptAt === null)) return null;
+  const order = await findOrderByRequestKey(db, cycleKey(row.id, row.currentPeriodIndex + 1));
+  return order?.status === 'pending' ? order : null;
 }
 
 /** The request key of the order that opens period `index` (its renewal). */
@@ -247,6 +264,9 @@ export async function cycleSubscription(
       const ended = await updateSubscriptionRow(tx, row.id, {
         status: 'canceled',
         endedAt: row.endsAt ?? row.currentPeriodEnd,
+        // The final order (if any) is collected from its first try.
+        failedAttempts: 0,
+        nextAttemptAt: null,
       });
       await recordSubscriptionChange(ctx, tx, row, ended, at);
       return { outcome: 'ended' as const, orderId: order?.id ?? null };
@@ -312,9 +332,9 @@ export async function chargeSubscriptionOrder(
 ): Promise<ChargeAttemptOutcome> {
   const row = await findSubscription(ctx.db, input.subscriptionId);
   const order = await findOrder(ctx.db, input.orderId);
-  if (!row || !order || order.subscriptionId !== row.id || order.status !== 'pending' || isEnded(row)) {
+  if (!row || !order || order.subscriptionId !== row.id || order.status !== 'pending')
     return { outcome: 'stale' };
-  }
+  if (isEnded(row) && (await finalOrderOf(ctx.db, row))?.id !== order.id) return { outcome: 'stale' };
   if (row.failedAttempts + 1 !== input.attempt) return { outcome: 'stale' };
   if (!row.paymentMethodId || !row.processorCustomerId) {
     return {
@@ -360,13 +380,30 @@ export async function settleSubscriptionCharge(
   return ctx.db.$transaction(async (tx) => {
     await lockSubscription(tx, input.subscriptionId);
     const row = await findSubscription(tx, input.subscriptionId);
-    if (!row || isEnded(row) || row.failedAttempts + 1 !== input.attempt)
-      return { outcome: 'stale' as const };
+    if (!row || row.failedAttempts + 1 !== input.attempt) return { outcome: 'stale' as const };
+    const isFinal = isEnded(row) && (await finalOrderOf(tx, row))?.id === input.orderId;
+    if (isEnded(row) && !isFinal) return { outcome: 'stale' as const };
     const at = new Date(input.nowMs);
     if (input.result.status === 'processing') {
       // Renewals are charged to cards, which Stripe settles at once; a payment that waits (a bank
       // debit) has no event path to this workflow yet, so the step fails loudly and is retried.
       throw new Error(`off-session payment ${input.result.paymentId} is still processing`);
+    }
+    if (isFinal) {
+      // The plan has ended: its final order is collected on the same schedule, its status stays.
+      if (input.result.status === 'succeeded') {
+        await markSubscriptionOrderPaid(tx, input.orderId, input.result.paymentId, at);
+        return { outcome: 'paid' as const };
+      }
+      const next = nextAttemptAfter(ctx.retryDays, row.failedAttempts + 1, at);
+      await updateSubscriptionRow(tx, row.id, {
+        failedAttempts: row.failedAttempts + 1,
+        nextAttemptAt: next,
+      });
+      // Not the dunning emails: they speak of a plan that goes on. The seller sees the unpaid order.
+      return next
+        ? { outcome: 'past_due' as const, nextAttemptAt: next.toISOString(), notify: false }
+        : { outcome: 'unpaid' as const, notify: false };
     }
     if (input.result.status === 'succeeded') {
       const paid = await markSubscriptionOrderPaid(tx, input.orderId, input.result.paymentId, at);
