@@ -37,6 +37,13 @@ describe('status page in Chromium', () => {
     // In the request body and in the response.
     expect(await create.locator('code', { hasText: /^email$/ }).count()).toBe(2);
     expect(await page.locator('[data-operation="organizations:get"]').count()).toBe(1);
+    // An export answers CSV; our own operations say they are not Polar's.
+    const exported = page.locator('[data-operation="subscriptions:export"]');
+    await exported.getByRole('button').click();
+    await exported.getByText('A text/csv body.').waitFor();
+    const preview = page.locator('[data-operation="subscriptions:proration_preview"]');
+    await preview.getByRole('button').click();
+    await preview.getByText(/Tollgate extension, not in Polar/).waitFor();
   });
 
   it('stops on SIGINT leaving no process behind', async () => {

@@ -16,6 +16,8 @@ type JsonSchema = Record<string, unknown>;
 const operationSchema = z.object({
   operationId: z.string(),
   summary: z.string(),
+  /** Said of operations that are Tollgate's own, not Polar's. */
+  'x-tollgate': z.string().optional(),
   tags: z.array(z.string()),
   parameters: z
     .array(
@@ -36,9 +38,8 @@ const operationSchema = z.object({
     z.string(),
     z.object({
       description: z.string(),
-      content: z
-        .object({ 'application/json': z.object({ schema: z.record(z.string(), z.unknown()) }) })
-        .optional(),
+      // JSON mostly; an export answers text/csv.
+      content: z.record(z.string(), z.object({ schema: z.record(z.string(), z.unknown()) })).optional(),
     }),
   ),
 });
@@ -108,6 +109,19 @@ function Fields({ schema }: { schema: JsonSchema }) {
   );
 }
 
+function ResponseBody({ content }: { content: Operation['responses'][string]['content'] }) {
+  const json = content?.['application/json'];
+  if (json) return <Fields schema={json.schema} />;
+  const other = Object.keys(content ?? {})[0];
+  return other ? (
+    <p>
+      A <code>{other}</code> body.
+    </p>
+  ) : (
+    <p>No body.</p>
+  );
+}
+
 function OperationCard({ operation }: { operation: Operation }) {
   const [open, setOpen] = useState(false);
   const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
@@ -123,6 +137,7 @@ function OperationCard({ operation }: { operation: Operation }) {
           <p>
             Operation <code>{operation.operationId}</code>
           </p>
+          {operation['x-tollgate'] ? <p className="muted">{operation['x-tollgate']}</p> : null}
           {operation.parameters.length > 0 ? (
             <>
               <h4>Parameters</h4>
@@ -152,11 +167,7 @@ function OperationCard({ operation }: { operation: Operation }) {
           {success ? (
             <>
               <h4>Response {success[0]}</h4>
-              {success[1].content ? (
-                <Fields schema={success[1].content['application/json'].schema} />
-              ) : (
-                <p>No body.</p>
-              )}
+              <ResponseBody content={success[1].content} />
             </>
           ) : null}
           <p className="muted">
