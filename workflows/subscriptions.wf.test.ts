@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { ApplicationFailure } from '@temporalio/common';
-import type { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker, type ActivityInboundCallsInterceptor, type Next } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createSubscriptionActivities } from '../activities/subscriptions.js';
 import { addCalendarMonths, subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
@@ -11,6 +9,7 @@ import { noTax } from '../domain/tax/rules.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
+import { crashOnceAfterEachStep } from '../test/crash.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';
@@ -21,27 +20,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Every step of a renewal that writes, in the order one runs them. */
 const BOUNDARIES = ['cycleSubscription', 'chargeSubscriptionOrder', 'settleSubscriptionCharge'];
-
-/**
- * Dies at the end of each step the first time it runs: its effects are committed but the worker
- * never reports it done, as when the process is killed there. Temporal runs it again.
- */
-function crashOnceAfterEachStep(crashed: string[]) {
-  return (context: Context) => {
-    const inbound: ActivityInboundCallsInterceptor = {
-      async execute(input, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
-        const result: unknown = await next(input);
-        const step = context.info.activityType;
-        if (BOUNDARIES.includes(step) && !crashed.includes(step)) {
-          crashed.push(step);
-          throw ApplicationFailure.retryable(`worker killed after ${step} committed`);
-        }
-        return result;
-      },
-    };
-    return { inbound };
-  };
-}
 
 describe('subscriptionWorkflow (time-skipping)', () => {
   let env: TestWorkflowEnvironment;
@@ -118,7 +96,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       connection: env.nativeConnection,
       taskQueue,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
-      ...(crashed ? { interceptors: { activity: [crashOnceAfterEachStep(crashed)] } } : {}),
+      ...(crashed ? { interceptors: { activity: [crashOnceAfterEachStep(BOUNDARIES, crashed)] } } : {}),
       activities: createSubscriptionActivities({
         db: database.db,
         publicUrl: 'http://tollgate.test',
@@ -149,6 +127,22 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     });
   }
   const started: string[] = [];
+
+  /** A 7.00 plan-change debit waiting for the next order, and the plan set to cancel at period end. */
+  async function cancelWithPendingDebit(subscription: { id: string; currentPeriodEnd: Date }) {
+    const debit = await database.db.subscriptionPendingItem.create({
+      data: { subscriptionId: subscription.id, label: 'Remaining time on Premium', amount: 700 },
+    });
+    await database.db.subscription.update({
+      where: { id: subscription.id },
+      data: {
+        cancelAtPeriodEnd: true,
+        canceledAt: new Date(await env.currentTimeMs()),
+        endsAt: subscription.currentPeriodEnd,
+      },
+    });
+    return debit;
+  }
 
   /** Lets the server's clock run to `days` after the end of the subscription's current period. */
   async function sleepPastPeriodEnd(subscriptionId: string, days: number) {
@@ -364,17 +358,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
 
   it('ends at period end when set to cancel, collecting the debits still pending in a final order', async () => {
     const { subscription } = await subscribe('pm_card_visa');
-    const debit = await database.db.subscriptionPendingItem.create({
-      data: { subscriptionId: subscription.id, label: 'Remaining time on Premium', amount: 700 },
-    });
-    await database.db.subscription.update({
-      where: { id: subscription.id },
-      data: {
-        cancelAtPeriodEnd: true,
-        canceledAt: new Date(await env.currentTimeMs()),
-        endsAt: subscription.currentPeriodEnd,
-      },
-    });
+    const debit = await cancelWithPendingDebit(subscription);
     await withWorker(async (taskQueue) => {
       await start(taskQueue, subscription.id);
       await sleepPastPeriodEnd(subscription.id, 1);
@@ -402,17 +386,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
 
   it('gives up on a final order the card declines, after the retry schedule, and ends', async () => {
     const { subscription } = await subscribe('pm_card_chargeCustomerFail');
-    await database.db.subscriptionPendingItem.create({
-      data: { subscriptionId: subscription.id, label: 'Remaining time on Premium', amount: 700 },
-    });
-    await database.db.subscription.update({
-      where: { id: subscription.id },
-      data: {
-        cancelAtPeriodEnd: true,
-        canceledAt: new Date(await env.currentTimeMs()),
-        endsAt: subscription.currentPeriodEnd,
-      },
-    });
+    await cancelWithPendingDebit(subscription);
     await withWorker(async (taskQueue) => {
       await start(taskQueue, subscription.id);
       expect(await handleOf(subscription.id).result()).toBe('ended');

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { ApplicationFailure } from '@temporalio/common';
-import type { ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
-import type { Context } from '@temporalio/activity';
 import Stripe from 'stripe';
 import type { PaymentProcessor } from '../../domain/payments/processor.js';
 import { createStripeClient, createStripeProcessor } from '../../integrations/stripe/processor.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { crashOnceAfterEachStep } from '../../test/crash.js';
 import { useTestStack } from '../../test/stack.js';
 import { createPaymentIntent, createStripeEvent } from '../../test/stripe-factories.js';
 import { startStripeProxy, type StripeProxy } from '../../test/stripe-proxy.js';
@@ -21,31 +19,11 @@ const ADDRESS = { country: 'US', state: 'NY', city: 'New York', postalCode: '100
 /** Every step that writes, in the order a successful checkout and a refund run them. */
 const BOUNDARIES = ['chargeCheckout', 'fulfilCheckout', 'executeRefund', 'settleRefund'];
 
-/**
- * Dies at the end of each step the first time it runs: the step's effects are committed, but the
- * worker never reports it done, exactly as when the process is killed there. Temporal runs the
- * step again, which must change nothing.
- */
-function crashOnceAfterEachStep(crashed: string[]) {
-  return (context: Context) => {
-    const inbound: ActivityInboundCallsInterceptor = {
-      async execute(input, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
-        const result: unknown = await next(input);
-        const step = context.info.activityType;
-        if (BOUNDARIES.includes(step) && !crashed.includes(step)) {
-          crashed.push(step);
-          throw ApplicationFailure.retryable(`worker killed after ${step} committed`);
-        }
-        return result;
-      },
-    };
-    return { inbound };
-  };
-}
-
 describe('checkout reliability: crashes at every step boundary', () => {
   const crashed: string[] = [];
-  const env = useTestStack({ workerInterceptors: { activity: [crashOnceAfterEachStep(crashed)] } });
+  const env = useTestStack({
+    workerInterceptors: { activity: [crashOnceAfterEachStep(BOUNDARIES, crashed)] },
+  });
 
   it('ends with exactly one payment, one order, one refund and one set of events', async () => {
     const organization = await createOrganization(env.database.db);

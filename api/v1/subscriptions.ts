@@ -78,17 +78,11 @@ export function registerSubscriptionOperations(api: OperationRegistry, ctx: Subs
   api.add(
     {
       ...common,
-      errors: [
-        ...common.errors,
-        'AlreadyCanceledSubscription',
-        'BadRequest',
-        'ResourceUnavailable',
-        'NotImplemented',
-      ],
+      errors: [...common.errors, 'AlreadyCanceledSubscription', 'BadRequest', 'ResourceUnavailable'],
       method: 'patch',
       path: '/subscriptions/{id}',
       operationId: 'subscriptions:update',
-      summary: 'Cancel at period end, resume, or revoke a subscription',
+      summary: 'Cancel at period end, resume, revoke, or change the product or discount of a subscription',
       params: subscriptionIdParamsSchema,
       body: subscriptionUpdateSchema,
       response: subscriptionSchema,

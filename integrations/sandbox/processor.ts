@@ -69,6 +69,13 @@ function assertSameRequest(row: { requestHash: string }, hash: string, idempoten
   }
 }
 
+/** As Stripe: a payment for a customer it does not know is refused before anything is made. */
+async function assertSandboxCustomer(db: Db, id: string) {
+  if (!(await findSandboxCustomer(db, id))) {
+    throw new PaymentProcessorError('resource_missing', `No such customer: '${id}'`, false);
+  }
+}
+
 function assertAmount(amount: number) {
   if (!Number.isSafeInteger(amount) || amount < 1) {
     throw new PaymentProcessorError(
@@ -187,13 +194,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
       const hash = requestHash('payment_intents.create', params);
       let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
       if (!row) {
-        if (!(await findSandboxCustomer(db, input.processorCustomerId))) {
-          throw new PaymentProcessorError(
-            'resource_missing',
-            `No such customer: '${input.processorCustomerId}'`,
-            false,
-          );
-        }
+        await assertSandboxCustomer(db, input.processorCustomerId);
         const outcome = sandboxPaymentOutcome(input.confirmationTokenId);
         if (!outcome) {
           // As Stripe: an unknown PaymentMethod fails the request before any payment exists.
@@ -270,13 +271,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
       const hash = requestHash('payment_intents.create', params);
       let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
       if (!row) {
-        if (!(await findSandboxCustomer(db, input.processorCustomerId))) {
-          throw new PaymentProcessorError(
-            'resource_missing',
-            `No such customer: '${input.processorCustomerId}'`,
-            false,
-          );
-        }
+        await assertSandboxCustomer(db, input.processorCustomerId);
         const outcome = sandboxOffSessionOutcome(input.paymentMethodId);
         if (!outcome) {
           return {
@@ -286,13 +281,11 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
             message: `No such PaymentMethod: '${input.paymentMethodId}'`,
           };
         }
-        const { offSession, ...columns } = params;
         await insertSandboxPayment(db, {
           id: sandboxId('pi'),
           idempotencyKey: input.idempotencyKey,
           requestHash: hash,
-          ...columns,
-          offSession,
+          ...params,
           status: outcome.status,
           declineCode: outcome.status === 'failed' ? outcome.declineCode : null,
           failureMessage: outcome.status === 'failed' ? outcome.message : null,

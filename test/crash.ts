@@ -1,0 +1,26 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type { Context } from '@temporalio/activity';
+import type { ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
+
+/**
+ * An activity interceptor that dies at the end of each of `steps` the first time it runs: the
+ * step's effects are committed, but the worker never reports it done, exactly as when the process
+ * is killed there. Temporal runs the step again, which must change nothing. `crashed` records the
+ * steps it killed, in order.
+ */
+export function crashOnceAfterEachStep(steps: readonly string[], crashed: string[]) {
+  return (context: Context) => {
+    const inbound: ActivityInboundCallsInterceptor = {
+      async execute(input, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+        const result: unknown = await next(input);
+        const step = context.info.activityType;
+        if (steps.includes(step) && !crashed.includes(step)) {
+          crashed.push(step);
+          throw ApplicationFailure.retryable(`worker killed after ${step} committed`);
+        }
+        return result;
+      },
+    };
+    return { inbound };
+  };
+}
