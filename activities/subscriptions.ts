@@ -5,6 +5,7 @@ import {
   cycleSubscription,
   notifySubscription,
   notifySubscriptionPaymentFailed,
+  reportCaughtUpWithClock,
   settleSubscriptionCharge,
   type SubscriptionNotice,
   subscriptionWorkflowState,
@@ -67,6 +68,9 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     },
     notifySubscription(notice: SubscriptionNotice) {
       return notifySubscription(ctx, deps.mailer, notice);
+    },
+    reportCaughtUpWithClock(input: { subscriptionId: string; frozenTimeMs: number }) {
+      return reportCaughtUpWithClock(deps.db, input);
     },
     /** Heals subscriptions whose workflow start was lost. */
     reconcileSubscriptions() {

@@ -143,6 +143,7 @@ export function createApp(deps: AppDeps): Express {
       tax: deps.tax,
       processorMetadata: deps.config.processorMetadata,
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
+      sandbox: deps.settings.mode === 'sandbox',
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));

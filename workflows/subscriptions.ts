@@ -21,6 +21,7 @@ const {
   settleSubscriptionCharge,
   notifySubscriptionPaymentFailed,
   notifySubscription,
+  reportCaughtUpWithClock,
 } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '1 minute',
   // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
@@ -59,7 +60,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     woken = false;
     const state = await loadSubscriptionState(subscriptionId);
     if (!state) return 'gone';
-    if (state.ended) return 'ended';
+    const clock = state.testClock;
+    if (state.ended) {
+      if (clock) await reportCaughtUpWithClock({ subscriptionId, frozenTimeMs: clock.frozenTimeMs });
+      return 'ended';
+    }
     if (!welcomed) {
       welcomed = true;
       if (state.currentPeriodIndex === 0) await notifySubscription({ kind: 'started', subscriptionId });
@@ -73,20 +78,29 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
 
     const step = nextSubscriptionStep(state);
-    const waitMs = step.atMs - Date.now();
-    if (waitMs > 0) {
-      waitingFor =
-        step.kind === 'cycle'
-          ? `the end of period ${state.currentPeriodIndex} at ${new Date(step.atMs).toISOString()}`
-          : `try ${step.attempt} of order ${step.orderId} at ${new Date(step.atMs).toISOString()}`;
-      await condition(() => woken, waitMs);
+    // On a test clock (sandbox) time is the clock's: it moves only when the seller advances it.
+    const nowMs = clock ? clock.frozenTimeMs : Date.now();
+    if (step.atMs > nowMs) {
+      const next = describeStep(state.currentPeriodIndex, step);
+      if (clock) {
+        waitingFor = `the test clock to be advanced past ${next} (it is at ${iso(clock.frozenTimeMs)})`;
+        if (clock.caughtUpToMs !== clock.frozenTimeMs) {
+          await reportCaughtUpWithClock({ subscriptionId, frozenTimeMs: clock.frozenTimeMs });
+        }
+        await condition(() => woken);
+      } else {
+        waitingFor = next;
+        await condition(() => woken, step.atMs - nowMs);
+      }
       continue;
     }
 
-    const nowMs = Date.now();
+    // Catching up with a test clock, each step happens at the time it was due, as if that time had
+    // passed: a year advanced at once bills twelve renewals dated a month apart.
+    const stepAtMs = clock ? step.atMs : nowMs;
     if (step.kind === 'cycle') {
       waitingFor = `renewing into period ${step.index}`;
-      const cycled = await cycleSubscription({ subscriptionId, index: step.index, nowMs });
+      const cycled = await cycleSubscription({ subscriptionId, index: step.index, nowMs: stepAtMs });
       if (cycled.outcome === 'renewed') renewed = true;
       continue;
     }
@@ -103,7 +117,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       orderId: step.orderId,
       attempt: step.attempt,
       result: charged,
-      nowMs,
+      nowMs: stepAtMs,
     });
     if (settled.outcome === 'paid') {
       await notifySubscription({ kind: 'receipt', subscriptionId, orderId: step.orderId });
@@ -124,11 +138,22 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   }
 }
 
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function describeStep(periodIndex: number, step: ReturnType<typeof nextSubscriptionStep>): string {
+  return step.kind === 'cycle'
+    ? `the end of period ${periodIndex} at ${iso(step.atMs)}`
+    : `try ${step.attempt} of order ${step.orderId} at ${iso(step.atMs)}`;
+}
+
 const { reconcileSubscriptions } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '5 minutes',
 });
 
-/** Run by the `reconcile-subscriptions` schedule: starts the workflow of any billable subscription without one. */
-export async function reconcileSubscriptionsWorkflow(): Promise<{ started: string[] }> {
+/**
+ * Run by the `reconcile-subscriptions` schedule: starts the workflow of any billable subscription
+ * without one, and wakes those left behind their test clock.
+ */
+export async function reconcileSubscriptionsWorkflow(): Promise<{ started: string[]; woken: string[] }> {
   return reconcileSubscriptions();
 }

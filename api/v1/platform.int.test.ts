@@ -148,6 +148,7 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         }),
         tax: noTax,
         processorMetadata: {},
+        sandbox: true,
         checkoutTtlMs: 3_600_000,
       });
       type Layer = { route?: { path: string; methods: Record<string, boolean> } };

@@ -29,6 +29,7 @@ import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
 import { registerSubscriptionOperations } from './subscriptions.js';
+import { registerTestClockOperations } from './test-clocks.js';
 import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
 
@@ -52,6 +53,8 @@ export type V1Deps = {
   /** Handed to the hosted checkout page (e.g. Stripe's publishable key). */
   processorMetadata: Record<string, string>;
   checkoutTtlMs: number;
+  /** Sandbox mode (no real payments): test clocks are served. */
+  sandbox: boolean;
 };
 
 const PUBLIC_BODY_LIMIT = '64kb';
@@ -123,6 +126,11 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     publicUrl: deps.publicUrl,
     workflows: deps.workflows.subscriptions,
     tax: deps.tax,
+  });
+  registerTestClockOperations(registry, {
+    db: deps.db,
+    sandbox: deps.sandbox,
+    workflows: deps.workflows.subscriptions,
   });
   registerRefundOperations(registry, {
     db: deps.db,

@@ -515,6 +515,45 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'test clocks',
+    scope: 'subscriptions',
+    seed: async ({ db, id, polar }) => {
+      const clock = await db.testClock.create({
+        data: { organizationId: id, name: 'Seeded clock', frozenTime: new Date('2026-01-01T00:00:00Z') },
+      });
+      return { id: clock.id, customerId: (await createCustomer(polar)).id };
+    },
+    stored: (db, clock) => db.testClock.findUnique({ where: { id: clock.id }, include: { customers: true } }),
+    count: (db, organizationId) => db.testClock.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'test_clocks:list', method: 'get', path: '/test-clocks/' },
+      {
+        operationId: 'test_clocks:create',
+        method: 'post',
+        path: '/test-clocks/',
+        body: (_seed, organizationId) => ({
+          frozen_time: '2026-06-01T00:00:00Z',
+          organization_id: organizationId,
+        }),
+        foreign: ORGANIZATION_ID_REFUSED,
+      },
+      { operationId: 'test_clocks:get', method: 'get', path: '/test-clocks/{id}' },
+      {
+        operationId: 'test_clocks:advance',
+        method: 'post',
+        path: '/test-clocks/{id}/advance',
+        body: () => ({ frozen_time: '2026-02-01T00:00:00Z' }),
+      },
+      {
+        operationId: 'test_clocks:attach_customer',
+        method: 'post',
+        path: '/test-clocks/{id}/customers',
+        body: (clock) => ({ customer_id: clock.customerId }),
+      },
+      { operationId: 'test_clocks:delete', method: 'delete', path: '/test-clocks/{id}' },
+    ],
+  }),
+  tenancyScenario({
     name: 'refunds',
     scope: 'refunds',
     seed: async ({ db, polar }) => {

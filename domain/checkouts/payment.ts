@@ -12,6 +12,7 @@ import type {
   RefundResult,
 } from '../payments/processor.js';
 import { releaseDiscount } from '../discounts/repository.js';
+import { clockTimeOfCustomer } from '../test-clocks/repository.js';
 import { startSubscription } from '../subscriptions/service.js';
 import type { RecurringInterval } from '../subscriptions/rules.js';
 import {
@@ -166,6 +167,10 @@ export async function fulfilCheckout(
       name: checkout.customerName,
       billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
     });
+    // A customer on a test clock (sandbox) buys in the clock's time: the plan starts, and its
+    // first order is dated, at the clock's frozen time, which later renewals follow.
+    const clockTime = await clockTimeOfCustomer(tx, customer);
+    const soldAt = clockTime ?? at;
     const subscription = checkout.product.recurringInterval
       ? await startSubscription(
           tx,
@@ -185,7 +190,8 @@ export async function fulfilCheckout(
             // Polar's wire value, always `stripe`).
             paymentProcessor: processor.name,
             savedPaymentMethod,
-            at,
+            at: soldAt,
+            onTestClock: clockTime !== null,
           },
           ctx.publicUrl,
         )
@@ -210,7 +216,7 @@ export async function fulfilCheckout(
       customFieldData: checkout.customFieldData as Prisma.InputJsonValue,
       paymentId: input.paymentId,
       ...(subscription ? { subscriptionId: subscription.id } : {}),
-      at,
+      at: soldAt,
     });
     const updated = await updateCheckoutRow(tx, checkout.id, {
       status: 'succeeded',

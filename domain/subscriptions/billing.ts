@@ -29,6 +29,7 @@ import {
   findUnpaidOrderOfSubscription,
   insertPendingItem,
   lockSubscription,
+  markCaughtUpWithClock,
   markPendingItemsBilled,
   updateSubscriptionRow,
   type SubscriptionRow,
@@ -82,10 +83,28 @@ export async function subscriptionWorkflowState(
       ? {
           id: unpaid.id,
           attempt: row.failedAttempts + 1,
-          dueAtMs: (row.nextAttemptAt ?? row.endedAt ?? row.currentPeriodStart).getTime(),
+          // A plan change billed now is due when it was made, not at the start of its period.
+          dueAtMs:
+            row.nextAttemptAt?.getTime() ??
+            row.endedAt?.getTime() ??
+            Math.max(row.currentPeriodStart.getTime(), unpaid.createdAt.getTime()),
+        }
+      : null,
+    testClock: row.customer.testClock
+      ? {
+          frozenTimeMs: row.customer.testClock.frozenTime.getTime(),
+          caughtUpToMs: row.clockCaughtUpTo?.getTime() ?? null,
         }
       : null,
   };
+}
+
+/** The workflow has lived through its test clock's time up to `frozenTimeMs`. */
+export async function reportCaughtUpWithClock(
+  db: Db,
+  input: { subscriptionId: string; frozenTimeMs: number },
+): Promise<void> {
+  await markCaughtUpWithClock(db, [input.subscriptionId], new Date(input.frozenTimeMs));
 }
 
 /** Ended at the end of its period (not revoked, not unpaid). */

@@ -23,6 +23,7 @@ import {
   insertPendingItem,
   lockSubscription,
   replaceSubscriptionPrices,
+  subscriptionNow,
   updateSubscriptionRow,
   type SubscriptionRow,
 } from './repository.js';
@@ -177,6 +178,20 @@ const isChangeable = (row: SubscriptionRow) =>
 
 type Address = z.infer<typeof addressSchema>;
 
+/**
+ * A subscription on a test clock that is advancing has not lived up to the clock's time yet: a
+ * change now would be dated in a period it has not reached. Refused until the clock is ready.
+ */
+export function assertCaughtUpWithClock(row: SubscriptionRow): void {
+  const clock = row.customer.testClock;
+  if (clock && (row.clockCaughtUpTo === null || row.clockCaughtUpTo < clock.frozenTime)) {
+    throw new AppError(
+      'Conflict',
+      "This customer's test clock is advancing; change the subscription once the clock is ready.",
+    );
+  }
+}
+
 /** `current`: the subscription as the caller, allowed to manage it, found it. */
 export async function changeSubscriptionProduct(
   ctx: PlanChangeContext,
@@ -190,7 +205,8 @@ export async function changeSubscriptionProduct(
     input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
   // Priced and taxed before the lock; the transaction checks the price did not move meanwhile.
-  const quoted = planProductChange(current, product, behavior, new Date());
+  assertCaughtUpWithClock(current);
+  const quoted = planProductChange(current, product, behavior, subscriptionNow(current));
   const customer = await findLiveCustomer(ctx.db, current.customerId);
   const taxQuote =
     quoted.behavior === 'invoice' && quoted.net > 0
@@ -208,7 +224,8 @@ export async function changeSubscriptionProduct(
     await lockSubscription(tx, id);
     const row = (await findSubscription(tx, id))!;
     if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
-    const at = new Date();
+    assertCaughtUpWithClock(row);
+    const at = subscriptionNow(row);
     const plan = planProductChange(row, product, behavior, at);
     // The clock moved a little between the quote and the lock: the quoted rate applies to what is billed.
     const tax =
@@ -313,6 +330,8 @@ export async function changeSubscriptionDiscount(
     await lockSubscription(tx, id);
     const row = (await findSubscription(tx, id))!;
     if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
+    assertCaughtUpWithClock(row);
+    const at = subscriptionNow(row);
     if (discountId !== null) {
       const discount = await findDiscountOfOrganization(tx, row.organizationId, discountId);
       if (!discount) return refuse('Discount not found.');
@@ -330,7 +349,7 @@ export async function changeSubscriptionDiscount(
           productId: row.productId,
           currency: row.currency,
           isRecurring: true,
-          now: new Date(),
+          now: at,
           redemptionsCount: discount.redemptionsCount,
         },
       );
@@ -343,7 +362,7 @@ export async function changeSubscriptionDiscount(
       // `amount` and ledger stay) with the discount it had.
       discountFirstPeriodStart: discountId ? row.currentPeriodEnd : null,
     });
-    await recordSubscriptionChange(ctx, tx, row, updated, new Date());
+    await recordSubscriptionChange(ctx, tx, row, updated, at);
     return updated;
   });
   await ctx.workflows.signalChanged(id);
@@ -361,7 +380,7 @@ export async function previewProductChange(
   const behavior =
     input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
-  const plan = planProductChange(current, product, behavior, new Date());
+  const plan = planProductChange(current, product, behavior, subscriptionNow(current));
   const dueNow = plan.behavior === 'invoice' ? Math.max(plan.net, 0) : 0;
   return {
     proration_behavior: plan.behavior,

@@ -9,7 +9,8 @@ type Client = Db | Prisma.TransactionClient;
 
 /** Everything a subscription's wire shape shows. */
 export const subscriptionInclude = {
-  customer: true,
+  // Its test clock (sandbox) is the subscription's time: see `subscriptionNow`.
+  customer: { include: { testClock: { select: { id: true, frozenTime: true } } } },
   product: { include: productInclude },
   discount: true,
   prices: {
@@ -98,7 +99,7 @@ export function findUnpaidOrderOfSubscription(db: Client, subscriptionId: string
   return db.order.findFirst({
     where: { subscriptionId, status: 'pending' },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { id: true, totalAmount: true, currency: true, requestKey: true },
+    select: { id: true, totalAmount: true, currency: true, requestKey: true, createdAt: true },
   });
 }
 
@@ -144,4 +145,53 @@ export async function replaceSubscriptionPrices(
   await tx.subscriptionPrice.createMany({
     data: prices.map((price) => ({ ...price, subscriptionId, createdAt: at })),
   });
+}
+
+/**
+ * The time a subscription lives in: its customer's test clock (sandbox) when it has one, else the
+ * wall clock. Every change of the subscription is dated with it, so periods, prorations and orders
+ * agree with the clock that renews it.
+ */
+export function subscriptionNow(row: Pick<SubscriptionRow, 'customer'>): Date {
+  return row.customer.testClock?.frozenTime ?? new Date();
+}
+
+/** Subscriptions of the customers on these test clocks, with how far each has caught up. */
+export function subscriptionsOnTestClocks(db: Client, testClockIds: string[]) {
+  return db.subscription.findMany({
+    where: { customer: { testClockId: { in: testClockIds } } },
+    select: {
+      id: true,
+      endedAt: true,
+      clockCaughtUpTo: true,
+      customer: { select: { testClockId: true } },
+      orders: { where: { status: 'pending' }, select: { id: true }, take: 1 },
+    },
+  });
+}
+
+/** Its workflow has lived through the test clock's time up to `at`. */
+export function markCaughtUpWithClock(db: Client, ids: string[], at: Date) {
+  return db.subscription.updateMany({
+    where: { id: { in: ids }, OR: [{ clockCaughtUpTo: null }, { clockCaughtUpTo: { lt: at } }] },
+    data: { clockCaughtUpTo: at },
+  });
+}
+
+/** Subscriptions whose test clock was advanced before `advancedBefore` and which have not caught up. */
+export async function findSubscriptionIdsBehindTheirClock(
+  db: Client,
+  advancedBefore: Date,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT s.id::text AS id
+    FROM subscriptions s
+    JOIN customers c ON c.id = s.customer_id
+    JOIN test_clocks t ON t.id = c.test_clock_id
+    WHERE (s.clock_caught_up_to IS NULL OR s.clock_caught_up_to < t.frozen_time)
+      AND COALESCE(t.modified_at, t.created_at) < ${advancedBefore}
+    ORDER BY s.id
+    LIMIT ${limit}`;
+  return rows.map((row) => row.id);
 }

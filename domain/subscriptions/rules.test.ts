@@ -295,6 +295,7 @@ describe('nextSubscriptionStep', () => {
     currentPeriodEndMs: 5000,
     canceledAtMs: null,
     unpaidOrder: null,
+    testClock: null,
   };
 
   it('renews into the next period at the end of the current one', () => {

@@ -199,6 +199,11 @@ export type SubscriptionWorkflowState = {
   canceledAtMs: number | null;
   /** An order of the subscription still to be paid (a renewal, a plan change billed now). */
   unpaidOrder: { id: string; attempt: number; dueAtMs: number } | null;
+  /**
+   * Its customer's test clock (sandbox): the time the subscription lives in instead of the
+   * wall clock; the workflow waits for the clock to be advanced rather than for a timer.
+   */
+  testClock: { frozenTimeMs: number; caughtUpToMs: number | null } | null;
 };
 
 export type SubscriptionStep =

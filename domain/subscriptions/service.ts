@@ -14,16 +14,23 @@ import { periodStart, type RecurringInterval } from './rules.js';
 import {
   findBillableSubscriptionIds,
   findSubscription,
+  findSubscriptionIdsBehindTheirClock,
   hasSubscriptionWithStatus,
   insertSubscription,
   listSubscriptionRows,
   lockSubscription,
+  subscriptionNow,
   updateSubscriptionRow,
   type SubscriptionRow,
 } from './repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './billing.js';
-import { changeSubscriptionDiscount, changeSubscriptionProduct, previewProductChange } from './changes.js';
+import {
+  assertCaughtUpWithClock,
+  changeSubscriptionDiscount,
+  changeSubscriptionProduct,
+  previewProductChange,
+} from './changes.js';
 import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
@@ -78,6 +85,8 @@ export type NewSubscription = {
   paymentProcessor: string;
   savedPaymentMethod: SavedPaymentMethod | null;
   at: Date;
+  /** Its customer is on a test clock, whose time `at` is. */
+  onTestClock?: boolean;
 };
 
 /**
@@ -117,6 +126,8 @@ export async function startSubscription(
     periodBilled: input.amount,
     periodUsed: 0,
     periodLedgerSince: input.at,
+    // Its workflow starts where the clock stands: the clock is not `advancing` for a new plan.
+    clockCaughtUpTo: input.onTestClock ? input.at : null,
     createdAt: input.at,
     prices: { create: input.prices.map((price) => ({ ...price, createdAt: input.at })) },
   });
@@ -144,9 +155,15 @@ export async function reconcileSubscriptionWorkflows(
   db: Db,
   workflows: SubscriptionWorkflows,
   now = new Date(),
-): Promise<{ started: string[] }> {
-  const billable = await findBillableSubscriptionIds(db, new Date(now.getTime() - RECONCILE_MIN_AGE_MS), 500);
-  return { started: await workflows.startMissing(billable.map(({ id }) => id)) };
+): Promise<{ started: string[]; woken: string[] }> {
+  const before = new Date(now.getTime() - RECONCILE_MIN_AGE_MS);
+  const billable = await findBillableSubscriptionIds(db, before, 500);
+  const started = await workflows.startMissing(billable.map(({ id }) => id));
+  // A test clock's advance whose wake-up was lost (Temporal was unreachable) would stay
+  // `advancing` for ever: its subscriptions still behind it are woken again.
+  const behind = await findSubscriptionIdsBehindTheirClock(db, before, 500);
+  await Promise.all(behind.map((id) => workflows.signalChanged(id)));
+  return { started, woken: behind };
 }
 
 /**
@@ -289,7 +306,8 @@ async function changeSubscription(
   const after = await ctx.db.$transaction(async (tx) => {
     await lockSubscription(tx, id);
     const row = (await findSubscription(tx, id))!;
-    const now = new Date();
+    assertCaughtUpWithClock(row);
+    const now = subscriptionNow(row);
     const updated = await updateSubscriptionRow(tx, id, change(row, now));
     await recordSubscriptionChange(ctx, tx, row, updated, now);
     return updated;

@@ -1,0 +1,375 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { validateEvent } from '@polar-sh/sdk/webhooks';
+import type { Caller } from '../../domain/access/rules.js';
+import { listTestClocks } from '../../domain/test-clocks/service.js';
+import { AppError } from '../../domain/platform/errors.js';
+import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { eventually } from '../../test/eventually.js';
+import { useTestStack } from '../../test/stack.js';
+import { startWebhookReceiver } from '../../test/webhook-receiver.js';
+
+const WEBHOOK_SECRET = 'tollgate_whs_test-clock-life-secret';
+const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
+
+type TestClock = {
+  id: string;
+  name: string | null;
+  frozen_time: string;
+  status: 'ready' | 'advancing';
+  customer_ids: string[];
+  organization_id: string;
+};
+
+describe('test clocks (sandbox): a plan lives through the time a seller advances', () => {
+  const env = useTestStack();
+  const receivers: Awaited<ReturnType<typeof startWebhookReceiver>>[] = [];
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+  });
+
+  async function seller() {
+    const organization = await createOrganization(env.database.db);
+    const token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
+    const product = (name: string, amount: number) =>
+      polar.products.create({
+        name,
+        recurringInterval: 'month',
+        prices: [{ amountType: 'fixed', priceAmount: amount, priceCurrency: 'usd' }],
+      });
+    return { organization, token, polar, product };
+  }
+
+  /** The clocks are our extension: the SDK has no calls for them. */
+  function clockApi(token: string) {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/test-clocks/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+    };
+    const ok = async (method: string, path: string, body?: unknown) => {
+      const answer = await call(method, path, body);
+      if (answer.status >= 300)
+        throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body as unknown as TestClock;
+    };
+    return {
+      call,
+      create: (frozenTime: string, name = 'Year one') => ok('POST', '', { name, frozen_time: frozenTime }),
+      get: (id: string) => ok('GET', id),
+      attach: (id: string, customerId: string) => ok('POST', `${id}/customers`, { customer_id: customerId }),
+      /** Advances and waits until every subscription of the clock caught up. */
+      async advanceTo(id: string, frozenTime: string) {
+        const answer = await call('POST', `${id}/advance`, { frozen_time: frozenTime });
+        expect(answer.status).toBe(202);
+        return eventually(
+          () => ok('GET', id),
+          (clock) => clock.status === 'ready',
+          60_000,
+        );
+      },
+    };
+  }
+
+  async function buy(polar: Polar, productId: string, customerId: string, card = 'pm_card_visa') {
+    const checkout = await polar.checkouts.create({ products: [productId], customerId });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerName: 'Ada Lovelace',
+        customerBillingAddress: ADDRESS,
+        confirmationTokenId: card,
+      },
+    });
+    return eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+  }
+
+  const ordersOf = async (polar: Polar, productIds: string[]) =>
+    (await polar.orders.list({ productId: productIds, limit: 100, sorting: ['created_at'] })).result.items;
+
+  it('a whole life through the SDK: 3 renewals, upgrade invoiced, downgrade prorated, cancel, resume, cancel, end', async () => {
+    const { polar, token, product } = await seller();
+    const clocks = clockApi(token);
+    const basic = await product('Basic', 1500);
+    const pro = await product('Pro', 4000);
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    await polar.webhooks.createWebhookEndpoint({
+      url: receiver.url,
+      format: 'raw',
+      secret: WEBHOOK_SECRET,
+      events: [
+        'subscription.created',
+        'subscription.active',
+        'subscription.updated',
+        'subscription.canceled',
+        'subscription.uncanceled',
+        'subscription.revoked',
+        'order.created',
+        'order.paid',
+      ],
+    });
+
+    // The 31st: renewals keep the anchor day where the month has one (28 Feb, 31 Mar, 30 Apr).
+    const clock = await clocks.create('2026-01-31T10:00:00.000Z');
+    expect(clock).toMatchObject({
+      status: 'ready',
+      customer_ids: [],
+      frozen_time: '2026-01-31T10:00:00.000Z',
+    });
+    const customer = await polar.customers.create({ email: 'ada@example.test', name: 'Ada Lovelace' });
+    expect((await clocks.attach(clock.id, customer.id)).customer_ids).toEqual([customer.id]);
+
+    const checkout = await buy(polar, basic.id, customer.id);
+    const id = checkout.subscriptionId!;
+    const started = await polar.subscriptions.get({ id });
+    // The plan lives in the clock's time, not today's.
+    expect(started.startedAt).toEqual(new Date('2026-01-31T10:00:00.000Z'));
+    expect(started.currentPeriodEnd).toEqual(new Date('2026-02-28T10:00:00.000Z'));
+    expect((await clocks.get(clock.id)).status).toBe('ready');
+
+    // Three renewals in one advance, each dated when it was due.
+    await clocks.advanceTo(clock.id, '2026-04-30T12:00:00.000Z');
+    let orders = await ordersOf(polar, [basic.id]);
+    expect(
+      orders.map((order) => [order.billingReason, order.totalAmount, order.status, order.createdAt]),
+    ).toEqual([
+      ['subscription_create', 1500, 'paid', new Date('2026-01-31T10:00:00.000Z')],
+      ['subscription_cycle', 1500, 'paid', new Date('2026-02-28T10:00:00.000Z')],
+      ['subscription_cycle', 1500, 'paid', new Date('2026-03-31T10:00:00.000Z')],
+      ['subscription_cycle', 1500, 'paid', new Date('2026-04-30T10:00:00.000Z')],
+    ]);
+    expect(await polar.subscriptions.get({ id })).toMatchObject({
+      status: 'active',
+      currentPeriodStart: new Date('2026-04-30T10:00:00.000Z'),
+      currentPeriodEnd: new Date('2026-05-31T10:00:00.000Z'),
+    });
+
+    // Upgrade half-way through the 31-day period, billed now: 4000/2 − 1500/2.
+    await clocks.advanceTo(clock.id, '2026-05-15T22:00:00.000Z');
+    const upgraded = await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: pro.id, prorationBehavior: 'invoice' },
+    });
+    expect(upgraded).toMatchObject({ productId: pro.id, amount: 4000 });
+    const invoiced = await eventually(
+      () => ordersOf(polar, [pro.id]),
+      (list) => list.length === 1 && list[0]!.status === 'paid',
+    );
+    expect(invoiced[0]).toMatchObject({
+      billingReason: 'subscription_update',
+      netAmount: 1250,
+      createdAt: new Date('2026-05-15T22:00:00.000Z'),
+    });
+    expect(invoiced[0]!.items.map((item) => item.amount).sort((a, b) => a - b)).toEqual([-750, 2000]);
+
+    // Downgrade with a quarter of the period left, onto the next renewal: 1500/4 − 4000/4.
+    await clocks.advanceTo(clock.id, '2026-05-23T16:00:00.000Z');
+    const preview = await fetch(`${env.stack.baseUrl}/v1/subscriptions/${id}/proration-preview`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ product_id: basic.id, proration_behavior: 'prorate' }),
+    }).then((response) => response.json());
+    expect(preview).toMatchObject({
+      amount_due_now: 0,
+      amount_carried_to_next_invoice: -625,
+      new_amount: 1500,
+    });
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: basic.id, prorationBehavior: 'prorate' },
+    });
+    expect(await ordersOf(polar, [pro.id])).toHaveLength(1);
+
+    // The renewal bills the Basic fee with both proration lines: 1500 + 375 − 1000.
+    await clocks.advanceTo(clock.id, '2026-06-01T00:00:00.000Z');
+    orders = await ordersOf(polar, [basic.id]);
+    const renewal = orders.at(-1)!;
+    expect(renewal).toMatchObject({
+      billingReason: 'subscription_cycle',
+      netAmount: 875,
+      status: 'paid',
+      createdAt: new Date('2026-05-31T10:00:00.000Z'),
+    });
+    expect(renewal.items.map((item) => item.amount).sort((a, b) => a - b)).toEqual([-1000, 375, 1500]);
+
+    // Cancel, change of mind, cancel again: it ends at the end of the period, nothing more billed.
+    const update = (cancelAtPeriodEnd: boolean) =>
+      polar.subscriptions.update({ id, subscriptionUpdate: { cancelAtPeriodEnd } });
+    expect(await update(true)).toMatchObject({
+      cancelAtPeriodEnd: true,
+      canceledAt: new Date('2026-06-01T00:00:00.000Z'),
+      endsAt: new Date('2026-06-30T10:00:00.000Z'),
+    });
+    expect(await update(false)).toMatchObject({ cancelAtPeriodEnd: false, canceledAt: null, endsAt: null });
+    await update(true);
+    await clocks.advanceTo(clock.id, '2026-07-01T00:00:00.000Z');
+    expect(await polar.subscriptions.get({ id })).toMatchObject({
+      status: 'canceled',
+      endedAt: new Date('2026-06-30T10:00:00.000Z'),
+    });
+    const all = await ordersOf(polar, [basic.id, pro.id]);
+    expect(all.map((order) => order.netAmount)).toEqual([1500, 1500, 1500, 1500, 1250, 875]);
+    expect(all.every((order) => order.status === 'paid')).toBe(true);
+
+    // Every webhook passes the SDK's own check, and each kind arrived as often as it happened.
+    const events = await eventually(
+      async () =>
+        receiver.received.map((request) => validateEvent(request.body, request.headers, WEBHOOK_SECRET)),
+      (list) => list.filter((event) => event.type === 'subscription.revoked').length === 1,
+      30_000,
+    );
+    const count = (type: string) => events.filter((event) => event.type === type).length;
+    expect(count('subscription.created')).toBe(1);
+    expect(count('order.created')).toBe(6);
+    expect(count('order.paid')).toBe(6);
+    expect(count('subscription.canceled')).toBe(2);
+    expect(count('subscription.uncanceled')).toBe(1);
+    expect(count('subscription.revoked')).toBe(1);
+    const paid = events.filter((event) => event.type === 'order.paid').map((event) => event.data);
+    expect(paid.map((order) => (order as { netAmount: number }).netAmount).sort((a, b) => a - b)).toEqual([
+      875, 1250, 1500, 1500, 1500, 1500,
+    ]);
+  });
+
+  it('runs dunning in clock time: a card declining renewals ends the plan unpaid after the last try', async () => {
+    const { polar, token, product } = await seller();
+    const clocks = clockApi(token);
+    const plan = await product('Starter', 900);
+    const clock = await clocks.create('2026-03-01T09:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'grace@example.test' });
+    await clocks.attach(clock.id, customer.id);
+    const { subscriptionId } = await buy(polar, plan.id, customer.id, 'pm_card_chargeCustomerFail');
+
+    // The renewal on 1 April fails; tries on +2, +5, +7, +7 days fail too: unpaid on 22 April.
+    await clocks.advanceTo(clock.id, '2026-04-10T00:00:00.000Z');
+    expect(await polar.subscriptions.get({ id: subscriptionId! })).toMatchObject({ status: 'past_due' });
+    await clocks.advanceTo(clock.id, '2026-05-15T00:00:00.000Z');
+    expect(await polar.subscriptions.get({ id: subscriptionId! })).toMatchObject({
+      status: 'unpaid',
+      endedAt: new Date('2026-04-22T09:00:00.000Z'),
+    });
+    const orders = await ordersOf(polar, [plan.id]);
+    expect(orders.map((order) => [order.billingReason, order.status])).toEqual([
+      ['subscription_create', 'paid'],
+      ['subscription_cycle', 'pending'],
+    ]);
+    const stored = await env.database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId! } });
+    expect(stored.failedAttempts).toBe(5);
+  });
+
+  it('refuses what would make a clock lie: going back, leaping years, customers with a past, changes while advancing', async () => {
+    const { polar, token, product, organization } = await seller();
+    const clocks = clockApi(token);
+    const clock = await clocks.create('2026-01-01T00:00:00.000Z');
+
+    const back = await clocks.call('POST', `${clock.id}/advance`, { frozen_time: '2025-12-31T00:00:00Z' });
+    expect(back.status).toBe(422);
+    expect(back.body).toEqual({
+      detail: [
+        expect.objectContaining({
+          loc: ['body', 'frozen_time'],
+          msg: 'Advance the clock to a time after its current time, 2026-01-01T00:00:00.000Z.',
+        }),
+      ],
+    });
+    const leap = await clocks.call('POST', `${clock.id}/advance`, { frozen_time: '2028-01-02T00:00:00Z' });
+    expect(leap.status).toBe(422);
+    expect(JSON.stringify(leap.body)).toContain('at most two years at a time');
+    const noOffset = await clocks.call('POST', `${clock.id}/advance`, { frozen_time: '2026-02-01T00:00:00' });
+    expect(noOffset.status).toBe(422);
+    expect((await clocks.get(clock.id)).frozen_time).toBe('2026-01-01T00:00:00.000Z');
+
+    // A customer whose plans follow real time stays there.
+    const plan = await product('Solo', 500);
+    const regular = await polar.customers.create({ email: 'regular@example.test' });
+    await buy(polar, plan.id, regular.id);
+    const withPast = await clocks.call('POST', `${clock.id}/customers`, { customer_id: regular.id });
+    expect(withPast.status).toBe(422);
+    expect(JSON.stringify(withPast.body)).toContain('already has subscriptions');
+
+    // Another organization's customer and clock are not found.
+    const other = await seller();
+    const stranger = await other.polar.customers.create({ email: 'stranger@example.test' });
+    const foreignCustomer = await clocks.call('POST', `${clock.id}/customers`, { customer_id: stranger.id });
+    expect(foreignCustomer.status).toBe(422);
+    expect((await clockApi(other.token).call('GET', clock.id)).status).toBe(404);
+    expect(
+      (
+        await clockApi(other.token).call('POST', `${clock.id}/advance`, {
+          frozen_time: '2026-02-01T00:00:00Z',
+        })
+      ).status,
+    ).toBe(404);
+
+    // One clock per customer.
+    const onClock = await polar.customers.create({ email: 'clocked@example.test' });
+    await clocks.attach(clock.id, onClock.id);
+    const second = await clocks.create('2026-01-01T00:00:00.000Z', 'Second');
+    const twice = await clocks.call('POST', `${second.id}/customers`, { customer_id: onClock.id });
+    expect(twice.status).toBe(422);
+    expect(JSON.stringify(twice.body)).toContain('on another test clock');
+
+    // While a subscription is behind its clock, changes to it wait for the clock.
+    const { subscriptionId } = await buy(polar, plan.id, onClock.id);
+    await env.database.db.subscription.update({
+      where: { id: subscriptionId! },
+      data: { clockCaughtUpTo: new Date('2025-12-01T00:00:00Z') },
+    });
+    expect((await clocks.get(clock.id)).status).toBe('advancing');
+    const busy = await fetch(`${env.stack.baseUrl}/v1/subscriptions/${subscriptionId}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ cancel_at_period_end: true }),
+    });
+    expect(busy.status).toBe(409);
+    const advancing = await clocks.call('POST', `${clock.id}/advance`, {
+      frozen_time: '2026-02-01T00:00:00Z',
+    });
+    expect(advancing.status).toBe(409);
+    await env.database.db.subscription.update({
+      where: { id: subscriptionId! },
+      data: { clockCaughtUpTo: new Date('2026-01-01T00:00:00Z') },
+    });
+
+    // A clock whose customers have running plans is not deleted; once they ended, it is.
+    expect((await clocks.call('DELETE', clock.id)).status).toBe(409);
+    await polar.subscriptions.revoke({ id: subscriptionId! });
+    expect((await clocks.call('DELETE', clock.id)).status).toBe(204);
+    expect((await clocks.call('GET', clock.id)).status).toBe(404);
+    const detached = await env.database.db.customer.findUniqueOrThrow({ where: { id: onClock.id } });
+    expect(detached.testClockId).toBeNull();
+
+    const listed = await clocks.call('GET', `?organization_id=${organization.id}`);
+    expect(listed.body).toMatchObject({ items: [expect.objectContaining({ id: second.id })] });
+  });
+
+  it('exists only in sandbox mode: a live server refuses every call', async () => {
+    const organization = await createOrganization(env.database.db);
+    const caller: Caller = {
+      kind: 'organization_access_token',
+      tokenId: '00000000-0000-4000-8000-000000000001',
+      organizationId: organization.id,
+      createdById: null,
+      scopes: [],
+    };
+    const live = { db: env.database.db, sandbox: false, workflows: env.stack.workflows.subscriptions };
+    const refusal = await listTestClocks(live, caller, { page: 1, limit: 10 }).catch(
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ errorName: 'NotPermitted', status: 403 });
+    expect((refusal as AppError).message).toContain('Test clocks exist only in sandbox mode');
+    // The same server in sandbox mode answers.
+    const sandbox = { ...live, sandbox: true };
+    expect(await listTestClocks(sandbox, caller, { page: 1, limit: 10 })).toMatchObject({ items: [] });
+  });
+});
