@@ -1,12 +1,11 @@
 import type { Mailer } from '../domain/emails/mailer.js';
-import type { OffSessionPaymentResult, PaymentProcessor } from '../domain/payments/processor.js';
+import type { PaymentProcessor } from '../domain/payments/processor.js';
 import {
-  chargeSubscriptionOrder,
+  collectSubscriptionOrder,
   cycleSubscription,
   notifySubscription,
   notifySubscriptionPaymentFailed,
   reportCaughtUpWithClock,
-  settleSubscriptionCharge,
   type SubscriptionNotice,
   subscriptionWorkflowState,
   type SubscriptionBillingContext,
@@ -45,17 +44,13 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     cycleSubscription(input: { subscriptionId: string; index: number; nowMs: number }) {
       return cycleSubscription(ctx, input);
     },
-    chargeSubscriptionOrder(input: { subscriptionId: string; orderId: string; attempt: number }) {
-      return chargeSubscriptionOrder(ctx, deps.processor, input);
-    },
-    settleSubscriptionCharge(input: {
+    collectSubscriptionOrder(input: {
       subscriptionId: string;
       orderId: string;
       attempt: number;
-      result: OffSessionPaymentResult;
       nowMs: number;
     }) {
-      return settleSubscriptionCharge(ctx, input);
+      return collectSubscriptionOrder(ctx, deps.processor, input);
     },
     notifySubscriptionPaymentFailed(input: {
       subscriptionId: string;

@@ -1,9 +1,7 @@
 // B4: checkout workflows per second, and the time from a confirmed checkout to its `order.paid`.
 //
-// One PostgreSQL, one Temporal dev server, and in this process: the API (createApp, on loopback)
-// and one worker (the deployment's workflows plus a bench-only empty workflow, b4-workflows.ts),
-// each with its own database pool of the default size, as deployed; the webhook dispatcher runs
-// throughout, as on every deployment.
+// The stack of bench/stack.ts: one PostgreSQL, one Temporal dev server, the API and one worker in
+// this process (the baseline's empty workflow is in bench-workflows.ts).
 //
 // Throughput. Figure: N `checkout:<id>` workflows over seeded open checkouts, each on its real path
 // to expiry: loadCheckoutState, a timer until expires_at, loadCheckoutState, expireCheckout (row
@@ -33,41 +31,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Polar } from '@polar-sh/sdk';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection } from '@temporalio/worker';
-import pg from 'pg';
-import { pino } from 'pino';
 import { z } from 'zod';
-import { createApp } from '../api/app.js';
-import { createAuth } from '../api/auth/auth.js';
-import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
-import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
-import { noTax } from '../domain/tax/rules.js';
-import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
-import { createDb, type Db } from '../infra/db.js';
-import { LocalFileStorage } from '../integrations/local-disk/storage.js';
-import { createMailer } from '../integrations/smtp/mailer.js';
-import { findFreePort } from '../infra/processes.js';
-import { openToolingPostgres } from '../scripts/lib/local-database.js';
-import { resolveDataDir } from '../scripts/lib/paths.js';
-import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
-import { ensureTemporalCli } from '../scripts/lib/tools.js';
-import { resolveTypeScriptSpecifiers } from '../temporal/bundle.js';
-import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
-import { startTemporalDevServer } from '../temporal/dev-server.js';
-import { taskQueues } from '../temporal/task-queues.js';
-import { createTollgateWorker } from '../temporal/worker.js';
 import type { checkoutWorkflow } from '../workflows/checkouts.js';
-import type { emptyWorkflow } from './b4-workflows.js';
+import type { emptyWorkflow } from './bench-workflows.js';
 import type { BenchmarkResult } from './lib.js';
-import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
+import { epochMs, inLanes, latencySummary, seller, startBenchStack, waitUntil } from './stack.js';
 
 const settingsSchema = z.object({
   /** Workflows of each kind in the throughput run. */
@@ -95,44 +67,6 @@ const orderPaidSchema = z.object({
   type: z.string(),
   data: z.object({ checkout_id: z.string().nullable() }).loose(),
 });
-
-/** Nearest-rank percentile of already sorted values. */
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
-}
-
-function latencySummary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const round = (value: number) => Math.round(value * 10) / 10;
-  return {
-    p50: round(percentile(sorted, 0.5)),
-    p99: round(percentile(sorted, 0.99)),
-    max: round(sorted.at(-1) ?? Number.NaN),
-  };
-}
-
-/** A protobuf timestamp of a history event, in milliseconds since the epoch. */
-function epochMs(timestamp: { seconds?: number | { toString(): string } | null; nanos?: number | null }) {
-  return Number(timestamp.seconds ?? 0) * 1000 + Math.floor((timestamp.nanos ?? 0) / 1_000_000);
-}
-
-/** Runs `work` over `items` with at most `lanes` at a time, in order within each lane. */
-async function inLanes<T>(items: T[], lanes: number, work: (item: T) => Promise<void>) {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-    }),
-  );
-}
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`B4: ${what} did not happen in ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Records when each checkout's first `order.paid` arrives; answers every request 200 at once. */
 async function startPaidReceiver() {
@@ -189,158 +123,11 @@ async function startPaidReceiver() {
   };
 }
 
-/** The API as a deployment serves it, on loopback, with a real Temporal client. */
-async function startApi(db: Db, temporal: Client, taskQueue: string, workflows: WorkflowStarters) {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const secret = 'bench-secret-bench-secret-bench-secret';
-  const silent = pino({ level: 'silent' });
-  const app = createApp({
-    config: {
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      READINESS_TIMEOUT_MS: 5000,
-      TRUST_PROXY: 'loopback',
-      // Counted as in production, with a budget the bench never reaches.
-      API_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
-      CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE: 1_000_000_000,
-      publicUrl: baseUrl,
-      CHECKOUT_TTL_SECONDS: 3600,
-      processorMetadata: {},
-    },
-    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false },
-    // Access logs are written as in production, to a sink that costs no disk.
-    logger: pino({ level: 'info' }, pino.destination('/dev/null')),
-    db,
-    temporal,
-    workflows,
-    webhookSender: createHttpWebhookSender({
-      requireHttps: false,
-      allowLoopback: true,
-      allowPrivateNetworks: false,
-    }),
-    fileStorage: new LocalFileStorage({
-      root: path.join(os.tmpdir(), 'tollgate-bench-files'),
-      publicUrl: baseUrl,
-      secret,
-    }),
-    auth: createAuth(db, {
-      publicUrl: baseUrl,
-      secret,
-      trustedOrigins: [],
-      rateLimitEnabled: false,
-      logger: silent,
-      mailer: createMailer({ db, from: 'bench@localhost', logger: silent }),
-      invitations: workflows.invitations,
-    }),
-    tax: noTax,
-  });
-  server.on('request', app);
-  return {
-    baseUrl,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/** An organization, its API client and a one-time product at 25.00 USD, through the API. */
-async function seller(db: Db, baseUrl: string, name: string) {
-  const organization = await db.organization.create({ data: { name, slug: `bench-${randomUUID()}` } });
-  const { token } = await issueAccessToken(db, {
-    organizationId: organization.id,
-    comment: 'bench',
-    createdById: null,
-  });
-  const polar = new Polar({ accessToken: token, serverURL: baseUrl });
-  const product = await polar.products.create({
-    name: 'Bench product',
-    recurringInterval: null,
-    prices: [{ amountType: 'fixed', priceAmount: 2500, priceCurrency: 'usd' }],
-  });
-  return { organization, polar, product, priceId: product.prices[0]!.id };
-}
-
 export async function runB4(): Promise<BenchmarkResult[]> {
   const settings = settingsSchema.parse(process.env);
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    const postgres = await openToolingPostgres({ name: 'bench-postgres' });
-    cleanups.push(postgres.stop);
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS tollgate_bench_b4 WITH (FORCE)');
-    await admin.query('CREATE DATABASE tollgate_bench_b4');
-    await admin.end();
-    const databaseUrl = postgres.urlFor('tollgate_bench_b4');
-    await migrateDeploy(databaseUrl);
-
-    const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
-    const temporalServer = await startTemporalDevServer({
-      binary: await ensureTemporalCli(() => undefined),
-      port: await findFreePort(),
-      logFile: path.join(dataDir, 'logs', 'bench-temporal.log'),
-    });
-    cleanups.push(temporalServer.stop);
-
-    // As deployed: the API and the worker each with their own pool of the default size; the
-    // bench's own seeding and reads on a third, so they never take the others' connections.
-    const db = createDb(databaseUrl);
-    const apiDb = createDb(databaseUrl);
-    const workerDb = createDb(databaseUrl);
-    cleanups.push(
-      () => db.$disconnect(),
-      () => apiDb.$disconnect(),
-      () => workerDb.$disconnect(),
-    );
-    const clientConnection = await Connection.connect({ address: temporalServer.address });
-    cleanups.push(() => clientConnection.close());
-    const temporal = new Client({ connection: clientConnection });
-    const workerConnection = await NativeConnection.connect({ address: temporalServer.address });
-    cleanups.push(() => workerConnection.close());
-    const taskQueuePrefix = 'bench-b4';
-    const taskQueue = taskQueues(taskQueuePrefix).main;
-
-    const workflows = temporalStarters(temporal, taskQueue);
-    const api = await startApi(apiDb, temporal, taskQueue, workflows);
-    cleanups.push(api.stop);
-    const bundle = await bundleWorkflowCode({
-      workflowsPath: fileURLToPath(new URL('./b4-workflows.ts', import.meta.url)),
-      webpackConfigHook: resolveTypeScriptSpecifiers,
-      logger: { info() {}, debug() {}, trace() {}, log() {}, warn: console.warn, error: console.error },
-    });
-    const worker = await createTollgateWorker({
-      connection: workerConnection,
-      namespace: 'default',
-      taskQueuePrefix,
-      db: workerDb,
-      mailer: createMailer({ db: workerDb, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
-      publicUrl: api.baseUrl,
-      workflows,
-      webhookSender: createHttpWebhookSender({
-        requireHttps: false,
-        allowLoopback: true,
-        allowPrivateNetworks: false,
-      }),
-      processor: createSandboxProcessor({ db: workerDb, sink: workflows.processorEvents }),
-      processorMetadata: {},
-      tax: noTax,
-      workflowBundle: { code: bundle.code },
-    });
-    const run = worker.run();
-    cleanups.push(async () => {
-      // The dispatcher's long-running activity would hold the worker's shutdown for 30 s.
-      await temporal.workflow
-        .getHandle(webhookDispatcherWorkflowId(taskQueue))
-        .terminate('bench done')
-        .catch(() => undefined);
-      worker.shutdown();
-      await run;
-    });
-    // As a deployment's worker start does: the outbox dispatcher runs throughout.
-    await workflows.webhooks.ensureDispatcher();
+    const { db, temporal, taskQueue, api } = await startBenchStack('b4', cleanups);
 
     // ---- throughput ----
     const shop = await seller(db, api.baseUrl, 'Bench throughput');

@@ -2,12 +2,14 @@
 // Not part of `npm test`: figures depend on the machine and on what else it is doing.
 import { runB3 } from './b3.js';
 import { runB4 } from './b4.js';
+import { runB5 } from './b5.js';
 import { runB6 } from './b6.js';
 import { printResult, type BenchmarkResult } from './lib.js';
 
 const benchmarks: Record<string, () => Promise<BenchmarkResult | BenchmarkResult[]>> = {
   B3: runB3,
   B4: runB4,
+  B5: runB5,
   B6: runB6,
 };
 

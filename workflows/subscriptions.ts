@@ -17,8 +17,7 @@ import {
 const {
   loadSubscriptionState,
   cycleSubscription,
-  chargeSubscriptionOrder,
-  settleSubscriptionCharge,
+  collectSubscriptionOrder,
   notifySubscriptionPaymentFailed,
   notifySubscription,
   reportCaughtUpWithClock,
@@ -106,33 +105,28 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
 
     waitingFor = `charging order ${step.orderId} (try ${step.attempt})`;
-    const charged = await chargeSubscriptionOrder({
+    const collected = await collectSubscriptionOrder({
       subscriptionId,
       orderId: step.orderId,
       attempt: step.attempt,
-    });
-    if ('outcome' in charged) continue;
-    const settled = await settleSubscriptionCharge({
-      subscriptionId,
-      orderId: step.orderId,
-      attempt: step.attempt,
-      result: charged,
       nowMs: stepAtMs,
     });
-    if (settled.outcome === 'paid') {
+    if (collected.outcome === 'paid') {
       await notifySubscription({ kind: 'receipt', subscriptionId, orderId: step.orderId });
+      // The renewal is paid: the next run starts from a fresh read (and a short history).
+      if (renewed) return continueAsNew<typeof subscriptionWorkflow>({ subscriptionId, continued: true });
     }
     if (
-      (settled.outcome === 'past_due' || settled.outcome === 'unpaid') &&
-      settled.notify &&
-      charged.status === 'failed'
+      (collected.outcome === 'past_due' || collected.outcome === 'unpaid') &&
+      collected.notify &&
+      collected.charge.status === 'failed'
     ) {
       await notifySubscriptionPaymentFailed({
         subscriptionId,
         orderId: step.orderId,
         attempt: step.attempt,
-        reason: charged.message,
-        nextAttemptAt: settled.outcome === 'past_due' ? settled.nextAttemptAt : null,
+        reason: collected.charge.message ?? 'The payment failed.',
+        nextAttemptAt: collected.outcome === 'past_due' ? collected.nextAttemptAt : null,
       });
     }
   }

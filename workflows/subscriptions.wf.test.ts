@@ -19,7 +19,7 @@ import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Every step of a renewal that writes, in the order one runs them. */
-const BOUNDARIES = ['cycleSubscription', 'chargeSubscriptionOrder', 'settleSubscriptionCharge'];
+const BOUNDARIES = ['cycleSubscription', 'collectSubscriptionOrder'];
 
 describe('subscriptionWorkflow (time-skipping)', () => {
   let env: TestWorkflowEnvironment;

@@ -460,6 +460,29 @@ export async function settleSubscriptionCharge(
   }, STEP_TRANSACTION);
 }
 
+export type CollectOutcome =
+  | { outcome: 'stale' }
+  | (SettleOutcome & { charge: { status: OffSessionPaymentResult['status']; message: string | null } });
+
+/**
+ * Try `attempt` of an unpaid order, charged and settled in one step: the charge's key returns the
+ * first answer to a retry, and the settlement only applies to the try it belongs to, so a retry
+ * after either half does nothing twice.
+ */
+export async function collectSubscriptionOrder(
+  ctx: SubscriptionBillingContext,
+  processor: PaymentProcessor,
+  input: { subscriptionId: string; orderId: string; attempt: number; nowMs: number },
+): Promise<CollectOutcome> {
+  const charged = await chargeSubscriptionOrder(ctx, processor, input);
+  if ('outcome' in charged) return charged;
+  const settled = await settleSubscriptionCharge(ctx, { ...input, result: charged });
+  return {
+    ...settled,
+    charge: { status: charged.status, message: charged.status === 'failed' ? charged.message : null },
+  };
+}
+
 /** One email per failed try (its key names the order and the try), so a retried step never sends twice. */
 export async function notifySubscriptionPaymentFailed(
   ctx: SubscriptionBillingContext,
