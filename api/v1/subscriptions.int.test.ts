@@ -257,6 +257,38 @@ describe('buying a plan: recurring checkout → subscription + first order (sand
     expect((await polar.subscriptions.list({})).result.items).toHaveLength(2);
   });
 
+  it('lets only one of two plan checkouts of one buyer confirmed at the same instant through', async () => {
+    const { polar, plan } = await seller({ allowMultipleSubscriptions: false });
+    const checkouts = await Promise.all([
+      polar.checkouts.create({ products: [plan.id] }),
+      polar.checkouts.create({ products: [plan.id] }),
+    ]);
+    const answers = await Promise.allSettled(
+      checkouts.map((checkout, index) =>
+        buyer().checkouts.clientConfirm({
+          clientSecret: checkout.clientSecret,
+          checkoutConfirmStripe: {
+            customerEmail: index === 0 ? 'race@example.test' : 'Race@Example.test',
+            customerBillingAddress: ADDRESS,
+            confirmationTokenId: 'pm_card_visa',
+          },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = answers.find((answer) => answer.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ statusCode: 403 });
+    await eventually(
+      () => polar.subscriptions.list({}),
+      (page) => page.result.items.length === 1,
+    );
+    // Nothing else is on its way: the refused checkout stays open, unpaid.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await polar.subscriptions.list({})).result.items).toHaveLength(1);
+    const statuses = await Promise.all(checkouts.map(({ id }) => polar.checkouts.get({ id })));
+    expect(statuses.map((checkout) => checkout.status).sort()).toEqual(['open', 'succeeded']);
+  });
+
   it('lets a customer hold several plans when the seller allows it', async () => {
     const { polar, plan } = await seller({ allowMultipleSubscriptions: true });
     await buy(polar, plan.id, 'twice@example.test');

@@ -98,3 +98,33 @@ export function findUnfinishedCheckouts(db: Db, before: Date, limit: number) {
     take: limit,
   });
 }
+
+/**
+ * Serializes the confirmations of one buyer in an organization (by their email, which every
+ * confirmation has), for the rules that look at the buyer's other plans.
+ */
+export async function lockBuyer(tx: Prisma.TransactionClient, organizationId: string, email: string) {
+  const key = `buyer:${organizationId}:${email.toLowerCase()}`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+}
+
+/** Another checkout of a plan by this buyer is confirmed: its payment is under way. */
+export async function hasPlanCheckoutInPayment(
+  db: Client,
+  buyer: { organizationId: string; email: string; customerId: string | null; exceptCheckoutId: string },
+): Promise<boolean> {
+  const row = await db.checkout.findFirst({
+    where: {
+      organizationId: buyer.organizationId,
+      id: { not: buyer.exceptCheckoutId },
+      status: 'confirmed',
+      product: { recurringInterval: { not: null } },
+      OR: [
+        { customerEmail: { equals: buyer.email, mode: 'insensitive' } },
+        ...(buyer.customerId ? [{ customerId: buyer.customerId }] : []),
+      ],
+    },
+    select: { id: true },
+  });
+  return row !== null;
+}

@@ -632,6 +632,7 @@ export async function confirmClientCheckout(
       await assertMayStartSubscription(tx, {
         organizationId: updated.organizationId,
         allowMultipleSubscriptions: updated.organization.allowMultipleSubscriptions,
+        checkoutId: updated.id,
         customerId: updated.customerId,
         externalId: updated.customerExternalId,
         email,
