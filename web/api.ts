@@ -72,3 +72,27 @@ export async function deleteResource(url: string): Promise<void> {
   const response = await fetch(url, { method: 'DELETE', credentials: 'same-origin' });
   if (!response.ok) throw await readError(response);
 }
+
+/**
+ * A failed save as a form shows it: each 422 issue next to the field it names (its `loc` after
+ * "body", dotted, e.g. `product_id`) when the form has that field, anything else as one message
+ * for the whole form (403s, 410s, and issues about fields the form does not show).
+ */
+export function formErrors(
+  failure: unknown,
+  fields: readonly string[],
+): { fields: Record<string, string>; form: string | null } {
+  if (!(failure instanceof ApiError) || failure.status !== 422 || failure.issues.length === 0) {
+    return { fields: {}, form: (failure as Error).message };
+  }
+  const found: Record<string, string> = {};
+  const rest: string[] = [];
+  for (const issue of failure.issues) {
+    const path = issue.loc ?? [];
+    const key = (path[0] === 'body' ? path.slice(1) : path).map(String).join('.');
+    const message = issue.msg ?? 'This value is not valid.';
+    if (fields.includes(key)) found[key] ??= message;
+    else rest.push(message);
+  }
+  return { fields: found, form: rest.length > 0 ? rest.join(' ') : null };
+}

@@ -107,6 +107,25 @@ export function formatDateTime(value: string | Date | null | undefined, fallback
   return value ? dateTimeFormat.format(new Date(value)) : fallback;
 }
 
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** A day for people (renewals, period ends), without the time. */
+export function formatDate(value: string | Date | null | undefined, fallback = '—'): string {
+  return value ? dateFormat.format(new Date(value)) : fallback;
+}
+
+/**
+ * Text that may be long (emails, names) in a table cell or a list line: cut with an ellipsis
+ * instead of widening the layout; the whole text stays in the tooltip and for screen readers.
+ */
+export function Truncated({ text, children }: { text: string; children?: ReactNode }) {
+  return (
+    <span className="truncate" title={text}>
+      {children ?? text}
+    </span>
+  );
+}
+
 /** Reads a submitted form's named text fields. */
 export function formValues(form: HTMLFormElement): Record<string, string> {
   return Object.fromEntries([...new FormData(form).entries()].map(([key, value]) => [key, String(value)]));

@@ -3,9 +3,15 @@ import { formatMoney } from './money';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 
 const INTERVAL_SUFFIX = { month: ' / month', year: ' / year' } as const;
+const BILLED = { month: 'Billed monthly', year: 'Billed yearly' } as const;
 
-export function intervalSuffix(checkout: Pick<CheckoutPublic, 'product'>): string {
-  const interval = checkout.product.recurring_interval;
+/** How often a plan is billed: its price's interval (Polar's), else its product's; null when bought once. */
+function billingInterval(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>) {
+  return checkout.product_price.recurring_interval ?? checkout.product.recurring_interval;
+}
+
+export function intervalSuffix(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>): string {
+  const interval = billingInterval(checkout);
   return interval ? INTERVAL_SUFFIX[interval] : '';
 }
 
@@ -42,7 +48,7 @@ function describeDiscount(discount: NonNullable<CheckoutPublic['discount']>, cur
 /** The amounts lines; announced politely as they change while the buyer types. */
 export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPublic; isUpdating: boolean }) {
   const money = (amount: number) => formatMoney(amount, checkout.currency);
-  const suffix = intervalSuffix(checkout);
+  const interval = billingInterval(checkout);
   return (
     <div className="checkout-totals" aria-live="polite" aria-busy={isUpdating} data-testid="checkout-totals">
       <dl>
@@ -62,18 +68,24 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
             money(checkout.tax_amount)
           )}
         </dd>
-        <dt className="total">Total</dt>
+        {/* A plan's first period is what is charged now; later ones follow its interval. */}
+        <dt className="total">{interval ? 'Due today' : 'Total'}</dt>
         <dd className="total" data-testid="total-amount">
           {money(checkout.total_amount)}
-          {suffix}
         </dd>
       </dl>
+      {interval ? (
+        <p className="muted billing-note" data-testid="billing-note">
+          {BILLED[interval]} from today until you cancel.
+        </p>
+      ) : null}
     </div>
   );
 }
 
 export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
   const media = checkout.product.medias[0];
+  const interval = billingInterval(checkout);
   return (
     <div className="product-summary">
       <p className="muted">{checkout.organization.name}</p>
@@ -83,6 +95,11 @@ export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
         {describeCheckoutPrice(checkout.product_price)}
         {checkout.product_price.amount_type === 'fixed' ? intervalSuffix(checkout) : ''}
       </p>
+      {interval ? (
+        <p className="muted" data-testid="billing-interval">
+          {BILLED[interval]}
+        </p>
+      ) : null}
       {checkout.product.description ? <p>{checkout.product.description}</p> : null}
       {checkout.product.benefits.length > 0 ? (
         <>

@@ -1,5 +1,5 @@
 import type { CheckoutStatus } from '../../domain/checkouts/schemas';
-import type { OrderStatus } from '../../domain/orders/schemas';
+import type { Order, OrderStatus } from '../../domain/orders/schemas';
 import type { Refund } from '../../domain/refunds/schemas';
 
 type Tone = 'ok' | 'warn' | 'error' | 'neutral';
@@ -56,4 +56,12 @@ export const REFUND_REASON_LABELS: Record<Refund['reason'], string> = {
   service_disruption: 'Service disruption',
   satisfaction_guarantee: 'Satisfaction guarantee',
   other: 'Other',
+};
+
+/** Why an order was made, in the seller's words (a subscription's timeline reads as its history). */
+export const BILLING_REASON_LABELS: Record<Order['billing_reason'], string> = {
+  purchase: 'Purchase',
+  subscription_create: 'First payment',
+  subscription_cycle: 'Renewal',
+  subscription_update: 'Plan change',
 };

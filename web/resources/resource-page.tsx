@@ -110,27 +110,30 @@ export function ResourceTable<T extends { id: string }>(props: {
   items: readonly T[] | null | undefined;
   rowTestId: string;
 }) {
+  // Wide tables scroll inside their card rather than widening the page.
   return (
-    <table className="data-table">
-      <thead>
-        <tr>
-          {props.columns.map((column, index) => (
-            <th key={index}>{column.header}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {(props.items ?? []).map((item) => (
-          <tr key={item.id} data-testid={props.rowTestId}>
+    <div className="data-table-scroll">
+      <table className="data-table">
+        <thead>
+          <tr>
             {props.columns.map((column, index) => (
-              <td key={index} className={column.className} data-testid={column.testId}>
-                {column.cell(item)}
-              </td>
+              <th key={index}>{column.header}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {(props.items ?? []).map((item) => (
+            <tr key={item.id} data-testid={props.rowTestId}>
+              {props.columns.map((column, index) => (
+                <td key={index} className={column.className} data-testid={column.testId}>
+                  {column.cell(item)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

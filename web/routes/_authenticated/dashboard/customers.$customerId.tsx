@@ -1,12 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
-import { Card, ErrorNote, formatDateTime } from '../../../components';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components';
 import { customerStateQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';
+import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../../../subscriptions/format';
+import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { CustomerEditForm } from './-components/customer-edit-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
-  loader: ({ context, params }) => prefetch(context.queryClient, customerStateQuery(params.customerId)),
+  loader: ({ context, params }) => {
+    prefetch(context.queryClient, customerStateQuery(params.customerId));
+    prefetch(context.queryClient, customerSubscriptionsQuery(params.customerId));
+  },
   component: CustomerPage,
 });
 
@@ -45,7 +51,11 @@ function CustomerPage() {
       </Card>
       <Card title="State">
         <h3>Active subscriptions</h3>
-        {customer.active_subscriptions.length === 0 ? <p className="muted">None.</p> : null}
+        <p className="muted">
+          {customer.active_subscriptions.length === 0
+            ? 'None.'
+            : `${customer.active_subscriptions.length} active; every plan is listed under Subscriptions.`}
+        </p>
         <h3>Granted benefits</h3>
         {customer.granted_benefits.length === 0 ? (
           <p className="muted">None.</p>
@@ -61,7 +71,49 @@ function CustomerPage() {
         <h3>Active meters</h3>
         {customer.active_meters.length === 0 ? <p className="muted">None.</p> : null}
       </Card>
+      <CustomerSubscriptions customerId={customer.id} />
       <CustomerEditForm customer={customer} />
     </>
+  );
+}
+
+/** Every plan of the customer, ended ones too (the state above lists only active ones). */
+function CustomerSubscriptions({ customerId }: { customerId: string }) {
+  const subscriptions = useQuery(customerSubscriptionsQuery(customerId));
+  return (
+    <ResourceCard
+      title="Subscriptions"
+      error={subscriptions.error?.message ?? null}
+      items={subscriptions.data?.items}
+      empty="No subscriptions."
+    >
+      <ResourceTable
+        items={subscriptions.data?.items}
+        rowTestId="customer-subscription-row"
+        columns={[
+          {
+            header: 'Plan',
+            cell: (subscription) => (
+              <Link
+                to="/dashboard/subscriptions/$subscriptionId"
+                params={{ subscriptionId: subscription.id }}
+              >
+                <Truncated text={subscription.product.name} />
+              </Link>
+            ),
+          },
+          {
+            header: 'Status',
+            cell: (subscription) => <SubscriptionStatusBadge status={subscription.status} />,
+          },
+          {
+            header: 'Amount',
+            cell: (subscription) =>
+              formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval),
+          },
+          { header: 'Next renewal', cell: (subscription) => describeRenewal(subscription) },
+        ]}
+      />
+    </ResourceCard>
   );
 }

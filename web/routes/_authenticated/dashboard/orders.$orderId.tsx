@@ -6,7 +6,12 @@ import { prefetch } from '../../../loaders';
 import { orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../../../orders/queries';
 import { RefundDialog } from '../../../orders/refund-dialog';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
-import { OrderStatusBadge, REFUND_REASON_LABELS, RefundStatusBadge } from '../../../orders/status';
+import {
+  BILLING_REASON_LABELS,
+  OrderStatusBadge,
+  REFUND_REASON_LABELS,
+  RefundStatusBadge,
+} from '../../../orders/status';
 import { OrderBillingForm } from './-components/order-billing-form';
 import { OrderInvoice } from './-components/order-invoice';
 
@@ -67,7 +72,20 @@ function OrderPage() {
           <dt>Product</dt>
           <dd>{data.product.name}</dd>
           <dt>Billing reason</dt>
-          <dd>{data.billing_reason.replaceAll('_', ' ')}</dd>
+          <dd>{BILLING_REASON_LABELS[data.billing_reason]}</dd>
+          {data.subscription_id ? (
+            <>
+              <dt>Subscription</dt>
+              <dd>
+                <Link
+                  to="/dashboard/subscriptions/$subscriptionId"
+                  params={{ subscriptionId: data.subscription_id }}
+                >
+                  View subscription
+                </Link>
+              </dd>
+            </>
+          ) : null}
           {data.discount ? (
             <>
               <dt>Discount</dt>

@@ -1,6 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router';
 import { authClient } from '../../../auth/client';
 import { OrganizationSwitcher } from '../../../organizations/switcher';
+import { settingsQuery } from '../../../system/queries';
 import { VerifyEmailNotice } from './-components/verify-email-notice';
 
 export const Route = createFileRoute('/_authenticated/dashboard')({
@@ -11,6 +13,7 @@ export const Route = createFileRoute('/_authenticated/dashboard')({
 
 function DashboardNavigation() {
   const active = authClient.useActiveOrganization();
+  const settings = useQuery(settingsQuery);
   if (!active.data) return null;
   return (
     <nav className="sub-nav" aria-label="Organization">
@@ -30,7 +33,10 @@ function DashboardNavigation() {
       <Link to="/dashboard/checkout-links">Checkout links</Link>
       <Link to="/dashboard/checkouts">Checkouts</Link>
       <Link to="/dashboard/orders">Orders</Link>
+      <Link to="/dashboard/subscriptions">Subscriptions</Link>
       <Link to="/dashboard/refunds">Refunds</Link>
+      {/* Test clocks drive time in sandbox mode only; a live server refuses them. */}
+      {settings.data?.mode === 'sandbox' ? <Link to="/dashboard/test-clocks">Test clocks</Link> : null}
     </nav>
   );
 }

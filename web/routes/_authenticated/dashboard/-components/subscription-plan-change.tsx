@@ -1,0 +1,238 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import type { Product } from '../../../../../domain/products/schemas';
+import type { ProrationPreview, Subscription } from '../../../../../domain/subscriptions/schemas';
+import { formErrors } from '../../../../api';
+import { productsQuery } from '../../../../catalog/queries';
+import { FormField } from '../../../../checkouts/fields';
+import { formatMoney } from '../../../../checkouts/money';
+import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
+import { organizationProfileQuery } from '../../../../organizations/queries';
+import { useSubscriptionChange } from '../../../../subscriptions/changes';
+import { formatPlanAmount } from '../../../../subscriptions/format';
+import { previewPlanChange, type PlanChange } from '../../../../subscriptions/queries';
+
+type Behavior = PlanChange['proration_behavior'];
+const FIELDS = ['product_id', 'proration_behavior'] as const;
+type Errors = { fields: Record<string, string>; form: string | null };
+const NO_ERRORS: Errors = { fields: {}, form: null };
+
+const BEHAVIORS: { value: Behavior; label: string; hint: string }[] = [
+  {
+    value: 'invoice',
+    label: 'Bill the difference now',
+    hint: 'The customer is charged (or credited) for the rest of this period today.',
+  },
+  {
+    value: 'prorate',
+    label: 'Add it to the next renewal',
+    hint: 'The difference is added to (or taken off) the next renewal’s bill.',
+  },
+];
+
+/** The plan's price as the seller reads it in the picker: "Pro — $30.00 / month". */
+function describePlan(product: Product): string {
+  const price = product.prices.find((each) => each.amount_type === 'fixed');
+  if (!price || price.amount_type !== 'fixed' || !product.recurring_interval) return product.name;
+  return `${product.name} — ${formatPlanAmount(price.price_amount, price.price_currency, product.recurring_interval)}`;
+}
+
+/** A signed amount of the preview: a credit reads "−$5.00". */
+function signedMoney(amount: number, currency: string): string {
+  return amount < 0 ? `−${formatMoney(-amount, currency)}` : formatMoney(amount, currency);
+}
+
+/**
+ * Moves the subscription to another plan in two steps: the seller picks the plan and when the
+ * difference is billed, reads what it costs (the API's preview), then confirms.
+ */
+export function SubscriptionPlanChange(props: { subscription: Subscription; organizationId: string }) {
+  const { subscription } = props;
+  const change = useSubscriptionChange(subscription.id);
+  const products = useQuery(productsQuery(props.organizationId, false));
+  const profile = useQuery(organizationProfileQuery(props.organizationId));
+  const [productId, setProductId] = useState('');
+  const [chosenBehavior, setBehavior] = useState<Behavior | null>(null);
+  const [preview, setPreview] = useState<ProrationPreview | null>(null);
+  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const [isBusy, setBusy] = useState(false);
+  const [changedTo, setChangedTo] = useState<string | null>(null);
+  // The organization's default until the seller picks one.
+  const behavior: Behavior =
+    chosenBehavior ?? profile.data?.subscription_settings.proration_behavior ?? 'invoice';
+  const plans = (products.data?.items ?? []).filter(
+    (product) => product.is_recurring && product.id !== subscription.product_id,
+  );
+
+  function edit(update: () => void) {
+    update();
+    setPreview(null);
+    setErrors(NO_ERRORS);
+    setChangedTo(null);
+  }
+
+  async function onPreview(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!productId) {
+      setErrors({ fields: { product_id: 'Choose the new plan.' }, form: null });
+      return;
+    }
+    setBusy(true);
+    try {
+      setPreview(
+        await previewPlanChange(subscription.id, { product_id: productId, proration_behavior: behavior }),
+      );
+      setErrors(NO_ERRORS);
+    } catch (failure) {
+      setErrors(formErrors(failure, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function onConfirm() {
+    setBusy(true);
+    try {
+      const updated = await change({ product_id: productId, proration_behavior: behavior });
+      setChangedTo(updated.product.name);
+      setPreview(null);
+      setProductId('');
+      setErrors(NO_ERRORS);
+    } catch (failure) {
+      setErrors(formErrors(failure, FIELDS));
+      setPreview(null);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card title="Change plan">
+      <form className="stack" onSubmit={(event) => void onPreview(event)} noValidate>
+        <FormField label="New plan" field="product_id" required error={errors.fields.product_id}>
+          {(control) => (
+            <select
+              {...control}
+              value={productId}
+              onChange={(event) => edit(() => setProductId(event.target.value))}
+            >
+              <option value="">Choose a plan</option>
+              {plans.map((product) => (
+                <option key={product.id} value={product.id}>
+                  {describePlan(product)}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        {products.data && plans.length === 0 ? (
+          <p className="muted">The organization has no other subscription product to switch to.</p>
+        ) : null}
+        <fieldset className="plain-fieldset stack">
+          <legend>When to bill the difference</legend>
+          {BEHAVIORS.map((option) => (
+            <label key={option.value} className="checkbox">
+              <input
+                type="radio"
+                name="proration_behavior"
+                value={option.value}
+                checked={behavior === option.value}
+                onChange={() => edit(() => setBehavior(option.value))}
+              />
+              <span>
+                {option.label} <span className="muted">— {option.hint}</span>
+              </span>
+            </label>
+          ))}
+          {errors.fields.proration_behavior ? (
+            <p className="field-error">{errors.fields.proration_behavior}</p>
+          ) : null}
+        </fieldset>
+        {preview ? null : (
+          <div className="button-row">
+            <button type="submit" className="secondary" disabled={isBusy}>
+              {isBusy ? 'Working out the price…' : 'Preview change'}
+            </button>
+          </div>
+        )}
+      </form>
+      {preview ? (
+        <PlanChangePreview
+          preview={preview}
+          askedBehavior={behavior}
+          isBusy={isBusy}
+          onConfirm={() => void onConfirm()}
+          onBack={() => setPreview(null)}
+        />
+      ) : null}
+      <ErrorNote message={errors.form} />
+      <SuccessNote message={changedTo ? `The plan is now ${changedTo}.` : null} />
+    </Card>
+  );
+}
+
+function PlanChangePreview(props: {
+  preview: ProrationPreview;
+  askedBehavior: Behavior;
+  isBusy: boolean;
+  onConfirm: () => void;
+  onBack: () => void;
+}) {
+  const { preview } = props;
+  const titleId = useId();
+  const money = (amount: number) => signedMoney(amount, preview.currency);
+  return (
+    <section className="stack plan-preview" aria-labelledby={titleId} data-testid="proration-preview">
+      <h3 id={titleId}>What the change bills</h3>
+      {preview.proration_behavior !== props.askedBehavior ? (
+        <p className="notice">
+          Moving between monthly and yearly billing starts a new period today, so the difference is billed
+          now.
+        </p>
+      ) : null}
+      {preview.lines.length > 0 ? (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th>Line</th>
+              <th>Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.lines.map((line, index) => (
+              <tr key={index} data-testid="proration-line">
+                <td>{line.label}</td>
+                <td>{money(line.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">Nothing to prorate.</p>
+      )}
+      <dl className="details amounts">
+        <dt>Due now</dt>
+        <dd data-testid="proration-due-now">
+          {money(preview.amount_due_now)}
+          {preview.amount_due_now > 0 ? <span className="muted"> before tax</span> : null}
+        </dd>
+        <dt>Carried to the next renewal</dt>
+        <dd data-testid="proration-carried">{money(preview.amount_carried_to_next_invoice)}</dd>
+        <dt>New amount</dt>
+        <dd data-testid="proration-new-amount">
+          {formatPlanAmount(preview.new_amount, preview.currency, preview.recurring_interval)}
+        </dd>
+        <dt>Next renewal</dt>
+        <dd>{formatDate(preview.current_period_end)}</dd>
+      </dl>
+      <div className="button-row">
+        <button type="button" disabled={props.isBusy} onClick={props.onConfirm}>
+          {props.isBusy ? 'Changing…' : 'Confirm change'}
+        </button>
+        <button type="button" className="secondary" onClick={props.onBack}>
+          Back
+        </button>
+      </div>
+    </section>
+  );
+}

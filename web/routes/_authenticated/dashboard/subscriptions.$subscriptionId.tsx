@@ -1,0 +1,199 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { Subscription } from '../../../../domain/subscriptions/schemas';
+import { formatMoney } from '../../../checkouts/money';
+import { Card, ConfirmButton, ErrorNote, formatDate, formatDateTime, Truncated } from '../../../components';
+import { prefetch } from '../../../loaders';
+import { BILLING_REASON_LABELS, OrderStatusBadge } from '../../../orders/status';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
+import { ResourceCard, ResourceList } from '../../../resources/resource-page';
+import { useSubscriptionChange } from '../../../subscriptions/changes';
+import {
+  CANCELLATION_REASON_LABELS,
+  describeRenewal,
+  formatPlanAmount,
+  hasEnded,
+  isBillable,
+  isResumable,
+  SubscriptionStatusBadge,
+} from '../../../subscriptions/format';
+import {
+  SUBSCRIPTION_POLL_MS,
+  subscriptionOrdersQuery,
+  subscriptionQuery,
+} from '../../../subscriptions/queries';
+import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
+import { SubscriptionDiscountForm } from './-components/subscription-discount-form';
+import { SubscriptionPlanChange } from './-components/subscription-plan-change';
+
+export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/$subscriptionId')({
+  loader: ({ context: { queryClient }, params: { subscriptionId } }) => {
+    prefetch(queryClient, subscriptionQuery(subscriptionId));
+    prefetch(queryClient, subscriptionOrdersQuery(subscriptionId));
+  },
+  component: SubscriptionPage,
+});
+
+function SubscriptionPage() {
+  const { subscriptionId } = Route.useParams();
+  const { organizationId, session } = Route.useRouteContext();
+  const canManage = useCanManageActiveOrganization(session.user.id);
+  // The workflow charges a renewal or a plan change billed now a moment after it appears, and
+  // may then move the plan to past due: both are read again until no order is pending.
+  const orders = useQuery({
+    ...subscriptionOrdersQuery(subscriptionId),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((order) => order.status === 'pending') ? SUBSCRIPTION_POLL_MS : false,
+  });
+  const hasPendingOrder = orders.data?.items.some((order) => order.status === 'pending') ?? false;
+  const subscription = useQuery({
+    ...subscriptionQuery(subscriptionId),
+    refetchInterval: hasPendingOrder ? SUBSCRIPTION_POLL_MS : false,
+  });
+  if (subscription.error) return <ErrorNote message={subscription.error.message} />;
+  if (!subscription.data) return <p>Loading…</p>;
+  const data = subscription.data;
+
+  return (
+    <>
+      <p>
+        <Link to="/dashboard/subscriptions">← All subscriptions</Link>
+      </p>
+      <SubscriptionDetails subscription={data} />
+      {canManage === false ? (
+        <p className="muted">Only owners and admins can change subscriptions.</p>
+      ) : canManage && isBillable(data) && organizationId ? (
+        <>
+          <SubscriptionActions subscription={data} />
+          {data.cancel_at_period_end ? (
+            <p className="muted">Resume the subscription to change its plan or discount.</p>
+          ) : (
+            <>
+              <SubscriptionPlanChange subscription={data} organizationId={organizationId} />
+              <SubscriptionDiscountForm subscription={data} organizationId={organizationId} />
+            </>
+          )}
+        </>
+      ) : null}
+      <ResourceCard
+        title="Orders"
+        error={orders.error?.message ?? null}
+        items={orders.data?.items}
+        empty="No orders yet."
+      >
+        <ResourceList items={orders.data?.items} rowTestId="subscription-order-row" itemClassName="row">
+          {(order) => (
+            <>
+              <Link to="/dashboard/orders/$orderId" params={{ orderId: order.id }}>
+                {formatDateTime(order.created_at)}
+              </Link>
+              <span data-testid="billing-reason">{BILLING_REASON_LABELS[order.billing_reason]}</span>
+              <span>{formatMoney(order.total_amount, order.currency)}</span>
+              <OrderStatusBadge status={order.status} />
+            </>
+          )}
+        </ResourceList>
+      </ResourceCard>
+    </>
+  );
+}
+
+function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
+  const cancellationReason = subscription.customer_cancellation_reason;
+  return (
+    <Card title="Subscription">
+      <dl className="details" data-testid="subscription-details">
+        <dt>Status</dt>
+        <dd>
+          <SubscriptionStatusBadge status={subscription.status} />
+        </dd>
+        <dt>Customer</dt>
+        <dd>
+          <Link to="/dashboard/customers/$customerId" params={{ customerId: subscription.customer_id }}>
+            <Truncated text={subscription.customer.email} />
+          </Link>
+        </dd>
+        <dt>Plan</dt>
+        <dd data-testid="subscription-plan">{subscription.product.name}</dd>
+        <dt>Amount</dt>
+        <dd data-testid="subscription-amount">
+          {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
+        </dd>
+        <dt>Current period</dt>
+        <dd>
+          {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}
+        </dd>
+        <dt>Started</dt>
+        <dd>{formatDateTime(subscription.started_at)}</dd>
+        <dt>{hasEnded(subscription) || subscription.cancel_at_period_end ? 'End' : 'Next renewal'}</dt>
+        <dd data-testid="subscription-renewal">{describeRenewal(subscription)}</dd>
+        {subscription.canceled_at ? (
+          <>
+            <dt>Canceled</dt>
+            <dd data-testid="subscription-cancellation">
+              {formatDateTime(subscription.canceled_at)}
+              {cancellationReason ? ` · ${CANCELLATION_REASON_LABELS[cancellationReason]}` : ''}
+              {subscription.customer_cancellation_comment ? (
+                <>
+                  <br />
+                  <span className="muted">“{subscription.customer_cancellation_comment}”</span>
+                </>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
+        <dt>Discount</dt>
+        <dd data-testid="subscription-discount">
+          {subscription.discount
+            ? subscription.discount.code
+              ? `${subscription.discount.name} (${subscription.discount.code})`
+              : subscription.discount.name
+            : 'None'}
+        </dd>
+      </dl>
+    </Card>
+  );
+}
+
+/** Cancel at period end, resume, revoke: each offered only while the API would take it. */
+function SubscriptionActions({ subscription }: { subscription: Subscription }) {
+  const change = useSubscriptionChange(subscription.id);
+  const [isCancelling, setCancelling] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run(update: Parameters<typeof change>[0]) {
+    try {
+      await change(update);
+      setError(null);
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  }
+
+  return (
+    <Card title="Manage subscription">
+      {isCancelling ? (
+        <SubscriptionCancelForm subscription={subscription} onClose={() => setCancelling(false)} />
+      ) : (
+        <div className="actions">
+          {!subscription.cancel_at_period_end ? (
+            <button type="button" className="secondary" onClick={() => setCancelling(true)}>
+              Cancel at period end
+            </button>
+          ) : isResumable(subscription) ? (
+            <button type="button" onClick={() => void run({ cancel_at_period_end: false })}>
+              Resume
+            </button>
+          ) : null}
+          <ConfirmButton
+            label="Revoke now"
+            question="End the subscription now? Nothing is refunded and nothing more is charged."
+            onConfirm={() => run({ revoke: true })}
+          />
+        </div>
+      )}
+      <ErrorNote message={error} />
+    </Card>
+  );
+}
