@@ -23,6 +23,22 @@ export function createPaymentIntent(overrides: Partial<Stripe.PaymentIntent> = {
   } as Stripe.PaymentIntent;
 }
 
+export function createSetupIntent(overrides: Partial<Stripe.SetupIntent> = {}): Stripe.SetupIntent {
+  return {
+    id: stripeId('seti'),
+    object: 'setup_intent',
+    status: 'succeeded',
+    usage: 'off_session',
+    created: 1_795_000_000,
+    livemode: false,
+    metadata: {},
+    customer: stripeId('cus'),
+    payment_method: stripeId('pm'),
+    last_setup_error: null,
+    ...overrides,
+  } as Stripe.SetupIntent;
+}
+
 export function createCardPaymentMethod(card: { brand: string; last4: string }): Stripe.PaymentMethod {
   return {
     id: stripeId('pm'),

@@ -34,6 +34,9 @@ function processingProcessor(): PaymentProcessor & { payments: string[]; refunds
       payments.push(input.idempotencyKey);
       return { status: 'processing', paymentId: `pi_${input.idempotencyKey}` };
     },
+    setUpOffSession: async () => {
+      throw new Error('no card is set up in a checkout of a one-time product');
+    },
     cancelPayment: async () => {
       throw new Error('a processing payment is never canceled');
     },

@@ -102,6 +102,7 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
       name: 'stripe',
       ensureCustomer: (input) => stripe.ensureCustomer(input),
       pay: (input) => stripe.pay(input),
+      setUpOffSession: (input) => stripe.setUpOffSession(input),
       cancelPayment: (input) => stripe.cancelPayment(input),
       refund: (input) => stripe.refund(input),
       savedPaymentMethod: (input) => stripe.savedPaymentMethod(input),

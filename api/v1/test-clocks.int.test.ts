@@ -266,6 +266,67 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     expect(stored.failedAttempts).toBe(5);
   });
 
+  it('saves the card of a plan whose first period costs nothing, and renews on it', async () => {
+    const { polar, token, product } = await seller();
+    const clocks = clockApi(token);
+    const plan = await product('Team', 2000);
+    const firstMonthFree = await polar.discounts.create({
+      type: 'percentage',
+      duration: 'once',
+      basisPoints: 10_000,
+      name: 'First month on the house',
+    });
+    const clock = await clocks.create('2026-02-10T08:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'free-month@example.test' });
+    await clocks.attach(clock.id, customer.id);
+    const checkout = await polar.checkouts.create({
+      products: [plan.id],
+      customerId: customer.id,
+      discountId: firstMonthFree.id,
+    });
+    expect(checkout).toMatchObject({
+      totalAmount: 0,
+      isPaymentRequired: false,
+      isPaymentSetupRequired: true,
+    });
+
+    // Nothing to pay today, but a card to renew on is asked for.
+    const client = new Polar({ serverURL: env.stack.baseUrl });
+    const details = { customerName: 'Free Month', customerBillingAddress: ADDRESS };
+    await expect(
+      client.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: details }),
+    ).rejects.toMatchObject({ statusCode: 422, body: expect.stringContaining('confirmation_token_id') });
+    await client.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: { ...details, confirmationTokenId: 'pm_card_visa' },
+    });
+    const done = await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    const stored = await env.database.db.subscription.findUniqueOrThrow({
+      where: { id: done.subscriptionId! },
+    });
+    expect(stored).toMatchObject({
+      paymentMethodId: 'pm_card_visa',
+      paymentMethod: { brand: 'visa', last4: '4242' },
+      amount: 0,
+    });
+    // The card was set up, not charged.
+    const charges = await env.database.db.sandboxPayment.findMany({
+      where: { customer: stored.processorCustomerId! },
+    });
+    expect(charges.map((charge) => [charge.id.slice(0, 5), charge.amount])).toEqual([['seti_', 0]]);
+
+    // The second month is charged in full to that card.
+    await clocks.advanceTo(clock.id, '2026-03-11T00:00:00.000Z');
+    const orders = await ordersOf(polar, [plan.id]);
+    expect(orders.map((order) => [order.billingReason, order.totalAmount, order.status])).toEqual([
+      ['subscription_create', 0, 'paid'],
+      ['subscription_cycle', 2000, 'paid'],
+    ]);
+  });
+
   it('refuses what would make a clock lie: going back, leaping years, customers with a past, changes while advancing', async () => {
     const { polar, token, product, organization } = await seller();
     const clocks = clockApi(token);

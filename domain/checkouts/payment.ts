@@ -22,6 +22,7 @@ import {
   updateCheckoutRow,
   type CheckoutRow,
 } from './repository.js';
+import { savesCardWithoutCharge } from './rules.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 
 export type ChargeOutcome =
@@ -50,24 +51,39 @@ export async function chargeCheckout(
 ): Promise<ChargeOutcome> {
   const row = await findCheckout(ctx.db, input.checkoutId);
   if (!row || row.status !== 'confirmed' || row.paymentAttempt !== input.attempt) return { outcome: 'stale' };
-  if (row.totalAmount === 0) return { outcome: 'free' };
+  const setupOnly = savesCardWithoutCharge(row);
+  if (row.totalAmount === 0 && !setupOnly) return { outcome: 'free' };
   const { processorCustomerId } = await processor.ensureCustomer({
     idempotencyKey: `checkout:${row.id}:customer`,
     email: row.customerEmail!,
     name: row.customerName,
     customerId: row.customerId ?? row.id,
   });
-  const result = await processor.pay({
-    idempotencyKey: `checkout:${row.id}:payment:${input.attempt}`,
-    amount: row.totalAmount,
-    currency: row.currency,
-    confirmationTokenId: row.confirmationTokenId!,
-    processorCustomerId,
-    metadata: { checkout_id: row.id, organization_id: row.organizationId, attempt: String(input.attempt) },
-    description: row.product.name,
-    // A plan's renewals are charged later to the card the buyer pays with now.
-    saveForOffSession: row.product.recurringInterval !== null,
-  });
+  const metadata = {
+    checkout_id: row.id,
+    organization_id: row.organizationId,
+    attempt: String(input.attempt),
+  };
+  const result = setupOnly
+    ? await processor.setUpOffSession({
+        idempotencyKey: `checkout:${row.id}:setup:${input.attempt}`,
+        confirmationTokenId: row.confirmationTokenId!,
+        processorCustomerId,
+        currency: row.currency,
+        metadata,
+        description: row.product.name,
+      })
+    : await processor.pay({
+        idempotencyKey: `checkout:${row.id}:payment:${input.attempt}`,
+        amount: row.totalAmount,
+        currency: row.currency,
+        confirmationTokenId: row.confirmationTokenId!,
+        processorCustomerId,
+        metadata,
+        description: row.product.name,
+        // A plan's renewals are charged later to the card the buyer pays with now.
+        saveForOffSession: row.product.recurringInterval !== null,
+      });
   if (result.paymentId) {
     await recordCheckoutPayment(ctx.db, {
       checkoutId: row.id,
@@ -214,6 +230,7 @@ export async function fulfilCheckout(
       billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
       metadata: checkout.metadata as Prisma.InputJsonValue,
       customFieldData: checkout.customFieldData as Prisma.InputJsonValue,
+      // For a plan that charged nothing today, the card setup that saved its card.
       paymentId: input.paymentId,
       ...(subscription ? { subscriptionId: subscription.id } : {}),
       at: soldAt,

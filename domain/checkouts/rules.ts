@@ -543,3 +543,20 @@ export type CheckoutConfirmedSignal = { attempt: number };
 export type CheckoutPaymentSignal =
   | { type: 'payment.succeeded'; paymentId: string }
   | { type: 'payment.failed'; paymentId: string | null; message: string };
+
+/**
+ * A plan that charges nothing today but is not free (a fully discounted first period): the card is
+ * saved without a charge (a SetupIntent), so its renewals can be charged. The checkout says so as
+ * `is_payment_setup_required`.
+ */
+export function savesCardWithoutCharge(checkout: {
+  totalAmount: number;
+  product: { recurringInterval: string | null };
+  productPrice: { amountType: string };
+}): boolean {
+  return (
+    checkout.totalAmount === 0 &&
+    checkout.product.recurringInterval !== null &&
+    checkout.productPrice.amountType !== 'free'
+  );
+}

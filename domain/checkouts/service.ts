@@ -27,7 +27,12 @@ import {
   updateCheckoutRow,
   type CheckoutRow,
 } from './repository.js';
-import { withoutRefusedPrefills, type CheckoutPaymentSignal, type PricedPrefills } from './rules.js';
+import {
+  savesCardWithoutCharge,
+  withoutRefusedPrefills,
+  type CheckoutPaymentSignal,
+  type PricedPrefills,
+} from './rules.js';
 import {
   checkoutPublicConfirmedSchema,
   type Checkout,
@@ -638,7 +643,7 @@ export async function confirmClientCheckout(
         email,
       });
     }
-    const paymentRequired = updated.totalAmount > 0;
+    const paymentRequired = updated.totalAmount > 0 || savesCardWithoutCharge(updated);
     if (paymentRequired && !confirmationTokenId) {
       throw new InvalidFieldError(['body', 'confirmation_token_id'], 'A payment method is required.');
     }

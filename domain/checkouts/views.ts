@@ -81,6 +81,7 @@ function successUrlOf(publicUrl: string, row: CheckoutRow): string {
 /** The flags a stored checkout shows, derived from its stored figures (reads never re-price). */
 function storedFlags(row: {
   totalAmount: number;
+  product: { recurringInterval: string | null };
   productPrice: { amountType: string };
   customerBillingAddress: Prisma.JsonValue;
   requireBillingAddress: boolean;
@@ -88,12 +89,15 @@ function storedFlags(row: {
 }) {
   const address = row.customerBillingAddress as { country?: string } | null;
   const isPaymentRequired = row.totalAmount > 0;
+  // A plan that is not free saves its card for the renewals, even when nothing is due today.
+  const isPaymentSetupRequired =
+    row.product.recurringInterval !== null && row.productPrice.amountType !== 'free';
   return {
     isDiscountApplicable: row.productPrice.amountType !== 'free',
     isFreeProductPrice: row.productPrice.amountType === 'free',
     isPaymentRequired,
-    isPaymentSetupRequired: false,
-    isPaymentFormRequired: isPaymentRequired,
+    isPaymentSetupRequired,
+    isPaymentFormRequired: isPaymentRequired || isPaymentSetupRequired,
     billingAddressFields: customerBillingAddressFields({
       country: address?.country ?? null,
       requireBillingAddress: row.requireBillingAddress,

@@ -32,6 +32,22 @@ export type PaymentInput = {
   saveForOffSession: boolean;
 };
 
+/**
+ * A card saved for later without charging it now (Stripe's SetupIntent): a plan whose first period
+ * costs nothing (fully discounted) still renews on a card. Its result is a `PaymentResult` whose
+ * `paymentId` is the setup's id; a decline or an authentication goes as for a payment.
+ */
+export type SetupInput = {
+  idempotencyKey: string;
+  confirmationTokenId: string;
+  processorCustomerId: string;
+  /** The currency the card will be charged in (Elements' setup mode asks for it). */
+  currency: string;
+  /** `checkout_id` and `organization_id`: they route the processor's events back to us. */
+  metadata: Record<string, string>;
+  description: string;
+};
+
 /** A payment method kept on a processor customer, which renewals are charged to. */
 export type SavedPaymentMethod = {
   paymentMethodId: string;
@@ -94,13 +110,14 @@ export type PaymentProcessor = {
   readonly name: ProcessorName;
   ensureCustomer(input: ProcessorCustomerInput): Promise<{ processorCustomerId: string }>;
   pay(input: PaymentInput): Promise<PaymentResult>;
+  setUpOffSession(input: SetupInput): Promise<PaymentResult>;
   /**
    * Stops a payment still waiting for the buyer (authentication never completed). Answers where
    * the payment ended: `failed` once canceled, or `succeeded` when the buyer finished first.
    */
   cancelPayment(input: { paymentId: string; idempotencyKey: string }): Promise<PaymentResult>;
   refund(input: RefundInput): Promise<RefundResult>;
-  /** The payment method a succeeded payment saved (`saveForOffSession`); null when it saved none. */
+  /** The payment method a succeeded payment (`saveForOffSession`) or setup saved; null when none. */
   savedPaymentMethod(input: { paymentId: string }): Promise<SavedPaymentMethod | null>;
   chargeOffSession(input: OffSessionPaymentInput): Promise<OffSessionPaymentResult>;
 };

@@ -12,6 +12,7 @@ import type {
   OffSessionPaymentInput,
   OffSessionPaymentResult,
   PaymentInput,
+  SetupInput,
   PaymentProcessor,
   PaymentResult,
   ProcessorCustomerInput,
@@ -44,7 +45,8 @@ import {
 
 export type SandboxProcessorDeps = { db: Db; sink: ProcessorEventSink };
 
-const sandboxId = (prefix: 'cus' | 'pi' | 're' | 'evt') => `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
+const sandboxId = (prefix: 'cus' | 'pi' | 'seti' | 're' | 'evt') =>
+  `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
 
 /** Key order must not matter: the same parameters always hash alike. */
 function canonicalJson(value: unknown): string {
@@ -159,6 +161,56 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
     if (event) await ingestProcessorEvent(db, 'sandbox', event, sink);
   };
 
+  /** A payment (`pi`) or a card setup (`seti`), confirmed at once, idempotent by its key. */
+  async function confirmIntent(
+    kind: 'pi' | 'seti',
+    params: {
+      amount: number;
+      currency: string;
+      paymentMethod: string;
+      customer: string;
+      metadata: Record<string, string>;
+      description: string;
+      setupFutureUsage: boolean;
+    },
+    idempotencyKey: string,
+  ): Promise<PaymentResult> {
+    const hash = requestHash(kind === 'pi' ? 'payment_intents.create' : 'setup_intents.create', params);
+    let row = await findSandboxPaymentByKey(db, idempotencyKey);
+    if (!row) {
+      await assertSandboxCustomer(db, params.customer);
+      const outcome = sandboxPaymentOutcome(params.paymentMethod);
+      if (!outcome) {
+        // As Stripe: an unknown PaymentMethod fails the request before any payment exists.
+        const source = params.paymentMethod.startsWith('ctoken_') ? 'ConfirmationToken' : 'PaymentMethod';
+        return {
+          status: 'failed',
+          paymentId: null,
+          declineCode: 'resource_missing',
+          message: `No such ${source}: '${params.paymentMethod}'`,
+        };
+      }
+      const id = sandboxId(kind);
+      await insertSandboxPayment(db, {
+        id,
+        idempotencyKey,
+        requestHash: hash,
+        ...params,
+        status: outcome.status,
+        clientSecret:
+          outcome.status === 'requires_action' ? `${id}_secret_${randomBytes(16).toString('hex')}` : null,
+        declineCode: outcome.status === 'failed' ? outcome.declineCode : null,
+        failureMessage: outcome.status === 'failed' ? outcome.message : null,
+        eventId: sandboxId('evt'),
+      });
+      row = await findSandboxPaymentByKey(db, idempotencyKey);
+    }
+    if (!row) throw new Error(`sandbox payment ${idempotencyKey} vanished after its insert`);
+    assertSameRequest(row, hash, idempotencyKey);
+    await report(paymentEvent(row));
+    return paymentResult(row);
+  }
+
   return {
     name: 'sandbox',
 
@@ -182,51 +234,37 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
 
     async pay(input: PaymentInput) {
       assertAmount(input.amount);
-      const params = {
-        amount: input.amount,
-        currency: input.currency.toLowerCase(),
-        paymentMethod: input.confirmationTokenId,
-        customer: input.processorCustomerId,
-        metadata: input.metadata,
-        description: input.description,
-        setupFutureUsage: input.saveForOffSession,
-      };
-      const hash = requestHash('payment_intents.create', params);
-      let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
-      if (!row) {
-        await assertSandboxCustomer(db, input.processorCustomerId);
-        const outcome = sandboxPaymentOutcome(input.confirmationTokenId);
-        if (!outcome) {
-          // As Stripe: an unknown PaymentMethod fails the request before any payment exists.
-          const kind = input.confirmationTokenId.startsWith('ctoken_')
-            ? 'ConfirmationToken'
-            : 'PaymentMethod';
-          return {
-            status: 'failed',
-            paymentId: null,
-            declineCode: 'resource_missing',
-            message: `No such ${kind}: '${input.confirmationTokenId}'`,
-          };
-        }
-        const id = sandboxId('pi');
-        await insertSandboxPayment(db, {
-          id,
-          idempotencyKey: input.idempotencyKey,
-          requestHash: hash,
-          ...params,
-          status: outcome.status,
-          clientSecret:
-            outcome.status === 'requires_action' ? `${id}_secret_${randomBytes(16).toString('hex')}` : null,
-          declineCode: outcome.status === 'failed' ? outcome.declineCode : null,
-          failureMessage: outcome.status === 'failed' ? outcome.message : null,
-          eventId: sandboxId('evt'),
-        });
-        row = await findSandboxPaymentByKey(db, input.idempotencyKey);
-      }
-      if (!row) throw new Error(`sandbox payment ${input.idempotencyKey} vanished after its insert`);
-      assertSameRequest(row, hash, input.idempotencyKey);
-      await report(paymentEvent(row));
-      return paymentResult(row);
+      return confirmIntent(
+        'pi',
+        {
+          amount: input.amount,
+          currency: input.currency.toLowerCase(),
+          paymentMethod: input.confirmationTokenId,
+          customer: input.processorCustomerId,
+          metadata: input.metadata,
+          description: input.description,
+          setupFutureUsage: input.saveForOffSession,
+        },
+        input.idempotencyKey,
+      );
+    },
+
+    async setUpOffSession(input: SetupInput) {
+      // Kept beside the payments, as a payment of 0 that saves its card: the test cards decide
+      // its outcome alike (a decline, or authentication on the test page), and events route it.
+      return confirmIntent(
+        'seti',
+        {
+          amount: 0,
+          currency: input.currency.toLowerCase(),
+          paymentMethod: input.confirmationTokenId,
+          customer: input.processorCustomerId,
+          metadata: input.metadata,
+          description: input.description,
+          setupFutureUsage: true,
+        },
+        input.idempotencyKey,
+      );
     },
 
     async cancelPayment({ paymentId }) {
@@ -316,6 +354,8 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         if (earlier) return earlier;
         const payment = await lockSandboxPayment(tx, input.paymentId);
         if (!payment) return refused('resource_missing');
+        // A card setup charged nothing: there is nothing to give back.
+        if (payment.amount === 0) return refused('nothing_charged');
         if (payment.status !== 'succeeded') return refused('payment_intent_unexpected_state');
         // Under the payment's row lock: a concurrent first request with this key may have won.
         const replayed = await findSandboxRefundByKey(tx, input.idempotencyKey);

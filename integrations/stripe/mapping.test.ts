@@ -3,6 +3,7 @@ import {
   createCardPaymentMethod,
   createPaymentIntent,
   createRefund,
+  createSetupIntent,
   createStripeEvent,
 } from '../../test/stripe-factories.js';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
@@ -10,6 +11,8 @@ import {
   paymentIntentResult,
   refundObjectResult,
   savedPaymentMethodOf,
+  savedPaymentMethodOfSetup,
+  setupIntentResult,
   stripeEventToProcessorEvent,
 } from './mapping.js';
 
@@ -148,6 +151,54 @@ describe('stripeEventToProcessorEvent', () => {
       declineCode: 'generic_decline',
       message: 'Your card was declined.',
     });
+  });
+
+  it('turns setup_intent.succeeded and .setup_failed of a plan checkout into its payment events', () => {
+    const saved = createSetupIntent({ metadata: { checkout_id: checkoutId } });
+    expect(stripeEventToProcessorEvent(createStripeEvent('setup_intent.succeeded', saved))).toMatchObject({
+      type: 'payment.succeeded',
+      checkoutId,
+      paymentId: saved.id,
+    });
+    const declined = createSetupIntent({
+      status: 'requires_payment_method',
+      metadata: { checkout_id: checkoutId },
+      last_setup_error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      },
+    });
+    expect(
+      stripeEventToProcessorEvent(createStripeEvent('setup_intent.setup_failed', declined)),
+    ).toMatchObject({
+      type: 'payment.failed',
+      checkoutId,
+      paymentId: declined.id,
+      declineCode: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    });
+    // A setup made outside Tollgate names no checkout.
+    expect(
+      stripeEventToProcessorEvent(createStripeEvent('setup_intent.succeeded', createSetupIntent())),
+    ).toBeNull();
+  });
+
+  it('reads a SetupIntent as a result of nothing charged, and the card it saved', () => {
+    const card = createCardPaymentMethod({ brand: 'visa', last4: '4242' });
+    const saved = createSetupIntent({ payment_method: card, customer: 'cus_1' });
+    expect(setupIntentResult(saved)).toEqual({
+      status: 'succeeded',
+      paymentId: saved.id,
+      paymentMethod: { brand: 'visa', last4: '4242' },
+    });
+    expect(savedPaymentMethodOfSetup(saved)).toEqual({
+      paymentMethodId: card.id,
+      processorCustomerId: 'cus_1',
+      summary: { brand: 'visa', last4: '4242' },
+    });
+    expect(savedPaymentMethodOfSetup(createSetupIntent({ status: 'requires_payment_method' }))).toBeNull();
   });
 
   it.each(['refund.created', 'refund.updated', 'charge.refund.updated'] as const)(

@@ -81,6 +81,69 @@ export function savedPaymentMethodOf(intent: Stripe.PaymentIntent): SavedPayment
   };
 }
 
+/** A SetupIntent's id: the card setups of plans whose first period costs nothing. */
+export const isSetupIntentId = (id: string) => id.startsWith('seti_');
+
+function lastSetupError(intent: Stripe.SetupIntent) {
+  const error = intent.last_setup_error;
+  return {
+    declineCode: error?.decline_code ?? error?.code ?? 'setup_failed',
+    message: error?.message ?? 'The card could not be saved.',
+  };
+}
+
+/** A confirmed SetupIntent as a payment result of nothing charged (its `payment_method` expanded). */
+export function setupIntentResult(intent: Stripe.SetupIntent): PaymentResult {
+  switch (intent.status) {
+    case 'succeeded':
+      return {
+        status: 'succeeded',
+        paymentId: intent.id,
+        paymentMethod: paymentMethodSummary(intent.payment_method),
+      };
+    case 'processing':
+      return { status: 'processing', paymentId: intent.id };
+    case 'requires_payment_method':
+      return { status: 'failed', paymentId: intent.id, ...lastSetupError(intent) };
+    case 'requires_action':
+      if (!intent.client_secret) {
+        throw new PaymentProcessorError(
+          'missing_client_secret',
+          `SetupIntent ${intent.id} requires action but came without its client secret`,
+          false,
+        );
+      }
+      return { status: 'requires_action', paymentId: intent.id, clientSecret: intent.client_secret };
+    case 'canceled':
+      return {
+        status: 'failed',
+        paymentId: intent.id,
+        declineCode: 'canceled',
+        message: 'The card setup was canceled.',
+      };
+    default:
+      throw new PaymentProcessorError(
+        'unexpected_status',
+        `SetupIntent ${intent.id} is ${intent.status} after confirmation`,
+        false,
+      );
+  }
+}
+
+/** The card a succeeded off-session SetupIntent attached to its customer. */
+export function savedPaymentMethodOfSetup(intent: Stripe.SetupIntent): SavedPaymentMethod | null {
+  if (intent.status !== 'succeeded' || !intent.payment_method) return null;
+  const customer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+  if (!customer) return null;
+  const paymentMethodId =
+    typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method.id;
+  return {
+    paymentMethodId,
+    processorCustomerId: customer,
+    summary: paymentMethodSummary(intent.payment_method),
+  };
+}
+
 export function refundObjectResult(refund: Stripe.Refund): RefundResult {
   switch (refund.status) {
     case 'succeeded':
@@ -143,6 +206,16 @@ export function stripeEventToProcessorEvent(event: Stripe.Event): ProcessorEvent
         paymentId: intent.id,
         ...lastPaymentError(intent),
       };
+    }
+    case 'setup_intent.succeeded':
+    case 'setup_intent.setup_failed': {
+      const intent = event.data.object;
+      const checkoutId = intent.metadata?.checkout_id;
+      if (!checkoutId) return null;
+      const common = { id: event.id, occurredAt: occurredAt(event), checkoutId, paymentId: intent.id };
+      return event.type === 'setup_intent.succeeded'
+        ? { ...common, type: 'payment.succeeded', paymentMethod: paymentMethodSummary(intent.payment_method) }
+        : { ...common, type: 'payment.failed', ...lastSetupError(intent) };
     }
     case 'refund.created':
     case 'refund.updated':

@@ -270,6 +270,56 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
     });
   });
 
+  describe('card setups (a plan whose first period costs nothing)', () => {
+    it('saves the card with an off-session SetupIntent under the caller key, charging nothing', async () => {
+      const key = `checkout:${randomUUID()}:setup:1`;
+      const result = await processor.setUpOffSession({
+        idempotencyKey: key,
+        confirmationTokenId: 'ctoken_1QaBcD2eFgHiJkLm',
+        processorCustomerId: 'cus_QaBcD2eFgHiJkL',
+        currency: 'USD',
+        metadata: { checkout_id: 'checkout-1', organization_id: 'org-1' },
+        description: 'Pro plan',
+      });
+      const request = lastRequest();
+      expect(request).toMatchObject({ method: 'POST', path: '/v1/setup_intents' });
+      expect(request.headers['idempotency-key']).toBe(key);
+      expect(Object.fromEntries(request.form)).toEqual({
+        customer: 'cus_QaBcD2eFgHiJkL',
+        confirmation_token: 'ctoken_1QaBcD2eFgHiJkLm',
+        description: 'Pro plan',
+        'metadata[checkout_id]': 'checkout-1',
+        'metadata[organization_id]': 'org-1',
+        confirm: 'true',
+        usage: 'off_session',
+        'payment_method_types[0]': 'card',
+        'expand[0]': 'payment_method',
+      });
+      expect(result.paymentId).toMatch(/^seti_/);
+    });
+
+    it('reads the saved card off the SetupIntent, cancels it there, and refunds nothing of it', async () => {
+      await processor.savedPaymentMethod({ paymentId: 'seti_1QaBcD2eFgHiJkLm' });
+      expect(lastRequest()).toMatchObject({ method: 'GET', path: '/v1/setup_intents/seti_1QaBcD2eFgHiJkLm' });
+      await processor.cancelPayment({ paymentId: 'seti_1QaBcD2eFgHiJkLm', idempotencyKey: 'cancel-setup-1' });
+      expect(lastRequest()).toMatchObject({
+        method: 'POST',
+        path: '/v1/setup_intents/seti_1QaBcD2eFgHiJkLm/cancel',
+      });
+      const before = proxy.requests.length;
+      expect(
+        await processor.refund({
+          idempotencyKey: 'refund-setup-1',
+          paymentId: 'seti_1QaBcD2eFgHiJkLm',
+          amount: null,
+          currency: 'usd',
+          metadata: {},
+        }),
+      ).toEqual({ status: 'failed', processorRefundId: null, reason: 'nothing_charged' });
+      expect(proxy.requests.length).toBe(before);
+    });
+  });
+
   describe('cancelPayment', () => {
     it("cancels a payment the buyer abandoned, as abandoned, under the caller's key", async () => {
       const result = await processor.cancelPayment({

@@ -9,8 +9,16 @@ import type {
   PaymentProcessor,
   PaymentResult,
   RefundResult,
+  SetupInput,
 } from '../../domain/payments/processor.js';
-import { paymentIntentResult, refundObjectResult, savedPaymentMethodOf } from './mapping.js';
+import {
+  isSetupIntentId,
+  paymentIntentResult,
+  refundObjectResult,
+  savedPaymentMethodOf,
+  savedPaymentMethodOfSetup,
+  setupIntentResult,
+} from './mapping.js';
 
 /**
  * A Stripe client; `apiBase` (scheme://host[:port]) points it elsewhere than api.stripe.com, at
@@ -70,6 +78,33 @@ function failedPayment(error: unknown): PaymentResult | null {
 }
 
 export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentProcessor {
+  /** A card setup the buyer never authenticated; where it ended when it ended first. */
+  async function cancelSetup(setupId: string, idempotencyKey: string): Promise<PaymentResult> {
+    try {
+      return setupIntentResult(
+        await stripe.setupIntents.cancel(
+          setupId,
+          { cancellation_reason: 'abandoned', expand: ['payment_method'] },
+          { idempotencyKey },
+        ),
+      );
+    } catch (error) {
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError &&
+        error.code === 'setup_intent_unexpected_state'
+      ) {
+        try {
+          return setupIntentResult(
+            await stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] }),
+          );
+        } catch (retrieveError) {
+          throw toPaymentProcessorError(retrieveError);
+        }
+      }
+      throw toPaymentProcessorError(error);
+    }
+  }
+
   return {
     name: 'stripe',
 
@@ -119,7 +154,34 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
       }
     },
 
+    async setUpOffSession(input: SetupInput): Promise<PaymentResult> {
+      const paymentMethod = input.confirmationTokenId.startsWith('ctoken_')
+        ? { confirmation_token: input.confirmationTokenId }
+        : { payment_method: input.confirmationTokenId };
+      try {
+        const intent = await stripe.setupIntents.create(
+          {
+            customer: input.processorCustomerId,
+            description: input.description,
+            metadata: input.metadata,
+            ...paymentMethod,
+            confirm: true,
+            usage: 'off_session',
+            payment_method_types: ['card'],
+            expand: ['payment_method'],
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return setupIntentResult(intent);
+      } catch (error) {
+        const failed = failedPayment(error);
+        if (failed) return failed;
+        throw toPaymentProcessorError(error);
+      }
+    },
+
     async cancelPayment({ paymentId, idempotencyKey }): Promise<PaymentResult> {
+      if (isSetupIntentId(paymentId)) return cancelSetup(paymentId, idempotencyKey);
       try {
         const intent = await stripe.paymentIntents.cancel(
           paymentId,
@@ -148,6 +210,11 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
 
     async savedPaymentMethod({ paymentId }) {
       try {
+        if (isSetupIntentId(paymentId)) {
+          return savedPaymentMethodOfSetup(
+            await stripe.setupIntents.retrieve(paymentId, { expand: ['payment_method'] }),
+          );
+        }
         return savedPaymentMethodOf(
           await stripe.paymentIntents.retrieve(paymentId, { expand: ['payment_method'] }),
         );
@@ -193,6 +260,10 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
     },
 
     async refund(input): Promise<RefundResult> {
+      // A card setup charged nothing: there is nothing to give back.
+      if (isSetupIntentId(input.paymentId)) {
+        return { status: 'failed', processorRefundId: null, reason: 'nothing_charged' };
+      }
       try {
         const refund = await stripe.refunds.create(
           {
