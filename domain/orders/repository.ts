@@ -17,6 +17,31 @@ export function findOrder(db: Client, id: string) {
   return db.order.findUnique({ where: { id }, include: orderInclude });
 }
 
+/** Whether the order with this request key exists, and how far it got (no relations read). */
+export function findOrderStatusByRequestKey(db: Client, requestKey: string) {
+  return db.order.findUnique({
+    where: { requestKey },
+    select: { id: true, status: true, billingReason: true, createdAt: true },
+  });
+}
+
+/** What charging an order needs, and its receipt's lines. */
+export function findOrderToCollect(db: Client, id: string) {
+  return db.order.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      subscriptionId: true,
+      status: true,
+      requestKey: true,
+      totalAmount: true,
+      currency: true,
+      billingReason: true,
+      items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { label: true, amount: true } },
+    },
+  });
+}
+
 export function findOrderOfCheckout(db: Client, checkoutId: string) {
   return db.order.findUnique({ where: { checkoutId }, include: orderInclude });
 }
@@ -48,6 +73,19 @@ export function updateOrderRow(
   data: Prisma.OrderUncheckedUpdateInput,
 ) {
   return tx.order.update({ where: { id }, data: { ...data, modifiedAt: new Date() }, include: orderInclude });
+}
+
+/** Pending → paid in one conditional statement: false when it was not pending (paid already). */
+export async function markOrderPaidIfPending(
+  tx: Prisma.TransactionClient,
+  id: string,
+  paymentId: string | null,
+): Promise<boolean> {
+  const { count } = await tx.order.updateMany({
+    where: { id, status: 'pending' },
+    data: { status: 'paid', paymentId, modifiedAt: new Date() },
+  });
+  return count === 1;
 }
 
 /** The next invoice number of the organization, taken in the caller's transaction. */

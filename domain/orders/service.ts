@@ -16,6 +16,7 @@ import {
   insertOrder,
   listOrderRows,
   lockOrder,
+  markOrderPaidIfPending,
   nextInvoiceNumber,
   updateOrderRow,
   type OrderRow,
@@ -204,10 +205,8 @@ export async function markSubscriptionOrderPaid(
   paymentId: string | null,
   at: Date,
 ): Promise<OrderRow | null> {
-  await lockOrder(tx, orderId);
-  const current = await findOrder(tx, orderId);
-  if (!current || current.status !== 'pending') return null;
-  const row = await updateOrderRow(tx, orderId, { status: 'paid', paymentId });
+  if (!(await markOrderPaidIfPending(tx, orderId, paymentId))) return null;
+  const row = (await findOrder(tx, orderId))!;
   await recordEvent(tx, { organizationId: row.organizationId, type: 'order.paid', data: orderView(row), at });
   return row;
 }

@@ -16,7 +16,7 @@ import {
   subscriptionStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
-import { findOrder, findOrderByRequestKey } from '../orders/repository.js';
+import { findOrderStatusByRequestKey, findOrderToCollect } from '../orders/repository.js';
 import { findOrganizationById } from '../organizations/repository.js';
 import { createSubscriptionOrder, markSubscriptionOrderPaid } from '../orders/service.js';
 import type { OffSessionPaymentResult, PaymentProcessor } from '../payments/processor.js';
@@ -25,14 +25,16 @@ import type { addressSchema } from '../addresses/schemas.js';
 import type { z } from 'zod';
 import {
   findPendingItems,
-  findSubscription,
-  findUnpaidOrderOfSubscription,
+  findSubscriptionForBilling,
+  findSubscriptionWorkflowRow,
   insertPendingItem,
   lockSubscription,
   markCaughtUpWithClock,
   markPendingItemsBilled,
   updateSubscriptionRow,
+  type SubscriptionBillingRow,
   type SubscriptionRow,
+  type SubscriptionWorkflowRow,
 } from './repository.js';
 import {
   cycleBill,
@@ -65,15 +67,20 @@ export async function subscriptionWorkflowState(
   db: Db,
   subscriptionId: string,
 ): Promise<SubscriptionWorkflowState | null> {
-  const row = await findSubscription(db, subscriptionId);
+  const row = await findSubscriptionWorkflowRow(db, subscriptionId);
   if (!row) return null;
   // A subscription set to cancel is not charged again: cancelling stops the retries of dunning
   // (Polar kept charging, #13077); it ends at the end of its period. The one order an ended plan
   // still collects is its final one (debits of plan changes not billed yet).
-  const final = await finalOrderOf(db, row);
+  const final =
+    collectsFinalOrder(row) && row.nextPeriodOrderId
+      ? { id: row.nextPeriodOrderId, createdAt: row.nextPeriodOrderCreatedAt! }
+      : null;
   const unpaid =
     final ??
-    (isEnded(row) || row.cancelAtPeriodEnd ? null : await findUnpaidOrderOfSubscription(db, subscriptionId));
+    (isEnded(row) || row.cancelAtPeriodEnd || !row.unpaidOrderId
+      ? null
+      : { id: row.unpaidOrderId, createdAt: row.unpaidOrderCreatedAt! });
   return {
     ended: isEnded(row) && !final,
     currentPeriodIndex: row.currentPeriodIndex,
@@ -90,9 +97,9 @@ export async function subscriptionWorkflowState(
             Math.max(row.currentPeriodStart.getTime(), unpaid.createdAt.getTime()),
         }
       : null,
-    testClock: row.customer.testClock
+    testClock: row.clockFrozenTime
       ? {
-          frozenTimeMs: row.customer.testClock.frozenTime.getTime(),
+          frozenTimeMs: row.clockFrozenTime.getTime(),
           caughtUpToMs: row.clockCaughtUpTo?.getTime() ?? null,
         }
       : null,
@@ -107,17 +114,28 @@ export async function reportCaughtUpWithClock(
   await markCaughtUpWithClock(db, [input.subscriptionId], new Date(input.frozenTimeMs));
 }
 
-/** Ended at the end of its period (not revoked, not unpaid). */
-const endedAtPeriodEnd = (row: SubscriptionRow) =>
-  row.status === 'canceled' && row.endedAt !== null && row.cancelAtPeriodEnd;
+type LifeFields = Pick<
+  SubscriptionWorkflowRow,
+  'status' | 'endedAt' | 'cancelAtPeriodEnd' | 'failedAttempts' | 'nextAttemptAt'
+>;
 
 /**
- * The final order of a plan that ended at its period's end, while it is still to be collected:
- * pending, and its tries not given up (a last failed try leaves no next one).
+ * A plan that ended at its period's end (not revoked, not unpaid) still collects its final order
+ * (debits not billed yet) until its tries are given up (a last failed try leaves no next one).
  */
-async function finalOrderOf(db: Db | Prisma.TransactionClient, row: SubscriptionRow) {
-  if (!endedAtPeriodEnd(row) || (row.failedAttempts > 0 && row.nextAttemptAt === null)) return null;
-  const order = await findOrderByRequestKey(db, cycleKey(row.id, row.currentPeriodIndex + 1));
+const collectsFinalOrder = (row: LifeFields) =>
+  row.status === 'canceled' &&
+  row.endedAt !== null &&
+  row.cancelAtPeriodEnd &&
+  !(row.failedAttempts > 0 && row.nextAttemptAt === null);
+
+/** The final order of a plan that ended at its period's end, while it is still to be collected. */
+async function finalOrderOf(
+  db: Db | Prisma.TransactionClient,
+  row: LifeFields & { id: string; currentPeriodIndex: number },
+) {
+  if (!collectsFinalOrder(row)) return null;
+  const order = await findOrderStatusByRequestKey(db, cycleKey(row.id, row.currentPeriodIndex + 1));
   return order?.status === 'pending' ? order : null;
 }
 
@@ -128,7 +146,7 @@ type Address = z.infer<typeof addressSchema>;
 
 /** The fees of one period and their discount, for the discount as it applies to that period. */
 function periodFees(
-  row: SubscriptionRow,
+  row: SubscriptionBillingRow,
   periodStartAt: Date,
 ): { fees: BillingLine[]; discount: number; keepsDiscount: boolean } {
   const fees = row.prices.map((price) => ({
@@ -174,7 +192,7 @@ type RenewalPlan = {
 
 async function planRenewal(
   db: Db | Prisma.TransactionClient,
-  row: SubscriptionRow,
+  row: SubscriptionBillingRow,
   index: number,
 ): Promise<RenewalPlan> {
   const interval = row.recurringInterval as RecurringInterval;
@@ -213,10 +231,10 @@ export async function cycleSubscription(
   input: { subscriptionId: string; index: number; nowMs: number },
 ): Promise<CycleOutcome> {
   const key = cycleKey(input.subscriptionId, input.index);
-  const done = await findOrderByRequestKey(ctx.db, key);
+  const done = await findOrderStatusByRequestKey(ctx.db, key);
   if (done)
     return { outcome: done.billingReason === 'subscription_cycle' ? 'renewed' : 'ended', orderId: done.id };
-  const before = await findSubscription(ctx.db, input.subscriptionId);
+  const before = await findSubscriptionForBilling(ctx.db, input.subscriptionId);
   if (!before || isEnded(before) || before.currentPeriodIndex !== input.index - 1)
     return { outcome: 'stale' };
   if (before.currentPeriodEnd.getTime() > input.nowMs) return { outcome: 'not_due' };
@@ -238,7 +256,7 @@ export async function cycleSubscription(
 
   return ctx.db.$transaction(async (tx) => {
     await lockSubscription(tx, input.subscriptionId);
-    const row = await findSubscription(tx, input.subscriptionId);
+    const row = await findSubscriptionForBilling(tx, input.subscriptionId);
     if (!row || isEnded(row) || row.currentPeriodIndex !== input.index - 1)
       return { outcome: 'stale' as const };
     const plan = await planRenewal(tx, row, input.index);
@@ -317,7 +335,7 @@ export async function cycleSubscription(
 export async function recordSubscriptionChange(
   ctx: { publicUrl: string },
   tx: Prisma.TransactionClient,
-  before: SubscriptionRow,
+  before: Pick<SubscriptionRow, 'status' | 'canceledAt' | 'cancelAtPeriodEnd' | 'endedAt' | 'amount'>,
   after: SubscriptionRow,
   at: Date,
 ): Promise<void> {
@@ -349,8 +367,8 @@ export async function chargeSubscriptionOrder(
   processor: PaymentProcessor,
   input: { subscriptionId: string; orderId: string; attempt: number },
 ): Promise<ChargeAttemptOutcome> {
-  const row = await findSubscription(ctx.db, input.subscriptionId);
-  const order = await findOrder(ctx.db, input.orderId);
+  const row = await findSubscriptionForBilling(ctx.db, input.subscriptionId);
+  const order = await findOrderToCollect(ctx.db, input.orderId);
   if (!row || !order || order.subscriptionId !== row.id || order.status !== 'pending')
     return { outcome: 'stale' };
   if (isEnded(row) && (await finalOrderOf(ctx.db, row))?.id !== order.id) return { outcome: 'stale' };
@@ -398,7 +416,7 @@ export async function settleSubscriptionCharge(
 ): Promise<SettleOutcome> {
   return ctx.db.$transaction(async (tx) => {
     await lockSubscription(tx, input.subscriptionId);
-    const row = await findSubscription(tx, input.subscriptionId);
+    const row = await findSubscriptionForBilling(tx, input.subscriptionId);
     if (!row || row.failedAttempts + 1 !== input.attempt) return { outcome: 'stale' as const };
     const isFinal = isEnded(row) && (await finalOrderOf(tx, row))?.id === input.orderId;
     if (isEnded(row) && !isFinal) return { outcome: 'stale' as const };
@@ -495,8 +513,8 @@ export async function notifySubscriptionPaymentFailed(
     nextAttemptAt: string | null;
   },
 ): Promise<'sent' | 'duplicate' | 'gone'> {
-  const row = await findSubscription(ctx.db, input.subscriptionId);
-  const order = await findOrder(ctx.db, input.orderId);
+  const row = await findSubscriptionForBilling(ctx.db, input.subscriptionId);
+  const order = await findOrderToCollect(ctx.db, input.orderId);
   const organization = row ? await findOrganizationById(ctx.db, row.organizationId) : null;
   if (!row || !order || !organization) return 'gone';
   return mailer.send({
@@ -532,7 +550,7 @@ export async function notifySubscription(
   mailer: Mailer,
   notice: SubscriptionNotice,
 ): Promise<'sent' | 'duplicate' | 'gone'> {
-  const row = await findSubscription(ctx.db, notice.subscriptionId);
+  const row = await findSubscriptionForBilling(ctx.db, notice.subscriptionId);
   const organization = row ? await findOrganizationById(ctx.db, row.organizationId) : null;
   if (!row || !organization) return 'gone';
   const seller = {
@@ -561,7 +579,7 @@ export async function notifySubscription(
         ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt) }),
       });
     case 'receipt': {
-      const order = await findOrder(ctx.db, notice.orderId);
+      const order = await findOrderToCollect(ctx.db, notice.orderId);
       if (!order || order.status !== 'paid' || order.totalAmount === 0) return 'gone';
       const card = row.paymentMethod as { brand?: string; last4?: string } | null;
       return mailer.send({

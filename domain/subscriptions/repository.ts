@@ -94,15 +94,6 @@ export function updateSubscriptionRow(
   });
 }
 
-/** The subscription's order still waiting to be paid, if any (oldest first: one at a time). */
-export function findUnpaidOrderOfSubscription(db: Client, subscriptionId: string) {
-  return db.order.findFirst({
-    where: { subscriptionId, status: 'pending' },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { id: true, totalAmount: true, currency: true, requestKey: true, createdAt: true },
-  });
-}
-
 /** Proration lines not billed yet, oldest first. */
 export function findPendingItems(db: Client, subscriptionId: string) {
   return db.subscriptionPendingItem.findMany({
@@ -194,4 +185,79 @@ export async function findSubscriptionIdsBehindTheirClock(
     ORDER BY s.id
     LIMIT ${limit}`;
   return rows.map((row) => row.id);
+}
+
+/**
+ * What the workflow's steps read: the row, its customer's contact and clock, the product's name,
+ * the discount and the prices billed. Far fewer queries than the wire shape's include, for paths
+ * that run once per renewal of every subscription.
+ */
+export const subscriptionBillingInclude = {
+  customer: {
+    select: { email: true, name: true, testClock: { select: { id: true, frozenTime: true } } },
+  },
+  product: { select: { name: true } },
+  discount: true,
+  prices: {
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { productPriceId: true, amount: true },
+  },
+} as const satisfies Prisma.SubscriptionInclude;
+
+export type SubscriptionBillingRow = Prisma.SubscriptionGetPayload<{
+  include: typeof subscriptionBillingInclude;
+}>;
+
+export function findSubscriptionForBilling(db: Client, id: string) {
+  return db.subscription.findUnique({ where: { id }, include: subscriptionBillingInclude });
+}
+
+export type SubscriptionWorkflowRow = {
+  status: string;
+  endedAt: Date | null;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: Date | null;
+  currentPeriodIndex: number;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  failedAttempts: number;
+  nextAttemptAt: Date | null;
+  clockCaughtUpTo: Date | null;
+  clockFrozenTime: Date | null;
+  /** The oldest pending order of the subscription. */
+  unpaidOrderId: string | null;
+  unpaidOrderCreatedAt: Date | null;
+  /** The pending order that opens the next period (an ended plan's final order). */
+  nextPeriodOrderId: string | null;
+  nextPeriodOrderCreatedAt: Date | null;
+};
+
+/** Everything the workflow decides its next step from, in one round trip (read on every wake). */
+export async function findSubscriptionWorkflowRow(
+  db: Client,
+  id: string,
+): Promise<SubscriptionWorkflowRow | null> {
+  const rows = await db.$queryRaw<SubscriptionWorkflowRow[]>`
+    SELECT s.status, s.ended_at AS "endedAt", s.cancel_at_period_end AS "cancelAtPeriodEnd",
+           s.canceled_at AS "canceledAt", s.current_period_index AS "currentPeriodIndex",
+           s.current_period_start AS "currentPeriodStart", s.current_period_end AS "currentPeriodEnd",
+           s.failed_attempts AS "failedAttempts", s.next_attempt_at AS "nextAttemptAt",
+           s.clock_caught_up_to AS "clockCaughtUpTo", t.frozen_time AS "clockFrozenTime",
+           unpaid.id::text AS "unpaidOrderId", unpaid.created_at AS "unpaidOrderCreatedAt",
+           next_period.id::text AS "nextPeriodOrderId", next_period.created_at AS "nextPeriodOrderCreatedAt"
+    FROM subscriptions s
+    JOIN customers c ON c.id = s.customer_id
+    LEFT JOIN test_clocks t ON t.id = c.test_clock_id
+    LEFT JOIN LATERAL (
+      SELECT o.id, o.created_at FROM orders o
+      WHERE o.subscription_id = s.id AND o.status = 'pending'
+      ORDER BY o.created_at, o.id LIMIT 1
+    ) unpaid ON true
+    LEFT JOIN LATERAL (
+      SELECT o.id, o.created_at FROM orders o
+      WHERE o.request_key = 'subscription:' || s.id::text || ':cycle:' || (s.current_period_index + 1)::text
+        AND o.status = 'pending'
+    ) next_period ON true
+    WHERE s.id = ${id}::uuid`;
+  return rows[0] ?? null;
 }
