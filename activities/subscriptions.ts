@@ -2,7 +2,7 @@ import type { Mailer } from '../domain/emails/mailer.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import {
   collectSubscriptionOrder,
-  cycleSubscription,
+  renewSubscription,
   notifySubscription,
   notifySubscriptionPaymentFailed,
   reportCaughtUpWithClock,
@@ -41,8 +41,8 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     loadSubscriptionState(subscriptionId: string) {
       return subscriptionWorkflowState(deps.db, subscriptionId);
     },
-    cycleSubscription(input: { subscriptionId: string; index: number; nowMs: number }) {
-      return cycleSubscription(ctx, input);
+    renewSubscription(input: { subscriptionId: string; index: number; nowMs: number }) {
+      return renewSubscription(ctx, deps.processor, deps.mailer, input);
     },
     collectSubscriptionOrder(input: {
       subscriptionId: string;

@@ -8,15 +8,17 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SubscriptionActivities } from '../activities/subscriptions.js';
+import type { CollectOutcome } from '../domain/subscriptions/billing.js';
 import {
   SUBSCRIPTION_SIGNALS,
   nextSubscriptionStep,
   type SubscriptionWorkflowInput,
+  type SubscriptionWorkflowState,
 } from '../domain/subscriptions/rules.js';
 
 const {
   loadSubscriptionState,
-  cycleSubscription,
+  renewSubscription,
   collectSubscriptionOrder,
   notifySubscriptionPaymentFailed,
   notifySubscription,
@@ -53,11 +55,18 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let renewed = false;
   let canceledNoticeFor: number | null = null;
   let welcomed = input.continued ?? false;
+  let known: SubscriptionWorkflowState | null = null;
 
   for (;;) {
-    // Cleared before the read, so a change that lands while reading still wakes the wait.
-    woken = false;
-    const state = await loadSubscriptionState(subscriptionId);
+    // A timer that ran out changed nothing but the time: the row read before it still holds (the
+    // steps check it again under its lock). Anything else reads it again; cleared before the read,
+    // so a change that lands while reading still wakes the wait.
+    let state: SubscriptionWorkflowState | null = known;
+    known = null;
+    if (!state) {
+      woken = false;
+      state = await loadSubscriptionState(subscriptionId);
+    }
     if (!state) return 'gone';
     const clock = state.testClock;
     if (state.ended) {
@@ -89,7 +98,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         await condition(() => woken);
       } else {
         waitingFor = next;
-        await condition(() => woken, step.atMs - nowMs);
+        const signalled = await condition(() => woken, step.atMs - nowMs);
+        if (!signalled) known = state;
       }
       continue;
     }
@@ -99,8 +109,19 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     const stepAtMs = clock ? step.atMs : nowMs;
     if (step.kind === 'cycle') {
       waitingFor = `renewing into period ${step.index}`;
-      const cycled = await cycleSubscription({ subscriptionId, index: step.index, nowMs: stepAtMs });
+      const { cycled, collected } = await renewSubscription({
+        subscriptionId,
+        index: step.index,
+        nowMs: stepAtMs,
+      });
       if (cycled.outcome === 'renewed') renewed = true;
+      // Paid at once: the next run starts from a fresh read (and a short history).
+      if (renewed && collected?.outcome === 'paid') {
+        return continueAsNew<typeof subscriptionWorkflow>({ subscriptionId, continued: true });
+      }
+      if (collected && cycled.outcome === 'renewed' && cycled.orderId) {
+        await notifyFailure(cycled.orderId, 1, collected);
+      }
       continue;
     }
 
@@ -116,6 +137,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       // The renewal is paid: the next run starts from a fresh read (and a short history).
       if (renewed) return continueAsNew<typeof subscriptionWorkflow>({ subscriptionId, continued: true });
     }
+    await notifyFailure(step.orderId, step.attempt, collected);
+  }
+
+  /** The buyer is told of each failed try (not of a final order's, see collectSubscriptionOrder). */
+  async function notifyFailure(orderId: string, attempt: number, collected: CollectOutcome) {
     if (
       (collected.outcome === 'past_due' || collected.outcome === 'unpaid') &&
       collected.notify &&
@@ -123,8 +149,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     ) {
       await notifySubscriptionPaymentFailed({
         subscriptionId,
-        orderId: step.orderId,
-        attempt: step.attempt,
+        orderId,
+        attempt,
         reason: collected.charge.message ?? 'The payment failed.',
         nextAttemptAt: collected.outcome === 'past_due' ? collected.nextAttemptAt : null,
       });

@@ -501,6 +501,38 @@ export async function collectSubscriptionOrder(
   };
 }
 
+export type RenewOutcome = { cycled: CycleOutcome; collected: CollectOutcome | null };
+
+/**
+ * The end of a period in one step: open the next period with its renewal order, charge it at once
+ * (try 1) and send its receipt once paid. Each part is idempotent on its own (the order's request
+ * key, the charge's key, the conditional settlement, the receipt's key), so a retry after any of
+ * them redoes nothing; fewer round trips through Temporal for the step every subscription takes
+ * every period.
+ */
+export async function renewSubscription(
+  ctx: SubscriptionBillingContext,
+  processor: PaymentProcessor,
+  mailer: Mailer,
+  input: { subscriptionId: string; index: number; nowMs: number },
+): Promise<RenewOutcome> {
+  const cycled = await cycleSubscription(ctx, input);
+  if (cycled.outcome !== 'renewed' || !cycled.orderId) return { cycled, collected: null };
+  const collected = await collectSubscriptionOrder(ctx, processor, {
+    subscriptionId: input.subscriptionId,
+    orderId: cycled.orderId,
+    attempt: 1,
+    nowMs: input.nowMs,
+  });
+  // Also after a retry that finds the order paid already: the receipt's key sends it once.
+  await notifySubscription(ctx, mailer, {
+    kind: 'receipt',
+    subscriptionId: input.subscriptionId,
+    orderId: cycled.orderId,
+  });
+  return { cycled, collected };
+}
+
 /** One email per failed try (its key names the order and the try), so a retried step never sends twice. */
 export async function notifySubscriptionPaymentFailed(
   ctx: SubscriptionBillingContext,
