@@ -8,7 +8,6 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { SubscriptionActivities } from '../activities/subscriptions.js';
-import type { CollectOutcome } from '../domain/subscriptions/billing.js';
 import {
   SUBSCRIPTION_SIGNALS,
   nextSubscriptionStep,
@@ -157,6 +156,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
   }
 }
+
+type CollectOutcome = Awaited<ReturnType<SubscriptionActivities['collectSubscriptionOrder']>>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
