@@ -217,6 +217,11 @@ describe('subscriptions in Chromium', () => {
     await renewal.waitFor();
     expect(await renewal.textContent()).toContain('$10.00');
     await renewal.getByText('Paid').waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
+    // The renewal's charge is listed among the payment attempts.
+    const attempt = seller.getByTestId('payment-attempt-row').first();
+    await attempt.waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
+    expect(await attempt.textContent()).toContain('Try 1');
+    expect(await attempt.textContent()).toContain('Paid');
   });
 
   it('changes the plan after showing what it costs', async () => {

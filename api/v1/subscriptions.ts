@@ -8,10 +8,13 @@ import {
   subscriptionUpdateSchema,
   prorationPreviewRequestSchema,
   prorationPreviewSchema,
+  subscriptionPaymentAttemptListSchema,
+  subscriptionPaymentAttemptQuerySchema,
 } from '../../domain/subscriptions/schemas.js';
 import {
   exportSubscriptions,
   getSubscription,
+  listSubscriptionPaymentAttempts,
   listSubscriptions,
   previewSubscriptionChange,
   revokeSubscription,
@@ -119,5 +122,20 @@ export function registerSubscriptionOperations(api: OperationRegistry, ctx: Subs
       status: 200,
     },
     async ({ params, body, caller }) => previewSubscriptionChange(ctx, caller, params.id, body),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/subscriptions/{id}/payment-attempts',
+      operationId: 'subscriptions:payment_attempts',
+      summary: "List the tries to collect a subscription's orders",
+      extension:
+        'Tollgate extension, not in Polar: every off-session try to collect the orders of a subscription (renewals, plan changes billed now), paid or declined with its reason, newest first, and when the next try of a failing order is due.',
+      params: subscriptionIdParamsSchema,
+      query: subscriptionPaymentAttemptQuerySchema,
+      response: subscriptionPaymentAttemptListSchema,
+    },
+    async ({ params, query, caller }) => listSubscriptionPaymentAttempts(ctx, caller, params.id, query),
   );
 }

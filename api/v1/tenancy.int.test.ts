@@ -507,6 +507,11 @@ const scenarios = [
         body: (subscription) => ({ product_id: subscription.productId }),
       },
       {
+        operationId: 'subscriptions:payment_attempts',
+        method: 'get',
+        path: '/subscriptions/{id}/payment-attempts',
+      },
+      {
         operationId: 'subscriptions:export',
         method: 'get',
         path: '/subscriptions/export',

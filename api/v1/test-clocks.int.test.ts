@@ -252,6 +252,35 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     // The renewal on 1 April fails; tries on +2, +5, +7, +7 days fail too: unpaid on 22 April.
     await clocks.advanceTo(clock.id, '2026-04-10T00:00:00.000Z');
     expect(await polar.subscriptions.get({ id: subscriptionId! })).toMatchObject({ status: 'past_due' });
+    // The seller sees each try, why it failed, and when the next one is due (our extension).
+    const attempts = async () => {
+      const response = await fetch(
+        `${env.stack.baseUrl}/v1/subscriptions/${subscriptionId}/payment-attempts`,
+        {
+          headers: { authorization: `Bearer ${token}` },
+        },
+      );
+      expect(response.status).toBe(200);
+      return (await response.json()) as {
+        items: {
+          attempt: number;
+          status: string;
+          decline_code: string | null;
+          message: string | null;
+          created_at: string;
+        }[];
+        pagination: { total_count: number };
+        next_attempt_at: string | null;
+      };
+    };
+    const pastDue = await attempts();
+    expect(pastDue.items.map((item) => [item.attempt, item.status, item.created_at])).toEqual([
+      [3, 'failed', '2026-04-08T09:00:00.000Z'],
+      [2, 'failed', '2026-04-03T09:00:00.000Z'],
+      [1, 'failed', '2026-04-01T09:00:00.000Z'],
+    ]);
+    expect(pastDue.items[0]).toMatchObject({ decline_code: expect.any(String), message: expect.any(String) });
+    expect(pastDue.next_attempt_at).toBe('2026-04-15T09:00:00.000Z');
     await clocks.advanceTo(clock.id, '2026-05-15T00:00:00.000Z');
     expect(await polar.subscriptions.get({ id: subscriptionId! })).toMatchObject({
       status: 'unpaid',
@@ -264,6 +293,9 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     ]);
     const stored = await env.database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId! } });
     expect(stored.failedAttempts).toBe(5);
+    const ended = await attempts();
+    expect(ended.pagination.total_count).toBe(5);
+    expect(ended.next_attempt_at).toBeNull();
   });
 
   it('saves the card of a plan whose first period costs nothing, and renews on it', async () => {

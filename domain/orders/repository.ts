@@ -88,6 +88,31 @@ export async function markOrderPaidIfPending(
   return count === 1;
 }
 
+/** One try to collect an order; a retried step records it once (unique per order and try). */
+export async function recordPaymentAttempt(
+  tx: Prisma.TransactionClient,
+  data: Omit<Prisma.OrderPaymentAttemptCreateManyInput, 'id'>,
+): Promise<void> {
+  await tx.orderPaymentAttempt.createMany({ data: [data], skipDuplicates: true });
+}
+
+/** The tries to collect the orders of a subscription, newest first. */
+export function listPaymentAttemptsOfSubscription(
+  db: Db,
+  subscriptionId: string,
+  page: { skip: number; take: number },
+) {
+  const where = { order: { subscriptionId } };
+  return db.$transaction([
+    db.orderPaymentAttempt.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { attempt: 'desc' }],
+      ...page,
+    }),
+    db.orderPaymentAttempt.count({ where }),
+  ]);
+}
+
 /** The next invoice number of the organization, taken in the caller's transaction. */
 export async function nextInvoiceNumber(
   tx: Prisma.TransactionClient,

@@ -16,7 +16,11 @@ import {
   subscriptionStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
-import { findOrderStatusByRequestKey, findOrderToCollect } from '../orders/repository.js';
+import {
+  findOrderStatusByRequestKey,
+  findOrderToCollect,
+  recordPaymentAttempt,
+} from '../orders/repository.js';
 import { findOrganizationById } from '../organizations/repository.js';
 import { createSubscriptionOrder, markSubscriptionOrderPaid } from '../orders/service.js';
 import type { OffSessionPaymentResult, PaymentProcessor } from '../payments/processor.js';
@@ -421,6 +425,17 @@ export async function settleSubscriptionCharge(
     const isFinal = isEnded(row) && (await finalOrderOf(tx, row))?.id === input.orderId;
     if (isEnded(row) && !isFinal) return { outcome: 'stale' as const };
     const at = new Date(input.nowMs);
+    if (input.result.status !== 'processing') {
+      await recordPaymentAttempt(tx, {
+        orderId: input.orderId,
+        attempt: input.attempt,
+        status: input.result.status,
+        paymentId: input.result.paymentId,
+        declineCode: input.result.status === 'failed' ? input.result.declineCode : null,
+        message: input.result.status === 'failed' ? input.result.message : null,
+        createdAt: at,
+      });
+    }
     if (input.result.status === 'processing') {
       // Renewals are charged to cards, which Stripe settles at once; a payment that waits (a bank
       // debit) has no event path to this workflow yet, so the step fails loudly and is retried.

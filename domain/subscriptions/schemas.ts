@@ -5,7 +5,13 @@ import { discountSchema } from '../discounts/schemas.js';
 import { meterSchema } from '../meters/schemas.js';
 import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import { prorationBehaviorSchema } from '../organizations/schemas.js';
-import { oneOrManyUuids, pageQuerySchema, sortingSchema, textSchema } from '../platform/schemas.js';
+import {
+  listResourceSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+  textSchema,
+} from '../platform/schemas.js';
 import { productPriceSchema, productSchema, recurringIntervalSchema } from '../products/schemas.js';
 
 // Polar's Subscription as @polar-sh/sdk@0.33.2 reads it (spec §3 Subscription, §4 statuses), and
@@ -204,3 +210,27 @@ export const prorationPreviewSchema = z.object({
   current_period_end: datetime,
 });
 export type ProrationPreview = z.infer<typeof prorationPreviewSchema>;
+
+/** One try to collect an order of the subscription (our extension, for the seller's dashboard). */
+export const subscriptionPaymentAttemptSchema = z
+  .object({
+    id: z.uuid(),
+    order_id: z.uuid(),
+    attempt: z.number().int().min(1),
+    status: z.enum(['succeeded', 'failed']),
+    decline_code: z.string().nullable(),
+    message: z.string().nullable(),
+    created_at: datetime,
+  })
+  .meta({ id: 'SubscriptionPaymentAttempt' });
+
+export type SubscriptionPaymentAttempt = z.infer<typeof subscriptionPaymentAttemptSchema>;
+
+/** Newest first, with when the next try of a failing order is due (null when none is). */
+export const subscriptionPaymentAttemptListSchema = listResourceSchema(
+  subscriptionPaymentAttemptSchema,
+).extend({
+  next_attempt_at: datetime.nullable(),
+});
+
+export const subscriptionPaymentAttemptQuerySchema = pageQuerySchema;

@@ -8,6 +8,8 @@ import { accessibleOrganizationIds, assertCanManage, organizationsToList } from 
 import { findPurchasingCustomer } from '../customers/service.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import { listPaymentAttemptsOfSubscription } from '../orders/repository.js';
 import { recordEvent } from '../events/repository.js';
 import { AppError } from '../platform/errors.js';
 import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
@@ -429,4 +431,34 @@ export async function previewSubscriptionChange(
   const current = await findSubscriptionFor(ctx.db, caller, id);
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
   return previewProductChange(ctx, current, body);
+}
+
+/**
+ * GET /v1/subscriptions/{id}/payment-attempts (our extension): every try to collect its orders,
+ * newest first, and when the next try of a failing one is due, for the seller's dashboard.
+ */
+export async function listSubscriptionPaymentAttempts(
+  ctx: SubscriptionsContext,
+  caller: Caller,
+  id: string,
+  query: PageQuery,
+) {
+  const subscription = await findSubscriptionFor(ctx.db, caller, id);
+  const [rows, total] = await listPaymentAttemptsOfSubscription(ctx.db, id, pageToSkipTake(query));
+  return {
+    ...paginated(
+      rows.map((row) => ({
+        id: row.id,
+        order_id: row.orderId,
+        attempt: row.attempt,
+        status: row.status as 'succeeded' | 'failed',
+        decline_code: row.declineCode,
+        message: row.message,
+        created_at: row.createdAt.toISOString(),
+      })),
+      total,
+      query,
+    ),
+    next_attempt_at: subscription.nextAttemptAt?.toISOString() ?? null,
+  };
 }

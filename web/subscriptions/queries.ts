@@ -1,7 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import { orderSchema } from '../../domain/orders/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
-import { prorationPreviewSchema, subscriptionSchema } from '../../domain/subscriptions/schemas';
+import {
+  prorationPreviewSchema,
+  subscriptionPaymentAttemptListSchema,
+  subscriptionSchema,
+} from '../../domain/subscriptions/schemas';
 import { getJson, sendJson } from '../api';
 
 export const SUBSCRIPTIONS_PAGE_SIZE = 20;
@@ -51,6 +55,17 @@ export const subscriptionOrdersQuery = (subscriptionId: string) =>
       getJson(
         `/v1/orders/?subscription_id=${subscriptionId}&limit=100&sorting=-created_at`,
         listResourceSchema(orderSchema),
+      ),
+  });
+
+/** Every try to collect the plan's orders (our extension), newest first, and the next one's date. */
+export const subscriptionPaymentAttemptsQuery = (subscriptionId: string) =>
+  queryOptions({
+    queryKey: ['orders', 'subscription', subscriptionId, 'payment-attempts'],
+    queryFn: () =>
+      getJson(
+        `/v1/subscriptions/${subscriptionId}/payment-attempts?limit=100`,
+        subscriptionPaymentAttemptListSchema,
       ),
   });
 

@@ -21,6 +21,7 @@ import {
 import {
   SUBSCRIPTION_POLL_MS,
   subscriptionOrdersQuery,
+  subscriptionPaymentAttemptsQuery,
   subscriptionQuery,
 } from '../../../subscriptions/queries';
 import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
@@ -31,6 +32,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/$s
   loader: ({ context: { queryClient }, params: { subscriptionId } }) => {
     prefetch(queryClient, subscriptionQuery(subscriptionId));
     prefetch(queryClient, subscriptionOrdersQuery(subscriptionId));
+    prefetch(queryClient, subscriptionPaymentAttemptsQuery(subscriptionId));
   },
   component: SubscriptionPage,
 });
@@ -49,6 +51,10 @@ function SubscriptionPage() {
   const hasPendingOrder = orders.data?.items.some((order) => order.status === 'pending') ?? false;
   const subscription = useQuery({
     ...subscriptionQuery(subscriptionId),
+    refetchInterval: hasPendingOrder ? SUBSCRIPTION_POLL_MS : false,
+  });
+  const attempts = useQuery({
+    ...subscriptionPaymentAttemptsQuery(subscriptionId),
     refetchInterval: hasPendingOrder ? SUBSCRIPTION_POLL_MS : false,
   });
   if (subscription.error) return <ErrorNote message={subscription.error.message} />;
@@ -91,6 +97,28 @@ function SubscriptionPage() {
               <span data-testid="billing-reason">{BILLING_REASON_LABELS[order.billing_reason]}</span>
               <span>{formatMoney(order.total_amount, order.currency)}</span>
               <OrderStatusBadge status={order.status} />
+            </>
+          )}
+        </ResourceList>
+      </ResourceCard>
+      <ResourceCard
+        title="Payment attempts"
+        error={attempts.error?.message ?? null}
+        items={attempts.data?.items}
+        empty="No renewal or plan change has been charged yet."
+      >
+        {attempts.data?.next_attempt_at ? (
+          <p data-testid="next-payment-attempt">
+            Next try on {formatDateTime(attempts.data.next_attempt_at)}.
+          </p>
+        ) : null}
+        <ResourceList items={attempts.data?.items} rowTestId="payment-attempt-row" itemClassName="row">
+          {(attempt) => (
+            <>
+              <span>{formatDateTime(attempt.created_at)}</span>
+              <span>Try {attempt.attempt}</span>
+              <span>{attempt.status === 'succeeded' ? 'Paid' : 'Declined'}</span>
+              {attempt.message ? <Truncated text={attempt.message} /> : null}
             </>
           )}
         </ResourceList>
