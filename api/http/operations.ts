@@ -263,6 +263,11 @@ function parametersOf(
     name,
     in: location,
     required: location === 'path' || (object.required ?? []).includes(name),
+    // An object in the query (`metadata`) is sent as `metadata[key]=value`, as Polar's SDK does and
+    // the server reads it; OpenAPI's default (form) would put its keys at the top level.
+    ...(location === 'query' && (property as { type?: unknown }).type === 'object'
+      ? { style: 'deepObject', explode: true }
+      : {}),
     schema: property,
   }));
 }
