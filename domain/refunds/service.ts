@@ -48,7 +48,9 @@ export async function createRefund(
   requestKey?: string,
 ): Promise<Refund> {
   const { db } = ctx;
-  const found = await findOrderFor(db, caller, input.order_id).catch(() => {
+  const found = await findOrderFor(db, caller, input.order_id).catch((error: unknown) => {
+    // Only a missing order is the body's fault: a database outage must stay a 503 to retry.
+    if (!(error instanceof AppError) || error.errorName !== 'ResourceNotFound') throw error;
     throw new InvalidFieldError(['body', 'order_id'], 'Order not found.');
   });
   await assertCanManage(db, caller, found.organizationId, ORGANIZATION_MANAGERS);
