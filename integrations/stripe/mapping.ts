@@ -25,8 +25,24 @@ function lastPaymentError(intent: Stripe.PaymentIntent) {
   };
 }
 
-/** A confirmed PaymentIntent as a payment result (its `payment_method` expanded for brand and last four). */
-export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult {
+/** What PaymentIntents and SetupIntents share, read alike. */
+type Intent = {
+  id: string;
+  status: string;
+  client_secret: string | null;
+  customer: string | Stripe.Customer | Stripe.DeletedCustomer | null;
+  payment_method: Stripe.PaymentIntent['payment_method'];
+};
+
+/**
+ * A confirmed intent as a payment result (its `payment_method` expanded for brand and last four):
+ * a PaymentIntent, or a SetupIntent that saves a card without charging it.
+ */
+function intentResult(
+  intent: Intent,
+  kind: 'PaymentIntent' | 'SetupIntent',
+  lastError: { declineCode: string; message: string },
+): PaymentResult {
   switch (intent.status) {
     case 'succeeded':
       return {
@@ -37,12 +53,12 @@ export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult
     case 'processing':
       return { status: 'processing', paymentId: intent.id };
     case 'requires_payment_method':
-      return { status: 'failed', paymentId: intent.id, ...lastPaymentError(intent) };
+      return { status: 'failed', paymentId: intent.id, ...lastError };
     case 'requires_action':
       if (!intent.client_secret) {
         throw new PaymentProcessorError(
           'missing_client_secret',
-          `PaymentIntent ${intent.id} requires action but came without its client secret`,
+          `${kind} ${intent.id} requires action but came without its client secret`,
           false,
         );
       }
@@ -52,24 +68,21 @@ export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult
         status: 'failed',
         paymentId: intent.id,
         declineCode: 'canceled',
-        message: 'The payment was canceled.',
+        message: kind === 'PaymentIntent' ? 'The payment was canceled.' : 'The card setup was canceled.',
       };
     default:
       // requires_confirmation / requires_capture: impossible with confirm and automatic capture.
       throw new PaymentProcessorError(
         'unexpected_status',
-        `PaymentIntent ${intent.id} is ${intent.status} after confirmation`,
+        `${kind} ${intent.id} is ${intent.status} after confirmation`,
         false,
       );
   }
 }
 
-/**
- * The payment method a succeeded PaymentIntent saved for later charges: Stripe attaches it to the
- * intent's customer when the intent had `setup_future_usage`.
- */
-export function savedPaymentMethodOf(intent: Stripe.PaymentIntent): SavedPaymentMethod | null {
-  if (intent.status !== 'succeeded' || !intent.setup_future_usage || !intent.payment_method) return null;
+/** The card a succeeded intent left on its customer for later charges. */
+function savedCardOf(intent: Intent): SavedPaymentMethod | null {
+  if (intent.status !== 'succeeded' || !intent.payment_method) return null;
   const customer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
   if (!customer) return null;
   const paymentMethodId =
@@ -79,6 +92,18 @@ export function savedPaymentMethodOf(intent: Stripe.PaymentIntent): SavedPayment
     processorCustomerId: customer,
     summary: paymentMethodSummary(intent.payment_method),
   };
+}
+
+export function paymentIntentResult(intent: Stripe.PaymentIntent): PaymentResult {
+  return intentResult(intent, 'PaymentIntent', lastPaymentError(intent));
+}
+
+/**
+ * The payment method a succeeded PaymentIntent saved for later charges: Stripe attaches it to the
+ * intent's customer when the intent had `setup_future_usage`.
+ */
+export function savedPaymentMethodOf(intent: Stripe.PaymentIntent): SavedPaymentMethod | null {
+  return intent.setup_future_usage ? savedCardOf(intent) : null;
 }
 
 /** A SetupIntent's id: the card setups of plans whose first period costs nothing. */
@@ -92,56 +117,14 @@ function lastSetupError(intent: Stripe.SetupIntent) {
   };
 }
 
-/** A confirmed SetupIntent as a payment result of nothing charged (its `payment_method` expanded). */
+/** A confirmed SetupIntent as a payment result of nothing charged. */
 export function setupIntentResult(intent: Stripe.SetupIntent): PaymentResult {
-  switch (intent.status) {
-    case 'succeeded':
-      return {
-        status: 'succeeded',
-        paymentId: intent.id,
-        paymentMethod: paymentMethodSummary(intent.payment_method),
-      };
-    case 'processing':
-      return { status: 'processing', paymentId: intent.id };
-    case 'requires_payment_method':
-      return { status: 'failed', paymentId: intent.id, ...lastSetupError(intent) };
-    case 'requires_action':
-      if (!intent.client_secret) {
-        throw new PaymentProcessorError(
-          'missing_client_secret',
-          `SetupIntent ${intent.id} requires action but came without its client secret`,
-          false,
-        );
-      }
-      return { status: 'requires_action', paymentId: intent.id, clientSecret: intent.client_secret };
-    case 'canceled':
-      return {
-        status: 'failed',
-        paymentId: intent.id,
-        declineCode: 'canceled',
-        message: 'The card setup was canceled.',
-      };
-    default:
-      throw new PaymentProcessorError(
-        'unexpected_status',
-        `SetupIntent ${intent.id} is ${intent.status} after confirmation`,
-        false,
-      );
-  }
+  return intentResult(intent, 'SetupIntent', lastSetupError(intent));
 }
 
 /** The card a succeeded off-session SetupIntent attached to its customer. */
 export function savedPaymentMethodOfSetup(intent: Stripe.SetupIntent): SavedPaymentMethod | null {
-  if (intent.status !== 'succeeded' || !intent.payment_method) return null;
-  const customer = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
-  if (!customer) return null;
-  const paymentMethodId =
-    typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method.id;
-  return {
-    paymentMethodId,
-    processorCustomerId: customer,
-    summary: paymentMethodSummary(intent.payment_method),
-  };
+  return savedCardOf(intent);
 }
 
 export function refundObjectResult(refund: Stripe.Refund): RefundResult {
