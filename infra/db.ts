@@ -1,7 +1,19 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import type { Prisma } from '../generated/prisma/client.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 
-export type Db = PrismaClient;
+/**
+ * Prisma for most work, and beside it the pool Prisma itself uses (`sql`), for the few statements
+ * on paths that run thousands of times a minute: Prisma 6's query compiler costs ~0.4 ms of CPU per
+ * query on the event loop, node-postgres ~0.1 ms (measured in docs/performance.md).
+ */
+export type Db = PrismaClient & { readonly sql: pg.Pool };
+/** Where plain SQL runs: the pool, or the connection of a transaction (see `transaction`). */
+export type SqlClient = Pick<pg.Pool, 'query'>;
+/** One transaction seen through both: Prisma's client and its connection for plain SQL. */
+export type Tx = { prisma: Prisma.TransactionClient; sql: SqlClient };
 
 /**
  * How long a query may wait for a connection of the pool. The same limit covers connecting, so it
@@ -13,18 +25,66 @@ const POOL_WAIT_MS = 20_000;
 /** How long one interactive transaction may hold its connection, waits for row locks included. */
 const TRANSACTION_TIMEOUT_MS = 30_000;
 
+/** The transaction being opened in this async context waits here for the connection it takes. */
+const openingTransaction = new AsyncLocalStorage<{ connection: pg.PoolClient | null }>();
+
+/**
+ * The pool hands the first connection taken while a transaction opens to that transaction's
+ * caller too: Prisma's adapter takes the connection of an interactive transaction from this pool
+ * (`startTransaction` → `pool.connect()`), in the async context of `transaction` below.
+ */
+class TransactionAwarePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (
+      error: Error | undefined,
+      client: pg.PoolClient | undefined,
+      done: (release?: unknown) => void,
+    ) => void,
+  ): void;
+  override connect(callback?: Parameters<pg.Pool['connect']>[0]): Promise<pg.PoolClient> | void {
+    if (callback) return super.connect(callback);
+    return super.connect().then((connection) => {
+      const opening = openingTransaction.getStore();
+      if (opening && !opening.connection) opening.connection = connection;
+      return connection;
+    });
+  }
+}
+
 export function createDb(databaseUrl: string, options: { maxConnections?: number } = {}): Db {
-  const adapter = new PrismaPg({
+  const pool = new TransactionAwarePool({
     connectionString: databaseUrl,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: POOL_WAIT_MS,
   });
-  return new PrismaClient({
-    adapter,
+  const client = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     // Prisma's defaults (2 s to get a connection, 5 s to finish) make every write transaction fail
     // under a burst that merely has to wait its turn.
     transactionOptions: { maxWait: POOL_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS },
   });
+  return Object.assign(client, { sql: pool });
+}
+
+/**
+ * An interactive transaction in which Prisma and plain SQL share one connection: statements on
+ * `sql` are part of the transaction, committed or rolled back with Prisma's.
+ */
+export async function transaction<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<T>,
+  options?: { maxWait?: number; timeout?: number },
+): Promise<T> {
+  const opening = { connection: null as pg.PoolClient | null };
+  return openingTransaction.run(opening, () =>
+    db.$transaction(async (prisma) => {
+      if (!opening.connection) {
+        throw new Error('the transaction opened without taking a connection from its pool');
+      }
+      return work({ prisma, sql: opening.connection });
+    }, options),
+  );
 }
 
 /** A round trip to PostgreSQL through the pool (readiness). */

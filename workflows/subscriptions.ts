@@ -4,6 +4,7 @@ import {
   defineQuery,
   defineSignal,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -15,18 +16,21 @@ import {
   type SubscriptionWorkflowState,
 } from '../domain/subscriptions/rules.js';
 
-const {
-  loadSubscriptionState,
-  renewSubscription,
-  collectSubscriptionOrder,
-  notifySubscriptionPaymentFailed,
-  notifySubscription,
-  reportCaughtUpWithClock,
-} = proxyActivities<SubscriptionActivities>({
+// Every step is idempotent (the renewal order's request key, the charge's key per order and try,
+// conditional status changes), so PostgreSQL or processor hiccups are simply retried.
+const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' };
+
+// The billing steps are short (a few statements and one processor call) and run as local
+// activities: in the worker, inside the workflow task, recorded as a marker in the history. A
+// renewal then costs the server a timer and two workflow tasks instead of also an activity task
+// and its round trips, which is what lets thousands of plans due at one instant renew at once.
+const { loadSubscriptionState, renewSubscription, collectSubscriptionOrder, reportCaughtUpWithClock } =
+  proxyLocalActivities<SubscriptionActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
+
+// Emails may wait on an SMTP server: ordinary activities, off the workflow task.
+const { notifySubscriptionPaymentFailed, notifySubscription } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '1 minute',
-  // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
-  // conditional status changes), so PostgreSQL or processor hiccups are simply retried.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: STEP_RETRY,
 });
 
 export const subscriptionChangedSignal = defineSignal(SUBSCRIPTION_SIGNALS.changed);
@@ -54,7 +58,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let renewed = false;
   let canceledNoticeFor: number | null = null;
   let welcomed = input.continued ?? false;
-  let known: SubscriptionWorkflowState | null = null;
+  let known: SubscriptionWorkflowState | null = input.state ?? null;
 
   for (;;) {
     // A timer that ran out changed nothing but the time: the row read before it still holds (the
@@ -108,15 +112,20 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     const stepAtMs = clock ? step.atMs : nowMs;
     if (step.kind === 'cycle') {
       waitingFor = `renewing into period ${step.index}`;
-      const { cycled, collected } = await renewSubscription({
+      const { cycled, collected, after } = await renewSubscription({
         subscriptionId,
         index: step.index,
         nowMs: stepAtMs,
       });
       if (cycled.outcome === 'renewed') renewed = true;
-      // Paid at once: the next run starts from a fresh read (and a short history).
+      // Paid at once: the next run starts with a short history, from the row as the renewal left
+      // it unless a signal said it changed since.
       if (renewed && collected?.outcome === 'paid') {
-        return continueAsNew<typeof subscriptionWorkflow>({ subscriptionId, continued: true });
+        return continueAsNew<typeof subscriptionWorkflow>({
+          subscriptionId,
+          continued: true,
+          ...(after && !woken ? { state: after } : {}),
+        });
       }
       if (collected && cycled.outcome === 'renewed' && cycled.orderId) {
         await notifyFailure(cycled.orderId, 1, collected);

@@ -1,5 +1,6 @@
-import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, SqlClient } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { insertRows, returningList, selectList } from '../../infra/sql.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -22,23 +23,6 @@ export function findOrderStatusByRequestKey(db: Client, requestKey: string) {
   return db.order.findUnique({
     where: { requestKey },
     select: { id: true, status: true, billingReason: true, createdAt: true },
-  });
-}
-
-/** What charging an order needs, and its receipt's lines. */
-export function findOrderToCollect(db: Client, id: string) {
-  return db.order.findUnique({
-    where: { id },
-    select: {
-      id: true,
-      subscriptionId: true,
-      status: true,
-      requestKey: true,
-      totalAmount: true,
-      currency: true,
-      billingReason: true,
-      items: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { label: true, amount: true } },
-    },
   });
 }
 
@@ -75,27 +59,6 @@ export function updateOrderRow(
   return tx.order.update({ where: { id }, data: { ...data, modifiedAt: new Date() }, include: orderInclude });
 }
 
-/** Pending → paid in one conditional statement: false when it was not pending (paid already). */
-export async function markOrderPaidIfPending(
-  tx: Prisma.TransactionClient,
-  id: string,
-  paymentId: string | null,
-): Promise<boolean> {
-  const { count } = await tx.order.updateMany({
-    where: { id, status: 'pending' },
-    data: { status: 'paid', paymentId, modifiedAt: new Date() },
-  });
-  return count === 1;
-}
-
-/** One try to collect an order; a retried step records it once (unique per order and try). */
-export async function recordPaymentAttempt(
-  tx: Prisma.TransactionClient,
-  data: Omit<Prisma.OrderPaymentAttemptCreateManyInput, 'id'>,
-): Promise<void> {
-  await tx.orderPaymentAttempt.createMany({ data: [data], skipDuplicates: true });
-}
-
 /** The tries to collect the orders of a subscription, newest first. */
 export function listPaymentAttemptsOfSubscription(
   db: Db,
@@ -127,4 +90,98 @@ export async function nextInvoiceNumber(
 
 export function findOrderByRequestKey(db: Client, requestKey: string) {
   return db.order.findUnique({ where: { requestKey }, include: orderInclude });
+}
+
+// The orders of subscriptions, in plain SQL on a transaction's connection: every renewal of every
+// plan runs these (see Db in infra/db.ts).
+
+export type OrderRecord = Prisma.OrderGetPayload<object>;
+export type OrderItemRecord = Prisma.OrderItemGetPayload<object>;
+/** An order and its lines, without the rows it refers to. */
+export type OrderWithItems = OrderRecord & { items: OrderItemRecord[] };
+
+const ORDER_JSON_FIELDS = ['billingAddress', 'metadata', 'customFieldData'] as const;
+
+/** What a new order states; the rest (refunds, invoice, checkout) starts empty. */
+export type NewOrder = Omit<
+  OrderRecord,
+  | 'id'
+  | 'refundedAmount'
+  | 'refundedTaxAmount'
+  | 'checkoutId'
+  | 'paymentId'
+  | 'customFieldData'
+  | 'invoiceNumber'
+  | 'invoicePath'
+  | 'modifiedAt'
+>;
+
+/** The order and its lines, in two statements. */
+export async function insertOrderWithItems(
+  sql: SqlClient,
+  order: NewOrder,
+  items: Omit<OrderItemRecord, 'orderId' | 'id' | 'modifiedAt'>[],
+): Promise<OrderWithItems> {
+  const [row] = await insertRows<OrderRecord>(sql, 'orders', [order], {
+    returning: Prisma.OrderScalarFieldEnum,
+    jsonFields: ORDER_JSON_FIELDS,
+  });
+  const lines = await insertRows<OrderItemRecord>(
+    sql,
+    'order_items',
+    items.map((item) => ({ ...item, orderId: row!.id })),
+    { returning: Prisma.OrderItemScalarFieldEnum },
+  );
+  return { ...row!, items: lines };
+}
+
+/** The order and its lines, oldest line first. */
+export async function findOrderWithItems(sql: SqlClient, id: string): Promise<OrderWithItems | null> {
+  const { rows } = await sql.query<OrderRecord>(
+    `SELECT ${selectList(Prisma.OrderScalarFieldEnum, 'o')} FROM orders o WHERE o.id = $1::uuid`,
+    [id],
+  );
+  if (!rows[0]) return null;
+  const { rows: items } = await sql.query<OrderItemRecord>(
+    `SELECT ${selectList(Prisma.OrderItemScalarFieldEnum, 'i')} FROM order_items i
+     WHERE i.order_id = $1::uuid ORDER BY i.created_at, i.id`,
+    [id],
+  );
+  return { ...rows[0], items };
+}
+
+/** Pending → paid in one conditional statement: null when it was not pending (paid already). */
+export async function markOrderPaidIfPending(
+  sql: SqlClient,
+  id: string,
+  paymentId: string | null,
+  at: Date,
+): Promise<OrderRecord | null> {
+  const { rows } = await sql.query<OrderRecord>(
+    `UPDATE orders SET status = 'paid', payment_id = $2, modified_at = $3
+     WHERE id = $1::uuid AND status = 'pending'
+     RETURNING ${returningList(Prisma.OrderScalarFieldEnum)}`,
+    [id, paymentId, at],
+  );
+  return rows[0] ?? null;
+}
+
+/** One try to collect an order; a retried step records it once (unique per order and try). */
+export async function recordPaymentAttempt(
+  sql: SqlClient,
+  data: Omit<Prisma.OrderPaymentAttemptCreateManyInput, 'id'>,
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO order_payment_attempts (order_id, attempt, status, payment_id, decline_code, message, created_at)
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7) ON CONFLICT (order_id, attempt) DO NOTHING`,
+    [
+      data.orderId,
+      data.attempt,
+      data.status,
+      data.paymentId ?? null,
+      data.declineCode ?? null,
+      data.message ?? null,
+      data.createdAt,
+    ],
+  );
 }

@@ -1,9 +1,9 @@
-import type { Db } from '../../infra/db.js';
+import type { Db, Tx } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { addressSchema } from '../addresses/schemas.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent, recordEvents } from '../events/repository.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
@@ -14,12 +14,14 @@ import { statusAfterRefund } from './rules.js';
 import {
   findOrder,
   insertOrder,
+  insertOrderWithItems,
   listOrderRows,
   lockOrder,
   markOrderPaidIfPending,
   nextInvoiceNumber,
   updateOrderRow,
   type OrderRow,
+  type OrderWithItems,
 } from './repository.js';
 import type { Order, OrderListQuery, OrderUpdate } from './schemas.js';
 import { orderView } from './views.js';
@@ -122,8 +124,8 @@ export type SubscriptionOrder = {
   netAmount: number;
   taxAmount: number;
   billingName: string | null;
-  billingAddress: Prisma.InputJsonValue | null;
-  metadata: Prisma.InputJsonValue;
+  billingAddress: Prisma.JsonValue;
+  metadata: Prisma.JsonValue;
   /** `subscription:<id>:cycle:<index>`: unique, so a retried step finds its order. */
   requestKey: string;
   at: Date;
@@ -135,54 +137,65 @@ export type SubscriptionOrder = {
  * charge. Tax is spread over the items in proportion to their amounts.
  */
 export async function createSubscriptionOrder(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   order: SubscriptionOrder,
+  relations: SubscriptionOrderRelations,
 ): Promise<OrderRow> {
   const totalAmount = order.netAmount + order.taxAmount;
-  const row = await insertOrder(tx, {
-    organizationId: order.organizationId,
-    status: totalAmount > 0 ? 'pending' : 'paid',
-    subtotalAmount: order.subtotalAmount,
-    discountAmount: order.discountAmount,
-    netAmount: order.netAmount,
-    taxAmount: order.taxAmount,
-    totalAmount,
-    currency: order.currency,
-    billingReason: order.billingReason,
-    billingName: order.billingName,
-    billingAddress: order.billingAddress ?? Prisma.DbNull,
-    customerId: order.customerId,
-    productId: order.productId,
-    discountId: order.discountId,
-    subscriptionId: order.subscriptionId,
-    requestKey: order.requestKey,
-    metadata: order.metadata,
-    createdAt: order.at,
-    items: {
-      create: order.items.map((item, index) => ({
-        ...item,
-        taxAmount: itemTax(order, index),
-        createdAt: new Date(order.at.getTime() + index),
-      })),
+  const inserted = await insertOrderWithItems(
+    tx.sql,
+    {
+      organizationId: order.organizationId,
+      status: totalAmount > 0 ? 'pending' : 'paid',
+      subtotalAmount: order.subtotalAmount,
+      discountAmount: order.discountAmount,
+      netAmount: order.netAmount,
+      taxAmount: order.taxAmount,
+      totalAmount,
+      currency: order.currency,
+      billingReason: order.billingReason,
+      billingName: order.billingName,
+      billingAddress: order.billingAddress,
+      customerId: order.customerId,
+      productId: order.productId,
+      discountId: order.discountId,
+      subscriptionId: order.subscriptionId,
+      requestKey: order.requestKey,
+      metadata: order.metadata,
+      createdAt: order.at,
     },
-  });
+    order.items.map((item, index) => ({
+      ...item,
+      taxAmount: itemTax(order, index),
+      createdAt: new Date(order.at.getTime() + index),
+    })),
+  );
+  const row = withRelations(inserted, relations);
   const view = orderView(row);
-  await recordEvent(tx, {
+  const event = (type: 'order.created' | 'order.paid') => ({
     organizationId: row.organizationId,
-    type: 'order.created',
+    type,
     data: view,
     at: order.at,
   });
-  if (row.status === 'paid') {
-    await recordEvent(tx, {
-      organizationId: row.organizationId,
-      type: 'order.paid',
-      data: view,
-      at: order.at,
-    });
-  }
+  await recordEvents(tx.sql, [
+    event('order.created'),
+    ...(row.status === 'paid' ? [event('order.paid')] : []),
+  ]);
   return row;
 }
+
+/**
+ * The rows an order of a subscription refers to, as the subscription's step holds them: its
+ * events carry the order's wire shape without reading them again.
+ */
+export type SubscriptionOrderRelations = Pick<OrderRow, 'customer' | 'product' | 'discount' | 'subscription'>;
+
+const withRelations = (order: OrderWithItems, relations: SubscriptionOrderRelations): OrderRow => ({
+  ...order,
+  ...relations,
+  discount: order.discountId === relations.discount?.id ? relations.discount : null,
+});
 
 /** The order's tax shared over its positive items, the rounding left on the last of them. */
 function itemTax(order: SubscriptionOrder, index: number): number {
@@ -200,14 +213,18 @@ function itemTax(order: SubscriptionOrder, index: number): number {
 
 /** A subscription's pending order paid by `paymentId`, with `order.paid`; a second call changes nothing. */
 export async function markSubscriptionOrderPaid(
-  tx: Prisma.TransactionClient,
-  orderId: string,
+  tx: Tx,
+  order: OrderWithItems,
+  relations: SubscriptionOrderRelations,
   paymentId: string | null,
   at: Date,
 ): Promise<OrderRow | null> {
-  if (!(await markOrderPaidIfPending(tx, orderId, paymentId))) return null;
-  const row = (await findOrder(tx, orderId))!;
-  await recordEvent(tx, { organizationId: row.organizationId, type: 'order.paid', data: orderView(row), at });
+  const paid = await markOrderPaidIfPending(tx.sql, order.id, paymentId, at);
+  if (!paid) return null;
+  const row = withRelations({ ...paid, items: order.items }, relations);
+  await recordEvents(tx.sql, [
+    { organizationId: row.organizationId, type: 'order.paid', data: orderView(row), at },
+  ]);
   return row;
 }
 

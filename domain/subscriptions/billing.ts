@@ -2,12 +2,13 @@
 // `subscription:<id>` workflow's activities: renew (or end) at the end of a period, charge an
 // unpaid order, settle the charge (paid, or dunning), and tell the customer a charge failed.
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/db.js';
+import { transaction, type Db, type Tx } from '../../infra/db.js';
 import { discountAmountFor } from '../checkouts/rules.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { findLiveCustomer } from '../customers/repository.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvents } from '../events/repository.js';
+import type { WebhookEventType } from '../events/schemas.js';
 import type { Mailer } from '../emails/mailer.js';
 import {
   subscriptionCanceledEmail,
@@ -18,26 +19,30 @@ import {
 import { formatMoney } from '../invoices/rules.js';
 import {
   findOrderStatusByRequestKey,
-  findOrderToCollect,
+  findOrderWithItems,
   recordPaymentAttempt,
+  type OrderRow,
+  type OrderWithItems,
 } from '../orders/repository.js';
-import { findOrganizationById } from '../organizations/repository.js';
-import { createSubscriptionOrder, markSubscriptionOrderPaid } from '../orders/service.js';
+import {
+  createSubscriptionOrder,
+  markSubscriptionOrderPaid,
+  type SubscriptionOrderRelations,
+} from '../orders/service.js';
 import type { OffSessionPaymentResult, PaymentProcessor } from '../payments/processor.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import type { addressSchema } from '../addresses/schemas.js';
 import type { z } from 'zod';
 import {
-  findPendingItems,
-  findSubscriptionForBilling,
+  findSubscriptionForStep,
   findSubscriptionWorkflowRow,
   insertPendingItem,
-  lockSubscription,
+  lockSubscriptionForStep,
   markCaughtUpWithClock,
   markPendingItemsBilled,
-  updateSubscriptionRow,
-  type SubscriptionBillingRow,
+  updateSubscriptionRecord,
   type SubscriptionRow,
+  type SubscriptionStepRow,
   type SubscriptionWorkflowRow,
 } from './repository.js';
 import {
@@ -71,7 +76,7 @@ export async function subscriptionWorkflowState(
   db: Db,
   subscriptionId: string,
 ): Promise<SubscriptionWorkflowState | null> {
-  const row = await findSubscriptionWorkflowRow(db, subscriptionId);
+  const row = await findSubscriptionWorkflowRow(db.sql, subscriptionId);
   if (!row) return null;
   // A subscription set to cancel is not charged again: cancelling stops the retries of dunning
   // (Polar kept charging, #13077); it ends at the end of its period. The one order an ended plan
@@ -146,11 +151,46 @@ async function finalOrderOf(
 /** The request key of the order that opens period `index` (its renewal). */
 const cycleKey = (subscriptionId: string, index: number) => `subscription:${subscriptionId}:cycle:${index}`;
 
+/**
+ * The subscription under its lock, for a step prepared from `before` (read without the lock): its
+ * own fields and unbilled proration lines as they are now, its relations as read before. A plan,
+ * price or discount change that landed in between fails the step; its retry reads again.
+ */
+async function lockStepRow(tx: Tx, before: SubscriptionStepRow): Promise<SubscriptionStepRow | null> {
+  const locked = await lockSubscriptionForStep(tx.sql, before.id);
+  if (!locked) return null;
+  const { record, prices, pendingItems } = locked;
+  const samePrices =
+    prices.length === before.prices.length &&
+    prices.every(
+      (price, index) =>
+        price.productPriceId === before.prices[index]!.productPriceId &&
+        price.amount === before.prices[index]!.amount,
+    );
+  if (
+    !samePrices ||
+    record.productId !== before.productId ||
+    record.discountId !== before.discountId ||
+    record.customerId !== before.customerId
+  ) {
+    throw new Error(`subscription ${before.id} changed while its step was being prepared`);
+  }
+  return { ...before, ...record, pendingItems };
+}
+
+/** What an order of this subscription refers to, for its events. */
+const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRelations => ({
+  customer: row.customer,
+  product: row.product,
+  discount: row.discount,
+  subscription: row,
+});
+
 type Address = z.infer<typeof addressSchema>;
 
 /** The fees of one period and their discount, for the discount as it applies to that period. */
 function periodFees(
-  row: SubscriptionBillingRow,
+  row: SubscriptionStepRow,
   periodStartAt: Date,
 ): { fees: BillingLine[]; discount: number; keepsDiscount: boolean } {
   const fees = row.prices.map((price) => ({
@@ -194,27 +234,22 @@ type RenewalPlan = {
   pendingIds: string[];
 };
 
-async function planRenewal(
-  db: Db | Prisma.TransactionClient,
-  row: SubscriptionBillingRow,
-  index: number,
-): Promise<RenewalPlan> {
+function planRenewal(row: SubscriptionStepRow, index: number): RenewalPlan {
   const interval = row.recurringInterval as RecurringInterval;
   const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase);
   const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
-  const pending = await findPendingItems(db, row.id);
   const { fees, discount, keepsDiscount } = periodFees(row, start);
   const bill = cycleBill({
     fees: row.cancelAtPeriodEnd ? [] : fees,
     feeDiscount: row.cancelAtPeriodEnd ? 0 : discount,
-    pending: pending.map((item) => ({
+    pending: row.pendingItems.map((item) => ({
       label: item.label,
       amount: item.amount,
       proration: true,
       productPriceId: item.productPriceId,
     })),
   });
-  return { index, start, end, bill, keepsDiscount, pendingIds: pending.map((item) => item.id) };
+  return { index, start, end, bill, keepsDiscount, pendingIds: row.pendingItems.map((item) => item.id) };
 }
 
 export type CycleOutcome =
@@ -224,27 +259,39 @@ export type CycleOutcome =
   | { outcome: 'ended'; orderId: string | null };
 
 /**
+ * A cycle as the renewal goes on with it: the subscription after it and the order it made, when
+ * this call made them (a retry that finds the work done has neither, and reads again).
+ */
+type CycleResult = {
+  cycled: CycleOutcome;
+  made: { row: SubscriptionStepRow; order: OrderRow | null } | null;
+};
+
+/**
  * Period `index` begins (the current one ended at or before `nowMs`): the subscription moves into
  * it, its discount is dropped once its duration is over, and the renewal order bills the new
  * period's fees with the proration lines waiting for it. A subscription set to cancel ends
  * instead, billing only the debits still pending. One transaction; the order's request key makes
  * a retry return the same order.
  */
-export async function cycleSubscription(
+async function cycleSubscription(
   ctx: SubscriptionBillingContext,
   input: { subscriptionId: string; index: number; nowMs: number },
-): Promise<CycleOutcome> {
+): Promise<CycleResult> {
   const key = cycleKey(input.subscriptionId, input.index);
-  const done = await findOrderStatusByRequestKey(ctx.db, key);
-  if (done)
-    return { outcome: done.billingReason === 'subscription_cycle' ? 'renewed' : 'ended', orderId: done.id };
-  const before = await findSubscriptionForBilling(ctx.db, input.subscriptionId);
-  if (!before || isEnded(before) || before.currentPeriodIndex !== input.index - 1)
-    return { outcome: 'stale' };
-  if (before.currentPeriodEnd.getTime() > input.nowMs) return { outcome: 'not_due' };
+  const before = await findSubscriptionForStep(ctx.db, input.subscriptionId);
+  if (!before) return { cycled: { outcome: 'stale' }, made: null };
+  if (isEnded(before) || before.currentPeriodIndex !== input.index - 1) {
+    // Done already (a retry after the commit): the same order again.
+    const done = await findOrderStatusByRequestKey(ctx.db, key);
+    if (!done) return { cycled: { outcome: 'stale' }, made: null };
+    const outcome = done.billingReason === 'subscription_cycle' ? 'renewed' : 'ended';
+    return { cycled: { outcome, orderId: done.id }, made: null };
+  }
+  if (before.currentPeriodEnd.getTime() > input.nowMs) return { cycled: { outcome: 'not_due' }, made: null };
   // Tax is quoted before the transaction: Stripe Tax is never waited for while the row is locked.
-  const quoted = await planRenewal(ctx.db, before, input.index);
-  const customer = await findLiveCustomer(ctx.db, before.customerId);
+  const quoted = planRenewal(before, input.index);
+  const customer = before.customer.deletedAt ? null : before.customer;
   const billingAddress = (customer?.billingAddress as Address | null) ?? null;
   const taxQuote =
     quoted.bill.net > 0
@@ -258,77 +305,86 @@ export async function cycleSubscription(
         })
       : null;
 
-  return ctx.db.$transaction(async (tx) => {
-    await lockSubscription(tx, input.subscriptionId);
-    const row = await findSubscriptionForBilling(tx, input.subscriptionId);
-    if (!row || isEnded(row) || row.currentPeriodIndex !== input.index - 1)
-      return { outcome: 'stale' as const };
-    const plan = await planRenewal(tx, row, input.index);
-    if (plan.bill.net !== quoted.bill.net) {
-      // Changed between the quote and the lock (a plan change): the activity's retry quotes again.
-      throw new Error(`subscription ${row.id} changed while its renewal was being priced`);
-    }
-    const at = new Date(input.nowMs);
-    const ending = row.cancelAtPeriodEnd;
-    const order =
-      plan.bill.items.length > 0 && (!ending || plan.bill.net > 0)
-        ? await createSubscriptionOrder(tx, {
-            organizationId: row.organizationId,
-            subscriptionId: row.id,
-            customerId: row.customerId,
-            productId: row.productId,
-            discountId: plan.bill.discount > 0 ? row.discountId : null,
-            billingReason: 'subscription_cycle',
-            currency: row.currency,
-            items: plan.bill.items,
-            subtotalAmount: plan.bill.subtotal,
-            discountAmount: plan.bill.discount,
-            netAmount: plan.bill.net,
-            taxAmount: taxQuote?.amount ?? 0,
-            billingName: customer?.name ?? null,
-            billingAddress: (customer?.billingAddress as Prisma.InputJsonValue | null) ?? null,
-            metadata: row.metadata as Prisma.InputJsonValue,
-            requestKey: key,
-            at,
-          })
-        : null;
-    if (order) await markPendingItemsBilled(tx, plan.pendingIds, order.id);
-    if (plan.bill.carriedCredit > 0) {
-      await insertPendingItem(tx, {
-        subscriptionId: row.id,
-        label: 'Credit carried over',
-        amount: -plan.bill.carriedCredit,
-        createdAt: at,
-      });
-    }
-    if (ending) {
-      const ended = await updateSubscriptionRow(tx, row.id, {
-        status: 'canceled',
-        endedAt: row.endsAt ?? row.currentPeriodEnd,
-        // The final order (if any) is collected from its first try.
+  return transaction(
+    ctx.db,
+    async (tx): Promise<CycleResult> => {
+      const row = await lockStepRow(tx, before);
+      if (!row || isEnded(row) || row.currentPeriodIndex !== input.index - 1)
+        return { cycled: { outcome: 'stale' }, made: null };
+      const plan = planRenewal(row, input.index);
+      if (plan.bill.net !== quoted.bill.net) {
+        // Changed between the quote and the lock (a plan change): the activity's retry quotes again.
+        throw new Error(`subscription ${row.id} changed while its renewal was being priced`);
+      }
+      const at = new Date(input.nowMs);
+      const ending = row.cancelAtPeriodEnd;
+      const order =
+        plan.bill.items.length > 0 && (!ending || plan.bill.net > 0)
+          ? await createSubscriptionOrder(
+              tx,
+              {
+                organizationId: row.organizationId,
+                subscriptionId: row.id,
+                customerId: row.customerId,
+                productId: row.productId,
+                discountId: plan.bill.discount > 0 ? row.discountId : null,
+                billingReason: 'subscription_cycle',
+                currency: row.currency,
+                items: plan.bill.items,
+                subtotalAmount: plan.bill.subtotal,
+                discountAmount: plan.bill.discount,
+                netAmount: plan.bill.net,
+                taxAmount: taxQuote?.amount ?? 0,
+                billingName: customer?.name ?? null,
+                billingAddress: customer?.billingAddress ?? null,
+                metadata: row.metadata,
+                requestKey: key,
+                at,
+              },
+              orderRelationsOf(row),
+            )
+          : null;
+      if (order) await markPendingItemsBilled(tx.sql, plan.pendingIds, order.id);
+      if (plan.bill.carriedCredit > 0) {
+        await insertPendingItem(tx.sql, {
+          subscriptionId: row.id,
+          label: 'Credit carried over',
+          amount: -plan.bill.carriedCredit,
+          createdAt: at,
+        });
+      }
+      if (ending) {
+        const ended = await updateSubscriptionRecord(tx.sql, row.id, {
+          status: 'canceled',
+          endedAt: row.endsAt ?? row.currentPeriodEnd,
+          // The final order (if any) is collected from its first try.
+          failedAttempts: 0,
+          nextAttemptAt: null,
+        });
+        const after = { ...row, ...ended };
+        await recordSubscriptionChange(ctx, tx, row, after, at);
+        return { cycled: { outcome: 'ended', orderId: order?.id ?? null }, made: { row: after, order } };
+      }
+      const fees = periodFees(row, plan.start);
+      const amount = fees.fees.reduce((sum, line) => sum + line.amount, 0) - fees.discount;
+      const renewed = await updateSubscriptionRecord(tx.sql, row.id, {
+        currentPeriodIndex: plan.index,
+        currentPeriodStart: plan.start,
+        currentPeriodEnd: plan.end,
+        amount,
+        ...(plan.keepsDiscount ? {} : { discountId: null, discountFirstPeriodStart: null }),
+        periodBilled: amount,
+        periodUsed: 0,
+        periodLedgerSince: plan.start,
         failedAttempts: 0,
         nextAttemptAt: null,
       });
-      await recordSubscriptionChange(ctx, tx, row, ended, at);
-      return { outcome: 'ended' as const, orderId: order?.id ?? null };
-    }
-    const fees = periodFees(row, plan.start);
-    const amount = fees.fees.reduce((sum, line) => sum + line.amount, 0) - fees.discount;
-    const renewed = await updateSubscriptionRow(tx, row.id, {
-      currentPeriodIndex: plan.index,
-      currentPeriodStart: plan.start,
-      currentPeriodEnd: plan.end,
-      amount,
-      ...(plan.keepsDiscount ? {} : { discountId: null, discountFirstPeriodStart: null }),
-      periodBilled: amount,
-      periodUsed: 0,
-      periodLedgerSince: plan.start,
-      failedAttempts: 0,
-      nextAttemptAt: null,
-    });
-    await recordSubscriptionChange(ctx, tx, row, renewed, at);
-    return { outcome: 'renewed' as const, orderId: order?.id ?? null };
-  }, STEP_TRANSACTION);
+      const after = { ...row, ...renewed, ...(plan.keepsDiscount ? {} : { discount: null }) };
+      await recordSubscriptionChange(ctx, tx, row, after, at);
+      return { cycled: { outcome: 'renewed', orderId: order?.id ?? null }, made: { row: after, order } };
+    },
+    STEP_TRANSACTION,
+  );
 }
 
 /**
@@ -338,25 +394,27 @@ export async function cycleSubscription(
  */
 export async function recordSubscriptionChange(
   ctx: { publicUrl: string },
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   before: Pick<SubscriptionRow, 'status' | 'canceledAt' | 'cancelAtPeriodEnd' | 'endedAt' | 'amount'>,
   after: SubscriptionRow,
   at: Date,
 ): Promise<void> {
   const data = subscriptionView(after, ctx.publicUrl);
-  const record = (type: Parameters<typeof recordEvent>[1]['type']) =>
-    recordEvent(tx, { organizationId: after.organizationId, type, data, at });
-  await record('subscription.updated');
+  const types: WebhookEventType[] = ['subscription.updated'];
   const wasActive = ACTIVE_STATUSES.includes(before.status as SubscriptionStatus);
   const isActive = ACTIVE_STATUSES.includes(after.status as SubscriptionStatus);
-  if (isActive && !wasActive) await record('subscription.active');
-  if (after.canceledAt && !before.canceledAt) await record('subscription.canceled');
+  if (isActive && !wasActive) types.push('subscription.active');
+  if (after.canceledAt && !before.canceledAt) types.push('subscription.canceled');
   if (!after.cancelAtPeriodEnd && before.cancelAtPeriodEnd && !after.endedAt)
-    await record('subscription.uncanceled');
-  if (isEnded(after) && !isEnded(before)) await record('subscription.revoked');
+    types.push('subscription.uncanceled');
+  if (isEnded(after) && !isEnded(before)) types.push('subscription.revoked');
+  await recordEvents(
+    tx.sql,
+    types.map((type) => ({ organizationId: after.organizationId, type, data, at })),
+  );
   if (wasActive !== isActive || isEnded(after) !== isEnded(before) || after.amount !== before.amount) {
-    const customer = await findLiveCustomer(tx, after.customerId);
-    if (customer) await recordCustomerStateChanged(tx, customer);
+    const customer = await findLiveCustomer(tx.prisma, after.customerId);
+    if (customer) await recordCustomerStateChanged(tx.prisma, customer);
   }
 }
 
@@ -366,15 +424,14 @@ export type ChargeAttemptOutcome = { outcome: 'stale' } | OffSessionPaymentResul
  * Try `attempt` of an unpaid order: the saved card is charged off-session under a key of the
  * order and the attempt, so a retried activity returns the first answer instead of charging again.
  */
-export async function chargeSubscriptionOrder(
+async function chargeSubscriptionOrder(
   ctx: SubscriptionBillingContext,
   processor: PaymentProcessor,
-  input: { subscriptionId: string; orderId: string; attempt: number },
+  input: { attempt: number },
+  row: SubscriptionStepRow,
+  order: OrderWithItems,
 ): Promise<ChargeAttemptOutcome> {
-  const row = await findSubscriptionForBilling(ctx.db, input.subscriptionId);
-  const order = await findOrderToCollect(ctx.db, input.orderId);
-  if (!row || !order || order.subscriptionId !== row.id || order.status !== 'pending')
-    return { outcome: 'stale' };
+  if (order.subscriptionId !== row.id || order.status !== 'pending') return { outcome: 'stale' };
   if (isEnded(row) && (await finalOrderOf(ctx.db, row))?.id !== order.id) return { outcome: 'stale' };
   if (row.failedAttempts + 1 !== input.attempt) return { outcome: 'stale' };
   if (!row.paymentMethodId || !row.processorCustomerId) {
@@ -408,26 +465,27 @@ export type SettleOutcome =
  * `active`; a failure makes it `past_due` with the next try on the retry schedule (benefits are
  * kept meanwhile), or, after the last try, ends it `unpaid`.
  */
-export async function settleSubscriptionCharge(
+async function settleSubscriptionCharge(
   ctx: SubscriptionBillingContext,
-  input: {
-    subscriptionId: string;
-    orderId: string;
-    attempt: number;
-    result: OffSessionPaymentResult;
-    nowMs: number;
-  },
+  input: { attempt: number; result: OffSessionPaymentResult; nowMs: number },
+  before: SubscriptionStepRow,
+  order: OrderWithItems,
 ): Promise<SettleOutcome> {
-  return ctx.db.$transaction(async (tx) => {
-    await lockSubscription(tx, input.subscriptionId);
-    const row = await findSubscriptionForBilling(tx, input.subscriptionId);
-    if (!row || row.failedAttempts + 1 !== input.attempt) return { outcome: 'stale' as const };
-    const isFinal = isEnded(row) && (await finalOrderOf(tx, row))?.id === input.orderId;
-    if (isEnded(row) && !isFinal) return { outcome: 'stale' as const };
-    const at = new Date(input.nowMs);
-    if (input.result.status !== 'processing') {
-      await recordPaymentAttempt(tx, {
-        orderId: input.orderId,
+  return transaction(
+    ctx.db,
+    async (tx): Promise<SettleOutcome> => {
+      const row = await lockStepRow(tx, before);
+      if (!row || row.failedAttempts + 1 !== input.attempt) return { outcome: 'stale' };
+      const isFinal = isEnded(row) && (await finalOrderOf(tx.prisma, row))?.id === order.id;
+      if (isEnded(row) && !isFinal) return { outcome: 'stale' };
+      const at = new Date(input.nowMs);
+      if (input.result.status === 'processing') {
+        // Renewals are charged to cards, which Stripe settles at once; a payment that waits (a bank
+        // debit) has no event path to this workflow yet, so the step fails loudly and is retried.
+        throw new Error(`off-session payment ${input.result.paymentId} is still processing`);
+      }
+      await recordPaymentAttempt(tx.sql, {
+        orderId: order.id,
         attempt: input.attempt,
         status: input.result.status,
         paymentId: input.result.paymentId,
@@ -435,62 +493,52 @@ export async function settleSubscriptionCharge(
         message: input.result.status === 'failed' ? input.result.message : null,
         createdAt: at,
       });
-    }
-    if (input.result.status === 'processing') {
-      // Renewals are charged to cards, which Stripe settles at once; a payment that waits (a bank
-      // debit) has no event path to this workflow yet, so the step fails loudly and is retried.
-      throw new Error(`off-session payment ${input.result.paymentId} is still processing`);
-    }
-    if (isFinal) {
-      // The plan has ended: its final order is collected on the same schedule, its status stays.
-      if (input.result.status === 'succeeded') {
-        await markSubscriptionOrderPaid(tx, input.orderId, input.result.paymentId, at);
-        return { outcome: 'paid' as const };
-      }
-      const next = nextAttemptAfter(ctx.retryDays, row.failedAttempts + 1, at);
-      await updateSubscriptionRow(tx, row.id, {
-        failedAttempts: row.failedAttempts + 1,
-        nextAttemptAt: next,
-      });
-      // Not the dunning emails: they speak of a plan that goes on. The seller sees the unpaid order.
-      return next
-        ? { outcome: 'past_due' as const, nextAttemptAt: next.toISOString(), notify: false }
-        : { outcome: 'unpaid' as const, notify: false };
-    }
-    if (input.result.status === 'succeeded') {
-      const paid = await markSubscriptionOrderPaid(tx, input.orderId, input.result.paymentId, at);
-      if (!paid) return { outcome: 'stale' as const };
-      if (row.status !== 'active' || row.failedAttempts > 0) {
-        const after = await updateSubscriptionRow(tx, row.id, {
-          status: 'active',
-          failedAttempts: 0,
-          nextAttemptAt: null,
+      const paid = input.result.status === 'succeeded';
+      if (isFinal) {
+        // The plan has ended: its final order is collected on the same schedule, its status stays.
+        if (paid) {
+          await markSubscriptionOrderPaid(tx, order, orderRelationsOf(row), input.result.paymentId, at);
+          return { outcome: 'paid' };
+        }
+        const next = nextAttemptAfter(ctx.retryDays, row.failedAttempts + 1, at);
+        await updateSubscriptionRecord(tx.sql, row.id, {
+          failedAttempts: row.failedAttempts + 1,
+          nextAttemptAt: next,
         });
-        await recordSubscriptionChange(ctx, tx, row, after, at);
+        // Not the dunning emails: they speak of a plan that goes on. The seller sees the unpaid order.
+        return next
+          ? { outcome: 'past_due', nextAttemptAt: next.toISOString(), notify: false }
+          : { outcome: 'unpaid', notify: false };
       }
-      return { outcome: 'paid' as const };
-    }
-    const failedAttempts = row.failedAttempts + 1;
-    const next = nextAttemptAfter(ctx.retryDays, failedAttempts, at);
-    if (!next) {
-      const after = await updateSubscriptionRow(tx, row.id, {
-        status: 'unpaid',
-        failedAttempts,
-        nextAttemptAt: null,
-        endedAt: at,
-        endsAt: at,
-      });
-      await recordSubscriptionChange(ctx, tx, row, after, at);
-      return { outcome: 'unpaid' as const, notify: true };
-    }
-    const after = await updateSubscriptionRow(tx, row.id, {
-      status: 'past_due',
-      failedAttempts,
-      nextAttemptAt: next,
-    });
-    await recordSubscriptionChange(ctx, tx, row, after, at);
-    return { outcome: 'past_due' as const, nextAttemptAt: next.toISOString(), notify: true };
-  }, STEP_TRANSACTION);
+      const change = async (data: Parameters<typeof updateSubscriptionRecord>[2]) => {
+        const after = { ...row, ...(await updateSubscriptionRecord(tx.sql, row.id, data)) };
+        await recordSubscriptionChange(ctx, tx, row, after, at);
+      };
+      if (paid) {
+        const paidOrder = await markSubscriptionOrderPaid(
+          tx,
+          order,
+          orderRelationsOf(row),
+          input.result.paymentId,
+          at,
+        );
+        if (!paidOrder) return { outcome: 'stale' };
+        if (row.status !== 'active' || row.failedAttempts > 0) {
+          await change({ status: 'active', failedAttempts: 0, nextAttemptAt: null });
+        }
+        return { outcome: 'paid' };
+      }
+      const failedAttempts = row.failedAttempts + 1;
+      const next = nextAttemptAfter(ctx.retryDays, failedAttempts, at);
+      if (!next) {
+        await change({ status: 'unpaid', failedAttempts, nextAttemptAt: null, endedAt: at, endsAt: at });
+        return { outcome: 'unpaid', notify: true };
+      }
+      await change({ status: 'past_due', failedAttempts, nextAttemptAt: next });
+      return { outcome: 'past_due', nextAttemptAt: next.toISOString(), notify: true };
+    },
+    STEP_TRANSACTION,
+  );
 }
 
 export type CollectOutcome =
@@ -500,30 +548,40 @@ export type CollectOutcome =
 /**
  * Try `attempt` of an unpaid order, charged and settled in one step: the charge's key returns the
  * first answer to a retry, and the settlement only applies to the try it belongs to, so a retry
- * after either half does nothing twice.
+ * after either half does nothing twice. `inHand`: the subscription and order as the renewal that
+ * made the order left them, instead of reading them again.
  */
 export async function collectSubscriptionOrder(
   ctx: SubscriptionBillingContext,
   processor: PaymentProcessor,
   input: { subscriptionId: string; orderId: string; attempt: number; nowMs: number },
+  inHand?: { row: SubscriptionStepRow; order: OrderWithItems },
 ): Promise<CollectOutcome> {
-  const charged = await chargeSubscriptionOrder(ctx, processor, input);
+  const row = inHand?.row ?? (await findSubscriptionForStep(ctx.db, input.subscriptionId));
+  const order = inHand?.order ?? (await findOrderWithItems(ctx.db.sql, input.orderId));
+  if (!row || !order) return { outcome: 'stale' };
+  const charged = await chargeSubscriptionOrder(ctx, processor, input, row, order);
   if ('outcome' in charged) return charged;
-  const settled = await settleSubscriptionCharge(ctx, { ...input, result: charged });
+  const settled = await settleSubscriptionCharge(ctx, { ...input, result: charged }, row, order);
   return {
     ...settled,
     charge: { status: charged.status, message: charged.status === 'failed' ? charged.message : null },
   };
 }
 
-export type RenewOutcome = { cycled: CycleOutcome; collected: CollectOutcome | null };
+export type RenewOutcome = {
+  cycled: CycleOutcome;
+  collected: CollectOutcome | null;
+  /** The workflow's state read after a renewal that was paid, for the run that continues. */
+  after: SubscriptionWorkflowState | null;
+};
 
 /**
  * The end of a period in one step: open the next period with its renewal order, charge it at once
  * (try 1) and send its receipt once paid. Each part is idempotent on its own (the order's request
  * key, the charge's key, the conditional settlement, the receipt's key), so a retry after any of
- * them redoes nothing; fewer round trips through Temporal for the step every subscription takes
- * every period.
+ * them redoes nothing; the rows each part made are handed to the next instead of read again, as
+ * this runs for every subscription every period.
  */
 export async function renewSubscription(
   ctx: SubscriptionBillingContext,
@@ -531,21 +589,27 @@ export async function renewSubscription(
   mailer: Mailer,
   input: { subscriptionId: string; index: number; nowMs: number },
 ): Promise<RenewOutcome> {
-  const cycled = await cycleSubscription(ctx, input);
-  if (cycled.outcome !== 'renewed' || !cycled.orderId) return { cycled, collected: null };
-  const collected = await collectSubscriptionOrder(ctx, processor, {
-    subscriptionId: input.subscriptionId,
-    orderId: cycled.orderId,
-    attempt: 1,
-    nowMs: input.nowMs,
-  });
+  const { cycled, made } = await cycleSubscription(ctx, input);
+  if (cycled.outcome !== 'renewed' || !cycled.orderId) return { cycled, collected: null, after: null };
+  const inHand = made?.order ? { row: made.row, order: made.order } : undefined;
+  const collected = await collectSubscriptionOrder(
+    ctx,
+    processor,
+    { subscriptionId: input.subscriptionId, orderId: cycled.orderId, attempt: 1, nowMs: input.nowMs },
+    inHand,
+  );
   // Also after a retry that finds the order paid already: the receipt's key sends it once.
-  await notifySubscription(ctx, mailer, {
-    kind: 'receipt',
-    subscriptionId: input.subscriptionId,
-    orderId: cycled.orderId,
-  });
-  return { cycled, collected };
+  await notifySubscription(
+    ctx,
+    mailer,
+    { kind: 'receipt', subscriptionId: input.subscriptionId, orderId: cycled.orderId },
+    inHand && collected.outcome === 'paid'
+      ? { row: inHand.row, order: { ...inHand.order, status: 'paid' } }
+      : undefined,
+  );
+  const after =
+    collected.outcome === 'paid' ? await subscriptionWorkflowState(ctx.db, input.subscriptionId) : null;
+  return { cycled, collected, after };
 }
 
 /** One email per failed try (its key names the order and the try), so a retried step never sends twice. */
@@ -560,18 +624,15 @@ export async function notifySubscriptionPaymentFailed(
     nextAttemptAt: string | null;
   },
 ): Promise<'sent' | 'duplicate' | 'gone'> {
-  const row = await findSubscriptionForBilling(ctx.db, input.subscriptionId);
-  const order = await findOrderToCollect(ctx.db, input.orderId);
-  const organization = row ? await findOrganizationById(ctx.db, row.organizationId) : null;
-  if (!row || !order || !organization) return 'gone';
+  const row = await findSubscriptionForStep(ctx.db, input.subscriptionId);
+  const order = await findOrderWithItems(ctx.db.sql, input.orderId);
+  if (!row || !order) return 'gone';
   return mailer.send({
     to: row.customer.email,
     idempotencyKey: `subscription:${row.id}:order:${order.id}:failed:${input.attempt}`,
     ...subscriptionPaymentFailedEmail({
       customerName: row.customer.name,
-      organizationName: organization.name,
-      organizationEmail: organization.email,
-      organizationWebsite: organization.website,
+      ...sellerOf(row),
       productName: row.product.name,
       amount: formatMoney(order.totalAmount, order.currency),
       reason: input.reason,
@@ -583,6 +644,12 @@ export async function notifySubscriptionPaymentFailed(
 const emailDate = (date: Date) =>
   date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
+const sellerOf = (row: SubscriptionStepRow) => ({
+  organizationName: row.organization.name,
+  organizationEmail: row.organization.email,
+  organizationWebsite: row.organization.website,
+});
+
 export type SubscriptionNotice =
   | { kind: 'started'; subscriptionId: string }
   | { kind: 'canceled'; subscriptionId: string }
@@ -591,21 +658,17 @@ export type SubscriptionNotice =
 /**
  * The buyer's emails about their plan: it started, a renewal or change was paid (a receipt), it
  * was set to cancel. Each is keyed by what it is about, so a retried step never sends it twice.
+ * `inHand`: the subscription and the order as the step that paid it left them.
  */
 export async function notifySubscription(
   ctx: SubscriptionBillingContext,
   mailer: Mailer,
   notice: SubscriptionNotice,
+  inHand?: { row: SubscriptionStepRow; order: OrderWithItems },
 ): Promise<'sent' | 'duplicate' | 'gone'> {
-  const row = await findSubscriptionForBilling(ctx.db, notice.subscriptionId);
-  const organization = row ? await findOrganizationById(ctx.db, row.organizationId) : null;
-  if (!row || !organization) return 'gone';
-  const seller = {
-    organizationName: organization.name,
-    organizationEmail: organization.email,
-    organizationWebsite: organization.website,
-  };
-  const base = { customerName: row.customer.name, productName: row.product.name, ...seller };
+  const row = inHand?.row ?? (await findSubscriptionForStep(ctx.db, notice.subscriptionId));
+  if (!row) return 'gone';
+  const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(row) };
   switch (notice.kind) {
     case 'started':
       return mailer.send({
@@ -626,7 +689,7 @@ export async function notifySubscription(
         ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt) }),
       });
     case 'receipt': {
-      const order = await findOrderToCollect(ctx.db, notice.orderId);
+      const order = inHand?.order ?? (await findOrderWithItems(ctx.db.sql, notice.orderId));
       if (!order || order.status !== 'paid' || order.totalAmount === 0) return 'gone';
       const card = row.paymentMethod as { brand?: string; last4?: string } | null;
       return mailer.send({

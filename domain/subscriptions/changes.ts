@@ -4,8 +4,7 @@
 // bills the difference now (a `subscription_update` order the workflow charges); `prorate` leaves
 // the lines for the next renewal. A change of interval restarts the period now.
 import { randomUUID } from 'node:crypto';
-import type { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/db.js';
+import { transaction, type Db, type Tx } from '../../infra/db.js';
 import type { addressSchema } from '../addresses/schemas.js';
 import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
@@ -220,9 +219,9 @@ export async function changeSubscriptionProduct(
         })
       : null;
 
-  const after = await ctx.db.$transaction(async (tx) => {
-    await lockSubscription(tx, id);
-    const row = (await findSubscription(tx, id))!;
+  const after = await transaction(ctx.db, async (tx) => {
+    await lockSubscription(tx.prisma, id);
+    const row = (await findSubscription(tx.prisma, id))!;
     if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
     assertCaughtUpWithClock(row);
     const at = subscriptionNow(row);
@@ -231,7 +230,7 @@ export async function changeSubscriptionProduct(
     const tax =
       taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;
     await applyPlan(tx, row, product!, plan, at, tax, customer);
-    const updated = await updateSubscriptionRow(tx, id, {
+    const updated = await updateSubscriptionRow(tx.prisma, id, {
       productId: product!.id,
       amount: plan.newAmount,
       periodBilled: plan.ledger.billed,
@@ -256,7 +255,7 @@ export async function changeSubscriptionProduct(
 }
 
 async function applyPlan(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   row: SubscriptionRow,
   product: ProductRow,
   plan: PlanChangePlan,
@@ -264,10 +263,10 @@ async function applyPlan(
   taxAmount: number,
   customer: Awaited<ReturnType<typeof findLiveCustomer>>,
 ): Promise<void> {
-  await replaceSubscriptionPrices(tx, row.id, plan.prices, at);
+  await replaceSubscriptionPrices(tx.prisma, row.id, plan.prices, at);
   if (plan.behavior === 'prorate') {
     for (const line of plan.lines) {
-      await insertPendingItem(tx, {
+      await insertPendingItem(tx.sql, {
         subscriptionId: row.id,
         label: line.label,
         amount: line.amount,
@@ -280,7 +279,7 @@ async function applyPlan(
   if (plan.net <= 0) {
     // A downgrade billed now: its credit waits for the next order instead of a negative charge.
     if (plan.net < 0) {
-      await insertPendingItem(tx, {
+      await insertPendingItem(tx.sql, {
         subscriptionId: row.id,
         label: `Credit from the change to ${product.name}`,
         amount: plan.net,
@@ -289,25 +288,29 @@ async function applyPlan(
     }
     return;
   }
-  await createSubscriptionOrder(tx, {
-    organizationId: row.organizationId,
-    subscriptionId: row.id,
-    customerId: row.customerId,
-    productId: product.id,
-    discountId: null,
-    billingReason: 'subscription_update',
-    currency: row.currency,
-    items: plan.lines,
-    subtotalAmount: plan.net,
-    discountAmount: 0,
-    netAmount: plan.net,
-    taxAmount,
-    billingName: customer?.name ?? null,
-    billingAddress: (customer?.billingAddress as Prisma.InputJsonValue | null) ?? null,
-    metadata: row.metadata as Prisma.InputJsonValue,
-    requestKey: `subscription:${row.id}:change:${randomUUID()}`,
-    at,
-  });
+  await createSubscriptionOrder(
+    tx,
+    {
+      organizationId: row.organizationId,
+      subscriptionId: row.id,
+      customerId: row.customerId,
+      productId: product.id,
+      discountId: null,
+      billingReason: 'subscription_update',
+      currency: row.currency,
+      items: plan.lines,
+      subtotalAmount: plan.net,
+      discountAmount: 0,
+      netAmount: plan.net,
+      taxAmount,
+      billingName: customer?.name ?? null,
+      billingAddress: customer?.billingAddress ?? null,
+      metadata: row.metadata,
+      requestKey: `subscription:${row.id}:change:${randomUUID()}`,
+      at,
+    },
+    { customer: row.customer, product, discount: null, subscription: row },
+  );
 }
 
 /**
@@ -326,14 +329,14 @@ export async function changeSubscriptionDiscount(
     throw new InvalidFieldError(['body', 'discount_id'], message);
   };
   if (discountId !== null && discountId === current.discountId) refuse('This discount is already applied.');
-  const after = await ctx.db.$transaction(async (tx) => {
-    await lockSubscription(tx, id);
-    const row = (await findSubscription(tx, id))!;
+  const after = await transaction(ctx.db, async (tx) => {
+    await lockSubscription(tx.prisma, id);
+    const row = (await findSubscription(tx.prisma, id))!;
     if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
     assertCaughtUpWithClock(row);
     const at = subscriptionNow(row);
     if (discountId !== null) {
-      const discount = await findDiscountOfOrganization(tx, row.organizationId, discountId);
+      const discount = await findDiscountOfOrganization(tx.prisma, row.organizationId, discountId);
       if (!discount) return refuse('Discount not found.');
       const applicability = discountApplicability(
         {
@@ -354,9 +357,9 @@ export async function changeSubscriptionDiscount(
         },
       );
       if (!applicability.isApplicable) refuse(applicability.message);
-      if (!(await redeemDiscount(tx, discount.id))) refuse('This discount has been fully redeemed.');
+      if (!(await redeemDiscount(tx.prisma, discount.id))) refuse('This discount has been fully redeemed.');
     }
-    const updated = await updateSubscriptionRow(tx, id, {
+    const updated = await updateSubscriptionRow(tx.prisma, id, {
       discountId,
       // Effective from the next period, whose renewal prices it: this one was billed (and its
       // `amount` and ledger stay) with the discount it had.

@@ -1,7 +1,8 @@
 // The subscriptions' tables: subscriptions, the prices each is billed, and proration lines waiting
 // for the next order.
-import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, SqlClient } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { insertRows, selectList, updateRow } from '../../infra/sql.js';
 import { productInclude } from '../products/repository.js';
 import type { SubscriptionStatus } from './schemas.js';
 
@@ -94,28 +95,6 @@ export function updateSubscriptionRow(
   });
 }
 
-/** Proration lines not billed yet, oldest first. */
-export function findPendingItems(db: Client, subscriptionId: string) {
-  return db.subscriptionPendingItem.findMany({
-    where: { subscriptionId, orderId: null },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
-}
-
-export function markPendingItemsBilled(tx: Prisma.TransactionClient, ids: string[], orderId: string) {
-  return tx.subscriptionPendingItem.updateMany({
-    where: { id: { in: ids }, orderId: null },
-    data: { orderId },
-  });
-}
-
-export function insertPendingItem(
-  tx: Prisma.TransactionClient,
-  data: Prisma.SubscriptionPendingItemUncheckedCreateInput,
-) {
-  return tx.subscriptionPendingItem.create({ data });
-}
-
 /** Billable subscriptions older than `before`: the reconciler makes sure each has its workflow. */
 export function findBillableSubscriptionIds(db: Client, before: Date, limit: number) {
   return db.subscription.findMany({
@@ -188,28 +167,94 @@ export async function findSubscriptionIdsBehindTheirClock(
 }
 
 /**
- * What the workflow's steps read: the row, its customer's contact and clock, the product's name,
- * the discount and the prices billed. Far fewer queries than the wire shape's include, for paths
- * that run once per renewal of every subscription.
+ * What a step of the workflow starts from, read before it locks the row: the subscription as the
+ * API shows it (its events carry that shape), the seller's name and contact for the buyer's emails,
+ * and the proration lines not billed yet.
  */
-export const subscriptionBillingInclude = {
-  customer: {
-    select: { email: true, name: true, testClock: { select: { id: true, frozenTime: true } } },
-  },
-  product: { select: { name: true } },
-  discount: true,
-  prices: {
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { productPriceId: true, amount: true },
-  },
+export const subscriptionStepInclude = {
+  ...subscriptionInclude,
+  organization: { select: { name: true, email: true, website: true } },
+  pendingItems: { where: { orderId: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } as const satisfies Prisma.SubscriptionInclude;
 
-export type SubscriptionBillingRow = Prisma.SubscriptionGetPayload<{
-  include: typeof subscriptionBillingInclude;
-}>;
+export type SubscriptionStepRow = Prisma.SubscriptionGetPayload<{ include: typeof subscriptionStepInclude }>;
 
-export function findSubscriptionForBilling(db: Client, id: string) {
-  return db.subscription.findUnique({ where: { id }, include: subscriptionBillingInclude });
+export function findSubscriptionForStep(db: Client, id: string) {
+  return db.subscription.findUnique({ where: { id }, include: subscriptionStepInclude });
+}
+
+type PendingItem = Prisma.SubscriptionPendingItemGetPayload<object>;
+
+/**
+ * The row locked until the transaction ends (the workflow's steps and the API's changes of one
+ * subscription run one at a time), read in the same statement with what its billing depends on:
+ * the prices billed and the proration lines not billed yet.
+ */
+export async function lockSubscriptionForStep(
+  sql: SqlClient,
+  id: string,
+): Promise<{
+  record: SubscriptionRecord;
+  prices: { productPriceId: string; amount: number }[];
+  pendingItems: PendingItem[];
+} | null> {
+  const { rows } = await sql.query<
+    SubscriptionRecord & { prices: { productPriceId: string; amount: number }[] }
+  >(
+    `SELECT ${selectList(Prisma.SubscriptionScalarFieldEnum, 's')},
+            COALESCE((SELECT json_agg(json_build_object('productPriceId', p.product_price_id, 'amount', p.amount)
+                                      ORDER BY p.created_at, p.id)
+                      FROM subscription_prices p WHERE p.subscription_id = s.id), '[]') AS prices
+     FROM subscriptions s WHERE s.id = $1::uuid FOR UPDATE`,
+    [id],
+  );
+  if (!rows[0]) return null;
+  const { prices, ...record } = rows[0];
+  const { rows: pendingItems } = await sql.query<PendingItem>(
+    `SELECT ${selectList(Prisma.SubscriptionPendingItemScalarFieldEnum, 'i')} FROM subscription_pending_items i
+     WHERE i.subscription_id = $1::uuid AND i.order_id IS NULL ORDER BY i.created_at, i.id`,
+    [id],
+  );
+  return { record, prices, pendingItems };
+}
+
+const SUBSCRIPTION_JSON_FIELDS = ['metadata', 'customFieldData', 'paymentMethod'] as const;
+
+/** The row's own fields changed in the transaction of `sql`; its relations are the caller's. */
+export async function updateSubscriptionRecord(
+  sql: SqlClient,
+  id: string,
+  data: Partial<Omit<SubscriptionRecord, 'id' | 'modifiedAt'>>,
+): Promise<SubscriptionRecord> {
+  const row = await updateRow<SubscriptionRecord>(
+    sql,
+    'subscriptions',
+    id,
+    { ...data, modifiedAt: new Date() },
+    { returning: Prisma.SubscriptionScalarFieldEnum, jsonFields: SUBSCRIPTION_JSON_FIELDS },
+  );
+  if (!row) throw new Error(`subscription ${id} vanished while locked`);
+  return row;
+}
+
+/** Proration lines now billed by `orderId`. */
+export async function markPendingItemsBilled(sql: SqlClient, ids: string[], orderId: string) {
+  if (ids.length === 0) return;
+  await sql.query(
+    `UPDATE subscription_pending_items SET order_id = $1::uuid WHERE id = ANY($2::uuid[]) AND order_id IS NULL`,
+    [orderId, ids],
+  );
+}
+
+/** A proration line the next order of the subscription bills. */
+export async function insertPendingItem(
+  sql: SqlClient,
+  item: Pick<PendingItem, 'subscriptionId' | 'label' | 'amount' | 'createdAt'> &
+    Partial<Pick<PendingItem, 'productPriceId'>>,
+) {
+  await insertRows(sql, 'subscription_pending_items', [{ productPriceId: null, ...item }], {
+    returning: { id: 'id' },
+  });
 }
 
 export type SubscriptionWorkflowRow = {
@@ -234,10 +279,11 @@ export type SubscriptionWorkflowRow = {
 
 /** Everything the workflow decides its next step from, in one round trip (read on every wake). */
 export async function findSubscriptionWorkflowRow(
-  db: Client,
+  sql: SqlClient,
   id: string,
 ): Promise<SubscriptionWorkflowRow | null> {
-  const rows = await db.$queryRaw<SubscriptionWorkflowRow[]>`
+  const { rows } = await sql.query<SubscriptionWorkflowRow>(
+    `
     SELECT s.status, s.ended_at AS "endedAt", s.cancel_at_period_end AS "cancelAtPeriodEnd",
            s.canceled_at AS "canceledAt", s.current_period_index AS "currentPeriodIndex",
            s.current_period_start AS "currentPeriodStart", s.current_period_end AS "currentPeriodEnd",
@@ -258,6 +304,8 @@ export async function findSubscriptionWorkflowRow(
       WHERE o.request_key = 'subscription:' || s.id::text || ':cycle:' || (s.current_period_index + 1)::text
         AND o.status = 'pending'
     ) next_period ON true
-    WHERE s.id = ${id}::uuid`;
+    WHERE s.id = $1::uuid`,
+    [id],
+  );
   return rows[0] ?? null;
 }

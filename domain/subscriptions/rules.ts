@@ -166,6 +166,11 @@ export type SubscriptionWorkflowInput = {
   subscriptionId: string;
   /** Set when a run continues as new: the buyer was welcomed by the first one. */
   continued?: boolean;
+  /**
+   * The row as the step before continue-as-new left it (read after that step's commit): the new
+   * run starts from it instead of reading again. Never set when a signal came in since.
+   */
+  state?: SubscriptionWorkflowState;
 };
 
 /** Wakes the workflow to re-read its row: a cancel, uncancel, revoke, new card or plan change. */

@@ -1,6 +1,6 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
-import type { Db } from '../../infra/db.js';
+import { transaction, type Db } from '../../infra/db.js';
 import { hasPlanCheckoutInPayment, lockBuyer } from '../checkouts/repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
@@ -323,12 +323,12 @@ async function changeSubscription(
 ): Promise<Subscription> {
   const current = await findSubscriptionFor(ctx.db, caller, id);
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
-  const after = await ctx.db.$transaction(async (tx) => {
-    await lockSubscription(tx, id);
-    const row = (await findSubscription(tx, id))!;
+  const after = await transaction(ctx.db, async (tx) => {
+    await lockSubscription(tx.prisma, id);
+    const row = (await findSubscription(tx.prisma, id))!;
     assertCaughtUpWithClock(row);
     const now = subscriptionNow(row);
-    const updated = await updateSubscriptionRow(tx, id, change(row, now));
+    const updated = await updateSubscriptionRow(tx.prisma, id, change(row, now));
     await recordSubscriptionChange(ctx, tx, row, updated, now);
     return updated;
   });
