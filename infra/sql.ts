@@ -35,13 +35,18 @@ function parameter(value: unknown): unknown {
 
 /**
  * `INSERT INTO table (…) VALUES (…), (…) RETURNING …`: every row has the same fields. `jsonFields`
- * are cast to jsonb.
+ * are cast to jsonb; with `onConflictDoNothing` a row that collides with a unique key is skipped
+ * (and not returned).
  */
 export async function insertRows<T>(
   sql: SqlClient,
   table: string,
   rows: Record<string, unknown>[],
-  options: { returning: Record<string, string>; jsonFields?: readonly string[] },
+  options: {
+    returning: Record<string, string>;
+    jsonFields?: readonly string[];
+    onConflictDoNothing?: boolean;
+  },
 ): Promise<T[]> {
   if (rows.length === 0) return [];
   const fields = Object.keys(rows[0]!);
@@ -56,7 +61,7 @@ export async function insertRows<T>(
   });
   const { rows: inserted } = await sql.query(
     `INSERT INTO ${table} (${fields.map(columnOf).join(', ')}) VALUES ${tuples.join(', ')}
-     RETURNING ${returningList(options.returning)}`,
+     ${options.onConflictDoNothing ? 'ON CONFLICT DO NOTHING' : ''} RETURNING ${returningList(options.returning)}`,
     values,
   );
   return inserted as T[];

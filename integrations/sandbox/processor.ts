@@ -22,7 +22,7 @@ import type {
   RefundResult,
 } from '../../domain/payments/processor.js';
 import {
-  findSandboxCustomer,
+  sandboxCustomerExists,
   findSandboxCustomerByKey,
   findSandboxPayment,
   findSandboxPaymentByKey,
@@ -73,7 +73,7 @@ function assertSameRequest(row: { requestHash: string }, hash: string, idempoten
 
 /** As Stripe: a payment for a customer it does not know is refused before anything is made. */
 async function assertSandboxCustomer(db: Db, id: string) {
-  if (!(await findSandboxCustomer(db, id))) {
+  if (!(await sandboxCustomerExists(db.sql, id))) {
     throw new PaymentProcessorError('resource_missing', `No such customer: '${id}'`, false);
   }
 }
@@ -176,7 +176,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
     idempotencyKey: string,
   ): Promise<PaymentResult> {
     const hash = requestHash(kind === 'pi' ? 'payment_intents.create' : 'setup_intents.create', params);
-    let row = await findSandboxPaymentByKey(db, idempotencyKey);
+    let row = await findSandboxPaymentByKey(db.sql, idempotencyKey);
     if (!row) {
       await assertSandboxCustomer(db, params.customer);
       const outcome = sandboxPaymentOutcome(params.paymentMethod);
@@ -191,7 +191,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         };
       }
       const id = sandboxId(kind);
-      await insertSandboxPayment(db, {
+      row = await insertSandboxPayment(db.sql, {
         id,
         idempotencyKey,
         requestHash: hash,
@@ -203,7 +203,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         failureMessage: outcome.status === 'failed' ? outcome.message : null,
         eventId: sandboxId('evt'),
       });
-      row = await findSandboxPaymentByKey(db, idempotencyKey);
+      row ??= await findSandboxPaymentByKey(db.sql, idempotencyKey);
     }
     if (!row) throw new Error(`sandbox payment ${idempotencyKey} vanished after its insert`);
     assertSameRequest(row, hash, idempotencyKey);
@@ -307,7 +307,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         offSession: true,
       };
       const hash = requestHash('payment_intents.create', params);
-      let row = await findSandboxPaymentByKey(db, input.idempotencyKey);
+      let row = await findSandboxPaymentByKey(db.sql, input.idempotencyKey);
       if (!row) {
         await assertSandboxCustomer(db, input.processorCustomerId);
         const outcome = sandboxOffSessionOutcome(input.paymentMethodId);
@@ -319,7 +319,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
             message: `No such PaymentMethod: '${input.paymentMethodId}'`,
           };
         }
-        await insertSandboxPayment(db, {
+        row = await insertSandboxPayment(db.sql, {
           id: sandboxId('pi'),
           idempotencyKey: input.idempotencyKey,
           requestHash: hash,
@@ -329,7 +329,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
           failureMessage: outcome.status === 'failed' ? outcome.message : null,
           eventId: sandboxId('evt'),
         });
-        row = await findSandboxPaymentByKey(db, input.idempotencyKey);
+        row ??= await findSandboxPaymentByKey(db.sql, input.idempotencyKey);
       }
       if (!row) throw new Error(`sandbox payment ${input.idempotencyKey} vanished after its insert`);
       assertSameRequest(row, hash, input.idempotencyKey);

@@ -1,6 +1,7 @@
 // The sandbox processor's own tables: the payments, customers and refunds it keeps instead of Stripe.
-import type { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Db, SqlClient } from '../../infra/db.js';
+import { insertRows, selectList } from '../../infra/sql.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -11,25 +12,47 @@ export function findSandboxCustomerByKey(db: Client, idempotencyKey: string) {
   return db.sandboxCustomer.findUnique({ where: { idempotencyKey } });
 }
 
-export function findSandboxCustomer(db: Client, id: string) {
-  return db.sandboxCustomer.findUnique({ where: { id } });
-}
-
 /** Inserts unless the idempotency key is taken (a concurrent first request won the race). */
 export function insertSandboxCustomer(db: Client, data: Prisma.SandboxCustomerCreateManyInput) {
   return db.sandboxCustomer.createMany({ data: [data], skipDuplicates: true });
 }
 
-export function findSandboxPaymentByKey(db: Client, idempotencyKey: string) {
-  return db.sandboxPayment.findUnique({ where: { idempotencyKey } });
+// Payments are written and looked up in plain SQL: every renewal of every sandbox plan makes one.
+
+export async function findSandboxPaymentByKey(
+  sql: SqlClient,
+  idempotencyKey: string,
+): Promise<SandboxPaymentRow | null> {
+  const { rows } = await sql.query<SandboxPaymentRow>(
+    `SELECT ${selectList(Prisma.SandboxPaymentScalarFieldEnum, 'p')} FROM sandbox_payments p
+     WHERE p.idempotency_key = $1`,
+    [idempotencyKey],
+  );
+  return rows[0] ?? null;
+}
+
+/** Whether the sandbox knows this customer. */
+export async function sandboxCustomerExists(sql: SqlClient, id: string): Promise<boolean> {
+  const { rowCount } = await sql.query('SELECT 1 FROM sandbox_customers WHERE id = $1', [id]);
+  return rowCount === 1;
 }
 
 export function findSandboxPayment(db: Client, id: string) {
   return db.sandboxPayment.findUnique({ where: { id } });
 }
 
-export function insertSandboxPayment(db: Client, data: Prisma.SandboxPaymentCreateManyInput) {
-  return db.sandboxPayment.createMany({ data: [data], skipDuplicates: true });
+/** The new payment, or null when its idempotency key is taken (a concurrent first request won). */
+export async function insertSandboxPayment(
+  sql: SqlClient,
+  data: Omit<SandboxPaymentRow, 'createdAt' | 'setupFutureUsage' | 'offSession' | 'clientSecret'> &
+    Partial<Pick<SandboxPaymentRow, 'setupFutureUsage' | 'offSession' | 'clientSecret'>>,
+): Promise<SandboxPaymentRow | null> {
+  const [row] = await insertRows<SandboxPaymentRow>(sql, 'sandbox_payments', [data], {
+    returning: Prisma.SandboxPaymentScalarFieldEnum,
+    jsonFields: ['metadata'],
+    onConflictDoNothing: true,
+  });
+  return row ?? null;
 }
 
 /** The payment row, locked until the transaction ends: refunds of one payment run one at a time. */
