@@ -46,6 +46,8 @@ const HAND_WRITTEN_INDEXES = [
   'customers_organization_id_email_live_key',
   'customers_organization_id_external_id_live_key',
   'discounts_organization_id_code_live_key',
+  'events_organization_id_external_id_key',
+  'events_unattached_external_customer_id_idx',
 ];
 
 /** Check constraints (Prisma cannot declare them), appended to their migrations by hand. */

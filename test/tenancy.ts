@@ -32,10 +32,14 @@ export type TenancyOperation<Seed> = {
    * permissions are checked, so an invalid one would answer 422 where the scenario expects 403 or 404.
    */
   body?: (seed: Seed, organizationId: string) => Record<string, unknown>;
-  /** What a caller who may call it gets, when that is not 200 (meters:quantities answers 501). */
+  /** Query parameters every call carries (those the operation requires). */
+  query?: Record<string, string>;
+  /** What a caller who may call it gets, when that is not 200. */
   allowedStatus?: number;
   /** For a list: the id under which the seed appears among its items; the seed's id unless given. */
   listed?: (seed: Seed) => string;
+  /** For a list whose items have no id (event names): the field `listed` names them by. */
+  listedBy?: string;
   /**
    * For a CSV export (a list without ids): the text by which the seed's line is recognised; the
    * export names no other organization's seed, and one filtered to theirs is its header alone.
@@ -95,7 +99,7 @@ function kindOf(operation: { method: string; path: string }): Kind {
 }
 
 const listSchema = z.object({
-  items: z.array(z.object({ id: z.string() })),
+  items: z.array(z.record(z.string(), z.unknown())),
   pagination: z.object({ total_count: z.number() }),
 });
 
@@ -323,7 +327,7 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
         send(world.baseUrl, operation, {
           credentials,
           params: params(seed),
-          query,
+          query: { ...operation.query, ...query },
           body: operation.body?.(seed, organizationId),
         });
       /** Calls as our callers do, on our own seed. */
@@ -398,7 +402,7 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
                 }
                 continue;
               }
-              const ids = listSchema.parse(own.body).items.map((item) => item.id);
+              const ids = listSchema.parse(own.body).items.map((item) => item[operation.listedBy ?? 'id']);
               if (isMember && operation.isHiddenFromMembers) {
                 expect(ids).not.toContain(listed(world.ours.seed));
               } else {
@@ -434,6 +438,7 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
                 const absent = await send(world.baseUrl, operation, {
                   credentials,
                   params: missing,
+                  query: operation.query,
                   body: operation.body?.(world.theirs.seed, world.theirs.organization.id),
                 });
                 expect(absent).toEqual(foreign);

@@ -183,16 +183,18 @@ describe('/v1/meters', () => {
       expect(await ids({ metadata: { team: 'ai', beta: true } })).toEqual([]);
     });
 
-    it('answers 501 for quantities until usage is ingested', async () => {
-      const { organization, polar } = await tenant();
-      const meter = await createMeter(env.database.db, organization.id);
+    it('answers 404 for the quantities of another organization’s meter', async () => {
+      const { polar } = await tenant();
+      const other = await tenant();
+      const meter = await createMeter(env.database.db, other.organization.id);
       const request = {
         id: meter.id,
         startTimestamp: new Date('2026-01-01T00:00:00Z'),
         endTimestamp: new Date('2026-02-01T00:00:00Z'),
         interval: 'day' as const,
       };
-      await expect(polar.meters.quantities(request)).rejects.toMatchObject({ statusCode: 501 });
+      await expect(polar.meters.quantities(request)).rejects.toMatchObject({ statusCode: 404 });
+      expect((await other.polar.meters.quantities(request)).total).toBe(0);
     });
   });
 });

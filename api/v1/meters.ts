@@ -17,7 +17,8 @@ import {
   textSchema,
 } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
-import { AppError } from '../../domain/platform/errors.js';
+import { meterQuantitiesQuerySchema, meterQuantitiesSchema } from '../../domain/usage/schemas.js';
+import { meterQuantities } from '../../domain/usage/service.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const listQuerySchema = pageQuerySchema.extend({
@@ -84,21 +85,14 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
   api.add(
     {
       ...common,
-      errors: [...common.errors, 'NotImplemented'],
       method: 'get',
       path: '/meters/{id}/quantities',
       operationId: 'meters:quantities',
-      summary: 'Meter quantities (not available yet: usage ingestion comes later)',
+      summary: 'Meter quantities per bucket of time, and their total over the range',
       params: idParamsSchema,
+      query: meterQuantitiesQuerySchema,
+      response: meterQuantitiesSchema,
     },
-    async ({ params, caller }) => {
-      await getMeter(db, caller, params.id);
-      // Usage events are not ingested yet, so there is nothing to aggregate; answering zeros
-      // would misreport usage.
-      throw new AppError(
-        'NotImplemented',
-        'Meter quantities are not available until usage ingestion exists.',
-      );
-    },
+    async ({ params, query, caller }) => meterQuantities(db, caller, params.id, query),
   );
 }

@@ -24,6 +24,7 @@ import {
   tenancyScenario,
   type ForeignRefusal,
 } from '../../test/tenancy.js';
+import { insertEvents } from '../../domain/usage/repository.js';
 
 // Every operation of a caller on /v1, in the shared tenancy scenario (test/tenancy.ts). The last test
 // fails for an operation the OpenAPI document lists and this table does not.
@@ -224,13 +225,60 @@ const scenarios = [
         path: '/meters/{id}',
         body: () => ({ name: 'Renamed' }),
       },
-      // Usage is not ingested yet: whoever may read the meter hears so.
       {
         operationId: 'meters:quantities',
         method: 'get',
         path: '/meters/{id}/quantities',
-        allowedStatus: 501,
+        query: {
+          start_timestamp: '2026-01-01T00:00:00Z',
+          end_timestamp: '2026-01-02T00:00:00Z',
+          interval: 'day',
+        },
       },
+    ],
+  }),
+  tenancyScenario({
+    name: 'events',
+    scope: 'events',
+    seed: async ({ db, id, polar }) => {
+      const customer = await createCustomer(polar, { externalId: `crm-${suffix()}` });
+      const name = `usage-${suffix()}`;
+      await insertEvents(db.sql, [
+        {
+          organizationId: id,
+          name,
+          source: 'user',
+          timestamp: new Date(),
+          customerId: customer.id,
+          externalCustomerId: null,
+          externalId: null,
+          metadata: {},
+        },
+      ]);
+      const event = await db.event.findFirstOrThrow({ where: { organizationId: id } });
+      return { id: event.id, name, customerId: customer.id };
+    },
+    stored: (db, event) => db.event.findUnique({ where: { id: event.id } }),
+    count: (db, organizationId) => db.event.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'events:list', method: 'get', path: '/events/' },
+      {
+        operationId: 'events:list_names',
+        method: 'get',
+        path: '/events/names',
+        listed: (event) => event.name,
+        listedBy: 'name',
+      },
+      {
+        operationId: 'events:ingest',
+        method: 'post',
+        path: '/events/ingest',
+        body: (event, organizationId) => ({
+          events: [{ name: 'api_call', customer_id: event.customerId, organization_id: organizationId }],
+        }),
+        foreign: { status: 422, loc: ['body', 'events', 0, 'organization_id'] },
+      },
+      { operationId: 'events:get', method: 'get', path: '/events/{id}' },
     ],
   }),
   tenancyScenario({

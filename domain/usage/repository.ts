@@ -1,0 +1,323 @@
+// The `events` table, in plain SQL: ingestion writes a thousand rows per call and the meters
+// aggregate millions, where Prisma's per-statement and per-row costs would dominate (docs/usage.md).
+import { Prisma } from '../../generated/prisma/client.js';
+import type { SqlClient } from '../../infra/db.js';
+import { uuidv7 } from '../../infra/ids.js';
+import { selectList } from '../../infra/sql.js';
+import type { Aggregation, Filter, FilterClause } from '../meters/schemas.js';
+import { aggregatedKey, clauseValueText, eventProperty } from './rules.js';
+import type { EventSource, TimeInterval } from './schemas.js';
+
+export type EventRecord = Prisma.EventGetPayload<object>;
+
+/** Positional parameters of one statement, added as its text is built. */
+class Parameters {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast = ''): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast}`;
+  }
+}
+
+export type NewEvent = Pick<
+  EventRecord,
+  'organizationId' | 'name' | 'source' | 'timestamp' | 'customerId' | 'externalCustomerId' | 'externalId'
+> & { metadata: Record<string, unknown> };
+
+/**
+ * A batch in one statement (column arrays unnested, so a thousand events are nine parameters). An
+ * event whose `externalId` was ingested before is skipped: the count says how many were new.
+ */
+export async function insertEvents(sql: SqlClient, events: NewEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const column = <T>(pick: (event: NewEvent) => T) => events.map(pick);
+  const nowMs = Date.now();
+  const { rowCount } = await sql.query(
+    `INSERT INTO events (id, organization_id, name, source, timestamp, customer_id, external_customer_id, external_id, metadata)
+     SELECT * FROM unnest($9::uuid[], $1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[])
+     ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
+    [
+      column((event) => event.organizationId),
+      column((event) => event.name),
+      column((event) => event.source),
+      column((event) => event.timestamp),
+      column((event) => event.customerId),
+      column((event) => event.externalCustomerId),
+      column((event) => event.externalId),
+      column((event) => JSON.stringify(event.metadata)),
+      column(() => uuidv7(nowMs)),
+    ],
+  );
+  return rowCount ?? 0;
+}
+
+/** The organizations' live customers with these ids or external ids. */
+export async function findCustomersForEvents(
+  sql: SqlClient,
+  organizationIds: string[],
+  ids: string[],
+  externalIds: string[],
+): Promise<{ id: string; organizationId: string; externalId: string | null }[]> {
+  if (ids.length === 0 && externalIds.length === 0) return [];
+  const { rows } = await sql.query<{ id: string; organizationId: string; externalId: string | null }>(
+    `SELECT id, organization_id AS "organizationId", external_id AS "externalId" FROM customers
+     WHERE organization_id = ANY($1::uuid[]) AND deleted_at IS NULL
+       AND (id = ANY($2::uuid[]) OR external_id = ANY($3::text[]))`,
+    [organizationIds, ids, externalIds],
+  );
+  return rows;
+}
+
+export type EventWhere = {
+  organizationIds: string[];
+  startTimestamp?: Date;
+  endTimestamp?: Date;
+  customerIds?: string[];
+  externalCustomerIds?: string[];
+  names?: string[];
+  sources?: EventSource[];
+  filter?: Filter;
+  /** `?metadata[key]=value`: any of the values of each key. */
+  metadata?: Record<string, string[]>;
+};
+
+/**
+ * The WHERE clause of a read of `events e`. A customer's events are those stored with their id,
+ * and those sent for their external id before they had it (stored without a customer id).
+ */
+function whereClause(where: EventWhere, params: Parameters): string {
+  const conditions = [`e.organization_id = ANY(${params.add(where.organizationIds, '::uuid[]')})`];
+  if (where.startTimestamp) conditions.push(`e.timestamp >= ${params.add(where.startTimestamp)}`);
+  if (where.endTimestamp) conditions.push(`e.timestamp <= ${params.add(where.endTimestamp)}`);
+  if (where.names) conditions.push(`e.name = ANY(${params.add(where.names, '::text[]')})`);
+  if (where.sources) conditions.push(`e.source = ANY(${params.add(where.sources, '::text[]')})`);
+  const byCustomer: string[] = [];
+  if (where.customerIds) {
+    const ids = params.add(where.customerIds, '::uuid[]');
+    byCustomer.push(
+      `e.customer_id = ANY(${ids})`,
+      `(e.customer_id IS NULL AND e.external_customer_id IN
+         (SELECT c.external_id FROM customers c WHERE c.id = ANY(${ids}) AND c.organization_id = e.organization_id))`,
+    );
+  }
+  if (where.externalCustomerIds) {
+    const externalIds = params.add(where.externalCustomerIds, '::text[]');
+    byCustomer.push(
+      `(e.customer_id IS NULL AND e.external_customer_id = ANY(${externalIds}))`,
+      `e.customer_id IN (SELECT c.id FROM customers c
+         WHERE c.external_id = ANY(${externalIds}) AND c.organization_id = e.organization_id)`,
+    );
+  }
+  if (byCustomer.length > 0) conditions.push(`(${byCustomer.join(' OR ')})`);
+  if (where.filter) conditions.push(`(${filterSql(where.filter, params)})`);
+  for (const [key, values] of Object.entries(where.metadata ?? {})) {
+    conditions.push(`e.metadata->>${params.add(key)} = ANY(${params.add(values, '::text[]')})`);
+  }
+  return conditions.join(' AND ');
+}
+
+/** A meter's filter as SQL over `events e`, exactly as `eventMatches` (rules.ts) reads it. */
+function filterSql(filter: Filter, params: Parameters): string {
+  if (filter.clauses.length === 0) return 'TRUE';
+  const parts = filter.clauses.map((entry) =>
+    'operator' in entry ? clauseSql(entry, params) : `(${filterSql(entry, params)})`,
+  );
+  return parts.join(filter.conjunction === 'and' ? ' AND ' : ' OR ');
+}
+
+const SQL_OPERATORS = {
+  eq: '=',
+  ne: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  like: 'LIKE',
+  not_like: 'NOT LIKE',
+} as const;
+
+function clauseSql(clause: FilterClause, params: Parameters): string {
+  const { operator, value } = clause;
+  const sqlOperator = SQL_OPERATORS[operator];
+  const isLike = operator === 'like' || operator === 'not_like';
+  const expectedText = () =>
+    params.add(isLike ? `%${clauseValueText(value)}%` : clauseValueText(value), '::text');
+  const property = eventProperty(clause.property);
+  if ('column' in property) {
+    return typeof value === 'string' ? `(e.${property.column} ${sqlOperator} ${expectedText()})` : 'FALSE';
+  }
+  const json = `(e.metadata->${params.add(property.metadataKey, '::text')})`;
+  const text = `(${json}#>>'{}')`;
+  if (isLike) {
+    return `(jsonb_typeof(${json}) IN ('string', 'number', 'boolean') AND ${text} ${sqlOperator} ${expectedText()})`;
+  }
+  const asText = `${text} ${sqlOperator} ${expectedText()}`;
+  const numeric =
+    typeof value === 'string'
+      ? 'FALSE'
+      : `(${text})::numeric ${sqlOperator} ${params.add(Number(value), '::numeric')}`;
+  const boolean =
+    typeof value === 'boolean'
+      ? `(${text})::boolean ${sqlOperator} ${params.add(value, '::boolean')}`
+      : 'FALSE';
+  return `(CASE jsonb_typeof(${json})
+             WHEN 'string' THEN ${asText}
+             WHEN 'number' THEN ${numeric}
+             WHEN 'boolean' THEN ${boolean}
+             ELSE FALSE END)`;
+}
+
+const EVENT_COLUMNS = selectList(Prisma.EventScalarFieldEnum, 'e');
+
+export async function listEventRows(
+  sql: SqlClient,
+  where: EventWhere,
+  order: 'asc' | 'desc',
+  page: { skip: number; take: number },
+): Promise<{ rows: EventRecord[]; total: number }> {
+  const params = new Parameters();
+  const clause = whereClause(where, params);
+  const [{ rows }, counted] = await Promise.all([
+    sql.query<EventRecord>(
+      `SELECT ${EVENT_COLUMNS} FROM events e WHERE ${clause}
+       ORDER BY e.timestamp ${order}, e.id ${order} LIMIT ${page.take} OFFSET ${page.skip}`,
+      params.values,
+    ),
+    sql.query<{ total: string }>(`SELECT count(*) AS total FROM events e WHERE ${clause}`, params.values),
+  ]);
+  return { rows, total: Number(counted.rows[0]!.total) };
+}
+
+export async function findEventRow(
+  sql: SqlClient,
+  id: string,
+  organizationIds: string[],
+): Promise<EventRecord | null> {
+  const { rows } = await sql.query<EventRecord>(
+    `SELECT ${EVENT_COLUMNS} FROM events e WHERE e.id = $1::uuid AND e.organization_id = ANY($2::uuid[])`,
+    [id, organizationIds],
+  );
+  return rows[0] ?? null;
+}
+
+export type EventNameRow = {
+  name: string;
+  source: EventSource;
+  occurrences: number;
+  firstSeen: Date;
+  lastSeen: Date;
+};
+
+const NAME_SORTS = {
+  name: 'name',
+  occurrences: 'occurrences',
+  first_seen: '"firstSeen"',
+  last_seen: '"lastSeen"',
+} as const;
+
+export async function listEventNameRows(
+  sql: SqlClient,
+  where: EventWhere & { query?: string },
+  sorting: { field: keyof typeof NAME_SORTS; direction: 'asc' | 'desc' }[],
+  page: { skip: number; take: number },
+): Promise<{ rows: EventNameRow[]; total: number }> {
+  const params = new Parameters();
+  let clause = whereClause(where, params);
+  if (where.query) {
+    const pattern = `%${where.query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    clause += ` AND e.name ILIKE ${params.add(pattern)}`;
+  }
+  const orderBy = [
+    ...sorting.map(({ field, direction }) => `${NAME_SORTS[field]} ${direction}`),
+    'name asc',
+    'source asc',
+  ];
+  const grouped = `SELECT e.name, e.source, count(*)::int AS occurrences, min(e.timestamp) AS "firstSeen",
+                          max(e.timestamp) AS "lastSeen"
+                   FROM events e WHERE ${clause} GROUP BY e.name, e.source`;
+  const [{ rows }, counted] = await Promise.all([
+    sql.query<EventNameRow>(
+      `${grouped} ORDER BY ${orderBy.join(', ')} LIMIT ${page.take} OFFSET ${page.skip}`,
+      params.values,
+    ),
+    sql.query<{ total: string }>(`SELECT count(*) AS total FROM (${grouped}) names`, params.values),
+  ]);
+  return { rows, total: Number(counted.rows[0]!.total) };
+}
+
+/**
+ * The value each event contributes to a meter: 1 for count, the metadata property's number for
+ * sum/max/min/avg (an event without a number there contributes nothing).
+ */
+function valueSql(aggregation: Aggregation, params: Parameters): string {
+  const key = aggregatedKey(aggregation);
+  if (key === null) return '1';
+  const json = `e.metadata->${params.add(key)}`;
+  return `CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::numeric END`;
+}
+
+const aggregateSql = (aggregation: Aggregation, value: string) =>
+  aggregation.func === 'count' ? `count(${value})` : `${aggregation.func}(${value})`;
+
+/**
+ * A meter's quantity per bucket of `interval` (in `timeZone`: buckets start at its midnights) from
+ * the bucket holding `start` to the one holding `end`, and its total: the meter's own aggregation
+ * over the whole range (not a sum of the buckets: a max is the max of the range). Only events the
+ * sellers' apps sent (`source` user) are metered.
+ */
+export async function meterQuantityRows(
+  sql: SqlClient,
+  input: {
+    where: EventWhere;
+    aggregation: Aggregation;
+    interval: TimeInterval;
+    timeZone: string;
+    start: Date;
+    end: Date;
+  },
+): Promise<{ buckets: { timestamp: Date; quantity: number }[]; total: number }> {
+  const params = new Parameters();
+  const clause = whereClause(
+    { ...input.where, startTimestamp: input.start, endTimestamp: input.end },
+    params,
+  );
+  const value = valueSql(input.aggregation, params);
+  const zone = params.add(input.timeZone, '::text');
+  const unit = params.add(input.interval, '::text');
+  const step = params.add(`1 ${input.interval}`, '::interval');
+  const start = params.add(input.start, '::timestamptz');
+  const end = params.add(input.end, '::timestamptz');
+  const { rows } = await sql.query<{ timestamp: Date; quantity: string | null; total: string | null }>(
+    `WITH matched AS (
+       SELECT date_trunc(${unit}, e.timestamp AT TIME ZONE ${zone}) AS bucket, ${value} AS value
+       FROM events e WHERE ${clause} AND e.source = 'user'
+     ), buckets AS (
+       SELECT bucket FROM generate_series(date_trunc(${unit}, ${start} AT TIME ZONE ${zone}),
+                                          ${end} AT TIME ZONE ${zone}, ${step}) AS bucket
+     ), per_bucket AS (
+       SELECT bucket, ${aggregateSql(input.aggregation, 'value')} AS quantity FROM matched GROUP BY bucket
+     )
+     SELECT b.bucket AT TIME ZONE ${zone} AS timestamp, p.quantity,
+            (SELECT ${aggregateSql(input.aggregation, 'value')} FROM matched) AS total
+     FROM buckets b LEFT JOIN per_bucket p ON p.bucket = b.bucket ORDER BY b.bucket`,
+    params.values,
+  );
+  return {
+    buckets: rows.map((row) => ({ timestamp: row.timestamp, quantity: Number(row.quantity ?? 0) })),
+    total: Number(rows[0]?.total ?? 0),
+  };
+}
+
+/** Time zone names PostgreSQL knows (the buckets are cut by it), read once per process. */
+let timeZoneNames: Promise<Set<string>> | null = null;
+
+export function knownTimeZones(sql: SqlClient): Promise<Set<string>> {
+  timeZoneNames ??= sql
+    .query<{ name: string }>('SELECT name FROM pg_timezone_names')
+    .then(({ rows }) => new Set(rows.map((row) => row.name)))
+    .catch((error: unknown) => {
+      timeZoneNames = null;
+      throw error;
+    });
+  return timeZoneNames;
+}

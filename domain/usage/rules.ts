@@ -1,0 +1,156 @@
+import type { Aggregation, Filter, FilterClause } from '../meters/schemas.js';
+import type { EventInput, TimeInterval } from './schemas.js';
+
+/**
+ * How far ahead of our clock an event may be dated: a seller's server clock runs a little ahead
+ * of ours now and then, and refusing its events for that would lose usage. Polar refuses any.
+ */
+export const MAX_CLOCK_SKEW_MS = 60_000;
+
+/** The longest range each bucket size answers, in days (Polar's caps). */
+export const MAX_RANGE_DAYS: Record<TimeInterval, number> = {
+  hour: 7,
+  day: 366,
+  week: 365,
+  month: 1460,
+  year: 3650,
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type IngestIssue = { index: number; field: string | null; message: string };
+
+/** What the schema cannot say about one event of an ingest (its customer, its time). */
+export function eventInputIssues(event: EventInput, index: number, nowMs: number): IngestIssue[] {
+  const issues: IngestIssue[] = [];
+  const byId = event.customer_id !== undefined;
+  const byExternalId = event.external_customer_id !== undefined;
+  if (byId === byExternalId) {
+    issues.push({
+      index,
+      field: byId ? 'external_customer_id' : null,
+      message: byId
+        ? 'Send customer_id or external_customer_id, not both.'
+        : 'Name the customer with customer_id or external_customer_id.',
+    });
+  }
+  if (event.timestamp !== undefined && Date.parse(event.timestamp) > nowMs + MAX_CLOCK_SKEW_MS) {
+    issues.push({
+      index,
+      field: 'timestamp',
+      message: 'The timestamp is in the future. Send the time the usage happened, or leave it out for now.',
+    });
+  }
+  return issues;
+}
+
+/** Whether a quantities range fits its bucket size (Polar's caps), and what is wrong when not. */
+export function rangeIssue(
+  interval: TimeInterval,
+  startMs: number,
+  endMs: number,
+): { field: 'end_timestamp' | 'interval'; message: string } | null {
+  if (endMs < startMs)
+    return { field: 'end_timestamp', message: 'The end of the range is before its start.' };
+  if (endMs - startMs > MAX_RANGE_DAYS[interval] * DAY_MS) {
+    return {
+      field: 'interval',
+      message: `The interval is too big. Try to change the interval or reduce the date range (at most ${MAX_RANGE_DAYS[interval]} days by ${interval}).`,
+    };
+  }
+  return null;
+}
+
+/** A meter's property names an event column or, otherwise, a metadata key (`metadata.` optional). */
+export type EventProperty = { column: 'name' | 'source' } | { metadataKey: string };
+
+export function eventProperty(property: string): EventProperty {
+  if (property === 'name' || property === 'source') return { column: property };
+  return { metadataKey: property.startsWith('metadata.') ? property.slice('metadata.'.length) : property };
+}
+
+/** The metadata key a sum/max/min/avg meter reads. */
+export function aggregatedKey(aggregation: Aggregation): string | null {
+  if (aggregation.func === 'count') return null;
+  const property = eventProperty(aggregation.property);
+  return 'metadataKey' in property ? property.metadataKey : null;
+}
+
+/**
+ * A meter's filter applied to one event, in memory: the reference the SQL translation
+ * (repository.ts) is property-tested against, with Polar's semantics. `name` and `source` compare
+ * with string values only. A metadata value compares by its own JSON type: a string with the
+ * value as text (`true` → `t`), a number with an integer (or a boolean as 1/0) numerically, a
+ * boolean with a boolean; any other pairing, or a missing key, matches nothing (`ne` included).
+ * `like` and `not_like` match the value anywhere in the text (`%` and `_` are wildcards), on the
+ * text of any metadata value.
+ */
+export function eventMatches(filter: Filter, event: FilteredEvent): boolean {
+  const results = filter.clauses.map((entry) =>
+    'operator' in entry ? clauseMatches(entry, event) : eventMatches(entry, event),
+  );
+  if (results.length === 0) return true;
+  return filter.conjunction === 'and' ? results.every(Boolean) : results.some(Boolean);
+}
+
+type FilteredEvent = { name: string; source: string; metadata: Record<string, unknown> };
+type Operator = FilterClause['operator'];
+
+/** A clause's value as text, as Polar writes it for a text comparison. */
+export const clauseValueText = (value: FilterClause['value']) =>
+  typeof value === 'boolean' ? (value ? 't' : 'f') : String(value);
+
+function clauseMatches(clause: FilterClause, event: FilteredEvent): boolean {
+  const { operator, value } = clause;
+  const property = eventProperty(clause.property);
+  if ('column' in property) {
+    return typeof value === 'string' && compares(event[property.column], value, operator);
+  }
+  const actual = event.metadata[property.metadataKey];
+  if (typeof actual !== 'string' && typeof actual !== 'number' && typeof actual !== 'boolean') return false;
+  if (operator === 'like' || operator === 'not_like')
+    return compares(String(actual), clauseValueText(value), operator);
+  if (typeof actual === 'string') return compares(actual, clauseValueText(value), operator);
+  if (typeof actual === 'number') {
+    return typeof value !== 'string' && compares(actual, Number(value), operator);
+  }
+  return typeof value === 'boolean' && compares(actual, value, operator);
+}
+
+function compares<T extends string | number | boolean>(actual: T, expected: T, operator: Operator): boolean {
+  if (operator === 'like' || operator === 'not_like') {
+    const matched = likePattern(String(expected)).test(String(actual));
+    return operator === 'like' ? matched : !matched;
+  }
+  switch (operator) {
+    case 'eq':
+      return actual === expected;
+    case 'ne':
+      return actual !== expected;
+    case 'gt':
+      return actual > expected;
+    case 'gte':
+      return actual >= expected;
+    case 'lt':
+      return actual < expected;
+    case 'lte':
+      return actual <= expected;
+  }
+}
+
+/** `%value%` as PostgreSQL's LIKE reads it: `%` any run, `_` any one character, `\` escapes. */
+function likePattern(value: string): RegExp {
+  let source = '';
+  for (let index = 0; index < value.length; index += 1) {
+    const character = value[index]!;
+    if (character === '\\' && index + 1 < value.length) {
+      index += 1;
+      source += escapeRegExp(value[index]!);
+    } else if (character === '%') source += '.*';
+    else if (character === '_') source += '.';
+    else source += escapeRegExp(character);
+  }
+  return new RegExp(`^.*${source}.*$`, 's');
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
