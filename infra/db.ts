@@ -58,6 +58,10 @@ export function createDb(databaseUrl: string, options: { maxConnections?: number
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: POOL_WAIT_MS,
   });
+  // An idle connection the server closes (a restart, a dropped database) is discarded by the pool,
+  // and the next query opens another; without a listener the pool's 'error' event would crash
+  // the process. Queries report their own failures.
+  pool.on('error', () => undefined);
   const client = new PrismaClient({
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     // Prisma's defaults (2 s to get a connection, 5 s to finish) make every write transaction fail

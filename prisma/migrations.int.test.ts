@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { projectRoot } from '../scripts/lib/paths.js';
-import { runPrisma } from '../scripts/lib/prisma-cli.js';
+import { pendingMigrations, runPrisma } from '../scripts/lib/prisma-cli.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
 
@@ -103,5 +103,23 @@ describe('prisma/migrations', () => {
   it('end at the schema snapshot that the next migration is generated from', () => {
     const read = (file: string) => readFileSync(path.join(projectRoot, 'prisma', file), 'utf8');
     expect(read('last-migration.prisma')).toBe(read('schema.prisma'));
+  });
+
+  it('are all applied on a migrated database (deploy is skipped); a missing or changed one is pending', async () => {
+    const all = readdirSync(path.join(projectRoot, 'prisma', 'migrations'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    const [first, latest] = [all[0]!, all.at(-1)!];
+    expect(await pendingMigrations(fromMigrations.url)).toEqual([]);
+    await fromMigrations.db.sql.query(
+      `UPDATE _prisma_migrations SET checksum = 'edited' WHERE migration_name = $1`,
+      [latest],
+    );
+    expect(await pendingMigrations(fromMigrations.url)).toEqual([latest]);
+    await fromMigrations.db.sql.query('DELETE FROM _prisma_migrations WHERE migration_name = $1', [first]);
+    expect((await pendingMigrations(fromMigrations.url)).sort()).toEqual([first, latest]);
+    // Built from schema.prisma: no migration table at all.
+    expect((await pendingMigrations(fromSchema.url)).sort()).toEqual(all);
   });
 });
