@@ -62,22 +62,29 @@ export async function ingestEvents(
   const customers = await findCustomersForEvents(
     db.sql,
     organizationIds,
-    input.events.flatMap((event) => (event.customer_id ? [event.customer_id] : [])),
-    input.events.flatMap((event) => (event.external_customer_id ? [event.external_customer_id] : [])),
+    [...new Set(input.events.flatMap((event) => (event.customer_id ? [event.customer_id] : [])))],
+    [
+      ...new Set(
+        input.events.flatMap((event) => (event.external_customer_id ? [event.external_customer_id] : [])),
+      ),
+    ],
   );
+  // Looked up per event by organization and id, or organization and external id.
+  const byKey = new Map<string, (typeof customers)[number]>();
+  for (const customer of customers) {
+    byKey.set(`${customer.organizationId} id ${customer.id}`, customer);
+    if (customer.externalId)
+      byKey.set(`${customer.organizationId} external ${customer.externalId}`, customer);
+  }
   const rows: NewEvent[] = [];
   input.events.forEach((event, index) => {
     const organization = organizations[index]!;
     if (!('id' in organization)) return;
-    const customer = event.customer_id
-      ? customers.find(
-          (candidate) => candidate.id === event.customer_id && candidate.organizationId === organization.id,
-        )
-      : customers.find(
-          (candidate) =>
-            candidate.externalId === event.external_customer_id &&
-            candidate.organizationId === organization.id,
-        );
+    const customer = byKey.get(
+      event.customer_id
+        ? `${organization.id} id ${event.customer_id}`
+        : `${organization.id} external ${event.external_customer_id}`,
+    );
     if (event.customer_id && !customer) {
       issues.push({ loc: at(index, 'customer_id'), msg: 'Customer not found.', type: 'value_error' });
     }
