@@ -5,13 +5,11 @@
 // The figure's server is B3's `full` server (the API as deployed: token auth, scope, rate limit,
 // zod validation of every event, customer checks, one INSERT … unnest, response validation), in
 // its own process. The baseline skips HTTP, JSON and every check: `insertEvents` on a pool.
-import pg from 'pg';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { insertEvents, type NewEvent } from '../domain/usage/repository.js';
 import { createDb } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
-import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
-import { loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
+import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
 import { percentile } from './stack.js';
 
 const BATCH = 1000;
@@ -21,13 +19,7 @@ const LOAD = { connections: CLIENTS, durationSeconds: 10, warmupSeconds: 3 };
 export async function runB1(): Promise<BenchmarkResult> {
   const postgres = await openToolingPostgres({ name: 'bench-postgres' });
   try {
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS tollgate_bench_b1 WITH (FORCE)');
-    await admin.query('CREATE DATABASE tollgate_bench_b1');
-    await admin.end();
-    const databaseUrl = postgres.urlFor('tollgate_bench_b1');
-    await migrateDeploy(databaseUrl);
+    const databaseUrl = await freshBenchDatabase(postgres, 'b1');
 
     const db = createDb(databaseUrl, { maxConnections: CLIENTS });
     const organization = await db.organization.create({ data: { name: 'Bench Co', slug: 'bench-b1' } });

@@ -1,9 +1,7 @@
-import pg from 'pg';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createDb } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
-import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
-import { loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
+import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
 
 const LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
 
@@ -11,13 +9,7 @@ const LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
 export async function runB3(): Promise<BenchmarkResult> {
   const postgres = await openToolingPostgres({ name: 'bench-postgres' });
   try {
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS tollgate_bench WITH (FORCE)');
-    await admin.query('CREATE DATABASE tollgate_bench');
-    await admin.end();
-    const databaseUrl = postgres.urlFor('tollgate_bench');
-    await migrateDeploy(databaseUrl);
+    const databaseUrl = await freshBenchDatabase(postgres, 'b3');
 
     const db = createDb(databaseUrl);
     const organization = await db.organization.create({ data: { name: 'Bench Co', slug: 'bench-co' } });

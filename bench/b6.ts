@@ -4,7 +4,6 @@ import { temporalStarters } from '../temporal/starters.js';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import pg from 'pg';
 import { recordEvent } from '../domain/events/repository.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
 import { createDb } from '../infra/db.js';
@@ -13,12 +12,11 @@ import { createMailer } from '../integrations/smtp/mailer.js';
 import { findFreePort } from '../infra/processes.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import { resolveDataDir } from '../scripts/lib/paths.js';
-import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
 import { ensureTemporalCli } from '../scripts/lib/tools.js';
 import { bundleWorkflows } from '../temporal/bundle.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { createTollgateWorker } from '../temporal/worker.js';
-import { loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
+import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 
 const EVENTS = 1_000;
@@ -55,13 +53,7 @@ export async function runB6(): Promise<BenchmarkResult> {
   const postgres = await openToolingPostgres({ name: 'bench-postgres' });
   const cleanups: (() => Promise<void>)[] = [postgres.stop];
   try {
-    const admin = new pg.Client({ connectionString: postgres.adminUrl });
-    await admin.connect();
-    await admin.query('DROP DATABASE IF EXISTS tollgate_bench_b6 WITH (FORCE)');
-    await admin.query('CREATE DATABASE tollgate_bench_b6');
-    await admin.end();
-    const databaseUrl = postgres.urlFor('tollgate_bench_b6');
-    await migrateDeploy(databaseUrl);
+    const databaseUrl = await freshBenchDatabase(postgres, 'b6');
 
     const sink = await startServerProcess('bench/b6-sink.ts', [], {});
     cleanups.push(sink.stop);

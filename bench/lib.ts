@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
 import { projectRoot } from '../scripts/lib/paths.js';
 
 export type Measurement = { name: string; value: number; unit: string; details?: Record<string, number> };
@@ -91,4 +93,23 @@ export async function startServerProcess(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** `tollgate_bench_<name>` dropped, created and migrated on the bench cluster; its URL. */
+export async function freshBenchDatabase(
+  postgres: { adminUrl: string; urlFor(database: string): string },
+  name: string,
+): Promise<string> {
+  const database = `tollgate_bench_${name}`;
+  const admin = new pg.Client({ connectionString: postgres.adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await admin.end();
+  }
+  const databaseUrl = postgres.urlFor(database);
+  await migrateDeploy(databaseUrl);
+  return databaseUrl;
 }

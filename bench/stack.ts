@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { Polar } from '@polar-sh/sdk';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
-import pg from 'pg';
 import { pino } from 'pino';
 import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
@@ -26,7 +25,6 @@ import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import { resolveDataDir } from '../scripts/lib/paths.js';
-import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
 import { ensureTemporalCli } from '../scripts/lib/tools.js';
 import { resolveTypeScriptSpecifiers } from '../temporal/bundle.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
@@ -34,6 +32,7 @@ import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { BASELINE_ACTIVITY_QUEUE } from './bench-workflows.js';
+import { freshBenchDatabase } from './lib.js';
 
 /** Nearest-rank percentile of already sorted values. */
 export function percentile(sorted: number[], p: number): number {
@@ -157,16 +156,9 @@ export type BenchStack = Awaited<ReturnType<typeof startBenchStack>>;
  * is stopped by `cleanups`, in reverse, by the caller.
  */
 export async function startBenchStack(name: string, cleanups: (() => Promise<void>)[]) {
-  const database = `tollgate_bench_${name}`;
   const postgres = await openToolingPostgres({ name: 'bench-postgres' });
   cleanups.push(postgres.stop);
-  const admin = new pg.Client({ connectionString: postgres.adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const databaseUrl = postgres.urlFor(database);
-  await migrateDeploy(databaseUrl);
+  const databaseUrl = await freshBenchDatabase(postgres, name);
 
   const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
   const temporalServer = await startTemporalDevServer({

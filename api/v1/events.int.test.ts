@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { callV1 } from '../../test/http.js';
 import { useTestStack } from '../../test/stack.js';
 
 describe('/v1/events and meter quantities', () => {
@@ -20,19 +21,8 @@ describe('/v1/events and meter quantities', () => {
     return { organization, token, polar, ada, bob };
   }
 
-  const send = async (token: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${env.stack.baseUrl}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as Record<string, unknown> & {
-        detail?: { loc: unknown[]; msg: string }[];
-      },
-    };
-  };
+  const send = (token: string, method: string, path: string, body?: unknown) =>
+    callV1(env.stack.baseUrl, token, method, path, body);
 
   describe('events:ingest', () => {
     it('ingests events by customer id and by external id, and lists them newest first', async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { createAccessToken, createMeter, createOrganization } from '../../test/factories.js';
+import { callV1 } from '../../test/http.js';
 import { useTestStack } from '../../test/stack.js';
 
 const filter = {
@@ -28,17 +29,8 @@ describe('/v1/meters', () => {
     return { organization, token, polar: new Polar({ accessToken: token, serverURL: env.stack.baseUrl }) };
   }
 
-  const send = async (token: string, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${env.stack.baseUrl}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return {
-      status: response.status,
-      body: (await response.json()) as Record<string, unknown> & { detail?: { loc: unknown[] }[] },
-    };
-  };
+  const send = (token: string, method: string, path: string, body?: unknown) =>
+    callV1(env.stack.baseUrl, token, method, path, body);
 
   describe('meters:create', () => {
     it('creates a meter with a nested filter and a count aggregation, in the shape the SDK validates', async () => {
