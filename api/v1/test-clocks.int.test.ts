@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
 import type { Caller } from '../../domain/access/rules.js';
+import { subscriptionWorkflowId } from '../../domain/subscriptions/rules.js';
 import { listTestClocks } from '../../domain/test-clocks/service.js';
 import { AppError } from '../../domain/platform/errors.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
@@ -413,6 +414,16 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
 
     // While a subscription is behind its clock, changes to it wait for the clock.
     const { subscriptionId } = await buy(polar, plan.id, onClock.id);
+    // Set behind only once its workflow waits for the clock: a workflow still starting would read
+    // the row behind, live through the clock's time and report it caught up again.
+    await eventually(
+      () =>
+        env.stack.temporal.workflow
+          .getHandle(subscriptionWorkflowId(subscriptionId!))
+          .query<string>('waitingFor')
+          .catch(() => ''),
+      (waitingFor) => waitingFor.startsWith('the test clock to be advanced'),
+    );
     await env.database.db.subscription.update({
       where: { id: subscriptionId! },
       data: { clockCaughtUpTo: new Date('2025-12-01T00:00:00Z') },
