@@ -1,4 +1,5 @@
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
+import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
@@ -12,6 +13,7 @@ import { createInvitationActivities } from './invitations.js';
 import { createPaymentActivities } from './payments.js';
 import { createRefundActivities } from './refunds.js';
 import { createSubscriptionActivities } from './subscriptions.js';
+import { createUsageActivities } from './usage.js';
 import { createSystemActivities } from './system.js';
 import { createWebhookActivities } from './webhooks.js';
 
@@ -35,6 +37,7 @@ export type ActivityDeps = {
     subscriptions: SubscriptionWorkflows;
     invitations: InvitationWorkflows;
     webhooks: WebhookWorkflows;
+    customerMeters: CustomerMeterWorkflows;
     processorEvents: ProcessorEventSink;
   };
 };
@@ -49,5 +52,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRefundActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
+    ...createUsageActivities(deps),
   };
 }

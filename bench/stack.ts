@@ -16,7 +16,6 @@ import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { noTax } from '../domain/tax/rules.js';
-import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import { createDb, type Db } from '../infra/db.js';
 import { findFreePort } from '../infra/processes.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
@@ -27,6 +26,7 @@ import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import { resolveDataDir } from '../scripts/lib/paths.js';
 import { ensureTemporalCli } from '../scripts/lib/tools.js';
 import { resolveTypeScriptSpecifiers } from '../temporal/bundle.js';
+import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/schedules.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -214,16 +214,18 @@ export async function startBenchStack(name: string, cleanups: (() => Promise<voi
   });
   const run = worker.run();
   cleanups.push(async () => {
-    // The dispatcher's long-running activity would hold the worker's shutdown for 30 s.
-    await temporal.workflow
-      .getHandle(webhookDispatcherWorkflowId(taskQueue))
-      .terminate('bench done')
-      .catch(() => undefined);
+    // Their long-running activities would hold the worker's shutdown for 30 s.
+    for (const workflowId of longLivedWorkflowIds(taskQueue)) {
+      await temporal.workflow
+        .getHandle(workflowId)
+        .terminate('bench done')
+        .catch(() => undefined);
+    }
     worker.shutdown();
     await run;
   });
-  // As a deployment's worker start does: the outbox dispatcher runs throughout.
-  await workflows.webhooks.ensureDispatcher();
+  // As a deployment's worker start does: the outbox dispatcher and the meter refresher run throughout.
+  await ensureLongLivedWorkflows(workflows);
   // The baselines' one activity does nothing, on a queue of its own (the deployment's worker does
   // not carry bench code).
   const baselineWorker = await Worker.create({

@@ -46,7 +46,7 @@ const worker = await createTollgateWorker({
 });
 
 // Every worker start makes sure the schedules exist (idempotent), so a fresh deployment needs no setup step.
-await ensureSchedules(temporal, taskQueue, workflows.webhooks);
+await ensureSchedules(temporal, taskQueue, workflows);
 logger.info(
   { taskQueue: config.TEMPORAL_TASK_QUEUE, namespace: config.TEMPORAL_NAMESPACE },
   'worker started',

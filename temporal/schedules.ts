@@ -4,11 +4,16 @@ import {
   ScheduleOverlapPolicy,
   type Client,
 } from '@temporalio/client';
+import {
+  customerMeterRefresherWorkflowId,
+  type CustomerMeterWorkflows,
+} from '../domain/customer-meters/service.js';
+import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
 import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 
 export const RECONCILE_EVERY = '5 minutes';
 export const HOUSEKEEPING_EVERY = '1 hour';
-export const WEBHOOK_DISPATCHER_WATCHDOG_EVERY = '5 minutes';
+export const WATCHDOG_EVERY = '5 minutes';
 
 /** `<what>:<task queue>`: several deployments may share one namespace. */
 const scheduleId = (what: string) => (taskQueue: string) => `${what}:${taskQueue}`;
@@ -20,18 +25,36 @@ export const reconcileSubscriptionsScheduleId = scheduleId('reconcile-subscripti
 export const redeliverProcessorEventsScheduleId = scheduleId('redeliver-processor-events');
 export const housekeepingScheduleId = scheduleId('housekeeping');
 export const webhookDispatcherWatchdogScheduleId = scheduleId('webhook-dispatcher-watchdog');
+export const customerMeterRefresherWatchdogScheduleId = scheduleId('customer-meter-refresher-watchdog');
+
+/** The deployment's workflows that run for good, each restarted by its watchdog schedule. */
+export type LongLivedWorkflows = {
+  webhooks: Pick<WebhookWorkflows, 'ensureDispatcher'>;
+  customerMeters: CustomerMeterWorkflows;
+};
+
+/** Starts whichever of them does not run. */
+export async function ensureLongLivedWorkflows(workflows: LongLivedWorkflows): Promise<void> {
+  await workflows.webhooks.ensureDispatcher();
+  await workflows.customerMeters.ensureRefresher();
+}
+
+/** Their workflow ids: a test or a bench stopping its worker for good terminates them. */
+export function longLivedWorkflowIds(taskQueue: string): string[] {
+  return [webhookDispatcherWorkflowId(taskQueue), customerMeterRefresherWorkflowId(taskQueue)];
+}
 
 /** Schedules of earlier versions, deleted at start so they stop starting workflows that are gone. */
 const RETIRED_SCHEDULES = [scheduleId('reconcile-commerce')];
 
 /**
- * Creates the deployment's schedules if they do not exist yet, and starts the outbox dispatcher;
- * safe to call from every worker start.
+ * Creates the deployment's schedules if they do not exist yet, and starts its long-lived
+ * workflows; safe to call from every worker start.
  */
 export async function ensureSchedules(
   client: Client,
   taskQueue: string,
-  webhooks: Pick<WebhookWorkflows, 'ensureDispatcher'>,
+  workflows: LongLivedWorkflows,
 ): Promise<void> {
   const schedules = [
     [reconcileInvitationsScheduleId, RECONCILE_EVERY, 'reconcileInvitationsWorkflow'],
@@ -40,11 +63,8 @@ export async function ensureSchedules(
     [reconcileSubscriptionsScheduleId, RECONCILE_EVERY, 'reconcileSubscriptionsWorkflow'],
     [redeliverProcessorEventsScheduleId, RECONCILE_EVERY, 'redeliverProcessorEventsWorkflow'],
     [housekeepingScheduleId, HOUSEKEEPING_EVERY, 'housekeepingWorkflow'],
-    [
-      webhookDispatcherWatchdogScheduleId,
-      WEBHOOK_DISPATCHER_WATCHDOG_EVERY,
-      'ensureWebhookDispatcherWorkflow',
-    ],
+    [webhookDispatcherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureWebhookDispatcherWorkflow'],
+    [customerMeterRefresherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureCustomerMeterRefresherWorkflow'],
   ] as const;
   for (const [id, every, workflowType] of schedules) {
     try {
@@ -67,6 +87,6 @@ export async function ensureSchedules(
         if (!(error instanceof ScheduleNotFoundError)) throw error;
       });
   }
-  // The outbox dispatcher is long-lived rather than scheduled; the watchdog above only restarts it.
-  await webhooks.ensureDispatcher();
+  // These are long-lived rather than scheduled; the watchdogs above only restart them.
+  await ensureLongLivedWorkflows(workflows);
 }

@@ -3,6 +3,7 @@
 
 import type { Client } from '@temporalio/client';
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
+import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import { processorEventRouter } from '../domain/payments/events.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
@@ -13,6 +14,7 @@ import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalRefundWorkflows } from './refunds.js';
 import { temporalSubscriptionWorkflows } from './subscriptions.js';
+import { temporalCustomerMeterWorkflows } from './usage.js';
 import { temporalWebhookWorkflows } from './webhooks.js';
 
 export type WorkflowStarters = {
@@ -21,6 +23,7 @@ export type WorkflowStarters = {
   subscriptions: SubscriptionWorkflows;
   invitations: InvitationWorkflows;
   webhooks: WebhookWorkflows;
+  customerMeters: CustomerMeterWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
 };
@@ -34,6 +37,7 @@ export function temporalStarters(temporal: Client, taskQueue: string): WorkflowS
     subscriptions: temporalSubscriptionWorkflows(temporal, taskQueue),
     invitations: temporalInvitationWorkflows(temporal, taskQueue),
     webhooks: temporalWebhookWorkflows(temporal, taskQueue),
+    customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds }),
   };
 }

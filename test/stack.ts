@@ -22,7 +22,7 @@ import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/pr
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
-import { webhookDispatcherWorkflowId } from '../domain/webhooks/rules.js';
+import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/schedules.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -133,8 +133,8 @@ export async function startTestStack(options: {
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
     workerRun = worker.run();
-    // As a deployment's worker start does (temporal/schedules.ts): the outbox dispatcher runs.
-    await workflows.webhooks.ensureDispatcher();
+    // As a deployment's worker start does: the outbox dispatcher and the meter refresher run.
+    await ensureLongLivedWorkflows(workflows);
   };
   const stopWorker = async () => {
     if (worker && worker.getState() === 'RUNNING') worker.shutdown();
@@ -205,11 +205,13 @@ export async function startTestStack(options: {
     startWorker,
     stopWorker,
     async stop() {
-      // The dispatcher lives until stopped; this stack's task queue has no worker after this.
-      await temporal.workflow
-        .getHandle(webhookDispatcherWorkflowId(taskQueues(taskQueuePrefix).main))
-        .terminate('test stack stopped')
-        .catch(() => undefined);
+      // They live until stopped; this stack's task queue has no worker after this.
+      for (const workflowId of longLivedWorkflowIds(taskQueues(taskQueuePrefix).main)) {
+        await temporal.workflow
+          .getHandle(workflowId)
+          .terminate('test stack stopped')
+          .catch(() => undefined);
+      }
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await stopWorker();

@@ -11,3 +11,4 @@ export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
 export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
 export { reconcileSubscriptionsWorkflow, subscriptionWorkflow } from './subscriptions.js';
+export { customerMeterRefresherWorkflow, ensureCustomerMeterRefresherWorkflow } from './usage.js';

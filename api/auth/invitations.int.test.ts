@@ -100,8 +100,8 @@ describe('the reconcile-invitations schedule', () => {
 
   it('is created once, every 5 minutes, and its runs start missing invitation workflows', async () => {
     const taskQueue = taskQueues(env.stack.taskQueuePrefix).main;
-    await ensureSchedules(env.stack.temporal, taskQueue, env.stack.workflows.webhooks);
-    await ensureSchedules(env.stack.temporal, taskQueue, env.stack.workflows.webhooks);
+    await ensureSchedules(env.stack.temporal, taskQueue, env.stack.workflows);
+    await ensureSchedules(env.stack.temporal, taskQueue, env.stack.workflows);
     const schedule = env.stack.temporal.schedule.getHandle(reconcileInvitationsScheduleId(taskQueue));
     try {
       const description = await schedule.describe();

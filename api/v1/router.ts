@@ -24,6 +24,7 @@ import { registerDiscountOperations } from './discounts.js';
 import type { FileStorage } from '../../domain/files/storage.js';
 import { registerCustomFieldOperations } from './custom-fields.js';
 import { registerFileOperations } from './files.js';
+import { registerCustomerMeterOperations } from './customer-meters.js';
 import { registerEventOperations } from './events.js';
 import { registerMeterOperations } from './meters.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
@@ -116,6 +117,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerCustomFieldOperations(registry, deps);
   registerMeterOperations(registry, deps);
   registerEventOperations(registry, deps);
+  registerCustomerMeterOperations(registry, deps);
   registerWebhookOperations(registry, {
     db: deps.db,
     webhooks: deps.workflows.webhooks,

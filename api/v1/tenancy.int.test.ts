@@ -282,6 +282,31 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'customer meters',
+    scope: 'customer_meters',
+    // Written by the refresher, never by a request: seeded as it would write one.
+    seed: async ({ db, id, polar }) => {
+      const customer = await createCustomer(polar);
+      const meter = await createMeter(db, id);
+      return db.customerMeter.create({
+        data: {
+          organizationId: id,
+          customerId: customer.id,
+          meterId: meter.id,
+          consumedUnits: 3,
+          creditedUnits: 10,
+          balance: 7,
+        },
+      });
+    },
+    stored: (db, meter) => db.customerMeter.findUnique({ where: { id: meter.id } }),
+    count: (db, organizationId) => db.customerMeter.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'customer_meters:list', method: 'get', path: '/customer-meters/' },
+      { operationId: 'customer_meters:get', method: 'get', path: '/customer-meters/{id}' },
+    ],
+  }),
+  tenancyScenario({
     name: 'customers',
     scope: 'customers',
     seed: async ({ polar }) => {

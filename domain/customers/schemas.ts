@@ -120,10 +120,23 @@ export const customerStateBenefitGrantSchema = z.object({
   properties: z.record(z.string(), z.json()),
 });
 
+/** One customer's use of one meter since its last reset, as customer state lists it. */
+export const customerStateMeterSchema = z.object({
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  meter_id: z.uuid(),
+  consumed_units: z.number(),
+  credited_units: z.number(),
+  balance: z.number(),
+});
+
+export type CustomerStateMeter = z.infer<typeof customerStateMeterSchema>;
+
 export const customerStateSchema = customerSchema.extend({
   active_subscriptions: z.array(z.record(z.string(), z.json())),
   granted_benefits: z.array(customerStateBenefitGrantSchema),
-  active_meters: z.array(z.record(z.string(), z.json())),
+  active_meters: z.array(customerStateMeterSchema),
 });
 
 const emailSchema = emailAddressSchema().transform((email) => email.toLowerCase());

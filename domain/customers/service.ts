@@ -3,6 +3,8 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { activeGrantsOf } from '../benefits/repository.js';
+import { customerMetersOf, markCustomerMetersStale } from '../customer-meters/repository.js';
+import { customerStateMeterView } from '../customer-meters/views.js';
 import { recordEvent } from '../events/repository.js';
 import { subscriptionsOfCustomer } from '../subscriptions/repository.js';
 import { customerStateSubscriptionView } from '../subscriptions/views.js';
@@ -31,8 +33,8 @@ import {
 import { customerView } from './views.js';
 
 /**
- * The customer with what they hold now: active subscriptions and benefits granted and not revoked.
- * Meter balances arrive with usage billing; until then a customer has none.
+ * The customer with what they hold now: active subscriptions, benefits granted and not revoked,
+ * and every meter they used or were credited (as of the refresher's last round: docs/usage.md).
  */
 export async function customerState(
   db: Db | Prisma.TransactionClient,
@@ -40,6 +42,7 @@ export async function customerState(
 ): Promise<CustomerState> {
   const grants = await activeGrantsOf(db, row.id);
   const subscriptions = await subscriptionsOfCustomer(db, row.id, ['active']);
+  const meters = await customerMetersOf(db, row.id);
   return customerStateSchema.parse({
     ...customerView(row),
     active_subscriptions: subscriptions.map(customerStateSubscriptionView),
@@ -52,7 +55,7 @@ export async function customerState(
       benefit_type: grant.benefit.type,
       properties: grant.properties,
     })),
-    active_meters: [],
+    active_meters: meters.map(customerStateMeterView),
   });
 }
 
@@ -83,6 +86,8 @@ async function withEvents(
 ): Promise<Customer> {
   const customer = customerView(row);
   const at = row.modifiedAt ?? row.createdAt;
+  // Usage sent for this external id before anyone had it is theirs now.
+  if (kind === 'created' && row.externalId) await markCustomerMetersStale(tx, [row.id]);
   await recordEvent(tx, { organizationId: row.organizationId, type: `customer.${kind}`, data: customer, at });
   await recordEvent(tx, {
     organizationId: row.organizationId,
@@ -178,7 +183,10 @@ export async function updateCustomer(
   if (input.tax_id !== undefined) data.taxId = checkedTaxId(input.tax_id) ?? Prisma.DbNull;
   if (input.metadata !== undefined) data.metadata = input.metadata;
   return db
-    .$transaction(async (tx) => withEvents(tx, await updateCustomerRow(tx, current.id, data), 'updated'))
+    .$transaction(async (tx) => {
+      if (data.externalId) await markCustomerMetersStale(tx, [current.id]);
+      return withEvents(tx, await updateCustomerRow(tx, current.id, data), 'updated');
+    })
     .catch(conflictError);
 }
 

@@ -12,6 +12,7 @@ import { AppError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import { findMeter, insertMeter, listMeters as queryMeters, updateMeter as saveMeter } from './repository.js';
+import { markOrganizationCustomerMetersStale } from '../customer-meters/repository.js';
 import { filterIssues } from './rules.js';
 import type { Filter, Meter, MeterCreate, MeterUpdate } from './schemas.js';
 import { meterView } from './views.js';
@@ -63,12 +64,17 @@ export async function getMeter(db: Db, caller: Caller, id: string): Promise<Mete
 export async function createMeter(db: Db, caller: Caller, input: MeterCreate): Promise<Meter> {
   const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
   assertValidFilter(input.filter);
-  const row = await insertMeter(db, {
-    organizationId,
-    name: input.name,
-    filter: input.filter,
-    aggregation: input.aggregation,
-    metadata: input.metadata ?? {},
+  const row = await db.$transaction(async (tx) => {
+    const created = await insertMeter(tx, {
+      organizationId,
+      name: input.name,
+      filter: input.filter,
+      aggregation: input.aggregation,
+      metadata: input.metadata ?? {},
+    });
+    // Usage already sent counts for a new meter too.
+    await markOrganizationCustomerMetersStale(tx, organizationId);
+    return created;
   });
   return meterView(row);
 }
@@ -78,12 +84,18 @@ export async function updateMeter(db: Db, caller: Caller, id: string, input: Met
   if (!existing) throw new AppError('ResourceNotFound', 'Meter not found');
   await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
   if (input.filter) assertValidFilter(input.filter);
-  const row = await saveMeter(db, id, existing.organizationId, {
-    ...(input.name ? { name: input.name } : {}),
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(input.aggregation ? { aggregation: input.aggregation } : {}),
-    ...(input.metadata ? { metadata: input.metadata } : {}),
-    modifiedAt: new Date(),
+  const row = await db.$transaction(async (tx) => {
+    const saved = await saveMeter(tx, id, existing.organizationId, {
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.filter ? { filter: input.filter } : {}),
+      ...(input.aggregation ? { aggregation: input.aggregation } : {}),
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      modifiedAt: new Date(),
+    });
+    if (input.filter || input.aggregation) {
+      await markOrganizationCustomerMetersStale(tx, existing.organizationId);
+    }
+    return saved;
   });
   return meterView(row);
 }

@@ -11,7 +11,7 @@ import type { EventSource, TimeInterval } from './schemas.js';
 export type EventRecord = Prisma.EventGetPayload<object>;
 
 /** Positional parameters of one statement, added as its text is built. */
-class Parameters {
+export class Parameters {
   readonly values: unknown[] = [];
   add(value: unknown, cast = ''): string {
     this.values.push(value);
@@ -32,10 +32,18 @@ export async function insertEvents(sql: SqlClient, events: NewEvent[]): Promise<
   if (events.length === 0) return 0;
   const column = <T>(pick: (event: NewEvent) => T) => events.map(pick);
   const nowMs = Date.now();
-  const { rowCount } = await sql.query(
-    `INSERT INTO events (id, organization_id, name, source, timestamp, customer_id, external_customer_id, external_id, metadata)
-     SELECT * FROM unnest($9::uuid[], $1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[])
-     ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`,
+  // The customers' meters are marked stale by the same statement, so no event is ever left uncounted.
+  const { rows } = await sql.query<{ inserted: number }>(
+    `WITH inserted AS (
+       INSERT INTO events (id, organization_id, name, source, timestamp, customer_id, external_customer_id, external_id, metadata)
+       SELECT * FROM unnest($9::uuid[], $1::uuid[], $2::text[], $3::text[], $4::timestamptz[], $5::uuid[], $6::text[], $7::text[], $8::jsonb[])
+       ON CONFLICT (organization_id, external_id) WHERE external_id IS NOT NULL DO NOTHING
+       RETURNING customer_id
+     ), stale AS (
+       INSERT INTO customer_meter_refreshes (customer_id)
+       SELECT DISTINCT customer_id FROM inserted WHERE customer_id IS NOT NULL
+     )
+     SELECT count(*)::int AS inserted FROM inserted`,
     [
       column((event) => event.organizationId),
       column((event) => event.name),
@@ -48,7 +56,7 @@ export async function insertEvents(sql: SqlClient, events: NewEvent[]): Promise<
       column(() => uuidv7(nowMs)),
     ],
   );
-  return rowCount ?? 0;
+  return rows[0]!.inserted;
 }
 
 /** The organizations' live customers with these ids or external ids. */
@@ -117,7 +125,7 @@ function whereClause(where: EventWhere, params: Parameters): string {
 }
 
 /** A meter's filter as SQL over `events e`, exactly as `eventMatches` (rules.ts) reads it. */
-function filterSql(filter: Filter, params: Parameters): string {
+export function filterSql(filter: Filter, params: Parameters): string {
   if (filter.clauses.length === 0) return 'TRUE';
   const parts = filter.clauses.map((entry) =>
     'operator' in entry ? clauseSql(entry, params) : `(${filterSql(entry, params)})`,
@@ -249,14 +257,14 @@ export async function listEventNameRows(
  * The value each event contributes to a meter: 1 for count, the metadata property's number for
  * sum/max/min/avg (an event without a number there contributes nothing).
  */
-function valueSql(aggregation: Aggregation, params: Parameters): string {
+export function valueSql(aggregation: Aggregation, params: Parameters): string {
   const key = aggregatedKey(aggregation);
   if (key === null) return '1';
   const json = `e.metadata->${params.add(key)}`;
   return `CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json})::numeric END`;
 }
 
-const aggregateSql = (aggregation: Aggregation, value: string) =>
+export const aggregateSql = (aggregation: Aggregation, value: string) =>
   aggregation.func === 'count' ? `count(${value})` : `${aggregation.func}(${value})`;
 
 /**

@@ -16,6 +16,12 @@ export const MAX_RANGE_DAYS: Record<TimeInterval, number> = {
   year: 3650,
 };
 
+/**
+ * Events the platform writes (`source` system) that move customer meters: a credit of `units` to
+ * the meter `meter_id`, and the start of a new window for it (a cycle's reset).
+ */
+export const SYSTEM_EVENT_NAMES = { meterCredited: 'meter.credited', meterReset: 'meter.reset' } as const;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type IngestIssue = { index: number; field: string | null; message: string };

@@ -1,0 +1,110 @@
+// Customer meters: the refresher's round, and `/v1/customer-meters` (docs/usage.md).
+import { transaction, type Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Caller } from '../access/rules.js';
+import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
+import { recordCustomerStateChanged } from '../customers/service.js';
+import { aggregationSchema, filterSchema } from '../meters/schemas.js';
+import { AppError } from '../platform/errors.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import {
+  claimStaleCustomers,
+  findCustomerMeterRow,
+  findLiveCustomersOf,
+  findMetersOfOrganization,
+  listCustomerMeterRows,
+  lockCustomerMeters,
+  refreshCustomerMeterRows,
+  type StaleCustomer,
+} from './repository.js';
+import type { CustomerMeter, CustomerMeterListQuery } from './schemas.js';
+import { customerMeterView } from './views.js';
+
+/** Customers one round recomputes: one transaction, short enough not to hold the marks long. */
+export const CUSTOMERS_PER_REFRESH = 200;
+
+/**
+ * One round of the refresher: takes the customers marked stale, recomputes their meters, and
+ * records one `customer.state_changed` per customer whose meters moved, however many events
+ * arrived for them since the last round. All in one transaction with the marks' deletion: a
+ * failure leaves the marks, and the next round does it again.
+ */
+export async function refreshStaleCustomerMeters(
+  db: Db,
+  limit = CUSTOMERS_PER_REFRESH,
+): Promise<{ customers: number; changed: number }> {
+  return transaction(db, async ({ prisma, sql }) => {
+    const customerIds = await claimStaleCustomers(sql, limit);
+    if (customerIds.length === 0) return { customers: 0, changed: 0 };
+    await lockCustomerMeters(sql, customerIds);
+    const byOrganization = new Map<string, StaleCustomer[]>();
+    for (const customer of await findLiveCustomersOf(sql, customerIds)) {
+      byOrganization.set(customer.organizationId, [
+        ...(byOrganization.get(customer.organizationId) ?? []),
+        customer,
+      ]);
+    }
+    const changed: string[] = [];
+    for (const [organizationId, customers] of byOrganization) {
+      const meters = (await findMetersOfOrganization(sql, organizationId)).map((meter) => ({
+        id: meter.id,
+        filter: filterSchema.parse(meter.filter),
+        aggregation: aggregationSchema.parse(meter.aggregation),
+      }));
+      changed.push(...(await refreshCustomerMeterRows(sql, organizationId, customers, meters)));
+    }
+    if (changed.length > 0) {
+      const rows = await prisma.customer.findMany({ where: { id: { in: changed } }, orderBy: { id: 'asc' } });
+      for (const row of rows) await recordCustomerStateChanged(prisma, row);
+    }
+    return { customers: customerIds.length, changed: changed.length };
+  });
+}
+
+const SORT_COLUMNS = {
+  created_at: (direction) => ({ createdAt: direction }),
+  modified_at: (direction) => ({ modifiedAt: { sort: direction, nulls: 'last' } }),
+  customer_id: (direction) => ({ customerId: direction }),
+  customer_name: (direction) => ({ customer: { name: { sort: direction, nulls: 'last' } } }),
+  meter_id: (direction) => ({ meterId: direction }),
+  meter_name: (direction) => ({ meter: { name: direction } }),
+  consumed_units: (direction) => ({ consumedUnits: direction }),
+  credited_units: (direction) => ({ creditedUnits: direction }),
+  balance: (direction) => ({ balance: direction }),
+} satisfies Record<string, (direction: Prisma.SortOrder) => Prisma.CustomerMeterOrderByWithRelationInput>;
+
+export async function listCustomerMeters(db: Db, caller: Caller, query: CustomerMeterListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where: Prisma.CustomerMeterWhereInput & { organizationId: { in: string[] } } = {
+    organizationId: { in: organizationIds },
+    ...(query.customer_id ? { customerId: { in: query.customer_id } } : {}),
+    ...(query.external_customer_id ? { customer: { externalId: { in: query.external_customer_id } } } : {}),
+    ...(query.meter_id ? { meterId: { in: query.meter_id } } : {}),
+  };
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-modified_at']).map(
+    ({ field, direction }) => SORT_COLUMNS[field](direction),
+  );
+  const [rows, total] = await listCustomerMeterRows(
+    db,
+    where,
+    [...orderBy, { id: 'asc' }],
+    pageToSkipTake(query),
+  );
+  return paginated(rows.map(customerMeterView), total, query);
+}
+
+export async function getCustomerMeter(db: Db, caller: Caller, id: string): Promise<CustomerMeter> {
+  const row = await findCustomerMeterRow(db, id, await accessibleOrganizationIds(db, caller));
+  if (!row) throw new AppError('ResourceNotFound', 'Customer meter not found');
+  return customerMeterView(row);
+}
+
+/** The refresher workflow as this domain sees it (temporal/usage.ts). */
+export type CustomerMeterWorkflows = {
+  /** Starts the deployment's refresher unless it runs; `true` when it was started. */
+  ensureRefresher(): Promise<boolean>;
+};
+
+export function customerMeterRefresherWorkflowId(taskQueue: string): string {
+  return `customer-meter-refresher:${taskQueue}`;
+}

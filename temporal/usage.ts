@@ -1,0 +1,22 @@
+// The customer-meter refresher as the usage domain sees it (CustomerMeterWorkflows).
+
+import type { Client } from '@temporalio/client';
+import {
+  customerMeterRefresherWorkflowId,
+  type CustomerMeterWorkflows,
+} from '../domain/customer-meters/service.js';
+import type { customerMeterRefresherWorkflow } from '../workflows/usage.js';
+import { startOnce } from './workflow-control.js';
+
+export function temporalCustomerMeterWorkflows(temporal: Client, taskQueue: string): CustomerMeterWorkflows {
+  return {
+    ensureRefresher: () =>
+      startOnce(() =>
+        temporal.workflow.start<typeof customerMeterRefresherWorkflow>('customerMeterRefresherWorkflow', {
+          workflowId: customerMeterRefresherWorkflowId(taskQueue),
+          taskQueue,
+          args: [],
+        }),
+      ),
+  };
+}

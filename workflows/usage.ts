@@ -1,0 +1,36 @@
+import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { UsageActivities } from '../activities/usage.js';
+
+/** The activity watches for stale customers this long before handing back to the workflow. */
+const REFRESH_WATCH_MS = 30_000;
+const REFRESH_ROUNDS_PER_RUN = 200;
+
+const { refreshCustomerMeters } = proxyActivities<UsageActivities>({
+  startToCloseTimeout: '2 minutes',
+  // A worker that dies mid-watch is noticed this fast, and the watch resumes on another worker.
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+const { ensureCustomerMeterRefresher } = proxyActivities<UsageActivities>({
+  startToCloseTimeout: '1 minute',
+});
+
+/**
+ * `customer-meter-refresher:<task queue>`: keeps every customer meter of the deployment current.
+ * Whatever may move a customer's meters marks them stale in its own transaction; this workflow,
+ * which Temporal keeps alive across worker restarts, keeps an activity recomputing the marked
+ * customers. A worker dying mid-round leaves the marks, so a balance is late, never wrong.
+ */
+export async function customerMeterRefresherWorkflow(): Promise<void> {
+  for (let round = 0; round < REFRESH_ROUNDS_PER_RUN; round += 1) {
+    await refreshCustomerMeters({ watchMs: REFRESH_WATCH_MS });
+    if (workflowInfo().continueAsNewSuggested) break;
+  }
+  await continueAsNew<typeof customerMeterRefresherWorkflow>();
+}
+
+/** Run by the `customer-meter-refresher-watchdog` schedule: restarts the refresher if it ever stopped. */
+export async function ensureCustomerMeterRefresherWorkflow(): Promise<{ started: boolean }> {
+  return { started: await ensureCustomerMeterRefresher() };
+}
