@@ -1,6 +1,6 @@
 // Customer meters: what each customer used of each meter since its last reset, and was credited.
 // Recomputed from `events` by the refresher for the customers marked stale (docs/usage.md).
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, SqlClient } from '../../infra/db.js';
 import type { Aggregation, Filter } from '../meters/schemas.js';
 import { aggregateSql, filterSql, Parameters, valueSql } from '../usage/repository.js';
