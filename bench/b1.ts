@@ -9,8 +9,13 @@ import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { insertEvents, type NewEvent } from '../domain/usage/repository.js';
 import { createDb } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
-import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
-import { percentile } from './stack.js';
+import {
+  freshBenchDatabase,
+  loadTest,
+  runConcurrently,
+  startServerProcess,
+  type BenchmarkResult,
+} from './lib.js';
 
 const BATCH = 1000;
 const CLIENTS = 8;
@@ -91,28 +96,14 @@ async function bareInserts(db: ReturnType<typeof createDb>, organizationId: stri
     externalId: null,
     metadata: { route: '/v1/chat/completions', tokens: index, model: 'gpt-4o' },
   }));
-  const run = async (seconds: number) => {
-    const latencies: number[] = [];
-    const deadline = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (performance.now() < deadline) {
-          const began = performance.now();
-          await insertEvents(db.sql, rows);
-          latencies.push(performance.now() - began);
-        }
-      }),
-    );
-    return latencies;
-  };
-  await run(LOAD.warmupSeconds);
-  const began = performance.now();
-  const latencies = await run(LOAD.durationSeconds);
-  const seconds = (performance.now() - began) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
+  const measured = await runConcurrently(() => insertEvents(db.sql, rows), {
+    clients: CLIENTS,
+    durationSeconds: LOAD.durationSeconds,
+    warmupSeconds: LOAD.warmupSeconds,
+  });
   return {
-    rowsPerSecond: Math.round((latencies.length * BATCH) / seconds),
-    p50Ms: Math.round(percentile(sorted, 0.5) * 10) / 10,
-    p99Ms: Math.round(percentile(sorted, 0.99) * 10) / 10,
+    rowsPerSecond: Math.round(measured.callsPerSecond * BATCH),
+    p50Ms: measured.p50Ms,
+    p99Ms: measured.p99Ms,
   };
 }

@@ -113,3 +113,38 @@ export async function freshBenchDatabase(
   await migrateDeploy(databaseUrl);
   return databaseUrl;
 }
+
+/**
+ * A baseline without HTTP: `clients` loops calling `operation` back to back for `seconds`, after a
+ * discarded warm-up as long as the load test's. Calls per second and per-call latency.
+ */
+export async function runConcurrently(
+  operation: () => Promise<unknown>,
+  options: { clients: number; durationSeconds: number; warmupSeconds: number },
+): Promise<{ callsPerSecond: number; p50Ms: number; p99Ms: number }> {
+  const run = async (seconds: number) => {
+    const latencies: number[] = [];
+    const deadline = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: options.clients }, async () => {
+        while (performance.now() < deadline) {
+          const began = performance.now();
+          await operation();
+          latencies.push(performance.now() - began);
+        }
+      }),
+    );
+    return latencies;
+  };
+  await run(options.warmupSeconds);
+  const began = performance.now();
+  const latencies = await run(options.durationSeconds);
+  const seconds = (performance.now() - began) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  const nearestRank = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
+  return {
+    callsPerSecond: latencies.length / seconds,
+    p50Ms: Math.round(nearestRank(0.5) * 10) / 10,
+    p99Ms: Math.round(nearestRank(0.99) * 10) / 10,
+  };
+}

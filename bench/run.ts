@@ -1,6 +1,7 @@
 // `npm run bench [-- B3 …]`: one JSON line per figure (figure, same-run baseline, ratio).
 // Not part of `npm test`: figures depend on the machine and on what else it is doing.
 import { runB1 } from './b1.js';
+import { runB2 } from './b2.js';
 import { runB3 } from './b3.js';
 import { runB4 } from './b4.js';
 import { runB5 } from './b5.js';
@@ -9,6 +10,7 @@ import { printResult, type BenchmarkResult } from './lib.js';
 
 const benchmarks: Record<string, () => Promise<BenchmarkResult | BenchmarkResult[]>> = {
   B1: runB1,
+  B2: runB2,
   B3: runB3,
   B4: runB4,
   B5: runB5,

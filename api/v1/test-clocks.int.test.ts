@@ -4,6 +4,7 @@ import { validateEvent } from '@polar-sh/sdk/webhooks';
 import type { Caller } from '../../domain/access/rules.js';
 import { subscriptionWorkflowId } from '../../domain/subscriptions/rules.js';
 import { listTestClocks } from '../../domain/test-clocks/service.js';
+import { insertEvents } from '../../domain/usage/repository.js';
 import { AppError } from '../../domain/platform/errors.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
@@ -239,6 +240,125 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     expect(paid.map((order) => (order as { netAmount: number }).netAmount).sort((a, b) => a - b)).toEqual([
       875, 1250, 1500, 1500, 1500, 1500,
     ]);
+  });
+
+  it('bills a period’s usage at its renewal: sub-cent prices rounded once, credits taken off, a cap, nothing from before', async () => {
+    const { organization, polar, token } = await seller();
+    const clocks = clockApi(token);
+    const countOf = (name: string) =>
+      polar.meters.create({
+        name,
+        filter: {
+          conjunction: 'and',
+          clauses: [{ property: 'name', operator: 'eq', value: name.toLowerCase() }],
+        },
+        aggregation: { func: 'count' },
+      });
+    const calls = await countOf('Calls');
+    const images = await countOf('Images');
+    const plan = await polar.products.create({
+      name: 'Usage plan',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' },
+        // A third of a cent per call, at most $3.00 a month.
+        {
+          amountType: 'metered_unit',
+          meterId: calls.id,
+          priceCurrency: 'usd',
+          unitAmount: '0.35',
+          capAmount: 300,
+        },
+        { amountType: 'metered_unit', meterId: images.id, priceCurrency: 'usd', unitAmount: '2.5' },
+      ],
+    });
+    const clock = await clocks.create('2026-03-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', name: 'Ada' });
+    await clocks.attach(clock.id, customer.id);
+    const at = (iso: string) => new Date(iso);
+    // Usage from before the plan is never billed.
+    await polar.events.ingest({
+      events: [{ name: 'calls', customerId: customer.id, timestamp: at('2026-02-20T00:00:00Z') }],
+    });
+    const { subscriptionId } = await buy(polar, plan.id, customer.id);
+    const id = subscriptionId!;
+
+    const march = (index: number) => new Date(Date.UTC(2026, 2, 1, 1) + index * 60_000);
+    await polar.events.ingest({
+      events: Array.from({ length: 1000 }, (_, index) => ({
+        name: 'calls',
+        customerId: customer.id,
+        timestamp: march(index),
+      })),
+    });
+    await polar.events.ingest({
+      events: [
+        { name: 'calls', customerId: customer.id, timestamp: at('2026-03-31T23:59:59.999Z') },
+        ...[1, 2, 3].map((day) => ({
+          name: 'images',
+          customerId: customer.id,
+          timestamp: at(`2026-03-0${day}T12:00:00Z`),
+        })),
+        // The instant the period ends belongs to the next one.
+        { name: 'calls', customerId: customer.id, timestamp: at('2026-04-01T00:00:00Z') },
+      ],
+    });
+    // As the meter_credit benefit writes it: 100 calls included this period.
+    await insertEvents(env.database.db.sql, [
+      {
+        organizationId: organization.id,
+        name: 'meter.credited',
+        source: 'system',
+        timestamp: at('2026-03-01T00:00:00Z'),
+        customerId: customer.id,
+        externalCustomerId: null,
+        externalId: null,
+        metadata: { meter_id: calls.id, units: 100, rollover: false },
+      },
+    ]);
+
+    // subscription.meters runs along the period: what its end would bill so far.
+    const running = await eventually(
+      () => polar.subscriptions.get({ id }),
+      (subscription) =>
+        subscription.meters.some((meter) => meter.meterId === images.id && meter.consumedUnits === 3),
+    );
+    const meterOf = (meters: typeof running.meters, meterId: string) =>
+      meters.find((meter) => meter.meterId === meterId);
+    // 1,002 calls since 1 March (the one at 1 April 00:00 included: the period is not over yet) less 100 credited.
+    expect(meterOf(running.meters, calls.id)).toMatchObject({
+      consumedUnits: 1002,
+      creditedUnits: 100,
+      amount: 300,
+    });
+    expect(meterOf(running.meters, images.id)).toMatchObject({
+      consumedUnits: 3,
+      creditedUnits: 0,
+      amount: 8,
+    });
+    const state = await polar.customers.getState({ id: customer.id });
+    expect(state.activeSubscriptions[0]!.meters).toHaveLength(2);
+
+    await clocks.advanceTo(clock.id, '2026-04-01T01:00:00.000Z');
+    const renewal = await eventually(
+      () => ordersOf(polar, [plan.id]),
+      (orders) =>
+        orders.some((order) => order.billingReason === 'subscription_cycle' && order.status === 'paid'),
+    ).then((orders) => orders.find((order) => order.billingReason === 'subscription_cycle')!);
+    // April's fee in advance; March's usage in arrears: 1,001 calls − 100 credited = 901 × 0.35 ¢ =
+    // 315.35 ¢, capped at 300 ¢; 3 images × 2.5 ¢ = 7.5 ¢ → 8 ¢ (rounding each image would say 9 ¢ or 6 ¢).
+    expect(renewal.items.map((item) => [item.label, item.amount])).toEqual([
+      ['Usage plan', 1000],
+      ['Calls', 300],
+      ['Images', 8],
+    ]);
+    expect(renewal.netAmount).toBe(1308);
+    // The new period counts from its start: the call at 1 April 00:00, nothing else yet.
+    const april = await eventually(
+      () => polar.subscriptions.get({ id }),
+      (subscription) => meterOf(subscription.meters, images.id)?.consumedUnits === 0,
+    );
+    expect(meterOf(april.meters, calls.id)).toMatchObject({ consumedUnits: 1, creditedUnits: 0, amount: 0 });
   });
 
   it('runs dunning in clock time: a card declining renewals ends the plan unpaid after the last try', async () => {

@@ -1,5 +1,5 @@
 // Customer meters: the refresher's round, and `/v1/customer-meters` (docs/usage.md).
-import { transaction, type Db } from '../../infra/db.js';
+import { transaction, type Db, type SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
@@ -14,9 +14,16 @@ import {
   findMetersOfOrganization,
   listCustomerMeterRows,
   lockCustomerMeters,
+  findMeteredSubscriptionPrices,
+  findLiveSubscriptionsOf,
   refreshCustomerMeterRows,
+  usageInWindows,
+  writeSubscriptionMeterRows,
+  type MeteredSubscriptionPrice,
   type StaleCustomer,
+  type SubscriptionMeterValues,
 } from './repository.js';
+import { meteredLineAmount } from '../usage/rules.js';
 import type { CustomerMeter, CustomerMeterListQuery } from './schemas.js';
 import { customerMeterView } from './views.js';
 
@@ -53,12 +60,79 @@ export async function refreshStaleCustomerMeters(
       }));
       changed.push(...(await refreshCustomerMeterRows(sql, organizationId, customers, meters)));
     }
+    changed.push(...(await refreshSubscriptionMeters(sql, customerIds)));
     if (changed.length > 0) {
-      const rows = await prisma.customer.findMany({ where: { id: { in: changed } }, orderBy: { id: 'asc' } });
+      const rows = await prisma.customer.findMany({
+        where: { id: { in: [...new Set(changed)] } },
+        orderBy: { id: 'asc' },
+      });
       for (const row of rows) await recordCustomerStateChanged(prisma, row);
     }
-    return { customers: customerIds.length, changed: changed.length };
+    return { customers: customerIds.length, changed: new Set(changed).size };
   });
+}
+
+/**
+ * The current period of these customers' metered subscription prices (subscription.meters): units
+ * since the period began (or the price joined the subscription), the period's credits, and what
+ * its end would bill so far (the renewal's own rule: subscriptions/billing.ts). Answers the customers whose subscriptions' meters changed.
+ */
+async function refreshSubscriptionMeters(sql: SqlClient, customerIds: string[]): Promise<string[]> {
+  const prices = await findMeteredSubscriptionPrices(sql, customerIds);
+  const byOrganization = new Map<string, MeteredSubscriptionPrice[]>();
+  for (const price of prices) {
+    byOrganization.set(price.organizationId, [...(byOrganization.get(price.organizationId) ?? []), price]);
+  }
+  const values: SubscriptionMeterValues[] = [];
+  for (const [organizationId, ofOrganization] of byOrganization) {
+    const keyOf = (price: MeteredSubscriptionPrice) => `${price.subscriptionId}:${price.meter.id}`;
+    const usage = await usageInWindows(
+      sql,
+      organizationId,
+      ofOrganization.map((price) => ({
+        key: keyOf(price),
+        customerId: price.customerId,
+        meter: {
+          id: price.meter.id,
+          filter: filterSchema.parse(price.meter.filter),
+          aggregation: aggregationSchema.parse(price.meter.aggregation),
+        },
+        from: new Date(Math.max(price.periodStart.getTime(), price.attachedAt.getTime())),
+        to: null,
+        creditsFrom: price.periodStart,
+      })),
+    );
+    const seen = new Set<string>();
+    for (const price of ofOrganization) {
+      // One row per meter of a subscription: a second price on the same meter is not counted twice.
+      if (seen.has(keyOf(price))) continue;
+      seen.add(keyOf(price));
+      const measured = usage.get(keyOf(price)) ?? { units: '0', credited: '0' };
+      values.push({
+        subscriptionId: price.subscriptionId,
+        meterId: price.meter.id,
+        consumed: measured.units,
+        credited: measured.credited,
+        amount: meteredLineAmount({
+          unitAmount: price.unitAmount,
+          units: measured.units,
+          creditedUnits: measured.credited,
+          capAmount: price.capAmount,
+        }),
+      });
+    }
+  }
+  const live = await findLiveSubscriptionsOf(sql, customerIds);
+  const changed = new Set(
+    await writeSubscriptionMeterRows(
+      sql,
+      live.map((subscription) => subscription.id),
+      values,
+    ),
+  );
+  return live
+    .filter((subscription) => changed.has(subscription.id))
+    .map((subscription) => subscription.customerId);
 }
 
 const SORT_COLUMNS = {

@@ -4,12 +4,15 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { transaction, type Db, type Tx } from '../../infra/db.js';
 import { discountAmountFor } from '../checkouts/rules.js';
+import { markCustomerMetersStale, usageInWindows } from '../customer-meters/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { findLiveCustomer } from '../customers/repository.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { recordEvents } from '../events/repository.js';
 import type { WebhookEventType } from '../events/schemas.js';
 import type { Mailer } from '../emails/mailer.js';
+import { aggregationSchema, filterSchema } from '../meters/schemas.js';
+import { meteredLineAmount } from '../usage/rules.js';
 import {
   subscriptionCanceledEmail,
   subscriptionPaymentFailedEmail,
@@ -234,7 +237,58 @@ type RenewalPlan = {
   pendingIds: string[];
 };
 
-function planRenewal(row: SubscriptionStepRow, index: number): RenewalPlan {
+/**
+ * What the period that ends bills for its metered prices, one line per price named after its
+ * meter: the customer's usage from the period's start (or from when the price joined the
+ * subscription, in the subscription's time, if later: usage from before the subscription, or
+ * before its price or meter existed, is never billed) to its end, less the period's credits, at
+ * the price's unit amount, capped. Measured once, when the renewal is prepared: an event dated in
+ * the period that arrives after it ended is not billed.
+ */
+async function periodUsageLines(db: Db, row: SubscriptionStepRow): Promise<BillingLine[]> {
+  const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) =>
+    price.amountType === 'metered_unit' && price.meter && price.unitAmount
+      ? [{ price, meter: price.meter, attachedAt }]
+      : [],
+  );
+  if (metered.length === 0) return [];
+  // Lines in the order the product lists its prices.
+  const listed = (id: string) => row.product.prices.findIndex((price) => price.id === id);
+  metered.sort((a, b) => listed(a.price.id) - listed(b.price.id));
+  const periodStartMs = row.currentPeriodStart.getTime();
+  const usage = await usageInWindows(
+    db.sql,
+    row.organizationId,
+    metered.map(({ price, meter, attachedAt }) => ({
+      key: price.id,
+      customerId: row.customerId,
+      meter: {
+        id: meter.id,
+        filter: filterSchema.parse(meter.filter),
+        aggregation: aggregationSchema.parse(meter.aggregation),
+      },
+      from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
+      to: row.currentPeriodEnd,
+      creditsFrom: row.currentPeriodStart,
+    })),
+  );
+  return metered.map(({ price, meter }) => {
+    const measured = usage.get(price.id) ?? { units: '0', credited: '0' };
+    return {
+      label: meter.name,
+      amount: meteredLineAmount({
+        unitAmount: price.unitAmount!.toFixed(),
+        units: measured.units,
+        creditedUnits: measured.credited,
+        capAmount: price.capAmount,
+      }),
+      proration: false,
+      productPriceId: price.id,
+    };
+  });
+}
+
+function planRenewal(row: SubscriptionStepRow, index: number, usage: BillingLine[]): RenewalPlan {
   const interval = row.recurringInterval as RecurringInterval;
   const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase);
   const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
@@ -242,12 +296,15 @@ function planRenewal(row: SubscriptionStepRow, index: number): RenewalPlan {
   const bill = cycleBill({
     fees: row.cancelAtPeriodEnd ? [] : fees,
     feeDiscount: row.cancelAtPeriodEnd ? 0 : discount,
-    pending: row.pendingItems.map((item) => ({
-      label: item.label,
-      amount: item.amount,
-      proration: true,
-      productPriceId: item.productPriceId,
-    })),
+    pending: [
+      ...usage,
+      ...row.pendingItems.map((item) => ({
+        label: item.label,
+        amount: item.amount,
+        proration: true,
+        productPriceId: item.productPriceId,
+      })),
+    ],
   });
   return { index, start, end, bill, keepsDiscount, pendingIds: row.pendingItems.map((item) => item.id) };
 }
@@ -290,7 +347,8 @@ async function cycleSubscription(
   }
   if (before.currentPeriodEnd.getTime() > input.nowMs) return { cycled: { outcome: 'not_due' }, made: null };
   // Tax is quoted before the transaction: Stripe Tax is never waited for while the row is locked.
-  const quoted = planRenewal(before, input.index);
+  const usage = await periodUsageLines(ctx.db, before);
+  const quoted = planRenewal(before, input.index, usage);
   const customer = before.customer.deletedAt ? null : before.customer;
   const billingAddress = (customer?.billingAddress as Address | null) ?? null;
   const taxQuote =
@@ -311,7 +369,7 @@ async function cycleSubscription(
       const row = await lockStepRow(tx, before);
       if (!row || isEnded(row) || row.currentPeriodIndex !== input.index - 1)
         return { cycled: { outcome: 'stale' }, made: null };
-      const plan = planRenewal(row, input.index);
+      const plan = planRenewal(row, input.index, usage);
       if (plan.bill.net !== quoted.bill.net) {
         // Changed between the quote and the lock (a plan change): the activity's retry quotes again.
         throw new Error(`subscription ${row.id} changed while its renewal was being priced`);
@@ -365,6 +423,8 @@ async function cycleSubscription(
         await recordSubscriptionChange(ctx, tx, row, after, at);
         return { cycled: { outcome: 'ended', orderId: order?.id ?? null }, made: { row: after, order } };
       }
+      // The metered prices' usage starts again with the new period (subscription.meters).
+      if (usage.length > 0) await markCustomerMetersStale(tx.prisma, [row.customerId]);
       const fees = periodFees(row, plan.start);
       const amount = fees.fees.reduce((sum, line) => sum + line.amount, 0) - fees.discount;
       const renewed = await updateSubscriptionRecord(tx.sql, row.id, {

@@ -3,6 +3,7 @@
 // period's ledger (rules.ts `changePlan`), so no switch is free and no credit is lost. `invoice`
 // bills the difference now (a `subscription_update` order the workflow charges); `prorate` leaves
 // the lines for the next renewal. A change of interval restarts the period now.
+import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type Tx } from '../../infra/db.js';
 import type { addressSchema } from '../addresses/schemas.js';
@@ -230,6 +231,8 @@ export async function changeSubscriptionProduct(
     const tax =
       taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;
     await applyPlan(tx, row, product!, plan, at, tax, customer);
+    // Its metered prices, and so subscription.meters, may be others now.
+    await markCustomerMetersStale(tx.prisma, [row.customerId]);
     const updated = await updateSubscriptionRow(tx.prisma, id, {
       productId: product!.id,
       amount: plan.newAmount,

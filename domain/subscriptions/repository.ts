@@ -16,8 +16,16 @@ export const subscriptionInclude = {
   discount: true,
   prices: {
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    include: { productPrice: { include: { meter: { select: { id: true, name: true } } } } },
+    include: {
+      productPrice: {
+        // What a renewal measures a metered price's usage with.
+        include: {
+          meter: { select: { id: true, name: true, filter: true, aggregation: true } },
+        },
+      },
+    },
   },
+  meters: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { meter: true } },
 } as const satisfies Prisma.SubscriptionInclude;
 
 export type SubscriptionRow = Prisma.SubscriptionGetPayload<{ include: typeof subscriptionInclude }>;
@@ -68,6 +76,7 @@ export function subscriptionsOfCustomer(
   return db.subscription.findMany({
     where: { customerId, status: { in: [...statuses] }, startedAt: { not: null } },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    include: { meters: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
   });
 }
 
@@ -111,9 +120,16 @@ export async function replaceSubscriptionPrices(
   prices: { productPriceId: string; amount: number }[],
   at: Date,
 ) {
+  // A price the subscription keeps keeps its date: its metered usage counts from then (billing.ts).
+  const kept = await tx.subscriptionPrice.findMany({ where: { subscriptionId } });
+  const since = new Map(kept.map((price) => [price.productPriceId, price.createdAt]));
   await tx.subscriptionPrice.deleteMany({ where: { subscriptionId } });
   await tx.subscriptionPrice.createMany({
-    data: prices.map((price) => ({ ...price, subscriptionId, createdAt: at })),
+    data: prices.map((price) => ({
+      ...price,
+      subscriptionId,
+      createdAt: since.get(price.productPriceId) ?? at,
+    })),
   });
 }
 

@@ -2,6 +2,8 @@ import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import { priceView, productView } from '../products/views.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { meterView } from '../meters/views.js';
 import type { SubscriptionRecord, SubscriptionRow } from './repository.js';
 import { decimalAmount } from '../invoices/rules.js';
 import {
@@ -14,6 +16,8 @@ import {
   type OrderSubscription,
   type Subscription,
 } from './schemas.js';
+
+type SubscriptionMeterRecord = Prisma.SubscriptionMeterGetPayload<object>;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
@@ -78,15 +82,34 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     product: productView(row.product, publicUrl),
     discount: discount ? { ...discount, products: undefined } : null,
     prices: row.prices.map((price) => priceView(price.productPrice)),
-    meters: [],
+    meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
   });
+}
+
+/** A metered price's usage in the current period (kept by the customer-meter refresher). */
+function subscriptionMeterFields(row: SubscriptionMeterRecord) {
+  return {
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    consumed_units: row.consumedUnits.toNumber(),
+    credited_units: row.creditedUnits.toNumber(),
+    amount: row.amount,
+    meter_id: row.meterId,
+  };
 }
 
 export function orderSubscriptionView(row: SubscriptionRecord): OrderSubscription {
   return orderSubscriptionSchema.parse(ownFields(row));
 }
 
-export function customerStateSubscriptionView(row: SubscriptionRecord): CustomerStateSubscription {
+export function customerStateSubscriptionView(
+  row: SubscriptionRecord & { meters: SubscriptionMeterRecord[] },
+): CustomerStateSubscription {
   const own = ownFields(row);
-  return customerStateSubscriptionSchema.parse({ ...own, status: 'active', meters: [] });
+  return customerStateSubscriptionSchema.parse({
+    ...own,
+    status: 'active',
+    meters: row.meters.map(subscriptionMeterFields),
+  });
 }

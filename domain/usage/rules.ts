@@ -160,3 +160,37 @@ function likePattern(value: string): RegExp {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A non-negative decimal text (`12`, `0.0035`, `150.500000`) as an integer scaled by 10^scale. */
+function scaledDecimal(text: string): { digits: bigint; scale: number } {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) throw new Error(`not a decimal: ${text}`);
+  const fraction = match[3] ?? '';
+  const digits = BigInt(`${match[2]}${fraction}`);
+  return { digits: match[1] ? -digits : digits, scale: fraction.length };
+}
+
+/**
+ * What a metered price bills for a period, in minor units: the billable units (used less
+ * credited, never below zero) times the unit amount (a decimal of cents: sub-cent prices are
+ * common), rounded once, half up, on the line's total (never per unit), then capped. Exact: the
+ * inputs are decimal texts, as PostgreSQL's `numeric` gives them.
+ */
+export function meteredLineAmount(input: {
+  unitAmount: string;
+  units: string;
+  creditedUnits: string;
+  capAmount: number | null;
+}): number {
+  const units = scaledDecimal(input.units);
+  const credited = scaledDecimal(input.creditedUnits);
+  const scale = Math.max(units.scale, credited.scale);
+  const billable =
+    units.digits * 10n ** BigInt(scale - units.scale) - credited.digits * 10n ** BigInt(scale - credited.scale);
+  if (billable <= 0n) return 0;
+  const unitAmount = scaledDecimal(input.unitAmount);
+  const product = billable * unitAmount.digits;
+  const divisor = 10n ** BigInt(scale + unitAmount.scale);
+  const rounded = Number((product * 2n + divisor) / (2n * divisor));
+  return input.capAmount === null ? rounded : Math.min(rounded, input.capAmount);
+}

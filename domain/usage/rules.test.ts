@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { meteredLineAmount } from './rules.js';
+
+describe('meteredLineAmount', () => {
+  const amount = (unitAmount: string, units: string, creditedUnits = '0', capAmount: number | null = null) =>
+    meteredLineAmount({ unitAmount, units, creditedUnits, capAmount });
+
+  it('multiplies units by the unit amount in cents', () => {
+    expect(amount('50', '3')).toBe(150);
+    expect(amount('1', '0')).toBe(0);
+  });
+
+  it('rounds a sub-cent price once, half up, on the line total, never per unit', () => {
+    // 1,000 units at 0.35 ¢: 350 ¢; rounding each unit first would bill 0 ¢ (or 1,000 ¢).
+    expect(amount('0.35', '1000')).toBe(350);
+    expect(amount('0.005', '100')).toBe(1); // 0.5 ¢ → 1
+    expect(amount('0.005', '99')).toBe(0); // 0.495 ¢ → 0
+    expect(amount('0.0035', '1429')).toBe(5); // 5.0015 ¢
+    expect(amount('2.5', '1')).toBe(3);
+    expect(amount('1.5', '0.5')).toBe(1); // 0.75 ¢
+  });
+
+  it('is exact where floating point is not', () => {
+    // 0.1 + 0.2 units at 10 ¢: 3 ¢ exactly (as numeric gives it), not 3.0000000000000004.
+    expect(amount('10', '0.300000000000000000')).toBe(3);
+    // 0.145 × 100 = 14.5 → 15; in floating point 0.145 * 100 = 14.499999999999998 → 14.
+    expect(amount('0.145', '100')).toBe(15);
+    expect(amount('0.000000000001', '500000000000')).toBe(1); // 0.5 ¢ → 1
+  });
+
+  it('bills only what credits do not cover, never below zero', () => {
+    expect(amount('10', '120', '100')).toBe(200);
+    expect(amount('10', '80', '100')).toBe(0);
+    expect(amount('10', '100.5', '100')).toBe(5);
+  });
+
+  it('caps the line at cap_amount', () => {
+    expect(amount('10', '1000', '0', 2500)).toBe(2500);
+    expect(amount('10', '100', '0', 2500)).toBe(1000);
+    expect(amount('10', '1000', '0', 0)).toBe(0);
+  });
+});
