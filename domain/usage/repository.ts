@@ -80,14 +80,40 @@ export type EventWhere = {
   organizationIds: string[];
   startTimestamp?: Date;
   endTimestamp?: Date;
-  customerIds?: string[];
-  externalCustomerIds?: string[];
+  /** From `resolveEventCustomers`: the customers asked for, by id and by external id. */
+  customers?: EventCustomers;
   names?: string[];
   sources?: EventSource[];
   filter?: Filter;
   /** `?metadata[key]=value`: any of the values of each key. */
   metadata?: Record<string, string[]>;
 };
+
+export type EventCustomers = { ids: string[]; externalIds: string[] };
+
+/**
+ * A filter by customer ids and/or external ids, completed: a customer's events are those stored
+ * with their id and those sent for their external id before they had it (stored without an id),
+ * so each customer named one way is looked up the other way too.
+ */
+export async function resolveEventCustomers(
+  sql: SqlClient,
+  organizationIds: string[],
+  customerIds: string[],
+  externalIds: string[],
+): Promise<EventCustomers> {
+  const { rows } = await sql.query<{ id: string; externalId: string | null }>(
+    `SELECT id, external_id AS "externalId" FROM customers
+     WHERE organization_id = ANY($1::uuid[]) AND (id = ANY($2::uuid[]) OR external_id = ANY($3::text[]))`,
+    [organizationIds, customerIds, externalIds],
+  );
+  return {
+    ids: [...new Set([...customerIds, ...rows.map((row) => row.id)])],
+    externalIds: [
+      ...new Set([...externalIds, ...rows.flatMap((row) => (row.externalId ? [row.externalId] : []))]),
+    ],
+  };
+}
 
 /**
  * The WHERE clause of a read of `events e`. A customer's events are those stored with their id,
@@ -99,24 +125,13 @@ function whereClause(where: EventWhere, params: Parameters): string {
   if (where.endTimestamp) conditions.push(`e.timestamp <= ${params.add(where.endTimestamp)}`);
   if (where.names) conditions.push(`e.name = ANY(${params.add(where.names, '::text[]')})`);
   if (where.sources) conditions.push(`e.source = ANY(${params.add(where.sources, '::text[]')})`);
-  const byCustomer: string[] = [];
-  if (where.customerIds) {
-    const ids = params.add(where.customerIds, '::uuid[]');
-    byCustomer.push(
-      `e.customer_id = ANY(${ids})`,
-      `(e.customer_id IS NULL AND e.external_customer_id IN
-         (SELECT c.external_id FROM customers c WHERE c.id = ANY(${ids}) AND c.organization_id = e.organization_id))`,
+  if (where.customers) {
+    // Two plain arrays, so the planner can OR the customer index with the unattached events' one.
+    conditions.push(
+      `(e.customer_id = ANY(${params.add(where.customers.ids, '::uuid[]')})
+        OR (e.customer_id IS NULL AND e.external_customer_id = ANY(${params.add(where.customers.externalIds, '::text[]')})))`,
     );
   }
-  if (where.externalCustomerIds) {
-    const externalIds = params.add(where.externalCustomerIds, '::text[]');
-    byCustomer.push(
-      `(e.customer_id IS NULL AND e.external_customer_id = ANY(${externalIds}))`,
-      `e.customer_id IN (SELECT c.id FROM customers c
-         WHERE c.external_id = ANY(${externalIds}) AND c.organization_id = e.organization_id)`,
-    );
-  }
-  if (byCustomer.length > 0) conditions.push(`(${byCustomer.join(' OR ')})`);
   if (where.filter) conditions.push(`(${filterSql(where.filter, params)})`);
   for (const [key, values] of Object.entries(where.metadata ?? {})) {
     conditions.push(`e.metadata->>${params.add(key)} = ANY(${params.add(values, '::text[]')})`);

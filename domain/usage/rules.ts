@@ -186,7 +186,8 @@ export function meteredLineAmount(input: {
   const credited = scaledDecimal(input.creditedUnits);
   const scale = Math.max(units.scale, credited.scale);
   const billable =
-    units.digits * 10n ** BigInt(scale - units.scale) - credited.digits * 10n ** BigInt(scale - credited.scale);
+    units.digits * 10n ** BigInt(scale - units.scale) -
+    credited.digits * 10n ** BigInt(scale - credited.scale);
   if (billable <= 0n) return 0;
   const unitAmount = scaledDecimal(input.unitAmount);
   const product = billable * unitAmount.digits;

@@ -16,6 +16,8 @@ import {
   listEventNameRows,
   listEventRows,
   meterQuantityRows,
+  resolveEventCustomers,
+  type EventCustomers,
   type EventRecord,
   type EventWhere,
   type NewEvent,
@@ -137,6 +139,23 @@ async function organizationResolver(db: Db, caller: Caller) {
   };
 }
 
+/** The `customers` filter of a read, when the query names customers by id or external id. */
+async function customersOf(
+  db: Db,
+  organizationIds: string[],
+  query: { customer_id?: string[]; external_customer_id?: string[] },
+): Promise<{ customers?: EventCustomers }> {
+  if (!query.customer_id && !query.external_customer_id) return {};
+  return {
+    customers: await resolveEventCustomers(
+      db.sql,
+      organizationIds,
+      query.customer_id ?? [],
+      query.external_customer_id ?? [],
+    ),
+  };
+}
+
 /** Events with their customers, read in one query for the page. */
 async function eventViews(db: Db, rows: EventRecord[]): Promise<Event[]> {
   const customerIds = [...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])))];
@@ -173,8 +192,7 @@ export async function listEvents(
     organizationIds,
     ...(query.start_timestamp ? { startTimestamp: new Date(query.start_timestamp) } : {}),
     ...(query.end_timestamp ? { endTimestamp: new Date(query.end_timestamp) } : {}),
-    ...(query.customer_id ? { customerIds: query.customer_id } : {}),
-    ...(query.external_customer_id ? { externalCustomerIds: query.external_customer_id } : {}),
+    ...(await customersOf(db, organizationIds, query)),
     ...(query.name ? { names: query.name } : {}),
     ...(query.source ? { sources: query.source } : {}),
     ...(Object.keys(query.metadata).length > 0 ? { metadata: query.metadata } : {}),
@@ -201,8 +219,7 @@ export async function listEventNames(db: Db, caller: Caller, query: EventNamesQu
     db.sql,
     {
       organizationIds,
-      ...(query.customer_id ? { customerIds: query.customer_id } : {}),
-      ...(query.external_customer_id ? { externalCustomerIds: query.external_customer_id } : {}),
+      ...(await customersOf(db, organizationIds, query)),
       ...(query.source ? { sources: query.source } : {}),
       ...(query.query ? { query: query.query } : {}),
     },
@@ -245,8 +262,7 @@ export async function meterQuantities(
     where: {
       organizationIds: [meter.organizationId],
       filter: filterSchema.parse(meter.filter),
-      ...(query.customer_id ? { customerIds: query.customer_id } : {}),
-      ...(query.external_customer_id ? { externalCustomerIds: query.external_customer_id } : {}),
+      ...(await customersOf(db, [meter.organizationId], query)),
     },
     aggregation: aggregationSchema.parse(meter.aggregation),
     interval: query.interval,
