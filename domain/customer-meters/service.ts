@@ -20,7 +20,6 @@ import {
   usageInWindows,
   writeSubscriptionMeterRows,
   type MeteredSubscriptionPrice,
-  type StaleCustomer,
   type SubscriptionMeterValues,
 } from './repository.js';
 import { meteredLineAmount } from '../usage/rules.js';
@@ -29,6 +28,16 @@ import { customerMeterView } from './views.js';
 
 /** Customers one round recomputes: one transaction, short enough not to hold the marks long. */
 export const CUSTOMERS_PER_REFRESH = 200;
+
+/** A round reads each customer's history: long histories take a while, and a retry redoes it all. */
+const REFRESH_TRANSACTION = { maxWait: 10_000, timeout: 120_000 } as const;
+
+function byOrganization<T extends { organizationId: string }>(items: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items)
+    groups.set(item.organizationId, [...(groups.get(item.organizationId) ?? []), item]);
+  return groups;
+}
 
 /**
  * One round of the refresher: takes the customers marked stale, recomputes their meters, and
@@ -40,51 +49,46 @@ export async function refreshStaleCustomerMeters(
   db: Db,
   limit = CUSTOMERS_PER_REFRESH,
 ): Promise<{ customers: number; changed: number }> {
-  return transaction(db, async ({ prisma, sql }) => {
-    const customerIds = await claimStaleCustomers(sql, limit);
-    if (customerIds.length === 0) return { customers: 0, changed: 0 };
-    await lockCustomerMeters(sql, customerIds);
-    const byOrganization = new Map<string, StaleCustomer[]>();
-    for (const customer of await findLiveCustomersOf(sql, customerIds)) {
-      byOrganization.set(customer.organizationId, [
-        ...(byOrganization.get(customer.organizationId) ?? []),
-        customer,
-      ]);
-    }
-    const changed: string[] = [];
-    for (const [organizationId, customers] of byOrganization) {
-      const meters = (await findMetersOfOrganization(sql, organizationId)).map((meter) => ({
-        id: meter.id,
-        filter: filterSchema.parse(meter.filter),
-        aggregation: aggregationSchema.parse(meter.aggregation),
-      }));
-      changed.push(...(await refreshCustomerMeterRows(sql, organizationId, customers, meters)));
-    }
-    changed.push(...(await refreshSubscriptionMeters(sql, customerIds)));
-    if (changed.length > 0) {
-      const rows = await prisma.customer.findMany({
-        where: { id: { in: [...new Set(changed)] } },
-        orderBy: { id: 'asc' },
-      });
-      for (const row of rows) await recordCustomerStateChanged(prisma, row);
-    }
-    return { customers: customerIds.length, changed: new Set(changed).size };
-  });
+  return transaction(
+    db,
+    async ({ prisma, sql }) => {
+      const customerIds = await claimStaleCustomers(sql, limit);
+      if (customerIds.length === 0) return { customers: 0, changed: 0 };
+      await lockCustomerMeters(sql, customerIds);
+      const changed: string[] = [];
+      const customers = byOrganization(await findLiveCustomersOf(sql, customerIds));
+      for (const [organizationId, ofOrganization] of customers) {
+        const meters = (await findMetersOfOrganization(sql, organizationId)).map((meter) => ({
+          id: meter.id,
+          filter: filterSchema.parse(meter.filter),
+          aggregation: aggregationSchema.parse(meter.aggregation),
+        }));
+        changed.push(...(await refreshCustomerMeterRows(sql, organizationId, ofOrganization, meters)));
+      }
+      changed.push(...(await refreshSubscriptionMeters(sql, customerIds)));
+      if (changed.length > 0) {
+        const rows = await prisma.customer.findMany({
+          where: { id: { in: [...new Set(changed)] } },
+          orderBy: { id: 'asc' },
+        });
+        for (const row of rows) await recordCustomerStateChanged(prisma, row);
+      }
+      return { customers: customerIds.length, changed: new Set(changed).size };
+    },
+    REFRESH_TRANSACTION,
+  );
 }
 
 /**
  * The current period of these customers' metered subscription prices (subscription.meters): units
  * since the period began (or the price joined the subscription), the period's credits, and what
- * its end would bill so far (the renewal's own rule: subscriptions/billing.ts). Answers the customers whose subscriptions' meters changed.
+ * its end would bill so far (the renewal's own rule: subscriptions/billing.ts). Answers the
+ * customers whose subscriptions' meters changed.
  */
 async function refreshSubscriptionMeters(sql: SqlClient, customerIds: string[]): Promise<string[]> {
-  const prices = await findMeteredSubscriptionPrices(sql, customerIds);
-  const byOrganization = new Map<string, MeteredSubscriptionPrice[]>();
-  for (const price of prices) {
-    byOrganization.set(price.organizationId, [...(byOrganization.get(price.organizationId) ?? []), price]);
-  }
+  const prices = byOrganization(await findMeteredSubscriptionPrices(sql, customerIds));
   const values: SubscriptionMeterValues[] = [];
-  for (const [organizationId, ofOrganization] of byOrganization) {
+  for (const [organizationId, ofOrganization] of prices) {
     const keyOf = (price: MeteredSubscriptionPrice) => `${price.subscriptionId}:${price.meter.id}`;
     const usage = await usageInWindows(
       sql,
