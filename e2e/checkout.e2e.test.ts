@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
-import { poll, recordPolicyViolations, screenshotPath, useBrowserStack } from './support.js';
+import { poll, recordPolicyViolations, screenshotPath, useBrowserStack, signUpSeller } from './support.js';
 
 type CreatedCheckout = { id: string; url: string; client_secret: string };
 type RecordedMessage = { origin: string; data: { type?: string; event?: string; [key: string]: unknown } };
@@ -126,15 +126,11 @@ describe('checkout in Chromium', () => {
     const context = await env.browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.9' } });
     recordPolicyViolations(context, policyViolations);
     seller = await context.newPage();
-    await seller.goto(`${env.baseUrl}/sign-up`);
-    await seller.getByLabel('Name', { exact: true }).fill(`Sam ${suffix}`);
-    await seller.getByLabel('Email', { exact: true }).fill(`sam-${suffix}@example.test`);
-    await seller.getByLabel('Username', { exact: true }).fill(`sam_${suffix}`);
-    await seller.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await seller.getByRole('button', { name: 'Create account' }).click();
-    await seller.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    await seller.getByLabel('Organization name', { exact: true }).fill(`Books ${suffix}`);
-    await seller.getByRole('button', { name: 'Create organization' }).click();
+    await signUpSeller(seller, env.baseUrl, {
+      firstName: 'Sam',
+      suffix,
+      organizationName: `Books ${suffix}`,
+    });
     await seller.getByRole('link', { name: 'Orders' }).waitFor();
     await seller.getByTestId('sandbox-banner').waitFor();
     organizationId = (

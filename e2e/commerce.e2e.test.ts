@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { screenshotPath, useBrowserStack } from './support.js';
+import { screenshotPath, useBrowserStack, signUpSeller } from './support.js';
 
 // Customers, benefits, discounts and checkout links pages on one stack.
 describe('commerce pages in Chromium', () => {
@@ -13,15 +13,7 @@ describe('commerce pages in Chromium', () => {
     const suffix = randomUUID().slice(0, 8);
     const context = await env.browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.7' } });
     page = await context.newPage();
-    await page.goto(`${env.baseUrl}/sign-up`);
-    await page.getByLabel('Name', { exact: true }).fill(`Cora ${suffix}`);
-    await page.getByLabel('Email', { exact: true }).fill(`cora-${suffix}@example.test`);
-    await page.getByLabel('Username', { exact: true }).fill(`cora_${suffix}`);
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    await page.getByLabel('Organization name', { exact: true }).fill(`Shop ${suffix}`);
-    await page.getByRole('button', { name: 'Create organization' }).click();
+    await signUpSeller(page, env.baseUrl, { firstName: 'Cora', suffix, organizationName: `Shop ${suffix}` });
     await page.getByRole('link', { name: 'Customers' }).waitFor();
     organizationId = (
       await env.database.db.organization.findFirstOrThrow({ where: { name: `Shop ${suffix}` } })

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { addMember } from '../test/factories.js';
-import { poll, recordPolicyViolations, screenshotPath, useBrowserStack } from './support.js';
+import {
+  poll,
+  recordPolicyViolations,
+  reloadUntilVisible,
+  screenshotPath,
+  useBrowserStack,
+  signUpSeller,
+} from './support.js';
 
 /** The workflows (checkout fulfilment, a clock's catch-up, charges) answer within this. */
 const WORKFLOW_TIMEOUT_MS = 90_000;
@@ -22,23 +29,6 @@ describe('subscriptions in Chromium', () => {
   let organizationId = '';
   let starterId = '';
 
-  /** Reloads until `target` shows: what a workflow records appears a moment after the action. */
-  async function reloadUntilVisible(page: Page, target: Locator, what: string) {
-    await poll(
-      what,
-      async () => {
-        try {
-          await target.first().waitFor({ timeout: 3_000 });
-          return true;
-        } catch {
-          await page.reload();
-          return undefined;
-        }
-      },
-      WORKFLOW_TIMEOUT_MS,
-    );
-  }
-
   const navigation = (page: Page, name: string) =>
     page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name, exact: true });
 
@@ -48,15 +38,11 @@ describe('subscriptions in Chromium', () => {
     });
     recordPolicyViolations(context, policyViolations);
     seller = await context.newPage();
-    await seller.goto(`${env.baseUrl}/sign-up`);
-    await seller.getByLabel('Name', { exact: true }).fill(`Sol ${suffix}`);
-    await seller.getByLabel('Email', { exact: true }).fill(`sol-${suffix}@example.test`);
-    await seller.getByLabel('Username', { exact: true }).fill(`sol_${suffix}`);
-    await seller.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await seller.getByRole('button', { name: 'Create account' }).click();
-    await seller.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
-    await seller.getByLabel('Organization name', { exact: true }).fill(`Plans ${suffix}`);
-    await seller.getByRole('button', { name: 'Create organization' }).click();
+    await signUpSeller(seller, env.baseUrl, {
+      firstName: 'Sol',
+      suffix,
+      organizationName: `Plans ${suffix}`,
+    });
     await navigation(seller, 'Subscriptions').waitFor();
     // Sandbox mode: the dashboard offers test clocks.
     await navigation(seller, 'Test clocks').waitFor();
@@ -164,7 +150,7 @@ describe('subscriptions in Chromium', () => {
   it('lists the subscription with its amount, MRR and renewal, and shows its first payment', async () => {
     await navigation(seller, 'Subscriptions').click();
     const row = seller.getByTestId('subscription-row').filter({ hasText: buyerEmail });
-    await reloadUntilVisible(seller, row, 'the subscription in the list');
+    await reloadUntilVisible(seller, row, 'the subscription in the list', WORKFLOW_TIMEOUT_MS);
     const text = await row.textContent();
     expect(text).toContain('Starter');
     expect(text).toContain('$10.00 / month');

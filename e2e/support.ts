@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from '@jest/globals';
 import { findFreePort } from '../infra/processes.js';
 import { projectRoot, toolPaths } from '../scripts/lib/paths.js';
@@ -94,6 +94,44 @@ export async function poll<T>(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`Timed out waiting for ${what}`);
+}
+
+/**
+ * Signs a new seller up through the pages (`<first name> <suffix>`, username and email from them)
+ * and creates their organization; returns once its creation was submitted.
+ */
+export async function signUpSeller(
+  page: Page,
+  baseUrl: string,
+  seller: { firstName: string; suffix: string; organizationName: string },
+) {
+  const handle = `${seller.firstName.toLowerCase()}_${seller.suffix}`;
+  await page.goto(`${baseUrl}/sign-up`);
+  await page.getByLabel('Name', { exact: true }).fill(`${seller.firstName} ${seller.suffix}`);
+  await page.getByLabel('Email', { exact: true }).fill(`${handle.replace('_', '-')}@example.test`);
+  await page.getByLabel('Username', { exact: true }).fill(handle);
+  await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+  await page.getByLabel('Organization name', { exact: true }).fill(seller.organizationName);
+  await page.getByRole('button', { name: 'Create organization' }).click();
+}
+
+/** Reloads until `target` shows: what a workflow records appears a moment after the action. */
+export async function reloadUntilVisible(page: Page, target: Locator, what: string, timeoutMs: number) {
+  await poll(
+    what,
+    async () => {
+      try {
+        await target.first().waitFor({ timeout: 3_000 });
+        return true;
+      } catch {
+        await page.reload();
+        return undefined;
+      }
+    },
+    timeoutMs,
+  );
 }
 
 export function launchChromium(): Promise<Browser> {

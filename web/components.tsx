@@ -40,9 +40,9 @@ export function SuccessNote({ message }: { message: string | null }) {
   ) : null;
 }
 
-export function Card({ title, children }: { title: string; children: ReactNode }) {
+export function Card({ title, testId, children }: { title: string; testId?: string; children: ReactNode }) {
   return (
-    <section className="card" aria-label={title}>
+    <section className="card" aria-label={title} data-testid={testId}>
       <h2>{title}</h2>
       {children}
     </section>

@@ -35,6 +35,12 @@ export const metersQuery = (organizationId: string) =>
       getJson(`/v1/meters/?organization_id=${organizationId}&${ALL}`, listResourceSchema(meterSchema)),
   });
 
+export const meterQuery = (meterId: string) =>
+  queryOptions({
+    queryKey: ['meter', meterId],
+    queryFn: () => getJson(`/v1/meters/${meterId}`, meterSchema),
+  });
+
 export const customFieldsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: ['custom-fields', organizationId],

@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import type { Meter } from '../../../../domain/meters/schemas';
 import { metersQuery } from '../../../catalog/queries';
+import { Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { MeterForm } from './-components/meter-form';
 import { describeAggregation, describeFilter } from './-components/meter-labels';
 
-export const Route = createFileRoute('/_authenticated/dashboard/meters')({
+export const Route = createFileRoute('/_authenticated/dashboard/meters/')({
   loader: ({ context: { queryClient, organizationId } }) => {
     if (organizationId) prefetch(queryClient, metersQuery(organizationId));
   },
@@ -41,7 +42,14 @@ function Meters({ organizationId }: { organizationId: string }) {
           items={meters.data?.items}
           rowTestId="meter-row"
           columns={[
-            { header: 'Name', cell: (meter) => meter.name },
+            {
+              header: 'Name',
+              cell: (meter) => (
+                <Link to="/dashboard/meters/$meterId" params={{ meterId: meter.id }}>
+                  <Truncated text={meter.name} />
+                </Link>
+              ),
+            },
             {
               header: 'Counts events where',
               testId: 'meter-filter',
