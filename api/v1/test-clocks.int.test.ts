@@ -361,6 +361,55 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     expect(meterOf(april.meters, calls.id)).toMatchObject({ consumedUnits: 1, creditedUnits: 0, amount: 0 });
   });
 
+  it('bills the usage a plan change drops at the next renewal, and none after the change', async () => {
+    const { polar, token, product } = await seller();
+    const clocks = clockApi(token);
+    const calls = await polar.meters.create({
+      name: 'Calls',
+      filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'calls' }] },
+      aggregation: { func: 'count' },
+    });
+    const metered = await polar.products.create({
+      name: 'Pay as you go',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' },
+        { amountType: 'metered_unit', meterId: calls.id, priceCurrency: 'usd', unitAmount: '0.35' },
+      ],
+    });
+    const flat = await product('Flat', 1000);
+    const clock = await clocks.create('2026-03-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', name: 'Ada' });
+    await clocks.attach(clock.id, customer.id);
+    const { subscriptionId } = await buy(polar, metered.id, customer.id);
+    const callsOn = (day: string, count: number) =>
+      polar.events.ingest({
+        events: Array.from({ length: count }, (_, index) => ({
+          name: 'calls',
+          customerId: customer.id,
+          timestamp: new Date(Date.parse(`2026-03-${day}T12:00:00Z`) + index * 1000),
+        })),
+      });
+    await callsOn('05', 400);
+    await clocks.advanceTo(clock.id, '2026-03-15T00:00:00.000Z');
+    await polar.subscriptions.update({
+      id: subscriptionId!,
+      subscriptionUpdate: { productId: flat.id, prorationBehavior: 'prorate' },
+    });
+    // After the change the plan has no metered price: this usage is not billed.
+    await callsOn('20', 100);
+    await clocks.advanceTo(clock.id, '2026-04-01T01:00:00.000Z');
+    const renewal = await eventually(
+      () => ordersOf(polar, [flat.id]),
+      (orders) => orders.some((order) => order.billingReason === 'subscription_cycle'),
+    ).then((orders) => orders.find((order) => order.billingReason === 'subscription_cycle')!);
+    const usageLines = renewal.items.filter((item) => item.label.startsWith('Calls'));
+    // 400 calls × 0.35 ¢ = 140 ¢, named after the meter and the change.
+    expect(usageLines.map((item) => [item.label, item.amount])).toEqual([
+      ['Calls, used before the change to Flat', 140],
+    ]);
+  });
+
   it('runs dunning in clock time: a card declining renewals ends the plan unpaid after the last try', async () => {
     const { polar, token, product } = await seller();
     const clocks = clockApi(token);

@@ -2,7 +2,7 @@
 // `subscription:<id>` workflow's activities: renew (or end) at the end of a period, charge an
 // unpaid order, settle the charge (paid, or dunning), and tell the customer a charge failed.
 import type { Prisma } from '../../generated/prisma/client.js';
-import { transaction, type Db, type Tx } from '../../infra/db.js';
+import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
 import { discountAmountFor } from '../checkouts/rules.js';
 import { markCustomerMetersStale, usageInWindows } from '../customer-meters/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
@@ -238,16 +238,20 @@ type RenewalPlan = {
 };
 
 /**
- * What the period that ends bills for its metered prices, one line per price named after its
- * meter: the customer's usage from the period's start (or from when the price joined the
- * subscription, in the subscription's time, if later: usage from before the subscription, or
- * before its price or meter existed, is never billed) to its end, less the period's credits, at
- * the price's unit amount, capped. Measured once, when the renewal is prepared: an event dated in
- * the period that arrives after it ended is not billed.
+ * What a subscription's metered prices bill for the current period up to `until`, one line per
+ * price named after its meter: the customer's usage from the period's start (or from when the
+ * price joined the subscription, in the subscription's time, if later: usage from before the
+ * subscription, or before its price or meter existed, is never billed), less the period's
+ * credits, at the price's unit amount, capped. `which` picks the prices (all, by default).
  */
-async function periodUsageLines(db: Db, row: SubscriptionStepRow): Promise<BillingLine[]> {
+export async function meteredUsageLines(
+  sql: SqlClient,
+  row: Pick<SubscriptionRow, 'prices' | 'product' | 'organizationId' | 'customerId' | 'currentPeriodStart'>,
+  until: Date,
+  which: (productPriceId: string) => boolean = () => true,
+): Promise<BillingLine[]> {
   const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) =>
-    price.amountType === 'metered_unit' && price.meter && price.unitAmount
+    price.amountType === 'metered_unit' && price.meter && price.unitAmount && which(price.id)
       ? [{ price, meter: price.meter, attachedAt }]
       : [],
   );
@@ -257,7 +261,7 @@ async function periodUsageLines(db: Db, row: SubscriptionStepRow): Promise<Billi
   metered.sort((a, b) => listed(a.price.id) - listed(b.price.id));
   const periodStartMs = row.currentPeriodStart.getTime();
   const usage = await usageInWindows(
-    db.sql,
+    sql,
     row.organizationId,
     metered.map(({ price, meter, attachedAt }) => ({
       key: price.id,
@@ -268,7 +272,7 @@ async function periodUsageLines(db: Db, row: SubscriptionStepRow): Promise<Billi
         aggregation: aggregationSchema.parse(meter.aggregation),
       },
       from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
-      to: row.currentPeriodEnd,
+      to: until,
       creditsFrom: row.currentPeriodStart,
     })),
   );
@@ -347,7 +351,8 @@ async function cycleSubscription(
   }
   if (before.currentPeriodEnd.getTime() > input.nowMs) return { cycled: { outcome: 'not_due' }, made: null };
   // Tax is quoted before the transaction: Stripe Tax is never waited for while the row is locked.
-  const usage = await periodUsageLines(ctx.db, before);
+  // The ended period's usage, measured once: an event dated in it that arrives later is not billed.
+  const usage = await meteredUsageLines(ctx.db.sql, before, before.currentPeriodEnd);
   const quoted = planRenewal(before, input.index, usage);
   const customer = before.customer.deletedAt ? null : before.customer;
   const billingAddress = (customer?.billingAddress as Address | null) ?? null;

@@ -17,7 +17,7 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import type { z } from 'zod';
-import { recordSubscriptionChange } from './billing.js';
+import { meteredUsageLines, recordSubscriptionChange } from './billing.js';
 import {
   findSubscription,
   insertPendingItem,
@@ -266,6 +266,19 @@ async function applyPlan(
   taxAmount: number,
   customer: Awaited<ReturnType<typeof findLiveCustomer>>,
 ): Promise<void> {
+  // Usage of the period so far that the new plan will not bill at its renewal (a metered price it
+  // drops, or every one when the period restarts) is billed with the next renewal instead.
+  const kept = new Set(plan.intervalChange ? [] : plan.prices.map((price) => price.productPriceId));
+  const usage = await meteredUsageLines(tx.sql, row, at, (productPriceId) => !kept.has(productPriceId));
+  for (const line of usage.filter((each) => each.amount > 0)) {
+    await insertPendingItem(tx.sql, {
+      subscriptionId: row.id,
+      label: `${line.label}, used before the change to ${product.name}`,
+      amount: line.amount,
+      productPriceId: line.productPriceId,
+      createdAt: at,
+    });
+  }
   await replaceSubscriptionPrices(tx.prisma, row.id, plan.prices, at);
   if (plan.behavior === 'prorate') {
     for (const line of plan.lines) {
