@@ -392,6 +392,16 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
       });
     await callsOn('05', 400);
     await clocks.advanceTo(clock.id, '2026-03-15T00:00:00.000Z');
+    // The seller's confirmation shows it before the change.
+    const preview = (await fetch(
+      `${env.stack.baseUrl}/v1/subscriptions/${subscriptionId}/proration-preview`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ product_id: flat.id, proration_behavior: 'prorate' }),
+      },
+    ).then((response) => response.json())) as { lines: { label: string; amount: number }[] };
+    expect(preview.lines).toContainEqual({ label: 'Calls, used before the change to Flat', amount: 140 });
     await polar.subscriptions.update({
       id: subscriptionId!,
       subscriptionUpdate: { productId: flat.id, prorationBehavior: 'prorate' },

@@ -5,7 +5,7 @@
 // the lines for the next renewal. A change of interval restarts the period now.
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { randomUUID } from 'node:crypto';
-import { transaction, type Db, type Tx } from '../../infra/db.js';
+import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
 import type { addressSchema } from '../addresses/schemas.js';
 import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
@@ -257,6 +257,24 @@ export async function changeSubscriptionProduct(
   return subscriptionView(after, ctx.publicUrl);
 }
 
+/**
+ * The period's usage so far that the new plan will not bill at its renewal (a metered price it
+ * drops, or every one when the change restarts the period): billed with the next renewal instead.
+ */
+async function droppedUsageLines(
+  sql: SqlClient,
+  row: SubscriptionRow,
+  plan: PlanChangePlan,
+  at: Date,
+  productName: string,
+): Promise<BillingLine[]> {
+  const kept = new Set(plan.intervalChange ? [] : plan.prices.map((price) => price.productPriceId));
+  const usage = await meteredUsageLines(sql, row, at, (productPriceId) => !kept.has(productPriceId));
+  return usage
+    .filter((line) => line.amount > 0)
+    .map((line) => ({ ...line, label: `${line.label}, used before the change to ${productName}` }));
+}
+
 async function applyPlan(
   tx: Tx,
   row: SubscriptionRow,
@@ -266,14 +284,10 @@ async function applyPlan(
   taxAmount: number,
   customer: Awaited<ReturnType<typeof findLiveCustomer>>,
 ): Promise<void> {
-  // Usage of the period so far that the new plan will not bill at its renewal (a metered price it
-  // drops, or every one when the period restarts) is billed with the next renewal instead.
-  const kept = new Set(plan.intervalChange ? [] : plan.prices.map((price) => price.productPriceId));
-  const usage = await meteredUsageLines(tx.sql, row, at, (productPriceId) => !kept.has(productPriceId));
-  for (const line of usage.filter((each) => each.amount > 0)) {
+  for (const line of await droppedUsageLines(tx.sql, row, plan, at, product.name)) {
     await insertPendingItem(tx.sql, {
       subscriptionId: row.id,
-      label: `${line.label}, used before the change to ${product.name}`,
+      label: line.label,
       amount: line.amount,
       productPriceId: line.productPriceId,
       createdAt: at,
@@ -399,14 +413,18 @@ export async function previewProductChange(
   const behavior =
     input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
-  const plan = planProductChange(current, product, behavior, subscriptionNow(current));
+  const at = subscriptionNow(current);
+  const plan = planProductChange(current, product, behavior, at);
+  const usage = await droppedUsageLines(ctx.db.sql, current, plan, at, product!.name);
+  const usageTotal = usage.reduce((sum, line) => sum + line.amount, 0);
   const dueNow = plan.behavior === 'invoice' ? Math.max(plan.net, 0) : 0;
   return {
     proration_behavior: plan.behavior,
     currency: current.currency,
-    lines: plan.lines.map(({ label, amount }) => ({ label, amount })),
+    lines: [...plan.lines, ...usage].map(({ label, amount }) => ({ label, amount })),
     amount_due_now: dueNow,
-    amount_carried_to_next_invoice: plan.behavior === 'invoice' ? Math.min(plan.net, 0) : plan.net,
+    amount_carried_to_next_invoice:
+      (plan.behavior === 'invoice' ? Math.min(plan.net, 0) : plan.net) + usageTotal,
     new_amount: plan.newAmount,
     recurring_interval: product!.recurringInterval as RecurringInterval,
     current_period_end: plan.period.end.toISOString(),
