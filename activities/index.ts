@@ -1,3 +1,4 @@
+import type { BenefitGrantWorkflows } from '../domain/benefit-grants/service.js';
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
@@ -8,6 +9,7 @@ import type { TaxCalculator } from '../domain/tax/calculator.js';
 import type { WebhookSender, WebhookWorkflows } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
+import { createBenefitGrantActivities } from './benefit-grants.js';
 import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
 import { createPaymentActivities } from './payments.js';
@@ -38,6 +40,7 @@ export type ActivityDeps = {
     invitations: InvitationWorkflows;
     webhooks: WebhookWorkflows;
     customerMeters: CustomerMeterWorkflows;
+    benefitGrants: BenefitGrantWorkflows;
     processorEvents: ProcessorEventSink;
   };
 };
@@ -53,5 +56,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
     ...createUsageActivities(deps),
+    ...createBenefitGrantActivities(deps),
   };
 }

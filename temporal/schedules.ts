@@ -4,6 +4,8 @@ import {
   ScheduleOverlapPolicy,
   type Client,
 } from '@temporalio/client';
+import { benefitGrantDispatcherWorkflowId } from '../domain/benefit-grants/rules.js';
+import type { BenefitGrantWorkflows } from '../domain/benefit-grants/service.js';
 import {
   customerMeterRefresherWorkflowId,
   type CustomerMeterWorkflows,
@@ -26,22 +28,30 @@ export const redeliverProcessorEventsScheduleId = scheduleId('redeliver-processo
 export const housekeepingScheduleId = scheduleId('housekeeping');
 export const webhookDispatcherWatchdogScheduleId = scheduleId('webhook-dispatcher-watchdog');
 export const customerMeterRefresherWatchdogScheduleId = scheduleId('customer-meter-refresher-watchdog');
+export const benefitGrantDispatcherWatchdogScheduleId = scheduleId('benefit-grant-dispatcher-watchdog');
+export const reconcileBenefitGrantsScheduleId = scheduleId('reconcile-benefit-grants');
 
 /** The deployment's workflows that run for good, each restarted by its watchdog schedule. */
 export type LongLivedWorkflows = {
   webhooks: Pick<WebhookWorkflows, 'ensureDispatcher'>;
   customerMeters: CustomerMeterWorkflows;
+  benefitGrants: Pick<BenefitGrantWorkflows, 'ensureDispatcher'>;
 };
 
 /** Starts whichever of them does not run. */
 export async function ensureLongLivedWorkflows(workflows: LongLivedWorkflows): Promise<void> {
   await workflows.webhooks.ensureDispatcher();
   await workflows.customerMeters.ensureRefresher();
+  await workflows.benefitGrants.ensureDispatcher();
 }
 
 /** Their workflow ids: a test or a bench stopping its worker for good terminates them. */
 export function longLivedWorkflowIds(taskQueue: string): string[] {
-  return [webhookDispatcherWorkflowId(taskQueue), customerMeterRefresherWorkflowId(taskQueue)];
+  return [
+    webhookDispatcherWorkflowId(taskQueue),
+    customerMeterRefresherWorkflowId(taskQueue),
+    benefitGrantDispatcherWorkflowId(taskQueue),
+  ];
 }
 
 /** Schedules of earlier versions, deleted at start so they stop starting workflows that are gone. */
@@ -65,6 +75,8 @@ export async function ensureSchedules(
     [housekeepingScheduleId, HOUSEKEEPING_EVERY, 'housekeepingWorkflow'],
     [webhookDispatcherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureWebhookDispatcherWorkflow'],
     [customerMeterRefresherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureCustomerMeterRefresherWorkflow'],
+    [benefitGrantDispatcherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureBenefitGrantDispatcherWorkflow'],
+    [reconcileBenefitGrantsScheduleId, RECONCILE_EVERY, 'reconcileBenefitGrantsWorkflow'],
   ] as const;
   for (const [id, every, workflowType] of schedules) {
     try {

@@ -2,6 +2,7 @@
 // worker, tests) from one Temporal client and the deployment's main task queue.
 
 import type { Client } from '@temporalio/client';
+import type { BenefitGrantWorkflows } from '../domain/benefit-grants/service.js';
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
@@ -10,6 +11,7 @@ import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { WebhookWorkflows } from '../domain/webhooks/service.js';
+import { temporalBenefitGrantWorkflows } from './benefit-grants.js';
 import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalRefundWorkflows } from './refunds.js';
@@ -24,6 +26,7 @@ export type WorkflowStarters = {
   invitations: InvitationWorkflows;
   webhooks: WebhookWorkflows;
   customerMeters: CustomerMeterWorkflows;
+  benefitGrants: BenefitGrantWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
 };
@@ -38,6 +41,7 @@ export function temporalStarters(temporal: Client, taskQueue: string): WorkflowS
     invitations: temporalInvitationWorkflows(temporal, taskQueue),
     webhooks: temporalWebhookWorkflows(temporal, taskQueue),
     customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue),
+    benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds }),
   };
 }

@@ -11,4 +11,10 @@ export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
 export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
 export { reconcileSubscriptionsWorkflow, subscriptionWorkflow } from './subscriptions.js';
+export {
+  benefitGrantDispatcherWorkflow,
+  benefitGrantWorkflow,
+  ensureBenefitGrantDispatcherWorkflow,
+  reconcileBenefitGrantsWorkflow,
+} from './benefit-grants.js';
 export { customerMeterRefresherWorkflow, ensureCustomerMeterRefresherWorkflow } from './usage.js';

@@ -11,6 +11,7 @@ import { perCaller, rateLimit } from '../http/rate-limit.js';
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
+import { registerLicenseKeyOperations } from './license-keys.js';
 import {
   checkoutClientCors,
   registerCheckoutClientOperations,
@@ -110,6 +111,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerAccessTokenOperations(registry, deps);
   registerCustomerOperations(registry, deps);
   registerBenefitOperations(registry, deps);
+  registerLicenseKeyOperations(registry, deps);
   registerDiscountOperations(registry, deps);
   registerCheckoutLinkOperations(registry, { db: deps.db, publicUrl: deps.publicUrl });
   registerProductOperations(registry, deps);

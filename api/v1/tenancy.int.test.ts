@@ -307,6 +307,52 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'license keys',
+    scope: 'license_keys',
+    // Made by a license_keys grant, never by a request: seeded as the grant step writes one.
+    seed: async ({ db, id, polar }) => {
+      const customer = await createCustomer(polar);
+      const benefit = await db.benefit.create({
+        data: { organizationId: id, type: 'license_keys', description: 'License', properties: {} },
+      });
+      const grant = await db.benefitGrant.create({
+        data: { benefitId: benefit.id, customerId: customer.id, grantedAt: new Date() },
+      });
+      const key = await db.licenseKey.create({
+        data: {
+          organizationId: id,
+          customerId: customer.id,
+          benefitId: benefit.id,
+          grantId: grant.id,
+          key: `KEY-${suffix()}`,
+          status: 'granted',
+        },
+      });
+      const activation = await db.licenseKeyActivation.create({
+        data: { licenseKeyId: key.id, label: 'laptop' },
+      });
+      return { ...key, activationId: activation.id };
+    },
+    stored: (db, key) => db.licenseKey.findUnique({ where: { id: key.id } }),
+    count: (db, organizationId) => db.licenseKey.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'license_keys:list', method: 'get', path: '/license-keys/' },
+      { operationId: 'license_keys:get', method: 'get', path: '/license-keys/{id}' },
+      {
+        operationId: 'license_keys:update',
+        method: 'patch',
+        path: '/license-keys/{id}',
+        body: () => ({ status: 'disabled' }),
+      },
+      {
+        operationId: 'license_keys:get_activation',
+        method: 'get',
+        path: '/license-keys/{id}/activations/{activation_id}',
+        params: (key) => ({ id: key.id, activation_id: key.activationId }),
+      },
+    ],
+  }),
+  tenancyScenario({
     name: 'customers',
     scope: 'customers',
     seed: async ({ polar }) => {

@@ -361,6 +361,75 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     expect(meterOf(april.meters, calls.id)).toMatchObject({ consumedUnits: 1, creditedUnits: 0, amount: 0 });
   });
 
+  it('credits a meter_credit benefit at the grant and again at each renewal, rolling over what was left', async () => {
+    const { polar, token } = await seller();
+    const clocks = clockApi(token);
+    const calls = await polar.meters.create({
+      name: 'Calls',
+      filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'calls' }] },
+      aggregation: { func: 'count' },
+    });
+    const included = await polar.benefits.create({
+      type: 'meter_credit',
+      description: '100 calls a month',
+      properties: { units: 100, rollover: true, meterId: calls.id },
+    });
+    const plan = await polar.products.create({
+      name: 'Calls plan',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' },
+        { amountType: 'metered_unit', meterId: calls.id, priceCurrency: 'usd', unitAmount: '0.35' },
+      ],
+    });
+    await polar.products.updateBenefits({ id: plan.id, productBenefitsUpdate: { benefits: [included.id] } });
+    const clock = await clocks.create('2026-03-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', name: 'Ada' });
+    await clocks.attach(clock.id, customer.id);
+    await buy(polar, plan.id, customer.id);
+    const callsOn = (month: string, count: number) =>
+      polar.events.ingest({
+        events: Array.from({ length: count }, (_, index) => ({
+          name: 'calls',
+          customerId: customer.id,
+          timestamp: new Date(Date.parse(`2026-${month}-10T12:00:00Z`) + index * 1000),
+        })),
+      });
+    const meterNow = (
+      check: (meter: { consumedUnits: number; creditedUnits: number; balance: number }) => boolean,
+    ) =>
+      eventually(
+        async () => (await polar.customerMeters.list({ customerId: customer.id })).result.items[0],
+        (meter) => meter !== undefined && check(meter),
+        30_000,
+      );
+
+    // March: 100 credited at the purchase (in clock time), 60 used.
+    await callsOn('03', 60);
+    await meterNow((meter) => meter.creditedUnits === 100 && meter.consumedUnits === 60);
+    await clocks.advanceTo(clock.id, '2026-04-01T01:00:00.000Z');
+    // April starts again: the 40 left roll over, then the month's 100.
+    const april = await meterNow((meter) => meter.creditedUnits === 140 && meter.consumedUnits === 0);
+    expect(april!.balance).toBe(140);
+    const grant = (await polar.benefits.grants({ id: included.id })).result.items[0]!;
+    expect(grant.isGranted).toBe(true);
+
+    await callsOn('04', 200);
+    await clocks.advanceTo(clock.id, '2026-05-01T01:00:00.000Z');
+    const renewals = await eventually(
+      () => ordersOf(polar, [plan.id]),
+      (orders) => orders.filter((order) => order.billingReason === 'subscription_cycle').length === 2,
+    );
+    const usage = renewals
+      .filter((order) => order.billingReason === 'subscription_cycle')
+      .map((order) => order.items.find((item) => item.label === 'Calls')?.amount ?? 0);
+    // March: 60 used of 100 credited, nothing billed. April: 200 used, 140 credited: 60 × 0.35 ¢ = 21 ¢.
+    expect(usage).toEqual([0, 21]);
+    // May: nothing left to roll over, 100 credited.
+    const may = await meterNow((meter) => meter.creditedUnits === 100 && meter.consumedUnits === 0);
+    expect(may!.balance).toBe(100);
+  });
+
   it('bills the usage a plan change drops at the next renewal, and none after the change', async () => {
     const { polar, token, product } = await seller();
     const clocks = clockApi(token);

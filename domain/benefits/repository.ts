@@ -41,30 +41,4 @@ export function updateBenefitRow(tx: Prisma.TransactionClient, id: string, data:
   return tx.benefit.update({ where: { id }, data });
 }
 
-export function listGrants(
-  db: Db,
-  where: Prisma.BenefitGrantWhereInput,
-  page: { skip: number; take: number },
-) {
-  return db.$transaction([
-    db.benefitGrant.findMany({
-      where,
-      include: { customer: true },
-      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-      ...page,
-    }),
-    db.benefitGrant.count({ where }),
-  ]);
-}
-
-/** The grants a customer holds now: granted and not revoked, of benefits that still exist. */
-export function activeGrantsOf(db: Db | Prisma.TransactionClient, customerId: string) {
-  return db.benefitGrant.findMany({
-    where: { customerId, grantedAt: { not: null }, revokedAt: null, benefit: { deletedAt: null } },
-    include: { benefit: { select: { type: true } } },
-    orderBy: { grantedAt: 'asc' },
-  });
-}
-
 export type BenefitRow = NonNullable<Awaited<ReturnType<typeof findLiveBenefit>>>;
-export type GrantRow = Awaited<ReturnType<typeof listGrants>>[0][number];

@@ -10,7 +10,6 @@ import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findLiveBenefit,
   insertBenefit,
-  listGrants,
   listLiveBenefits,
   updateBenefitRow,
   type BenefitRow,
@@ -19,12 +18,15 @@ import { storedProperties } from './rules.js';
 import type {
   Benefit,
   BenefitCreate,
+  BenefitGrant,
   BenefitGrantListQuery,
   BenefitListQuery,
   BenefitType,
   BenefitUpdate,
 } from './schemas.js';
-import { benefitView, benefitGrantView } from './views.js';
+import { benefitView } from './views.js';
+import { listGrants, markBenefitHoldersStale, requestGrantUpdates } from '../benefit-grants/repository.js';
+import { grantView } from '../benefit-grants/service.js';
 
 /** What a benefit points at must be the organization's own: the credited meter, uploaded downloadables. */
 async function assertReferences(
@@ -129,12 +131,15 @@ export async function updateBenefit(
     await assertReferences(db, current.organizationId, current.type as BenefitType, properties);
     data.properties = properties as Prisma.InputJsonValue;
   }
-  return db.$transaction(async (tx) =>
-    recordBenefitEvent(tx, await updateBenefitRow(tx, id, data), 'updated'),
-  );
+  return db.$transaction(async (tx) => {
+    const benefit = await recordBenefitEvent(tx, await updateBenefitRow(tx, id, data), 'updated');
+    // Buyers' keys, files and credits follow the new properties (never reviving a revoked key).
+    if (data.properties) await requestGrantUpdates(tx, id);
+    return benefit;
+  });
 }
 
-/** Deleting hides the benefit; grants already given keep their history. */
+/** Deleting hides the benefit and takes it back from everyone who holds it; grants keep their history. */
 export async function deleteBenefit(db: Db, caller: Caller, id: string): Promise<void> {
   const current = await findBenefitFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
@@ -142,6 +147,8 @@ export async function deleteBenefit(db: Db, caller: Caller, id: string): Promise
   await db.$transaction(async (tx) => {
     const row = await updateBenefitRow(tx, id, { deletedAt: new Date() });
     await recordBenefitEvent(tx, row, 'updated');
+    // A deleted benefit is taken back from everyone who holds it.
+    await markBenefitHoldersStale(tx, id);
   });
 }
 
@@ -152,5 +159,9 @@ export async function listBenefitGrants(db: Db, caller: Caller, id: string, quer
   if (query.is_granted === true) Object.assign(where, { grantedAt: { not: null }, revokedAt: null });
   if (query.is_granted === false) where.OR = [{ grantedAt: null }, { revokedAt: { not: null } }];
   const [rows, total] = await listGrants(db, where, pageToSkipTake(query));
-  return paginated(rows.map(benefitGrantView), total, query);
+  return paginated(
+    rows.map((row) => grantView(row, row.customer) as unknown as BenefitGrant),
+    total,
+    query,
+  );
 }

@@ -1,6 +1,7 @@
 // The steps of a checkout after confirmation, each one idempotent, run by the `checkout:<id>`
 // workflow's activities: charge, then fulfil (customer + order) or record the failure; expire.
 
+import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
@@ -245,6 +246,8 @@ export async function fulfilCheckout(
     });
     await recordCheckoutUpdated(ctx, tx, updated);
     await recordCustomerStateChanged(tx, customer);
+    // What was bought is granted by the benefit-grant workflows (docs/benefits.md).
+    await markBenefitGrantsStale(tx, [customer.id]);
     // A plan with metered prices shows their usage from now on (subscription.meters).
     if (subscription && checkout.product.prices.some((price) => price.amountType === 'metered_unit')) {
       await markCustomerMetersStale(tx, [customer.id]);

@@ -370,3 +370,12 @@ export async function findLiveSubscriptionsOf(
   );
   return rows;
 }
+
+/** The row's balance (0 without a row), in whole units as credits count them. */
+export async function meterBalanceOf(sql: SqlClient, customerId: string, meterId: string): Promise<number> {
+  const { rows } = await sql.query<{ balance: string }>(
+    `SELECT balance::text AS balance FROM customer_meters WHERE customer_id = $1::uuid AND meter_id = $2::uuid`,
+    [customerId, meterId],
+  );
+  return rows[0] ? Number(rows[0].balance) : 0;
+}

@@ -14,6 +14,7 @@ import {
   findMetersOfOrganization,
   listCustomerMeterRows,
   lockCustomerMeters,
+  meterBalanceOf,
   findMeteredSubscriptionPrices,
   findLiveSubscriptionsOf,
   refreshCustomerMeterRows,
@@ -185,4 +186,34 @@ export type CustomerMeterWorkflows = {
 
 export function customerMeterRefresherWorkflowId(taskQueue: string): string {
   return `customer-meter-refresher:${taskQueue}`;
+}
+
+/**
+ * The customer's balance on the meter as of this moment, recomputed in the caller's transaction
+ * rather than read from the refresher's last round: a meter credit's rollover and revoke take
+ * units from it, so it must not lag behind the events.
+ */
+export async function currentMeterBalance(
+  sql: SqlClient,
+  customer: { id: string; organizationId: string; externalId: string | null },
+  meterId: string,
+): Promise<number> {
+  await lockCustomerMeters(sql, [customer.id]);
+  const meter = (await findMetersOfOrganization(sql, customer.organizationId)).find(
+    ({ id }) => id === meterId,
+  );
+  if (!meter) return 0;
+  await refreshCustomerMeterRows(
+    sql,
+    customer.organizationId,
+    [customer],
+    [
+      {
+        id: meter.id,
+        filter: filterSchema.parse(meter.filter),
+        aggregation: aggregationSchema.parse(meter.aggregation),
+      },
+    ],
+  );
+  return meterBalanceOf(sql, customer.id, meterId);
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
-import { activeGrantsOf } from '../benefits/repository.js';
+import { activeGrantsOf, markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { customerMetersOf, markCustomerMetersStale } from '../customer-meters/repository.js';
 import { customerStateMeterView } from '../customer-meters/views.js';
 import { recordEvent } from '../events/repository.js';
@@ -197,9 +197,11 @@ export async function deleteCustomer(
 ): Promise<void> {
   const current = await findCustomerFor(db, caller, ref);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
-  await db.$transaction(async (tx) =>
-    withEvents(tx, await updateCustomerRow(tx, current.id, { deletedAt: new Date() }), 'deleted'),
-  );
+  await db.$transaction(async (tx) => {
+    await withEvents(tx, await updateCustomerRow(tx, current.id, { deletedAt: new Date() }), 'deleted');
+    // A deleted customer holds nothing: their grants are revoked.
+    await markBenefitGrantsStale(tx, [current.id]);
+  });
 }
 
 export async function getCustomerState(

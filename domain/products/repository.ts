@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db.js';
+import type { Db, SqlClient } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 
 type Client = Db | Prisma.TransactionClient;
@@ -227,4 +227,21 @@ export async function replaceBenefits(tx: Prisma.TransactionClient, productId: s
 
 export function findProductIdsOfOrganization(db: Client, organizationId: string, ids: string[]) {
   return db.product.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true } });
+}
+
+/** The live benefits each of these products gives, in the product's order. */
+export async function benefitIdsOfProducts(
+  sql: SqlClient,
+  productIds: string[],
+): Promise<Map<string, string[]>> {
+  const { rows } = await sql.query<{ productId: string; benefitId: string }>(
+    `SELECT pb.product_id AS "productId", pb.benefit_id AS "benefitId"
+     FROM product_benefits pb JOIN benefits b ON b.id = pb.benefit_id AND b.deleted_at IS NULL
+     WHERE pb.product_id = ANY($1::uuid[]) ORDER BY pb.product_id, pb."order"`,
+    [[...new Set(productIds)]],
+  );
+  const byProduct = new Map<string, string[]>();
+  for (const row of rows)
+    byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row.benefitId]);
+  return byProduct;
 }

@@ -43,6 +43,9 @@ import type {
 } from './schemas.js';
 import { priceView, productView } from './views.js';
 import { findSelectableBenefitIds } from '../benefits/repository.js';
+import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
+import { purchaserIdsOfProduct } from '../orders/repository.js';
+import { subscriberIdsOfProduct } from '../subscriptions/repository.js';
 
 export type ProductsContext = { db: Db; publicUrl: string };
 
@@ -346,6 +349,12 @@ export async function updateProductBenefits(
     await lockProduct(tx, id);
     await replaceBenefits(tx, id, benefitIds);
     await updateProductRow(tx, id, organizationId, { modifiedAt: now });
+    // Everyone who bought it gains the new benefits and loses the removed ones; the rest of what
+    // they hold (a meter's balance, a key) is untouched.
+    await markBenefitGrantsStale(tx, [
+      ...(await purchaserIdsOfProduct(tx, id)),
+      ...(await subscriberIdsOfProduct(tx, id)),
+    ]);
     const updated = productView(await readProduct(tx, id, organizationId), ctx.publicUrl);
     await recordEvent(tx, { organizationId, type: 'product.updated', data: updated, at: now });
     return updated;

@@ -69,3 +69,13 @@ export function findPendingRefunds(db: Db, before: Date, limit: number) {
     take: limit,
   });
 }
+
+/** Of these orders, those a succeeded refund took the benefits of. */
+export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClient, orderIds: string[]) {
+  if (orderIds.length === 0) return new Set<string>();
+  const rows = await db.refund.findMany({
+    where: { orderId: { in: orderIds }, status: 'succeeded', revokeBenefits: true },
+    select: { orderId: true },
+  });
+  return new Set(rows.map((row) => row.orderId));
+}

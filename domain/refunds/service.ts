@@ -4,6 +4,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationsToList } from '../access/service.js';
 import { recordEvent } from '../events/repository.js';
 import { findOrder, lockOrder } from '../orders/repository.js';
+import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { applySucceededRefund, findOrderFor } from '../orders/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
@@ -72,6 +73,13 @@ export async function createRefund(
     };
     if (left.net <= 0) {
       throw new AppError('RefundedAlready', 'The rest of the order is already being refunded.');
+    }
+    if (input.revoke_benefits && order.subscriptionId) {
+      throw new InvalidFieldError(
+        ['body', 'revoke_benefits'],
+        "A subscription's benefits end with the subscription: revoke or cancel the subscription instead.",
+        'revoke_subscription_benefits_prohibited',
+      );
     }
     if (input.amount > left.net) {
       throw new AppError('RefundAmountTooHigh', `At most ${left.net} can still be refunded on this order.`);
@@ -173,7 +181,10 @@ export async function settleRefund(db: Db, refundId: string, outcome: RefundSett
       type: 'refund.updated',
       data: refundView(settled),
     });
-    if (outcome.status === 'succeeded') await applySucceededRefund(tx, refund);
+    if (outcome.status === 'succeeded') {
+      await applySucceededRefund(tx, refund);
+      if (refund.revokeBenefits) await markBenefitGrantsStale(tx, [refund.customerId]);
+    }
   });
 }
 

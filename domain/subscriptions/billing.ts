@@ -4,6 +4,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
 import { discountAmountFor } from '../checkouts/rules.js';
+import { markBenefitGrantsStaleSql, requestGrantCycles } from '../benefit-grants/repository.js';
 import { markCustomerMetersStale, usageInWindows } from '../customer-meters/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { findLiveCustomer } from '../customers/repository.js';
@@ -428,6 +429,8 @@ async function cycleSubscription(
         await recordSubscriptionChange(ctx, tx, row, after, at);
         return { cycled: { outcome: 'ended', orderId: order?.id ?? null }, made: { row: after, order } };
       }
+      // The new period cycles the plan's benefits (a meter credit resets and credits again).
+      await requestGrantCycles(tx.sql, row.id, plan.start);
       // The metered prices' usage starts again with the new period (subscription.meters).
       if (usage.length > 0) await markCustomerMetersStale(tx.prisma, [row.customerId]);
       const fees = periodFees(row, plan.start);
@@ -460,7 +463,10 @@ async function cycleSubscription(
 export async function recordSubscriptionChange(
   ctx: { publicUrl: string },
   tx: Tx,
-  before: Pick<SubscriptionRow, 'status' | 'canceledAt' | 'cancelAtPeriodEnd' | 'endedAt' | 'amount'>,
+  before: Pick<
+    SubscriptionRow,
+    'status' | 'canceledAt' | 'cancelAtPeriodEnd' | 'endedAt' | 'amount' | 'productId'
+  >,
   after: SubscriptionRow,
   at: Date,
 ): Promise<void> {
@@ -477,6 +483,10 @@ export async function recordSubscriptionChange(
     tx.sql,
     types.map((type) => ({ organizationId: after.organizationId, type, data, at })),
   );
+  // A plan holds its product's benefits until it ends (past_due keeps them through dunning).
+  if (isEnded(before) !== isEnded(after) || before.productId !== after.productId) {
+    await markBenefitGrantsStaleSql(tx.sql, [after.customerId]);
+  }
   if (wasActive !== isActive || isEnded(after) !== isEnded(before) || after.amount !== before.amount) {
     const customer = await findLiveCustomer(tx.prisma, after.customerId);
     if (customer) await recordCustomerStateChanged(tx.prisma, customer);

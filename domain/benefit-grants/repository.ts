@@ -1,0 +1,226 @@
+import type { Db, SqlClient } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { returningList, updateRow } from '../../infra/sql.js';
+import { Prisma as PrismaNamespace } from '../../generated/prisma/client.js';
+import type { DesiredGrant, GrantDesire } from './rules.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+/** These customers' benefits may have to change: the dispatcher will look (docs/benefits.md). */
+export async function markBenefitGrantsStale(tx: Client, customerIds: string[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await tx.benefitGrantSync.createMany({
+    data: [...new Set(customerIds)].map((customerId) => ({ customerId })),
+  });
+}
+
+/** The same, for the plain-SQL paths (the renewal step). */
+export async function markBenefitGrantsStaleSql(sql: SqlClient, customerIds: string[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await sql.query(`INSERT INTO benefit_grant_syncs (customer_id) SELECT unnest($1::uuid[])`, [
+    [...new Set(customerIds)],
+  ]);
+}
+
+/** Every customer holding a grant of this benefit (it was edited or deleted). */
+export async function markBenefitHoldersStale(tx: Client, benefitId: string): Promise<void> {
+  await tx.$executeRaw`INSERT INTO benefit_grant_syncs (customer_id)
+    SELECT DISTINCT customer_id FROM benefit_grants WHERE benefit_id = ${benefitId}::uuid`;
+}
+
+/**
+ * Takes the oldest marks (up to `limit`) and every other mark of their customers, deleting them in
+ * the caller's transaction: if it fails, they are there again.
+ */
+export async function claimGrantSyncs(sql: SqlClient, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ customerId: string }>(
+    `WITH picked AS (
+       SELECT DISTINCT customer_id FROM (
+         SELECT customer_id FROM benefit_grant_syncs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+       ) oldest
+     )
+     DELETE FROM benefit_grant_syncs s USING picked p WHERE s.customer_id = p.customer_id
+     RETURNING s.customer_id AS "customerId"`,
+    [limit],
+  );
+  return [...new Set(rows.map((row) => row.customerId))];
+}
+
+/** Serializes the dispatcher's rounds for these customers (two workers, one customer). */
+export async function lockCustomersForGrants(sql: SqlClient, customerIds: string[]): Promise<void> {
+  await sql.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('benefit-grants:' || id::text, 0))
+     FROM unnest($1::uuid[]) AS id ORDER BY id`,
+    [[...customerIds].sort()],
+  );
+}
+
+const grantFields = PrismaNamespace.BenefitGrantScalarFieldEnum;
+export type GrantRecord = Prisma.BenefitGrantGetPayload<object>;
+
+export async function grantRowsOfCustomers(sql: SqlClient, customerIds: string[]): Promise<GrantRecord[]> {
+  const { rows } = await sql.query<GrantRecord>(
+    `SELECT ${returningList(grantFields)} FROM benefit_grants WHERE customer_id = ANY($1::uuid[])`,
+    [customerIds],
+  );
+  return rows;
+}
+
+export async function insertDesiredGrants(sql: SqlClient, grants: DesiredGrant[]): Promise<void> {
+  if (grants.length === 0) return;
+  await sql.query(
+    `INSERT INTO benefit_grants (customer_id, benefit_id, order_id, subscription_id, desired)
+     SELECT g.customer_id, g.benefit_id, g.order_id, g.subscription_id, 'granted'
+     FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[]) AS g(customer_id, benefit_id, order_id, subscription_id)
+     ON CONFLICT DO NOTHING`,
+    [
+      grants.map((grant) => grant.customerId),
+      grants.map((grant) => grant.benefitId),
+      grants.map((grant) => (grant.source.kind === 'order' ? grant.source.id : null)),
+      grants.map((grant) => (grant.source.kind === 'subscription' ? grant.source.id : null)),
+    ],
+  );
+}
+
+export async function setGrantDesires(
+  sql: SqlClient,
+  desires: { id: string; desired: GrantDesire }[],
+): Promise<void> {
+  if (desires.length === 0) return;
+  await sql.query(
+    `UPDATE benefit_grants g SET desired = d.desired, modified_at = now()
+     FROM unnest($1::uuid[], $2::text[]) AS d(id, desired) WHERE g.id = d.id`,
+    [desires.map((desire) => desire.id), desires.map((desire) => desire.desired)],
+  );
+}
+
+/**
+ * The SQL of a grant whose workflow has something to do (rules.ts `nextGrantStep`): the predicate
+ * of the partial index `benefit_grants_pending_idx`, written the same so the planner uses it.
+ */
+const PENDING = `((g.desired = 'granted' AND (g.granted_at IS NULL OR g.revoked_at IS NOT NULL OR g.cycles_applied < g.cycles_requested OR g.update_requested)) OR (g.desired = 'revoked' AND g.revoked_at IS NULL))`;
+
+export type GrantPair = { customerId: string; benefitId: string };
+
+/** The (customer, benefit) pairs of these customers with a grant to bring to what it should be. */
+export async function pendingPairsOf(sql: SqlClient, customerIds: string[]): Promise<GrantPair[]> {
+  const { rows } = await sql.query<GrantPair>(
+    `SELECT DISTINCT g.customer_id AS "customerId", g.benefit_id AS "benefitId"
+     FROM benefit_grants g WHERE g.customer_id = ANY($1::uuid[]) AND ${PENDING}`,
+    [customerIds],
+  );
+  return rows;
+}
+
+/**
+ * Pending pairs untouched since `before`, a grant waiting for the customer's linked account
+ * excepted: the reconciler's list (a workflow start lost after the dispatcher's commit).
+ */
+export async function stalePendingPairs(sql: SqlClient, before: Date, limit: number): Promise<GrantPair[]> {
+  const { rows } = await sql.query<GrantPair>(
+    `SELECT DISTINCT g.customer_id AS "customerId", g.benefit_id AS "benefitId"
+     FROM benefit_grants g
+     WHERE ${PENDING} AND coalesce(g.modified_at, g.created_at) < $1
+       AND coalesce(g.error->>'type', '') <> 'account_not_linked'
+     LIMIT $2`,
+    [before, limit],
+  );
+  return rows;
+}
+
+/** The pair's grants, locked for the caller's transaction: one step at a time per grant. */
+export async function lockGrantsOfPair(sql: SqlClient, pair: GrantPair): Promise<GrantRecord[]> {
+  const { rows } = await sql.query<GrantRecord>(
+    `SELECT ${returningList(grantFields)} FROM benefit_grants
+     WHERE customer_id = $1::uuid AND benefit_id = $2::uuid ORDER BY created_at, id FOR UPDATE`,
+    [pair.customerId, pair.benefitId],
+  );
+  return rows;
+}
+
+export function updateGrantRow(
+  sql: SqlClient,
+  id: string,
+  data: Partial<Omit<GrantRecord, 'id'>>,
+): Promise<GrantRecord | null> {
+  return updateRow<GrantRecord>(
+    sql,
+    'benefit_grants',
+    id,
+    { ...data, modifiedAt: new Date() },
+    { returning: grantFields, jsonFields: ['properties', 'error'] },
+  );
+}
+
+/** A grant's failure, recorded outside the failed step's transaction so the seller sees it. */
+export async function recordGrantErrors(
+  sql: SqlClient,
+  ids: string[],
+  error: { message: string; type: string; timestamp: string },
+): Promise<void> {
+  await sql.query(
+    `UPDATE benefit_grants SET error = $2::jsonb, modified_at = now() WHERE id = ANY($1::uuid[])`,
+    [ids, JSON.stringify(error)],
+  );
+}
+
+/** Each paid cycle of the subscription cycles its granted grants once, at `at`. */
+export async function requestGrantCycles(sql: SqlClient, subscriptionId: string, at: Date): Promise<void> {
+  await sql.query(
+    `WITH cycled AS (
+       UPDATE benefit_grants SET cycles_requested = cycles_requested + 1, cycled_at = $2, modified_at = now()
+       WHERE subscription_id = $1::uuid AND desired = 'granted'
+       RETURNING customer_id
+     )
+     INSERT INTO benefit_grant_syncs (customer_id) SELECT DISTINCT customer_id FROM cycled`,
+    [subscriptionId, at],
+  );
+}
+
+/** The benefit changed: its granted grants follow it, and their customers are looked at. */
+export async function requestGrantUpdates(tx: Client, benefitId: string): Promise<void> {
+  await tx.$executeRaw`UPDATE benefit_grants SET update_requested = true, modified_at = now()
+    WHERE benefit_id = ${benefitId}::uuid AND desired = 'granted'`;
+  await markBenefitHoldersStale(tx, benefitId);
+}
+
+/** Whether the customer holds this benefit through another grant (a second order, say). */
+export async function holdsThroughAnotherGrant(
+  sql: SqlClient,
+  pair: GrantPair,
+  exceptGrantId: string,
+): Promise<boolean> {
+  const { rows } = await sql.query(
+    `SELECT 1 FROM benefit_grants WHERE customer_id = $1::uuid AND benefit_id = $2::uuid AND id <> $3::uuid
+       AND desired = 'granted' AND granted_at IS NOT NULL AND revoked_at IS NULL LIMIT 1`,
+    [pair.customerId, pair.benefitId, exceptGrantId],
+  );
+  return rows.length > 0;
+}
+
+export function listGrants(
+  db: Db,
+  where: Prisma.BenefitGrantWhereInput,
+  page: { skip: number; take: number },
+) {
+  return db.$transaction([
+    db.benefitGrant.findMany({
+      where,
+      include: { customer: true },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      ...page,
+    }),
+    db.benefitGrant.count({ where }),
+  ]);
+}
+
+/** The grants a customer holds now: granted and not revoked, of benefits that still exist. */
+export function activeGrantsOf(db: Client, customerId: string) {
+  return db.benefitGrant.findMany({
+    where: { customerId, grantedAt: { not: null }, revokedAt: null, benefit: { deletedAt: null } },
+    include: { benefit: { select: { type: true } } },
+    orderBy: { grantedAt: 'asc' },
+  });
+}
+
+export type GrantRow = Awaited<ReturnType<typeof listGrants>>[0][number];

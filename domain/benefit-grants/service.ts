@@ -1,0 +1,240 @@
+// Benefit grants: what each customer should hold, and each grant's steps (docs/benefits.md).
+
+import { transaction, type Db } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { benefitView } from '../benefits/views.js';
+import type { BenefitType } from '../benefits/schemas.js';
+import { recordCustomerStateChanged } from '../customers/service.js';
+import { customerView } from '../customers/views.js';
+import { recordEvents } from '../events/repository.js';
+import type { WebhookEventType } from '../events/schemas.js';
+import { paidPurchasesOf } from '../orders/repository.js';
+import { benefitIdsOfProducts } from '../products/repository.js';
+import { ordersWithBenefitsRevoked } from '../refunds/repository.js';
+import { benefitHoldingSubscriptionsOf } from '../subscriptions/repository.js';
+import { BILLABLE_STATUSES } from '../subscriptions/schemas.js';
+import {
+  claimGrantSyncs,
+  grantRowsOfCustomers,
+  holdsThroughAnotherGrant,
+  insertDesiredGrants,
+  lockCustomersForGrants,
+  lockGrantsOfPair,
+  pendingPairsOf,
+  recordGrantErrors,
+  setGrantDesires,
+  stalePendingPairs,
+  updateGrantRow,
+  type GrantPair,
+  type GrantRecord,
+} from './repository.js';
+import { nextGrantStep, planGrants, type DesiredGrant, type GrantStep } from './rules.js';
+import { benefitGrantSchema } from '../benefits/schemas.js';
+import { findTestClock } from '../test-clocks/repository.js';
+import { GrantWaitsForCustomer, STRATEGIES, type GrantProperties } from './strategies.js';
+
+/** Customers one dispatcher round looks at: one transaction. */
+export const CUSTOMERS_PER_SYNC = 200;
+
+const SYNC_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
+const STEP_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
+
+/**
+ * One round of the dispatcher: takes the marked customers and brings their grant rows to what they
+ * should hold now (a one-time order paid and not refunded with `revoke_benefits`, a subscription
+ * billable and not ended, each through its product's live benefits). Answers the (customer,
+ * benefit) pairs with work for their grant workflow. The marks go in the same transaction.
+ */
+export async function syncBenefitGrants(
+  db: Db,
+  limit = CUSTOMERS_PER_SYNC,
+): Promise<{ customers: number; pairs: GrantPair[] }> {
+  return transaction(
+    db,
+    async ({ prisma, sql }) => {
+      const customerIds = await claimGrantSyncs(sql, limit);
+      if (customerIds.length === 0) return { customers: 0, pairs: [] };
+      await lockCustomersForGrants(sql, customerIds);
+      const live = (
+        await prisma.customer.findMany({
+          where: { id: { in: customerIds }, deletedAt: null },
+          select: { id: true },
+        })
+      ).map(({ id }) => id);
+      const purchases = await paidPurchasesOf(sql, live);
+      const revoked = await ordersWithBenefitsRevoked(
+        prisma,
+        purchases.map(({ id }) => id),
+      );
+      const subscriptions = await benefitHoldingSubscriptionsOf(sql, live, BILLABLE_STATUSES);
+      const benefitsOf = await benefitIdsOfProducts(sql, [
+        ...purchases.map(({ productId }) => productId),
+        ...subscriptions.map(({ productId }) => productId),
+      ]);
+      const desired: DesiredGrant[] = [
+        ...purchases
+          .filter((order) => !revoked.has(order.id))
+          .flatMap((order) =>
+            (benefitsOf.get(order.productId) ?? []).map((benefitId) => ({
+              customerId: order.customerId,
+              benefitId,
+              source: { kind: 'order' as const, id: order.id },
+            })),
+          ),
+        ...subscriptions.flatMap((subscription) =>
+          (benefitsOf.get(subscription.productId) ?? []).map((benefitId) => ({
+            customerId: subscription.customerId,
+            benefitId,
+            source: { kind: 'subscription' as const, id: subscription.id },
+          })),
+        ),
+      ];
+      const plan = planGrants(desired, await grantRowsOfCustomers(sql, customerIds));
+      await insertDesiredGrants(sql, plan.create);
+      await setGrantDesires(sql, plan.desire);
+      return { customers: customerIds.length, pairs: await pendingPairsOf(sql, customerIds) };
+    },
+    SYNC_TRANSACTION,
+  );
+}
+
+const EVENT_OF_STEP: Record<Exclude<GrantStep, null>, WebhookEventType> = {
+  grant: 'benefit_grant.created',
+  revoke: 'benefit_grant.revoked',
+  cycle: 'benefit_grant.cycled',
+  update: 'benefit_grant.updated',
+};
+
+export type GrantOutcome = { done: number; waiting: string | null };
+
+/**
+ * Brings every grant of one customer and benefit to what it should be, one step at a time, each
+ * grant in the pair's transaction: a retry after a crash finds the grant as it was and does the
+ * step once. A step that fails records its error on the grant (shown as `is_granted: false` and
+ * in the dashboard) and throws, so the workflow retries it with back-off; a grant that waits for
+ * the customer (a linked account) answers `waiting` instead.
+ */
+export async function applyBenefitGrants(db: Db, pair: GrantPair, now = new Date()): Promise<GrantOutcome> {
+  try {
+    return await transaction(
+      db,
+      async ({ prisma, sql }) => {
+        const grants = await lockGrantsOfPair(sql, pair);
+        if (!grants.some((grant) => nextGrantStep(grant))) return { done: 0, waiting: null };
+        const benefit = await prisma.benefit.findUniqueOrThrow({ where: { id: pair.benefitId } });
+        const customer = await prisma.customer.findUniqueOrThrow({ where: { id: pair.customerId } });
+        // A customer on a test clock lives in its time: their credits and keys are dated by it.
+        const clock = customer.testClockId
+          ? await findTestClock(prisma, customer.testClockId, [customer.organizationId])
+          : null;
+        const at = clock?.frozenTime ?? now;
+        const strategy = STRATEGIES[benefit.type as BenefitType];
+        const events: Parameters<typeof recordEvents>[1] = [];
+        let done = 0;
+        for (let grant of grants) {
+          for (let step = nextGrantStep(grant); step; step = nextGrantStep(grant)) {
+            const context = {
+              sql,
+              grant,
+              benefit,
+              customer,
+              at,
+              heldElsewhere: () => holdsThroughAnotherGrant(sql, pair, grant.id),
+            };
+            const previous = grant.properties as GrantProperties;
+            const properties = await strategy[step](context);
+            const change: Partial<GrantRecord> = { properties, error: null as never };
+            if (step === 'grant') {
+              Object.assign(change, {
+                grantedAt: at,
+                revokedAt: null,
+                cyclesApplied: grant.cyclesRequested,
+                updateRequested: false,
+              });
+            }
+            if (step === 'revoke') Object.assign(change, { revokedAt: at, updateRequested: false });
+            if (step === 'cycle') change.cyclesApplied = grant.cyclesRequested;
+            if (step === 'update') change.updateRequested = false;
+            const type = step === 'grant' && grant.grantedAt ? 'benefit_grant.updated' : EVENT_OF_STEP[step];
+            grant = (await updateGrantRow(sql, grant.id, change))!;
+            done += 1;
+            events.push({
+              organizationId: benefit.organizationId,
+              type,
+              data: {
+                ...grantView(grant, customer),
+                benefit: benefitView(benefit),
+                previous_properties: step === 'update' || step === 'cycle' ? previous : null,
+              },
+              at,
+            });
+          }
+        }
+        await recordEvents(sql, events);
+        if (customer.deletedAt === null) await recordCustomerStateChanged(prisma, customer);
+        return { done, waiting: null };
+      },
+      STEP_TRANSACTION,
+    );
+  } catch (error) {
+    const waits = error instanceof GrantWaitsForCustomer;
+    const pending = (await lockGrantsOfPairOutside(db, pair)).filter((grant) => nextGrantStep(grant));
+    await recordGrantErrors(
+      db.sql,
+      pending.map(({ id }) => id),
+      {
+        message: error instanceof Error ? error.message : String(error),
+        type: waits ? (error as GrantWaitsForCustomer).type : 'grant_failed',
+        timestamp: new Date().toISOString(),
+      },
+    );
+    if (waits) return { done: 0, waiting: (error as Error).message };
+    throw error;
+  }
+}
+
+const lockGrantsOfPairOutside = (db: Db, pair: GrantPair) =>
+  transaction(db, ({ sql }) => lockGrantsOfPair(sql, pair));
+
+/** A grant in its wire shape, with the customer it was given to. */
+export function grantView(
+  grant: GrantRecord,
+  customer: Parameters<typeof customerView>[0],
+): Prisma.InputJsonObject {
+  return benefitGrantSchema.parse({
+    created_at: grant.createdAt.toISOString(),
+    modified_at: grant.modifiedAt?.toISOString() ?? null,
+    id: grant.id,
+    granted_at: grant.grantedAt?.toISOString() ?? null,
+    is_granted: grant.grantedAt !== null && grant.revokedAt === null,
+    revoked_at: grant.revokedAt?.toISOString() ?? null,
+    is_revoked: grant.revokedAt !== null,
+    subscription_id: grant.subscriptionId,
+    order_id: grant.orderId,
+    customer_id: grant.customerId,
+    benefit_id: grant.benefitId,
+    error: grant.error ?? null,
+    customer: customerView(customer),
+    properties: grant.properties,
+  }) as Prisma.InputJsonObject;
+}
+
+export type BenefitGrantWorkflows = {
+  /** Starts the dispatcher unless it runs; answers whether it started it. */
+  ensureDispatcher(): Promise<boolean>;
+  /** Wakes each pair's grant workflow, starting it if need be. */
+  wake(pairs: GrantPair[]): Promise<void>;
+};
+
+/** A pending grant untouched this long lost its workflow's start: the reconciler wakes it. */
+const RECONCILE_MIN_AGE_MS = 60_000;
+
+export async function reconcileBenefitGrantWorkflows(
+  db: Db,
+  workflows: BenefitGrantWorkflows,
+  now = new Date(),
+): Promise<{ woken: number }> {
+  const pairs = await stalePendingPairs(db.sql, new Date(now.getTime() - RECONCILE_MIN_AGE_MS), 500);
+  await workflows.wake(pairs);
+  return { woken: pairs.length };
+}

@@ -1,0 +1,116 @@
+import type { Db, SqlClient } from '../../infra/db.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { returningList } from '../../infra/sql.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+const liveActivations = { where: { deletedAt: null }, orderBy: { createdAt: 'asc' as const } };
+
+export function listLicenseKeyRows(
+  db: Db,
+  where: Prisma.LicenseKeyWhereInput,
+  page: { skip: number; take: number },
+) {
+  return db.$transaction([
+    db.licenseKey.findMany({
+      where,
+      include: { customer: true },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      ...page,
+    }),
+    db.licenseKey.count({ where }),
+  ]);
+}
+
+export function findLicenseKey(db: Client, id: string) {
+  return db.licenseKey.findUnique({
+    where: { id },
+    include: { customer: true, activations: liveActivations },
+  });
+}
+
+export function updateLicenseKeyRow(tx: Client, id: string, data: Prisma.LicenseKeyUncheckedUpdateInput) {
+  return tx.licenseKey.update({
+    where: { id },
+    data: { ...data, modifiedAt: new Date() },
+    include: { customer: true, activations: liveActivations },
+  });
+}
+
+export function findActivation(db: Client, licenseKeyId: string, id: string) {
+  return db.licenseKeyActivation.findFirst({ where: { id, licenseKeyId, deletedAt: null } });
+}
+
+export type LicenseKeyRow = NonNullable<Awaited<ReturnType<typeof findLicenseKey>>>;
+export type LicenseKeyActivationRow = NonNullable<Awaited<ReturnType<typeof findActivation>>>;
+
+const keyFields = Prisma.LicenseKeyScalarFieldEnum;
+export type LicenseKeyRecord = Prisma.LicenseKeyGetPayload<object>;
+
+// The grant step's statements, on its transaction's connection.
+
+export async function licenseKeyOfGrant(sql: SqlClient, grantId: string): Promise<LicenseKeyRecord | null> {
+  const { rows } = await sql.query<LicenseKeyRecord>(
+    `SELECT ${returningList(keyFields)} FROM license_keys WHERE grant_id = $1::uuid`,
+    [grantId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertLicenseKey(
+  sql: SqlClient,
+  key: Pick<
+    LicenseKeyRecord,
+    | 'organizationId'
+    | 'customerId'
+    | 'benefitId'
+    | 'grantId'
+    | 'key'
+    | 'limitActivations'
+    | 'limitUsage'
+    | 'expiresAt'
+  >,
+): Promise<LicenseKeyRecord> {
+  const { rows } = await sql.query<LicenseKeyRecord>(
+    `INSERT INTO license_keys (organization_id, customer_id, benefit_id, grant_id, key, status, limit_activations, limit_usage, expires_at)
+     VALUES ($1, $2, $3, $4, $5, 'granted', $6, $7, $8) RETURNING ${returningList(keyFields)}`,
+    [
+      key.organizationId,
+      key.customerId,
+      key.benefitId,
+      key.grantId,
+      key.key,
+      key.limitActivations,
+      key.limitUsage,
+      key.expiresAt,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** A re-grant gives the revoked key back; a key the seller disabled stays disabled. */
+export async function regrantLicenseKey(sql: SqlClient, id: string): Promise<void> {
+  await sql.query(
+    `UPDATE license_keys SET status = 'granted', modified_at = now() WHERE id = $1::uuid AND status = 'revoked'`,
+    [id],
+  );
+}
+
+export async function revokeLicenseKey(sql: SqlClient, id: string): Promise<void> {
+  await sql.query(
+    `UPDATE license_keys SET status = 'revoked', modified_at = now() WHERE id = $1::uuid AND status <> 'revoked'`,
+    [id],
+  );
+}
+
+/** The benefit's new limits; the key's status and expiry are the key's own. */
+export async function setLicenseKeyLimits(
+  sql: SqlClient,
+  id: string,
+  limits: { limitActivations: number | null; limitUsage: number | null },
+): Promise<void> {
+  await sql.query(
+    `UPDATE license_keys SET limit_activations = $2, limit_usage = $3, modified_at = now() WHERE id = $1::uuid`,
+    [id, limits.limitActivations, limits.limitUsage],
+  );
+}

@@ -1,0 +1,84 @@
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { BenefitGrantActivities } from '../activities/benefit-grants.js';
+import { BENEFIT_GRANT_SIGNALS } from '../domain/benefit-grants/rules.js';
+
+export const benefitGrantsChangedSignal = defineSignal(BENEFIT_GRANT_SIGNALS.changed);
+
+/** A grant workflow lingers this long after its work, so a burst of changes wakes one run. */
+const LINGER = '30 seconds';
+
+const { applyBenefitGrants } = proxyActivities<BenefitGrantActivities>({
+  startToCloseTimeout: '2 minutes',
+  // An outside service that is down (GitHub, Discord) is retried for as long as it takes; the
+  // grant shows the last error meanwhile.
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+export type BenefitGrantWorkflowInput = { customerId: string; benefitId: string };
+
+/**
+ * `benefit-grant:<customer>:<benefit>`: grants, cycles, updates and revokes one benefit for one
+ * customer, in order. What to do is on the grant rows (desired vs done); a signal says they
+ * changed. A grant waiting for the customer (a linked account) ends the run; linking wakes it.
+ */
+export async function benefitGrantWorkflow(
+  input: BenefitGrantWorkflowInput,
+): Promise<{ waiting: string | null }> {
+  let changed = true;
+  setHandler(benefitGrantsChangedSignal, () => {
+    changed = true;
+  });
+  let waiting: string | null = null;
+  while (changed) {
+    changed = false;
+    ({ waiting } = await applyBenefitGrants(input));
+    if (waiting) break;
+    if (!changed) await condition(() => changed, LINGER);
+    if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof benefitGrantWorkflow>(input);
+  }
+  return { waiting };
+}
+
+/** The dispatcher's activity watches this long before handing back to the workflow. */
+const DISPATCH_WATCH_MS = 30_000;
+const DISPATCH_ROUNDS_PER_RUN = 200;
+
+const { dispatchBenefitGrants } = proxyActivities<BenefitGrantActivities>({
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+const { ensureBenefitGrantDispatcher, reconcileBenefitGrants } = proxyActivities<BenefitGrantActivities>({
+  startToCloseTimeout: '1 minute',
+});
+
+/**
+ * `benefit-grant-dispatcher:<task queue>`: whatever may change a customer's benefits marks them in
+ * its own transaction; this workflow keeps an activity bringing the marked customers' grant rows
+ * to what they should hold and waking the grant workflows that have work.
+ */
+export async function benefitGrantDispatcherWorkflow(): Promise<void> {
+  for (let round = 0; round < DISPATCH_ROUNDS_PER_RUN; round += 1) {
+    await dispatchBenefitGrants({ watchMs: DISPATCH_WATCH_MS });
+    if (workflowInfo().continueAsNewSuggested) break;
+  }
+  await continueAsNew<typeof benefitGrantDispatcherWorkflow>();
+}
+
+/** Run by the `benefit-grant-dispatcher-watchdog` schedule. */
+export async function ensureBenefitGrantDispatcherWorkflow(): Promise<{ started: boolean }> {
+  return { started: await ensureBenefitGrantDispatcher() };
+}
+
+/** Run by the `reconcile-benefit-grants` schedule: wakes grants whose workflow start was lost. */
+export async function reconcileBenefitGrantsWorkflow(): Promise<{ woken: number }> {
+  return reconcileBenefitGrants();
+}
