@@ -2,6 +2,9 @@ import type { RequestHandler, Response } from 'express';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Caller } from '../../domain/access/rules.js';
 import { authenticateAccessToken } from '../../domain/access-tokens/service.js';
+import { looksLikeAccessToken } from '../../domain/access-tokens/rules.js';
+import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
+import { authenticateCustomerSession } from '../../domain/customer-sessions/service.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
 import { AppError } from '../../domain/platform/errors.js';
@@ -61,4 +64,41 @@ export function callerOf(res: Response): Caller {
   const caller = res.locals.caller as Caller | undefined;
   if (!caller) throw new AppError('Unauthorized');
   return caller;
+}
+
+/**
+ * Reads the customer-portal caller: a customer session's token (or a paid checkout's). A token of
+ * another kind, or one that expired, is refused here; operations without a caller (validating a
+ * license key, a signed download) go through unasked.
+ */
+export function authenticateCustomer(db: Db): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    if (!header) return next();
+    const token = BEARER.exec(header)?.[1] ?? '';
+    if (looksLikeAccessToken(token)) {
+      throw new AppError(
+        'Unauthorized',
+        "The customer portal takes a customer session's token (customerSessions.create), not an organization access token.",
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+    }
+    const customer = await authenticateCustomerSession(db, token);
+    if (!customer) {
+      throw new AppError('Unauthorized', 'The customer session is invalid or expired: sign in again.', {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    res.locals.customer = customer;
+    next();
+  };
+}
+
+export function customerOf(res: Response): CustomerCaller {
+  const customer = res.locals.customer as CustomerCaller | undefined;
+  if (!customer)
+    throw new AppError('Unauthorized', 'Sign in to the customer portal first.', {
+      'WWW-Authenticate': 'Bearer',
+    });
+  return customer;
 }

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
 import { AppError, ERRORS, type ErrorName } from '../../domain/platform/errors.js';
-import { callerOf } from './authenticate.js';
+import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
+import { callerOf, customerOf } from './authenticate.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -44,6 +45,8 @@ export type OperationSpec<
   extension?: string;
   /** Set by `addPublic`: operations anyone may call, such as the OpenAPI document itself. */
   public?: boolean;
+  /** Set by `addForCustomer`: the customer portal's operations, called with a customer session. */
+  customer?: boolean;
 };
 
 export type OperationInput<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
@@ -79,6 +82,12 @@ export type PublicOperationInput<P extends z.ZodType, Q extends z.ZodType, B ext
   OperationInput<P, Q, B>,
   'caller'
 >;
+
+export type CustomerOperationInput<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+> = PublicOperationInput<P, Q, B> & { customer: CustomerCaller };
 
 /** Registers operations on the /v1 router and remembers them for the OpenAPI document. */
 export class OperationRegistry {
@@ -126,6 +135,19 @@ export class OperationRegistry {
       assertScope(caller, spec.scope ?? spec.tag, spec.method);
       return handler({ ...input, caller });
     });
+  }
+
+  /**
+   * A customer-portal operation: the caller is a customer signed in with a customer session
+   * (`authenticateCustomer` in front of it); an organization's token or a dashboard session is not.
+   */
+  addForCustomer<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+    spec: Omit<OperationSpec<P, Q, B>, 'public' | 'customer'>,
+    handler: (input: CustomerOperationInput<P, Q, B>) => Promise<unknown>,
+  ): void {
+    this.register({ ...spec, customer: true }, (input, res) =>
+      handler({ ...input, customer: customerOf(res) }),
+    );
   }
 
   /** An operation without a caller (documented with no security requirement). */
@@ -311,8 +333,9 @@ const validationErrorBody = {
  */
 function errorNamesOf(spec: OperationSpec): ErrorName[] {
   const names = new Set<ErrorName>(['TooManyRequests']);
-  if (!spec.public) names.add('Unauthorized').add('NotPermitted');
-  if (!spec.public && spec.method === 'post') names.add('Conflict');
+  if (spec.customer) names.add('Unauthorized');
+  else if (!spec.public) names.add('Unauthorized').add('NotPermitted');
+  if (!spec.public && !spec.customer && spec.method === 'post') names.add('Conflict');
   if (spec.body) names.add('PayloadTooLarge').add('UnsupportedMediaType');
   if (spec.params) names.add('BadRequest');
   for (const name of spec.errors ?? []) names.add(name);
@@ -378,6 +401,7 @@ export function openApiDocument(
       ...(spec.extension ? { 'x-tollgate': spec.extension } : {}),
       tags: [spec.tag],
       ...(spec.public ? { security: [] } : {}),
+      ...(spec.customer ? { security: [{ customer_session: [] }] } : {}),
       parameters: [
         ...parametersOf(spec.params, 'path', components),
         ...parametersOf(spec.query, 'query', components),
@@ -407,6 +431,11 @@ export function openApiDocument(
       schemas: components.schemas,
       securitySchemes: {
         access_token: { type: 'http', scheme: 'bearer', description: 'Organization access token' },
+        customer_session: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Customer session token (customerSessions.create), for the customer portal',
+        },
       },
     },
     paths,

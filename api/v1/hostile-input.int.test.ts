@@ -148,6 +148,7 @@ describe('hostile text in every operation of the OpenAPI document', () => {
   const env = useTestStack({ withWorker: false });
   let document: Document;
   let token: string;
+  let customerToken: string;
   const operations: { method: string; path: string; operation: Operation }[] = [];
   /** Path parameter values of existing objects, by the path's resource and parameter name. */
   const existing = new Map<string, string>();
@@ -177,6 +178,8 @@ describe('hostile text in every operation of the OpenAPI document', () => {
       prices: [{ amount_type: 'fixed', price_amount: 1000, price_currency: 'usd' }],
     });
     const customer = await create('/customers/', { email: 'seed@example.com', external_id: 'seed-external' });
+    // The customer portal's operations are called as this customer.
+    customerToken = (await create('/customer-sessions/', { customer_id: customer.id })).token!;
     const checkout = await create('/checkouts/', { product_id: product.id });
     const discount = await create('/discounts/', {
       name: 'Seed discount',
@@ -227,7 +230,7 @@ describe('hostile text in every operation of the OpenAPI document', () => {
     const response = await fetch(url, {
       method: method.toUpperCase(),
       headers: {
-        authorization: `Bearer ${token}`,
+        authorization: `Bearer ${url.includes('/v1/customer-portal/') ? customerToken : token}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

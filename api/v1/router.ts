@@ -1,16 +1,19 @@
+import { createHash } from 'node:crypto';
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Auth } from '../auth/auth.js';
-import { authenticate } from '../http/authenticate.js';
+import { authenticate, authenticateCustomer } from '../http/authenticate.js';
 import { notFoundHandler } from '../http/errors.js';
 import { idempotency } from '../http/idempotency.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
-import { perCaller, rateLimit } from '../http/rate-limit.js';
+import { perCaller, perClientIp, rateLimit, type RateLimitKey } from '../http/rate-limit.js';
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
+import { registerCustomerPortalOperations, registerCustomerSessionOperations } from './customer-portal.js';
+import type { PortalContext } from '../../domain/customer-portal/service.js';
 import { registerLicenseKeyOperations } from './license-keys.js';
 import {
   checkoutClientCors,
@@ -61,6 +64,20 @@ export type V1Deps = {
 };
 
 const PUBLIC_BODY_LIMIT = '64kb';
+/** Checks of one key, or from one address, per minute: a real app checks far less often. */
+const LICENSE_KEY_CHECKS_PER_MINUTE = 120;
+
+const perLicenseKey: RateLimitKey = (req) => {
+  const key = (req.body as { key?: unknown } | undefined)?.key;
+  // Hashed: a counter's name is stored, and a key is a secret (and may hold any text).
+  return `license-key:${typeof key === 'string' ? createHash('sha256').update(key).digest('hex') : 'none'}`;
+};
+
+/** The portal's budget: per signed-in customer, else per address. */
+const perCustomerOrAddress: RateLimitKey = (req, res) => {
+  const customer = res.locals.customer as { customerId: string } | undefined;
+  return customer ? `customer:${customer.customerId}` : perClientIp('customer-portal')(req, res);
+};
 const CALLER_BODY_LIMIT = '1mb';
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
@@ -102,6 +119,43 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   router.use('/checkouts/client', express.json({ limit: PUBLIC_BODY_LIMIT }));
   registerCheckoutClientOperations(registry, checkouts);
 
+  // The customer portal: its callers are customers (a customer session), or nobody (a license key
+  // check, a download link). Before the organizations' authentication, which it does not take.
+  const portal: PortalContext = {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    storage: deps.fileStorage,
+    linkSecret: async () => (await deps.auth.$context).secret,
+    subscriptions: {
+      db: deps.db,
+      publicUrl: deps.publicUrl,
+      workflows: deps.workflows.subscriptions,
+      tax: deps.tax,
+    },
+  };
+  router.use('/customer-portal', express.json({ limit: PUBLIC_BODY_LIMIT }));
+  // A license key is checked from the buyer's machine: limited per address and per key, so
+  // guessing keys is slow and one leaked key cannot flood the seller's counts.
+  router.use(
+    [
+      '/customer-portal/license-keys/validate',
+      '/customer-portal/license-keys/activate',
+      '/customer-portal/license-keys/deactivate',
+    ],
+    rateLimit(deps.db, {
+      limit: LICENSE_KEY_CHECKS_PER_MINUTE,
+      key: perClientIp('license-keys'),
+      logger: deps.logger,
+    }),
+    rateLimit(deps.db, { limit: LICENSE_KEY_CHECKS_PER_MINUTE, key: perLicenseKey, logger: deps.logger }),
+  );
+  router.use('/customer-portal', authenticateCustomer(deps.db));
+  router.use(
+    '/customer-portal',
+    rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
+  );
+  registerCustomerPortalOperations(registry, portal);
+
   // Who calls is known before any body is read: an anonymous megabyte costs nothing to refuse.
   router.use(authenticate(deps.db, deps.auth));
   router.use(rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCaller, logger: deps.logger }));
@@ -120,6 +174,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerMeterOperations(registry, deps);
   registerEventOperations(registry, deps);
   registerCustomerMeterOperations(registry, deps);
+  registerCustomerSessionOperations(registry, portal);
   registerWebhookOperations(registry, {
     db: deps.db,
     webhooks: deps.workflows.webhooks,

@@ -307,6 +307,23 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'customer sessions',
+    scope: 'customer_sessions',
+    seed: async ({ polar }) => createCustomer(polar),
+    stored: (db, customer) => db.customer.findUnique({ where: { id: customer.id } }),
+    count: (db, organizationId) => db.customerSession.count({ where: { organizationId } }),
+    operations: [
+      {
+        operationId: 'customer-sessions:create',
+        method: 'post',
+        path: '/customer-sessions/',
+        // The organization is the customer's: another organization's customer does not exist.
+        body: (customer) => ({ customer_id: customer.id }),
+        foreign: { status: 422, loc: ['body', 'customer_id'] },
+      },
+    ],
+  }),
+  tenancyScenario({
     name: 'license keys',
     scope: 'license_keys',
     // Made by a license_keys grant, never by a request: seeded as the grant step writes one.

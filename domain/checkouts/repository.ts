@@ -128,3 +128,19 @@ export async function hasPlanCheckoutInPayment(
   });
   return row !== null;
 }
+
+/**
+ * The paid checkout whose confirmation handed out this customer-session token, if it was paid
+ * since `since`: the token signs its buyer into the portal for a while after the purchase.
+ */
+export function findPaidCheckoutBySessionTokenHash(db: Client, tokenHash: string, since: Date) {
+  return db.checkout.findFirst({
+    where: {
+      customerSessionTokenHash: tokenHash,
+      status: 'succeeded',
+      customerId: { not: null },
+      modifiedAt: { gte: since },
+    },
+    select: { id: true, organizationId: true, customerId: true, modifiedAt: true },
+  });
+}

@@ -25,6 +25,8 @@ import {
 } from './repository.js';
 import { meteredLineAmount } from '../usage/rules.js';
 import type { CustomerMeter, CustomerMeterListQuery } from './schemas.js';
+import type { CustomerCustomerMeterListQuery } from '../customer-portal/schemas.js';
+import type { CustomerCaller } from '../customer-sessions/rules.js';
 import { customerMeterView } from './views.js';
 
 /** Customers one round recomputes: one transaction, short enough not to hold the marks long. */
@@ -216,4 +218,39 @@ export async function currentMeterBalance(
     ],
   );
   return meterBalanceOf(sql, customer.id, meterId);
+}
+
+/** The portal: the customer's own meters. */
+export async function listMetersOfCustomer(
+  db: Db,
+  customer: CustomerCaller,
+  query: CustomerCustomerMeterListQuery,
+) {
+  const where: Prisma.CustomerMeterWhereInput & { organizationId: { in: string[] } } = {
+    organizationId: { in: [customer.organizationId] },
+    customerId: customer.customerId,
+    ...(query.meter_id ? { meterId: { in: query.meter_id } } : {}),
+    ...(query.query ? { meter: { name: { contains: query.query, mode: 'insensitive' as const } } } : {}),
+  };
+  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-modified_at']).map(
+    ({ field, direction }) => SORT_COLUMNS[field](direction),
+  );
+  const [rows, total] = await listCustomerMeterRows(
+    db,
+    where,
+    [...orderBy, { id: 'asc' }],
+    pageToSkipTake(query),
+  );
+  return { items: rows.map(customerMeterView), total };
+}
+
+export async function getMeterOfCustomer(
+  db: Db,
+  customer: CustomerCaller,
+  id: string,
+): Promise<CustomerMeter> {
+  const row = await findCustomerMeterRow(db, id, [customer.organizationId]);
+  if (!row || row.customerId !== customer.customerId)
+    throw new AppError('ResourceNotFound', 'Customer meter not found');
+  return customerMeterView(row);
 }

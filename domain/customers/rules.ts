@@ -34,3 +34,47 @@ export function validateTaxId(value: string, format: TaxIdFormat): string | null
   const pattern = TAX_ID_PATTERNS[format];
   return pattern && !pattern.test(normalized) ? null : normalized;
 }
+
+/**
+ * The format of a tax number a customer typed without naming one (the portal): the first format
+ * with a pattern the number fits, the EU's VAT first for EU addresses. Null when none fits.
+ */
+export function taxIdFormatOf(
+  value: string,
+  formats: readonly TaxIdFormat[],
+  country: string | null,
+): TaxIdFormat | null {
+  const patterned = formats.filter((format) => TAX_ID_PATTERNS[format]);
+  const ordered = country && EU_COUNTRIES.has(country) ? ['eu_vat' as TaxIdFormat, ...patterned] : patterned;
+  return ordered.find((format) => validateTaxId(value, format) !== null) ?? null;
+}
+
+const EU_COUNTRIES = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+]);

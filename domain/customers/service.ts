@@ -162,6 +162,15 @@ export async function updateCustomer(
 ): Promise<Customer> {
   const current = await findCustomerFor(db, caller, ref);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  return customerView(await applyCustomerUpdate(db, current, input));
+}
+
+/** A change of the customer's own record, by the seller or by the customer in the portal. */
+export async function applyCustomerUpdate(
+  db: Db,
+  current: CustomerRow,
+  input: CustomerUpdate,
+): Promise<CustomerRow> {
   if (
     input.external_id !== undefined &&
     current.externalId !== null &&
@@ -185,7 +194,9 @@ export async function updateCustomer(
   return db
     .$transaction(async (tx) => {
       if (data.externalId) await markCustomerMetersStale(tx, [current.id]);
-      return withEvents(tx, await updateCustomerRow(tx, current.id, data), 'updated');
+      const row = await updateCustomerRow(tx, current.id, data);
+      await withEvents(tx, row, 'updated');
+      return row;
     })
     .catch(conflictError);
 }

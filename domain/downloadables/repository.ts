@@ -1,4 +1,5 @@
-import type { SqlClient } from '../../infra/db.js';
+import type { Db, SqlClient } from '../../infra/db.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 type Holder = { organizationId: string; customerId: string; benefitId: string };
 
@@ -38,4 +39,41 @@ export async function revokeAllFiles(sql: SqlClient, holder: Holder): Promise<vo
      WHERE customer_id = $1::uuid AND benefit_id = $2::uuid AND status = 'granted'`,
     [holder.customerId, holder.benefitId],
   );
+}
+
+/** The files a customer may download now: granted, uploaded, of benefits that still exist. */
+export function listDownloadableRows(
+  db: Db,
+  where: Prisma.DownloadableWhereInput,
+  page: { skip: number; take: number },
+) {
+  const filter: Prisma.DownloadableWhereInput = {
+    ...where,
+    status: 'granted',
+    file: { isUploaded: true },
+    benefit: { deletedAt: null },
+  };
+  return db.$transaction([
+    db.downloadable.findMany({
+      where: filter,
+      include: { file: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      ...page,
+    }),
+    db.downloadable.count({ where: filter }),
+  ]);
+}
+
+export function findGrantedDownloadable(db: Db, id: string) {
+  return db.downloadable.findFirst({
+    where: { id, status: 'granted', file: { isUploaded: true }, benefit: { deletedAt: null } },
+    include: { file: true },
+  });
+}
+
+export async function countDownload(db: Db, id: string): Promise<void> {
+  await db.downloadable.update({
+    where: { id },
+    data: { downloads: { increment: 1 }, lastDownloadedAt: new Date(), modifiedAt: new Date() },
+  });
 }

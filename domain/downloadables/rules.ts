@@ -12,8 +12,7 @@ export function signDownloadToken(secret: string, downloadableId: string, expire
 }
 
 export type DownloadTokenCheck =
-  | { outcome: 'valid'; downloadableId: string }
-  | { outcome: 'malformed' | 'forged' | 'expired' };
+  { outcome: 'valid'; downloadableId: string } | { outcome: 'malformed' | 'forged' | 'expired' };
 
 const TOKEN = /^([0-9a-f-]{36})\.(\d{13})\.([A-Za-z0-9_-]{43})$/;
 

@@ -114,3 +114,57 @@ export async function setLicenseKeyLimits(
     [id, limits.limitActivations, limits.limitUsage],
   );
 }
+
+export function findLicenseKeyByKey(db: Client, organizationId: string, key: string) {
+  return db.licenseKey.findUnique({
+    where: { organizationId_key: { organizationId, key } },
+    include: { customer: true, activations: liveActivations },
+  });
+}
+
+/** Counts a validation (and the usage it spends) in one statement: concurrent checks all count. */
+export async function recordLicenseKeyValidation(
+  sql: SqlClient,
+  id: string,
+  incrementUsage: number,
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE license_keys SET validations = validations + 1, usage = usage + $2, last_validated_at = $3
+     WHERE id = $1::uuid AND (limit_usage IS NULL OR usage + $2 <= limit_usage)`,
+    [id, incrementUsage, at],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * An activation, unless the key already has `limit` live ones: the count and the insert are one
+ * statement under the key's row lock, so two devices racing for the last slot get one.
+ */
+export async function insertActivationWithinLimit(
+  tx: Prisma.TransactionClient,
+  licenseKeyId: string,
+  limit: number,
+  data: { label: string; conditions: Prisma.InputJsonValue; meta: Prisma.InputJsonValue },
+) {
+  await tx.$queryRaw`SELECT 1 FROM license_keys WHERE id = ${licenseKeyId}::uuid FOR UPDATE`;
+  const live = await tx.licenseKeyActivation.count({ where: { licenseKeyId, deletedAt: null } });
+  if (live >= limit) return null;
+  return tx.licenseKeyActivation.create({ data: { licenseKeyId, ...data } });
+}
+
+export async function deactivateActivation(db: Client, licenseKeyId: string, id: string): Promise<boolean> {
+  const { count } = await db.licenseKeyActivation.updateMany({
+    where: { id, licenseKeyId, deletedAt: null },
+    data: { deletedAt: new Date(), modifiedAt: new Date() },
+  });
+  return count === 1;
+}
+
+export function listLicenseKeysOfCustomer(
+  db: Db,
+  where: Prisma.LicenseKeyWhereInput,
+  page: { skip: number; take: number },
+) {
+  return listLicenseKeyRows(db, where, page);
+}

@@ -24,6 +24,8 @@ import {
   type OrderWithItems,
 } from './repository.js';
 import type { Order, OrderListQuery, OrderUpdate } from './schemas.js';
+import type { CustomerOrderListQuery } from '../customer-portal/schemas.js';
+import type { CustomerCaller } from '../customer-sessions/rules.js';
 import { orderView } from './views.js';
 import { findOrganizationById } from '../organizations/repository.js';
 
@@ -275,6 +277,11 @@ export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) 
 export async function updateOrder(db: Db, caller: Caller, id: string, input: OrderUpdate): Promise<Order> {
   const current = await findOrderFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  return applyOrderUpdate(db, id, input);
+}
+
+/** The order's billing details changed (by the seller, or by the buyer in the portal). */
+export async function applyOrderUpdate(db: Db, id: string, input: OrderUpdate): Promise<Order> {
   const row = await db.$transaction(async (tx) => {
     await lockOrder(tx, id);
     const updated = await updateOrderRow(tx, id, {
@@ -305,9 +312,15 @@ const invoicePath = (row: { organizationId: string; id: string }) =>
  * instead of skipping one; the invoice counts as generated once its file is stored.
  */
 export async function generateInvoice(ctx: InvoiceContext, caller: Caller, id: string): Promise<Order> {
+  const current = await findOrderFor(ctx.db, caller, id);
+  await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  return generateInvoiceOf(ctx, current);
+}
+
+/** Generates the invoice of an order its caller may act on (the seller, or its buyer). */
+export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow): Promise<Order> {
   const { db } = ctx;
-  const current = await findOrderFor(db, caller, id);
-  await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  const { id } = current;
   if (current.status === 'pending') throw new AppError('NotPaidOrder', 'The order is not paid.');
   if (!current.billingName || current.billingAddress === null) {
     throw new AppError(
@@ -383,7 +396,10 @@ export async function orderInvoiceUrl(
   caller: Caller,
   id: string,
 ): Promise<{ url: string }> {
-  const order = await findOrderFor(ctx.db, caller, id);
+  return invoiceUrlOf(ctx, await findOrderFor(ctx.db, caller, id));
+}
+
+export async function invoiceUrlOf(ctx: InvoiceContext, order: OrderRow): Promise<{ url: string }> {
   if (!order.invoicePath || !order.invoiceNumber) {
     throw new AppError('ResourceNotFound', 'No invoice was generated for this order yet.');
   }
@@ -415,4 +431,41 @@ export async function applySucceededRefund(
   const data = orderView(updated);
   await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.refunded', data });
   await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.updated', data });
+}
+
+// The customer portal: a customer reads their own orders only.
+
+export async function listOrderRowsOfCustomer(
+  db: Db,
+  customer: CustomerCaller,
+  query: CustomerOrderListQuery,
+) {
+  const where: Prisma.OrderWhereInput = {
+    organizationId: customer.organizationId,
+    customerId: customer.customerId,
+  };
+  if (query.organization_id && ![query.organization_id].flat().includes(customer.organizationId)) {
+    where.id = { in: [] };
+  }
+  if (query.product_id) where.productId = { in: query.product_id };
+  if (query.subscription_id) where.subscriptionId = { in: query.subscription_id };
+  if (query.product_billing_type) {
+    const recurring = query.product_billing_type.includes('recurring');
+    const oneTime = query.product_billing_type.includes('one_time');
+    if (!(recurring && oneTime)) where.product = { recurringInterval: recurring ? { not: null } : null };
+  }
+  if (query.query)
+    where.product = { ...(where.product as object), name: { contains: query.query, mode: 'insensitive' } };
+  const orderBy = parseSorting<string>(query.sorting ?? ['-created_at']).map(({ field, direction }) =>
+    SORTS[field]!(direction),
+  );
+  return listOrderRows(db, where, orderBy, pageToSkipTake(query));
+}
+
+export async function findOrderOfCustomer(db: Db, customer: CustomerCaller, id: string): Promise<OrderRow> {
+  const row = await findOrder(db, id);
+  if (!row || row.customerId !== customer.customerId || row.organizationId !== customer.organizationId) {
+    throw new AppError('ResourceNotFound', 'Order not found');
+  }
+  return row;
 }

@@ -245,3 +245,13 @@ export async function benefitIdsOfProducts(
     byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row.benefitId]);
   return byProduct;
 }
+
+/** What a seller offers now: live products, newest first (the portal's plan choice). */
+export function findLiveProductsOfOrganization(db: Client, organizationId: string) {
+  return db.product.findMany({
+    where: { organizationId, isArchived: false },
+    include: productInclude,
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    take: 100,
+  });
+}

@@ -1,5 +1,8 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
+import type { CustomerCaller } from '../customer-sessions/rules.js';
+import type { CustomerSubscriptionListQuery } from '../customer-portal/schemas.js';
+import { findOrganizationById } from '../organizations/repository.js';
 import { transaction, type Db } from '../../infra/db.js';
 import { hasPlanCheckoutInPayment, lockBuyer } from '../checkouts/repository.js';
 import { Prisma } from '../../generated/prisma/client.js';
@@ -323,6 +326,14 @@ async function changeSubscription(
 ): Promise<Subscription> {
   const current = await findSubscriptionFor(ctx.db, caller, id);
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  return applySubscriptionChange(ctx, id, change);
+}
+
+async function applySubscriptionChange(
+  ctx: SubscriptionChangeContext,
+  id: string,
+  change: (row: SubscriptionRow, now: Date) => Prisma.SubscriptionUncheckedUpdateInput,
+): Promise<Subscription> {
   const after = await transaction(ctx.db, async (tx) => {
     await lockSubscription(tx.prisma, id);
     const row = (await findSubscription(tx.prisma, id))!;
@@ -461,4 +472,101 @@ export async function listSubscriptionPaymentAttempts(
     ),
     next_attempt_at: subscription.nextAttemptAt?.toISOString() ?? null,
   };
+}
+
+// The customer portal's changes: a customer acts on their own subscriptions only.
+
+/** The customer's subscription; another customer's is not found. */
+export async function findSubscriptionOfCustomer(
+  db: Db,
+  customer: CustomerCaller,
+  id: string,
+): Promise<SubscriptionRow> {
+  const row = await findSubscription(db, id);
+  if (!row || row.customerId !== customer.customerId || row.organizationId !== customer.organizationId) {
+    throw new AppError('ResourceNotFound', 'Subscription not found');
+  }
+  return row;
+}
+
+/**
+ * A customer's change from the portal: cancel at the period's end (with their reason), resume,
+ * or switch plans when the seller allows it, at the organization's proration default.
+ */
+export async function updateCustomerSubscription(
+  ctx: SubscriptionChangeContext,
+  customer: CustomerCaller,
+  id: string,
+  body:
+    | { product_id: string }
+    | {
+        cancel_at_period_end?: boolean | null;
+        cancellation_reason?: string | null;
+        cancellation_comment?: string | null;
+      },
+): Promise<Subscription> {
+  const current = await findSubscriptionOfCustomer(ctx.db, customer, id);
+  if ('product_id' in body) {
+    const organization = await findOrganizationById(ctx.db, current.organizationId);
+    if (!organization?.allowCustomerUpdates) {
+      throw new AppError(
+        'NotPermitted',
+        'This seller does not let customers change their plan; contact them to change it.',
+      );
+    }
+    return changeSubscriptionProduct(ctx, current, { product_id: body.product_id });
+  }
+  if (body.cancel_at_period_end === true) {
+    return applySubscriptionChange(
+      ctx,
+      id,
+      cancelAtPeriodEnd({
+        customer_cancellation_reason: (body.cancellation_reason ??
+          null) as Cancellation['customer_cancellation_reason'],
+        customer_cancellation_comment: body.cancellation_comment ?? null,
+      }),
+    );
+  }
+  if (body.cancel_at_period_end === false) return applySubscriptionChange(ctx, id, uncancel);
+  return subscriptionView(current, ctx.publicUrl);
+}
+
+/** The portal's DELETE: cancels at the period's end (never ends it now, as Polar's portal did). */
+export async function cancelCustomerSubscription(
+  ctx: SubscriptionChangeContext,
+  customer: CustomerCaller,
+  id: string,
+): Promise<Subscription> {
+  await findSubscriptionOfCustomer(ctx.db, customer, id);
+  return applySubscriptionChange(ctx, id, cancelAtPeriodEnd({}));
+}
+
+/** The customer's own subscriptions, as the portal lists them. */
+export async function listSubscriptionRowsOfCustomer(
+  db: Db,
+  customer: CustomerCaller,
+  query: CustomerSubscriptionListQuery,
+) {
+  const where: Prisma.SubscriptionWhereInput = {
+    organizationId: customer.organizationId,
+    customerId: customer.customerId,
+    startedAt: { not: null },
+  };
+  if (query.organization_id && ![query.organization_id].flat().includes(customer.organizationId)) {
+    where.id = { in: [] };
+  }
+  if (query.product_id) where.productId = { in: query.product_id };
+  if (query.active !== undefined) {
+    where.status = query.active ? { in: [...ACTIVE_STATUSES] } : { notIn: [...ACTIVE_STATUSES] };
+  }
+  if (query.query) where.product = { name: { contains: query.query, mode: 'insensitive' } };
+  // One organization per customer: its sort is the default order.
+  const sorts: typeof SORTS = { ...SORTS, organization: (direction) => ({ startedAt: direction }) };
+  const orderBy = [
+    ...parseSorting<string>(query.sorting ?? ['-started_at']).map(({ field, direction }) =>
+      sorts[field]!(direction),
+    ),
+    { id: 'asc' as const },
+  ];
+  return listSubscriptionRows(db, where, orderBy, pageToSkipTake(query));
 }

@@ -1,0 +1,337 @@
+import { describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { createAccessToken, createOrganization, createUploadedFile } from '../../test/factories.js';
+import { eventually } from '../../test/eventually.js';
+import { useTestStack } from '../../test/stack.js';
+
+const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
+
+describe('customer sessions and the customer portal (through @polar-sh/sdk)', () => {
+  const env = useTestStack();
+
+  async function seller() {
+    const organization = await createOrganization(env.database.db);
+    const token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
+    return { organization, token, polar };
+  }
+
+  const anonymous = () => new Polar({ serverURL: env.stack.baseUrl });
+
+  async function buy(polar: Polar, productId: string, customerId: string) {
+    const checkout = await polar.checkouts.create({ products: [productId], customerId });
+    const confirmed = await anonymous().checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerName: 'Ada Lovelace',
+        customerBillingAddress: ADDRESS,
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    const paid = await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    return { ...paid, customerSessionToken: confirmed.customerSessionToken };
+  }
+
+  /** A one-time product with a license key (2 activations, 3 uses) and a file, bought by Ada. */
+  async function boughtBundle() {
+    const world = await seller();
+    const { polar, organization } = world;
+    const file = await createUploadedFile(env.database.db, organization.id, {
+      service: 'downloadable',
+      name: 'manual.pdf',
+      mimeType: 'application/pdf',
+    });
+    const license = await polar.benefits.create({
+      type: 'license_keys',
+      description: 'App license',
+      properties: { activations: { limit: 2, enableCustomerAdmin: true }, limitUsage: 3 },
+    });
+    const files = await polar.benefits.create({
+      type: 'downloadables',
+      description: 'Manual',
+      properties: { files: [file.id] },
+    });
+    const note = await polar.benefits.create({
+      type: 'custom',
+      description: 'Support',
+      properties: { note: 'Write to help@example.test' },
+    });
+    const product = await polar.products.create({
+      name: 'App bundle',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 2900, priceCurrency: 'usd' }],
+    });
+    await polar.products.updateBenefits({
+      id: product.id,
+      productBenefitsUpdate: { benefits: [license.id, files.id, note.id] },
+    });
+    const customer = await polar.customers.create({ email: 'ada@example.test', name: 'Ada' });
+    const checkout = await buy(polar, product.id, customer.id);
+    await eventually(
+      async () => (await polar.licenseKeys.list({})).result.items,
+      (keys) => keys.length === 1,
+    );
+    await eventually(
+      async () => (await polar.benefits.grants({ id: files.id })).result.items,
+      (grants) => grants[0]?.isGranted === true,
+    );
+    const session = await polar.customerSessions.create({ customerId: customer.id });
+    return {
+      ...world,
+      customer,
+      product,
+      license,
+      file,
+      checkout,
+      session,
+      security: { customerSession: session.token },
+    };
+  }
+
+  it('signs a customer in with a session and shows them their orders, grants, keys, files and meters', async () => {
+    const { polar, organization, customer, product, session, security, file } = await boughtBundle();
+    expect(session.token).toMatch(/^tollgate_cst_[A-Za-z0-9_-]{32}$/);
+    expect(session.customerPortalUrl).toBe(
+      `${env.stack.baseUrl}/portal/${organization.slug}?customer_session_token=${session.token}`,
+    );
+    expect(session.expiresAt.getTime() - Date.now()).toBeGreaterThan(59 * 60 * 1000);
+    expect(session.customer.id).toBe(customer.id);
+
+    const portal = anonymous().customerPortal;
+    expect(await portal.customers.get(security)).toMatchObject({
+      id: customer.id,
+      email: 'ada@example.test',
+    });
+    const orders = (await portal.orders.list(security, {})).result.items;
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      productId: product.id,
+      product: { organization: { id: organization.id } },
+    });
+    expect(await portal.orders.get(security, { id: orders[0]!.id })).toMatchObject({ id: orders[0]!.id });
+
+    const grants = (await portal.benefitGrants.list(security, {})).result.items;
+    expect(grants.map((grant) => grant.benefit.type).sort()).toEqual([
+      'custom',
+      'downloadables',
+      'license_keys',
+    ]);
+    const custom = grants.find((grant) => grant.benefit.type === 'custom')!;
+    expect(custom.benefit.properties).toEqual({ note: 'Write to help@example.test' });
+
+    const [key] = (await portal.licenseKeys.list(security, {})).result.items;
+    expect(key).toMatchObject({ customerId: customer.id, status: 'granted', limitActivations: 2 });
+    expect((await portal.licenseKeys.get(security, { id: key!.id })).activations).toEqual([]);
+
+    const [download] = (await portal.downloadables.list(security, {})).result.items;
+    expect(download!.file).toMatchObject({ id: file.id, name: 'manual.pdf' });
+    const followed = await fetch(download!.file.download.url, { redirect: 'manual' });
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get('location')).toBeTruthy();
+    const tampered = download!.file.download.url.replace(
+      /\.(\d{13})\./,
+      (_match, ms: string) => `.${Number(ms) + 1}.`,
+    );
+    expect((await fetch(tampered, { redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(`${env.stack.baseUrl}/v1/customer-portal/downloadables/not-a-token`)).status).toBe(
+      400,
+    );
+    expect(
+      await env.database.db.downloadable.findFirst({ where: { customerId: customer.id } }),
+    ).toMatchObject({
+      downloads: 1,
+    });
+
+    expect((await portal.customerMeters.list(security, {})).result.items).toEqual([]);
+    const page = await anonymous().customerPortal.organizations.get({ slug: organization.slug });
+    expect(page.organization.id).toBe(organization.id);
+    expect(page.products.map((item) => item.id)).toContain(product.id);
+
+    // The customer corrects their name and address themselves.
+    const updated = await portal.customers.update(security, {
+      name: 'Ada King',
+      billingAddress: { country: 'DE', city: 'Berlin', postalCode: '10115', line1: 'Invalidenstr. 1' },
+      taxId: 'DE123456789',
+    });
+    expect(updated).toMatchObject({ name: 'Ada King', taxId: ['DE123456789', 'eu_vat'] });
+    expect((await polar.customers.get({ id: customer.id })).name).toBe('Ada King');
+  });
+
+  it("checks license keys without credentials, counting uses and activations and refusing what is not the buyer's to use", async () => {
+    const { polar, organization, customer, license } = await boughtBundle();
+    const { key } = (await polar.licenseKeys.list({})).result.items[0]!;
+    const keys = anonymous().customerPortal.licenseKeys;
+    const validated = await keys.validate({ key, organizationId: organization.id, incrementUsage: 2 });
+    expect(validated).toMatchObject({
+      usage: 2,
+      validations: 1,
+      customerId: customer.id,
+      benefitId: license.id,
+    });
+    await expect(
+      keys.validate({ key, organizationId: organization.id, incrementUsage: 2 }),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    await expect(keys.validate({ key: 'NOT-A-KEY', organizationId: organization.id })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    const laptop = await keys.activate({
+      key,
+      organizationId: organization.id,
+      label: 'Laptop',
+      conditions: { os: 'mac' },
+    });
+    await keys.activate({ key, organizationId: organization.id, label: 'Desktop' });
+    await expect(
+      keys.activate({ key, organizationId: organization.id, label: 'Third' }),
+    ).rejects.toMatchObject({
+      statusCode: 403,
+    });
+    // Conditions must repeat the activation's.
+    await expect(
+      keys.validate({
+        key,
+        organizationId: organization.id,
+        activationId: laptop.id,
+        conditions: { os: 'linux' },
+      }),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    expect(
+      (
+        await keys.validate({
+          key,
+          organizationId: organization.id,
+          activationId: laptop.id,
+          conditions: { os: 'mac' },
+        })
+      ).activation?.id,
+    ).toBe(laptop.id);
+    await keys.deactivate({ key, organizationId: organization.id, activationId: laptop.id });
+    await keys.activate({ key, organizationId: organization.id, label: 'Replacement' });
+
+    // A disabled key stops validating at once.
+    const [stored] = (await polar.licenseKeys.list({})).result.items;
+    await polar.licenseKeys.update({ id: stored!.id, licenseKeyUpdate: { status: 'disabled', usage: 2 } });
+    await expect(keys.validate({ key, organizationId: organization.id })).rejects.toMatchObject({
+      statusCode: 404,
+    });
+  });
+
+  it('lets a subscriber cancel at the period end and resume, and change plan only where the seller allows it', async () => {
+    const { polar, organization } = await seller();
+    const plan = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+    });
+    const bigger = await polar.products.create({
+      name: 'Team',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 4500, priceCurrency: 'usd' }],
+    });
+    const customer = await polar.customers.create({ email: 'sub@example.test' });
+    const { subscriptionId, customerSessionToken } = await buy(polar, plan.id, customer.id);
+    // The token the checkout's confirmation handed the buyer signs them in too.
+    const security = { customerSession: customerSessionToken };
+    const portal = anonymous().customerPortal;
+    const [listed] = (await portal.subscriptions.list(security, {})).result.items;
+    expect(listed).toMatchObject({ id: subscriptionId, status: 'active', product: { id: plan.id } });
+
+    const canceled = await portal.subscriptions.cancel(security, { id: subscriptionId! });
+    expect(canceled).toMatchObject({ status: 'active', cancelAtPeriodEnd: true });
+    await expect(portal.subscriptions.cancel(security, { id: subscriptionId! })).rejects.toMatchObject({
+      statusCode: 403,
+    });
+    const resumed = await portal.subscriptions.update(security, {
+      id: subscriptionId!,
+      customerSubscriptionUpdate: { cancelAtPeriodEnd: false },
+    });
+    expect(resumed.cancelAtPeriodEnd).toBe(false);
+    const withReason = await portal.subscriptions.update(security, {
+      id: subscriptionId!,
+      customerSubscriptionUpdate: {
+        cancelAtPeriodEnd: true,
+        cancellationReason: 'too_expensive',
+        cancellationComment: 'Cheaper elsewhere',
+      },
+    });
+    expect(withReason).toMatchObject({
+      cancelAtPeriodEnd: true,
+      customerCancellationReason: 'too_expensive',
+    });
+    expect((await polar.subscriptions.get({ id: subscriptionId! })).customerCancellationComment).toBe(
+      'Cheaper elsewhere',
+    );
+    await portal.subscriptions.update(security, {
+      id: subscriptionId!,
+      customerSubscriptionUpdate: { cancelAtPeriodEnd: false },
+    });
+
+    await env.database.db.organization.update({
+      where: { id: organization.id },
+      data: { allowCustomerUpdates: false },
+    });
+    await expect(
+      portal.subscriptions.update(security, {
+        id: subscriptionId!,
+        customerSubscriptionUpdate: { productId: bigger.id },
+      }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    await env.database.db.organization.update({
+      where: { id: organization.id },
+      data: { allowCustomerUpdates: true },
+    });
+    const changed = await portal.subscriptions.update(security, {
+      id: subscriptionId!,
+      customerSubscriptionUpdate: { productId: bigger.id },
+    });
+    expect(changed.product.id).toBe(bigger.id);
+  });
+
+  it("refuses organization tokens, expired sessions and other customers' objects; an unknown customer is a 422", async () => {
+    const { polar, token, customer, session, security } = await boughtBundle();
+    const portal = anonymous().customerPortal;
+    await expect(portal.customers.get({ customerSession: token })).rejects.toMatchObject({ statusCode: 401 });
+    await expect(anonymous().customerPortal.orders.list({ customerSession: '' }, {})).rejects.toMatchObject({
+      statusCode: 401,
+    });
+    // The session token is no organization token either.
+    const asSeller = await fetch(`${env.stack.baseUrl}/v1/orders/`, {
+      headers: { authorization: `Bearer ${session.token}` },
+    });
+    expect(asSeller.status).toBe(401);
+
+    const other = await polar.customers.create({ email: 'other@example.test' });
+    const otherSession = await polar.customerSessions.create({
+      customerExternalId: undefined as never,
+      customerId: other.id,
+    });
+    const [order] = (await portal.orders.list(security, {})).result.items;
+    await expect(
+      portal.orders.get({ customerSession: otherSession.token }, { id: order!.id }),
+    ).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    expect((await portal.orders.list({ customerSession: otherSession.token }, {})).result.items).toEqual([]);
+
+    await env.database.db.customerSession.updateMany({
+      where: { customerId: customer.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await expect(portal.customers.get(security)).rejects.toMatchObject({ statusCode: 401 });
+
+    await expect(
+      polar.customerSessions.create({ customerId: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toMatchObject({
+      statusCode: 422,
+    });
+    const payment = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customers/me/payment-methods`, {
+      headers: { authorization: `Bearer ${otherSession.token}` },
+    });
+    expect(payment.status).toBe(501);
+  });
+});

@@ -1,0 +1,479 @@
+import { z } from 'zod';
+import {
+  customerBenefitGrantListQuerySchema,
+  customerBenefitGrantSchema,
+  customerBenefitGrantUpdateSchema,
+  customerCustomerMeterListQuerySchema,
+  customerCustomerMeterSchema,
+  customerLicenseKeyListQuerySchema,
+  customerOrderInvoiceSchema,
+  customerOrderListQuerySchema,
+  customerOrderSchema,
+  customerOrderUpdateSchema,
+  customerOrganizationSchema,
+  customerPortalCustomerSchema,
+  customerPortalCustomerUpdateSchema,
+  customerSessionCreateSchema,
+  customerSessionSchema,
+  customerSubscriptionListQuerySchema,
+  customerSubscriptionSchema,
+  customerSubscriptionUpdateSchema,
+  downloadableListQuerySchema,
+  downloadableSchema,
+  licenseKeyActivateSchema,
+  licenseKeyActivationSchema,
+  licenseKeyDeactivateSchema,
+  licenseKeyValidateSchema,
+  validatedLicenseKeySchema,
+} from '../../domain/customer-portal/schemas.js';
+import {
+  cancelPortalSubscription,
+  followDownloadLink,
+  generatePortalInvoice,
+  getPortalCustomer,
+  getPortalGrant,
+  getPortalLicenseKey,
+  getPortalMeter,
+  getPortalOrder,
+  getPortalOrganization,
+  getPortalSubscription,
+  listPortalDownloadables,
+  listPortalGrants,
+  listPortalLicenseKeys,
+  listPortalMeters,
+  listPortalOrders,
+  listPortalSubscriptions,
+  portalInvoice,
+  updatePortalCustomer,
+  updatePortalGrant,
+  updatePortalOrder,
+  updatePortalSubscription,
+  type PortalContext,
+} from '../../domain/customer-portal/service.js';
+import { createCustomerSession } from '../../domain/customer-sessions/service.js';
+import { licenseKeySchema, licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
+import {
+  activateLicenseKey,
+  deactivateLicenseKey,
+  validateLicenseKey,
+} from '../../domain/license-keys/service.js';
+import { AppError } from '../../domain/platform/errors.js';
+import {
+  idParamsSchema,
+  listResourceSchema,
+  pageQuerySchema,
+  textSchema,
+} from '../../domain/platform/schemas.js';
+import type { OperationRegistry } from '../http/operations.js';
+
+/** POST /v1/customer-sessions/: the seller's app signs its customer into the portal. */
+export function registerCustomerSessionOperations(api: OperationRegistry, ctx: PortalContext) {
+  api.add(
+    {
+      method: 'post',
+      path: '/customer-sessions/',
+      operationId: 'customer-sessions:create',
+      summary: 'Create a customer session (a sign-in to the customer portal)',
+      tag: 'customer_sessions',
+      body: customerSessionCreateSchema,
+      response: customerSessionSchema,
+      errors: ['NotPermitted'],
+    },
+    async ({ body, caller }) => createCustomerSession(ctx.db, caller, body, ctx.publicUrl),
+  );
+}
+
+const tag = 'customer_portal';
+const slugParamsSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9-]{1,128}$/, 'Not an organization slug.'),
+});
+const tokenParamsSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9._-]{1,256}$/, 'Not a download link.'),
+});
+
+/**
+ * The 27 customer-portal operations. Those of a signed-in customer take a customer session; the
+ * seller's page, the license-key checks and a download link take none (the key or the link is
+ * the credential).
+ */
+export function registerCustomerPortalOperations(api: OperationRegistry, ctx: PortalContext) {
+  // Customer ------------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/customers/me',
+      operationId: 'customer_portal:customers:get',
+      summary: 'The signed-in customer',
+      tag,
+      response: customerPortalCustomerSchema,
+    },
+    ({ customer }) => getPortalCustomer(ctx, customer),
+  );
+  api.addForCustomer(
+    {
+      method: 'patch',
+      path: '/customer-portal/customers/me',
+      operationId: 'customer_portal:customers:update',
+      summary: 'Update the signed-in customer',
+      tag,
+      body: customerPortalCustomerUpdateSchema,
+      response: customerPortalCustomerSchema,
+    },
+    ({ customer, body }) => updatePortalCustomer(ctx, customer, body),
+  );
+  const paymentMethodsLater = async (): Promise<never> => {
+    throw new AppError(
+      'NotImplemented',
+      'Managing saved cards in the portal is not available yet; the card of a subscription is updated from its page.',
+    );
+  };
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/customers/me/payment-methods',
+      operationId: 'customer_portal:customers:get_payment_methods',
+      summary: 'List saved payment methods (not available yet: 501)',
+      tag,
+      query: pageQuerySchema,
+      errors: ['NotImplemented'],
+    },
+    paymentMethodsLater,
+  );
+  api.addForCustomer(
+    {
+      method: 'post',
+      path: '/customer-portal/customers/me/payment-methods',
+      operationId: 'customer_portal:customers:add_payment_method',
+      summary: 'Save a payment method (not available yet: 501)',
+      tag,
+      body: z.strictObject({
+        confirmation_token_id: textSchema({ min: 1, max: 255 }),
+        set_default: z.boolean(),
+        return_url: textSchema({ max: 2048 }).pipe(z.url()),
+      }),
+      errors: ['NotImplemented'],
+    },
+    paymentMethodsLater,
+  );
+  api.addForCustomer(
+    {
+      method: 'delete',
+      path: '/customer-portal/customers/me/payment-methods/{id}',
+      operationId: 'customer_portal:customers:delete_payment_method',
+      summary: 'Delete a payment method (not available yet: 501)',
+      tag,
+      params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/, 'Not a payment method id.') }),
+      status: 204,
+      errors: ['NotImplemented'],
+    },
+    paymentMethodsLater,
+  );
+
+  // Orders ----------------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/orders/',
+      operationId: 'customer_portal:orders:list',
+      summary: "List the customer's orders",
+      tag,
+      query: customerOrderListQuerySchema,
+      response: listResourceSchema(customerOrderSchema),
+    },
+    ({ customer, query }) => listPortalOrders(ctx, customer, query),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/orders/{id}',
+      operationId: 'customer_portal:orders:get',
+      summary: 'Get an order',
+      tag,
+      params: idParamsSchema,
+      response: customerOrderSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => getPortalOrder(ctx, customer, params.id),
+  );
+  api.addForCustomer(
+    {
+      method: 'patch',
+      path: '/customer-portal/orders/{id}',
+      operationId: 'customer_portal:orders:update',
+      summary: "Update an order's billing details",
+      tag,
+      params: idParamsSchema,
+      body: customerOrderUpdateSchema,
+      response: customerOrderSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params, body }) => updatePortalOrder(ctx, customer, params.id, body),
+  );
+  api.addForCustomer(
+    {
+      method: 'post',
+      path: '/customer-portal/orders/{id}/invoice',
+      operationId: 'customer_portal:orders:generate_invoice',
+      summary: "Generate an order's invoice",
+      tag,
+      params: idParamsSchema,
+      status: 202,
+      response: z.object({}),
+      errors: ['ResourceNotFound', 'InvoiceAlreadyExists', 'MissingInvoiceBillingDetails', 'NotPaidOrder'],
+    },
+    async ({ customer, params }) => {
+      await generatePortalInvoice(ctx, customer, params.id);
+      return {};
+    },
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/orders/{id}/invoice',
+      operationId: 'customer_portal:orders:invoice',
+      summary: "A link to an order's invoice",
+      tag,
+      params: idParamsSchema,
+      response: customerOrderInvoiceSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => portalInvoice(ctx, customer, params.id),
+  );
+
+  // Subscriptions ------------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/subscriptions/',
+      operationId: 'customer_portal:subscriptions:list',
+      summary: "List the customer's subscriptions",
+      tag,
+      query: customerSubscriptionListQuerySchema,
+      response: listResourceSchema(customerSubscriptionSchema),
+    },
+    ({ customer, query }) => listPortalSubscriptions(ctx, customer, query),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/subscriptions/{id}',
+      operationId: 'customer_portal:subscriptions:get',
+      summary: 'Get a subscription',
+      tag,
+      params: idParamsSchema,
+      response: customerSubscriptionSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => getPortalSubscription(ctx, customer, params.id),
+  );
+  api.addForCustomer(
+    {
+      method: 'patch',
+      path: '/customer-portal/subscriptions/{id}',
+      operationId: 'customer_portal:subscriptions:update',
+      summary: 'Change plan, cancel at the period end, or resume',
+      tag,
+      params: idParamsSchema,
+      body: customerSubscriptionUpdateSchema,
+      response: customerSubscriptionSchema,
+      errors: ['ResourceNotFound', 'NotPermitted', 'AlreadyCanceledSubscription'],
+    },
+    ({ customer, params, body }) => updatePortalSubscription(ctx, customer, params.id, body),
+  );
+  api.addForCustomer(
+    {
+      method: 'delete',
+      path: '/customer-portal/subscriptions/{id}',
+      operationId: 'customer_portal:subscriptions:cancel',
+      summary: 'Cancel at the end of the period',
+      tag,
+      params: idParamsSchema,
+      status: 200,
+      response: customerSubscriptionSchema,
+      errors: ['ResourceNotFound', 'AlreadyCanceledSubscription'],
+    },
+    ({ customer, params }) => cancelPortalSubscription(ctx, customer, params.id),
+  );
+
+  // Benefit grants -----------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/benefit-grants/',
+      operationId: 'customer_portal:benefit-grants:list',
+      summary: 'List what the customer was granted',
+      tag,
+      query: customerBenefitGrantListQuerySchema,
+      response: listResourceSchema(customerBenefitGrantSchema),
+    },
+    ({ customer, query }) => listPortalGrants(ctx, customer, query),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/benefit-grants/{id}',
+      operationId: 'customer_portal:benefit-grants:get',
+      summary: 'Get a benefit grant',
+      tag,
+      params: idParamsSchema,
+      response: customerBenefitGrantSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => getPortalGrant(ctx, customer, params.id),
+  );
+  api.addForCustomer(
+    {
+      method: 'patch',
+      path: '/customer-portal/benefit-grants/{id}',
+      operationId: 'customer_portal:benefit-grants:update',
+      summary: 'Update a benefit grant (the account a GitHub or Discord benefit goes to)',
+      tag,
+      params: idParamsSchema,
+      body: customerBenefitGrantUpdateSchema,
+      response: customerBenefitGrantSchema,
+      errors: ['ResourceNotFound', 'NotImplemented'],
+    },
+    ({ customer, params, body }) => updatePortalGrant(ctx, customer, params.id, body),
+  );
+
+  // License keys ---------------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/license-keys/',
+      operationId: 'customer_portal:license_keys:list',
+      summary: "List the customer's license keys",
+      tag,
+      query: customerLicenseKeyListQuerySchema,
+      response: listResourceSchema(licenseKeySchema),
+    },
+    ({ customer, query }) => listPortalLicenseKeys(ctx, customer, query),
+  );
+  api.addPublic(
+    {
+      method: 'post',
+      path: '/customer-portal/license-keys/validate',
+      operationId: 'customer_portal:license_keys:validate',
+      summary: 'Check a license key (no credentials: the key is one)',
+      tag,
+      body: licenseKeyValidateSchema,
+      status: 200,
+      response: validatedLicenseKeySchema,
+      errors: ['ResourceNotFound', 'BadRequest'],
+    },
+    ({ body }) => validateLicenseKey(ctx.db, body),
+  );
+  api.addPublic(
+    {
+      method: 'post',
+      path: '/customer-portal/license-keys/activate',
+      operationId: 'customer_portal:license_keys:activate',
+      summary: 'Activate a license key on a device',
+      tag,
+      body: licenseKeyActivateSchema,
+      status: 200,
+      response: licenseKeyActivationSchema,
+      errors: ['ResourceNotFound', 'NotPermitted'],
+    },
+    ({ body }) => activateLicenseKey(ctx.db, body),
+  );
+  api.addPublic(
+    {
+      method: 'post',
+      path: '/customer-portal/license-keys/deactivate',
+      operationId: 'customer_portal:license_keys:deactivate',
+      summary: 'Deactivate a license key on a device',
+      tag,
+      body: licenseKeyDeactivateSchema,
+      status: 204,
+      errors: ['ResourceNotFound'],
+    },
+    async ({ body }) => {
+      await deactivateLicenseKey(ctx.db, body);
+    },
+  );
+
+  // After the checks: `/license-keys/{id}` would otherwise claim `validate` and the others.
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/license-keys/{id}',
+      operationId: 'customer_portal:license_keys:get',
+      summary: 'Get a license key with its activations',
+      tag,
+      params: idParamsSchema,
+      response: licenseKeyWithActivationsSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => getPortalLicenseKey(ctx, customer, params.id),
+  );
+  // Downloadables ------------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/downloadables/',
+      operationId: 'customer_portal:downloadables:list',
+      summary: "List the customer's files, with download links valid 10 minutes",
+      tag,
+      query: downloadableListQuerySchema,
+      response: listResourceSchema(downloadableSchema),
+    },
+    ({ customer, query }) => listPortalDownloadables(ctx, customer, query),
+  );
+  api.addPublic(
+    {
+      method: 'get',
+      path: '/customer-portal/downloadables/{token}',
+      operationId: 'customer_portal:downloadables:get',
+      summary: 'Follow a download link (302 to the file)',
+      tag,
+      params: tokenParamsSchema,
+      errors: ['BadRequest', 'ResourceNotFound', 'ResourceUnavailable'],
+    },
+    async ({ params, res }) => {
+      res.redirect(302, await followDownloadLink(ctx, params.token));
+    },
+  );
+
+  // Meters ---------------------------------------------------------------------------------------------------
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/meters/',
+      operationId: 'customer_portal:customer_meters:list',
+      summary: "List the customer's meters",
+      tag,
+      query: customerCustomerMeterListQuerySchema,
+      response: listResourceSchema(customerCustomerMeterSchema),
+    },
+    ({ customer, query }) => listPortalMeters(ctx, customer, query),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/meters/{id}',
+      operationId: 'customer_portal:customer_meters:get',
+      summary: 'Get a meter of the customer',
+      tag,
+      params: idParamsSchema,
+      response: customerCustomerMeterSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => getPortalMeter(ctx, customer, params.id),
+  );
+
+  // The seller --------------------------------------------------------------------------------------------
+  api.addPublic(
+    {
+      method: 'get',
+      path: '/customer-portal/organizations/{slug}',
+      operationId: 'customer_portal:organizations:get',
+      summary: "The seller's portal page: who they are and what they sell",
+      tag,
+      params: slugParamsSchema,
+      response: customerOrganizationSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ params }) => getPortalOrganization(ctx, params.slug),
+  );
+}

@@ -1,0 +1,18 @@
+// Customer sessions: a buyer's sign-in to the customer portal, handed out by the seller's app
+// (`customerSessions.create`), by a checkout's confirmation, or by an emailed code.
+
+export const CUSTOMER_SESSION_PREFIX = 'tollgate_cst_';
+const TOKEN_BODY = /^[A-Za-z0-9_-]{32}$/;
+
+/** As long as Polar's: enough for a visit, short enough that a leaked link soon stops working. */
+export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
+
+export const looksLikeCustomerSessionToken = (value: string) =>
+  value.startsWith(CUSTOMER_SESSION_PREFIX) && TOKEN_BODY.test(value.slice(CUSTOMER_SESSION_PREFIX.length));
+
+/** The portal's address for a session, the token in the link so one click signs the buyer in. */
+export const customerPortalUrl = (publicUrl: string, organizationSlug: string, token: string) =>
+  `${publicUrl}/portal/${encodeURIComponent(organizationSlug)}?customer_session_token=${encodeURIComponent(token)}`;
+
+/** Who calls the portal: a customer of one organization. */
+export type CustomerCaller = { kind: 'customer_session'; customerId: string; organizationId: string };
