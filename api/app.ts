@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { Db } from '../infra/db.js';
 import type { Logger } from '../infra/logger.js';
 import type { PublicSettings } from '../domain/system/schemas.js';
+import type { Mailer } from '../domain/emails/mailer.js';
 import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
@@ -58,6 +59,8 @@ export type AppDeps = {
   /** Where uploaded files' bytes live (local disk or S3). */
   fileStorage: FileStorage;
   tax: TaxCalculator;
+  /** Emails of the API's own (the customer portal's sign-in codes). */
+  mailer: Mailer;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
   /**
@@ -141,6 +144,7 @@ export function createApp(deps: AppDeps): Express {
       workflows: deps.workflows,
       webhookSender: deps.webhookSender,
       tax: deps.tax,
+      mailer: deps.mailer,
       processorMetadata: deps.config.processorMetadata,
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
       sandbox: deps.settings.mode === 'sandbox',

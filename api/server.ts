@@ -75,6 +75,7 @@ const app = createApp({
         sink: workflows.processorEvents,
       }
     : undefined,
+  mailer,
   webDir,
 });
 

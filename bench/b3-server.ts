@@ -55,6 +55,7 @@ if (mode === 'bare') {
     db,
     temporal,
     workflows,
+    mailer: createMailer({ db, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
     webhookSender: createHttpWebhookSender({
       requireHttps: false,
       allowLoopback: true,

@@ -100,6 +100,7 @@ export async function startApi(db: Db, temporal: Client, taskQueue: string, work
     db,
     temporal,
     workflows,
+    mailer: createMailer({ db, from: 'bench@localhost', logger: silent }),
     webhookSender: createHttpWebhookSender({
       requireHttps: false,
       allowLoopback: true,

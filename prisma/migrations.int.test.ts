@@ -41,8 +41,11 @@ async function describeSchema(url: string) {
   }
 }
 
-/** Partial unique indexes (Prisma cannot declare them), appended to their migrations by hand. */
+/** Partial indexes (Prisma cannot declare them), appended to their migrations by hand. */
 const HAND_WRITTEN_INDEXES = [
+  'benefit_grants_order_key',
+  'benefit_grants_pending_idx',
+  'benefit_grants_subscription_key',
   'customers_organization_id_email_live_key',
   'customers_organization_id_external_id_live_key',
   'discounts_organization_id_code_live_key',

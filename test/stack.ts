@@ -178,6 +178,7 @@ export async function startTestStack(options: {
     db: options.db,
     temporal,
     workflows,
+    mailer,
     webhookSender,
     // As api/server.ts composes it: the text rule in front of Better Auth's handler.
     auth: withAuthInputRules(auth),

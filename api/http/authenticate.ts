@@ -68,33 +68,39 @@ export function callerOf(res: Response): Caller {
 
 /**
  * Reads the customer-portal caller: a customer session's token (or a paid checkout's). A token of
- * another kind, or one that expired, is refused here; operations without a caller (validating a
- * license key, a signed download) go through unasked.
+ * another kind, or one that expired, is refused by the operations that need a customer
+ * (`customerOf`); those without a caller (validating a license key, a signed download) go on.
  */
 export function authenticateCustomer(db: Db): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (!header) return next();
     const token = BEARER.exec(header)?.[1] ?? '';
+    // Kept for the operations that need a customer: those that need none ignore the header.
     if (looksLikeAccessToken(token)) {
-      throw new AppError(
+      res.locals.customerRefusal = new AppError(
         'Unauthorized',
         "The customer portal takes a customer session's token (customerSessions.create), not an organization access token.",
         { 'WWW-Authenticate': 'Bearer' },
       );
+      return next();
     }
     const customer = await authenticateCustomerSession(db, token);
-    if (!customer) {
-      throw new AppError('Unauthorized', 'The customer session is invalid or expired: sign in again.', {
-        'WWW-Authenticate': 'Bearer',
-      });
+    if (customer) res.locals.customer = customer;
+    else {
+      res.locals.customerRefusal = new AppError(
+        'Unauthorized',
+        'The customer session is invalid or expired: sign in again.',
+        { 'WWW-Authenticate': 'Bearer' },
+      );
     }
-    res.locals.customer = customer;
     next();
   };
 }
 
 export function customerOf(res: Response): CustomerCaller {
+  const refusal = res.locals.customerRefusal as AppError | undefined;
+  if (refusal) throw refusal;
   const customer = res.locals.customer as CustomerCaller | undefined;
   if (!customer)
     throw new AppError('Unauthorized', 'Sign in to the customer portal first.', {

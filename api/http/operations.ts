@@ -165,6 +165,8 @@ export class OperationRegistry {
     this.operations.push(spec as unknown as OperationSpec);
     this.serveMethod(toExpressPath(spec.path), spec.method);
     this.router[spec.method](toExpressPath(spec.path), async (req, res) => {
+      // Who calls comes before what they sent, as for the organizations' operations (401 first).
+      if (spec.customer) customerOf(res);
       const params = spec.params ? parsePath(spec.params, req) : {};
       const query = spec.query ? parseQuery(spec.query, req) : {};
       const body = spec.body ? parseBody(spec.body, req) : undefined;

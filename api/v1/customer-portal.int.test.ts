@@ -334,4 +334,115 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
     });
     expect(payment.status).toBe(501);
   });
+  it('signs a customer in by an emailed code: one session per code, a few wrong tries, no telling who buys', async () => {
+    const { polar, organization } = await seller();
+    const customer = await polar.customers.create({ email: 'code@example.test' });
+    const post = (path: string, body: unknown) =>
+      fetch(`${env.stack.baseUrl}/v1/customer-portal/sign-in/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const codeOf = async (email: string) => {
+      const [message] = await env.database.db.emailMessage.findMany({
+        where: { toAddress: email },
+        orderBy: { createdAt: 'desc' },
+        take: 1,
+      });
+      return /\b(\d{6})\b/.exec(message?.subject ?? '')?.[1];
+    };
+
+    // A stranger's address answers as a customer's does, and no email goes out.
+    expect(
+      (await post('request', { organization_slug: organization.slug, email: 'nobody@example.test' })).status,
+    ).toBe(202);
+    expect(await codeOf('nobody@example.test')).toBeUndefined();
+    const asked = await post('request', { organization_slug: organization.slug, email: 'Code@Example.test' });
+    expect(asked.status).toBe(202);
+    const code = (await codeOf('code@example.test'))!;
+    expect(code).toMatch(/^\d{6}$/);
+
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const wrong = await post('verify', {
+      organization_slug: organization.slug,
+      email: 'code@example.test',
+      code: wrongCode,
+    });
+    expect(wrong.status).toBe(422);
+    expect(((await wrong.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual([
+      'body',
+      'code',
+    ]);
+    const right = await post('verify', {
+      organization_slug: organization.slug,
+      email: 'code@example.test',
+      code,
+    });
+    expect(right.status).toBe(200);
+    const { token } = (await right.json()) as { token: string };
+    expect(await anonymous().customerPortal.customers.get({ customerSession: token })).toMatchObject({
+      id: customer.id,
+    });
+    // Used once.
+    expect(
+      (await post('verify', { organization_slug: organization.slug, email: 'code@example.test', code }))
+        .status,
+    ).toBe(422);
+
+    // Five wrong tries and the code is spent, even the right one (another customer: each address
+    // has its own budget of tries a minute).
+    await polar.customers.create({ email: 'tries@example.test' });
+    await post('request', { organization_slug: organization.slug, email: 'tries@example.test' });
+    const second = (await codeOf('tries@example.test'))!;
+    const other = second === '000000' ? '111111' : '000000';
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await post('verify', {
+        organization_slug: organization.slug,
+        email: 'tries@example.test',
+        code: other,
+      });
+    }
+    expect(
+      (
+        await post('verify', {
+          organization_slug: organization.slug,
+          email: 'tries@example.test',
+          code: second,
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await post('request', { organization_slug: 'no-such-seller', email: 'code@example.test' })).status,
+    ).toBe(404);
+  });
+
+  it('previews a plan change for the customer before they confirm it', async () => {
+    const { polar } = await seller();
+    const plan = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+    });
+    const team = await polar.products.create({
+      name: 'Team',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 4500, priceCurrency: 'usd' }],
+    });
+    const customer = await polar.customers.create({ email: 'preview@example.test' });
+    const { subscriptionId } = await buy(polar, plan.id, customer.id);
+    const session = await polar.customerSessions.create({ customerId: customer.id });
+    const preview = await fetch(
+      `${env.stack.baseUrl}/v1/customer-portal/subscriptions/${subscriptionId}/proration-preview`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ product_id: team.id }),
+      },
+    );
+    expect(preview.status).toBe(200);
+    const body = (await preview.json()) as { lines: { amount: number }[] };
+    expect(body.lines.length).toBeGreaterThan(0);
+    // Nothing changed.
+    expect((await polar.subscriptions.get({ id: subscriptionId! })).productId).toBe(plan.id);
+  });
 });

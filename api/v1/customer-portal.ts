@@ -50,7 +50,19 @@ import {
   updatePortalSubscription,
   type PortalContext,
 } from '../../domain/customer-portal/service.js';
-import { createCustomerSession } from '../../domain/customer-sessions/service.js';
+import {
+  createCustomerSession,
+  requestPortalSignInCode,
+  verifyPortalSignInCode,
+} from '../../domain/customer-sessions/service.js';
+import {
+  portalSignInRequestSchema,
+  portalSignInSchema,
+  portalSignInVerifySchema,
+} from '../../domain/customer-sessions/schemas.js';
+import type { Mailer } from '../../domain/emails/mailer.js';
+import { prorationPreviewSchema } from '../../domain/subscriptions/schemas.js';
+import { previewCustomerSubscriptionChange } from '../../domain/subscriptions/service.js';
 import { licenseKeySchema, licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
 import {
   activateLicenseKey,
@@ -96,7 +108,46 @@ const tokenParamsSchema = z.object({
  * seller's page, the license-key checks and a download link take none (the key or the link is
  * the credential).
  */
-export function registerCustomerPortalOperations(api: OperationRegistry, ctx: PortalContext) {
+export function registerCustomerPortalOperations(
+  api: OperationRegistry,
+  ctx: PortalContext & { mailer: Mailer },
+) {
+  // Signing in by email (our extension) ------------------------------------------------------------
+  api.addPublic(
+    {
+      method: 'post',
+      path: '/customer-portal/sign-in/request',
+      operationId: 'customer_portal:sign_in:request',
+      summary: 'Email a sign-in code to a customer',
+      extension:
+        'Tollgate extension, not in Polar: emails a 6-digit code (10 minutes, 5 tries) to the customer of the organization with this address; answers the same whether or not there is one.',
+      tag,
+      body: portalSignInRequestSchema,
+      status: 202,
+      response: z.object({}),
+      errors: ['ResourceNotFound'],
+    },
+    async ({ body }) => {
+      await requestPortalSignInCode(ctx, body);
+      return {};
+    },
+  );
+  api.addPublic(
+    {
+      method: 'post',
+      path: '/customer-portal/sign-in/verify',
+      operationId: 'customer_portal:sign_in:verify',
+      summary: 'Exchange an emailed code for a customer session',
+      extension: 'Tollgate extension, not in Polar: the token of a one-hour customer session.',
+      tag,
+      body: portalSignInVerifySchema,
+      status: 200,
+      response: portalSignInSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ body }) => verifyPortalSignInCode(ctx.db, body),
+  );
+
   // Customer ------------------------------------------------------------------------------------------
   api.addForCustomer(
     {
@@ -279,6 +330,24 @@ export function registerCustomerPortalOperations(api: OperationRegistry, ctx: Po
       errors: ['ResourceNotFound', 'NotPermitted', 'AlreadyCanceledSubscription'],
     },
     ({ customer, params, body }) => updatePortalSubscription(ctx, customer, params.id, body),
+  );
+  api.addForCustomer(
+    {
+      method: 'post',
+      path: '/customer-portal/subscriptions/{id}/proration-preview',
+      operationId: 'customer_portal:subscriptions:proration_preview',
+      summary: 'Preview what a plan change would bill',
+      extension:
+        "Tollgate extension, not in Polar: the customer sees the bill of a plan change (at the seller's proration default) before confirming it.",
+      tag,
+      params: idParamsSchema,
+      body: z.strictObject({ product_id: z.uuid({ message: 'Not a valid product id.' }) }),
+      status: 200,
+      response: prorationPreviewSchema,
+      errors: ['ResourceNotFound', 'NotPermitted', 'AlreadyCanceledSubscription'],
+    },
+    ({ customer, params, body }) =>
+      previewCustomerSubscriptionChange(ctx.subscriptions, customer, params.id, body.product_id),
   );
   api.addForCustomer(
     {

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
 import { projectRoot, resolveDataDir } from '../../scripts/lib/paths.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { requireTestEnv } from '../../test/env.js';
@@ -13,44 +14,71 @@ import { useTestStack } from '../../test/stack.js';
 
 const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
 
+/** Runs Schemathesis as `token`'s caller over the operations `filter` selects; answers its exit code. */
+async function runSchemathesis(baseUrl: string, token: string, filter: string[], logName: string) {
+  const args = [
+    '--config-file',
+    path.join(projectRoot, 'scripts', 'schemathesis', 'schemathesis.toml'),
+    'run',
+    `${baseUrl}/v1/openapi.json`,
+    '--url',
+    baseUrl,
+    '--header',
+    `Authorization: Bearer ${token}`,
+    ...filter,
+    '--checks',
+    'all',
+    '--no-color',
+  ];
+  // Hypothesis and Schemathesis keep caches in their working folder: the run's own, not the checkout.
+  const workDir = path.join(dataDir, 'schemathesis');
+  mkdirSync(workDir, { recursive: true });
+  const output: string[] = [];
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn(requireTestEnv('schemathesis'), args, { cwd: workDir });
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.once('exit', (exitCode) => resolve(exitCode ?? 1));
+  });
+  const report = output.join('');
+  mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
+  writeFileSync(path.join(dataDir, 'logs', logName), report);
+  if (code !== 0) console.log(report);
+  return code;
+}
+
 describe('Schemathesis against /v1/openapi.json', () => {
   // The run's requests must not be throttled: a 429 would hide what an operation answers.
   const env = useTestStack({ apiRateLimitPerMinute: 1_000_000, checkoutClientRateLimitPerMinute: 1_000_000 });
   let token: string;
+  let customerToken: string;
 
   beforeAll(async () => {
     const organization = await createOrganization(env.database.db);
     token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
+    const customer = await polar.customers.create({ email: 'schemathesis@example.test' });
+    customerToken = (await polar.customerSessions.create({ customerId: customer.id })).token;
   });
 
   it('finds no server error, undocumented status or answer outside its schema', async () => {
-    const args = [
-      '--config-file',
-      path.join(projectRoot, 'scripts', 'schemathesis', 'schemathesis.toml'),
-      'run',
-      `${env.stack.baseUrl}/v1/openapi.json`,
-      '--url',
+    const code = await runSchemathesis(
       env.stack.baseUrl,
-      '--header',
-      `Authorization: Bearer ${token}`,
-      '--checks',
-      'all',
-      '--no-color',
-    ];
-    // Hypothesis and Schemathesis keep caches in their working folder: the run's own, not the checkout.
-    const workDir = path.join(dataDir, 'schemathesis');
-    mkdirSync(workDir, { recursive: true });
-    const output: string[] = [];
-    const code = await new Promise<number>((resolve) => {
-      const child = spawn(requireTestEnv('schemathesis'), args, { cwd: workDir });
-      child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      child.once('exit', (exitCode) => resolve(exitCode ?? 1));
-    });
-    const report = output.join('');
-    mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
-    writeFileSync(path.join(dataDir, 'logs', 'schemathesis.log'), report);
-    if (code !== 0) console.log(report);
+      token,
+      ['--exclude-tag', 'customer_portal'],
+      'schemathesis.log',
+    );
+    expect(code).toBe(0);
+  });
+
+  // The customer portal's operations are called by a customer, with a customer session.
+  it('finds none in the customer portal either, called as a signed-in customer', async () => {
+    const code = await runSchemathesis(
+      env.stack.baseUrl,
+      customerToken,
+      ['--include-tag', 'customer_portal'],
+      'schemathesis-portal.log',
+    );
     expect(code).toBe(0);
   });
 });

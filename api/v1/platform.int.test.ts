@@ -1,3 +1,4 @@
+import { createMailer } from '../../integrations/smtp/mailer.js';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -147,6 +148,11 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
           allowPrivateNetworks: false,
         }),
         tax: noTax,
+        mailer: createMailer({
+          db: env.database.db,
+          from: 'x@y.test',
+          logger: createLogger({ level: 'silent', name: 'openapi-test' }),
+        }),
         processorMetadata: {},
         sandbox: true,
         checkoutTtlMs: 3_600_000,

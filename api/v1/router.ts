@@ -38,6 +38,7 @@ import { registerSubscriptionOperations } from './subscriptions.js';
 import { registerTestClockOperations } from './test-clocks.js';
 import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
+import type { Mailer } from '../../domain/emails/mailer.js';
 
 export type V1Deps = {
   db: Db;
@@ -59,6 +60,8 @@ export type V1Deps = {
   /** Handed to the hosted checkout page (e.g. Stripe's publishable key). */
   processorMetadata: Record<string, string>;
   checkoutTtlMs: number;
+  /** Sends the customer portal's sign-in codes. */
+  mailer: Mailer;
   /** Sandbox mode (no real payments): test clocks are served. */
   sandbox: boolean;
 };
@@ -71,6 +74,15 @@ const perLicenseKey: RateLimitKey = (req) => {
   const key = (req.body as { key?: unknown } | undefined)?.key;
   // Hashed: a counter's name is stored, and a key is a secret (and may hold any text).
   return `license-key:${typeof key === 'string' ? createHash('sha256').update(key).digest('hex') : 'none'}`;
+};
+
+/** Codes asked for or tried per minute, per address and per email address. */
+const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
+
+const perSignInEmail: RateLimitKey = (req) => {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  const subject = typeof email === 'string' ? email.trim().toLowerCase() : 'none';
+  return `portal-sign-in:${createHash('sha256').update(subject).digest('hex')}`;
 };
 
 /** The portal's budget: per signed-in customer, else per address. */
@@ -149,12 +161,22 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     }),
     rateLimit(deps.db, { limit: LICENSE_KEY_CHECKS_PER_MINUTE, key: perLicenseKey, logger: deps.logger }),
   );
+  // Sign-in codes are emailed: a few a minute per address and per email is plenty for a person.
+  router.use(
+    '/customer-portal/sign-in',
+    rateLimit(deps.db, {
+      limit: SIGN_IN_ATTEMPTS_PER_MINUTE,
+      key: perClientIp('portal-sign-in'),
+      logger: deps.logger,
+    }),
+    rateLimit(deps.db, { limit: SIGN_IN_ATTEMPTS_PER_MINUTE, key: perSignInEmail, logger: deps.logger }),
+  );
   router.use('/customer-portal', authenticateCustomer(deps.db));
   router.use(
     '/customer-portal',
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
   );
-  registerCustomerPortalOperations(registry, portal);
+  registerCustomerPortalOperations(registry, { ...portal, mailer: deps.mailer });
 
   // Who calls is known before any body is read: an anonymous megabyte costs nothing to refuse.
   router.use(authenticate(deps.db, deps.auth));

@@ -14,3 +14,27 @@ export function findLiveCustomerSession(db: Client, tokenHash: string, now: Date
     select: { customerId: true, organizationId: true },
   });
 }
+
+export function insertSignInCode(db: Client, data: Prisma.CustomerSignInCodeUncheckedCreateInput) {
+  return db.customerSignInCode.create({ data });
+}
+
+/** The customer's newest code still usable: unused, not expired, not tried too often. */
+export function findUsableSignInCode(db: Client, customerId: string, now: Date, maxAttempts: number) {
+  return db.customerSignInCode.findFirst({
+    where: { customerId, usedAt: null, expiresAt: { gt: now }, attempts: { lt: maxAttempts } },
+    orderBy: { createdAt: 'desc' },
+  });
+}
+
+export async function countWrongSignInCode(db: Client, id: string): Promise<void> {
+  await db.customerSignInCode.update({ where: { id }, data: { attempts: { increment: 1 } } });
+}
+
+export async function useSignInCode(db: Client, id: string, now: Date): Promise<boolean> {
+  const { count } = await db.customerSignInCode.updateMany({
+    where: { id, usedAt: null },
+    data: { usedAt: now },
+  });
+  return count === 1;
+}

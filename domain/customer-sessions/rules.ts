@@ -16,3 +16,7 @@ export const customerPortalUrl = (publicUrl: string, organizationSlug: string, t
 
 /** Who calls the portal: a customer of one organization. */
 export type CustomerCaller = { kind: 'customer_session'; customerId: string; organizationId: string };
+
+/** An emailed sign-in code works this long, and for this many wrong tries. */
+export const SIGN_IN_CODE_TTL_MS = 10 * 60 * 1000;
+export const SIGN_IN_CODE_ATTEMPTS = 5;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import { assertCanManage } from '../access/service.js';
@@ -7,12 +7,25 @@ import { findPaidCheckoutBySessionTokenHash } from '../checkouts/repository.js';
 import type { CustomerSession, CustomerSessionCreate } from '../customer-portal/schemas.js';
 import { findCustomerFor } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
-import { findOrganizationById } from '../organizations/repository.js';
+import { findOrganizationById, findOrganizationBySlug } from '../organizations/repository.js';
+import { findLiveCustomerOfOrganization } from '../customers/repository.js';
+import type { Mailer } from '../emails/mailer.js';
+import { portalSignInCodeEmail } from '../emails/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
-import { findLiveCustomerSession, insertCustomerSession } from './repository.js';
+import {
+  countWrongSignInCode,
+  findLiveCustomerSession,
+  findUsableSignInCode,
+  insertCustomerSession,
+  insertSignInCode,
+  useSignInCode,
+} from './repository.js';
+import type { PortalSignIn, PortalSignInRequest, PortalSignInVerify } from './schemas.js';
 import {
   CUSTOMER_SESSION_PREFIX,
   CUSTOMER_SESSION_TTL_MS,
+  SIGN_IN_CODE_ATTEMPTS,
+  SIGN_IN_CODE_TTL_MS,
   customerPortalUrl,
   looksLikeCustomerSessionToken,
   type CustomerCaller,
@@ -40,13 +53,7 @@ export async function createCustomerSession(
   });
   await assertCanManage(db, caller, customer.organizationId, ORGANIZATION_MANAGERS);
   const organization = (await findOrganizationById(db, customer.organizationId))!;
-  const token = `${CUSTOMER_SESSION_PREFIX}${randomBytes(24).toString('base64url')}`;
-  const row = await insertCustomerSession(db, {
-    organizationId: customer.organizationId,
-    customerId: customer.id,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
-  });
+  const { token, row } = await openCustomerSession(db, customer);
   return {
     created_at: row.createdAt.toISOString(),
     modified_at: row.modifiedAt?.toISOString() ?? null,
@@ -57,6 +64,85 @@ export async function createCustomerSession(
     customer_id: customer.id,
     customer: customerView(row.customer),
   };
+}
+
+/** A new session of the customer: the token, shown once, and its row. */
+async function openCustomerSession(db: Db, customer: { id: string; organizationId: string }) {
+  const token = `${CUSTOMER_SESSION_PREFIX}${randomBytes(24).toString('base64url')}`;
+  const row = await insertCustomerSession(db, {
+    organizationId: customer.organizationId,
+    customerId: customer.id,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
+  });
+  return { token, row };
+}
+
+// Signing in by a code sent to the customer's email address: for a buyer who comes to the portal
+// on their own, without a link from the seller's app.
+
+const codeHash = (customerId: string, code: string) =>
+  createHash('sha256').update(`${customerId}:${code}`).digest('hex');
+
+/**
+ * Emails a sign-in code to the organization's customer with this address. The answer is the same
+ * whether or not there is one, so the form tells nobody who buys from whom.
+ */
+export async function requestPortalSignInCode(
+  ctx: { db: Db; mailer: Mailer; publicUrl: string },
+  input: PortalSignInRequest,
+): Promise<void> {
+  const organization = await findOrganizationBySlug(ctx.db, input.organization_slug);
+  if (!organization) throw new AppError('ResourceNotFound', 'Organization not found');
+  const customer = await findLiveCustomerOfOrganization(ctx.db, organization.id, { email: input.email });
+  if (!customer) return;
+  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  const row = await insertSignInCode(ctx.db, {
+    organizationId: organization.id,
+    customerId: customer.id,
+    codeHash: codeHash(customer.id, code),
+    expiresAt: new Date(Date.now() + SIGN_IN_CODE_TTL_MS),
+  });
+  const seller = (await findOrganizationById(ctx.db, organization.id))!;
+  await ctx.mailer.send({
+    to: customer.email,
+    ...portalSignInCodeEmail({
+      sellerName: seller.name,
+      code,
+      minutes: SIGN_IN_CODE_TTL_MS / 60_000,
+      url: `${ctx.publicUrl}/portal/${encodeURIComponent(seller.slug)}`,
+    }),
+    idempotencyKey: `portal-sign-in-code:${row.id}`,
+  });
+}
+
+/** The code from the email, for a customer session. A wrong code counts against the code. */
+export async function verifyPortalSignInCode(
+  db: Db,
+  input: PortalSignInVerify,
+  now = new Date(),
+): Promise<PortalSignIn> {
+  const wrong = () =>
+    new InvalidFieldError(
+      ['body', 'code'],
+      'This code is wrong or has expired: check the email, or ask for a new code.',
+    );
+  const organization = await findOrganizationBySlug(db, input.organization_slug);
+  if (!organization) throw new AppError('ResourceNotFound', 'Organization not found');
+  const customer = await findLiveCustomerOfOrganization(db, organization.id, { email: input.email });
+  if (!customer) throw wrong();
+  const pending = await findUsableSignInCode(db, customer.id, now, SIGN_IN_CODE_ATTEMPTS);
+  if (!pending) throw wrong();
+  const given = Buffer.from(codeHash(customer.id, input.code));
+  const expected = Buffer.from(pending.codeHash);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    await countWrongSignInCode(db, pending.id);
+    throw wrong();
+  }
+  // Conditional: the same code used twice at once opens one session.
+  if (!(await useSignInCode(db, pending.id, now))) throw wrong();
+  const { token, row } = await openCustomerSession(db, customer);
+  return { token, expires_at: row.expiresAt.toISOString() };
 }
 
 /**

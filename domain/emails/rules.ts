@@ -165,6 +165,7 @@ export function subscriptionPaymentFailedEmail(input: {
   amount: string;
   reason: string;
   nextAttemptOn: string | null;
+  portalUrl: string;
 }): RenderedEmail {
   const next = input.nextAttemptOn
     ? `We will try your card again on ${input.nextAttemptOn}. Your ${input.productName} stays available until then.`
@@ -177,7 +178,7 @@ export function subscriptionPaymentFailedEmail(input: {
     [
       `We could not charge ${input.amount} to your card for ${input.productName}: ${input.reason}`,
       next,
-      `To use another card, contact ${input.organizationName}.`,
+      `To use another card, contact ${input.organizationName}. Your account page: ${input.portalUrl}`,
     ],
     sellerContact(input),
     input.organizationName,
@@ -188,6 +189,8 @@ type SellerContact = {
   organizationName: string;
   organizationEmail: string | null;
   organizationWebsite: string | null;
+  /** The seller's customer portal, where the buyer manages the plan. */
+  portalUrl: string;
 };
 
 function sellerContact(input: SellerContact) {
@@ -214,7 +217,7 @@ export function subscriptionStartedEmail(
     [
       `Thank you for subscribing to ${input.productName}. You pay ${input.amount} every ${input.interval}.`,
       `Your next payment is on ${input.nextPaymentOn}, charged to the card you paid with.`,
-      `To change or cancel your subscription, contact ${input.organizationName}.`,
+      `To change or cancel your subscription, sign in to your account page: ${input.portalUrl}`,
     ],
     sellerContact(input),
     input.organizationName,
@@ -254,9 +257,28 @@ export function subscriptionCanceledEmail(
     greet(input.customerName ?? ''),
     [
       `Your ${input.productName} subscription is cancelled. You keep it until ${input.endsOn} and will not be charged again.`,
-      `Changed your mind? Contact ${input.organizationName} to keep it.`,
+      `Changed your mind? Keep it from your account page: ${input.portalUrl}`,
     ],
     sellerContact(input),
     input.organizationName,
+  );
+}
+
+/** A buyer's code to sign in to a seller's customer portal. */
+export function portalSignInCodeEmail(input: {
+  sellerName: string;
+  code: string;
+  minutes: number;
+  url: string;
+}): RenderedEmail {
+  return render(
+    `Your ${input.sellerName} sign-in code: ${input.code}`,
+    greet(''),
+    [
+      `Enter ${input.code} to sign in to your ${input.sellerName} account page. The code works for ${input.minutes} minutes.`,
+      'If you did not ask for it, you can ignore this email.',
+    ],
+    { label: 'Open your account page', url: input.url },
+    input.sellerName,
   );
 }

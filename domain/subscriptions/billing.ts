@@ -707,7 +707,7 @@ export async function notifySubscriptionPaymentFailed(
     idempotencyKey: `subscription:${row.id}:order:${order.id}:failed:${input.attempt}`,
     ...subscriptionPaymentFailedEmail({
       customerName: row.customer.name,
-      ...sellerOf(row),
+      ...sellerOf(ctx, row),
       productName: row.product.name,
       amount: formatMoney(order.totalAmount, order.currency),
       reason: input.reason,
@@ -719,10 +719,12 @@ export async function notifySubscriptionPaymentFailed(
 const emailDate = (date: Date) =>
   date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-const sellerOf = (row: SubscriptionStepRow) => ({
+const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
   organizationName: row.organization.name,
   organizationEmail: row.organization.email,
   organizationWebsite: row.organization.website,
+  // The buyer manages the plan there themselves (signing in by an emailed code).
+  portalUrl: `${ctx.publicUrl}/portal/${encodeURIComponent(row.organization.slug)}`,
 });
 
 export type SubscriptionNotice =
@@ -743,7 +745,7 @@ export async function notifySubscription(
 ): Promise<'sent' | 'duplicate' | 'gone'> {
   const row = inHand?.row ?? (await findSubscriptionForStep(ctx.db, notice.subscriptionId));
   if (!row) return 'gone';
-  const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(row) };
+  const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(ctx, row) };
   switch (notice.kind) {
     case 'started':
       return mailer.send({

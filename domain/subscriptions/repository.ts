@@ -189,7 +189,7 @@ export async function findSubscriptionIdsBehindTheirClock(
  */
 export const subscriptionStepInclude = {
   ...subscriptionInclude,
-  organization: { select: { name: true, email: true, website: true } },
+  organization: { select: { name: true, email: true, website: true, slug: true } },
   pendingItems: { where: { orderId: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } as const satisfies Prisma.SubscriptionInclude;
 

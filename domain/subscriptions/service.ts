@@ -507,13 +507,7 @@ export async function updateCustomerSubscription(
 ): Promise<Subscription> {
   const current = await findSubscriptionOfCustomer(ctx.db, customer, id);
   if ('product_id' in body) {
-    const organization = await findOrganizationById(ctx.db, current.organizationId);
-    if (!organization?.allowCustomerUpdates) {
-      throw new AppError(
-        'NotPermitted',
-        'This seller does not let customers change their plan; contact them to change it.',
-      );
-    }
+    await assertCustomerMayChangePlan(ctx.db, current.organizationId);
     return changeSubscriptionProduct(ctx, current, { product_id: body.product_id });
   }
   if (body.cancel_at_period_end === true) {
@@ -569,4 +563,30 @@ export async function listSubscriptionRowsOfCustomer(
     { id: 'asc' as const },
   ];
   return listSubscriptionRows(db, where, orderBy, pageToSkipTake(query));
+}
+
+/**
+ * The portal's preview of a plan change: what the customer would pay, at the organization's
+ * proration default, before they confirm; refused as the change itself would be.
+ */
+export async function previewCustomerSubscriptionChange(
+  ctx: SubscriptionsContext,
+  customer: CustomerCaller,
+  id: string,
+  productId: string,
+): Promise<ProrationPreview> {
+  const current = await findSubscriptionOfCustomer(ctx.db, customer, id);
+  await assertCustomerMayChangePlan(ctx.db, current.organizationId);
+  return previewProductChange(ctx, current, { product_id: productId });
+}
+
+/** A seller may keep plan changes to themselves (`allow_customer_updates`). */
+async function assertCustomerMayChangePlan(db: Db, organizationId: string): Promise<void> {
+  const organization = await findOrganizationById(db, organizationId);
+  if (!organization?.allowCustomerUpdates) {
+    throw new AppError(
+      'NotPermitted',
+      'This seller does not let customers change their plan; contact them to change it.',
+    );
+  }
 }
