@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Polar } from '@polar-sh/sdk';
+import { Polar as PolarClient, type Polar } from '@polar-sh/sdk';
 import type { BenefitCustomCreate } from '@polar-sh/sdk/models/components/benefitcustomcreate.js';
 import type { CheckoutCreate } from '@polar-sh/sdk/models/components/checkoutcreate.js';
 import type { CheckoutLinkCreateProduct } from '@polar-sh/sdk/models/components/checkoutlinkcreateproduct.js';
@@ -7,6 +7,7 @@ import type { CustomerCreate } from '@polar-sh/sdk/models/components/customercre
 import type { DiscountPercentageOnceForeverDurationCreate } from '@polar-sh/sdk/models/components/discountpercentageonceforeverdurationcreate.js';
 import type { ProductCreate } from '@polar-sh/sdk/models/components/productcreate.js';
 import type { RefundCreate } from '@polar-sh/sdk/models/components/refundcreate.js';
+import { eventually } from './eventually.js';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createPaidOrder } from '../domain/orders/service.js';
 import { startSubscription } from '../domain/subscriptions/service.js';
@@ -354,4 +355,37 @@ export async function createRefund(polar: Polar, orderId: string, overrides: Par
   // The SDK types the answer as optional (Polar documents more than one success status).
   if (!refund) throw new Error('refunds.create answered no refund');
   return refund;
+}
+
+/**
+ * The customer buys the product through the sandbox as a buyer does (the hosted checkout's
+ * confirm call, a test card), and the checkout is waited for until it succeeded. Answers the
+ * paid checkout and the session token its confirmation handed the buyer.
+ */
+export async function buyInSandbox(
+  polar: Polar,
+  baseUrl: string,
+  productId: string,
+  customerId: string,
+  card = 'pm_card_visa',
+) {
+  const checkout = await polar.checkouts.create({ products: [productId], customerId });
+  const confirmed = await new PolarClient({ serverURL: baseUrl }).checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: {
+      customerName: 'Ada Lovelace',
+      customerBillingAddress: {
+        country: 'DE',
+        city: 'Berlin',
+        postalCode: '10117',
+        line1: 'Unter den Linden 1',
+      },
+      confirmationTokenId: card,
+    },
+  });
+  const paid = await eventually(
+    () => polar.checkouts.get({ id: checkout.id }),
+    (value) => value.status === 'succeeded',
+  );
+  return { ...paid, customerSessionToken: confirmed.customerSessionToken };
 }

@@ -1,13 +1,17 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
-import { createAccessToken, createOrganization, createUploadedFile } from '../../test/factories.js';
+import {
+  buyInSandbox,
+  createAccessToken,
+  createOrganization,
+  createUploadedFile,
+} from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
 import { useTestStack } from '../../test/stack.js';
 import { startWebhookReceiver } from '../../test/webhook-receiver.js';
 
 const WEBHOOK_SECRET = 'tollgate_whs_benefit-grants-secret';
-const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
 
 describe('benefit grants: what a buyer paid for is granted, cycled, updated and revoked (through @polar-sh/sdk)', () => {
   const env = useTestStack();
@@ -23,21 +27,8 @@ describe('benefit grants: what a buyer paid for is granted, cycled, updated and 
     return { organization, token, polar };
   }
 
-  async function buy(polar: Polar, productId: string, customerId: string) {
-    const checkout = await polar.checkouts.create({ products: [productId], customerId });
-    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
-      clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: {
-        customerName: 'Ada Lovelace',
-        customerBillingAddress: ADDRESS,
-        confirmationTokenId: 'pm_card_visa',
-      },
-    });
-    return eventually(
-      () => polar.checkouts.get({ id: checkout.id }),
-      (value) => value.status === 'succeeded',
-    );
-  }
+  const buy = (polar: Polar, productId: string, customerId: string) =>
+    buyInSandbox(polar, env.stack.baseUrl, productId, customerId);
 
   const grantsOf = async (polar: Polar, benefitId: string) =>
     (await polar.benefits.grants({ id: benefitId, limit: 100 })).result.items;

@@ -1,10 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { createAccessToken, createOrganization, createUploadedFile } from '../../test/factories.js';
+import {
+  buyInSandbox,
+  createAccessToken,
+  createOrganization,
+  createUploadedFile,
+} from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
 import { useTestStack } from '../../test/stack.js';
-
-const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
 
 describe('customer sessions and the customer portal (through @polar-sh/sdk)', () => {
   const env = useTestStack();
@@ -18,22 +21,8 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
 
   const anonymous = () => new Polar({ serverURL: env.stack.baseUrl });
 
-  async function buy(polar: Polar, productId: string, customerId: string) {
-    const checkout = await polar.checkouts.create({ products: [productId], customerId });
-    const confirmed = await anonymous().checkouts.clientConfirm({
-      clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: {
-        customerName: 'Ada Lovelace',
-        customerBillingAddress: ADDRESS,
-        confirmationTokenId: 'pm_card_visa',
-      },
-    });
-    const paid = await eventually(
-      () => polar.checkouts.get({ id: checkout.id }),
-      (value) => value.status === 'succeeded',
-    );
-    return { ...paid, customerSessionToken: confirmed.customerSessionToken };
-  }
+  const buy = (polar: Polar, productId: string, customerId: string) =>
+    buyInSandbox(polar, env.stack.baseUrl, productId, customerId);
 
   /** A one-time product with a license key (2 activations, 3 uses) and a file, bought by Ada. */
   async function boughtBundle() {

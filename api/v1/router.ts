@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
@@ -76,14 +76,22 @@ const perLicenseKey: RateLimitKey = (req) => {
   return `license-key:${typeof key === 'string' ? createHash('sha256').update(key).digest('hex') : 'none'}`;
 };
 
-/** Codes asked for or tried per minute, per address and per email address. */
+/** Codes asked for or tried per minute and email address (a person needs a few). */
 const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 
-const perSignInEmail: RateLimitKey = (req) => {
-  const email = (req.body as { email?: unknown } | undefined)?.email;
-  const subject = typeof email === 'string' ? email.trim().toLowerCase() : 'none';
-  return `portal-sign-in:${createHash('sha256').update(subject).digest('hex')}`;
-};
+/** A body without an email address is refused by validation; only the others count per address. */
+const onlyWithEmail =
+  (limiter: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    typeof signInEmailOf(req) === 'string' ? limiter(req, res, next) : next();
+
+const signInEmailOf = (req: Request) => (req.body as { email?: unknown } | undefined)?.email;
+
+/** Per email address asked about, hashed: the counter's name is stored. */
+const perSignInEmail: RateLimitKey = (req) =>
+  `portal-sign-in:${createHash('sha256')
+    .update(String(signInEmailOf(req)).trim().toLowerCase())
+    .digest('hex')}`;
 
 /** The portal's budget: per signed-in customer, else per address. */
 const perCustomerOrAddress: RateLimitKey = (req, res) => {
@@ -161,15 +169,18 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     }),
     rateLimit(deps.db, { limit: LICENSE_KEY_CHECKS_PER_MINUTE, key: perLicenseKey, logger: deps.logger }),
   );
-  // Sign-in codes are emailed: a few a minute per address and per email is plenty for a person.
+  // Sign-in codes are emailed and guessable in 10^6 tries: few a minute per email address.
   router.use(
     '/customer-portal/sign-in',
+    // Per address, the API's own budget: many buyers may sit behind one office's address.
     rateLimit(deps.db, {
-      limit: SIGN_IN_ATTEMPTS_PER_MINUTE,
+      limit: deps.rateLimitPerMinute,
       key: perClientIp('portal-sign-in'),
       logger: deps.logger,
     }),
-    rateLimit(deps.db, { limit: SIGN_IN_ATTEMPTS_PER_MINUTE, key: perSignInEmail, logger: deps.logger }),
+    onlyWithEmail(
+      rateLimit(deps.db, { limit: SIGN_IN_ATTEMPTS_PER_MINUTE, key: perSignInEmail, logger: deps.logger }),
+    ),
   );
   router.use('/customer-portal', authenticateCustomer(deps.db));
   router.use(

@@ -32,6 +32,7 @@ import {
   type CheckoutUpdate,
 } from './queries';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
+import { rememberCheckoutPortalToken } from '../portal/session';
 import type { StripeBillingDetails } from './stripe';
 import { CheckoutTotals, describeCheckoutPrice } from './summary';
 
@@ -318,6 +319,8 @@ export function CheckoutForm(props: {
         confirmation_token_id: token,
       });
       postEmbedEvent(props.embed, { event: 'confirmed' });
+      // The confirmation page links to the portal with it; later answers do not carry it.
+      rememberCheckoutPortalToken(clientSecret, confirmed.customer_session_token);
       queryClient.setQueryData(clientCheckoutKey(clientSecret), confirmed);
       await navigate({
         to: '/checkout/$clientSecret/confirmation',

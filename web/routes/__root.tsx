@@ -96,11 +96,25 @@ function AccountNavigation() {
 }
 
 function RootLayout() {
-  // The hosted checkout belongs to the seller's buyer, not to a Tollgate user: no app header there.
-  const isHostedCheckout = useRouterState({
-    select: (state) => state.location.pathname.startsWith('/checkout/'),
+  // The hosted checkout and the customer portal belong to the seller's buyer, not to a Tollgate
+  // user: no app header there (the portal draws the seller's own).
+  const buyerArea = useRouterState({
+    select: (state) =>
+      state.location.pathname.startsWith('/checkout/')
+        ? 'checkout'
+        : state.location.pathname.startsWith('/portal/')
+          ? 'portal'
+          : null,
   });
-  if (isHostedCheckout) {
+  if (buyerArea === 'portal') {
+    return (
+      <>
+        <SandboxBanner />
+        <Outlet />
+      </>
+    );
+  }
+  if (buyerArea === 'checkout') {
     return (
       <>
         <SandboxBanner />

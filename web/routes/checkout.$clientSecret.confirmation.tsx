@@ -11,6 +11,7 @@ import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnc
 import { clientCheckoutQuery } from '../checkouts/queries';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { intervalSuffix } from '../checkouts/summary';
+import { checkoutPortalUrl } from '../portal/session';
 
 export const Route = createFileRoute('/checkout/$clientSecret/confirmation')({
   validateSearch: z.object({ embed: embedSearchSchema }),
@@ -104,6 +105,8 @@ function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: 
   // In an embed the parent navigates (Polar's protocol); the frame never leaves the checkout.
   useEmbedEventOnce(embed, { event: 'success', successURL: url, redirect: !isInternal });
   const willRedirect = !isInternal && !embed;
+  // Only in the browser that paid: the token came with its confirmation.
+  const portalUrl = checkoutPortalUrl(checkout.client_secret, checkout.organization.slug);
   const [secondsLeft, setSecondsLeft] = useState(REDIRECT_DELAY_S);
   useEffect(() => {
     if (!willRedirect) return;
@@ -148,6 +151,21 @@ function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: 
           </>
         ) : null}
       </dl>
+      {portalUrl ? (
+        <p>
+          Your receipt, license keys and files are in your{' '}
+          <a
+            href={portalUrl}
+            // In an embed the portal opens beside the seller's page: it refuses to be framed.
+            target={embed ? '_blank' : undefined}
+            rel={embed ? 'noreferrer' : undefined}
+            data-testid="portal-link"
+          >
+            purchases page
+          </a>
+          .
+        </p>
+      ) : null}
       {willRedirect ? (
         <p role="status">
           Taking you back to {hostOf(url)} in {secondsLeft} s…{' '}

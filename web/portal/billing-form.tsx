@@ -1,0 +1,249 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
+import {
+  customerPortalCustomerSchema,
+  type CustomerPortalCustomer,
+} from '../../domain/customer-portal/schemas';
+import { ApiError, formErrors } from '../api';
+import { listCountries } from '../checkouts/countries';
+import { focusFirstInvalid, FormField } from '../checkouts/fields';
+import { ErrorNote, SuccessNote } from '../components';
+import { portalCall } from './api';
+import { portalMeQuery } from './queries';
+
+const ADDRESS_FIELDS = ['line1', 'line2', 'postal_code', 'city', 'state'] as const;
+type AddressField = (typeof ADDRESS_FIELDS)[number];
+const FIELDS = [
+  'name',
+  'email',
+  'tax_id',
+  'billing_address',
+  'billing_address.country',
+  ...ADDRESS_FIELDS.map((field) => `billing_address.${field}`),
+];
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type Values = {
+  name: string;
+  email: string;
+  country: string;
+  tax_id: string;
+} & Record<AddressField, string>;
+
+function initialValues(customer: CustomerPortalCustomer): Values {
+  const address = customer.billing_address;
+  const country = address?.country ?? '';
+  const state = address?.state ?? '';
+  return {
+    name: customer.name ?? '',
+    email: customer.email,
+    country,
+    line1: address?.line1 ?? '',
+    line2: address?.line2 ?? '',
+    postal_code: address?.postal_code ?? '',
+    city: address?.city ?? '',
+    // US and Canadian states travel as "US-CA"; the select lists the bare codes.
+    state: subdivisionsOf(country) ? state.replace(new RegExp(`^${country}-`, 'i'), '') : state,
+    tax_id: customer.tax_id?.[0] ?? '',
+  };
+}
+
+const ADDRESS_LABELS: Record<Exclude<AddressField, 'state'>, [string, string]> = {
+  line1: ['Address', 'address-line1'],
+  line2: ['Apartment, suite, etc.', 'address-line2'],
+  postal_code: ['Postal code', 'postal-code'],
+  city: ['City', 'address-level2'],
+};
+
+/** The buyer's name, email, billing address and tax number, as their invoices will print them. */
+export function BillingDetailsForm({ slug, customer }: { slug: string; customer: CustomerPortalCustomer }) {
+  const queryClient = useQueryClient();
+  const countries = useMemo(() => listCountries(), []);
+  const [values, setValues] = useState(() => initialValues(customer));
+  const [errors, setErrors] = useState<{ fields: Record<string, string>; form: string | null }>({
+    fields: {},
+    form: null,
+  });
+  const [isBusy, setBusy] = useState(false);
+  const [isSaved, setSaved] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const subdivisions = subdivisionsOf(values.country);
+
+  const set = (key: keyof Values) => (value: string) => {
+    setValues((current) => ({ ...current, [key]: value, ...(key === 'country' ? { state: '' } : {}) }));
+    setSaved(false);
+  };
+
+  function fail(fields: Record<string, string>, message: string | null) {
+    setErrors({ fields, form: message });
+    requestAnimationFrame(() => focusFirstInvalid(form.current));
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const text = (key: keyof Values) => values[key].trim();
+    const local: Record<string, string> = {};
+    if (!EMAIL_PATTERN.test(text('email'))) local.email = 'Enter your email address, like name@example.com.';
+    const hasAddress = ADDRESS_FIELDS.some((field) => text(field) !== '');
+    if (hasAddress && !values.country) local['billing_address.country'] = 'Choose your country.';
+    if (Object.keys(local).length > 0) return fail(local, null);
+
+    const state = text('state');
+    setBusy(true);
+    try {
+      const updated = await portalCall(slug, 'PATCH', '/customers/me', customerPortalCustomerSchema, {
+        name: text('name') || null,
+        // Sent only when changed: the address is how the seller knows the buyer.
+        ...(text('email').toLowerCase() !== customer.email ? { email: text('email') } : {}),
+        billing_address: values.country
+          ? {
+              country: values.country,
+              line1: text('line1') || null,
+              line2: text('line2') || null,
+              postal_code: text('postal_code') || null,
+              city: text('city') || null,
+              state: state ? (subdivisions ? `${values.country}-${state}` : state) : null,
+            }
+          : null,
+        tax_id: text('tax_id').replace(/\s/g, '') || null,
+      });
+      queryClient.setQueryData(portalMeQuery(slug).queryKey, updated);
+      setValues(initialValues(updated));
+      setErrors({ fields: {}, form: null });
+      setSaved(true);
+    } catch (failure) {
+      setSaved(false);
+      if (failure instanceof ApiError) {
+        const found = formErrors(failure, FIELDS);
+        // An issue about the whole address (e.g. a missing state) belongs to its country field.
+        const fields = { ...found.fields };
+        if (fields.billing_address && !fields['billing_address.country']) {
+          fields['billing_address.country'] = fields.billing_address;
+        }
+        fail(fields, found.form);
+      } else {
+        fail({}, 'We could not reach the server. Check your connection and try again.');
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fieldError = (key: string) => errors.fields[key] ?? null;
+
+  return (
+    <form ref={form} className="stack portal-form" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <FormField label="Name" field="name" error={fieldError('name')} hint="As it should appear on invoices.">
+        {(control) => (
+          <input
+            {...control}
+            autoComplete="name"
+            value={values.name}
+            onChange={(event) => set('name')(event.target.value)}
+          />
+        )}
+      </FormField>
+      <FormField label="Email" field="email" required error={fieldError('email')}>
+        {(control) => (
+          <input
+            {...control}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            value={values.email}
+            onChange={(event) => set('email')(event.target.value)}
+          />
+        )}
+      </FormField>
+      <fieldset className="plain-fieldset stack">
+        <legend>Billing address</legend>
+        <FormField
+          label="Country"
+          field="billing_address.country"
+          error={fieldError('billing_address.country')}
+        >
+          {(control) => (
+            <select
+              {...control}
+              autoComplete="country"
+              value={values.country}
+              onChange={(event) => set('country')(event.target.value)}
+            >
+              <option value="">No billing address</option>
+              {countries.map((country) => (
+                <option key={country.code} value={country.code}>
+                  {country.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        {(['line1', 'line2', 'postal_code', 'city'] as const).map((field) => (
+          <FormField
+            key={field}
+            label={ADDRESS_LABELS[field][0]}
+            field={`billing_address.${field}`}
+            error={fieldError(`billing_address.${field}`)}
+          >
+            {(control) => (
+              <input
+                {...control}
+                autoComplete={ADDRESS_LABELS[field][1]}
+                value={values[field]}
+                onChange={(event) => set(field)(event.target.value)}
+              />
+            )}
+          </FormField>
+        ))}
+        <FormField
+          label={subdivisionLabel(values.country)}
+          field="billing_address.state"
+          required={subdivisions !== null}
+          error={fieldError('billing_address.state')}
+        >
+          {(control) =>
+            subdivisions ? (
+              <select
+                {...control}
+                value={values.state}
+                onChange={(event) => set('state')(event.target.value)}
+              >
+                <option value="">Choose your {subdivisionLabel(values.country).toLowerCase()}</option>
+                {subdivisions.map((subdivision) => (
+                  <option key={subdivision.code} value={subdivision.code}>
+                    {subdivision.name}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                {...control}
+                autoComplete="address-level1"
+                value={values.state}
+                onChange={(event) => set('state')(event.target.value)}
+              />
+            )
+          }
+        </FormField>
+      </fieldset>
+      <FormField
+        label="Tax ID"
+        field="tax_id"
+        error={fieldError('tax_id')}
+        hint="For business purchases: your VAT or tax number with its country prefix, e.g. DE123456789."
+      >
+        {(control) => (
+          <input {...control} value={values.tax_id} onChange={(event) => set('tax_id')(event.target.value)} />
+        )}
+      </FormField>
+      <ErrorNote message={errors.form} />
+      <SuccessNote message={isSaved ? 'Your billing details are saved.' : null} />
+      <div className="button-row">
+        <button type="submit" disabled={isBusy}>
+          {isBusy ? 'Saving…' : 'Save billing details'}
+        </button>
+      </div>
+    </form>
+  );
+}

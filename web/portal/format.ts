@@ -1,0 +1,66 @@
+import type { CustomerProduct } from '../../domain/customer-portal/schemas';
+import type { LicenseKey } from '../../domain/license-keys/schemas';
+import type { CANCELLATION_REASONS } from '../../domain/subscriptions/schemas';
+import { formatMoney } from '../checkouts/money';
+import { formatDate } from '../components';
+import { formatPlanAmount } from '../subscriptions/format';
+
+/** Why a buyer leaves, in their own words (the seller's dashboard reads the same reasons as its own). */
+export const BUYER_CANCELLATION_REASONS: Record<(typeof CANCELLATION_REASONS)[number], string> = {
+  too_expensive: 'It’s too expensive',
+  unused: 'I don’t use it enough',
+  missing_features: 'It’s missing features I need',
+  switched_service: 'I’m switching to another service',
+  too_complex: 'It’s too hard to use',
+  low_quality: 'The quality isn’t good enough',
+  customer_service: 'I wasn’t happy with the support',
+  other: 'Another reason',
+};
+
+/**
+ * A key with all but its last characters hidden: "••••••••-4F2A". `display_key` already hides
+ * part of it (Polar's `****-XXXX`); ours keeps the same length as the key, so the reveal does not
+ * move the layout much, and never shows more than the last four characters.
+ */
+export function maskLicenseKey(key: string): string {
+  const visible = key.slice(-4);
+  return `${'•'.repeat(Math.min(Math.max(key.length - 4, 4), 24))}${visible}`;
+}
+
+/** "3 of 10 uses" or "Used 3 times" when the key has no limit. */
+export function describeUsage(key: Pick<LicenseKey, 'usage' | 'limit_usage'>): string {
+  if (key.limit_usage !== null) return `${key.usage} of ${key.limit_usage} uses`;
+  return key.usage === 1 ? 'Used once' : `Used ${key.usage} times`;
+}
+
+export function describeExpiry(expiresAt: string | null): string {
+  if (!expiresAt) return 'Never expires';
+  return new Date(expiresAt).getTime() < Date.now()
+    ? `Expired on ${formatDate(expiresAt)}`
+    : `Expires on ${formatDate(expiresAt)}`;
+}
+
+/** A plan as the buyer picks it: "$30.00 / month", "Free", or "Priced by usage". */
+export function describeProductPrice(product: CustomerProduct): string {
+  const fixed = product.prices.find((price) => price.amount_type === 'fixed');
+  const interval = product.recurring_interval;
+  if (fixed?.amount_type === 'fixed') {
+    return interval
+      ? formatPlanAmount(fixed.price_amount, fixed.price_currency, interval)
+      : formatMoney(fixed.price_amount, fixed.price_currency);
+  }
+  if (product.prices.some((price) => price.amount_type === 'free')) return 'Free';
+  if (product.prices.some((price) => price.amount_type === 'metered_unit')) return 'Priced by usage';
+  return 'Pay what you want';
+}
+
+/** A signed amount: a credit reads "−$5.00". */
+export function signedMoney(amount: number, currency: string): string {
+  return amount < 0 ? `−${formatMoney(-amount, currency)}` : formatMoney(amount, currency);
+}
+
+/** Units of a meter: whole numbers as they are, fractions to at most 4 places, in the reader's locale. */
+const unitsFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
+export function formatUnits(units: number): string {
+  return unitsFormat.format(units);
+}

@@ -1,0 +1,429 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import type { CustomerProduct, CustomerSubscription } from '../../domain/customer-portal/schemas';
+import type { Organization } from '../../domain/organizations/schemas';
+import { CANCELLATION_REASONS, type ProrationPreview } from '../../domain/subscriptions/schemas';
+import { ApiError, formErrors } from '../api';
+import { FormField } from '../checkouts/fields';
+import { formatMoney } from '../checkouts/money';
+import { ErrorNote, formatDate } from '../components';
+import {
+  formatPlanAmount,
+  hasEnded,
+  isBillable,
+  isResumable,
+  SubscriptionStatusBadge,
+} from '../subscriptions/format';
+import { PortalDialog } from './dialog';
+import { BUYER_CANCELLATION_REASONS, describeProductPrice, signedMoney } from './format';
+import { portalProrationPreviewQuery, usePortalSubscriptionChange } from './queries';
+
+type Reason = (typeof CANCELLATION_REASONS)[number];
+type Errors = { fields: Record<string, string>; form: string | null };
+const NO_ERRORS: Errors = { fields: {}, form: null };
+
+/** A failure as the buyer reads it: the API's own sentence for 403/409, a plain one otherwise. */
+function failureMessage(failure: unknown): string {
+  if (failure instanceof ApiError) return failure.message;
+  return 'We could not reach the server. Check your connection and try again.';
+}
+
+/** "Renews on 3 Mar 2027", "Ends on …" once set to cancel, "Ended on …". */
+function describePeriod(subscription: CustomerSubscription): string {
+  if (hasEnded(subscription)) {
+    const ended = subscription.ended_at ?? subscription.ends_at;
+    return ended ? `Ended on ${formatDate(ended)}` : 'Ended';
+  }
+  if (subscription.cancel_at_period_end) {
+    return `Ends on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}`;
+  }
+  if (!subscription.current_period_end) return 'Renews until you cancel';
+  return subscription.status === 'trialing'
+    ? `Trial ends on ${formatDate(subscription.current_period_end)}`
+    : `Renews on ${formatDate(subscription.current_period_end)}`;
+}
+
+/** One subscription: what it costs, where it stands, and what the buyer can do about it. */
+export function SubscriptionCard(props: {
+  slug: string;
+  subscription: CustomerSubscription;
+  seller: Organization;
+  products: CustomerProduct[];
+}) {
+  const { subscription, seller } = props;
+  const change = usePortalSubscriptionChange(props.slug);
+  const [dialog, setDialog] = useState<'cancel' | 'change' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  const actions = useRef<HTMLDivElement>(null);
+  const headingId = useId();
+
+  /** Set when a dialog's change is done: once it has closed, focus moves to the card's actions. */
+  const focusAfterDialog = useRef(false);
+
+  /** After a change the button that was pressed is gone: focus moves to the one that replaced it. */
+  function focusActions() {
+    requestAnimationFrame(() => actions.current?.querySelector<HTMLElement>('button')?.focus());
+  }
+
+  /** The dialog's `close` event: the page is no longer inert, so its buttons can take focus. */
+  function onDialogClosed() {
+    setDialog(null);
+    if (focusAfterDialog.current) {
+      focusAfterDialog.current = false;
+      focusActions();
+    }
+  }
+
+  async function keep() {
+    setBusy(true);
+    setError(null);
+    try {
+      await change(subscription.id, { cancel_at_period_end: false });
+      setNotice('Your subscription continues. Thank you for staying!');
+      focusActions();
+    } catch (failure) {
+      setError(failureMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const canKeep = isResumable(subscription);
+  const canChange = isBillable(subscription) && !subscription.cancel_at_period_end;
+
+  return (
+    <article className="portal-item" aria-labelledby={headingId} data-testid="portal-subscription">
+      <div className="portal-item-head">
+        <h3 id={headingId} className="wrap">
+          {subscription.product.name}
+        </h3>
+        <SubscriptionStatusBadge status={subscription.status} />
+      </div>
+      {subscription.status === 'past_due' ? (
+        <p className="portal-banner portal-banner-error" role="alert" data-testid="past-due-banner">
+          Your last payment failed. We’ll try your card again over the next few days: make sure it can pay{' '}
+          {formatMoney(subscription.amount, subscription.currency)}
+          {seller.email ? (
+            <>
+              , or write to {seller.name} at <a href={`mailto:${seller.email}`}>{seller.email}</a>
+            </>
+          ) : null}
+          .
+        </p>
+      ) : null}
+      <dl className="portal-facts">
+        <dt>Price</dt>
+        <dd data-testid="subscription-amount">
+          {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
+        </dd>
+        <dt>{subscription.cancel_at_period_end || hasEnded(subscription) ? 'Access' : 'Next payment'}</dt>
+        <dd data-testid="subscription-period">{describePeriod(subscription)}</dd>
+      </dl>
+      {subscription.cancel_at_period_end && !hasEnded(subscription) ? (
+        <p className="muted">You keep access until then, and nothing more is charged.</p>
+      ) : null}
+      <div className="actions" ref={actions}>
+        {canKeep ? (
+          <button type="button" disabled={isBusy} onClick={() => void keep()}>
+            {isBusy ? 'Keeping…' : 'Keep subscription'}
+          </button>
+        ) : null}
+        {canChange ? (
+          <>
+            <button type="button" className="secondary" onClick={() => setDialog('change')}>
+              Change plan
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setNotice(null);
+                setDialog('cancel');
+              }}
+            >
+              Cancel subscription
+            </button>
+          </>
+        ) : null}
+      </div>
+      <ErrorNote message={error} />
+      {notice ? (
+        <p className="success-note" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <PortalDialog
+        open={dialog === 'cancel'}
+        onClose={onDialogClosed}
+        title="Cancel subscription"
+        testId="cancel-dialog"
+      >
+        <CancelForm
+          subscription={subscription}
+          onCancel={(reasonChange) => change(subscription.id, reasonChange)}
+          onDone={() => {
+            focusAfterDialog.current = true;
+            setDialog(null);
+            setNotice(null);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      </PortalDialog>
+      <PortalDialog
+        open={dialog === 'change'}
+        onClose={onDialogClosed}
+        title="Change plan"
+        testId="change-plan-dialog"
+      >
+        <ChangePlanForm
+          slug={props.slug}
+          subscription={subscription}
+          products={props.products}
+          onChange={(productId) => change(subscription.id, { product_id: productId })}
+          onDone={(name) => {
+            focusAfterDialog.current = true;
+            setDialog(null);
+            setNotice(`Your plan is now ${name}.`);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      </PortalDialog>
+    </article>
+  );
+}
+
+function CancelForm(props: {
+  subscription: CustomerSubscription;
+  onCancel: (change: {
+    cancel_at_period_end: true;
+    cancellation_reason: Reason | null;
+    cancellation_comment: string | null;
+  }) => Promise<unknown>;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const [reason, setReason] = useState<Reason | ''>('');
+  const [comment, setComment] = useState('');
+  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const [isBusy, setBusy] = useState(false);
+  const periodEnd = props.subscription.current_period_end;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await props.onCancel({
+        cancel_at_period_end: true,
+        cancellation_reason: reason || null,
+        cancellation_comment: comment.trim() || null,
+      });
+      props.onDone();
+    } catch (failure) {
+      const found = formErrors(failure, ['cancellation_reason', 'cancellation_comment']);
+      setErrors(failure instanceof ApiError ? found : { fields: {}, form: failureMessage(failure) });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={(event) => void onSubmit(event)} noValidate>
+      <p>
+        You keep {props.subscription.product.name}
+        {periodEnd ? ` until ${formatDate(periodEnd)}` : ' until the end of the period'}; after that it stops
+        and nothing more is charged. You can change your mind until then.
+      </p>
+      <FormField
+        label="Why are you cancelling?"
+        field="cancellation_reason"
+        error={errors.fields.cancellation_reason}
+      >
+        {(control) => (
+          <select
+            {...control}
+            value={reason}
+            onChange={(event) => setReason(event.target.value as Reason | '')}
+          >
+            <option value="">I’d rather not say</option>
+            {CANCELLATION_REASONS.map((value) => (
+              <option key={value} value={value}>
+                {BUYER_CANCELLATION_REASONS[value]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <FormField
+        label="Anything else you’d like to tell us?"
+        field="cancellation_comment"
+        error={errors.fields.cancellation_comment}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            rows={3}
+            maxLength={1000}
+            value={comment}
+            onChange={(event) => setComment(event.target.value)}
+          />
+        )}
+      </FormField>
+      <ErrorNote message={errors.form} />
+      <div className="button-row wrap-row">
+        <button type="submit" className="danger" disabled={isBusy}>
+          {isBusy ? 'Cancelling…' : 'Confirm cancellation'}
+        </button>
+        <button type="button" className="secondary" onClick={props.onClose}>
+          Go back
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ChangePlanForm(props: {
+  slug: string;
+  subscription: CustomerSubscription;
+  products: CustomerProduct[];
+  onChange: (productId: string) => Promise<CustomerSubscription>;
+  onDone: (productName: string) => void;
+  onClose: () => void;
+}) {
+  const { subscription } = props;
+  const [productId, setProductId] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [isBusy, setBusy] = useState(false);
+  const legendId = useId();
+  const plans = props.products.filter(
+    (product) => product.is_recurring && !product.is_archived && product.id !== subscription.product_id,
+  );
+  const preview = useQuery({
+    ...portalProrationPreviewQuery(props.slug, subscription.id, productId),
+    enabled: productId !== '',
+  });
+  const chosen = plans.find((product) => product.id === productId);
+
+  async function onConfirm(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!chosen) {
+      setError('Choose the plan you want to switch to.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const updated = await props.onChange(chosen.id);
+      props.onDone(updated.product.name);
+    } catch (failure) {
+      setError(failureMessage(failure));
+      setBusy(false);
+    }
+  }
+
+  if (plans.length === 0) {
+    return (
+      <div className="stack">
+        <p>There is no other plan to switch to.</p>
+        <div className="button-row">
+          <button type="button" className="secondary" onClick={props.onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form className="stack" onSubmit={(event) => void onConfirm(event)} noValidate>
+      <fieldset className="plain-fieldset stack" aria-labelledby={legendId}>
+        <legend id={legendId}>You are on {subscription.product.name}. Choose your new plan:</legend>
+        {plans.map((product) => (
+          <label key={product.id} className="portal-choice" data-testid="plan-option">
+            <input
+              type="radio"
+              name="product_id"
+              value={product.id}
+              checked={productId === product.id}
+              onChange={() => {
+                setProductId(product.id);
+                setError(null);
+              }}
+            />
+            <span className="wrap">
+              <strong>{product.name}</strong> <span className="muted">{describeProductPrice(product)}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {productId === '' ? null : preview.error ? (
+        <p className="error-note" role="alert">
+          {failureMessage(preview.error)}
+        </p>
+      ) : preview.data ? (
+        <PlanPreview preview={preview.data} />
+      ) : (
+        <p role="status">Working out the price…</p>
+      )}
+      <ErrorNote message={error} />
+      <div className="button-row wrap-row">
+        <button type="submit" disabled={isBusy || !preview.data}>
+          {isBusy ? 'Changing…' : 'Confirm change'}
+        </button>
+        <button type="button" className="secondary" onClick={props.onClose}>
+          Go back
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function PlanPreview({ preview }: { preview: ProrationPreview }) {
+  const money = (amount: number) => signedMoney(amount, preview.currency);
+  return (
+    <section
+      className="plan-preview stack"
+      aria-label="What the change costs"
+      data-testid="proration-preview"
+    >
+      {preview.lines.length > 0 ? (
+        <ul className="plain-list">
+          {preview.lines.map((line, index) => (
+            <li key={index} className="portal-line" data-testid="proration-line">
+              <span className="wrap">{line.label}</span>
+              <span className="nowrap">{money(line.amount)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <dl className="portal-facts">
+        <dt>Charged now</dt>
+        <dd data-testid="proration-due-now">{money(preview.amount_due_now)}</dd>
+        <dt>Added to your next bill</dt>
+        <dd data-testid="proration-carried">{money(preview.amount_carried_to_next_invoice)}</dd>
+        <dt>New price</dt>
+        <dd data-testid="proration-new-amount">
+          {formatPlanAmount(preview.new_amount, preview.currency, preview.recurring_interval)}
+        </dd>
+        <dt>Next renewal</dt>
+        <dd>{formatDate(preview.current_period_end)}</dd>
+      </dl>
+      {preview.amount_due_now > 0 ? (
+        <p className="muted">Taxes, if any, are added to the amount charged now.</p>
+      ) : null}
+    </section>
+  );
+}
+
+/** The subscriptions list's empty note, with a way to the orders when the buyer bought once. */
+export function NoSubscriptions({ slug }: { slug: string }) {
+  return (
+    <p className="muted" data-testid="no-subscriptions">
+      You have no subscriptions.{' '}
+      <Link to="/portal/$organizationSlug/orders" params={{ organizationSlug: slug }}>
+        See your orders
+      </Link>
+    </p>
+  );
+}
