@@ -125,8 +125,9 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
       (_match, ms: string) => `.${Number(ms) + 1}.`,
     );
     expect((await fetch(tampered, { redirect: 'manual' })).status).toBe(404);
+    // A malformed link is refused by the path's pattern.
     expect((await fetch(`${env.stack.baseUrl}/v1/customer-portal/downloadables/not-a-token`)).status).toBe(
-      400,
+      422,
     );
     expect(
       await env.database.db.downloadable.findFirst({ where: { customerId: customer.id } }),

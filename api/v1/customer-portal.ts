@@ -99,8 +99,14 @@ const tag = 'customer_portal';
 const slugParamsSchema = z.object({
   slug: z.string().regex(/^[a-z0-9-]{1,128}$/, 'Not an organization slug.'),
 });
+/** `<downloadable id>.<expiry ms>.<signature>` (domain/downloadables/rules.ts). */
 const tokenParamsSchema = z.object({
-  token: z.string().regex(/^[A-Za-z0-9._-]{1,256}$/, 'Not a download link.'),
+  token: z
+    .string()
+    .regex(
+      /^[0-9a-f-]{36}\.[0-9]{13}\.[A-Za-z0-9_-]{43}$/,
+      'Not a download link: open your downloads for a new one.',
+    ),
 });
 
 /**
