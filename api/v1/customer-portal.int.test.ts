@@ -280,6 +280,14 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
       customerSubscriptionUpdate: { productId: bigger.id },
     });
     expect(changed.product.id).toBe(bigger.id);
+
+    // Signing out ends even the confirmation's token at once.
+    const signOut = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customer-session`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${customerSessionToken}` },
+    });
+    expect(signOut.status).toBe(204);
+    await expect(portal.subscriptions.list(security, {})).rejects.toMatchObject({ statusCode: 401 });
   });
 
   it("refuses organization tokens, expired sessions and other customers' objects; an unknown customer is a 422", async () => {
@@ -308,6 +316,17 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
     });
     expect((await portal.orders.list({ customerSession: otherSession.token }, {})).result.items).toEqual([]);
 
+    // Signing out ends that session and no other.
+    const signOut = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customer-session`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${otherSession.token}` },
+    });
+    expect(signOut.status).toBe(204);
+    await expect(portal.orders.list({ customerSession: otherSession.token }, {})).rejects.toMatchObject({
+      statusCode: 401,
+    });
+    expect((await portal.orders.list(security, {})).result.items).toHaveLength(1);
+
     await env.database.db.customerSession.updateMany({
       where: { customerId: customer.id },
       data: { expiresAt: new Date(Date.now() - 1000) },
@@ -319,8 +338,9 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
     ).rejects.toMatchObject({
       statusCode: 422,
     });
+    const again = await polar.customerSessions.create({ customerId: other.id });
     const payment = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customers/me/payment-methods`, {
-      headers: { authorization: `Bearer ${otherSession.token}` },
+      headers: { authorization: `Bearer ${again.token}` },
     });
     expect(payment.status).toBe(501);
   });

@@ -52,6 +52,7 @@ import {
 } from '../../domain/customer-portal/service.js';
 import {
   createCustomerSession,
+  endCustomerSession,
   requestPortalSignInCode,
   verifyPortalSignInCode,
 } from '../../domain/customer-sessions/service.js';
@@ -136,6 +137,20 @@ export function registerCustomerPortalOperations(
     async ({ body }) => {
       await requestPortalSignInCode(ctx, body);
       return {};
+    },
+  );
+  api.addForCustomer(
+    {
+      method: 'delete',
+      path: '/customer-portal/customer-session',
+      operationId: 'customer_portal:customer_session:delete',
+      summary: 'Sign out: the session token stops working',
+      extension: 'Tollgate extension, not in Polar: ends the calling customer session at once.',
+      tag,
+      status: 204,
+    },
+    async ({ customer }) => {
+      await endCustomerSession(ctx.db, customer);
     },
   );
   api.addPublic(

@@ -76,7 +76,13 @@ describe('Schemathesis against /v1/openapi.json', () => {
     const code = await runSchemathesis(
       env.stack.baseUrl,
       customerToken,
-      ['--include-tag', 'customer_portal'],
+      // Signing out would end the run's session halfway: customer-portal.int.test.ts tests it.
+      [
+        '--include-tag',
+        'customer_portal',
+        '--exclude-operation-id',
+        'customer_portal:customer_session:delete',
+      ],
       'schemathesis-portal.log',
     );
     expect(code).toBe(0);

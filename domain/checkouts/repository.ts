@@ -144,3 +144,11 @@ export function findPaidCheckoutBySessionTokenHash(db: Client, tokenHash: string
     select: { id: true, organizationId: true, customerId: true, modifiedAt: true },
   });
 }
+
+/** The confirmation's token no longer signs anyone in (its buyer signed out). */
+export async function forgetCheckoutSessionToken(db: Client, tokenHash: string): Promise<void> {
+  await db.checkout.updateMany({
+    where: { customerSessionTokenHash: tokenHash },
+    data: { customerSessionTokenHash: null },
+  });
+}

@@ -38,3 +38,7 @@ export async function useSignInCode(db: Client, id: string, now: Date): Promise<
   });
   return count === 1;
 }
+
+export async function deleteCustomerSession(db: Client, tokenHash: string): Promise<void> {
+  await db.customerSession.deleteMany({ where: { tokenHash } });
+}

@@ -15,7 +15,13 @@ export const customerPortalUrl = (publicUrl: string, organizationSlug: string, t
   `${publicUrl}/portal/${encodeURIComponent(organizationSlug)}?customer_session_token=${encodeURIComponent(token)}`;
 
 /** Who calls the portal: a customer of one organization. */
-export type CustomerCaller = { kind: 'customer_session'; customerId: string; organizationId: string };
+export type CustomerCaller = {
+  kind: 'customer_session';
+  customerId: string;
+  organizationId: string;
+  /** The token's hash: signing out ends this session and no other. */
+  tokenHash: string;
+};
 
 /** An emailed sign-in code works this long, and for this many wrong tries. */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60 * 1000;

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import { assertCanManage } from '../access/service.js';
 import { ORGANIZATION_MANAGERS } from '../access/rules.js';
-import { findPaidCheckoutBySessionTokenHash } from '../checkouts/repository.js';
+import { findPaidCheckoutBySessionTokenHash, forgetCheckoutSessionToken } from '../checkouts/repository.js';
 import type { CustomerSession, CustomerSessionCreate } from '../customer-portal/schemas.js';
 import { findCustomerFor } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
@@ -14,6 +14,7 @@ import { portalSignInCodeEmail } from '../emails/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import {
   countWrongSignInCode,
+  deleteCustomerSession,
   findLiveCustomerSession,
   findUsableSignInCode,
   insertCustomerSession,
@@ -157,7 +158,7 @@ export async function authenticateCustomerSession(
   if (!looksLikeCustomerSessionToken(token)) return null;
   const tokenHash = hashToken(token);
   const session = await findLiveCustomerSession(db, tokenHash, now);
-  if (session) return { kind: 'customer_session', ...session };
+  if (session) return { kind: 'customer_session', ...session, tokenHash };
   const checkout = await findPaidCheckoutBySessionTokenHash(
     db,
     tokenHash,
@@ -168,5 +169,12 @@ export async function authenticateCustomerSession(
     kind: 'customer_session',
     customerId: checkout.customerId,
     organizationId: checkout.organizationId,
+    tokenHash,
   };
+}
+
+/** Signing out: the token stops working at once, whether a session's or a checkout's. */
+export async function endCustomerSession(db: Db, customer: CustomerCaller): Promise<void> {
+  await deleteCustomerSession(db, customer.tokenHash);
+  await forgetCheckoutSessionToken(db, customer.tokenHash);
 }

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { z } from 'zod';
 import type { Organization } from '../../domain/organizations/schemas';
 import { ApiError } from '../api';
+import { portalCall } from '../portal/api';
 import { portalCustomerKey, portalOrganizationQuery } from '../portal/queries';
 import { endPortalSession, savePortalToken, usePortalToken, useSessionEnd } from '../portal/session';
 import { PortalSignIn } from '../portal/sign-in';
@@ -104,6 +105,8 @@ function PortalLayout() {
   const seller = organization.data.organization;
 
   function signOut() {
+    // The server ends the session too; the page does not wait for it.
+    void portalCall(slug, 'DELETE', '/customer-session', z.unknown()).catch(() => undefined);
     endPortalSession(slug, 'signed-out');
     queryClient.removeQueries({ queryKey: portalCustomerKey(slug) });
   }
