@@ -46,6 +46,7 @@ const HAND_WRITTEN_INDEXES = [
   'benefit_grants_order_key',
   'benefit_grants_pending_idx',
   'benefit_grants_subscription_key',
+  'customer_payment_methods_default_key',
   'customers_organization_id_email_live_key',
   'customers_organization_id_external_id_live_key',
   'discounts_organization_id_code_live_key',
