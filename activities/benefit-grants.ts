@@ -7,16 +7,22 @@ import {
   type BenefitGrantWorkflows,
 } from '../domain/benefit-grants/service.js';
 import type { GrantPair } from '../domain/benefit-grants/repository.js';
+import type { AccountPlatforms } from '../domain/customer-accounts/platforms.js';
 import type { Db } from '../infra/db.js';
 
-export type BenefitGrantActivityDeps = { db: Db; workflows: { benefitGrants: BenefitGrantWorkflows } };
+export type BenefitGrantActivityDeps = {
+  db: Db;
+  /** GitHub and Discord, where those benefits are granted. */
+  accountPlatforms: AccountPlatforms;
+  workflows: { benefitGrants: BenefitGrantWorkflows };
+};
 
 /** How often the dispatcher looks for marked customers while there are none (also its debounce). */
 const DISPATCH_POLL_MS = 1000;
 
-export function createBenefitGrantActivities({ db, workflows }: BenefitGrantActivityDeps) {
+export function createBenefitGrantActivities({ db, accountPlatforms, workflows }: BenefitGrantActivityDeps) {
   return {
-    applyBenefitGrants: (pair: GrantPair) => applyBenefitGrants(db, pair),
+    applyBenefitGrants: (pair: GrantPair) => applyBenefitGrants({ db, platforms: accountPlatforms }, pair),
 
     async dispatchBenefitGrants({ watchMs }: { watchMs: number }): Promise<{ customers: number }> {
       const context = Context.current();

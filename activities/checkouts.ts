@@ -14,6 +14,8 @@ import {
   type CheckoutWorkflowState,
   type CheckoutWorkflows,
 } from '../domain/checkouts/service.js';
+import type { Mailer } from '../domain/emails/mailer.js';
+import { sendOrderReceipt } from '../domain/orders/receipts.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { Db } from '../infra/db.js';
@@ -23,6 +25,7 @@ export type CheckoutActivityDeps = {
   publicUrl: string;
   processor: PaymentProcessor;
   processorMetadata: Record<string, string>;
+  mailer: Mailer;
   workflows: { checkouts: CheckoutWorkflows; subscriptions: SubscriptionWorkflows };
 };
 
@@ -43,7 +46,15 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       const fulfilled = await fulfilCheckout(view, deps.processor, input);
       // A lost start (the worker died here) is healed by the `reconcile-subscriptions` schedule.
       if (fulfilled.subscriptionId) await deps.workflows.subscriptions.start(fulfilled.subscriptionId);
-      return fulfilled;
+      for (const moved of fulfilled.movedSubscriptionIds ?? []) {
+        await deps.workflows.subscriptions.signalChanged(moved);
+      }
+      // A plan's first payment has its own email (the subscription workflow's "started").
+      if (fulfilled.orderId && !fulfilled.orphan && !fulfilled.subscriptionId) {
+        await sendOrderReceipt({ db: deps.db, publicUrl: deps.publicUrl }, deps.mailer, fulfilled.orderId);
+      }
+      const { movedSubscriptionIds: _moved, ...outcome } = fulfilled;
+      return outcome;
     },
     async refundOrphanPayment(input: { checkoutId: string; paymentId: string }) {
       const result = await refundOrphanPayment(view, deps.processor, input);

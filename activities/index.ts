@@ -1,4 +1,5 @@
 import type { BenefitGrantWorkflows } from '../domain/benefit-grants/service.js';
+import type { AccountPlatforms } from '../domain/customer-accounts/platforms.js';
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
@@ -12,6 +13,7 @@ import type { Mailer } from '../domain/emails/mailer.js';
 import { createBenefitGrantActivities } from './benefit-grants.js';
 import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
+import { createPaymentMethodActivities } from './payment-methods.js';
 import { createPaymentActivities } from './payments.js';
 import { createRefundActivities } from './refunds.js';
 import { createSubscriptionActivities } from './subscriptions.js';
@@ -32,6 +34,8 @@ export type ActivityDeps = {
   /** Days between the tries of a failed renewal. */
   dunningRetryDays?: readonly number[];
   webhookSender: WebhookSender;
+  /** GitHub and Discord, where those benefits are granted (null: not configured). */
+  accountPlatforms: AccountPlatforms;
   /** Each entity's workflows, for the steps that wake or start them (reconcilers, fan-out). */
   workflows: {
     checkouts: CheckoutWorkflows;
@@ -55,6 +59,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRefundActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
+    ...createPaymentMethodActivities(deps),
     ...createUsageActivities(deps),
     ...createBenefitGrantActivities(deps),
   };

@@ -1,3 +1,5 @@
+import type { Mailer } from '../domain/emails/mailer.js';
+import { sendRefundConfirmation } from '../domain/orders/receipts.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { RefundExecution, RefundSettlement } from '../domain/refunds/rules.js';
 import {
@@ -11,6 +13,8 @@ import type { Db } from '../infra/db.js';
 export type RefundActivityDeps = {
   db: Db;
   processor: PaymentProcessor;
+  mailer: Mailer;
+  publicUrl: string;
   workflows: { refunds: RefundWorkflows };
 };
 
@@ -20,8 +24,12 @@ export function createRefundActivities(deps: RefundActivityDeps) {
     executeRefund(refundId: string): Promise<RefundExecution> {
       return executeRefund(deps.db, deps.processor, refundId);
     },
-    settleRefund(refundId: string, outcome: RefundSettlement) {
-      return settleRefund(deps.db, refundId, outcome);
+    async settleRefund(refundId: string, outcome: RefundSettlement) {
+      await settleRefund(deps.db, refundId, outcome);
+      // After the commit; a retried step finds the refund settled and the email sent.
+      if (outcome.status === 'succeeded') {
+        await sendRefundConfirmation({ db: deps.db, publicUrl: deps.publicUrl }, deps.mailer, refundId);
+      }
     },
     /** Heals refunds whose workflow start was lost. */
     reconcileRefunds() {

@@ -8,6 +8,7 @@ import type { Db } from '../infra/db.js';
 import type { Logger } from '../infra/logger.js';
 import type { PublicSettings } from '../domain/system/schemas.js';
 import type { Mailer } from '../domain/emails/mailer.js';
+import type { AccountPlatforms } from '../domain/customer-accounts/platforms.js';
 import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
@@ -61,6 +62,8 @@ export type AppDeps = {
   tax: TaxCalculator;
   /** Emails of the API's own (the customer portal's sign-in codes). */
   mailer: Mailer;
+  /** GitHub and Discord, for linking customers' accounts in the portal; none unless given. */
+  accountPlatforms?: AccountPlatforms;
   /** The built web app (dist/web); served with an SPA fallback when present. */
   webDir?: string;
   /**
@@ -145,6 +148,7 @@ export function createApp(deps: AppDeps): Express {
       webhookSender: deps.webhookSender,
       tax: deps.tax,
       mailer: deps.mailer,
+      accountPlatforms: deps.accountPlatforms,
       processorMetadata: deps.config.processorMetadata,
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
       sandbox: deps.settings.mode === 'sandbox',

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../config/config.js';
 import { createDb } from '../infra/db.js';
 import { createFileStorage } from '../integrations/file-storage.js';
+import { createAccountPlatforms } from '../integrations/account-platforms.js';
 import { createLogger } from '../infra/logger.js';
 import { createHttpWebhookSender, webhookTargetPolicy } from '../integrations/http/webhook-sender.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
@@ -76,6 +77,7 @@ const app = createApp({
       }
     : undefined,
   mailer,
+  accountPlatforms: createAccountPlatforms(config),
   webDir,
 });
 

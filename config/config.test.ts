@@ -166,6 +166,24 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('configures GitHub and Discord only as a whole, with their public addresses by default', () => {
+    expect(parseConfig({})).toMatchObject({
+      GITHUB_OAUTH_URL: 'https://github.com',
+      GITHUB_API_URL: 'https://api.github.com',
+      DISCORD_OAUTH_URL: 'https://discord.com',
+      DISCORD_API_URL: 'https://discord.com/api/v10',
+    });
+    const github = { GITHUB_CLIENT_ID: 'Iv1.abc', GITHUB_CLIENT_SECRET: 'secret', GITHUB_TOKEN: 'ghp_abc' };
+    expect(parseConfig(github).GITHUB_TOKEN).toBe('ghp_abc');
+    expect(configErrorOf({ ...github, GITHUB_TOKEN: '' })).toEqual([
+      'GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and GITHUB_TOKEN must be set together',
+    ]);
+    expect(configErrorOf({ DISCORD_BOT_TOKEN: 'bot' })).toEqual([
+      'DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_BOT_TOKEN must be set together',
+    ]);
+    expect(configErrorOf({ GITHUB_API_URL: 'ftp://github.example.com' })[0]).toMatch(/^GITHUB_API_URL/);
+  });
+
   it('requires AUTH_SECRET in production and parses trusted origins', () => {
     expect(configErrorOf({ NODE_ENV: 'production' })).toEqual([
       'AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)',

@@ -176,6 +176,28 @@ export const configSchema = z.object({
   TAX_RATES: jsonText.pipe(taxRateTableSchema).optional(),
   /** Another address for Stripe's API (stripe-mock in tests, a self-hosted proxy); unset: api.stripe.com. */
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+
+  /**
+   * GitHub repository benefits: the OAuth app customers link their account with (callback
+   * `<PUBLIC_URL>/v1/customer-portal/oauth-accounts/callback`) and the token that adds them as
+   * collaborators (repository administration on the sellers' repositories). All three or none.
+   */
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  /** GitHub's web address (OAuth) and API; another for GitHub Enterprise Server or a test double. */
+  GITHUB_OAUTH_URL: z.url({ protocol: /^https?$/ }).default('https://github.com'),
+  GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.github.com'),
+  /**
+   * Discord benefits: the application customers link their account with (same callback) and its
+   * bot, which must be in the sellers' servers with Manage Roles (and Kick Members to kick).
+   */
+  DISCORD_CLIENT_ID: z.string().min(1).optional(),
+  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
+  /** Discord's web address (the OAuth consent page) and API (with its version). */
+  DISCORD_OAUTH_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com'),
+  DISCORD_API_URL: z.url({ protocol: /^https?$/ }).default('https://discord.com/api/v10'),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -231,6 +253,16 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issues.push(
       'STRIPE_PUBLISHABLE_KEY: required when STRIPE_SECRET_KEY is set (Stripe Elements on the checkout page)',
     );
+  }
+  const github = [raw.GITHUB_CLIENT_ID, raw.GITHUB_CLIENT_SECRET, raw.GITHUB_TOKEN].filter(Boolean).length;
+  if (github > 0 && github < 3) {
+    issues.push('GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and GITHUB_TOKEN must be set together');
+  }
+  const discord = [raw.DISCORD_CLIENT_ID, raw.DISCORD_CLIENT_SECRET, raw.DISCORD_BOT_TOKEN].filter(
+    Boolean,
+  ).length;
+  if (discord > 0 && discord < 3) {
+    issues.push('DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_BOT_TOKEN must be set together');
   }
   if (raw.NODE_ENV === 'production' && !raw.AUTH_SECRET) {
     issues.push('AUTH_SECRET: required in production (signs sessions and encrypts two-factor secrets)');

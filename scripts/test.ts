@@ -106,7 +106,8 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
     console.log(`  ✓ production build for e2e (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
 
-  const postgres = await openToolingPostgres({ name: 'test-postgres' });
+  // Under DATA_DIR like the run's other state, so runs with their own DATA_DIR never share a cluster.
+  const postgres = await openToolingPostgres({ name: 'test-postgres', dataDir });
   cleanups.push(postgres.stop);
   env[testEnvKeys.adminDatabaseUrl] = postgres.adminUrl;
   env[testEnvKeys.templateDatabase] = await prepareTemplateDatabase(postgres.adminUrl, postgres.urlFor);

@@ -6,6 +6,7 @@ import { createDb } from '../infra/db.js';
 import { createLogger } from '../infra/logger.js';
 import { createHttpWebhookSender, webhookTargetPolicy } from '../integrations/http/webhook-sender.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
+import { createAccountPlatforms } from '../integrations/account-platforms.js';
 import { createPaymentProcessor, createStripeTax } from '../integrations/payments.js';
 import { createTaxCalculator } from '../integrations/tax.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
@@ -42,6 +43,7 @@ const worker = await createTollgateWorker({
   processorMetadata: config.processorMetadata,
   tax: createTaxCalculator(config, config.isSandbox ? undefined : createStripeTax(config)),
   dunningRetryDays: config.SUBSCRIPTION_RETRY_DAYS,
+  accountPlatforms: createAccountPlatforms(config),
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
 });
 

@@ -7,6 +7,7 @@ import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import { processorEventRouter } from '../domain/payments/events.js';
+import type { PaymentMethodWorkflows } from '../domain/payment-methods/service.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
@@ -14,6 +15,7 @@ import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import { temporalBenefitGrantWorkflows } from './benefit-grants.js';
 import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalInvitationWorkflows } from './invitations.js';
+import { temporalPaymentMethodWorkflows } from './payment-methods.js';
 import { temporalRefundWorkflows } from './refunds.js';
 import { temporalSubscriptionWorkflows } from './subscriptions.js';
 import { temporalCustomerMeterWorkflows } from './usage.js';
@@ -27,6 +29,7 @@ export type WorkflowStarters = {
   webhooks: WebhookWorkflows;
   customerMeters: CustomerMeterWorkflows;
   benefitGrants: BenefitGrantWorkflows;
+  paymentMethods: PaymentMethodWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
 };
@@ -42,6 +45,7 @@ export function temporalStarters(temporal: Client, taskQueue: string): WorkflowS
     webhooks: temporalWebhookWorkflows(temporal, taskQueue),
     customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue),
     benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue),
+    paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds }),
   };
 }

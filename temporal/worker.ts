@@ -8,6 +8,7 @@ import {
 import { createActivities } from '../activities/index.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
+import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../domain/customer-accounts/platforms.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
@@ -32,6 +33,8 @@ export type TollgateWorkerDeps = {
   dunningRetryDays?: readonly number[];
   /** How webhook attempts reach endpoints, under the deployment's delivery rule. */
   webhookSender: WebhookSender;
+  /** GitHub and Discord, where those benefits are granted; none unless given. */
+  accountPlatforms?: AccountPlatforms;
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
@@ -54,6 +57,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
       publicUrl: deps.publicUrl,
       workflows: deps.workflows,
       webhookSender: deps.webhookSender,
+      accountPlatforms: deps.accountPlatforms ?? NO_ACCOUNT_PLATFORMS,
       workerIdentity: identity,
       processor: deps.processor,
       processorMetadata: deps.processorMetadata,

@@ -131,6 +131,24 @@ export function createUploadedFile(
   });
 }
 
+/** A GitHub account the customer linked in the portal, as if through GitHub's OAuth. */
+export function createLinkedAccount(
+  db: Db,
+  customer: { id: string; organizationId: string },
+  overrides: Partial<Prisma.CustomerOAuthAccountUncheckedCreateInput> = {},
+) {
+  return db.customerOAuthAccount.create({
+    data: {
+      organizationId: customer.organizationId,
+      customerId: customer.id,
+      platform: 'github',
+      accountId: '583231',
+      accountUsername: 'octocat',
+      ...overrides,
+    },
+  });
+}
+
 export function createWebhookEndpoint(
   db: Db,
   organizationId: string,

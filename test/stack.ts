@@ -21,6 +21,8 @@ import { noTax } from '../domain/tax/rules.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
+import { createAccountPlatforms } from '../integrations/account-platforms.js';
+import { parseConfig } from '../config/config.js';
 import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/schedules.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -81,6 +83,11 @@ export async function startTestStack(options: {
   tax?: TaxCalculator;
   /** The worker's payment processor; the sandbox by default. */
   processor?: PaymentProcessor;
+  /**
+   * GitHub and Discord settings as a deployment's environment gives them (`GITHUB_*`, `DISCORD_*`,
+   * pointing at test/fake-platforms.ts); none configured by default.
+   */
+  platformSettings?: Record<string, string>;
 }): Promise<TestStack> {
   const address = requireTestEnv('temporalAddress');
   const taskQueuePrefix = `test-${randomUUID()}`;
@@ -89,6 +96,7 @@ export async function startTestStack(options: {
   const temporal = new Client({ connection: clientConnection, namespace: 'default' });
   const workerConnection = await NativeConnection.connect({ address });
   const workflows = temporalStarters(temporal, taskQueues(taskQueuePrefix).main);
+  const accountPlatforms = createAccountPlatforms(parseConfig(options.platformSettings ?? {}));
   // As a deployment in this mode: receivers on this machine are reachable in sandbox mode only.
   const webhookSender = createHttpWebhookSender({
     requireHttps: false,
@@ -129,6 +137,7 @@ export async function startTestStack(options: {
         createSandboxProcessor({ db: options.workerDb ?? options.db, sink: workflows.processorEvents }),
       processorMetadata: {},
       tax: options.tax ?? noTax,
+      accountPlatforms,
       interceptors: options.workerInterceptors,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
     });
@@ -188,6 +197,7 @@ export async function startTestStack(options: {
       sink: options.stripeWebhook.sink ?? workflows.processorEvents,
     },
     tax: options.tax ?? noTax,
+    accountPlatforms,
     webDir: options.webDir,
   });
   server.on('request', app);

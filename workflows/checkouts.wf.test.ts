@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
+import pino from 'pino';
 import { createCheckoutActivities } from '../activities/checkouts.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
 import { temporalCheckoutWorkflows } from '../temporal/checkouts.js';
 import {
@@ -45,6 +47,7 @@ function processingProcessor(): PaymentProcessor & { payments: string[]; refunds
       return { status: 'succeeded', processorRefundId: `re_${refunds.length}` };
     },
     savedPaymentMethod: async () => null,
+    detachPaymentMethod: async () => {},
     chargeOffSession: async () => {
       throw new Error('no renewal is charged in a checkout test');
     },
@@ -118,6 +121,11 @@ describe('checkoutWorkflow (time-skipping)', () => {
         publicUrl: 'http://tollgate.test',
         processor,
         processorMetadata: {},
+        mailer: createMailer({
+          db: database.db,
+          from: 'shop@example.test',
+          logger: pino({ level: 'silent' }),
+        }),
         workflows: {
           checkouts: temporalCheckoutWorkflows(env.client, taskQueue),
           subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue),

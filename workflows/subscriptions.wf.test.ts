@@ -5,7 +5,8 @@ import { Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createSubscriptionActivities } from '../activities/subscriptions.js';
 import { addCalendarMonths, subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
-import { replaceSubscriptionPaymentMethod, startSubscription } from '../domain/subscriptions/service.js';
+import { keepPaymentMethod } from '../domain/payment-methods/service.js';
+import { startSubscription } from '../domain/subscriptions/service.js';
 import { noTax } from '../domain/tax/rules.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
@@ -102,7 +103,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
           metadata: {},
           customFieldData: {},
           paymentProcessor: 'sandbox',
-          savedPaymentMethod: { paymentMethodId: card, processorCustomerId, summary: null },
+          savedPaymentMethod: { paymentMethodId: card, processorCustomerId, summary: null, expiry: null },
           at,
         },
         'http://tollgate.test',
@@ -302,12 +303,25 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       await start(taskQueue, subscription.id);
       await sleepPastPeriodEnd(subscription.id, 3);
       expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
-      await replaceSubscriptionPaymentMethod(
-        database.db,
-        temporalSubscriptionWorkflows(env.client, taskQueue),
-        subscription.id,
-        { paymentMethodId: 'pm_card_visa', processorCustomerId, summary: { brand: 'visa', last4: '4242' } },
+      // The buyer saves a new card as their default in the portal: the plan moves to it.
+      const { movedSubscriptionIds } = await database.db.$transaction((tx) =>
+        keepPaymentMethod(tx, {
+          organizationId: subscription.organizationId,
+          customerId: subscription.customerId,
+          processor: 'sandbox',
+          saved: {
+            paymentMethodId: 'pm_card_visa',
+            processorCustomerId,
+            summary: { brand: 'visa', last4: '4242' },
+            expiry: { month: 12, year: 2030 },
+          },
+          makeDefault: true,
+          at: new Date(),
+        }),
       );
+      expect(movedSubscriptionIds).toEqual([subscription.id]);
+      const workflows = temporalSubscriptionWorkflows(env.client, taskQueue);
+      await workflows.signalChanged(subscription.id);
       await env.sleep(DAY_MS);
     });
     const row = await rowOf(subscription.id);

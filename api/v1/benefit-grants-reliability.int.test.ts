@@ -1,10 +1,16 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Context } from '@temporalio/activity';
 import type { ActivityInboundCallsInterceptor, Next } from '@temporalio/worker';
-import { createAccessToken, createOrganization, createUploadedFile } from '../../test/factories.js';
+import {
+  createAccessToken,
+  createLinkedAccount,
+  createOrganization,
+  createUploadedFile,
+} from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
+import { startFakeGitHub, type FakeGitHub } from '../../test/fake-platforms.js';
 import { useTestStack } from '../../test/stack.js';
 
 /**
@@ -33,9 +39,21 @@ function crashOnceAfterEachGrantStep(crashed: string[]) {
 
 describe('benefit grants survive a worker killed after every step', () => {
   const crashed: string[] = [];
-  const env = useTestStack({ workerInterceptors: { activity: [crashOnceAfterEachGrantStep(crashed)] } });
+  let github: FakeGitHub;
+  const platformSettings: Record<string, string> = {};
+  beforeAll(async () => {
+    github = await startFakeGitHub();
+    Object.assign(platformSettings, github.settings);
+  });
+  afterAll(async () => {
+    await github?.stop();
+  });
+  const env = useTestStack({
+    workerInterceptors: { activity: [crashOnceAfterEachGrantStep(crashed)] },
+    platformSettings,
+  });
 
-  it('gives exactly one key, one file and one credit, takes them back once, and says so once', async () => {
+  it('gives exactly one key, one file, one credit and one GitHub invitation, takes them back once, and says so once', async () => {
     const organization = await createOrganization(env.database.db);
     const polar = new Polar({
       accessToken: await createAccessToken(env.database.db, organization.id),
@@ -59,7 +77,16 @@ describe('benefit grants survive a worker killed after every step', () => {
         description: 'Credits',
         properties: { units: 500, rollover: false, meterId: meter.id },
       }),
+      await polar.benefits.create({
+        type: 'github_repository',
+        description: 'Source',
+        properties: { repositoryOwner: 'acme', repositoryName: 'app', permission: 'pull' },
+      }),
     ];
+    github.addRepository('acme', 'app');
+    github.addUser({ id: 583231, login: 'octocat' });
+    // GitHub invites, then its answer is lost: the step rolls back and its retry invites again.
+    github.fail(1, { afterEffect: true });
     const product = await polar.products.create({
       name: 'Bundle',
       recurringInterval: null,
@@ -70,6 +97,7 @@ describe('benefit grants survive a worker killed after every step', () => {
       productBenefitsUpdate: { benefits: benefits.map(({ id }) => id) },
     });
     const customer = await polar.customers.create({ email: 'crash@example.test' });
+    await createLinkedAccount(env.database.db, { id: customer.id, organizationId: organization.id });
     const checkout = await polar.checkouts.create({ products: [product.id], customerId: customer.id });
     await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
       clientSecret: checkout.clientSecret,
@@ -105,6 +133,9 @@ describe('benefit grants survive a worker killed after every step', () => {
     expect(await db.licenseKey.count({ where: { customerId: customer.id } })).toBe(1);
     expect(await db.downloadable.count({ where: { customerId: customer.id, status: 'granted' } })).toBe(1);
     expect((await credited()).map(({ metadata }) => (metadata as { units: number }).units)).toEqual([500]);
+    expect(github.failuresLeft).toBe(0);
+    expect(github.invitationsCreated).toBe(1);
+    expect(github.invitations('acme', 'app')).toEqual([{ login: 'octocat', permission: 'pull' }]);
 
     const [order] = (await polar.orders.list({ productId: product.id })).result.items;
     await polar.refunds.create({ orderId: order!.id, reason: 'other', amount: 2500, revokeBenefits: true });
@@ -114,6 +145,9 @@ describe('benefit grants survive a worker killed after every step', () => {
     ]);
     expect(await db.licenseKey.count({ where: { customerId: customer.id, status: 'revoked' } })).toBe(1);
     expect(await db.downloadable.count({ where: { customerId: customer.id, status: 'revoked' } })).toBe(1);
+    expect(github.invitations('acme', 'app')).toEqual([]);
+    expect(github.invitationsCreated).toBe(1);
+    expect(github.violations).toEqual([]);
 
     const events = await db.outboxEvent.groupBy({
       by: ['type'],
@@ -121,9 +155,9 @@ describe('benefit grants survive a worker killed after every step', () => {
       _count: true,
     });
     expect(Object.fromEntries(events.map((event) => [event.type, event._count]))).toEqual({
-      'benefit_grant.created': 3,
-      'benefit_grant.revoked': 3,
+      'benefit_grant.created': 4,
+      'benefit_grant.revoked': 4,
     });
-    expect(crashed.filter((call) => call.startsWith('applyBenefitGrants')).length).toBeGreaterThanOrEqual(3);
+    expect(crashed.filter((call) => call.startsWith('applyBenefitGrants')).length).toBeGreaterThanOrEqual(4);
   });
 });

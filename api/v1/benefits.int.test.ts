@@ -268,4 +268,100 @@ describe('/v1/benefits', () => {
     expect((await polar.customers.getState({ id: bob.id })).grantedBenefits).toEqual([]);
     expect(organization.id).toBeDefined();
   });
+
+  describe('list by customer_id (our extension, for the dashboard’s customer page)', () => {
+    const listIds = async (token: string, query: string) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/benefits/?${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const idsOf = (body: Record<string, unknown>) =>
+      ((body.items ?? []) as { id: string }[]).map((item) => item.id).sort();
+
+    it('lists only the benefits the customer has a grant of, whatever its state', async () => {
+      const { polar, token } = await seller();
+      const [note, license, github, unused] = await Promise.all(
+        ['Note', 'License', 'Repository', 'Unused'].map((description) =>
+          polar.benefits.create({ type: 'custom', description, properties: { note: null } }),
+        ),
+      );
+      const ada = await polar.customers.create({ email: `ada-${randomUUID()}@example.test` });
+      const bob = await polar.customers.create({ email: `bob-${randomUUID()}@example.test` });
+      const nobody = await polar.customers.create({ email: `nobody-${randomUUID()}@example.test` });
+      const failed = {
+        message: 'The customer needs to connect their GitHub account.',
+        type: 'account_not_linked',
+      };
+      await env.database.db.benefitGrant.createMany({
+        data: [
+          { benefitId: note!.id, customerId: ada.id, grantedAt: new Date(), orderId: randomUUID() },
+          // A second purchase of the same benefit: the benefit is listed once.
+          { benefitId: note!.id, customerId: ada.id, grantedAt: new Date(), orderId: randomUUID() },
+          {
+            benefitId: license!.id,
+            customerId: ada.id,
+            grantedAt: new Date(),
+            revokedAt: new Date(),
+            orderId: randomUUID(),
+          },
+          {
+            benefitId: github!.id,
+            customerId: ada.id,
+            error: { ...failed, timestamp: new Date().toISOString() },
+            orderId: randomUUID(),
+          },
+          { benefitId: github!.id, customerId: bob.id, grantedAt: new Date(), orderId: randomUUID() },
+        ],
+      });
+
+      const forAda = await listIds(token, `customer_id=${ada.id}`);
+      expect(forAda.status).toBe(200);
+      expect(idsOf(forAda.body)).toEqual([note!.id, license!.id, github!.id].sort());
+      expect(forAda.body.pagination).toEqual({ total_count: 3, max_page: 1 });
+      // Several customers: the benefits either has; combined with the other filters.
+      const both = await listIds(token, `customer_id=${ada.id}&customer_id=${bob.id}&query=repo`);
+      expect(idsOf(both.body)).toEqual([github!.id]);
+      expect(idsOf((await listIds(token, `customer_id=${nobody.id}`)).body)).toEqual([]);
+      // Without the filter, every benefit, as Polar lists them.
+      expect(idsOf((await listIds(token, '')).body)).toEqual(
+        [note!.id, license!.id, github!.id, unused!.id].sort(),
+      );
+    });
+
+    it("finds nothing for another organization's customer", async () => {
+      const mine = await seller();
+      const theirs = await seller();
+      const benefit = await theirs.polar.benefits.create({
+        type: 'custom',
+        description: 'Theirs',
+        properties: { note: null },
+      });
+      const customer = await theirs.polar.customers.create({ email: `eve-${randomUUID()}@example.test` });
+      await env.database.db.benefitGrant.create({
+        data: {
+          benefitId: benefit.id,
+          customerId: customer.id,
+          grantedAt: new Date(),
+          orderId: randomUUID(),
+        },
+      });
+      const answer = await listIds(mine.token, `customer_id=${customer.id}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.items).toEqual([]);
+      expect(idsOf((await listIds(theirs.token, `customer_id=${customer.id}`)).body)).toEqual([benefit.id]);
+    });
+
+    it('refuses an id that is not a UUID, at the parameter', async () => {
+      const { token } = await seller();
+      const answer = await listIds(token, 'customer_id=not-a-uuid');
+      expect(answer.status).toBe(422);
+      expect(answer.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'customer_id'] })]);
+    });
+
+    it('is refused without credentials', async () => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/benefits/?customer_id=${randomUUID()}`);
+      expect(response.status).toBe(401);
+    });
+  });
 });

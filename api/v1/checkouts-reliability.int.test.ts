@@ -107,6 +107,7 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
       refund: (input) => stripe.refund(input),
       savedPaymentMethod: (input) => stripe.savedPaymentMethod(input),
       chargeOffSession: (input) => stripe.chargeOffSession(input),
+      detachPaymentMethod: (input) => stripe.detachPaymentMethod(input),
     },
     stripeWebhook: { webhookSecret: WEBHOOK_SECRET },
   });

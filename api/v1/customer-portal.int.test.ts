@@ -338,11 +338,6 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
     ).rejects.toMatchObject({
       statusCode: 422,
     });
-    const again = await polar.customerSessions.create({ customerId: other.id });
-    const payment = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customers/me/payment-methods`, {
-      headers: { authorization: `Bearer ${again.token}` },
-    });
-    expect(payment.status).toBe(501);
   });
   it('signs a customer in by an emailed code: one session per code, a few wrong tries, no telling who buys', async () => {
     const { polar, organization } = await seller();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   customerBenefitGrantListQuerySchema,
@@ -44,6 +45,7 @@ import {
   listPortalOrders,
   listPortalSubscriptions,
   portalInvoice,
+  retryPortalSubscriptionPayment,
   updatePortalCustomer,
   updatePortalGrant,
   updatePortalOrder,
@@ -62,6 +64,18 @@ import {
   portalSignInVerifySchema,
 } from '../../domain/customer-sessions/schemas.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
+import {
+  paymentMethodCreateSchema,
+  paymentMethodParamsSchema,
+  paymentMethodSchema,
+  paymentMethodUpdateSchema,
+} from '../../domain/payment-methods/schemas.js';
+import {
+  addPortalPaymentMethod,
+  deletePortalPaymentMethod,
+  listPortalPaymentMethods,
+  setDefaultPortalPaymentMethod,
+} from '../../domain/payment-methods/service.js';
 import { prorationPreviewSchema } from '../../domain/subscriptions/schemas.js';
 import { previewCustomerSubscriptionChange } from '../../domain/subscriptions/service.js';
 import { licenseKeySchema, licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
@@ -70,13 +84,7 @@ import {
   deactivateLicenseKey,
   validateLicenseKey,
 } from '../../domain/license-keys/service.js';
-import { AppError } from '../../domain/platform/errors.js';
-import {
-  idParamsSchema,
-  listResourceSchema,
-  pageQuerySchema,
-  textSchema,
-} from '../../domain/platform/schemas.js';
+import { idParamsSchema, listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 /** POST /v1/customer-sessions/: the seller's app signs its customer into the portal. */
@@ -193,52 +201,65 @@ export function registerCustomerPortalOperations(
     },
     ({ customer, body }) => updatePortalCustomer(ctx, customer, body),
   );
-  const paymentMethodsLater = async (): Promise<never> => {
-    throw new AppError(
-      'NotImplemented',
-      'Managing saved cards in the portal is not available yet; the card of a subscription is updated from its page.',
-    );
-  };
   api.addForCustomer(
     {
       method: 'get',
       path: '/customer-portal/customers/me/payment-methods',
       operationId: 'customer_portal:customers:get_payment_methods',
-      summary: 'List saved payment methods (not available yet: 501)',
+      summary: "List the customer's saved cards, the default first",
       tag,
       query: pageQuerySchema,
-      errors: ['NotImplemented'],
+      response: listResourceSchema(paymentMethodSchema),
     },
-    paymentMethodsLater,
+    ({ customer, query }) => listPortalPaymentMethods(ctx.paymentMethods, customer, query),
   );
   api.addForCustomer(
     {
       method: 'post',
       path: '/customer-portal/customers/me/payment-methods',
       operationId: 'customer_portal:customers:add_payment_method',
-      summary: 'Save a payment method (not available yet: 501)',
+      // With `set_default` (or no default yet) every plan of the customer renews on the new card,
+      // and a plan in dunning is charged again at once.
+      summary: 'Save a card; as the default, every plan renews on it',
       tag,
-      body: z.strictObject({
-        confirmation_token_id: textSchema({ min: 1, max: 255 }),
-        set_default: z.boolean(),
-        return_url: textSchema({ max: 2048 }).pipe(z.url()),
-      }),
-      errors: ['NotImplemented'],
+      body: paymentMethodCreateSchema,
+      status: 201,
+      response: paymentMethodSchema,
     },
-    paymentMethodsLater,
+    ({ customer, body }) => addPortalPaymentMethod(ctx.paymentMethods, customer, body, randomUUID()),
+  );
+  api.addForCustomer(
+    {
+      method: 'patch',
+      path: '/customer-portal/customers/me/payment-methods/{id}',
+      operationId: 'customer_portal:customers:update_payment_method',
+      summary: 'Make a saved card the default',
+      extension:
+        'Tollgate extension, not in Polar: the card becomes the default and every plan of the customer renews on it.',
+      tag,
+      params: paymentMethodParamsSchema,
+      body: paymentMethodUpdateSchema,
+      response: paymentMethodSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => setDefaultPortalPaymentMethod(ctx.paymentMethods, customer, params.id),
   );
   api.addForCustomer(
     {
       method: 'delete',
       path: '/customer-portal/customers/me/payment-methods/{id}',
       operationId: 'customer_portal:customers:delete_payment_method',
-      summary: 'Delete a payment method (not available yet: 501)',
+      // Plans renewing on it move to the default card; the only card of a plan that still renews
+      // cannot be deleted (422).
+      summary: 'Delete a saved card (never the only card a plan renews on)',
       tag,
-      params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,255}$/, 'Not a payment method id.') }),
+      params: paymentMethodParamsSchema,
       status: 204,
-      errors: ['NotImplemented'],
+      errors: ['ResourceNotFound'],
     },
-    paymentMethodsLater,
+    async ({ customer, params }) => {
+      await deletePortalPaymentMethod(ctx.paymentMethods, customer, params.id);
+    },
   );
 
   // Orders ----------------------------------------------------------------------------------------------
@@ -372,6 +393,22 @@ export function registerCustomerPortalOperations(
   );
   api.addForCustomer(
     {
+      method: 'post',
+      path: '/customer-portal/subscriptions/{id}/retry-payment',
+      operationId: 'customer_portal:subscriptions:retry_payment',
+      summary: 'Try the failed renewal again now',
+      extension:
+        'Tollgate extension, not in Polar: a plan in dunning (past_due) is charged again at once instead of at its next scheduled try; at most once an hour, as each failed try counts.',
+      tag,
+      params: idParamsSchema,
+      status: 202,
+      response: customerSubscriptionSchema,
+      errors: ['ResourceNotFound', 'Conflict', 'TooManyRequests'],
+    },
+    ({ customer, params }) => retryPortalSubscriptionPayment(ctx, customer, params.id),
+  );
+  api.addForCustomer(
+    {
       method: 'delete',
       path: '/customer-portal/subscriptions/{id}',
       operationId: 'customer_portal:subscriptions:cancel',
@@ -421,7 +458,7 @@ export function registerCustomerPortalOperations(
       params: idParamsSchema,
       body: customerBenefitGrantUpdateSchema,
       response: customerBenefitGrantSchema,
-      errors: ['ResourceNotFound', 'NotImplemented'],
+      errors: ['ResourceNotFound'],
     },
     ({ customer, params, body }) => updatePortalGrant(ctx, customer, params.id, body),
   );

@@ -14,6 +14,8 @@ import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
 import { registerCustomerPortalOperations, registerCustomerSessionOperations } from './customer-portal.js';
 import type { PortalContext } from '../../domain/customer-portal/service.js';
+import { registerCustomerOAuthAccountOperations } from './customer-oauth-accounts.js';
+import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../../domain/customer-accounts/platforms.js';
 import { registerLicenseKeyOperations } from './license-keys.js';
 import {
   checkoutClientCors,
@@ -53,8 +55,11 @@ export type V1Deps = {
   fileStorage: FileStorage;
   /** Webhook endpoint URLs are checked against the deployment's delivery rule when saved. */
   webhookSender: WebhookSender;
-  /** Checkouts, refunds and webhook redeliveries start or wake their workflows. */
-  workflows: Pick<WorkflowStarters, 'checkouts' | 'refunds' | 'subscriptions' | 'webhooks'>;
+  /** Checkouts, refunds, webhook redeliveries and the portal's cards start or wake their workflows. */
+  workflows: Pick<
+    WorkflowStarters,
+    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods'
+  >;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
   tax: TaxCalculator;
   /** Handed to the hosted checkout page (e.g. Stripe's publishable key). */
@@ -64,6 +69,8 @@ export type V1Deps = {
   mailer: Mailer;
   /** Sandbox mode (no real payments): test clocks are served. */
   sandbox: boolean;
+  /** GitHub and Discord, for linking customers' accounts; none unless given. */
+  accountPlatforms?: AccountPlatforms;
 };
 
 const PUBLIC_BODY_LIMIT = '64kb';
@@ -152,6 +159,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
       workflows: deps.workflows.subscriptions,
       tax: deps.tax,
     },
+    paymentMethods: { db: deps.db, workflows: deps.workflows },
   };
   router.use('/customer-portal', express.json({ limit: PUBLIC_BODY_LIMIT }));
   // A license key is checked from the buyer's machine: limited per address and per key, so
@@ -188,6 +196,12 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
   );
   registerCustomerPortalOperations(registry, { ...portal, mailer: deps.mailer });
+  registerCustomerOAuthAccountOperations(registry, {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    platforms: deps.accountPlatforms ?? NO_ACCOUNT_PLATFORMS,
+    linkSecret: portal.linkSecret,
+  });
 
   // Who calls is known before any body is read: an anonymous megabyte costs nothing to refuse.
   router.use(authenticate(deps.db, deps.auth));

@@ -198,6 +198,36 @@ export async function holdsThroughAnotherGrant(
   return rows.length > 0;
 }
 
+/** What the customer's other held grants of this benefit hold (a second order's, say). */
+export async function propertiesOfOtherHeldGrants(
+  sql: SqlClient,
+  pair: GrantPair,
+  exceptGrantId: string,
+): Promise<Prisma.JsonValue[]> {
+  const { rows } = await sql.query<{ properties: Prisma.JsonValue }>(
+    `SELECT properties FROM benefit_grants WHERE customer_id = $1::uuid AND benefit_id = $2::uuid AND id <> $3::uuid
+       AND desired = 'granted' AND granted_at IS NOT NULL AND revoked_at IS NULL`,
+    [pair.customerId, pair.benefitId, exceptGrantId],
+  );
+  return rows.map((row) => row.properties);
+}
+
+/**
+ * The customer chose the account a GitHub or Discord benefit goes to: its held grants that went
+ * to another account follow it (an update step), and the customer is looked at again.
+ */
+export async function requestGrantAccountMoves(
+  tx: Prisma.TransactionClient,
+  pair: GrantPair,
+  accountId: string,
+) {
+  await tx.$executeRaw`UPDATE benefit_grants SET update_requested = true, modified_at = now()
+    WHERE customer_id = ${pair.customerId}::uuid AND benefit_id = ${pair.benefitId}::uuid
+      AND desired = 'granted' AND granted_at IS NOT NULL AND revoked_at IS NULL
+      AND coalesce(properties->>'account_id', '') <> ${accountId}`;
+  await markBenefitGrantsStale(tx, [pair.customerId]);
+}
+
 export function listGrants(
   db: Db,
   where: Prisma.BenefitGrantWhereInput,

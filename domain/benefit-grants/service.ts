@@ -21,6 +21,7 @@ import {
   lockCustomersForGrants,
   lockGrantsOfPair,
   pendingPairsOf,
+  propertiesOfOtherHeldGrants,
   recordGrantErrors,
   setGrantDesires,
   stalePendingPairs,
@@ -31,7 +32,10 @@ import {
 import { nextGrantStep, planGrants, type DesiredGrant, type GrantStep } from './rules.js';
 import { benefitGrantSchema } from '../benefits/schemas.js';
 import { findTestClock } from '../test-clocks/repository.js';
-import { GrantWaitsForCustomer, STRATEGIES, type GrantProperties } from './strategies.js';
+import { GrantWaitsForCustomer, STRATEGIES, type AccountAccess, type GrantProperties } from './strategies.js';
+import type { AccountPlatforms } from '../customer-accounts/platforms.js';
+import { findLinkedAccountSql } from '../customer-accounts/repository.js';
+import { currentAccessToken } from '../customer-accounts/service.js';
 
 /** Customers one dispatcher round looks at: one transaction. */
 export const CUSTOMERS_PER_SYNC = 200;
@@ -114,7 +118,17 @@ export type GrantOutcome = { done: number; waiting: string | null };
  * in the dashboard) and throws, so the workflow retries it with back-off; a grant that waits for
  * the customer (a linked account) answers `waiting` instead.
  */
-export async function applyBenefitGrants(db: Db, pair: GrantPair, now = new Date()): Promise<GrantOutcome> {
+export type GrantStepDeps = {
+  db: Db;
+  /** GitHub and Discord, where those benefits are granted (null: not configured). */
+  platforms: AccountPlatforms;
+};
+
+export async function applyBenefitGrants(
+  { db, platforms }: GrantStepDeps,
+  pair: GrantPair,
+  now = new Date(),
+): Promise<GrantOutcome> {
   try {
     return await transaction(
       db,
@@ -129,6 +143,12 @@ export async function applyBenefitGrants(db: Db, pair: GrantPair, now = new Date
           : null;
         const at = clock?.frozenTime ?? now;
         const strategy = STRATEGIES[benefit.type as BenefitType];
+        const accounts: AccountAccess = {
+          platforms,
+          linked: (platform) => findLinkedAccountSql(sql, customer.id, platform),
+          // A renewal takes a connection of its own, so that it outlives a failed step.
+          accessToken: (account, renew) => currentAccessToken(db, account, renew),
+        };
         const events: Parameters<typeof recordEvents>[1] = [];
         let done = 0;
         for (let grant of grants) {
@@ -140,6 +160,8 @@ export async function applyBenefitGrants(db: Db, pair: GrantPair, now = new Date
               customer,
               at,
               heldElsewhere: () => holdsThroughAnotherGrant(sql, pair, grant.id),
+              heldByOthers: () => propertiesOfOtherHeldGrants(sql, pair, grant.id),
+              accounts,
             };
             const previous = grant.properties as GrantProperties;
             const properties = await strategy[step](context);

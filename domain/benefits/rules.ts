@@ -9,7 +9,12 @@ export function storedProperties(type: BenefitType, input: Record<string, unknow
     case 'custom':
       return { note: input.note ?? null };
     case 'discord':
-      return { guild_id: input.guild_token, role_id: input.role_id, guild_token: input.guild_token };
+      return {
+        guild_id: input.guild_token,
+        role_id: input.role_id,
+        guild_token: input.guild_token,
+        kick_member: input.kick_member ?? false,
+      };
     case 'downloadables':
       return { archived: input.archived ?? {}, files: input.files };
     case 'license_keys':

@@ -44,7 +44,15 @@ export const benefitPropertiesInput = {
   custom: z.strictObject({ note: textSchema({ max: TEXT_MAX_LENGTH.description }).nullable().optional() }),
   // Tollgate has no Discord bot OAuth of its own: the guild token is the id of the server the
   // seller's bot was added to.
-  discord: z.strictObject({ guild_token: snowflake, role_id: snowflake }),
+  discord: z.strictObject({
+    guild_token: snowflake,
+    role_id: snowflake,
+    // Polar's later API has it; @polar-sh/sdk 0.33.2 does not send it (our extension there).
+    kick_member: z
+      .boolean()
+      .optional()
+      .meta({ description: 'On revoke, remove the member from the server rather than only the role.' }),
+  }),
   github_repository: z.strictObject({
     repository_owner: z
       .string()
@@ -80,7 +88,12 @@ export const benefitPropertiesInput = {
 /** What a benefit answers, per type. */
 const benefitPropertiesOutput = {
   custom: z.object({ note: z.string().nullable() }),
-  discord: z.object({ guild_id: z.string(), role_id: z.string(), guild_token: z.string() }),
+  discord: z.object({
+    guild_id: z.string(),
+    role_id: z.string(),
+    guild_token: z.string(),
+    kick_member: z.boolean().default(false),
+  }),
   github_repository: z.object({
     repository_owner: z.string(),
     repository_name: z.string(),
@@ -177,6 +190,12 @@ export const benefitListQuerySchema = pageQuerySchema.extend({
   type: queryListSchema(benefitTypeSchema).optional(),
   query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   sorting: sortingSchema(benefitSortFields),
+  // Polar lists grants only per benefit: a customer's page finds which benefits to ask about here.
+  customer_id: oneOrManyUuids.optional().meta({
+    description:
+      'Tollgate extension: only the benefits these customers have a grant of (granted, revoked, waiting or failing).',
+    'x-tollgate': true,
+  }),
 });
 export type BenefitListQuery = z.infer<typeof benefitListQuerySchema>;
 

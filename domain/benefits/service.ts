@@ -95,6 +95,7 @@ export async function listBenefits(db: Db, caller: Caller, query: BenefitListQue
   const where: Prisma.BenefitWhereInput = { organizationId: { in: organizationIds } };
   if (query.type) where.type = { in: query.type };
   if (query.query) where.description = { contains: query.query, mode: 'insensitive' };
+  if (query.customer_id) where.grants = { some: { customerId: { in: query.customer_id } } };
   const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );

@@ -1,6 +1,7 @@
 // The steps of a checkout after confirmation, each one idempotent, run by the `checkout:<id>`
 // workflow's activities: charge, then fulfil (customer + order) or record the failure; expire.
 
+import { keepPaymentMethod } from '../payment-methods/service.js';
 import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -154,7 +155,13 @@ export async function fulfilCheckout(
   ctx: CheckoutViewContext,
   processor: PaymentProcessor,
   input: { checkoutId: string; paymentId: string | null },
-): Promise<{ orderId: string | null; orphan: boolean; subscriptionId: string | null }> {
+): Promise<{
+  orderId: string | null;
+  orphan: boolean;
+  subscriptionId: string | null;
+  /** Other plans of the buyer moved onto the card just saved (it became their default card). */
+  movedSubscriptionIds?: string[];
+}> {
   // A plan's renewals are charged to the card its first payment saved. Asked before the
   // transaction: the processor is never waited for while rows are locked.
   const sold = input.paymentId ? await findCheckout(ctx.db, input.checkoutId) : null;
@@ -214,6 +221,18 @@ export async function fulfilCheckout(
           ctx.publicUrl,
         )
       : null;
+    // The card is the buyer's to see and manage in the portal from now on.
+    const kept =
+      subscription && savedPaymentMethod
+        ? await keepPaymentMethod(tx, {
+            organizationId: checkout.organizationId,
+            customerId: customer.id,
+            processor: processor.name,
+            saved: savedPaymentMethod,
+            makeDefault: false,
+            at: soldAt,
+          })
+        : null;
     const order = await createPaidOrder(tx, {
       organizationId: checkout.organizationId,
       checkoutId: checkout.id,
@@ -252,7 +271,12 @@ export async function fulfilCheckout(
     if (subscription && checkout.product.prices.some((price) => price.amountType === 'metered_unit')) {
       await markCustomerMetersStale(tx, [customer.id]);
     }
-    return { orderId: order.id, orphan: false, subscriptionId: subscription?.id ?? null };
+    return {
+      orderId: order.id,
+      orphan: false,
+      subscriptionId: subscription?.id ?? null,
+      movedSubscriptionIds: kept?.movedSubscriptionIds ?? [],
+    };
   }, STEP_TRANSACTION);
 }
 

@@ -12,6 +12,7 @@ import { findLiveCustomer, type CustomerRow } from '../customers/repository.js';
 import { TAX_ID_FORMATS } from '../customers/schemas.js';
 import { applyCustomerUpdate } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
+import { chooseGrantAccount, oauthAccountsOf } from '../customer-accounts/service.js';
 import { countDownload, findGrantedDownloadable, listDownloadableRows } from '../downloadables/repository.js';
 import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, verifyDownloadToken } from '../downloadables/rules.js';
 import type { FileStorage } from '../files/storage.js';
@@ -35,10 +36,12 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findLiveProductsOfOrganization, findProductsByIds } from '../products/repository.js';
 import { productView } from '../products/views.js';
+import type { PaymentMethodsContext } from '../payment-methods/service.js';
 import {
   cancelCustomerSubscription,
   findSubscriptionOfCustomer,
   listSubscriptionRowsOfCustomer,
+  retryCustomerSubscriptionPayment,
   updateCustomerSubscription,
   type SubscriptionChangeContext,
 } from '../subscriptions/service.js';
@@ -77,6 +80,7 @@ export type PortalContext = {
   /** Signs download links (the deployment's secret). */
   linkSecret: () => Promise<string>;
   subscriptions: SubscriptionChangeContext;
+  paymentMethods: PaymentMethodsContext;
 };
 
 // Customer ----------------------------------------------------------------------------------------
@@ -87,12 +91,16 @@ async function signedInCustomer(db: Db, customer: CustomerCaller): Promise<Custo
   return row;
 }
 
-/** Linked accounts come with the GitHub and Discord connectors; none is linked yet. */
-const portalCustomerView = (row: CustomerRow): CustomerPortalCustomer =>
-  customerPortalCustomerSchema.parse({ ...customerView(row), oauth_accounts: {} });
+/** With the GitHub and Discord accounts the customer linked (our extension's oauth-accounts). */
+const portalCustomerView = (
+  row: CustomerRow,
+  oauthAccounts: CustomerPortalCustomer['oauth_accounts'],
+): CustomerPortalCustomer =>
+  customerPortalCustomerSchema.parse({ ...customerView(row), oauth_accounts: oauthAccounts });
 
 export async function getPortalCustomer(ctx: PortalContext, customer: CustomerCaller) {
-  return portalCustomerView(await signedInCustomer(ctx.db, customer));
+  const row = await signedInCustomer(ctx.db, customer);
+  return portalCustomerView(row, await oauthAccountsOf(ctx.db, row.id));
 }
 
 export async function updatePortalCustomer(
@@ -121,7 +129,7 @@ export async function updatePortalCustomer(
     ...(input.billing_address !== undefined ? { billing_address: input.billing_address } : {}),
     ...(taxId !== undefined ? { tax_id: taxId } : {}),
   } as Parameters<typeof applyCustomerUpdate>[2]);
-  return portalCustomerView(updated);
+  return portalCustomerView(updated, await oauthAccountsOf(ctx.db, updated.id));
 }
 
 // Products and their seller, as a buyer sees them ------------------------------------------------------
@@ -235,6 +243,15 @@ export async function updatePortalSubscription(
   return (await customerSubscriptionViews(ctx, customer, [view]))[0]!;
 }
 
+export async function retryPortalSubscriptionPayment(
+  ctx: PortalContext,
+  customer: CustomerCaller,
+  id: string,
+) {
+  const view = await retryCustomerSubscriptionPayment(ctx.subscriptions, customer, id);
+  return (await customerSubscriptionViews(ctx, customer, [view]))[0]!;
+}
+
 export async function cancelPortalSubscription(ctx: PortalContext, customer: CustomerCaller, id: string) {
   const view = await cancelCustomerSubscription(ctx.subscriptions, customer, id);
   return (await customerSubscriptionViews(ctx, customer, [view]))[0]!;
@@ -269,11 +286,13 @@ function subscriberProperties(benefit: PortalGrantRow['benefit']): Record<string
 
 async function customerGrantViews(ctx: PortalContext, customer: CustomerCaller, rows: PortalGrantRow[]) {
   const organization = await organizationWire(ctx.db, customer.organizationId);
+  // Every grant here is the signed-in customer's.
+  const oauthAccounts = await oauthAccountsOf(ctx.db, customer.customerId);
   return rows.map((row): CustomerBenefitGrant => {
     const { error: _error, ...grant } = grantView(row, row.customer) as Record<string, unknown>;
     return customerBenefitGrantSchema.parse({
       ...grant,
-      customer: portalCustomerView(row.customer),
+      customer: portalCustomerView(row.customer, oauthAccounts),
       benefit: {
         ...benefitView(row.benefit),
         organization,
@@ -331,8 +350,8 @@ export async function getPortalGrant(ctx: PortalContext, customer: CustomerCalle
 }
 
 /**
- * Only GitHub and Discord grants take a change (the account to grant to), which needs the
- * account-linking flow of the connectors; every other type has nothing to change.
+ * Only GitHub and Discord grants take a change: the linked account they go to. Every other type
+ * has nothing to change.
  */
 export async function updatePortalGrant(
   ctx: PortalContext,
@@ -344,13 +363,15 @@ export async function updatePortalGrant(
   if (input.benefit_type !== row.benefit.type) {
     throw new InvalidFieldError(['body', 'benefit_type'], `This grant is of a ${row.benefit.type} benefit.`);
   }
-  if (row.benefit.type === 'github_repository' || row.benefit.type === 'discord') {
-    throw new AppError(
-      'NotImplemented',
-      'Linking a GitHub or Discord account is not available yet; the seller can grant access by hand.',
-    );
+  if (input.benefit_type !== 'github_repository' && input.benefit_type !== 'discord') {
+    return (await customerGrantViews(ctx, customer, [row]))[0]!;
   }
-  return (await customerGrantViews(ctx, customer, [row]))[0]!;
+  await chooseGrantAccount(
+    ctx.db,
+    { customerId: row.customerId, benefitId: row.benefitId, benefitType: row.benefit.type },
+    input.properties.account_id,
+  );
+  return getPortalGrant(ctx, customer, id);
 }
 
 // License keys -------------------------------------------------------------------------------------------

@@ -7,6 +7,12 @@ const TOKEN_BODY = /^[A-Za-z0-9_-]{32}$/;
 /** As long as Polar's: enough for a visit, short enough that a leaked link soon stops working. */
 export const CUSTOMER_SESSION_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * A receipt's link signs the buyer in this long: receipts are read hours after the purchase, and
+ * the emailed code covers anyone who opens it later.
+ */
+export const RECEIPT_SIGN_IN_TTL_MS = 24 * 60 * 60 * 1000;
+
 export const looksLikeCustomerSessionToken = (value: string) =>
   value.startsWith(CUSTOMER_SESSION_PREFIX) && TOKEN_BODY.test(value.slice(CUSTOMER_SESSION_PREFIX.length));
 

@@ -68,13 +68,17 @@ export async function createCustomerSession(
 }
 
 /** A new session of the customer: the token, shown once, and its row. */
-async function openCustomerSession(db: Db, customer: { id: string; organizationId: string }) {
+export async function openCustomerSession(
+  db: Db,
+  customer: { id: string; organizationId: string },
+  ttlMs = CUSTOMER_SESSION_TTL_MS,
+) {
   const token = `${CUSTOMER_SESSION_PREFIX}${randomBytes(24).toString('base64url')}`;
   const row = await insertCustomerSession(db, {
     organizationId: customer.organizationId,
     customerId: customer.id,
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + CUSTOMER_SESSION_TTL_MS),
+    expiresAt: new Date(Date.now() + ttlMs),
   });
   return { token, row };
 }

@@ -178,7 +178,7 @@ export function subscriptionPaymentFailedEmail(input: {
     [
       `We could not charge ${input.amount} to your card for ${input.productName}: ${input.reason}`,
       next,
-      `To use another card, contact ${input.organizationName}. Your account page: ${input.portalUrl}`,
+      `To pay with another card, or to try again now, sign in to your account page: ${input.portalUrl}`,
     ],
     sellerContact(input),
     input.organizationName,
@@ -201,6 +201,12 @@ function sellerContact(input: SellerContact) {
       : null;
 }
 
+/** What the seller's custom benefits tell the buyer (a support address, an invite), one per line. */
+export type BenefitNote = { description: string; note: string };
+
+const benefitNoteLines = (notes: readonly BenefitNote[]) =>
+  notes.map((benefit) => `${benefit.description}: ${benefit.note}`);
+
 /** To the buyer whose plan just started: what they pay, how often, and when next. */
 export function subscriptionStartedEmail(
   input: SellerContact & {
@@ -209,6 +215,7 @@ export function subscriptionStartedEmail(
     amount: string;
     interval: 'month' | 'year';
     nextPaymentOn: string;
+    benefitNotes: readonly BenefitNote[];
   },
 ): RenderedEmail {
   return render(
@@ -216,8 +223,53 @@ export function subscriptionStartedEmail(
     greet(input.customerName ?? ''),
     [
       `Thank you for subscribing to ${input.productName}. You pay ${input.amount} every ${input.interval}.`,
+      ...benefitNoteLines(input.benefitNotes),
       `Your next payment is on ${input.nextPaymentOn}, charged to the card you paid with.`,
-      `To change or cancel your subscription, sign in to your account page: ${input.portalUrl}`,
+      `To change or cancel your subscription, open your account page (this link signs you in for 24 hours): ${input.portalUrl}`,
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+/** To the buyer of a one-time purchase, once it is paid: what they paid for and what it includes. */
+export function orderReceiptEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    /** Null when nothing was charged (a free product or a full discount). */
+    amount: string | null;
+    lines: { label: string; amount: string }[];
+    benefitNotes: readonly BenefitNote[];
+  },
+): RenderedEmail {
+  return render(
+    `Receipt for ${input.productName}`,
+    greet(input.customerName ?? ''),
+    [
+      input.amount
+        ? `Thank you for buying ${input.productName}. We received your payment of ${input.amount}.`
+        : `Thank you for your order of ${input.productName}.`,
+      ...(input.amount ? input.lines.map((line) => `${line.label}: ${line.amount}`) : []),
+      ...benefitNoteLines(input.benefitNotes),
+      `Your license keys, downloads and invoices are on your account page (this link signs you in for 24 hours): ${input.portalUrl}`,
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+/** To the buyer whose refund went through: how much, for what, and when to expect it. */
+export function refundConfirmationEmail(
+  input: SellerContact & { customerName: string | null; productName: string; amount: string },
+): RenderedEmail {
+  return render(
+    `Your refund for ${input.productName}`,
+    greet(input.customerName ?? ''),
+    [
+      `${input.organizationName} refunded ${input.amount} for ${input.productName}.`,
+      'It goes back to the card you paid with; banks usually take 5 to 10 business days to show it.',
+      `Your orders and invoices are on your account page: ${input.portalUrl}`,
     ],
     sellerContact(input),
     input.organizationName,

@@ -53,6 +53,8 @@ export type SavedPaymentMethod = {
   paymentMethodId: string;
   processorCustomerId: string;
   summary: PaymentMethodSummary | null;
+  /** A card's expiry, which the buyer needs to tell two cards apart; null when not a card. */
+  expiry: { month: number; year: number } | null;
 };
 
 /**
@@ -120,6 +122,8 @@ export type PaymentProcessor = {
   /** The payment method a succeeded payment (`saveForOffSession`) or setup saved; null when none. */
   savedPaymentMethod(input: { paymentId: string }): Promise<SavedPaymentMethod | null>;
   chargeOffSession(input: OffSessionPaymentInput): Promise<OffSessionPaymentResult>;
+  /** Takes a saved payment method off its processor customer: nothing can charge it any more. */
+  detachPaymentMethod(input: { paymentMethodId: string }): Promise<void>;
 };
 
 /** What a processor reports happened, after signature checks; `id` is the processor's event id. */

@@ -127,3 +127,11 @@ export function sandboxOffSessionOutcome(paymentMethodId: string): SettledOutcom
 
 /** Stripe's `failure_reason` the sandbox gives the refunds of a `pm_card_refundFail` payment. */
 export const SANDBOX_REFUND_FAILURE_REASON = 'declined';
+
+/**
+ * Stripe's test cards have no expiry of their own; the sandbox gives a saved one the expiry a card
+ * issued that month would have, so two saved cards of one brand can still be told apart.
+ */
+export function sandboxCardExpiry(savedAt: Date): { month: number; year: number } {
+  return { month: savedAt.getUTCMonth() + 1, year: savedAt.getUTCFullYear() + 4 };
+}

@@ -21,6 +21,9 @@ import {
   subscriptionStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
+import { customBenefitNotes } from '../orders/receipts.js';
+import { customerPortalUrl, RECEIPT_SIGN_IN_TTL_MS } from '../customer-sessions/rules.js';
+import { openCustomerSession } from '../customer-sessions/service.js';
 import {
   findOrderStatusByRequestKey,
   findOrderWithItems,
@@ -747,17 +750,22 @@ export async function notifySubscription(
   if (!row) return 'gone';
   const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(ctx, row) };
   switch (notice.kind) {
-    case 'started':
+    case 'started': {
+      // The first email signs the buyer straight into the portal, as a one-time receipt does.
+      const { token } = await openCustomerSession(ctx.db, row.customer, RECEIPT_SIGN_IN_TTL_MS);
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `subscription:${row.id}:started`,
         ...subscriptionStartedEmail({
           ...base,
+          portalUrl: customerPortalUrl(ctx.publicUrl, row.organization.slug, token),
           amount: formatMoney(row.amount, row.currency),
           interval: row.recurringInterval as RecurringInterval,
           nextPaymentOn: emailDate(row.currentPeriodEnd),
+          benefitNotes: await customBenefitNotes(ctx.db.sql, row.product.id),
         }),
       });
+    }
     case 'canceled':
       if (!row.cancelAtPeriodEnd || !row.canceledAt || !row.endsAt) return 'gone';
       return mailer.send({

@@ -5,7 +5,7 @@ import type { CustomerSubscriptionListQuery } from '../customer-portal/schemas.j
 import { findOrganizationById } from '../organizations/repository.js';
 import { transaction, type Db } from '../../infra/db.js';
 import { hasPlanCheckoutInPayment, lockBuyer } from '../checkouts/repository.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { findPurchasingCustomer } from '../customers/service.js';
@@ -187,30 +187,6 @@ export async function reconcileSubscriptionWorkflows(
   const behind = await findSubscriptionIdsBehindTheirClock(db, before, 500);
   await Promise.all(behind.map((id) => workflows.signalChanged(id)));
   return { started, woken: behind };
-}
-
-/**
- * The card renewals are charged to from now on (the customer portal's card change). A renewal in
- * dunning is tried again at once instead of at its next scheduled try.
- */
-export async function replaceSubscriptionPaymentMethod(
-  db: Db,
-  workflows: Pick<SubscriptionWorkflows, 'signalChanged'>,
-  subscriptionId: string,
-  saved: SavedPaymentMethod,
-): Promise<void> {
-  await db.$transaction(async (tx) => {
-    await lockSubscription(tx, subscriptionId);
-    const row = await findSubscription(tx, subscriptionId);
-    if (!row) throw new AppError('ResourceNotFound', 'Subscription not found');
-    await updateSubscriptionRow(tx, subscriptionId, {
-      paymentMethodId: saved.paymentMethodId,
-      processorCustomerId: saved.processorCustomerId,
-      paymentMethod: saved.summary ?? Prisma.DbNull,
-      ...(row.status === 'past_due' ? { nextAttemptAt: null } : {}),
-    });
-  });
-  await workflows.signalChanged(subscriptionId);
 }
 
 export type SubscriptionsContext = { db: Db; publicUrl: string };
@@ -487,6 +463,49 @@ export async function findSubscriptionOfCustomer(
     throw new AppError('ResourceNotFound', 'Subscription not found');
   }
   return row;
+}
+
+/**
+ * The least time between a buyer's own tries of a failed renewal: each failed try counts as one of
+ * the dunning's tries, so trying the same card over and over would end the plan sooner.
+ */
+const MANUAL_RETRY_INTERVAL_MS = 60 * 60_000;
+
+const clockTime = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
+
+/**
+ * The portal's "Retry now" on a plan in dunning: its unpaid order is charged at once instead of at
+ * the next scheduled try (our extension; a card change tries again by itself).
+ */
+export async function retryCustomerSubscriptionPayment(
+  ctx: SubscriptionChangeContext,
+  customer: CustomerCaller,
+  id: string,
+): Promise<Subscription> {
+  const row = await findSubscriptionOfCustomer(ctx.db, customer, id);
+  if (row.status !== 'past_due') {
+    throw new AppError('Conflict', 'This subscription has no failed payment to try again.');
+  }
+  const { rows } = await ctx.db.sql.query<{ lastAttemptAt: Date | null }>(
+    `SELECT max(a.created_at) AS "lastAttemptAt"
+     FROM order_payment_attempts a JOIN orders o ON o.id = a.order_id
+     WHERE o.subscription_id = $1::uuid AND o.status = 'pending'`,
+    [id],
+  );
+  const now = subscriptionNow(row);
+  const lastAttemptAt = rows[0]?.lastAttemptAt ?? null;
+  const allowedAt = lastAttemptAt ? new Date(lastAttemptAt.getTime() + MANUAL_RETRY_INTERVAL_MS) : now;
+  if (allowedAt > now) {
+    throw new AppError(
+      'TooManyRequests',
+      `We tried your card at ${clockTime(lastAttemptAt!)}. Try again after ${clockTime(allowedAt)}, or use another card.`,
+      { 'Retry-After': String(Math.ceil((allowedAt.getTime() - now.getTime()) / 1000)) },
+    );
+  }
+  // Due now (in the plan's time), so the try is dated when the buyer asked for it.
+  await updateSubscriptionRow(ctx.db, id, { nextAttemptAt: now });
+  await ctx.workflows.signalChanged(id);
+  return subscriptionView(row, ctx.publicUrl);
 }
 
 /**

@@ -39,6 +39,7 @@ import {
 import {
   DECLINE_MESSAGES,
   SANDBOX_REFUND_FAILURE_REASON,
+  sandboxCardExpiry,
   sandboxOffSessionOutcome,
   sandboxPaymentOutcome,
 } from '../../domain/payments/rules.js';
@@ -292,8 +293,13 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         paymentMethodId: payment.paymentMethod,
         processorCustomerId: payment.customer,
         summary: result.status === 'succeeded' ? result.paymentMethod : null,
+        expiry: sandboxCardExpiry(payment.createdAt),
       };
     },
+
+    // The sandbox's test cards belong to no customer it keeps, so there is nothing to take off:
+    // Tollgate itself stops pointing anything at a deleted card.
+    async detachPaymentMethod() {},
 
     async chargeOffSession(input: OffSessionPaymentInput): Promise<OffSessionPaymentResult> {
       assertAmount(input.amount);

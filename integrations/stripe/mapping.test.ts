@@ -197,6 +197,7 @@ describe('stripeEventToProcessorEvent', () => {
       paymentMethodId: card.id,
       processorCustomerId: 'cus_1',
       summary: { brand: 'visa', last4: '4242' },
+      expiry: { month: 12, year: 2030 },
     });
     expect(savedPaymentMethodOfSetup(createSetupIntent({ status: 'requires_payment_method' }))).toBeNull();
   });
@@ -253,6 +254,7 @@ describe('savedPaymentMethodOf', () => {
       paymentMethodId: card.id,
       processorCustomerId: 'cus_123',
       summary: { brand: 'mastercard', last4: '4444' },
+      expiry: { month: 12, year: 2030 },
     });
   });
 

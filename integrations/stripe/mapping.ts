@@ -87,10 +87,12 @@ function savedCardOf(intent: Intent): SavedPaymentMethod | null {
   if (!customer) return null;
   const paymentMethodId =
     typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method.id;
+  const card = typeof intent.payment_method === 'string' ? null : intent.payment_method.card;
   return {
     paymentMethodId,
     processorCustomerId: customer,
     summary: paymentMethodSummary(intent.payment_method),
+    expiry: card ? { month: card.exp_month, year: card.exp_year } : null,
   };
 }
 

@@ -320,6 +320,16 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
     });
   });
 
+  describe('detachPaymentMethod (a card the customer deleted in the portal)', () => {
+    it('detaches the PaymentMethod from its Stripe customer', async () => {
+      await processor.detachPaymentMethod({ paymentMethodId: 'pm_1QaBcD2eFgHiJkLm' });
+      expect(lastRequest()).toMatchObject({
+        method: 'POST',
+        path: '/v1/payment_methods/pm_1QaBcD2eFgHiJkLm/detach',
+      });
+    });
+  });
+
   describe('cancelPayment', () => {
     it("cancels a payment the buyer abandoned, as abandoned, under the caller's key", async () => {
       const result = await processor.cancelPayment({

@@ -283,5 +283,16 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
         throw toPaymentProcessorError(error);
       }
     },
+
+    async detachPaymentMethod({ paymentMethodId }) {
+      try {
+        await stripe.paymentMethods.detach(paymentMethodId);
+      } catch (error) {
+        // Already detached (or deleted at Stripe): what was asked holds.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+          return;
+        throw toPaymentProcessorError(error);
+      }
+    },
   };
 }

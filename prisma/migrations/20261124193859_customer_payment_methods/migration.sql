@@ -33,7 +33,7 @@ ALTER TABLE "customer_payment_methods" ADD CONSTRAINT "customer_payment_methods_
 -- A customer has at most one live default card.
 CREATE UNIQUE INDEX "customer_payment_methods_default_key" ON "customer_payment_methods"("customer_id") WHERE "is_default" AND "deleted_at" IS NULL;
 
--- Cards subscriptions already renew on; the newest per customer becomes the default. Their
+-- Cards subscriptions already renew on, the newest per customer as the default. Their
 -- expiries were never kept, so they list without card details until replaced.
 INSERT INTO "customer_payment_methods" ("organization_id", "customer_id", "processor", "processor_customer_id",
   "processor_payment_method_id", "brand", "last4", "is_default", "created_at")

@@ -1,0 +1,239 @@
+import { describe, expect, it } from '@jest/globals';
+import { Polar } from '@polar-sh/sdk';
+import { buyInSandbox, createAccessToken, createOrganization } from '../../test/factories.js';
+import { eventually } from '../../test/eventually.js';
+import { useTestStack } from '../../test/stack.js';
+
+describe('saved cards in the customer portal (through @polar-sh/sdk)', () => {
+  const env = useTestStack();
+
+  async function seller() {
+    const organization = await createOrganization(env.database.db);
+    const token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
+    const plan = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+    });
+    return { organization, token, polar, plan };
+  }
+
+  const portal = () => new Polar({ serverURL: env.stack.baseUrl }).customerPortal;
+
+  /** Our extensions, which the SDK has no calls for. */
+  function raw(sessionToken: string) {
+    return async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/customer-portal/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${sessionToken}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+    };
+  }
+
+  async function subscriber(card = 'pm_card_visa') {
+    const world = await seller();
+    const customer = await world.polar.customers.create({ email: 'ada@example.test', name: 'Ada' });
+    const checkout = await buyInSandbox(world.polar, env.stack.baseUrl, world.plan.id, customer.id, card);
+    const session = await world.polar.customerSessions.create({ customerId: customer.id });
+    return {
+      ...world,
+      customer,
+      subscriptionId: checkout.subscriptionId!,
+      session,
+      security: { customerSession: session.token },
+      call: raw(session.token),
+    };
+  }
+
+  const cardOfSubscription = async (id: string) =>
+    (await env.database.db.subscription.findUniqueOrThrow({ where: { id } })).paymentMethodId;
+
+  it('lists the card a subscription saved; adds, makes default and deletes cards; plans follow the default', async () => {
+    const { security, subscriptionId, call } = await subscriber();
+    const listed = (await portal().customers.getPaymentMethods(security, {})).result;
+    expect(listed.pagination.totalCount).toBe(1);
+    const now = new Date();
+    expect(listed.items[0]).toMatchObject({
+      type: 'card',
+      default: true,
+      card: {
+        brand: 'visa',
+        last4: '4242',
+        expMonth: now.getUTCMonth() + 1,
+        expYear: now.getUTCFullYear() + 4,
+      },
+    });
+    const visaId = listed.items[0]!.id;
+
+    const added = await portal().customers.addPaymentMethod(security, {
+      confirmationTokenId: 'pm_card_mastercard',
+      setDefault: false,
+      returnUrl: 'https://seller.example/billing',
+    });
+    expect(added).toMatchObject({
+      type: 'card',
+      default: false,
+      card: { brand: 'mastercard', last4: '4444' },
+    });
+    const both = (await portal().customers.getPaymentMethods(security, {})).result.items;
+    expect(both.map((card) => [card.id, card.default])).toEqual([
+      [visaId, true],
+      [added.id, false],
+    ]);
+    expect(await cardOfSubscription(subscriptionId)).toBe('pm_card_visa');
+
+    // Our extension: the new card becomes the default, and the plan renews on it.
+    const madeDefault = await call('PATCH', `customers/me/payment-methods/${added.id}`, { default: true });
+    expect(madeDefault).toMatchObject({ status: 200, body: { id: added.id, default: true } });
+    expect(await cardOfSubscription(subscriptionId)).toBe('pm_card_mastercard');
+    expect(await call('PATCH', `customers/me/payment-methods/${added.id}`, { default: false })).toMatchObject(
+      {
+        status: 422,
+      },
+    );
+
+    await portal().customers.deletePaymentMethod(security, { id: visaId });
+    const left = (await portal().customers.getPaymentMethods(security, {})).result.items;
+    expect(left.map((card) => card.id)).toEqual([added.id]);
+
+    // The only card of a plan that renews stays (Polar lets it go, and the renewal then fails).
+    const refused = await call('DELETE', `customers/me/payment-methods/${added.id}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      detail: [
+        {
+          loc: ['path', 'id'],
+          msg: 'Your subscription renews on this card. Add another card first, then delete this one.',
+          type: 'value_error',
+        },
+      ],
+    });
+    expect((await portal().customers.getPaymentMethods(security, {})).result.items).toHaveLength(1);
+  });
+
+  it('deleting the default card moves its plans to the next card, which becomes the default', async () => {
+    const { security, subscriptionId } = await subscriber();
+    const [visa] = (await portal().customers.getPaymentMethods(security, {})).result.items;
+    const amex = await portal().customers.addPaymentMethod(security, {
+      confirmationTokenId: 'pm_card_amex',
+      setDefault: false,
+      returnUrl: 'https://seller.example/billing',
+    });
+    await portal().customers.deletePaymentMethod(security, { id: visa!.id });
+    const [left] = (await portal().customers.getPaymentMethods(security, {})).result.items;
+    expect(left).toMatchObject({ id: amex.id, default: true, card: { brand: 'amex' } });
+    expect(await cardOfSubscription(subscriptionId)).toBe('pm_card_amex');
+  });
+
+  it('refuses declined cards and cards that ask the bank, at the field, and saves nothing', async () => {
+    const { security, call } = await subscriber();
+    const declined = await call('POST', 'customers/me/payment-methods', {
+      confirmation_token_id: 'pm_card_chargeDeclined',
+      set_default: true,
+      return_url: 'https://seller.example/billing',
+    });
+    expect(declined).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            loc: ['body', 'confirmation_token_id'],
+            msg: 'Your card was declined. Try another card.',
+            type: 'value_error',
+          },
+        ],
+      },
+    });
+    const authenticating = await call('POST', 'customers/me/payment-methods', {
+      confirmation_token_id: 'pm_card_authenticationRequiredOnSetup',
+      set_default: true,
+      return_url: 'https://seller.example/billing',
+    });
+    expect(authenticating.status).toBe(422);
+    expect(JSON.stringify(authenticating.body)).toContain('Your bank asks to confirm this card');
+    const cards = (await portal().customers.getPaymentMethods(security, {})).result.items;
+    expect(cards.map((card) => ('card' in card ? card.card.brand : card.type))).toEqual(['visa']);
+  });
+
+  it("answers 404 for another customer's card and 401 to an organization token; one-time buyers have none", async () => {
+    const ada = await subscriber();
+    const [adasCard] = (await portal().customers.getPaymentMethods(ada.security, {})).result.items;
+    const grace = await ada.polar.customers.create({ email: 'grace@example.test' });
+    const graceSession = await ada.polar.customerSessions.create({ customerId: grace.id });
+    const asGrace = raw(graceSession.token);
+    expect((await asGrace('GET', 'customers/me/payment-methods')).body).toMatchObject({
+      items: [],
+      pagination: { total_count: 0 },
+    });
+    expect((await asGrace('DELETE', `customers/me/payment-methods/${adasCard!.id}`)).status).toBe(404);
+    expect(
+      (await asGrace('PATCH', `customers/me/payment-methods/${adasCard!.id}`, { default: true })).status,
+    ).toBe(404);
+    const asSeller = raw(ada.token);
+    expect((await asSeller('GET', 'customers/me/payment-methods')).status).toBe(401);
+    expect((await ada.call('DELETE', 'customers/me/payment-methods/not-a-uuid')).status).toBe(422);
+  });
+
+  it('dunning: "retry now" tries the card at once (once an hour); a new default card pays the renewal', async () => {
+    const { polar, token, plan } = await seller();
+    const clockCall = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/test-clocks/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await response.json()) as { id: string; status: string };
+    };
+    const clock = await clockCall('POST', '', { name: 'Dunning', frozen_time: '2026-03-01T09:00:00.000Z' });
+    const customer = await polar.customers.create({ email: 'lin@example.test' });
+    await clockCall('POST', `${clock.id}/customers`, { customer_id: customer.id });
+    const { subscriptionId } = await buyInSandbox(
+      polar,
+      env.stack.baseUrl,
+      plan.id,
+      customer.id,
+      'pm_card_chargeCustomerFail',
+    );
+    const session = await polar.customerSessions.create({ customerId: customer.id });
+    const call = raw(session.token);
+    const security = { customerSession: session.token };
+
+    await clockCall('POST', `${clock.id}/advance`, { frozen_time: '2026-04-01T12:00:00.000Z' });
+    await eventually(
+      () => clockCall('GET', clock.id),
+      (value) => value.status === 'ready',
+      60_000,
+    );
+    const pastDue = await env.database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId! } });
+    expect(pastDue).toMatchObject({ status: 'past_due', failedAttempts: 1 });
+
+    const retried = await call('POST', `subscriptions/${subscriptionId}/retry-payment`);
+    expect(retried).toMatchObject({ status: 202, body: { id: subscriptionId, status: 'past_due' } });
+    await eventually(
+      () => env.database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId! } }),
+      (row) => row.failedAttempts === 2,
+    );
+    const tooSoon = await call('POST', `subscriptions/${subscriptionId}/retry-payment`);
+    expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body).toMatchObject({
+      detail: 'We tried your card at 12:00 UTC. Try again after 13:00 UTC, or use another card.',
+    });
+
+    await portal().customers.addPaymentMethod(security, {
+      confirmationTokenId: 'pm_card_visa',
+      setDefault: true,
+      returnUrl: 'https://seller.example/billing',
+    });
+    await eventually(
+      () => polar.subscriptions.get({ id: subscriptionId! }),
+      (subscription) => subscription.status === 'active',
+    );
+    const orders = (await polar.orders.list({ productId: plan.id, limit: 10 })).result.items;
+    expect(orders.map((order) => order.status).sort()).toEqual(['paid', 'paid']);
+    expect((await call('POST', `subscriptions/${subscriptionId}/retry-payment`)).status).toBe(409);
+  });
+});

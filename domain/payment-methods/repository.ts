@@ -1,0 +1,146 @@
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../infra/db.js';
+import type { SavedPaymentMethod } from '../payments/processor.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export type PaymentMethodRow = Prisma.CustomerPaymentMethodGetPayload<object>;
+
+const BILLABLE_STATUSES = ['trialing', 'active', 'past_due'];
+
+const live = (customerId: string) => ({ customerId, deletedAt: null });
+
+export function findLivePaymentMethod(db: Client, customerId: string, id: string) {
+  return db.customerPaymentMethod.findFirst({ where: { id, ...live(customerId) } });
+}
+
+export function livePaymentMethodsOf(db: Client, customerId: string) {
+  return db.customerPaymentMethod.findMany({
+    where: live(customerId),
+    orderBy: [{ isDefault: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }],
+  });
+}
+
+export function listPaymentMethodRows(db: Db, customerId: string, page: { skip: number; take: number }) {
+  return Promise.all([
+    db.customerPaymentMethod.findMany({
+      where: live(customerId),
+      orderBy: [{ isDefault: 'desc' }, { createdAt: 'desc' }, { id: 'asc' }],
+      ...page,
+    }),
+    db.customerPaymentMethod.count({ where: live(customerId) }),
+  ]);
+}
+
+/** Serialises changes to one customer's cards (the default, deletions) under its row lock. */
+export async function lockCustomerForPaymentMethods(tx: Prisma.TransactionClient, customerId: string) {
+  await tx.$queryRaw`SELECT id FROM customers WHERE id = ${customerId}::uuid FOR UPDATE`;
+}
+
+/** A card saved again (the same processor method) comes back to life with its details refreshed. */
+export function upsertPaymentMethod(
+  tx: Prisma.TransactionClient,
+  input: {
+    organizationId: string;
+    customerId: string;
+    processor: string;
+    saved: SavedPaymentMethod;
+    at: Date;
+  },
+) {
+  const details = {
+    processorCustomerId: input.saved.processorCustomerId,
+    brand: input.saved.summary?.brand ?? null,
+    last4: input.saved.summary?.last4 ?? null,
+    expMonth: input.saved.expiry?.month ?? null,
+    expYear: input.saved.expiry?.year ?? null,
+  };
+  return tx.customerPaymentMethod.upsert({
+    where: {
+      customerId_processorPaymentMethodId: {
+        customerId: input.customerId,
+        processorPaymentMethodId: input.saved.paymentMethodId,
+      },
+    },
+    create: {
+      organizationId: input.organizationId,
+      customerId: input.customerId,
+      processor: input.processor,
+      processorPaymentMethodId: input.saved.paymentMethodId,
+      type: 'card',
+      createdAt: input.at,
+      ...details,
+    },
+    update: { ...details, deletedAt: null, modifiedAt: input.at },
+  });
+}
+
+/** The partial unique index allows one live default: the old one is cleared first. */
+export async function setDefaultPaymentMethod(
+  tx: Prisma.TransactionClient,
+  customerId: string,
+  id: string,
+  at: Date,
+) {
+  await tx.customerPaymentMethod.updateMany({
+    where: { ...live(customerId), isDefault: true, id: { not: id } },
+    data: { isDefault: false, modifiedAt: at },
+  });
+  await tx.customerPaymentMethod.update({ where: { id }, data: { isDefault: true, modifiedAt: at } });
+}
+
+export function softDeletePaymentMethod(tx: Prisma.TransactionClient, id: string, at: Date) {
+  return tx.customerPaymentMethod.update({
+    where: { id },
+    data: { deletedAt: at, isDefault: false, modifiedAt: at },
+  });
+}
+
+/** The customer's plans that still renew (and so are charged) on this processor method. */
+export function billableSubscriptionsOn(
+  db: Client,
+  customerId: string,
+  processorPaymentMethodIds: string[] | 'any',
+  processor: string,
+) {
+  return db.subscription.findMany({
+    where: {
+      customerId,
+      paymentProcessor: processor,
+      status: { in: BILLABLE_STATUSES },
+      endedAt: null,
+      ...(processorPaymentMethodIds === 'any' ? {} : { paymentMethodId: { in: processorPaymentMethodIds } }),
+    },
+    select: { id: true, status: true, paymentMethodId: true },
+  });
+}
+
+/**
+ * Points plans at a card. A plan in dunning is tried again at once on it rather than at its next
+ * scheduled try (its workflow is woken by the caller after the commit).
+ */
+export async function moveSubscriptionsToPaymentMethod(
+  tx: Prisma.TransactionClient,
+  subscriptions: { id: string; status: string }[],
+  card: PaymentMethodRow,
+  at: Date,
+) {
+  if (subscriptions.length === 0) return;
+  const summary = card.brand && card.last4 ? { brand: card.brand, last4: card.last4 } : undefined;
+  await tx.subscription.updateMany({
+    where: { id: { in: subscriptions.map((subscription) => subscription.id) } },
+    data: {
+      paymentMethodId: card.processorPaymentMethodId,
+      processorCustomerId: card.processorCustomerId,
+      paymentMethod: summary ?? Prisma.DbNull,
+      modifiedAt: at,
+    },
+  });
+  const pastDue = subscriptions.filter((subscription) => subscription.status === 'past_due');
+  if (pastDue.length > 0) {
+    await tx.subscription.updateMany({
+      where: { id: { in: pastDue.map((subscription) => subscription.id) } },
+      data: { nextAttemptAt: null },
+    });
+  }
+}

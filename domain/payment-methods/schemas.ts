@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { textSchema } from '../platform/schemas.js';
+
+// A customer's saved payment methods as the portal shows them (SDK `PaymentMethodCard` and
+// `PaymentMethodGeneric`): `id` is ours, never the processor's.
+
+export const paymentMethodCardSchema = z.object({
+  id: z.uuid(),
+  type: z.literal('card'),
+  created_at: z.iso.datetime({ offset: true }),
+  default: z.boolean(),
+  card: z.object({
+    brand: z.string(),
+    last4: z.string(),
+    exp_month: z.number().int().min(1).max(12),
+    exp_year: z.number().int(),
+    wallet: z.string().nullable(),
+  }),
+});
+
+/** A method whose details were never kept (cards saved before expiries were): listed by type only. */
+export const paymentMethodGenericSchema = z.object({
+  id: z.uuid(),
+  type: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+  default: z.boolean(),
+});
+
+export const paymentMethodSchema = z.union([paymentMethodCardSchema, paymentMethodGenericSchema]);
+export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
+
+export const paymentMethodCreateSchema = z.strictObject({
+  confirmation_token_id: textSchema({ min: 1, max: 255 }),
+  set_default: z.boolean(),
+  return_url: textSchema({ max: 2048 }).pipe(z.url()),
+});
+export type PaymentMethodCreate = z.infer<typeof paymentMethodCreateSchema>;
+
+/** Our extension: makes a saved card the one the customer's plans renew on. */
+export const paymentMethodUpdateSchema = z.strictObject({
+  default: z.literal(true, {
+    message: 'Only `true` is accepted: choose another card to replace the default.',
+  }),
+});
+
+export const paymentMethodParamsSchema = z.object({ id: z.uuid({ message: 'Not a payment method id.' }) });
