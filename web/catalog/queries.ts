@@ -28,6 +28,12 @@ export const benefitsQuery = (organizationId: string) =>
       getJson(`/v1/benefits/?organization_id=${organizationId}&${ALL}`, listResourceSchema(benefitSchema)),
   });
 
+export const benefitQuery = (benefitId: string) =>
+  queryOptions({
+    queryKey: ['benefit', benefitId],
+    queryFn: () => getJson(`/v1/benefits/${benefitId}`, benefitSchema),
+  });
+
 export const metersQuery = (organizationId: string) =>
   queryOptions({
     queryKey: ['meters', organizationId],

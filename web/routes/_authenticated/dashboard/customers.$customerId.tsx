@@ -1,17 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
+import { customerGrantsQuery, GRANT_POLL_MS, type CustomerGrant } from '../../../benefit-grants/queries';
+import { GrantSource } from '../../../benefit-grants/source';
+import {
+  GrantDetails,
+  grantStatus,
+  GrantStatusBadge,
+  isGrantPending,
+  summarizeGrants,
+} from '../../../benefit-grants/status';
 import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components';
 import { customerStateQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../../../subscriptions/format';
 import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
+import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
   loader: ({ context, params }) => {
     prefetch(context.queryClient, customerStateQuery(params.customerId));
     prefetch(context.queryClient, customerSubscriptionsQuery(params.customerId));
+    prefetch(context.queryClient, customerGrantsQuery(params.customerId));
   },
   component: CustomerPage,
 });
@@ -57,21 +69,16 @@ function CustomerPage() {
             : `${customer.active_subscriptions.length} active; every plan is listed under Subscriptions.`}
         </p>
         <h3>Granted benefits</h3>
-        {customer.granted_benefits.length === 0 ? (
-          <p className="muted">None.</p>
-        ) : (
-          <ul className="plain-list" data-testid="granted-benefits">
-            {customer.granted_benefits.map((grant) => (
-              <li key={grant.id}>
-                {grant.benefit_type} since {formatDateTime(grant.granted_at)}
-              </li>
-            ))}
-          </ul>
-        )}
+        <p className="muted" data-testid="granted-benefits">
+          {customer.granted_benefits.length === 0
+            ? 'None.'
+            : `${customer.granted_benefits.length} granted; every grant is listed under Benefits.`}
+        </p>
         <h3>Active meters</h3>
         {customer.active_meters.length === 0 ? <p className="muted">None.</p> : null}
       </Card>
       <CustomerSubscriptions customerId={customer.id} />
+      <CustomerBenefits customerId={customer.id} />
       <CustomerEditForm customer={customer} />
     </>
   );
@@ -112,6 +119,68 @@ function CustomerSubscriptions({ customerId }: { customerId: string }) {
               formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval),
           },
           { header: 'Next renewal', cell: (subscription) => describeRenewal(subscription) },
+        ]}
+      />
+    </ResourceCard>
+  );
+}
+
+/**
+ * The state card counts the granted benefits: once the page has seen a grant change (a workflow
+ * granted it while the page polled), the state is read again so both cards tell the same.
+ */
+function useStateFollowsGrants(customerId: string, grants: CustomerGrant[] | undefined) {
+  const queryClient = useQueryClient();
+  const statuses = grants?.map((grant) => `${grant.id}:${grantStatus(grant)}`).join(',');
+  const seen = useRef(statuses);
+  useEffect(() => {
+    if (seen.current !== undefined && seen.current !== statuses) {
+      void queryClient.invalidateQueries({ queryKey: customerStateQuery(customerId).queryKey });
+    }
+    seen.current = statuses;
+  }, [queryClient, customerId, statuses]);
+}
+
+/** Every grant of the customer: held, revoked, and those waiting for them or failing. */
+function CustomerBenefits({ customerId }: { customerId: string }) {
+  const grants = useQuery({
+    ...customerGrantsQuery(customerId),
+    refetchInterval: (query) => (query.state.data?.some(isGrantPending) ? GRANT_POLL_MS : false),
+  });
+  useStateFollowsGrants(customerId, grants.data);
+  return (
+    <ResourceCard
+      title="Benefits"
+      error={grants.error?.message ?? null}
+      items={grants.data}
+      empty="No benefits granted to this customer yet."
+      toolbar={
+        grants.data && grants.data.length > 0 ? (
+          <p className="muted" data-testid="grant-summary">
+            {summarizeGrants(grants.data)}
+          </p>
+        ) : null
+      }
+    >
+      <ResourceTable
+        items={grants.data}
+        rowTestId="customer-grant-row"
+        columns={[
+          {
+            header: 'Benefit',
+            cell: (grant) => (
+              <>
+                <Link to="/dashboard/benefits/$benefitId" params={{ benefitId: grant.benefit_id }}>
+                  <Truncated text={grant.benefit.description} />
+                </Link>
+                <br />
+                <span className="muted">{BENEFIT_TYPE_LABELS[grant.benefit.type]}</span>
+              </>
+            ),
+          },
+          { header: 'Status', cell: (grant) => <GrantStatusBadge grant={grant} /> },
+          { header: 'Details', cell: (grant) => <GrantDetails grant={grant} type={grant.benefit.type} /> },
+          { header: 'From', cell: (grant) => <GrantSource grant={grant} /> },
         ]}
       />
     </ResourceCard>

@@ -6,15 +6,7 @@ import { metersQuery } from '../../../../catalog/queries';
 import { uploadFile } from '../../../../catalog/upload';
 import { ErrorNote, Field, formValues } from '../../../../components';
 import { ResourceForm } from '../../../../resources/resource-page';
-
-export const BENEFIT_TYPE_LABELS: Record<BenefitType, string> = {
-  custom: 'Custom',
-  discord: 'Discord role',
-  github_repository: 'GitHub repository access',
-  downloadables: 'File downloads',
-  license_keys: 'License keys',
-  meter_credit: 'Meter credits',
-};
+import { BENEFIT_TYPE_LABELS } from './benefit-labels';
 
 const optionalNumber = (value: string | undefined) => (value ? Number(value) : null);
 

@@ -1,36 +1,21 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { Benefit, BenefitType } from '../../../../domain/benefits/schemas';
 import { deleteResource } from '../../../api';
 import { benefitsQuery } from '../../../catalog/queries';
-import { ConfirmButton } from '../../../components';
+import { ConfirmButton, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
-import { BENEFIT_TYPE_LABELS, BenefitForm } from './-components/benefit-form';
+import { BenefitForm } from './-components/benefit-form';
+import { BENEFIT_TYPE_LABELS, describeBenefit } from './-components/benefit-labels';
 
-export const Route = createFileRoute('/_authenticated/dashboard/benefits')({
+export const Route = createFileRoute('/_authenticated/dashboard/benefits/')({
   loader: ({ context: { queryClient, organizationId } }) => {
     if (organizationId) prefetch(queryClient, benefitsQuery(organizationId));
   },
   component: BenefitsPage,
 });
-
-function describe(benefit: Benefit): string {
-  const properties = benefit.properties as Record<string, unknown>;
-  switch (benefit.type) {
-    case 'discord':
-      return `role ${String(properties.role_id)} on server ${String(properties.guild_id)}`;
-    case 'github_repository':
-      return `${String(properties.repository_owner)}/${String(properties.repository_name)} (${String(properties.permission)})`;
-    case 'downloadables':
-      return `${(properties.files as string[]).length} file(s)`;
-    case 'meter_credit':
-      return `${String(properties.units)} units`;
-    default:
-      return '';
-  }
-}
 
 function BenefitsPage() {
   const { organizationId } = Route.useRouteContext();
@@ -40,18 +25,31 @@ function BenefitsPage() {
 
 function Benefits({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const [error, setError] = useState<string | null>(null);
   const benefits = useQuery(benefitsQuery(organizationId));
   return (
     <>
-      <BenefitForm organizationId={organizationId} />
-      <ResourceCard title="Benefits" error={benefits.error?.message ?? error} items={benefits.data?.items}>
+      {canManage ? <BenefitForm organizationId={organizationId} /> : null}
+      {canManage === false ? (
+        <p className="muted">Only owners and admins can create and delete benefits.</p>
+      ) : null}
+      <ResourceCard
+        title="Benefits"
+        error={benefits.error?.message ?? error}
+        items={benefits.data?.items}
+        empty="No benefits yet."
+      >
         <ResourceList items={benefits.data?.items} rowTestId="benefit-row">
           {(benefit) => (
             <>
-              <strong>{benefit.description}</strong> · {BENEFIT_TYPE_LABELS[benefit.type as BenefitType]}{' '}
-              {describe(benefit)}{' '}
-              {benefit.deletable ? (
+              <Link to="/dashboard/benefits/$benefitId" params={{ benefitId: benefit.id }}>
+                <Truncated text={benefit.description}>
+                  <strong>{benefit.description}</strong>
+                </Truncated>
+              </Link>{' '}
+              · {BENEFIT_TYPE_LABELS[benefit.type]} {describeBenefit(benefit)}{' '}
+              {canManage && benefit.deletable ? (
                 <ConfirmButton
                   label={`Delete ${benefit.description}`}
                   text="Delete"
