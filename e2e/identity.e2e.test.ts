@@ -60,6 +60,47 @@ describe('identity in Chromium', () => {
     await owner.screenshot({ path: screenshotPath('members'), fullPage: true });
   });
 
+  it('resends an invitation; the invitee finds it on the dashboard when they sign in, and joins from there', async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const owner = await (await env.browser.newContext()).newPage();
+    await signUp(owner, {
+      name: 'Rita Owner',
+      email: `rita-${suffix}@example.test`,
+      username: `rita_${suffix}`,
+    });
+    await owner.getByLabel('Organization name', { exact: true }).fill(`Gadgets ${suffix}`);
+    await owner.getByRole('button', { name: 'Create organization' }).click();
+    await owner.getByTestId('member-row').filter({ hasText: 'Rita Owner' }).waitFor();
+
+    const inviteeEmail = `nina-${suffix}@example.test`;
+    await owner.getByLabel('Email to invite', { exact: true }).fill(inviteeEmail);
+    await owner.getByRole('button', { name: 'Send invitation' }).click();
+    const pending = owner.getByTestId('pending-invitation').filter({ hasText: inviteeEmail });
+    await pending.getByRole('button', { name: 'Resend' }).click();
+    await owner.getByText(`We sent the invitation to ${inviteeEmail} again.`).waitFor();
+    await poll('both invitation emails', async () => {
+      const count = await env.database.db.emailMessage.count({
+        where: { toAddress: inviteeEmail, subject: { contains: 'invited you' } },
+      });
+      return count === 2 ? count : undefined;
+    });
+
+    const invitee = await (await env.browser.newContext()).newPage();
+    await signUp(invitee, { name: 'Nina Invitee', email: inviteeEmail, username: `nina_${suffix}` });
+    // Better Auth lists a user's invitations once their address is verified (tested in dashboard.e2e).
+    await env.database.db.user.update({ where: { email: inviteeEmail }, data: { emailVerified: true } });
+    await invitee.reload();
+    const invitation = invitee.getByTestId('my-invitation');
+    await invitation.filter({ hasText: `Gadgets ${suffix}` }).waitFor();
+    expect(await invitation.textContent()).toContain('invited you as Member');
+    await invitee.getByRole('button', { name: `Join Gadgets ${suffix}` }).click();
+    await invitee.getByTestId('my-invitations').waitFor({ state: 'detached' });
+
+    await owner.reload();
+    await owner.getByTestId('member-row').filter({ hasText: inviteeEmail }).waitFor();
+    expect(await owner.getByTestId('pending-invitation').count()).toBe(0);
+  });
+
   it('turns on two-factor authentication, then signs in with a TOTP code', async () => {
     const suffix = randomUUID().slice(0, 8);
     const page = await (await env.browser.newContext()).newPage();

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
-import { Card, ErrorNote, Field, formatDateTime, formValues } from '../components';
+import { Card, ErrorNote, Field, formatDateTime, formValues, SuccessNote } from '../components';
 import { ORGANIZATION_ROLES, ROLE_LABELS, type OrganizationRole } from './roles';
 import type { ActiveOrganization } from './types';
 
 export function InvitationsCard({ organization }: { organization: ActiveOrganization }) {
   const [error, setError] = useState<string | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,6 +27,18 @@ export function InvitationsCard({ organization }: { organization: ActiveOrganiza
     setError(errorMessage(result.error));
   }
 
+  // Sends the email again and gives the invitation a fresh expiry (Better Auth's `resend`).
+  async function resend(invitation: { id: string; email: string; role: string }) {
+    const result = await authClient.organization.inviteMember({
+      email: invitation.email,
+      role: invitation.role as OrganizationRole,
+      organizationId: organization.id,
+      resend: true,
+    });
+    setError(errorMessage(result.error));
+    setResent(result.error ? null : invitation.email);
+  }
+
   const pending = organization.invitations.filter((invitation) => invitation.status === 'pending');
   return (
     <Card title="Invitations">
@@ -44,10 +57,14 @@ export function InvitationsCard({ organization }: { organization: ActiveOrganiza
         <button type="submit">Send invitation</button>
       </form>
       <ErrorNote message={error} />
+      <SuccessNote message={resent ? `We sent the invitation to ${resent} again.` : null} />
       <ul className="plain-list">
         {pending.map((invitation) => (
           <li key={invitation.id} data-testid="pending-invitation">
             {invitation.email} ({invitation.role}) — expires {formatDateTime(invitation.expiresAt)}{' '}
+            <button type="button" className="link-button" onClick={() => void resend(invitation)}>
+              Resend
+            </button>{' '}
             <button type="button" className="link-button" onClick={() => void cancel(invitation.id)}>
               Cancel
             </button>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, Outlet } from '@tanstack/react-router';
 import { authClient } from '../../../auth/client';
+import { MyInvitations } from '../../../organizations/my-invitations';
 import { OrganizationSwitcher } from '../../../organizations/switcher';
 import { settingsQuery } from '../../../system/queries';
 import { VerifyEmailNotice } from './-components/verify-email-notice';
@@ -48,6 +49,7 @@ function DashboardLayout() {
       <h1>Dashboard</h1>
       <p>Signed in as {user.email}</p>
       {user.emailVerified ? null : <VerifyEmailNotice email={user.email} />}
+      <MyInvitations emailVerified={user.emailVerified} />
       <OrganizationSwitcher />
       <DashboardNavigation />
       <Outlet />
