@@ -60,6 +60,7 @@ const app = createApp({
     mode,
     temporal_ui_url: config.TEMPORAL_UI_URL ?? null,
     dev_mailbox: isDevMailboxAvailable(mode, mailer),
+    stripe_publishable_key: config.STRIPE_PUBLISHABLE_KEY ?? null,
   },
   logger,
   db,

@@ -3,21 +3,20 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createAccessToken, createUploadedFile } from '../test/factories.js';
+import {
+  buyerContexts,
+  focusedText,
+  focusIsInOpenDialog,
+  hasNoHorizontalOverflow,
+  NARROW,
+  openPortalSection,
+  portalNav,
+} from './portal-support.js';
 import { poll, recordPolicyViolations, screenshotPath, signUpSeller, useBrowserStack } from './support.js';
 
 /** Checkouts, grants and license keys are written by workflows within seconds. */
 const WORKFLOW_TIMEOUT_MS = 90_000;
 const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' };
-/** An iPhone SE's width: the narrowest the portal is made for. */
-const NARROW = { width: 375, height: 812 };
-
-// Page functions run in the browser; the e2e tsconfig has no DOM types, so they are written as text.
-const hasNoHorizontalOverflow = (page: Page) =>
-  page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
-const focusIsInOpenDialog = (page: Page) =>
-  page.evaluate<boolean>("document.activeElement?.closest('dialog')?.open === true");
-const focusedText = (page: Page) =>
-  page.evaluate<string | null>('document.activeElement?.textContent ?? null');
 
 // The buyer's side: hosted checkout → portal by a customer session link, and by an emailed code.
 describe('customer portal in Chromium', () => {
@@ -43,31 +42,15 @@ describe('customer portal in Chromium', () => {
   let subscriptionId = '';
   let licenseKey = '';
   let filesBenefitId = '';
-  let address = 10;
-
-  /** A browser of its own for each buyer, from its own address (the sign-in calls are rate-limited). */
-  async function buyerContext(options: Parameters<typeof env.browser.newContext>[0] = {}) {
-    address += 1;
-    const context = await env.browser.newContext({
-      locale: 'en-US',
-      extraHTTPHeaders: { 'x-forwarded-for': `203.0.113.${address}` },
-      ...options,
-    });
-    recordPolicyViolations(context, policyViolations);
-    return context;
-  }
+  const buyerContext = buyerContexts(() => env.browser, policyViolations, 10);
 
   const portalToken = (page: Page) =>
     page.evaluate<string | null>(
       `sessionStorage.getItem(${JSON.stringify(`tollgate:portal-token:${slug}`)})`,
     );
 
-  const nav = (page: Page) => page.getByRole('navigation', { name: 'Portal' });
-
-  async function openSection(page: Page, name: string) {
-    await nav(page).getByRole('link', { name, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
-  }
+  const nav = portalNav;
+  const openSection = openPortalSection;
 
   /** The seller's app asks for a portal link for its customer (POST /v1/customer-sessions/). */
   async function customerPortalUrl(customerId: string): Promise<string> {
@@ -419,7 +402,7 @@ describe('customer portal in Chromium', () => {
     const main = await page.locator('#portal-main').boundingBox();
     expect(menu && main && menu.y + menu.height <= main.y + 1).toBe(true);
     expect(await hasNoHorizontalOverflow(page)).toBe(true);
-    for (const section of ['Orders', 'License keys', 'Downloads', 'Usage', 'Benefits', 'Billing details']) {
+    for (const section of ['Orders', 'License keys', 'Downloads', 'Usage', 'Benefits', 'Billing']) {
       await openSection(page, section);
       await page
         .getByRole('status')
@@ -433,7 +416,7 @@ describe('customer portal in Chromium', () => {
     await page.screenshot({ path: screenshotPath('portal-narrow-license-keys'), fullPage: true });
 
     // A billing detail the API refuses is explained under its field.
-    await openSection(page, 'Billing details');
+    await openSection(page, 'Billing');
     await page.getByLabel('Country').selectOption('DE');
     await page.getByLabel('Tax ID').fill('not-a-tax-number');
     await page.getByRole('button', { name: 'Save billing details' }).click();

@@ -93,6 +93,7 @@ describe('npm start (self-contained stack)', () => {
       mode: 'sandbox',
       temporal_ui_url: `http://localhost:${ports.temporalUi}`,
       dev_mailbox: true,
+      stripe_publishable_key: null,
     });
     const ui = await fetch(`http://127.0.0.1:${ports.temporalUi}/`);
     expect(ui.status).toBe(200);

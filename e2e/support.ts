@@ -173,7 +173,8 @@ export function screenshotPath(name: string): string {
  * For a describe block: a database of its own on the harness's PostgreSQL, the stack started by
  * `npm start`'s supervisor against it and the harness's Temporal, and Chromium; all torn down after.
  */
-export function useBrowserStack(name: string) {
+/** `extraEnv` is read when the stack starts: settings of fakes started by an earlier hook. */
+export function useBrowserStack(name: string, extraEnv: () => Record<string, string> = () => ({})) {
   const env = {} as {
     database: TestDatabase;
     dataDir: string;
@@ -197,6 +198,7 @@ export function useBrowserStack(name: string) {
       // Each test browser claims an address of its own through X-Forwarded-For, as clients of a
       // deployment behind a proxy on this machine would.
       TRUST_PROXY: 'loopback',
+      ...extraEnv(),
     });
     env.browser = await launchChromium();
   });

@@ -182,6 +182,7 @@ export async function startTestStack(options: {
       mode: options.mode ?? 'sandbox',
       temporal_ui_url: null,
       dev_mailbox: isDevMailboxAvailable(options.mode ?? 'sandbox', mailer),
+      stripe_publishable_key: null,
     },
     logger,
     db: options.db,

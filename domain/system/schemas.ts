@@ -26,6 +26,8 @@ export const publicSettingsSchema = z.object({
   temporal_ui_url: z.url().nullable(),
   /** Whether emails are kept in the dev mailbox (sandbox without SMTP), readable at /api/dev/mailbox. */
   dev_mailbox: z.boolean(),
+  /** Live mode's key for Stripe Elements on pages outside a checkout (the portal's card form). */
+  stripe_publishable_key: z.string().nullable(),
 });
 
 export const mailboxMessageSchema = z.object({

@@ -24,7 +24,8 @@ export type PaymentFormHandle = {
   tokenize(billing: StripeBillingDetails): Promise<string>;
 };
 
-const BRAND_NAMES: Record<CardBrand, string> = {
+/** A card's brand as printed on it; the portal names saved cards with it too. */
+export const BRAND_NAMES: Record<CardBrand, string> = {
   visa: 'Visa',
   mastercard: 'Mastercard',
   amex: 'American Express',
@@ -70,12 +71,27 @@ function TestCardList() {
   );
 }
 
+const SANDBOX_PAYMENT_HINT =
+  'Sandbox: pay with 4242 4242 4242 4242, see a decline with 4000 0000 0000 0002; any future date and any CVC.';
+
 /**
  * The card form in sandbox mode: Stripe's test card numbers, checked here as a card form checks
  * them (domain/payments/test-cards) and sent as the test PaymentMethod id they stand for. No card
  * data leaves the browser.
  */
-export function SandboxCardForm({ ref, disabled }: { ref: Ref<PaymentFormHandle>; disabled: boolean }) {
+export function SandboxCardForm({
+  ref,
+  disabled,
+  hint = SANDBOX_PAYMENT_HINT,
+  error = null,
+}: {
+  ref: Ref<PaymentFormHandle>;
+  disabled: boolean;
+  /** What to type here; the checkout pays, the portal only saves a card. */
+  hint?: string;
+  /** The server's refusal of the card (a decline), shown under its number. */
+  error?: string | null;
+}) {
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
   const [cvc, setCvc] = useState('');
@@ -98,16 +114,13 @@ export function SandboxCardForm({ ref, disabled }: { ref: Ref<PaymentFormHandle>
   return (
     <fieldset className="card-form" disabled={disabled}>
       <legend>Card</legend>
-      <p className="field-hint">
-        Sandbox: pay with 4242 4242 4242 4242, see a decline with 4000 0000 0000 0002; any future date and any
-        CVC.
-      </p>
+      <p className="field-hint">{hint}</p>
       <TestCardList />
       <FormField
         label="Card number"
         field="card.number"
         required
-        error={errors.number}
+        error={errors.number ?? error}
         hint={brand ? BRAND_NAMES[brand] : null}
       >
         {(control) => (
@@ -176,6 +189,8 @@ export function StripeCardForm(props: {
   mode: 'payment' | 'subscription' | 'setup';
   amount: number;
   currency: string;
+  /** The server's refusal of the card (a decline), shown under the form. */
+  error?: string | null;
 }) {
   const { publishableKey, mode, amount, currency } = props;
   const container = useRef<HTMLDivElement>(null);
@@ -235,6 +250,7 @@ export function StripeCardForm(props: {
     <fieldset className="card-form">
       <legend>Payment</legend>
       <div ref={container} />
+      {props.error && !loadError ? <p className="field-error">{props.error}</p> : null}
       {loadError ? (
         <p className="field-error" role="alert">
           {loadError}

@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { CustomerBenefitGrant } from '../../domain/customer-portal/schemas';
 import { formatDate } from '../components';
 import { formatUnits } from './format';
+import { LinkedAccountGrant, type AccountGrant } from './linked-accounts';
 
 const TYPE_LABELS: Record<CustomerBenefitGrant['benefit']['type'], string> = {
   custom: 'Note from the seller',
@@ -48,15 +49,8 @@ function GrantDetail({ slug, grant }: { slug: string; grant: CustomerBenefitGran
       );
     case 'github_repository':
     case 'discord':
-      // Account linking (OAuth) is not built yet: say so instead of offering a dead button.
-      return (
-        <p className="muted" data-testid="connect-account">
-          <span aria-disabled="true" className="portal-disabled">
-            Connect your account
-          </span>{' '}
-          — coming soon
-        </p>
-      );
+      // The union is keyed by the embedded benefit's type, which TypeScript does not narrow on.
+      return <LinkedAccountGrant slug={slug} grant={grant as AccountGrant} />;
   }
 }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeExpiry, describeUsage, maskLicenseKey, signedMoney } from './format';
+import type { PaymentMethod } from '../../domain/payment-methods/schemas';
+import {
+  cardBrandName,
+  describeExpiry,
+  describePaymentMethod,
+  describeUsage,
+  maskLicenseKey,
+  signedMoney,
+} from './format';
 
 describe('maskLicenseKey', () => {
   it('hides all but the last four characters', () => {
@@ -36,5 +44,62 @@ describe('signedMoney', () => {
   it('writes a credit with a minus sign', () => {
     expect(signedMoney(-500, 'usd')).toMatch(/^−\$5\.00$/);
     expect(signedMoney(1250, 'usd')).toMatch(/^\$12\.50$/);
+  });
+});
+
+describe('describePaymentMethod', () => {
+  const card = (
+    overrides: Partial<Extract<PaymentMethod, { type: 'card' }>['card']> = {},
+  ): PaymentMethod => ({
+    id: '6f1c1a8e-4c1f-4d7e-9a55-1f0f7d1c2b3a',
+    type: 'card',
+    created_at: '2026-03-01T09:00:00Z',
+    default: true,
+    card: { brand: 'visa', last4: '4242', exp_month: 11, exp_year: 2030, wallet: null, ...overrides },
+  });
+  const march2026 = new Date(2026, 2, 15);
+
+  it('names the brand and the last four digits, with the expiry as cards print it', () => {
+    expect(describePaymentMethod(card(), march2026)).toEqual({
+      text: 'Visa •••• 4242, expires 11/2030',
+      spoken: 'Visa ending in 4242, expires 11/2030',
+      name: 'Visa ending in 4242',
+    });
+    expect(
+      describePaymentMethod(card({ brand: 'mastercard', last4: '4444', exp_month: 3 }), march2026).text,
+    ).toBe('Mastercard •••• 4444, expires 03/2030');
+  });
+
+  it('says a card is expired only after its expiry month', () => {
+    expect(describePaymentMethod(card({ exp_month: 3, exp_year: 2026 }), march2026).text).toMatch(
+      /expires 03\/2026$/,
+    );
+    expect(describePaymentMethod(card({ exp_month: 2, exp_year: 2026 }), march2026).text).toMatch(
+      /expired 02\/2026$/,
+    );
+  });
+
+  it('names the wallet a card was saved from', () => {
+    expect(describePaymentMethod(card({ wallet: 'apple_pay' }), march2026).text).toBe(
+      'Visa •••• 4242 (Apple Pay), expires 11/2030',
+    );
+  });
+
+  it('lists a method saved without details by what it is', () => {
+    const generic: PaymentMethod = {
+      id: card().id,
+      type: 'card',
+      created_at: card().created_at,
+      default: false,
+    };
+    expect(describePaymentMethod(generic).text).toBe('Card saved before expiry dates were kept');
+  });
+});
+
+describe('cardBrandName', () => {
+  it('writes brands as they are printed, unknown ones readably', () => {
+    expect(cardBrandName('amex')).toBe('American Express');
+    expect(cardBrandName('cartes_bancaires')).toBe('Cartes bancaires');
+    expect(cardBrandName('unknown')).toBe('Card');
   });
 });

@@ -1,5 +1,8 @@
 import type { CustomerProduct } from '../../domain/customer-portal/schemas';
 import type { LicenseKey } from '../../domain/license-keys/schemas';
+import type { CardBrand } from '../../domain/payments/test-cards';
+import type { PaymentMethod } from '../../domain/payment-methods/schemas';
+import { BRAND_NAMES } from '../checkouts/payment-forms';
 import type { CANCELLATION_REASONS } from '../../domain/subscriptions/schemas';
 import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';
@@ -63,4 +66,52 @@ export function signedMoney(amount: number, currency: string): string {
 const unitsFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
 export function formatUnits(units: number): string {
   return unitsFormat.format(units);
+}
+
+/** "apple_pay" → "Apple pay": processors name brands and wallets in snake case. */
+function humanize(name: string): string {
+  const words = name.replace(/_/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const WALLET_NAMES: Record<string, string> = {
+  apple_pay: 'Apple Pay',
+  google_pay: 'Google Pay',
+  samsung_pay: 'Samsung Pay',
+  link: 'Link',
+};
+
+/** A card's brand as printed on it ("Visa"); one the checkout does not know, as the processor names it. */
+export function cardBrandName(brand: string): string {
+  if (brand in BRAND_NAMES) return BRAND_NAMES[brand as CardBrand];
+  return brand === 'unknown' || brand === '' ? 'Card' : humanize(brand);
+}
+
+/** A saved method listed by type only: the rows kept before card details were. */
+const GENERIC_CARD = 'Card saved before expiry dates were kept';
+
+/**
+ * A saved card as the list shows it (`text`), as a screen reader says it (`spoken`: "ending in",
+ * not four dots) and as the buttons that act on it name it (`name`).
+ */
+export function describePaymentMethod(
+  method: PaymentMethod,
+  now: Date = new Date(),
+): { text: string; spoken: string; name: string } {
+  if (!('card' in method)) return { text: GENERIC_CARD, spoken: GENERIC_CARD, name: 'this card' };
+  const { card } = method;
+  const brand = cardBrandName(card.brand);
+  const wallet = card.wallet ? ` (${WALLET_NAMES[card.wallet] ?? humanize(card.wallet)})` : '';
+  const expiry = `${String(card.exp_month).padStart(2, '0')}/${card.exp_year}`;
+  // A card is good through the last day of its expiry month.
+  const isExpired =
+    card.exp_year < now.getFullYear() ||
+    (card.exp_year === now.getFullYear() && card.exp_month < now.getMonth() + 1);
+  const expires = isExpired ? `expired ${expiry}` : `expires ${expiry}`;
+  const name = `${brand} ending in ${card.last4}`;
+  return {
+    text: `${brand} •••• ${card.last4}${wallet}, ${expires}`,
+    spoken: `${name}${wallet}, ${expires}`,
+    name,
+  };
 }

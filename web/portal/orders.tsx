@@ -12,7 +12,7 @@ import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';
 import { OrderStatusBadge } from '../orders/status';
 import { portalCall } from './api';
-import { portalMeQuery, portalOrdersQuery } from './queries';
+import { portalMeQuery, portalResourceKey } from './queries';
 
 /** The invoice is rendered while the POST is answered; a moment's grace covers a slow storage. */
 const INVOICE_TRIES = 5;
@@ -84,7 +84,7 @@ function InvoiceButton({ slug, order }: { slug: string; order: CustomerOrder }) 
       }
       const url = await fetchLink();
       setState({ kind: 'ready', url });
-      void queryClient.invalidateQueries({ queryKey: portalOrdersQuery(slug).queryKey });
+      void queryClient.invalidateQueries({ queryKey: portalResourceKey(slug, 'orders') });
       // A pop-up blocker may refuse this (the click was a moment ago): the link below stays.
       window.open(url, '_blank', 'noopener');
     } catch (failure) {

@@ -2,11 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { CustomerProduct, CustomerSubscription } from '../../domain/customer-portal/schemas';
-import type { Organization } from '../../domain/organizations/schemas';
 import { CANCELLATION_REASONS, type ProrationPreview } from '../../domain/subscriptions/schemas';
 import { ApiError, formErrors } from '../api';
 import { FormField } from '../checkouts/fields';
-import { formatMoney } from '../checkouts/money';
 import { ErrorNote, formatDate } from '../components';
 import {
   formatPlanAmount,
@@ -16,6 +14,7 @@ import {
   SubscriptionStatusBadge,
 } from '../subscriptions/format';
 import { PortalDialog } from './dialog';
+import { FailedPayment } from './failed-payment';
 import { BUYER_CANCELLATION_REASONS, describeProductPrice, signedMoney } from './format';
 import { portalProrationPreviewQuery, usePortalSubscriptionChange } from './queries';
 
@@ -48,10 +47,9 @@ function describePeriod(subscription: CustomerSubscription): string {
 export function SubscriptionCard(props: {
   slug: string;
   subscription: CustomerSubscription;
-  seller: Organization;
   products: CustomerProduct[];
 }) {
-  const { subscription, seller } = props;
+  const { subscription } = props;
   const change = usePortalSubscriptionChange(props.slug);
   const [dialog, setDialog] = useState<'cancel' | 'change' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -102,18 +100,7 @@ export function SubscriptionCard(props: {
         </h3>
         <SubscriptionStatusBadge status={subscription.status} />
       </div>
-      {subscription.status === 'past_due' ? (
-        <p className="portal-banner portal-banner-error" role="alert" data-testid="past-due-banner">
-          Your last payment failed. We’ll try your card again over the next few days: make sure it can pay{' '}
-          {formatMoney(subscription.amount, subscription.currency)}
-          {seller.email ? (
-            <>
-              , or write to {seller.name} at <a href={`mailto:${seller.email}`}>{seller.email}</a>
-            </>
-          ) : null}
-          .
-        </p>
-      ) : null}
+      <FailedPayment slug={props.slug} subscription={subscription} />
       <dl className="portal-facts">
         <dt>Price</dt>
         <dd data-testid="subscription-amount">

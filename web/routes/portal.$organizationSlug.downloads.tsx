@@ -2,35 +2,41 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { ErrorNote } from '../components';
 import { prefetch } from '../loaders';
-import { portalBenefitGrantsQuery, portalDownloadablesQuery } from '../portal/queries';
+import { pageSearch, portalPageSearchSchema, PortalPager } from '../portal/paging';
+import { portalBenefitNamesQuery, portalDownloadablesQuery } from '../portal/queries';
 import { readPortalToken } from '../portal/session';
 
 export const Route = createFileRoute('/portal/$organizationSlug/downloads')({
-  loader: ({ context: { queryClient }, params: { organizationSlug } }) => {
-    if (readPortalToken(organizationSlug)) prefetch(queryClient, portalDownloadablesQuery(organizationSlug));
+  validateSearch: portalPageSearchSchema,
+  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
+  loader: ({ context: { queryClient }, params: { organizationSlug }, deps: { page } }) => {
+    if (readPortalToken(organizationSlug))
+      prefetch(queryClient, portalDownloadablesQuery(organizationSlug, page));
   },
   component: DownloadsPage,
 });
 
+const LIST_ID = 'portal-downloads-list';
+
 function DownloadsPage() {
   const { organizationSlug: slug } = Route.useParams();
-  const downloads = useQuery(portalDownloadablesQuery(slug));
-  const grants = useQuery(portalBenefitGrantsQuery(slug));
-  const benefitName = (benefitId: string) =>
-    grants.data?.items.find((grant) => grant.benefit_id === benefitId)?.benefit.description;
+  const page = Route.useSearch().page ?? 1;
+  const navigate = Route.useNavigate();
+  const downloads = useQuery(portalDownloadablesQuery(slug, page));
+  const names = useQuery(portalBenefitNamesQuery(slug));
   const items = downloads.data?.items;
   return (
     <>
       <h1>Downloads</h1>
       <ErrorNote message={downloads.error?.message ?? null} />
       {downloads.isPending ? <p role="status">Loading your files…</p> : null}
-      {items?.length === 0 ? <p className="muted">No files to download yet.</p> : null}
+      {items?.length === 0 && page === 1 ? <p className="muted">No files to download yet.</p> : null}
       {items && items.length > 0 ? (
         <>
-          <ul className="portal-list">
+          <ul id={LIST_ID} className="portal-list" tabIndex={-1} aria-label="Your files">
             {items.map((downloadable) => {
               const { file } = downloadable;
-              const from = benefitName(downloadable.benefit_id);
+              const from = names.data?.get(downloadable.benefit_id);
               return (
                 <li key={downloadable.id} className="portal-item portal-file" data-testid="portal-download">
                   <div className="grow">
@@ -58,6 +64,12 @@ function DownloadsPage() {
           <p className="muted">Download links work for 10 minutes; this page renews them by itself.</p>
         </>
       ) : null}
+      <PortalPager
+        page={page}
+        maxPage={downloads.data?.pagination.max_page ?? 1}
+        listId={LIST_ID}
+        onPage={(next) => void navigate({ search: pageSearch(next) })}
+      />
     </>
   );
 }

@@ -37,7 +37,7 @@ const SECTIONS = [
   { to: '/portal/$organizationSlug/downloads', label: 'Downloads' },
   { to: '/portal/$organizationSlug/usage', label: 'Usage' },
   { to: '/portal/$organizationSlug/benefits', label: 'Benefits' },
-  { to: '/portal/$organizationSlug/billing', label: 'Billing details' },
+  { to: '/portal/$organizationSlug/billing', label: 'Billing' },
 ] as const;
 
 function SellerAvatar({ organization }: { organization: Organization }) {
