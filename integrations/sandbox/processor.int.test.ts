@@ -104,10 +104,13 @@ describe('sandbox processor', () => {
     it('saves the card of a payment made for later charges, and only then', async () => {
       const saved = await processor.pay(paymentInput({ saveForOffSession: true }));
       const unsaved = await processor.pay(paymentInput());
+      const now = new Date();
       expect(await processor.savedPaymentMethod({ paymentId: saved.paymentId! })).toEqual({
         paymentMethodId: 'pm_card_visa',
         processorCustomerId,
         summary: { brand: 'visa', last4: '4242' },
+        // Test cards have no expiry: the sandbox gives one issued this month.
+        expiry: { month: now.getUTCMonth() + 1, year: now.getUTCFullYear() + 4 },
       });
       expect(await processor.savedPaymentMethod({ paymentId: unsaved.paymentId! })).toBeNull();
       const declined = await processor.pay(
