@@ -45,6 +45,13 @@ export type TenancyOperation<Seed> = {
    * export names no other organization's seed, and one filtered to theirs is its header alone.
    */
   exported?: (seed: Seed) => string;
+  /**
+   * For a GET of a collection that answers a report instead of a list (metrics): how many of the
+   * seeded organization's objects the answer counts, or null for an answer about no organization
+   * (limits). Our callers' answer counts our seed alone; one filtered to the other organization's
+   * id counts nothing.
+   */
+  report?: (answer: unknown) => number | null;
   /** For a list: a read-only member sees none of the organization's objects (access tokens are for managers). */
   isHiddenFromMembers?: boolean;
   /** For a create: how a body made for another organization is refused. */
@@ -382,7 +389,30 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
           });
         });
 
-        if (kind === 'list') {
+        const report = operation.report;
+        if (kind === 'list' && report) {
+          it("reports on the caller's objects and never another organization's", async () => {
+            const filters = world.documented
+              .find((documented) => documented.operationId === operation.operationId)
+              ?.queryParameters.includes('organization_id');
+            for (const { credentials } of ourCallers()) {
+              const own = await callOurs(credentials);
+              expect(own.status).toBe(200);
+              const counted = report(own.body);
+              if (counted === null) continue;
+              expect(counted).toBe(1);
+              if (filters) {
+                const theirs = await callTheirs(credentials, {
+                  organization_id: world.theirs.organization.id,
+                });
+                expect(theirs.status).toBe(200);
+                expect(report(theirs.body)).toBe(0);
+              }
+            }
+          });
+        }
+
+        if (kind === 'list' && !report) {
           it("lists the caller's objects and never another organization's", async () => {
             const filters = world.documented
               .find((documented) => documented.operationId === operation.operationId)

@@ -33,6 +33,7 @@ import { registerFileOperations } from './files.js';
 import { registerCustomerMeterOperations } from './customer-meters.js';
 import { registerEventOperations } from './events.js';
 import { registerMeterOperations } from './meters.js';
+import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
@@ -244,6 +245,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     db: deps.db,
     workflows: deps.workflows.refunds,
   });
+  registerMetricOperations(registry, { db: deps.db });
   router.use(notFoundHandler);
   return { router, registry };
 }

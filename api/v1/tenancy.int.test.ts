@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
 import {
   createAccessTokenRecord,
   createBenefit,
@@ -35,6 +36,9 @@ const ORGANIZATION_ID_REFUSED: ForeignRefusal = { status: 422, loc: ['body', 'or
 const ORGANIZATION_NOT_FOUND: ForeignRefusal = { status: 404, error: 'ResourceNotFound' };
 
 const suffix = () => randomUUID().slice(0, 8);
+
+/** A date (YYYY-MM-DD, UTC) some days from today. */
+const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const scenarios = [
   tenancyScenario({
@@ -713,6 +717,24 @@ const scenarios = [
         body: (refund) => ({ order_id: refund.orderId, reason: 'other', amount: 1 }),
         foreign: { status: 422, loc: ['body', 'order_id'] },
       },
+    ],
+  }),
+  tenancyScenario({
+    name: 'metrics',
+    scope: 'metrics',
+    // One paid order today: the metrics of its organization count it, no other's do.
+    seed: async ({ db, polar }) => ({ id: (await createOrder(db, polar)).id }),
+    stored: (db, order) => db.order.findUnique({ where: { id: order.id } }),
+    operations: [
+      {
+        operationId: 'metrics:get',
+        method: 'get',
+        path: '/metrics/',
+        query: { start_date: daysFromToday(-1), end_date: daysFromToday(1), interval: 'day' },
+        report: (answer) =>
+          z.object({ totals: z.object({ orders: z.number() }) }).parse(answer).totals.orders,
+      },
+      { operationId: 'metrics:limits', method: 'get', path: '/metrics/limits', report: () => null },
     ],
   }),
 ];

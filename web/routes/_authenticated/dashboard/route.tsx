@@ -19,7 +19,7 @@ function DashboardNavigation() {
   return (
     <nav className="sub-nav" aria-label="Organization">
       <Link to="/dashboard" activeOptions={{ exact: true }}>
-        Members
+        Overview
       </Link>
       <Link to="/dashboard/teams">Teams</Link>
       <Link to="/dashboard/settings">Settings</Link>

@@ -1,0 +1,331 @@
+// The metrics' aggregates, in plain SQL: one statement per family of metrics (orders,
+// subscriptions, checkouts, customers, refunds), each a scan of the organization's rows of the
+// range through its `(organization_id, created_at …)` index (subscriptions: its plans started
+// before the range's end), grouped by period and joined to the periods of `generate_series`, so
+// that a period without rows answers 0. They read other domains' tables without changing them: a
+// report over the whole business, kept in one place so that every family shares the same periods
+// and filters (docs/metrics.md).
+import type { SqlClient } from '../../infra/db.js';
+import { Parameters } from '../usage/repository.js';
+import {
+  METRICS_DEFAULT_CURRENCY,
+  type CheckoutPeriodRow,
+  type CustomerPeriodRow,
+  type MetricFamilies,
+  type MetricsRange,
+  type OrderPeriodRow,
+  type RefundPeriodRow,
+  type SubscriptionPeriodRow,
+} from './rules.js';
+import type { BILLING_TYPES } from './schemas.js';
+
+const FIXED_PERIOD_HOURS: Partial<Record<MetricsRange['interval'], number>> = { hour: 1, day: 24, week: 168 };
+/** A Monday at midnight UTC: days and hours are counted from a midnight, weeks from a Monday (ISO 8601). */
+const WEEK_ORIGIN = new Date('2000-01-03T00:00:00Z');
+
+export type MetricsScope = {
+  /** None (the caller asked about an organization that is not theirs) counts nothing. */
+  organizationIds: string[];
+  /** Orders, subscriptions and refunds in another currency are left out of every figure. */
+  currency: string;
+  range: MetricsRange;
+  productIds?: string[];
+  customerIds?: string[];
+  billingTypes?: (typeof BILLING_TYPES)[number][];
+};
+
+/** ` AND …` for each condition given, to follow a WHERE clause. */
+const and = (conditions: (string | null | false | undefined)[]) =>
+  conditions
+    .filter((condition) => typeof condition === 'string')
+    .map((condition) => ` AND ${condition}`)
+    .join('');
+
+/** How many of an organization's latest paid orders choose its metrics' currency. */
+const CURRENCY_SAMPLE_ORDERS = 1000;
+
+/**
+ * The currency an organization's metrics are counted in: the one its latest paid orders brought
+ * the most revenue in (ties: alphabetical), else the currency of its newest price, else USD. The
+ * latest orders, not all of them: a read of the index's newest end that costs the same after
+ * years of sales, and follows a seller who moved to another currency.
+ */
+export async function organizationCurrency(sql: SqlClient, organizationId: string): Promise<string> {
+  const { rows } = await sql.query<{ currency: string }>(
+    `SELECT currency FROM (
+       (SELECT currency, 0 AS preference FROM (
+          SELECT currency, net_amount FROM orders
+          WHERE organization_id = $1::uuid AND status <> 'pending'
+          ORDER BY created_at DESC LIMIT $2
+        ) AS latest
+        GROUP BY currency ORDER BY sum(net_amount) DESC, currency LIMIT 1)
+       UNION ALL
+       (SELECT price_currency, 1 FROM product_prices
+        WHERE organization_id = $1::uuid AND price_currency IS NOT NULL
+        ORDER BY created_at DESC, id LIMIT 1)
+     ) AS candidates ORDER BY preference LIMIT 1`,
+    [organizationId, CURRENCY_SAMPLE_ORDERS],
+  );
+  return rows[0]?.currency ?? METRICS_DEFAULT_CURRENCY;
+}
+
+/**
+ * The parts every family's statement shares: its periods, the range and the organization. Each
+ * value becomes a parameter when the text first uses it (PostgreSQL refuses unused parameters).
+ */
+class Statement {
+  readonly params = new Parameters();
+  private readonly added = new Map<string, string>();
+
+  constructor(readonly scope: MetricsScope) {}
+
+  private once(name: string, value: unknown, cast: string): string {
+    let placeholder = this.added.get(name);
+    if (!placeholder) {
+      placeholder = this.params.add(value, cast);
+      this.added.set(name, placeholder);
+    }
+    return placeholder;
+  }
+
+  private get unit() {
+    return this.once('unit', this.scope.range.interval, '::text');
+  }
+  get from() {
+    return this.once('from', this.scope.range.from, '::timestamptz');
+  }
+  get to() {
+    return this.once('to', this.scope.range.to, '::timestamptz');
+  }
+  get organizations() {
+    return this.once('organizations', this.scope.organizationIds, '::uuid[]');
+  }
+  get currency() {
+    return this.once('currency', this.scope.currency, '::text');
+  }
+  get products() {
+    return this.once('products', this.scope.productIds, '::uuid[]');
+  }
+  get customers() {
+    return this.once('customers', this.scope.customerIds, '::uuid[]');
+  }
+
+  /** Hours, days and weeks have a fixed length; months and years follow the calendar. */
+  private get stride(): string | null {
+    const hours = FIXED_PERIOD_HOURS[this.scope.range.interval];
+    return hours === undefined ? null : this.once('stride', `${hours} hours`, '::interval');
+  }
+
+  /**
+   * Periods in UTC, from the one holding the start date (a week starts on Monday, a month on
+   * its 1st) to the one holding the end date's last instant, as instants (`timestamptz`). Fixed
+   * strides are counted in hours, which no session time zone's daylight saving time stretches.
+   */
+  periods(): string {
+    const last = `${this.to} - interval '1 millisecond'`;
+    const series = this.stride
+      ? `generate_series(${this.periodOf(this.from)}, ${last}, ${this.stride})`
+      : `generate_series(date_trunc(${this.unit}, ${this.from} AT TIME ZONE 'UTC'), (${last}) AT TIME ZONE 'UTC',
+           ${this.once('step', `1 ${this.scope.range.interval}`, '::interval')}) AT TIME ZONE 'UTC'`;
+    return `periods AS (SELECT ${series} AS period)`;
+  }
+
+  /**
+   * The start of the period holding an instant. `date_bin` is arithmetic on the instant, a third
+   * cheaper per row than converting it to UTC's calendar, which only months and years need.
+   */
+  periodOf(column: string): string {
+    if (this.stride)
+      return `date_bin(${this.stride}, ${column}, ${this.once('origin', WEEK_ORIGIN, '::timestamptz')})`;
+    return `(date_trunc(${this.unit}, ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+  }
+
+  /** The column is inside the range: a plain comparison, so the `created_at` index bounds the scan. */
+  within(column: string): string {
+    return `${column} >= ${this.from} AND ${column} < ${this.to}`;
+  }
+
+  /** ` AND …` for the products, customers and billing types asked about, on an orders row `alias`. */
+  orderFilters(alias: string): string {
+    const { productIds, customerIds, billingTypes } = this.scope;
+    return and([
+      productIds && `${alias}.product_id = ANY(${this.products})`,
+      customerIds && `${alias}.customer_id = ANY(${this.customers})`,
+      // An order of a one-time product is a purchase; one of a recurring product starts, renews or
+      // changes a plan.
+      billingTypes?.length === 1 &&
+        `${alias}.billing_reason ${billingTypes[0] === 'one_time' ? '=' : '<>'} 'purchase'`,
+    ]);
+  }
+
+  get hasProductFilters(): boolean {
+    return Boolean(this.scope.productIds || this.scope.billingTypes?.length === 1);
+  }
+
+  /** The periods with the family's figures (`per_period`, keyed by `period`), 0 where it has none. */
+  async rows<Row>(sql: SqlClient, perPeriod: string, columns: string[]): Promise<Row[]> {
+    const figures = columns.map((column) => `coalesce(f.${column}, 0)::bigint AS ${column}`).join(', ');
+    const { rows } = await sql.query<Record<string, unknown>>(
+      `WITH ${this.periods()}, per_period AS (${perPeriod})
+       SELECT p.period AS timestamp, ${figures}
+       FROM periods p LEFT JOIN per_period f ON f.period = p.period
+       ORDER BY p.period`,
+      this.params.values,
+    );
+    // bigint arrives as text: sums of a year of cents outgrow 32 bits, never 2^53.
+    return rows.map(
+      (row) =>
+        Object.fromEntries(
+          Object.entries(row).map(([key, value]) => [key, key === 'timestamp' ? value : Number(value)]),
+        ) as Row,
+    );
+  }
+}
+
+const ORDER_COLUMNS = [
+  'orders',
+  'revenue',
+  'one_time_products',
+  'one_time_products_revenue',
+  'new_subscriptions',
+  'new_subscriptions_revenue',
+  'renewed_subscriptions',
+  'renewed_subscriptions_revenue',
+];
+
+/** Paid orders (refunded ones too: refunds are their own figures) by the period they were placed in. */
+function orderRows(sql: SqlClient, scope: MetricsScope): Promise<OrderPeriodRow[]> {
+  const q = new Statement(scope);
+  const reason = (billingReason: string) => `FILTER (WHERE o.billing_reason = '${billingReason}')`;
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('o.created_at')} AS period,
+       count(*) AS orders,
+       sum(o.net_amount) AS revenue,
+       count(*) ${reason('purchase')} AS one_time_products,
+       sum(o.net_amount) ${reason('purchase')} AS one_time_products_revenue,
+       count(*) ${reason('subscription_create')} AS new_subscriptions,
+       sum(o.net_amount) ${reason('subscription_create')} AS new_subscriptions_revenue,
+       count(*) ${reason('subscription_cycle')} AS renewed_subscriptions,
+       sum(o.net_amount) ${reason('subscription_cycle')} AS renewed_subscriptions_revenue
+     FROM orders o
+     WHERE o.organization_id = ANY(${q.organizations}) AND ${q.within('o.created_at')}
+       AND o.currency = ${q.currency} AND o.status <> 'pending'${q.orderFilters('o')}
+     GROUP BY 1`,
+    ORDER_COLUMNS,
+  );
+}
+
+/**
+ * Every start of a subscription (+1, + its amount) and every end (−1, − its amount) up to the
+ * range's end, by period; changes before the range fall in its first period. Running sums of the
+ * changes are the active subscriptions and their amounts at each period's end: one pass over the
+ * organization's subscriptions instead of one per period.
+ */
+function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<SubscriptionPeriodRow[]> {
+  const q = new Statement(scope);
+  const { productIds, customerIds, billingTypes } = scope;
+  const filters = and([
+    productIds && `s.product_id = ANY(${q.products})`,
+    customerIds && `s.customer_id = ANY(${q.customers})`,
+    billingTypes && !billingTypes.includes('recurring') && 'false',
+  ]);
+  return q.rows(
+    sql,
+    `WITH started AS (
+       SELECT s.started_at, s.ended_at,
+         CASE WHEN s.recurring_interval = 'year' THEN 0 ELSE s.amount END AS monthly,
+         CASE WHEN s.recurring_interval = 'year' THEN s.amount ELSE 0 END AS yearly
+       FROM subscriptions s
+       WHERE s.organization_id = ANY(${q.organizations}) AND s.currency = ${q.currency}
+         AND s.started_at IS NOT NULL AND s.started_at < ${q.to}${filters}
+     ), changes AS (
+       SELECT started_at AS at, 1 AS active, monthly, yearly FROM started
+       UNION ALL
+       SELECT ended_at, -1, -monthly, -yearly FROM started WHERE ended_at < ${q.to}
+     )
+     SELECT greatest(${q.periodOf('at')}, (SELECT min(period) FROM periods)) AS period,
+       sum(active) AS active_change,
+       sum(monthly) AS monthly_amount_change,
+       sum(yearly) AS yearly_amount_change
+     FROM changes GROUP BY 1`,
+    ['active_change', 'monthly_amount_change', 'yearly_amount_change'],
+  );
+}
+
+/** Checkouts by the period they were opened in, and how many of those succeeded (whenever they did). */
+function checkoutRows(sql: SqlClient, scope: MetricsScope): Promise<CheckoutPeriodRow[]> {
+  const q = new Statement(scope);
+  const { productIds, customerIds, billingTypes } = scope;
+  const filters = and([
+    // Any of the products the checkout offered.
+    productIds && `c.product_ids && ${q.products}`,
+    customerIds && `c.customer_id = ANY(${q.customers})`,
+    billingTypes?.length === 1 &&
+      `EXISTS (SELECT 1 FROM products p WHERE p.id = c.product_id
+               AND p.recurring_interval IS ${billingTypes[0] === 'one_time' ? '' : 'NOT '}NULL)`,
+  ]);
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('c.created_at')} AS period,
+       count(*) AS checkouts,
+       count(*) FILTER (WHERE c.status = 'succeeded') AS succeeded_checkouts
+     FROM checkouts c
+     WHERE c.organization_id = ANY(${q.organizations}) AND ${q.within('c.created_at')}${filters}
+     GROUP BY 1`,
+    ['checkouts', 'succeeded_checkouts'],
+  );
+}
+
+/**
+ * Customers by the period they were created in (deleted ones left out); filtered to products,
+ * those with a paid order of one of them.
+ */
+function customerRows(sql: SqlClient, scope: MetricsScope): Promise<CustomerPeriodRow[]> {
+  const q = new Statement(scope);
+  const filters = and([
+    scope.customerIds && `c.id = ANY(${q.customers})`,
+    q.hasProductFilters &&
+      `EXISTS (SELECT 1 FROM orders o
+               WHERE o.customer_id = c.id AND o.status <> 'pending'${q.orderFilters('o')})`,
+  ]);
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('c.created_at')} AS period, count(*) AS new_customers
+     FROM customers c
+     WHERE c.organization_id = ANY(${q.organizations}) AND ${q.within('c.created_at')}
+       AND c.deleted_at IS NULL${filters}
+     GROUP BY 1`,
+    ['new_customers'],
+  );
+}
+
+/** Succeeded refunds by the period they were asked for in, their amounts before tax (as revenue is). */
+function refundRows(sql: SqlClient, scope: MetricsScope): Promise<RefundPeriodRow[]> {
+  const q = new Statement(scope);
+  const filters = and([
+    scope.customerIds && `r.customer_id = ANY(${q.customers})`,
+    q.hasProductFilters && `EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id${q.orderFilters('o')})`,
+  ]);
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('r.created_at')} AS period, count(*) AS refunds, sum(r.amount) AS refunded_amount
+     FROM refunds r
+     WHERE r.organization_id = ANY(${q.organizations}) AND ${q.within('r.created_at')}
+       AND r.currency = ${q.currency} AND r.status = 'succeeded'${filters}
+     GROUP BY 1`,
+    ['refunds', 'refunded_amount'],
+  );
+}
+
+/** Every family's rows; the statements run side by side on the pool's connections. */
+export async function metricFamilyRows(sql: SqlClient, scope: MetricsScope): Promise<MetricFamilies> {
+  const [orders, subscriptions, checkouts, customers, refunds] = await Promise.all([
+    orderRows(sql, scope),
+    subscriptionRows(sql, scope),
+    checkoutRows(sql, scope),
+    customerRows(sql, scope),
+    refundRows(sql, scope),
+  ]);
+  return { orders, subscriptions, checkouts, customers, refunds };
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { oneOrManyUuids, queryListSchema } from '../platform/schemas.js';
+import { timeIntervalSchema } from '../usage/schemas.js';
+
+// `GET /v1/metrics/` and `GET /v1/metrics/limits` as @polar-sh/sdk@0.33.2 reads them
+// (components/metricsresponse.ts, metricperiod.ts, metricstotals.ts, metrics.ts, metricslimits.ts),
+// plus the figures the dashboard's Overview needs that Polar's answer lacks (docs/metrics.md).
+
+/** Polar's metrics: every one is required by the SDK's MetricPeriod, MetricsTotals and Metrics. */
+export const POLAR_METRIC_SLUGS = [
+  'orders',
+  'revenue',
+  'cumulative_revenue',
+  'average_order_value',
+  'one_time_products',
+  'one_time_products_revenue',
+  'new_subscriptions',
+  'new_subscriptions_revenue',
+  'renewed_subscriptions',
+  'renewed_subscriptions_revenue',
+  'active_subscriptions',
+  'monthly_recurring_revenue',
+  'checkouts',
+  'succeeded_checkouts',
+  'checkouts_conversion',
+] as const;
+
+/** Ours: the SDK ignores them, a raw client reads them. */
+export const TOLLGATE_METRIC_SLUGS = ['new_customers', 'refunds', 'refunded_amount'] as const;
+
+export const METRIC_SLUGS = [...POLAR_METRIC_SLUGS, ...TOLLGATE_METRIC_SLUGS] as const;
+export type MetricSlug = (typeof METRIC_SLUGS)[number];
+
+export const METRIC_TYPES = ['scalar', 'currency', 'percentage'] as const;
+export type MetricType = (typeof METRIC_TYPES)[number];
+
+const isTollgateMetric = (slug: MetricSlug) => (TOLLGATE_METRIC_SLUGS as readonly string[]).includes(slug);
+
+/** One field per metric; ours say so in the OpenAPI document, as every extension field does. */
+function metricFields<T extends z.ZodType>(field: () => T): Record<MetricSlug, T> {
+  return Object.fromEntries(
+    METRIC_SLUGS.map((slug) => [
+      slug,
+      isTollgateMetric(slug)
+        ? field().meta({
+            description: `Tollgate extension, not in @polar-sh/sdk 0.33.2: ${slug} (docs/metrics.md).`,
+            'x-tollgate': true,
+          })
+        : field(),
+    ]),
+  ) as Record<MetricSlug, T>;
+}
+
+export const BILLING_TYPES = ['one_time', 'recurring'] as const;
+
+export const metricsQuerySchema = z.object({
+  start_date: z.iso.date({ message: 'Enter the start date as YYYY-MM-DD.' }).meta({
+    description: 'First day counted, from its midnight UTC.',
+  }),
+  end_date: z.iso.date({ message: 'Enter the end date as YYYY-MM-DD.' }).meta({
+    description: 'Last day counted, to its end (midnight UTC of the next day).',
+  }),
+  interval: timeIntervalSchema,
+  organization_id: oneOrManyUuids.optional(),
+  product_id: oneOrManyUuids.optional(),
+  billing_type: queryListSchema(z.enum(BILLING_TYPES)).optional(),
+  customer_id: oneOrManyUuids.optional(),
+});
+export type MetricsQuery = z.infer<typeof metricsQuerySchema>;
+
+export type MetricValues = Record<MetricSlug, number>;
+
+export const metricPeriodSchema = z.object({
+  timestamp: z.iso.datetime({ offset: true }),
+  ...metricFields(() => z.number()),
+});
+export type MetricPeriod = z.infer<typeof metricPeriodSchema>;
+
+export const metricSchema = z.object({
+  slug: z.string(),
+  display_name: z.string(),
+  type: z.enum(METRIC_TYPES),
+});
+export type Metric = z.infer<typeof metricSchema>;
+
+export const metricsResponseSchema = z.object({
+  periods: z.array(metricPeriodSchema),
+  totals: z.object(metricFields(() => z.number())),
+  metrics: z.object(metricFields(() => metricSchema)),
+  currency: z.string().meta({
+    description:
+      "Tollgate extension, not in @polar-sh/sdk 0.33.2: the currency (lowercase ISO 4217) of every amount of the answer: the one the organization's orders brought the most revenue in, else that of its newest price.",
+    'x-tollgate': true,
+  }),
+});
+export type MetricsResponse = z.infer<typeof metricsResponseSchema>;
+
+const intervalLimitSchema = z.object({ max_days: z.number().int() });
+
+export const metricsLimitsSchema = z.object({
+  min_date: z.iso.date(),
+  max_date: z.iso.date().meta({
+    description: 'Tollgate extension, not in @polar-sh/sdk 0.33.2: the last date the metrics accept.',
+    'x-tollgate': true,
+  }),
+  intervals: z.object({
+    hour: intervalLimitSchema,
+    day: intervalLimitSchema,
+    week: intervalLimitSchema,
+    month: intervalLimitSchema,
+    year: intervalLimitSchema,
+  }),
+});
+export type MetricsLimits = z.infer<typeof metricsLimitsSchema>;

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import {
+  createMetricsCatalog,
+  seedCheckout,
+  seedCustomer,
+  seedOrder,
+  seedRefund,
+  seedSubscription,
+} from '../test/metrics-seed.js';
+import { poll, recordPolicyViolations, screenshotPath, signUpSeller, useBrowserStack } from './support.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** An instant some days ago: the Overview's last 30 days are days 0 to 29, the 30 before them 30 to 59. */
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
+
+// A new seller's Overview says how to get a first sale; with a little business, each card shows the
+// figure of the last 30 days and how it moved since the 30 days before.
+describe('the Overview in Chromium', () => {
+  const env = useBrowserStack('overview');
+  const policyViolations: string[] = [];
+  afterAll(() => expect(policyViolations).toEqual([]));
+
+  const suffix = randomUUID().slice(0, 8);
+  let seller: Page;
+
+  const card = (id: string) => seller.getByTestId(`overview-${id}`);
+  const figure = async (id: string) => card(id).getByTestId('overview-figure').textContent();
+  const change = async (id: string) => card(id).getByTestId('overview-change').textContent();
+
+  it('shows a new seller how to get the first order', async () => {
+    const context = await env.browser.newContext({
+      locale: 'en-US',
+      extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.61' },
+    });
+    recordPolicyViolations(context, policyViolations);
+    seller = await context.newPage();
+    await signUpSeller(seller, env.baseUrl, {
+      firstName: 'Olga',
+      suffix,
+      organizationName: `Overview ${suffix}`,
+    });
+    const empty = seller.getByTestId('overview-empty');
+    await empty.waitFor();
+    expect(await empty.textContent()).toBe('No sales yet — share a checkout link to get your first order.');
+    expect(await empty.getByRole('link', { name: 'share a checkout link' }).getAttribute('href')).toBe(
+      '/dashboard/checkout-links',
+    );
+    // What the page offered before the Overview is still below it.
+    await seller.getByRole('region', { name: 'Members' }).waitFor();
+  });
+
+  it('shows each figure of the last 30 days against the 30 days before', async () => {
+    const { db } = env.database;
+    const organization = await db.organization.findFirstOrThrow({ where: { name: `Overview ${suffix}` } });
+    const organizationId = organization.id;
+    const catalog = await createMetricsCatalog(db, organizationId);
+
+    const customer = async (days: number) => seedCustomer(db, organizationId, { createdAt: daysAgo(days) });
+    const buyers = [await customer(2), await customer(5), await customer(10), await customer(12)];
+    await customer(40);
+    await customer(45);
+    const buyer = buyers[0]!.id;
+    const order = (days: number, netAmount: number, productId: string, billingReason: string) =>
+      seedOrder(db, {
+        organizationId,
+        customerId: buyer,
+        productId,
+        billingReason,
+        netAmount,
+        taxAmount: 190,
+        createdAt: daysAgo(days),
+      });
+    // The last 30 days: $25 + $15 + $100 (a pending renewal counts when it is paid).
+    const sold = await order(2, 2500, catalog.oneTime.productId, 'purchase');
+    await order(5, 1500, catalog.monthly.productId, 'subscription_create');
+    await order(10, 10_000, catalog.yearly.productId, 'subscription_create');
+    await seedOrder(db, {
+      organizationId,
+      customerId: buyer,
+      productId: catalog.monthly.productId,
+      billingReason: 'subscription_cycle',
+      status: 'pending',
+      netAmount: 1500,
+      createdAt: daysAgo(3),
+    });
+    // The 30 days before: $50.
+    await order(40, 2500, catalog.oneTime.productId, 'purchase');
+    await order(45, 2500, catalog.oneTime.productId, 'purchase');
+
+    // A monthly plan and a yearly one now; a monthly plan that ended 20 days ago was the only one before.
+    const plan = (
+      productId: string,
+      recurringInterval: string,
+      amount: number,
+      started: number,
+      ended?: number,
+    ) =>
+      seedSubscription(db, {
+        organizationId,
+        customerId: buyer,
+        productId,
+        recurringInterval,
+        amount,
+        startedAt: daysAgo(started),
+        endedAt: ended === undefined ? null : daysAgo(ended),
+      });
+    await plan(catalog.monthly.productId, 'month', 1500, 5);
+    await plan(catalog.yearly.productId, 'year', 10_000, 10);
+    await plan(catalog.monthly.productId, 'month', 1500, 50, 20);
+
+    await seedRefund(db, {
+      organizationId,
+      orderId: sold.id,
+      customerId: buyer,
+      amount: 500,
+      createdAt: daysAgo(1),
+    });
+    await seedRefund(db, {
+      organizationId,
+      orderId: sold.id,
+      customerId: buyer,
+      amount: 700,
+      status: 'pending',
+      createdAt: daysAgo(1),
+    });
+
+    const checkouts = async (days: number, statuses: string[]) => {
+      for (const status of statuses) await seedCheckout(db, catalog, { createdAt: daysAgo(days), status });
+    };
+    await checkouts(4, ['succeeded', 'succeeded', 'expired', 'open', 'failed']);
+    await checkouts(42, ['succeeded', 'expired', 'expired', 'open']);
+
+    await seller.reload();
+    await card('revenue').waitFor();
+    expect(await figure('revenue')).toBe('$140.00');
+    expect(await change('revenue')).toBe('+180%');
+    expect(await figure('orders')).toBe('3');
+    expect(await change('orders')).toBe('+50%');
+    expect(await figure('new-customers')).toBe('4');
+    expect(await change('new-customers')).toBe('+100%');
+    // $15 a month and $100 a year: $15 + $8.33.
+    expect(await figure('mrr')).toBe('$23.33');
+    expect(await change('mrr')).toBe('+55.5%');
+    expect(await figure('active-subscriptions')).toBe('2');
+    expect(await change('active-subscriptions')).toBe('+100%');
+    expect(await figure('refunds')).toBe('$5.00');
+    expect(await change('refunds')).toBe('Up from 0');
+    expect(await card('refunds').textContent()).toContain('1 refund');
+    expect(await figure('checkout-conversion')).toBe('40%');
+    expect(await change('checkout-conversion')).toBe('+15.0 pts');
+    expect(await card('checkout-conversion').textContent()).toContain('2 paid of 5 checkouts');
+
+    // A bar a day, named for screen readers, and the 30 days before as the dashed line.
+    const chart = card('revenue').getByTestId('trend-chart');
+    expect(await chart.getByTestId('trend-bar').count()).toBe(30);
+    expect(await chart.getAttribute('role')).toBe('img');
+    const label = (await chart.getAttribute('aria-label')) ?? '';
+    expect(label).toContain('Revenue by day, last 30 days: 30 bars');
+    expect(label).toContain('the highest $100.00');
+    const values = await chart
+      .getByTestId('trend-bar')
+      .evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-value'))));
+    expect(values.reduce((total, value) => total + value, 0)).toBe(14_000);
+    await seller.screenshot({ path: screenshotPath('overview'), fullPage: true });
+  });
+
+  it('follows the range the seller picks', async () => {
+    await seller.getByLabel('Range').selectOption({ label: 'Last 7 days' });
+    await poll('the last 7 days', async () =>
+      (await figure('orders')) === '2' && (await figure('revenue')) === '$40.00' ? true : undefined,
+    );
+    expect(new URL(seller.url()).searchParams.get('range')).toBe('7d');
+    expect(await card('orders').getByTestId('trend-bar').count()).toBe(7);
+
+    await seller.getByLabel('Range').selectOption({ label: 'Last 12 months' });
+    await poll('the last 12 months', async () =>
+      (await figure('orders')) === '5' && (await figure('revenue')) === '$190.00' ? true : undefined,
+    );
+    expect(await card('orders').getByTestId('trend-bar').count()).toBe(12);
+  });
+});

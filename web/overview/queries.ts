@@ -1,0 +1,31 @@
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { metricsResponseSchema } from '../../domain/metrics/schemas';
+import { getJson } from '../api';
+import type { MetricsWindow } from './format';
+
+/** One organization's metrics over one window (the Overview asks for its range and the one before). */
+export const metricsQuery = (organizationId: string, window: MetricsWindow) =>
+  queryOptions({
+    queryKey: ['metrics', organizationId, window.start_date, window.end_date, window.interval],
+    queryFn: () => {
+      const query = new URLSearchParams({ ...window, organization_id: organizationId });
+      return getJson(`/v1/metrics/?${query.toString()}`, metricsResponseSchema);
+    },
+  });
+
+/**
+ * Whether the organization ever had an order: a new seller sees how to get the first one instead
+ * of empty charts. Under the orders' key, which a new order refreshes.
+ */
+export const hasOrdersQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['orders', organizationId, 'any'],
+    queryFn: async () => {
+      const orders = await getJson(
+        `/v1/orders/?organization_id=${organizationId}&limit=1`,
+        z.object({ pagination: z.object({ total_count: z.number() }) }),
+      );
+      return orders.pagination.total_count > 0;
+    },
+  });
