@@ -358,20 +358,23 @@ describe('GitHub and Discord benefits, granted to the account a customer links i
     ).toBe(401);
 
     const noState = await fetch(`${callback}?code=abc`, { redirect: 'manual' });
-    expect(noState.status).toBe(400);
-    expect(await noState.json()).toMatchObject({ error: 'BadRequest' });
+    expect(noState.status).toBe(422);
+    expect(await noState.json()).toEqual({
+      detail: [expect.objectContaining({ loc: ['query', 'state'] })],
+    });
     const state = { customerId: customer.id, platform: 'github' as const, returnTo };
     const forged = signLinkState('another-secret-that-is-long-enough-too', state, Date.now() + 60_000);
     const forgedAnswer = await fetch(`${callback}?code=abc&state=${forged}`, { redirect: 'manual' });
-    expect(forgedAnswer.status).toBe(400);
-    expect(await forgedAnswer.json()).toMatchObject({
-      error: 'BadRequest',
-      detail: expect.stringMatching(/not valid/),
+    expect(forgedAnswer.status).toBe(422);
+    expect(await forgedAnswer.json()).toEqual({
+      detail: [expect.objectContaining({ loc: ['query', 'state'], msg: expect.stringMatching(/not valid/) })],
     });
     const expired = signLinkState(TEST_AUTH_SECRET, state, Date.now() - 1);
     const expiredAnswer = await fetch(`${callback}?code=abc&state=${expired}`, { redirect: 'manual' });
-    expect(expiredAnswer.status).toBe(400);
-    expect(await expiredAnswer.json()).toMatchObject({ detail: expect.stringMatching(/expired/) });
+    expect(expiredAnswer.status).toBe(422);
+    expect(await expiredAnswer.json()).toEqual({
+      detail: [expect.objectContaining({ loc: ['query', 'state'], msg: expect.stringMatching(/expired/) })],
+    });
 
     github.declineNext();
     const declined = await link(session, 'github', returnTo);

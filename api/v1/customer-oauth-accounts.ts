@@ -49,7 +49,7 @@ export function registerCustomerOAuthAccountOperations(api: OperationRegistry, c
       ),
       tag,
       query: accountLinkCallbackQuerySchema,
-      errors: ['BadRequest', 'NotImplemented'],
+      errors: ['NotImplemented'],
     },
     async ({ query, res }) => {
       res.redirect(302, await completeAccountLink(ctx, query));

@@ -84,15 +84,16 @@ export async function completeAccountLink(
   const check = query.state
     ? verifyLinkState(await ctx.linkSecret(), query.state, Date.now())
     : ({ outcome: 'malformed' } as const);
+  // The state is the request's credential: a bad one is invalid input, refused at its name.
   if (check.outcome === 'expired') {
-    throw new AppError(
-      'BadRequest',
+    throw new InvalidFieldError(
+      ['query', 'state'],
       'This link to connect your account has expired: start again from the portal.',
     );
   }
   if (check.outcome !== 'valid') {
-    throw new AppError(
-      'BadRequest',
+    throw new InvalidFieldError(
+      ['query', 'state'],
       'This link to connect your account is not valid: start again from the portal.',
     );
   }
@@ -104,7 +105,7 @@ export async function completeAccountLink(
     );
   }
   const customer = await findLiveCustomer(ctx.db, check.customerId);
-  if (!customer) throw new AppError('BadRequest', 'This customer no longer exists.');
+  if (!customer) throw new InvalidFieldError(['query', 'state'], 'This customer no longer exists.');
   const provider = providerOf(ctx.platforms, check.platform);
   const redirectUri = linkCallbackUrl(ctx.publicUrl);
   let tokens;
