@@ -49,7 +49,13 @@ if (mode === 'bare') {
       CHECKOUT_TTL_SECONDS: 3600,
       processorMetadata: {},
     },
-    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false, stripe_publishable_key: null },
+    settings: {
+      version: 'bench',
+      mode: 'sandbox',
+      temporal_ui_url: null,
+      dev_mailbox: false,
+      stripe_publishable_key: null,
+    },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,

@@ -94,7 +94,13 @@ export async function startApi(db: Db, temporal: Client, taskQueue: string, work
       CHECKOUT_TTL_SECONDS: 3600,
       processorMetadata: {},
     },
-    settings: { version: 'bench', mode: 'sandbox', temporal_ui_url: null, dev_mailbox: false, stripe_publishable_key: null },
+    settings: {
+      version: 'bench',
+      mode: 'sandbox',
+      temporal_ui_url: null,
+      dev_mailbox: false,
+      stripe_publishable_key: null,
+    },
     // Access logs are written as in production, to a sink that costs no disk.
     logger: pino({ level: 'info' }, pino.destination('/dev/null')),
     db,

@@ -62,7 +62,10 @@ describe('identity in Chromium', () => {
 
   it('resends an invitation; the invitee finds it on the dashboard when they sign in, and joins from there', async () => {
     const suffix = randomUUID().slice(0, 8);
-    const owner = await (await env.browser.newContext()).newPage();
+    // Addresses of their own: the other tests' sign-ups count against the same per-address limit.
+    const fromAddress = (last: number) =>
+      env.browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${last}` } });
+    const owner = await (await fromAddress(21)).newPage();
     await signUp(owner, {
       name: 'Rita Owner',
       email: `rita-${suffix}@example.test`,
@@ -85,7 +88,7 @@ describe('identity in Chromium', () => {
       return count === 2 ? count : undefined;
     });
 
-    const invitee = await (await env.browser.newContext()).newPage();
+    const invitee = await (await fromAddress(22)).newPage();
     await signUp(invitee, { name: 'Nina Invitee', email: inviteeEmail, username: `nina_${suffix}` });
     // Better Auth lists a user's invitations once their address is verified (tested in dashboard.e2e).
     await env.database.db.user.update({ where: { email: inviteeEmail }, data: { emailVerified: true } });

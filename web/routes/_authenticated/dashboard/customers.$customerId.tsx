@@ -126,15 +126,16 @@ function CustomerSubscriptions({ customerId }: { customerId: string }) {
 }
 
 /**
- * The state card counts the granted benefits: once the page has seen a grant change (a workflow
- * granted it while the page polled), the state is read again so both cards tell the same.
+ * The state card counts the granted benefits: whenever the grants the page shows change (the first
+ * answer, or a workflow granting one while the page polled), the state is read again so both
+ * cards tell the same. The first answer counts too: the state may have been read before it.
  */
 function useStateFollowsGrants(customerId: string, grants: CustomerGrant[] | undefined) {
   const queryClient = useQueryClient();
   const statuses = grants?.map((grant) => `${grant.id}:${grantStatus(grant)}`).join(',');
-  const seen = useRef(statuses);
+  const seen = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (seen.current !== undefined && seen.current !== statuses) {
+    if (statuses !== undefined && seen.current !== statuses) {
       void queryClient.invalidateQueries({ queryKey: customerStateQuery(customerId).queryKey });
     }
     seen.current = statuses;
