@@ -57,8 +57,22 @@ describe('checkout reliability: crashes at every step boundary', () => {
       (value) => value.status === 'partially_refunded',
     );
 
+    // The refund's last step emails the buyer after its commit: it may still be running.
+    await eventually(
+      () => Promise.resolve([...crashed]),
+      (steps) => steps.length === BOUNDARIES.length,
+    );
     expect(crashed).toEqual(BOUNDARIES);
     const db = env.database.db;
+    // Each step that emails ran twice (crashed after its commit), and each email went once.
+    const emails = await eventually(
+      () => db.emailMessage.findMany({ where: { toAddress: 'crash@example.test' } }),
+      (found) => found.length === 2,
+    );
+    expect(emails.map((email) => email.subject).sort()).toEqual([
+      'Receipt for Atlas',
+      'Your refund for Atlas',
+    ]);
     expect(await db.order.count({ where: { checkoutId: checkout.id } })).toBe(1);
     expect(
       await db.sandboxPayment.count({
