@@ -1,6 +1,7 @@
 // The payment-method workflows as the portal sees them (PaymentMethodWorkflows).
 
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { AppError } from '../domain/platform/errors.js';
 import {
   paymentMethodDetachWorkflowId,
   paymentMethodSetupWorkflowId,
@@ -14,14 +15,29 @@ import { startOnce } from './workflow-control.js';
 
 export function temporalPaymentMethodWorkflows(temporal: Client, taskQueue: string): PaymentMethodWorkflows {
   return {
-    setUp: (input) =>
-      temporal.workflow.execute<typeof paymentMethodSetupWorkflow>('paymentMethodSetupWorkflow', {
-        workflowId: paymentMethodSetupWorkflowId(input.customerId, input.requestId),
-        taskQueue,
-        args: [input],
-        // The buyer is waiting: a worker that cannot take it in time is an error they can retry.
-        workflowExecutionTimeout: '1 minute',
-      }),
+    async setUp(input) {
+      try {
+        return await temporal.workflow.execute<typeof paymentMethodSetupWorkflow>(
+          'paymentMethodSetupWorkflow',
+          {
+            workflowId: paymentMethodSetupWorkflowId(input.customerId, input.requestId),
+            taskQueue,
+            args: [input],
+            // The buyer is waiting: no worker in time, or a processor that kept failing, is an
+            // outage they can retry, not a fault of their card.
+            workflowExecutionTimeout: '1 minute',
+          },
+        );
+      } catch (error) {
+        if (error instanceof WorkflowFailedError) {
+          throw new AppError(
+            'ServiceUnavailable',
+            'Saving cards is not available right now. Try again in a minute.',
+          );
+        }
+        throw error;
+      }
+    },
     async detach(paymentMethodId) {
       await startOnce(() =>
         temporal.workflow.start<typeof paymentMethodDetachWorkflow>('paymentMethodDetachWorkflow', {

@@ -225,6 +225,7 @@ export function registerCustomerPortalOperations(
       body: paymentMethodCreateSchema,
       status: 201,
       response: paymentMethodSchema,
+      errors: ['ServiceUnavailable'],
     },
     ({ customer, body }) => addPortalPaymentMethod(ctx.paymentMethods, customer, body, randomUUID()),
   );

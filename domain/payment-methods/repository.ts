@@ -37,17 +37,17 @@ export async function lockCustomerForPaymentMethods(tx: Prisma.TransactionClient
   await tx.$queryRaw`SELECT id FROM customers WHERE id = ${customerId}::uuid FOR UPDATE`;
 }
 
+/** A card the processor saved for a customer, as it is kept. */
+export type SavedCard = {
+  organizationId: string;
+  customerId: string;
+  processor: string;
+  saved: SavedPaymentMethod;
+  at: Date;
+};
+
 /** A card saved again (the same processor method) comes back to life with its details refreshed. */
-export function upsertPaymentMethod(
-  tx: Prisma.TransactionClient,
-  input: {
-    organizationId: string;
-    customerId: string;
-    processor: string;
-    saved: SavedPaymentMethod;
-    at: Date;
-  },
-) {
+export function upsertPaymentMethod(tx: Prisma.TransactionClient, input: SavedCard) {
   const details = {
     processorCustomerId: input.saved.processorCustomerId,
     brand: input.saved.summary?.brand ?? null,

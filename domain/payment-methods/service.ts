@@ -5,7 +5,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
-import type { PaymentProcessor, SavedPaymentMethod } from '../payments/processor.js';
+import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
@@ -21,6 +21,7 @@ import {
   softDeletePaymentMethod,
   upsertPaymentMethod,
   type PaymentMethodRow,
+  type SavedCard,
 } from './repository.js';
 import { planDeletion, type PaymentMethodSetupInput, type PaymentMethodSetupResult } from './rules.js';
 
@@ -56,14 +57,7 @@ export function paymentMethodView(row: PaymentMethodRow): PaymentMethod {
  */
 export async function keepPaymentMethod(
   tx: Prisma.TransactionClient,
-  input: {
-    organizationId: string;
-    customerId: string;
-    processor: string;
-    saved: SavedPaymentMethod;
-    makeDefault: boolean;
-    at: Date;
-  },
+  input: SavedCard & { makeDefault: boolean },
 ): Promise<{ row: PaymentMethodRow; movedSubscriptionIds: string[] }> {
   await lockCustomerForPaymentMethods(tx, input.customerId);
   const row = await upsertPaymentMethod(tx, input);
