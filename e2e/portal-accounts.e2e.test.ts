@@ -73,9 +73,12 @@ describe('connecting a GitHub account in the customer portal, in Chromium', () =
     await eventually(
       async () => {
         await page.reload();
+        // count() does not wait: the benefit must be on the page before its text is read.
+        await page.getByTestId('portal-benefit').first().waitFor();
         return page.getByText(`Given to your GitHub account @octo-${suffix}.`).count();
       },
       (count) => count === 1,
+      60_000,
     );
     await page.screenshot({ path: screenshotPath('portal-github-connected'), fullPage: true });
 
