@@ -52,6 +52,7 @@ const HAND_WRITTEN_INDEXES = [
   'discounts_organization_id_code_live_key',
   'events_organization_id_external_id_key',
   'events_unattached_external_customer_id_idx',
+  'outbox_events_endpoint_id_idx',
 ];
 
 /** Check constraints (Prisma cannot declare them), appended to their migrations by hand. */
