@@ -16,6 +16,7 @@ import { taskQueues } from '../temporal/task-queues.js';
 import { createStripeTax } from '../integrations/payments.js';
 import { createTaxCalculator } from '../integrations/tax.js';
 import { temporalStarters } from '../temporal/starters.js';
+import { prepareOperatorContext } from '../temporal/entity-directory.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
 import { withAuthInputRules } from './http/auth-input.js';
@@ -35,7 +36,14 @@ if (!config.AUTH_SECRET) {
 const db = createDb(config.DATABASE_URL);
 const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
 const temporal = await connectTemporalClient(config);
-const workflows = temporalStarters(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main);
+const operators = await prepareOperatorContext({
+  temporal,
+  namespace: config.TEMPORAL_NAMESPACE,
+  db,
+  publicUrl: config.publicUrl,
+  warn: (message) => logger.warn(message),
+});
+const workflows = temporalStarters(temporal, taskQueues(config.TEMPORAL_TASK_QUEUE).main, operators);
 const mailer = createMailer({ db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger });
 const mode = config.isSandbox ? 'sandbox' : 'live';
 const auth = createAuth(db, {
@@ -59,6 +67,7 @@ const app = createApp({
     version: readPackageVersion(),
     mode,
     temporal_ui_url: config.TEMPORAL_UI_URL ?? null,
+    temporal_namespace: config.TEMPORAL_NAMESPACE,
     dev_mailbox: isDevMailboxAvailable(mode, mailer),
     stripe_publishable_key: config.STRIPE_PUBLISHABLE_KEY ?? null,
   },

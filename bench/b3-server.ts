@@ -53,6 +53,7 @@ if (mode === 'bare') {
       version: 'bench',
       mode: 'sandbox',
       temporal_ui_url: null,
+      temporal_namespace: 'default',
       dev_mailbox: false,
       stripe_publishable_key: null,
     },

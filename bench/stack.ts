@@ -98,6 +98,7 @@ export async function startApi(db: Db, temporal: Client, taskQueue: string, work
       version: 'bench',
       mode: 'sandbox',
       temporal_ui_url: null,
+      temporal_namespace: 'default',
       dev_mailbox: false,
       stripe_publishable_key: null,
     },

@@ -33,12 +33,12 @@ describe('npm start (self-contained stack)', () => {
       await client.end();
     }
   };
-  const readinessWorkflowIds = async () => {
+  const workflowIds = async (query: string) => {
     const connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
     try {
       const client = new Client({ connection });
       const ids: string[] = [];
-      for await (const execution of client.workflow.list({ query: "WorkflowType = 'readinessWorkflow'" })) {
+      for await (const execution of client.workflow.list({ query })) {
         ids.push(execution.workflowId);
       }
       return ids;
@@ -46,6 +46,16 @@ describe('npm start (self-contained stack)', () => {
       await connection.close();
     }
   };
+  const readinessWorkflowIds = () => workflowIds("WorkflowType = 'readinessWorkflow'");
+  // Tollgate's search attributes are registered on the dev server: the worker's long-lived
+  // workflows are found by kind (visibility catches up within moments).
+  const dispatcherFoundByKind = () =>
+    poll('the webhook dispatcher found by TollgateEntityKind', async () => {
+      const ids = await workflowIds(
+        "TollgateEntityKind = 'webhook_dispatcher' AND ExecutionStatus = 'Running'",
+      );
+      return ids.length > 0 ? ids : undefined;
+    });
 
   beforeAll(async () => {
     dataDir = createDataDir('stack');
@@ -92,12 +102,14 @@ describe('npm start (self-contained stack)', () => {
       ).version,
       mode: 'sandbox',
       temporal_ui_url: `http://localhost:${ports.temporalUi}`,
+      temporal_namespace: 'default',
       dev_mailbox: true,
       stripe_publishable_key: null,
     });
     const ui = await fetch(`http://127.0.0.1:${ports.temporalUi}/`);
     expect(ui.status).toBe(200);
     expect((await readinessWorkflowIds()).length).toBeGreaterThan(0);
+    expect(await dispatcherFoundByKind()).toHaveLength(1);
   });
 
   const workerPid = () => Number(readFileSync(path.join(dataDir, 'run', 'worker.pid'), 'utf8'));
@@ -150,6 +162,8 @@ describe('npm start (self-contained stack)', () => {
     );
     expect(rows).toEqual([{ note: 'kept across restarts' }]);
     expect(await readinessWorkflowIds()).toEqual(expect.arrayContaining(workflowsBefore));
+    // The attributes already existed: registering them again at start is no failure.
+    expect(await dispatcherFoundByKind()).toHaveLength(1);
 
     expect(await tollgate.stop('SIGINT')).toBe(130);
     expect(processesOf(dataDir)).toEqual([]);

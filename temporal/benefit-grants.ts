@@ -12,19 +12,25 @@ import type {
   benefitGrantWorkflow,
   BenefitGrantWorkflowInput,
 } from '../workflows/benefit-grants.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startOnce } from './workflow-control.js';
 
 /** Wakes at most this many grant workflows at once: a benefit edited for thousands of buyers. */
 const WAKE_CONCURRENCY = 16;
 
-export function temporalBenefitGrantWorkflows(temporal: Client, taskQueue: string): BenefitGrantWorkflows {
-  const wakeOne = (pair: BenefitGrantWorkflowInput) =>
+export function temporalBenefitGrantWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): BenefitGrantWorkflows {
+  const wakeOne = async (pair: BenefitGrantWorkflowInput) =>
     temporal.workflow.signalWithStart<typeof benefitGrantWorkflow, []>('benefitGrantWorkflow', {
       workflowId: benefitGrantWorkflowId(pair.customerId, pair.benefitId),
       taskQueue,
       args: [{ customerId: pair.customerId, benefitId: pair.benefitId }],
       signal: BENEFIT_GRANT_SIGNALS.changed,
       signalArgs: [],
+      ...(await operators.entity('benefit_grant', `${pair.customerId}:${pair.benefitId}`, 'applying')),
     });
   return {
     ensureDispatcher: () =>
@@ -33,6 +39,7 @@ export function temporalBenefitGrantWorkflows(temporal: Client, taskQueue: strin
           workflowId: benefitGrantDispatcherWorkflowId(taskQueue),
           taskQueue,
           args: [],
+          ...operators.system('benefit_grant_dispatcher'),
         }),
       ),
     async wake(pairs) {

@@ -10,17 +10,23 @@ import {
 } from '../domain/checkouts/rules.js';
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { checkoutWorkflow } from '../workflows/checkouts.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startMissing, startOnce } from './workflow-control.js';
 
-export function temporalCheckoutWorkflows(temporal: Client, taskQueue: string): CheckoutWorkflows {
-  const options = (checkoutId: string) => ({
+export function temporalCheckoutWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): CheckoutWorkflows {
+  const options = async (checkoutId: string) => ({
     workflowId: checkoutWorkflowId(checkoutId),
     taskQueue,
     args: [{ checkoutId }] as [CheckoutWorkflowInput],
+    ...(await operators.entity('checkout', checkoutId, 'open')),
   });
   const start = (checkoutId: string) =>
-    startOnce(() =>
-      temporal.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', options(checkoutId)),
+    startOnce(async () =>
+      temporal.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', await options(checkoutId)),
     );
   return {
     async start(checkoutId) {
@@ -30,13 +36,13 @@ export function temporalCheckoutWorkflows(temporal: Client, taskQueue: string): 
       // With start: the workflow may have ended (a failed payment past expiry) or never started.
       await temporal.workflow.signalWithStart<typeof checkoutWorkflow, [CheckoutConfirmedSignal]>(
         'checkoutWorkflow',
-        { ...options(checkoutId), signal: CHECKOUT_SIGNALS.confirmed, signalArgs: [{ attempt }] },
+        { ...(await options(checkoutId)), signal: CHECKOUT_SIGNALS.confirmed, signalArgs: [{ attempt }] },
       );
     },
     async signalPayment(checkoutId, payment) {
       await temporal.workflow.signalWithStart<typeof checkoutWorkflow, [CheckoutPaymentSignal]>(
         'checkoutWorkflow',
-        { ...options(checkoutId), signal: CHECKOUT_SIGNALS.payment, signalArgs: [payment] },
+        { ...(await options(checkoutId)), signal: CHECKOUT_SIGNALS.payment, signalArgs: [payment] },
       );
     },
     startMissing: (checkoutIds) => startMissing(temporal, checkoutIds, checkoutWorkflowId, start),

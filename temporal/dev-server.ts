@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { spawnLogged, stopChild, waitFor } from '../infra/processes.js';
+import { SEARCH_ATTRIBUTE_NAMES } from '../domain/operators/rules.js';
 
 export type TemporalDevServer = {
   address: string;
@@ -11,7 +12,8 @@ export type TemporalDevServer = {
 
 /**
  * The Temporal CLI's dev server: the real Temporal server with SQLite persistence (in memory when
- * no `dbFile` is given) and, unless headless, the Web UI.
+ * no `dbFile` is given) and, unless headless, the Web UI. Tollgate's search attributes are registered
+ * at every start (the server keeps those it already has).
  */
 export async function startTemporalDevServer(options: {
   binary: string;
@@ -33,6 +35,7 @@ export async function startTemporalDevServer(options: {
   if (options.uiPort) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   if (options.dbFile) args.push('--db-filename', options.dbFile);
+  for (const name of SEARCH_ATTRIBUTE_NAMES) args.push('--search-attribute', `${name}=Keyword`);
 
   const child: ChildProcess = spawnLogged(options.binary, args, { logFile: options.logFile });
   let exitCode: number | null | undefined;

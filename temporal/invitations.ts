@@ -9,20 +9,26 @@ import {
 } from '../domain/invitations/rules.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import type { invitationWorkflow } from '../workflows/invitations.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { signalIfRunning, startMissing, startOnce } from './workflow-control.js';
 
-export function temporalInvitationWorkflows(temporal: Client, taskQueue: string): InvitationWorkflows {
-  const options = (invitationId: string, sendInitialEmail: boolean) => ({
+export function temporalInvitationWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): InvitationWorkflows {
+  const options = async (invitationId: string, sendInitialEmail: boolean) => ({
     workflowId: invitationWorkflowId(invitationId),
     taskQueue,
     args: [{ invitationId, sendInitialEmail }] as [InvitationWorkflowInput],
+    ...(await operators.entity('invitation', invitationId, 'pending')),
   });
   return {
     async requestEmail(invitationId, requestId) {
       await temporal.workflow.signalWithStart<typeof invitationWorkflow, [SendInvitationEmailRequest]>(
         'invitationWorkflow',
         {
-          ...options(invitationId, false),
+          ...(await options(invitationId, false)),
           signal: INVITATION_SIGNALS.sendEmail,
           signalArgs: [{ requestId }],
         },
@@ -32,10 +38,10 @@ export function temporalInvitationWorkflows(temporal: Client, taskQueue: string)
       signalIfRunning(temporal, invitationWorkflowId(invitationId), INVITATION_SIGNALS.closed),
     startMissing: (invitationIds) =>
       startMissing(temporal, invitationIds, invitationWorkflowId, (invitationId) =>
-        startOnce(() =>
+        startOnce(async () =>
           temporal.workflow.start<typeof invitationWorkflow>(
             'invitationWorkflow',
-            options(invitationId, true),
+            await options(invitationId, true),
           ),
         ),
       ),

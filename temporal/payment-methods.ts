@@ -11,9 +11,14 @@ import type {
   paymentMethodDetachWorkflow,
   paymentMethodSetupWorkflow,
 } from '../workflows/payment-methods.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startOnce } from './workflow-control.js';
 
-export function temporalPaymentMethodWorkflows(temporal: Client, taskQueue: string): PaymentMethodWorkflows {
+export function temporalPaymentMethodWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): PaymentMethodWorkflows {
   return {
     async setUp(input) {
       try {
@@ -26,6 +31,7 @@ export function temporalPaymentMethodWorkflows(temporal: Client, taskQueue: stri
             // The buyer is waiting: no worker in time, or a processor that kept failing, is an
             // outage they can retry, not a fault of their card.
             workflowExecutionTimeout: '1 minute',
+            ...(await operators.entity('payment_method_setup', input.customerId, 'saving')),
           },
         );
       } catch (error) {
@@ -39,11 +45,12 @@ export function temporalPaymentMethodWorkflows(temporal: Client, taskQueue: stri
       }
     },
     async detach(paymentMethodId) {
-      await startOnce(() =>
+      await startOnce(async () =>
         temporal.workflow.start<typeof paymentMethodDetachWorkflow>('paymentMethodDetachWorkflow', {
           workflowId: paymentMethodDetachWorkflowId(paymentMethodId),
           taskQueue,
           args: [paymentMethodId],
+          ...(await operators.entity('payment_method_detach', paymentMethodId, 'detaching')),
         }),
       );
     },

@@ -9,16 +9,24 @@ import {
 } from '../domain/refunds/rules.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
 import type { refundWorkflow } from '../workflows/refunds.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startMissing, startOnce } from './workflow-control.js';
 
-export function temporalRefundWorkflows(temporal: Client, taskQueue: string): RefundWorkflows {
-  const options = (refundId: string) => ({
+export function temporalRefundWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): RefundWorkflows {
+  const options = async (refundId: string) => ({
     workflowId: refundWorkflowId(refundId),
     taskQueue,
     args: [{ refundId }] as [RefundWorkflowInput],
+    ...(await operators.entity('refund', refundId, 'pending')),
   });
   const start = (refundId: string) =>
-    startOnce(() => temporal.workflow.start<typeof refundWorkflow>('refundWorkflow', options(refundId)));
+    startOnce(async () =>
+      temporal.workflow.start<typeof refundWorkflow>('refundWorkflow', await options(refundId)),
+    );
   return {
     async start(refundId) {
       await start(refundId);
@@ -27,7 +35,7 @@ export function temporalRefundWorkflows(temporal: Client, taskQueue: string): Re
       await temporal.workflow.signalWithStart<typeof refundWorkflow, [RefundOutcomeSignal]>(
         'refundWorkflow',
         {
-          ...options(refundId),
+          ...(await options(refundId)),
           signal: REFUND_SIGNALS.outcome,
           signalArgs: [outcome],
         },

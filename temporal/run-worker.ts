@@ -10,6 +10,7 @@ import { createAccountPlatforms } from '../integrations/account-platforms.js';
 import { createPaymentProcessor, createStripeTax } from '../integrations/payments.js';
 import { createTaxCalculator } from '../integrations/tax.js';
 import { connectTemporalClient, connectTemporalWorker } from './connection.js';
+import { prepareOperatorContext } from './entity-directory.js';
 import { ensureSchedules } from './schedules.js';
 import { temporalStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
@@ -29,7 +30,14 @@ const db = createDb(config.DATABASE_URL);
 const connection = await connectTemporalWorker(config);
 const temporal = await connectTemporalClient(config);
 const taskQueue = taskQueues(config.TEMPORAL_TASK_QUEUE).main;
-const workflows = temporalStarters(temporal, taskQueue);
+const operators = await prepareOperatorContext({
+  temporal,
+  namespace: config.TEMPORAL_NAMESPACE,
+  db,
+  publicUrl: config.publicUrl,
+  warn: (message) => logger.warn(message),
+});
+const workflows = temporalStarters(temporal, taskQueue, operators);
 const worker = await createTollgateWorker({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,

@@ -13,6 +13,7 @@ import type { RefundWorkflows } from '../domain/refunds/service.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import { temporalBenefitGrantWorkflows } from './benefit-grants.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalPaymentMethodWorkflows } from './payment-methods.js';
@@ -34,18 +35,26 @@ export type WorkflowStarters = {
   processorEvents: ProcessorEventSink;
 };
 
-export function temporalStarters(temporal: Client, taskQueue: string): WorkflowStarters {
-  const checkouts = temporalCheckoutWorkflows(temporal, taskQueue);
-  const refunds = temporalRefundWorkflows(temporal, taskQueue);
+/**
+ * `operators` adds search attributes and the dashboard memo to every start (temporal/operators.ts);
+ * without it workflows start bare, as on a namespace where they are not registered.
+ */
+export function temporalStarters(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): WorkflowStarters {
+  const checkouts = temporalCheckoutWorkflows(temporal, taskQueue, operators);
+  const refunds = temporalRefundWorkflows(temporal, taskQueue, operators);
   return {
     checkouts,
     refunds,
-    subscriptions: temporalSubscriptionWorkflows(temporal, taskQueue),
-    invitations: temporalInvitationWorkflows(temporal, taskQueue),
-    webhooks: temporalWebhookWorkflows(temporal, taskQueue),
-    customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue),
-    benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue),
-    paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue),
+    subscriptions: temporalSubscriptionWorkflows(temporal, taskQueue, operators),
+    invitations: temporalInvitationWorkflows(temporal, taskQueue, operators),
+    webhooks: temporalWebhookWorkflows(temporal, taskQueue, operators),
+    customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue, operators),
+    benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue, operators),
+    paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue, operators),
     processorEvents: processorEventRouter({ checkouts, refunds }),
   };
 }

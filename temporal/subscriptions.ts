@@ -8,17 +8,26 @@ import {
 } from '../domain/subscriptions/rules.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { subscriptionWorkflow } from '../workflows/subscriptions.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startMissing, startOnce } from './workflow-control.js';
 
-export function temporalSubscriptionWorkflows(temporal: Client, taskQueue: string): SubscriptionWorkflows {
-  const options = (subscriptionId: string) => ({
+export function temporalSubscriptionWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): SubscriptionWorkflows {
+  const options = async (subscriptionId: string) => ({
     workflowId: subscriptionWorkflowId(subscriptionId),
     taskQueue,
     args: [{ subscriptionId }] as [SubscriptionWorkflowInput],
+    ...(await operators.entity('subscription', subscriptionId, 'active')),
   });
   const start = (subscriptionId: string) =>
-    startOnce(() =>
-      temporal.workflow.start<typeof subscriptionWorkflow>('subscriptionWorkflow', options(subscriptionId)),
+    startOnce(async () =>
+      temporal.workflow.start<typeof subscriptionWorkflow>(
+        'subscriptionWorkflow',
+        await options(subscriptionId),
+      ),
     );
   return {
     async start(subscriptionId) {
@@ -27,7 +36,7 @@ export function temporalSubscriptionWorkflows(temporal: Client, taskQueue: strin
     async signalChanged(subscriptionId) {
       // With start: an ended workflow reads the row once and ends again; a lost one is started.
       await temporal.workflow.signalWithStart<typeof subscriptionWorkflow, []>('subscriptionWorkflow', {
-        ...options(subscriptionId),
+        ...(await options(subscriptionId)),
         signal: SUBSCRIPTION_SIGNALS.changed,
         signalArgs: [],
       });

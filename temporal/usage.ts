@@ -6,9 +6,14 @@ import {
   type CustomerMeterWorkflows,
 } from '../domain/customer-meters/service.js';
 import type { customerMeterRefresherWorkflow } from '../workflows/usage.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startOnce } from './workflow-control.js';
 
-export function temporalCustomerMeterWorkflows(temporal: Client, taskQueue: string): CustomerMeterWorkflows {
+export function temporalCustomerMeterWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): CustomerMeterWorkflows {
   return {
     ensureRefresher: () =>
       startOnce(() =>
@@ -16,6 +21,7 @@ export function temporalCustomerMeterWorkflows(temporal: Client, taskQueue: stri
           workflowId: customerMeterRefresherWorkflowId(taskQueue),
           taskQueue,
           args: [],
+          ...operators.system('customer_meter_refresher'),
         }),
       ),
   };

@@ -17,9 +17,14 @@ import type {
   webhookDispatcherWorkflow,
   webhookEndpointDeliveryWorkflow,
 } from '../workflows/webhooks.js';
+import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startOnce } from './workflow-control.js';
 
-export function temporalWebhookWorkflows(temporal: Client, taskQueue: string): WebhookWorkflows {
+export function temporalWebhookWorkflows(
+  temporal: Client,
+  taskQueue: string,
+  operators: OperatorContext = NO_OPERATOR_CONTEXT,
+): WebhookWorkflows {
   return {
     async enqueueDelivery({ endpointId, resourceId }, request) {
       await temporal.workflow.signalWithStart<typeof webhookDeliveryWorkflow, [WebhookDeliveryRequest]>(
@@ -30,6 +35,7 @@ export function temporalWebhookWorkflows(temporal: Client, taskQueue: string): W
           args: [{ endpointId, resourceId, queue: [] }],
           signal: WEBHOOK_SIGNALS.enqueue,
           signalArgs: [request],
+          ...(await operators.entity('webhook_delivery', endpointId, 'delivering')),
         },
       );
     },
@@ -43,6 +49,7 @@ export function temporalWebhookWorkflows(temporal: Client, taskQueue: string): W
         args: [{ endpointId, batches: [] }],
         signal: WEBHOOK_SIGNALS.enqueueBatch,
         signalArgs: [batch],
+        ...(await operators.entity('webhook_delivery', endpointId, 'delivering')),
       });
     },
     ensureDispatcher: () =>
@@ -51,6 +58,7 @@ export function temporalWebhookWorkflows(temporal: Client, taskQueue: string): W
           workflowId: webhookDispatcherWorkflowId(taskQueue),
           taskQueue,
           args: [],
+          ...operators.system('webhook_dispatcher'),
         }),
       ),
   };

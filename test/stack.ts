@@ -23,6 +23,7 @@ import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { createAccountPlatforms } from '../integrations/account-platforms.js';
 import { parseConfig } from '../config/config.js';
+import { operatorContext } from '../temporal/entity-directory.js';
 import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/schedules.js';
 import { taskQueues } from '../temporal/task-queues.js';
@@ -95,7 +96,6 @@ export async function startTestStack(options: {
   const clientConnection = await Connection.connect({ address });
   const temporal = new Client({ connection: clientConnection, namespace: 'default' });
   const workerConnection = await NativeConnection.connect({ address });
-  const workflows = temporalStarters(temporal, taskQueues(taskQueuePrefix).main);
   const accountPlatforms = createAccountPlatforms(parseConfig(options.platformSettings ?? {}));
   // As a deployment in this mode: receivers on this machine are reachable in sandbox mode only.
   const webhookSender = createHttpWebhookSender({
@@ -108,6 +108,12 @@ export async function startTestStack(options: {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The run's dev server registered the search attributes (temporal/dev-server.ts).
+  const workflows = temporalStarters(
+    temporal,
+    taskQueues(taskQueuePrefix).main,
+    operatorContext(options.db, baseUrl),
+  );
   const mailer = createMailer({
     db: options.db,
     smtpUrl: options.smtpUrl,
@@ -181,6 +187,7 @@ export async function startTestStack(options: {
       version: 'test',
       mode: options.mode ?? 'sandbox',
       temporal_ui_url: null,
+      temporal_namespace: 'default',
       dev_mailbox: isDevMailboxAvailable(options.mode ?? 'sandbox', mailer),
       stripe_publishable_key: null,
     },

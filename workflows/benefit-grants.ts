@@ -8,6 +8,8 @@ import {
 } from '@temporalio/workflow';
 import type { BenefitGrantActivities } from '../activities/benefit-grants.js';
 import { BENEFIT_GRANT_SIGNALS } from '../domain/benefit-grants/rules.js';
+import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
 
 export const benefitGrantsChangedSignal = defineSignal(BENEFIT_GRANT_SIGNALS.changed);
 
@@ -36,10 +38,23 @@ export async function benefitGrantWorkflow(
     changed = true;
   });
   let waiting: string | null = null;
+  const view = operatorView();
   while (changed) {
     changed = false;
+    view.status('applying');
+    view.details(
+      workingDetails(
+        'applying the grants (an outside service that fails is retried until it answers; the grant shows its last error)',
+      ),
+    );
     ({ waiting } = await applyBenefitGrants(input));
-    if (waiting) break;
+    if (waiting) {
+      view.status('waiting');
+      view.details(waitingDetails('the customer', waiting));
+      break;
+    }
+    view.status('applied');
+    view.details(waitingDetails('changes to these grants', 'The grants are as they should be.'));
     if (!changed) await condition(() => changed, LINGER);
     if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof benefitGrantWorkflow>(input);
   }

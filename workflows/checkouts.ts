@@ -8,6 +8,8 @@ import {
   AUTHENTICATION_LIMIT_MS,
   AUTHENTICATION_TIMEOUT_MESSAGE,
 } from '../domain/checkouts/rules.js';
+import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
 
 const {
   loadCheckoutState,
@@ -48,12 +50,14 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
     payments.push(event);
   });
   const charged = new Set<number>();
+  const view = operatorView();
 
   for (;;) {
     // Cleared before the read, so a confirmation that lands while reading still wakes the wait.
     woken = false;
     const state = await loadCheckoutState(checkoutId);
     if (!state) return 'gone';
+    view.status(state.status);
 
     // Before ending: an event may be why this run exists (a payment that settled after the
     // checkout expired, or one of an earlier attempt) and must still be handled.
@@ -71,6 +75,7 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
     if (state.status === 'confirmed' && !charged.has(state.paymentAttempt)) {
       const attempt = state.paymentAttempt;
       charged.add(attempt);
+      view.details(workingDetails(`charging payment attempt ${attempt}`));
       const result = await chargeCheckout({ checkoutId, attempt });
       if (result.outcome === 'succeeded' || result.outcome === 'free') {
         await settlePayment(checkoutId, result.outcome === 'succeeded' ? result.paymentId : null);
@@ -84,6 +89,19 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
       // The buyer is authenticating, or the processor is still working on it (bank delays): its
       // event will wake us.
       const limitMs = state.awaitingAuthentication ? AUTHENTICATION_LIMIT_MS : PROCESSING_LIMIT_MS;
+      view.details(
+        state.awaitingAuthentication
+          ? waitingDetails(
+              'the buyer',
+              'They are authenticating the payment (3-D Secure) on the checkout page.',
+              Date.now() + limitMs,
+            )
+          : waitingDetails(
+              'the payment processor',
+              `Payment ${state.paymentId ?? `attempt ${state.paymentAttempt}`} is processing; its event settles the checkout.`,
+              Date.now() + limitMs,
+            ),
+      );
       const settled = await condition(() => payments.length > 0 || woken, limitMs);
       if (settled) continue;
       const attempt = state.paymentAttempt;
@@ -102,9 +120,21 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
 
     const remainingMs = state.expiresAtMs - Date.now();
     if (remainingMs <= 0) {
-      if ((await expireCheckout({ checkoutId, nowMs: Date.now() })) === 'expired') return 'expired';
+      if ((await expireCheckout({ checkoutId, nowMs: Date.now() })) === 'expired') {
+        view.status('expired');
+        return 'expired';
+      }
       continue;
     }
+    view.details(
+      waitingDetails(
+        'the buyer',
+        state.status === 'failed'
+          ? 'The last payment failed; they may confirm again before the checkout expires.'
+          : 'They have not confirmed the checkout yet; it expires when the time is up.',
+        state.expiresAtMs,
+      ),
+    );
     await condition(() => woken || payments.length > 0, remainingMs);
   }
 }

@@ -6,6 +6,8 @@ import {
   type InvitationWorkflowInput,
   type SendInvitationEmailRequest,
 } from '../domain/invitations/rules.js';
+import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
 
 const { loadInvitationState, sendInvitationEmail, notifyInviterOfExpiry } =
   proxyActivities<InvitationActivities>({
@@ -39,25 +41,39 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
 
   const workflowStartedMs = Date.now();
   let reminderSent = false;
+  const view = operatorView();
   for (;;) {
     const state = await loadInvitationState(invitationId);
     const step = nextInvitationStep(state, { nowMs: Date.now(), workflowStartedMs, reminderSent });
-    if (step.kind === 'end') return step.outcome;
+    if (step.kind === 'end') {
+      view.status(step.outcome);
+      return step.outcome;
+    }
     if (step.kind === 'expire') {
       await notifyInviterOfExpiry(invitationId);
+      view.status('expired');
       return 'expired';
     }
     const requestId = emailRequests.shift();
     if (requestId !== undefined) {
+      view.details(workingDetails('sending the invitation email'));
       await sendInvitationEmail({ invitationId, requestId, kind: 'invitation' });
       continue;
     }
     if (step.kind === 'remind') {
+      view.details(workingDetails('sending the reminder email'));
       await sendInvitationEmail({ invitationId, requestId: 'reminder', kind: 'reminder' });
       reminderSent = true;
       continue;
     }
     closedSignalled = false;
+    view.details(
+      waitingDetails(
+        'the invitee',
+        reminderSent ? 'The invitation expires then.' : 'A reminder goes out then, unless they answer.',
+        step.untilMs,
+      ),
+    );
     await condition(
       () => closedSignalled || emailRequests.length > 0,
       Math.max(1, step.untilMs - Date.now()),

@@ -6,6 +6,8 @@ import {
   type RefundSettlement,
   type RefundWorkflowInput,
 } from '../domain/refunds/rules.js';
+import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
 
 const { executeRefund, settleRefund } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '1 minute',
@@ -26,16 +28,25 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
   setHandler(refundOutcomeSignal, (outcome) => {
     outcomes.push(outcome);
   });
+  const view = operatorView();
+  view.details(workingDetails('asking the payment processor for the refund'));
   const result = await executeRefund(refundId);
-  if (result.outcome === 'settled') return result.status;
+  if (result.outcome === 'settled') {
+    view.status(result.status);
+    return result.status;
+  }
   if (result.outcome !== 'pending') {
     const settlement: RefundSettlement =
       result.outcome === 'succeeded'
         ? { status: 'succeeded', processorRefundId: result.processorRefundId }
         : { status: 'failed', processorRefundId: result.processorRefundId, reason: result.reason };
     await settleRefund(refundId, settlement);
+    view.status(settlement.status);
     return settlement.status;
   }
+  view.details(
+    waitingDetails('the payment processor', 'The refund is pending there; its event settles the refund.'),
+  );
   await condition(() => outcomes.length > 0);
   const outcome = outcomes.shift()!;
   const settlement: RefundSettlement =
@@ -43,6 +54,7 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
       ? { status: 'succeeded', processorRefundId: outcome.processorRefundId }
       : { status: 'failed', processorRefundId: outcome.processorRefundId, reason: outcome.reason };
   await settleRefund(refundId, settlement);
+  view.status(settlement.status);
   return settlement.status;
 }
 

@@ -15,6 +15,8 @@ import {
   type SubscriptionWorkflowInput,
   type SubscriptionWorkflowState,
 } from '../domain/subscriptions/rules.js';
+import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
 
 // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
 // conditional status changes), so PostgreSQL or processor hiccups are simply retried.
@@ -59,6 +61,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let canceledNoticeFor: number | null = null;
   let welcomed = input.continued ?? false;
   let known: SubscriptionWorkflowState | null = input.state ?? null;
+  const view = operatorView();
+  /** The processor's answer to the last failed try, for the dunning wait's details. */
+  let lastDecline: string | null = null;
 
   for (;;) {
     // A timer that ran out changed nothing but the time: the row read before it still holds (the
@@ -71,6 +76,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       state = await loadSubscriptionState(subscriptionId);
     }
     if (!state) return 'gone';
+    view.status(operatorStatus(state));
     const clock = state.testClock;
     if (state.ended) {
       if (clock) await reportCaughtUpWithClock({ subscriptionId, frozenTimeMs: clock.frozenTimeMs });
@@ -95,12 +101,22 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       const next = describeStep(state.currentPeriodIndex, step);
       if (clock) {
         waitingFor = `the test clock to be advanced past ${next} (it is at ${iso(clock.frozenTimeMs)})`;
+        view.details(waitingDetails('the test clock', `It must be advanced past ${next}.`));
         if (clock.caughtUpToMs !== clock.frozenTimeMs) {
           await reportCaughtUpWithClock({ subscriptionId, frozenTimeMs: clock.frozenTimeMs });
         }
         await condition(() => woken);
       } else {
         waitingFor = next;
+        view.details(
+          step.kind === 'charge' && step.attempt > 1
+            ? waitingDetails(
+                'the next payment try',
+                `Dunning: ${next}.${lastDecline ? ` The last try was declined: ${lastDecline}` : ''}`,
+                step.atMs,
+              )
+            : waitingDetails(next, 'Nothing is due before then.', step.atMs),
+        );
         const signalled = await condition(() => woken, step.atMs - nowMs);
         if (!signalled) known = state;
       }
@@ -112,6 +128,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     const stepAtMs = clock ? step.atMs : nowMs;
     if (step.kind === 'cycle') {
       waitingFor = `renewing into period ${step.index}`;
+      view.details(workingDetails(waitingFor));
       const { cycled, collected, after } = await renewSubscription({
         subscriptionId,
         index: step.index,
@@ -134,6 +151,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     }
 
     waitingFor = `charging order ${step.orderId} (try ${step.attempt})`;
+    view.details(workingDetails(waitingFor));
     const collected = await collectSubscriptionOrder({
       subscriptionId,
       orderId: step.orderId,
@@ -150,6 +168,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
   /** The buyer is told of each failed try (not of a final order's, see collectSubscriptionOrder). */
   async function notifyFailure(orderId: string, attempt: number, collected: CollectOutcome) {
+    if (collected.outcome !== 'stale' && collected.charge.status === 'failed') {
+      lastDecline = collected.charge.message ?? 'The payment failed.';
+    }
     if (
       (collected.outcome === 'past_due' || collected.outcome === 'unpaid') &&
       collected.notify &&
@@ -169,6 +190,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 type CollectOutcome = Awaited<ReturnType<SubscriptionActivities['collectSubscriptionOrder']>>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** `TollgateStatus`: a later try of an unpaid order means dunning. */
+function operatorStatus(state: SubscriptionWorkflowState): string {
+  if (state.ended) return 'ended';
+  if (state.unpaidOrder && state.unpaidOrder.attempt > 1) return 'past_due';
+  return state.canceledAtMs === null ? 'active' : 'canceling';
+}
 
 function describeStep(periodIndex: number, step: ReturnType<typeof nextSubscriptionStep>): string {
   return step.kind === 'cycle'

@@ -3,6 +3,7 @@ import {
   continueAsNew,
   defineSignal,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   sleep,
   workflowInfo,
@@ -15,6 +16,8 @@ import {
   type WebhookDeliveryRequest,
   type WebhookDeliveryTarget,
 } from '../domain/webhooks/rules.js';
+import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
 
 /** Longer than one attempt's 10 s HTTP timeout plus the database writes around it. */
 const ATTEMPT_ACTIVITY_TIMEOUT = '30 seconds';
@@ -63,12 +66,32 @@ export type WebhookEventOutcome = 'succeeded' | 'failed' | 'skipped';
 async function deliverRound(
   endpointId: string,
   request: WebhookDeliveryRequest,
+  view: ReturnType<typeof operatorView>,
 ): Promise<WebhookEventOutcome> {
+  let lastError: string | null = null;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const delay = retryDelayMs(attempt, Math.random());
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) {
+      view.status('retrying');
+      view.details(
+        waitingDetails(
+          'the next attempt at the endpoint',
+          `Event ${request.webhookEventId}: attempt ${attempt - 1} of ${MAX_ATTEMPTS} failed (${lastError ?? 'no answer'}); attempt ${attempt} follows.`,
+          Date.now() + delay,
+        ),
+      );
+      await sleep(delay);
+    }
+    view.status('delivering');
+    view.details(
+      workingDetails(`sending event ${request.webhookEventId}, attempt ${attempt} of ${MAX_ATTEMPTS}`),
+    );
     const result = await attemptWebhookDelivery({ ...request, attempt });
     if (result.kind === 'succeeded') return 'succeeded';
+    if (result.kind === 'failed') {
+      lastError =
+        result.httpCode === null ? 'no answer: timeout or connection error' : `HTTP ${result.httpCode}`;
+    }
     if (result.kind === 'stale' || result.kind === 'endpoint_disabled') return 'skipped';
     if (result.kind === 'gone') return endRoundAsFailed(endpointId, request, true);
   }
@@ -99,10 +122,17 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   setHandler(enqueueWebhookEventSignal, (request) => {
     queue.push(request);
   });
+  const view = operatorView();
   for (;;) {
-    if (queue.length === 0 && !(await condition(() => queue.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+    if (queue.length === 0) {
+      view.status('idle');
+      view.details(
+        waitingDetails('more events about this resource', 'Everything queued was delivered or given up.'),
+      );
+      if (!(await condition(() => queue.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+    }
     const request = queue.shift()!;
-    await deliverRound(input.endpointId, request);
+    await deliverRound(input.endpointId, request, view);
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookDeliveryWorkflow>({ ...input, queue });
     }
@@ -130,13 +160,17 @@ export async function webhookEndpointDeliveryWorkflow(input: WebhookEndpointDeli
     batches.push(requests);
   });
   for (;;) {
-    if (batches.length === 0 && !(await condition(() => batches.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+    if (batches.length === 0) {
+      setCurrentDetails(waitingDetails('events for this endpoint', 'Every first attempt was made.'));
+      if (!(await condition(() => batches.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+    }
     const requests: WebhookDeliveryTarget[] = [];
     while (batches.length > 0 && requests.length < MAX_EVENTS_PER_DELIVERY_CALL) {
       const batch = batches[0]!;
       requests.push(...batch.splice(0, MAX_EVENTS_PER_DELIVERY_CALL - requests.length));
       if (batch.length === 0) batches.shift();
     }
+    setCurrentDetails(workingDetails(`first attempts of ${requests.length} events`));
     await deliverWebhookEvents({ endpointId: input.endpointId, requests });
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookEndpointDeliveryWorkflow>({ ...input, batches });

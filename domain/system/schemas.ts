@@ -24,6 +24,8 @@ export const publicSettingsSchema = z.object({
   version: z.string(),
   mode: z.enum(['sandbox', 'live']),
   temporal_ui_url: z.url().nullable(),
+  /** The namespace of the deployment's workflows, for links into the Temporal UI. */
+  temporal_namespace: z.string(),
   /** Whether emails are kept in the dev mailbox (sandbox without SMTP), readable at /api/dev/mailbox. */
   dev_mailbox: z.boolean(),
   /** Live mode's key for Stripe Elements on pages outside a checkout (the portal's card form). */

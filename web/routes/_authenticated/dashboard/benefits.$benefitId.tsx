@@ -5,6 +5,8 @@ import type { Benefit } from '../../../../domain/benefits/schemas';
 import { GrantDetails, GrantStatusBadge, isGrantPending } from '../../../benefit-grants/status';
 import { benefitGrantsQuery, GRANT_POLL_MS } from '../../../benefit-grants/queries';
 import { GrantSource } from '../../../benefit-grants/source';
+import { benefitGrantWorkflowId } from '../../../../domain/benefit-grants/rules';
+import { WorkflowLink } from '../../../system/workflow-link';
 import { benefitQuery } from '../../../catalog/queries';
 import { Card, ErrorNote, formatDateTime, Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
@@ -114,6 +116,12 @@ function BenefitGrants({ benefit }: { benefit: Benefit }) {
           { header: 'Status', cell: (grant) => <GrantStatusBadge grant={grant} /> },
           { header: 'Details', cell: (grant) => <GrantDetails grant={grant} type={benefit.type} /> },
           { header: 'From', cell: (grant) => <GrantSource grant={grant} /> },
+          {
+            header: 'Workflow',
+            cell: (grant) => (
+              <WorkflowLink inTable workflowId={benefitGrantWorkflowId(grant.customer_id, benefit.id)} />
+            ),
+          },
         ]}
       />
     </ResourceCard>

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Subscription } from '../../../../domain/subscriptions/schemas';
+import { subscriptionWorkflowId } from '../../../../domain/subscriptions/rules';
+import { WorkflowLink } from '../../../system/workflow-link';
 import { formatMoney } from '../../../checkouts/money';
 import { Card, ConfirmButton, ErrorNote, formatDate, formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
@@ -182,6 +184,7 @@ function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
             : 'None'}
         </dd>
       </dl>
+      <WorkflowLink workflowId={subscriptionWorkflowId(subscription.id)} />
     </Card>
   );
 }

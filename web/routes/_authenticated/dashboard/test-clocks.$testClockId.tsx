@@ -11,6 +11,8 @@ import { BILLING_REASON_LABELS, OrderStatusBadge } from '../../../orders/status'
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../../../subscriptions/format';
 import { customerOrdersQuery, customerSubscriptionsQuery } from '../../../subscriptions/queries';
+import { subscriptionWorkflowId } from '../../../../domain/subscriptions/rules';
+import { WorkflowLink } from '../../../system/workflow-link';
 import {
   MAX_CUSTOMERS_PER_TEST_CLOCK,
   TEST_CLOCK_POLL_MS,
@@ -130,6 +132,7 @@ function ClockCustomer({ customerId, isAdvancing }: { customerId: string; isAdva
               {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
             </span>
             <span className="muted">{describeRenewal(subscription)}</span>
+            <WorkflowLink workflowId={subscriptionWorkflowId(subscription.id)} />
           </li>
         ))}
       </ul>
