@@ -8,6 +8,10 @@ import {
   webhookEndpointSchema,
   webhookEndpointUpdateSchema,
   webhookIdParamsSchema,
+  webhookEndpointEventListQuerySchema,
+  webhookEndpointEventSchema,
+  webhookEndpointHealthSchema,
+  webhookHealthListQuerySchema,
 } from '../../domain/webhooks/schemas.js';
 import {
   createWebhookEndpoint,
@@ -17,6 +21,10 @@ import {
   listWebhookEndpoints,
   redeliverWebhookEvent,
   updateWebhookEndpoint,
+  getWebhookEndpointHealth,
+  listWebhookEndpointEvents,
+  listWebhookEndpointHealth,
+  sendTestWebhookEvent,
   type WebhookSender,
   type WebhookWorkflows,
 } from '../../domain/webhooks/service.js';
@@ -24,6 +32,8 @@ import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'webhooks', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
+
+const extension = (what: string) => `Tollgate extension, not in @polar-sh/sdk 0.33.2: ${what}.`;
 
 export function registerWebhookOperations(
   api: OperationRegistry,
@@ -122,6 +132,64 @@ export function registerWebhookOperations(
     async ({ params, caller }) => {
       await redeliverWebhookEvent(db, webhooks, caller, params.id);
       // Polar answers 202 with a JSON `null`, which the SDK parses.
+      return null;
+    },
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/webhooks/health',
+      operationId: 'webhooks:list_webhook_endpoint_health',
+      summary: 'List the health of webhook endpoints, in the order of the endpoint list',
+      extension: extension('success rate of the last 7 days of attempts, last failure, why disabled'),
+      query: webhookHealthListQuerySchema,
+      response: listResourceSchema(webhookEndpointHealthSchema),
+    },
+    async ({ query, caller }) => listWebhookEndpointHealth(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/webhooks/endpoints/{id}/health',
+      operationId: 'webhooks:get_webhook_endpoint_health',
+      summary: 'Get the health of a webhook endpoint',
+      extension: extension('success rate of the last 7 days of attempts, last failure, why disabled'),
+      params: webhookIdParamsSchema,
+      response: webhookEndpointHealthSchema,
+    },
+    async ({ params, caller }) => getWebhookEndpointHealth(db, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/webhooks/endpoints/{id}/events',
+      operationId: 'webhooks:list_webhook_endpoint_events',
+      summary: 'List the events sent to a webhook endpoint, newest first, each with its attempts',
+      extension: extension('one item per event, with its attempts and the next retry time'),
+      params: webhookIdParamsSchema,
+      query: webhookEndpointEventListQuerySchema,
+      response: listResourceSchema(webhookEndpointEventSchema),
+    },
+    async ({ params, query, caller }) => listWebhookEndpointEvents(db, caller, params.id, query),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'Conflict'],
+      method: 'post',
+      path: '/webhooks/endpoints/{id}/test',
+      operationId: 'webhooks:send_test_webhook_event',
+      summary: 'Send a signed test event (organization.updated) to this endpoint only',
+      extension: extension('queues an organization.updated event for this endpoint through the outbox'),
+      params: webhookIdParamsSchema,
+      response: z.null(),
+      status: 202,
+    },
+    async ({ params, caller }) => {
+      await sendTestWebhookEvent(db, caller, params.id);
       return null;
     },
   );

@@ -279,3 +279,97 @@ export function findEndpointState(db: Client, endpointId: string) {
     },
   });
 }
+
+// ---- health, events with their attempts, test events (the dashboard's extensions) ----
+
+export type EndpointAttemptCounts = { endpointId: string; attempts: number; succeeded: number };
+export type EndpointLastFailure = {
+  endpointId: string;
+  at: Date;
+  httpCode: number | null;
+  error: string | null;
+};
+
+/** Attempts per endpoint since `since`, and how many succeeded. */
+export async function countEndpointAttempts(
+  db: Db,
+  { organizationIds, endpointIds, since }: { organizationIds: string[]; endpointIds: string[]; since: Date },
+): Promise<EndpointAttemptCounts[]> {
+  const { rows } = await db.sql.query<{ endpoint_id: string; attempts: number; succeeded: number }>(
+    `SELECT e.endpoint_id,
+            count(*)::int AS attempts,
+            (count(*) FILTER (WHERE d.succeeded))::int AS succeeded
+       FROM webhook_deliveries d
+       JOIN webhook_events e ON e.id = d.webhook_event_id
+      WHERE d.organization_id = ANY($1::uuid[])
+        AND e.endpoint_id = ANY($2::uuid[])
+        AND d.created_at >= $3
+      GROUP BY e.endpoint_id`,
+    [organizationIds, endpointIds, since],
+  );
+  return rows.map((row) => ({
+    endpointId: row.endpoint_id,
+    attempts: row.attempts,
+    succeeded: row.succeeded,
+  }));
+}
+
+/** The latest failed attempt of each endpoint, however old. */
+export async function findLastFailures(
+  db: Db,
+  { organizationIds, endpointIds }: { organizationIds: string[]; endpointIds: string[] },
+): Promise<EndpointLastFailure[]> {
+  const { rows } = await db.sql.query<{
+    endpoint_id: string;
+    created_at: Date;
+    http_code: number | null;
+    error: string | null;
+  }>(
+    `SELECT DISTINCT ON (e.endpoint_id) e.endpoint_id, d.created_at, d.http_code, d.error
+       FROM webhook_deliveries d
+       JOIN webhook_events e ON e.id = d.webhook_event_id
+      WHERE d.organization_id = ANY($1::uuid[])
+        AND e.endpoint_id = ANY($2::uuid[])
+        AND NOT d.succeeded
+      ORDER BY e.endpoint_id, d.created_at DESC`,
+    [organizationIds, endpointIds],
+  );
+  return rows.map((row) => ({
+    endpointId: row.endpoint_id,
+    at: row.created_at,
+    httpCode: row.http_code,
+    error: row.error,
+  }));
+}
+
+/** One endpoint's events, newest first, each with all its attempts. */
+export function listEndpointEvents(
+  db: Client,
+  { organizationId, endpointId }: { organizationId: string; endpointId: string },
+  page: { skip: number; take: number },
+) {
+  const where = { organizationId, endpointId };
+  return Promise.all([
+    db.webhookEvent.findMany({
+      where,
+      include: {
+        deliveries: { orderBy: [{ createdAt: 'asc' }, { attempt: 'asc' }] },
+        outboxEvent: { select: { endpointId: true } },
+      },
+      // Events of one dispatch share created_at; the outbox sequence keeps the order they happened in.
+      orderBy: [{ createdAt: 'desc' }, { outboxEvent: { sequence: 'desc' } }],
+      ...page,
+    }),
+    db.webhookEvent.count({ where }),
+  ]);
+}
+
+export type EndpointEventRow = Awaited<ReturnType<typeof listEndpointEvents>>[0][number];
+
+/** A test event: in the outbox like any other, but for one endpoint only. */
+export function insertTestOutboxEvent(
+  db: Client,
+  data: { organizationId: string; endpointId: string; type: string; payload: Prisma.InputJsonValue },
+) {
+  return db.outboxEvent.create({ data, select: { id: true } });
+}

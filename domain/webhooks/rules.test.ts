@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  disabledCause,
+  endpointHealthStatus,
+  nextAttemptAt,
+  successRate,
   attemptOutcome,
   excerpt,
   formatWebhookBody,
@@ -124,5 +128,65 @@ describe('excerpt', () => {
   it('keeps the first 2 KB of an answer', () => {
     expect(excerpt('ok')).toBe('ok');
     expect(excerpt('x'.repeat(5000))).toHaveLength(2048);
+  });
+});
+
+describe('endpointHealthStatus', () => {
+  it('is idle without attempts, and disabled whatever the attempts when the endpoint is off', () => {
+    expect(endpointHealthStatus({ enabled: true, attempts: 0, succeeded: 0 })).toBe('idle');
+    expect(endpointHealthStatus({ enabled: false, attempts: 10, succeeded: 10 })).toBe('disabled');
+  });
+
+  it('is healthy from 95 % of attempts succeeded, failing below half, degraded between', () => {
+    expect(endpointHealthStatus({ enabled: true, attempts: 20, succeeded: 19 })).toBe('healthy');
+    expect(endpointHealthStatus({ enabled: true, attempts: 20, succeeded: 18 })).toBe('degraded');
+    expect(endpointHealthStatus({ enabled: true, attempts: 20, succeeded: 10 })).toBe('degraded');
+    expect(endpointHealthStatus({ enabled: true, attempts: 20, succeeded: 9 })).toBe('failing');
+  });
+
+  it('has no success rate without attempts', () => {
+    expect(successRate(0, 0)).toBeNull();
+    expect(successRate(4, 3)).toBe(0.75);
+  });
+});
+
+describe('disabledCause', () => {
+  it('names the stored reason, and a seller switching the endpoint off when none is stored', () => {
+    expect(disabledCause(true, null)).toBeNull();
+    expect(disabledCause(false, 'gone')).toBe('gone');
+    expect(disabledCause(false, 'failing')).toBe('failing');
+    expect(disabledCause(false, null)).toBe('manual');
+  });
+});
+
+describe('nextAttemptAt', () => {
+  const at = new Date('2026-11-22T08:00:00.000Z');
+  const pending = { status: 'pending' as const, round: 'dispatch', endpointEnabled: true };
+
+  it('follows the retry schedule after a failed attempt', () => {
+    expect(nextAttemptAt({ ...pending, lastAttempt: { attempt: 1, succeeded: false, at } })).toEqual(
+      new Date(at.getTime() + 5_000),
+    );
+    expect(nextAttemptAt({ ...pending, lastAttempt: { attempt: 3, succeeded: false, at } })).toEqual(
+      new Date(at.getTime() + 30 * 60_000),
+    );
+  });
+
+  it('has none once the schedule ran out, the round ended, or the last attempt succeeded', () => {
+    const failed = { attempt: MAX_ATTEMPTS, succeeded: false, at };
+    expect(nextAttemptAt({ ...pending, lastAttempt: failed })).toBeNull();
+    expect(
+      nextAttemptAt({ ...pending, status: 'failed', lastAttempt: { ...failed, attempt: 2 } }),
+    ).toBeNull();
+    expect(nextAttemptAt({ ...pending, lastAttempt: { attempt: 1, succeeded: true, at } })).toBeNull();
+    expect(nextAttemptAt({ ...pending, lastAttempt: null })).toBeNull();
+  });
+
+  it('has none for a first delivery to a disabled endpoint, but keeps a redelivery’s', () => {
+    const lastAttempt = { attempt: 1, succeeded: false, at };
+    expect(nextAttemptAt({ ...pending, endpointEnabled: false, lastAttempt })).toBeNull();
+    expect(
+      nextAttemptAt({ ...pending, endpointEnabled: false, round: 'another-round', lastAttempt }),
+    ).toEqual(new Date(at.getTime() + 5_000));
   });
 });

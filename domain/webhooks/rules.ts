@@ -158,3 +158,76 @@ export type WebhookDeliveryRequest = { webhookEventId: string; round: string };
 
 /** A webhook event as the dispatcher hands it to its endpoint's workflow. */
 export type WebhookDeliveryTarget = WebhookDeliveryRequest & { resourceId: string };
+
+// ---- endpoint health (the dashboard's badge and the endpoint page) ----
+
+/** Health is measured over the attempts of this many days: recent enough to reflect a fix. */
+export const HEALTH_WINDOW_DAYS = 7;
+export const HEALTH_WINDOW_MS = HEALTH_WINDOW_DAYS * 24 * 3_600_000;
+
+/** From this share of successful attempts on an endpoint counts as healthy; below the second, failing. */
+export const HEALTHY_SUCCESS_RATE = 0.95;
+export const FAILING_SUCCESS_RATE = 0.5;
+
+export const ENDPOINT_HEALTH_STATUSES = ['healthy', 'degraded', 'failing', 'idle', 'disabled'] as const;
+export type EndpointHealthStatus = (typeof ENDPOINT_HEALTH_STATUSES)[number];
+
+/** Share of successful attempts, or null when there were none to judge by. */
+export function successRate(attempts: number, succeeded: number): number | null {
+  return attempts === 0 ? null : succeeded / attempts;
+}
+
+export function endpointHealthStatus(input: {
+  enabled: boolean;
+  attempts: number;
+  succeeded: number;
+}): EndpointHealthStatus {
+  if (!input.enabled) return 'disabled';
+  const rate = successRate(input.attempts, input.succeeded);
+  if (rate === null) return 'idle';
+  if (rate >= HEALTHY_SUCCESS_RATE) return 'healthy';
+  return rate >= FAILING_SUCCESS_RATE ? 'degraded' : 'failing';
+}
+
+export const DISABLED_CAUSES = ['gone', 'failing', 'manual'] as const;
+export type DisabledCause = (typeof DISABLED_CAUSES)[number];
+
+/**
+ * Why an endpoint is off. Delivery stores its reason (`gone`, `failing`) when it disables one; a
+ * seller switching it off stores none, so a disabled endpoint without a reason was switched off.
+ */
+export function disabledCause(enabled: boolean, reason: DisabledReason | null): DisabledCause | null {
+  if (enabled) return null;
+  return reason ?? 'manual';
+}
+
+export const DISABLED_CAUSE_TEXT: Record<DisabledCause, string> = {
+  gone: 'the receiver answered 410 Gone, which says it will never accept deliveries again',
+  failing: `${CONSECUTIVE_FAILED_EVENTS_TO_DISABLE} events in a row failed every retry`,
+  manual: 'someone in your organization switched it off',
+};
+
+/**
+ * When the next attempt of an event is due, or null when none is: its round ended, its last attempt
+ * succeeded, the schedule ran out, or a first delivery waits for a disabled endpoint. The workflow
+ * draws ±10 % jitter (`RETRY_JITTER_RATIO`) around this time and may start later when the event
+ * queues behind an earlier one about its resource. An event with no attempt yet has none to show:
+ * its first attempt is being made, or it waits behind an earlier event about its resource.
+ */
+export function nextAttemptAt(input: {
+  status: 'pending' | 'succeeded' | 'failed';
+  round: string;
+  endpointEnabled: boolean;
+  lastAttempt: { attempt: number; succeeded: boolean; at: Date } | null;
+}): Date | null {
+  if (input.status !== 'pending') return null;
+  if (!input.endpointEnabled && input.round === 'dispatch') return null;
+  const last = input.lastAttempt;
+  if (!last) return null;
+  if (last.succeeded) return null;
+  const delay = RETRY_SCHEDULE_MS[last.attempt];
+  return delay === undefined ? null : new Date(last.at.getTime() + delay);
+}
+
+/** "Send test event" sends the organization as it is now, under a type every receiver accepts. */
+export const TEST_EVENT_TYPE = 'organization.updated' satisfies WebhookEventType;

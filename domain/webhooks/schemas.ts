@@ -7,7 +7,7 @@ import {
   textSchema,
   withTextRule,
 } from '../platform/schemas.js';
-import { isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
+import { DISABLED_CAUSES, ENDPOINT_HEALTH_STATUSES, isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
 
 export const webhookFormatSchema = z.enum(WEBHOOK_FORMATS);
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -90,3 +90,61 @@ export type WebhookEndpointResponse = z.infer<typeof webhookEndpointSchema>;
 export type WebhookDeliveryResponse = z.infer<typeof webhookDeliverySchema>;
 export type WebhookEndpointListQuery = z.infer<typeof webhookEndpointListQuerySchema>;
 export type WebhookDeliveryListQuery = z.infer<typeof webhookDeliveryListQuerySchema>;
+
+// ---- extensions for the dashboard: endpoint health, events with their attempts, test events ----
+
+const instant = z.iso.datetime({ offset: true });
+
+/** An endpoint's health over the last `window_days` days of attempts (our extension). */
+export const webhookEndpointHealthSchema = z.object({
+  endpoint_id: z.uuid(),
+  status: z.enum(ENDPOINT_HEALTH_STATUSES),
+  window_days: z.number().int().positive(),
+  attempts: z.number().int().min(0),
+  succeeded_attempts: z.number().int().min(0),
+  /** Between 0 and 1; null without attempts in the window. */
+  success_rate: z.number().min(0).max(1).nullable(),
+  consecutive_failed_events: z.number().int().min(0),
+  failed_events_to_disable: z.number().int().positive(),
+  last_failure: z
+    .object({ at: instant, http_code: z.number().int().nullable(), error: z.string().nullable() })
+    .nullable(),
+  disabled_at: instant.nullable(),
+  disabled_reason: z.enum(DISABLED_CAUSES).nullable(),
+});
+
+/** One HTTP attempt of an event; `attempt` counts from 1 in each round (a redelivery starts one). */
+export const webhookAttemptSchema = z.object({
+  id: z.uuid(),
+  created_at: instant,
+  attempt: z.number().int().positive(),
+  redelivery: z.boolean(),
+  http_code: z.number().int().nullable(),
+  succeeded: z.boolean(),
+  duration_ms: z.number().int().min(0),
+  response: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+/** One event sent to one endpoint with its attempts, oldest first (our extension). */
+export const webhookEndpointEventSchema = z.object({
+  id: z.uuid(),
+  created_at: instant,
+  type: webhookEventTypeSchema,
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  /** Sent by "send test event", not by a change. */
+  test: z.boolean(),
+  last_http_code: z.number().int().nullable(),
+  /** When the next retry is due (±10 %), null when none is scheduled. */
+  next_attempt_at: instant.nullable(),
+  payload: z.string(),
+  attempts: z.array(webhookAttemptSchema),
+});
+
+export const webhookEndpointEventListQuerySchema = pageQuerySchema;
+export const webhookHealthListQuerySchema = webhookEndpointListQuerySchema;
+
+export type WebhookEndpointHealth = z.infer<typeof webhookEndpointHealthSchema>;
+export type WebhookEndpointEvent = z.infer<typeof webhookEndpointEventSchema>;
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
+export type WebhookEndpointEventListQuery = z.infer<typeof webhookEndpointEventListQuerySchema>;

@@ -1,8 +1,20 @@
-import type { DeliveryRow, WebhookEndpointRow } from './repository.js';
+import type { DeliveryRow, EndpointEventRow, WebhookEndpointRow } from './repository.js';
+import {
+  CONSECUTIVE_FAILED_EVENTS_TO_DISABLE,
+  disabledCause,
+  endpointHealthStatus,
+  HEALTH_WINDOW_DAYS,
+  nextAttemptAt,
+  successRate,
+} from './rules.js';
 import {
   webhookDeliverySchema,
+  webhookEndpointEventSchema,
+  webhookEndpointHealthSchema,
   webhookEndpointSchema,
   type WebhookDeliveryResponse,
+  type WebhookEndpointEvent,
+  type WebhookEndpointHealth,
   type WebhookEndpointResponse,
 } from './schemas.js';
 
@@ -37,5 +49,65 @@ export function webhookDeliveryView(row: DeliveryRow): WebhookDeliveryResponse {
       succeeded: row.webhookEvent.succeeded,
       payload: row.webhookEvent.payload,
     },
+  });
+}
+
+export function webhookEndpointHealthView(
+  endpoint: WebhookEndpointRow,
+  counts: { attempts: number; succeeded: number },
+  lastFailure: { at: Date; httpCode: number | null; error: string | null } | null,
+): WebhookEndpointHealth {
+  return webhookEndpointHealthSchema.parse({
+    endpoint_id: endpoint.id,
+    status: endpointHealthStatus({ enabled: endpoint.enabled, ...counts }),
+    window_days: HEALTH_WINDOW_DAYS,
+    attempts: counts.attempts,
+    succeeded_attempts: counts.succeeded,
+    success_rate: successRate(counts.attempts, counts.succeeded),
+    consecutive_failed_events: endpoint.consecutiveFailedEvents,
+    failed_events_to_disable: CONSECUTIVE_FAILED_EVENTS_TO_DISABLE,
+    last_failure: lastFailure
+      ? { at: lastFailure.at.toISOString(), http_code: lastFailure.httpCode, error: lastFailure.error }
+      : null,
+    disabled_at: endpoint.enabled ? null : (endpoint.disabledAt?.toISOString() ?? null),
+    disabled_reason: disabledCause(endpoint.enabled, endpoint.disabledReason),
+  });
+}
+
+export function webhookEndpointEventView(
+  row: EndpointEventRow,
+  endpointEnabled: boolean,
+): WebhookEndpointEvent {
+  const current = row.deliveries.filter((delivery) => delivery.round === row.round);
+  const last = current.reduce<(typeof current)[number] | null>(
+    (latest, delivery) => (latest === null || delivery.attempt > latest.attempt ? delivery : latest),
+    null,
+  );
+  const next = nextAttemptAt({
+    status: row.status,
+    round: row.round,
+    endpointEnabled,
+    lastAttempt: last ? { attempt: last.attempt, succeeded: last.succeeded, at: last.createdAt } : null,
+  });
+  return webhookEndpointEventSchema.parse({
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    type: row.type,
+    status: row.status,
+    test: row.outboxEvent.endpointId !== null,
+    last_http_code: row.lastHttpCode,
+    next_attempt_at: next?.toISOString() ?? null,
+    payload: row.payload,
+    attempts: row.deliveries.map((delivery) => ({
+      id: delivery.id,
+      created_at: delivery.createdAt.toISOString(),
+      attempt: delivery.attempt,
+      redelivery: delivery.round !== 'dispatch',
+      http_code: delivery.httpCode,
+      succeeded: delivery.succeeded,
+      duration_ms: delivery.durationMs,
+      response: delivery.response,
+      error: delivery.error,
+    })),
   });
 }

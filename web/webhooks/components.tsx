@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/events/schemas';
 import { WEBHOOK_FORMATS } from '../../domain/webhooks/rules';
+import './webhooks.css';
 
 const FORMAT_LABELS: Record<(typeof WEBHOOK_FORMATS)[number], string> = {
   raw: 'Raw JSON',
@@ -49,6 +50,7 @@ export function EndpointFields(props: {
           />
           All events
         </label>
+        {events.length === 0 ? <NoEventsWarning /> : null}
         <div className="event-grid">
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="checkbox">
@@ -69,6 +71,16 @@ export function EndpointFields(props: {
         </div>
       </fieldset>
     </>
+  );
+}
+
+/** An endpoint without events is sent nothing but test events. */
+export function NoEventsWarning() {
+  return (
+    <p className="webhook-warning" role="note" data-testid="webhook-no-events">
+      This endpoint subscribes to no events, so nothing will be sent to it. Tick the events your receiver
+      handles, or &ldquo;All events&rdquo;, then save.
+    </p>
   );
 }
 

@@ -14,9 +14,17 @@ import {
 import { checkedEvents, EndpointFields, SecretOnce } from '../../../../webhooks/components';
 import { webhookEndpointQuery } from '../../../../webhooks/queries';
 import { generateWebhookSecret } from '../../../../webhooks/secret';
+import '../../../../webhooks/webhooks.css';
 
 /** An endpoint's URL, format and events, its switch, secret rotation and deletion. */
-export function WebhookEndpointSettings({ endpoint }: { endpoint: WebhookEndpointResponse }) {
+export function WebhookEndpointSettings({
+  endpoint,
+  canManage,
+}: {
+  endpoint: WebhookEndpointResponse;
+  /** Members see the settings without the means to change them (the API allows owners and admins). */
+  canManage: boolean | null;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
@@ -33,6 +41,8 @@ export function WebhookEndpointSettings({ endpoint }: { endpoint: WebhookEndpoin
       );
       queryClient.setQueryData(webhookEndpointQuery(endpoint.id).queryKey, updated);
       await queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
+      // Enabling or disabling changes the endpoint's health and its next retries.
+      await queryClient.invalidateQueries({ queryKey: ['webhook-endpoint', endpoint.id, 'health'] });
       setError(null);
       setSaved(done);
       return true;
@@ -67,37 +77,44 @@ export function WebhookEndpointSettings({ endpoint }: { endpoint: WebhookEndpoin
         className="stack"
         noValidate
       >
-        <EndpointFields url={endpoint.url} format={endpoint.format} events={endpoint.events} />
-        <div className="button-row">
-          <button type="submit">Save endpoint</button>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() =>
-              void update(
-                { enabled: !endpoint.enabled },
-                endpoint.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.',
-              )
-            }
-          >
-            {endpoint.enabled ? 'Disable' : 'Enable'}
-          </button>
-          <ConfirmButton
-            label="Rotate secret"
-            question="Replace the signing secret? Receivers must use the new one."
-            onConfirm={rotateSecret}
-          />
-          <ConfirmButton
-            label="Delete endpoint"
-            question="Delete this endpoint?"
-            className="danger"
-            onConfirm={() =>
-              deleteResource(`/v1/webhooks/endpoints/${endpoint.id}`)
-                .then(() => navigate({ to: '/dashboard/webhooks' }))
-                .catch((failure: Error) => setError(failure.message))
-            }
-          />
-        </div>
+        <fieldset className="plain-fieldset stack" disabled={!canManage}>
+          <EndpointFields url={endpoint.url} format={endpoint.format} events={endpoint.events} />
+        </fieldset>
+        {canManage === false ? (
+          <p className="muted">Only owners and admins can change this endpoint.</p>
+        ) : null}
+        {canManage ? (
+          <div className="button-row webhook-actions">
+            <button type="submit">Save endpoint</button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                void update(
+                  { enabled: !endpoint.enabled },
+                  endpoint.enabled ? 'Endpoint disabled.' : 'Endpoint enabled.',
+                )
+              }
+            >
+              {endpoint.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <ConfirmButton
+              label="Rotate secret"
+              question="Replace the signing secret? Receivers must use the new one."
+              onConfirm={rotateSecret}
+            />
+            <ConfirmButton
+              label="Delete endpoint"
+              question="Delete this endpoint?"
+              className="danger"
+              onConfirm={() =>
+                deleteResource(`/v1/webhooks/endpoints/${endpoint.id}`)
+                  .then(() => navigate({ to: '/dashboard/webhooks' }))
+                  .catch((failure: Error) => setError(failure.message))
+              }
+            />
+          </div>
+        ) : null}
       </form>
       <SuccessNote message={saved} />
       <ErrorNote message={error} />
