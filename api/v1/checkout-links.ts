@@ -3,12 +3,14 @@ import {
   checkoutLinkIdParamsSchema,
   checkoutLinkListQuerySchema,
   checkoutLinkSchema,
+  checkoutLinkStatsSchema,
   checkoutLinkUpdateSchema,
 } from '../../domain/checkout-links/schemas.js';
 import {
   createCheckoutLink,
   deleteCheckoutLink,
   findCheckoutLinkFor,
+  getCheckoutLinkStats,
   listCheckoutLinks,
   updateCheckoutLink,
   type CheckoutLinksContext,
@@ -83,5 +85,19 @@ export function registerCheckoutLinkOperations(api: OperationRegistry, ctx: Chec
     async ({ params, caller }) => {
       await deleteCheckoutLink(ctx.db, caller, params.id);
     },
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/checkout-links/{id}/stats',
+      operationId: 'checkout-links:stats',
+      summary: 'Visits, conversions and revenue of a checkout link',
+      extension:
+        'Tollgate extension, not in Polar: the checkouts opened from the link (visits), how many were paid (conversions) and the conversion rate, and the net revenue of their orders less refunds, per currency.',
+      params: checkoutLinkIdParamsSchema,
+      response: checkoutLinkStatsSchema,
+    },
+    async ({ params, caller }) => getCheckoutLinkStats(ctx.db, caller, params.id),
   );
 }

@@ -1,24 +1,30 @@
+import { z } from 'zod';
 import {
   customerCreateSchema,
+  customerExportQuerySchema,
   customerExternalIdParamsSchema,
   customerIdParamsSchema,
   customerListQuerySchema,
   customerSchema,
   customerStateSchema,
+  customerSummarySchema,
   customerUpdateExternalSchema,
   customerUpdateSchema,
 } from '../../domain/customers/schemas.js';
 import {
   createCustomer,
   deleteCustomer,
+  exportCustomers,
   findCustomerFor,
   getCustomerState,
+  getCustomerSummary,
   listCustomers,
   updateCustomer,
 } from '../../domain/customers/service.js';
 import { customerView } from '../../domain/customers/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
+import { streamCsv } from '../http/csv.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'customers', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
@@ -47,6 +53,36 @@ export function registerCustomerOperations(api: OperationRegistry, { db }: { db:
       response: customerSchema,
     },
     async ({ body, caller }) => createCustomer(db, caller, body),
+  );
+
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/customers/export',
+      operationId: 'customers:export',
+      summary: 'Export customers as CSV',
+      extension:
+        "Tollgate extension, not in Polar: the customers the list's filters and sorting keep, every page, as CSV.",
+      query: customerExportQuerySchema,
+      response: z.string(),
+      mediaType: 'text/csv',
+    },
+    async ({ query, caller, res }) => streamCsv(res, exportCustomers(db, caller, query), 'customers.csv'),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/customers/{id}/summary',
+      operationId: 'customers:summary',
+      summary: 'What a customer brought in and holds',
+      extension:
+        'Tollgate extension, not in Polar: the number of orders, the lifetime value (net amounts of paid orders less refunds, per currency, excluding tax) and the number of subscriptions of a customer.',
+      params: customerIdParamsSchema,
+      response: customerSummarySchema,
+    },
+    async ({ params, caller }) => getCustomerSummary(db, caller, params.id),
   );
 
   // External first: `/customers/external/state` must not read as the state of a customer with id "external".

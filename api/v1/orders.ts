@@ -1,11 +1,15 @@
+import { z } from 'zod';
 import {
+  orderExportQuerySchema,
   orderIdParamsSchema,
   orderInvoiceSchema,
   orderListQuerySchema,
   orderSchema,
+  orderTimelineSchema,
   orderUpdateSchema,
 } from '../../domain/orders/schemas.js';
 import {
+  exportOrders,
   generateInvoice,
   getOrder,
   listOrders,
@@ -13,7 +17,9 @@ import {
   updateOrder,
   type InvoiceContext,
 } from '../../domain/orders/service.js';
+import { getOrderTimeline } from '../../domain/orders/timeline.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
+import { streamCsv } from '../http/csv.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'orders', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
@@ -30,6 +36,21 @@ export function registerOrderOperations(api: OperationRegistry, ctx: InvoiceCont
       response: listResourceSchema(orderSchema),
     },
     async ({ query, caller }) => listOrders(ctx.db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/orders/export',
+      operationId: 'orders:export',
+      summary: 'Export orders as CSV',
+      extension:
+        "Tollgate extension, not in Polar: the orders the list's filters and sorting keep, every page, as CSV (amounts in minor units and as decimals, ISO timestamps).",
+      query: orderExportQuerySchema,
+      response: z.string(),
+      mediaType: 'text/csv',
+    },
+    async ({ query, caller, res }) => streamCsv(res, exportOrders(ctx.db, caller, query), 'orders.csv'),
   );
   api.add(
     {
@@ -81,5 +102,19 @@ export function registerOrderOperations(api: OperationRegistry, ctx: InvoiceCont
       response: orderInvoiceSchema,
     },
     async ({ params, caller }) => orderInvoiceUrl(ctx, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/orders/{id}/timeline',
+      operationId: 'orders:timeline',
+      summary: "The order's timeline",
+      extension:
+        'Tollgate extension, not in Polar: what happened to the order, oldest first: its creation, each payment attempt with the card, the invoice, refunds, the emails sent to the buyer and the webhook events sent about it with their delivery status.',
+      params: orderIdParamsSchema,
+      response: orderTimelineSchema,
+    },
+    async ({ params, caller }) => getOrderTimeline(ctx.db, caller, params.id),
   );
 }

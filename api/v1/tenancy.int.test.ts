@@ -385,6 +385,13 @@ const scenarios = [
     operations: [
       { operationId: 'customers:list', method: 'get', path: '/customers/' },
       {
+        operationId: 'customers:export',
+        method: 'get',
+        path: '/customers/export',
+        exported: (customer) => customer.email,
+      },
+      { operationId: 'customers:summary', method: 'get', path: '/customers/{id}/summary' },
+      {
         operationId: 'customers:create',
         method: 'post',
         path: '/customers/',
@@ -477,6 +484,7 @@ const scenarios = [
         body: () => ({ label: 'Renamed' }),
       },
       { operationId: 'checkout-links:delete', method: 'delete', path: '/checkout-links/{id}' },
+      { operationId: 'checkout-links:stats', method: 'get', path: '/checkout-links/{id}/stats' },
     ],
   }),
   tenancyScenario({
@@ -547,6 +555,28 @@ const scenarios = [
         path: '/webhooks/endpoints/{id}',
         body: () => ({ url: 'https://hooks.example.test/renamed' }),
       },
+      {
+        operationId: 'webhooks:list_webhook_endpoint_health',
+        method: 'get',
+        path: '/webhooks/health',
+        listedBy: 'endpoint_id',
+      },
+      {
+        operationId: 'webhooks:get_webhook_endpoint_health',
+        method: 'get',
+        path: '/webhooks/endpoints/{id}/health',
+      },
+      {
+        operationId: 'webhooks:list_webhook_endpoint_events',
+        method: 'get',
+        path: '/webhooks/endpoints/{id}/events',
+      },
+      {
+        operationId: 'webhooks:send_test_webhook_event',
+        method: 'post',
+        path: '/webhooks/endpoints/{id}/test',
+        allowedStatus: 202,
+      },
       { operationId: 'webhooks:delete_webhook_endpoint', method: 'delete', path: '/webhooks/endpoints/{id}' },
     ],
   }),
@@ -599,6 +629,12 @@ const scenarios = [
         path: '/checkouts/{id}',
         body: () => ({ metadata: { changed: 'yes' } }),
       },
+      {
+        operationId: 'checkouts:export',
+        method: 'get',
+        path: '/checkouts/export',
+        exported: (checkout) => checkout.id,
+      },
     ],
   }),
   tenancyScenario({
@@ -622,6 +658,8 @@ const scenarios = [
       },
       { operationId: 'orders:generate_invoice', method: 'post', path: '/orders/{id}/invoice' },
       { operationId: 'orders:invoice', method: 'get', path: '/orders/{id}/invoice' },
+      { operationId: 'orders:timeline', method: 'get', path: '/orders/{id}/timeline' },
+      { operationId: 'orders:export', method: 'get', path: '/orders/export', exported: (order) => order.id },
     ],
   }),
   tenancyScenario({
@@ -735,6 +773,22 @@ const scenarios = [
           z.object({ totals: z.object({ orders: z.number() }) }).parse(answer).totals.orders,
       },
       { operationId: 'metrics:limits', method: 'get', path: '/metrics/limits', report: () => null },
+    ],
+  }),
+  tenancyScenario({
+    name: 'search',
+    scope: 'customers',
+    // Both organizations have one customer whose email holds the searched text: ours finds its own.
+    seed: async ({ polar }) => createCustomer(polar, { email: `searched-${suffix()}@example.test` }),
+    stored: (db, customer) => db.customer.findUnique({ where: { id: customer.id } }),
+    operations: [
+      {
+        operationId: 'search:search',
+        method: 'get',
+        path: '/search/',
+        query: { query: 'searched-' },
+        report: (answer) => z.object({ customers: z.array(z.unknown()) }).parse(answer).customers.length,
+      },
     ],
   }),
 ];

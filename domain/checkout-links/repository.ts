@@ -59,3 +59,28 @@ export async function replaceLinkProducts(
 }
 
 export type CheckoutLinkRow = NonNullable<Awaited<ReturnType<typeof findLiveCheckoutLink>>>;
+
+/** The link's checkouts counted, and the orders they made summed, by the database. */
+export async function checkoutLinkTotals(db: Db, organizationId: string, checkoutLinkId: string) {
+  const [checkouts, revenue] = await Promise.all([
+    db.sql.query<{ visits: number; conversions: number }>(
+      `SELECT count(*)::int AS visits, (count(*) FILTER (WHERE status = 'succeeded'))::int AS conversions
+       FROM checkouts WHERE organization_id = $1::uuid AND checkout_link_id = $2::uuid`,
+      [organizationId, checkoutLinkId],
+    ),
+    // bigint sums: a busy link's total may outgrow an int.
+    db.sql.query<{ currency: string; amount: string }>(
+      `SELECT o.currency, sum(o.net_amount::bigint - o.refunded_amount::bigint)::text AS amount
+       FROM orders o JOIN checkouts c ON c.id = o.checkout_id
+       WHERE c.organization_id = $1::uuid AND c.checkout_link_id = $2::uuid
+         AND o.organization_id = $1::uuid AND o.status <> 'pending'
+       GROUP BY o.currency ORDER BY o.currency`,
+      [organizationId, checkoutLinkId],
+    ),
+  ]);
+  return {
+    visits: checkouts.rows[0]!.visits,
+    conversions: checkouts.rows[0]!.conversions,
+    revenue: revenue.rows.map((row) => ({ currency: row.currency, amount: Number(row.amount) })),
+  };
+}

@@ -131,3 +131,17 @@ export type CheckoutLinkListQuery = z.infer<typeof checkoutLinkListQuerySchema>;
 export const checkoutLinkIdParamsSchema = z.object({
   id: z.uuid({ message: 'Input should be a valid UUID' }),
 });
+
+/** How a checkout link sells (our extension). */
+export const checkoutLinkStatsSchema = z.object({
+  checkout_link_id: z.uuid(),
+  /** Checkouts opened from the link: each visit of its URL opens one. */
+  visits: z.number().int().min(0),
+  /** Of those, the checkouts that were paid. */
+  conversions: z.number().int().min(0),
+  /** conversions / visits, 0 without visits. */
+  conversion_rate: z.number().min(0).max(1),
+  /** Net amounts of the orders it made less refunds, per currency, in minor units, excluding tax. */
+  revenue: z.array(z.object({ currency: z.string(), amount: z.number().int() })),
+});
+export type CheckoutLinkStats = z.infer<typeof checkoutLinkStatsSchema>;

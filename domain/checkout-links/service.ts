@@ -8,6 +8,7 @@ import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findPrice } from '../products/repository.js';
 import { resolveProductsToSell } from '../products/service.js';
 import {
+  checkoutLinkTotals,
   findLiveCheckoutLink,
   insertCheckoutLink,
   listLiveCheckoutLinks,
@@ -15,9 +16,11 @@ import {
   updateCheckoutLinkRow,
   type CheckoutLinkRow,
 } from './repository.js';
+import { checkoutLinkStatsSchema } from './schemas.js';
 import type {
   CheckoutLink,
   CheckoutLinkCreate,
+  CheckoutLinkStats,
   CheckoutLinkListQuery,
   CheckoutLinkUpdate,
 } from './schemas.js';
@@ -143,4 +146,17 @@ export async function deleteCheckoutLink(db: Db, caller: Caller, id: string): Pr
   const current = await findCheckoutLinkFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
   await db.$transaction((tx) => updateCheckoutLinkRow(tx, id, { deletedAt: new Date() }));
+}
+
+/** Visits, conversions and revenue of a link, deleted links included (their history stays). */
+export async function getCheckoutLinkStats(db: Db, caller: Caller, id: string): Promise<CheckoutLinkStats> {
+  const link = await findCheckoutLinkFor(db, caller, id);
+  const totals = await checkoutLinkTotals(db, link.organizationId, link.id);
+  return checkoutLinkStatsSchema.parse({
+    checkout_link_id: link.id,
+    visits: totals.visits,
+    conversions: totals.conversions,
+    conversion_rate: totals.visits === 0 ? 0 : totals.conversions / totals.visits,
+    revenue: totals.revenue,
+  });
 }

@@ -152,3 +152,32 @@ export async function forgetCheckoutSessionToken(db: Client, tokenHash: string):
     data: { customerSessionTokenHash: null },
   });
 }
+
+const checkoutExportSelect = {
+  id: true,
+  createdAt: true,
+  status: true,
+  expiresAt: true,
+  currency: true,
+  amount: true,
+  discountAmount: true,
+  netAmount: true,
+  taxAmount: true,
+  totalAmount: true,
+  customerEmail: true,
+  customerName: true,
+  checkoutLinkId: true,
+  product: { select: { name: true } },
+} as const satisfies Prisma.CheckoutSelect;
+
+export type CheckoutExportRow = Prisma.CheckoutGetPayload<{ select: typeof checkoutExportSelect }>;
+
+/** One page of the export: only the columns it writes. */
+export function listCheckoutExportRows(
+  db: Db,
+  where: Prisma.CheckoutWhereInput,
+  orderBy: Prisma.CheckoutOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return db.checkout.findMany({ where, orderBy, select: checkoutExportSelect, ...page });
+}

@@ -11,7 +11,7 @@ import { recordEvent } from '../events/repository.js';
 import { readMetadata } from '../metadata/rules.js';
 import { METADATA_MAX_KEYS, type Metadata } from '../metadata/schemas.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
-import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { resolveProductsToSell } from '../products/service.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { priceCheckout, type PricedCheckout } from './pricing.js';
@@ -22,6 +22,7 @@ import {
   findEmbedOrigin,
   findUnfinishedCheckouts,
   insertCheckout,
+  listCheckoutExportRows,
   listCheckoutRows,
   lockCheckout,
   updateCheckoutRow,
@@ -39,6 +40,7 @@ import {
   type CheckoutClientUpdate,
   type CheckoutConfirm,
   type CheckoutCreate,
+  type CheckoutExportQuery,
   type CheckoutLinkPrefill,
   type CheckoutListQuery,
   type CheckoutPublic,
@@ -46,7 +48,14 @@ import {
   type CheckoutStatus,
   type CheckoutUpdate,
 } from './schemas.js';
-import { checkoutView, checkoutPublicView, checkoutUrl, readCustomFieldData } from './views.js';
+import {
+  CHECKOUT_EXPORT_COLUMNS,
+  checkoutExportRow,
+  checkoutView,
+  checkoutPublicView,
+  checkoutUrl,
+  readCustomFieldData,
+} from './views.js';
 import {
   findProductsByIds,
   findCurrentPrice,
@@ -407,11 +416,12 @@ export async function getCheckout(ctx: CheckoutsContext, caller: Caller, id: str
 
 const SORT_COLUMNS = { created_at: 'createdAt', expires_at: 'expiresAt', status: 'status' } as const;
 
-export async function listCheckouts(ctx: CheckoutsContext, caller: Caller, query: CheckoutListQuery) {
-  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
+/** The checkouts of `organizationIds` the list's filters keep. */
+function checkoutWhere(organizationIds: string[], query: CheckoutExportQuery): Prisma.CheckoutWhereInput {
   const where: Prisma.CheckoutWhereInput = { organizationId: { in: organizationIds } };
   if (query.product_id) where.productId = { in: query.product_id };
   if (query.customer_id) where.customerId = { in: query.customer_id };
+  if (query.checkout_link_id) where.checkoutLinkId = { in: query.checkout_link_id };
   if (query.status) where.status = { in: query.status };
   if (query.query) {
     where.OR = [
@@ -419,11 +429,45 @@ export async function listCheckouts(ctx: CheckoutsContext, caller: Caller, query
       { customerName: { contains: query.query, mode: 'insensitive' } },
     ];
   }
-  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
-    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  return where;
+}
+
+const checkoutSorting = (sorting: CheckoutExportQuery['sorting']) => [
+  ...parseSorting<keyof typeof SORT_COLUMNS>(sorting ?? ['-created_at']).map(({ field, direction }) => ({
+    [SORT_COLUMNS[field]]: direction,
+  })),
+  // Equal keys still page in one order.
+  { id: 'asc' as const },
+];
+
+export async function listCheckouts(ctx: CheckoutsContext, caller: Caller, query: CheckoutListQuery) {
+  const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
+  const [rows, total] = await listCheckoutRows(
+    ctx.db,
+    checkoutWhere(organizationIds, query),
+    checkoutSorting(query.sorting),
+    pageToSkipTake(query),
   );
-  const [rows, total] = await listCheckoutRows(ctx.db, where, orderBy, pageToSkipTake(query));
   return paginated(await renderCheckouts(ctx, rows), total, query);
+}
+
+const EXPORT_PAGE = 500;
+
+/** The list's checkouts as CSV lines (header first), read a page at a time. */
+export async function* exportCheckouts(
+  db: Db,
+  caller: Caller,
+  query: CheckoutExportQuery,
+): AsyncGenerator<string> {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where = checkoutWhere(organizationIds, query);
+  const orderBy = checkoutSorting(query.sorting);
+  yield csvLine(CHECKOUT_EXPORT_COLUMNS);
+  for (let skip = 0; ; skip += EXPORT_PAGE) {
+    const rows = await listCheckoutExportRows(db, where, orderBy, { skip, take: EXPORT_PAGE });
+    for (const row of rows) yield csvLine(checkoutExportRow(row));
+    if (rows.length < EXPORT_PAGE) return;
+  }
 }
 
 /** Open (or failed and retryable) and not past its expiry; anything else refuses changes. */

@@ -5,7 +5,8 @@ import { readMetadata } from '../metadata/rules.js';
 import { organizationView } from '../organizations/views.js';
 import type { ProductRow } from '../products/repository.js';
 import { priceView, productView } from '../products/views.js';
-import type { CheckoutRow } from './repository.js';
+import { decimalAmount } from '../invoices/rules.js';
+import type { CheckoutExportRow, CheckoutRow } from './repository.js';
 import { customerBillingAddressFields } from './rules.js';
 import type { Checkout, CheckoutPublic } from './schemas.js';
 
@@ -181,4 +182,43 @@ export function checkoutPublicView(
   settings: CheckoutViewSettings,
 ): CheckoutPublic {
   return { ...commonView(row, offered, settings), organization: organizationView(row.organization) };
+}
+
+/** The CSV export's columns: amounts in minor units, and the total as a decimal of the currency. */
+export const CHECKOUT_EXPORT_COLUMNS = [
+  'Checkout ID',
+  'Created At',
+  'Status',
+  'Product',
+  'Customer Email',
+  'Customer Name',
+  'Currency',
+  'Amount',
+  'Discount Amount',
+  'Net Amount',
+  'Tax Amount',
+  'Total Amount',
+  'Total',
+  'Expires At',
+  'Checkout Link ID',
+] as const;
+
+export function checkoutExportRow(row: CheckoutExportRow): (string | number | null)[] {
+  return [
+    row.id,
+    row.createdAt.toISOString(),
+    row.status,
+    row.product.name,
+    row.customerEmail,
+    row.customerName,
+    row.currency.toUpperCase(),
+    row.amount,
+    row.discountAmount,
+    row.netAmount,
+    row.taxAmount,
+    row.totalAmount,
+    decimalAmount(row.totalAmount, row.currency),
+    row.expiresAt.toISOString(),
+    row.checkoutLinkId,
+  ];
 }

@@ -182,3 +182,25 @@ export type CustomerState = z.infer<typeof customerStateSchema>;
 export type CustomerCreate = z.infer<typeof customerCreateSchema>;
 export type CustomerUpdate = z.infer<typeof customerUpdateSchema>;
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;
+
+/** The filters of the list, without its page: what a CSV export of the list takes. */
+export const customerExportQuerySchema = customerListQuerySchema.omit({ page: true, limit: true });
+export type CustomerExportQuery = z.infer<typeof customerExportQuerySchema>;
+
+/** An amount of one currency, in its minor units. */
+const currencyAmountSchema = z.object({ currency: z.string(), amount: z.number().int() });
+
+/** What a customer brought in and holds (our extension). */
+export const customerSummarySchema = z.object({
+  customer_id: z.uuid(),
+  orders_count: z.number().int().min(0),
+  /** Orders that were paid (refunded ones included). */
+  paid_orders_count: z.number().int().min(0),
+  first_order_at: z.iso.datetime({ offset: true }).nullable(),
+  last_order_at: z.iso.datetime({ offset: true }).nullable(),
+  /** Net amounts of paid orders less what was refunded of them, per currency, excluding tax. */
+  lifetime_value: z.array(currencyAmountSchema),
+  active_subscriptions_count: z.number().int().min(0),
+  subscriptions_count: z.number().int().min(0),
+});
+export type CustomerSummary = z.infer<typeof customerSummarySchema>;

@@ -10,11 +10,13 @@ import { subscriptionsOfCustomer } from '../subscriptions/repository.js';
 import { customerStateSubscriptionView } from '../subscriptions/views.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
-import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
+  customerOrderTotals,
   findLiveCustomer,
   findLiveCustomerByExternalId,
   insertCustomer,
+  listLiveCustomerPage,
   listLiveCustomers,
   updateCustomerRow,
   violatedCustomerConstraint,
@@ -24,13 +26,16 @@ import {
 import { validateTaxId } from './rules.js';
 import {
   customerStateSchema,
+  customerSummarySchema,
   type Customer,
+  type CustomerExportQuery,
+  type CustomerSummary,
   type CustomerCreate,
   type CustomerListQuery,
   type CustomerState,
   type CustomerUpdate,
 } from './schemas.js';
-import { customerView } from './views.js';
+import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerView } from './views.js';
 
 /**
  * The customer with what they hold now: active subscriptions, benefits granted and not revoked,
@@ -119,8 +124,8 @@ export async function createCustomer(db: Db, caller: Caller, input: CustomerCrea
 
 const SORT_COLUMNS = { created_at: 'createdAt', email: 'email', name: 'name' } as const;
 
-export async function listCustomers(db: Db, caller: Caller, query: CustomerListQuery) {
-  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+/** The customers of `organizationIds` the list's filters keep. */
+function customerWhere(organizationIds: string[], query: CustomerExportQuery): Prisma.CustomerWhereInput {
   const where: Prisma.CustomerWhereInput = { organizationId: { in: organizationIds } };
   if (query.email) where.email = query.email.toLowerCase();
   if (query.query) {
@@ -131,11 +136,64 @@ export async function listCustomers(db: Db, caller: Caller, query: CustomerListQ
     ];
   }
   if (query.metadata) where.AND = metadataWhere(query.metadata);
-  const orderBy = parseSorting<keyof typeof SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
-    ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
+  return where;
+}
+
+const customerSorting = (sorting: CustomerExportQuery['sorting']) => [
+  ...parseSorting<keyof typeof SORT_COLUMNS>(sorting ?? ['-created_at']).map(({ field, direction }) => ({
+    [SORT_COLUMNS[field]]: direction,
+  })),
+  // Equal keys still page in one order.
+  { id: 'asc' as const },
+];
+
+export async function listCustomers(db: Db, caller: Caller, query: CustomerListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const [rows, total] = await listLiveCustomers(
+    db,
+    customerWhere(organizationIds, query),
+    customerSorting(query.sorting),
+    pageToSkipTake(query),
   );
-  const [rows, total] = await listLiveCustomers(db, where, orderBy, pageToSkipTake(query));
   return paginated(rows.map(customerView), total, query);
+}
+
+const EXPORT_PAGE = 500;
+
+/** The list's customers as CSV lines (header first), read a page at a time. */
+export async function* exportCustomers(
+  db: Db,
+  caller: Caller,
+  query: CustomerExportQuery,
+): AsyncGenerator<string> {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where = customerWhere(organizationIds, query);
+  const orderBy = customerSorting(query.sorting);
+  yield csvLine(CUSTOMER_EXPORT_COLUMNS);
+  for (let skip = 0; ; skip += EXPORT_PAGE) {
+    const rows = await listLiveCustomerPage(db, where, orderBy, { skip, take: EXPORT_PAGE });
+    for (const row of rows) yield csvLine(customerExportRow(row));
+    if (rows.length < EXPORT_PAGE) return;
+  }
+}
+
+/**
+ * What the customer brought in and holds: orders, lifetime value (net of refunds, excluding tax,
+ * per currency: amounts in different currencies do not add up), subscriptions.
+ */
+export async function getCustomerSummary(db: Db, caller: Caller, id: string): Promise<CustomerSummary> {
+  const customer = await findCustomerFor(db, caller, { id });
+  const totals = await customerOrderTotals(db, customer.organizationId, customer.id);
+  return customerSummarySchema.parse({
+    customer_id: customer.id,
+    orders_count: totals.ordersCount,
+    paid_orders_count: totals.paidOrdersCount,
+    first_order_at: totals.firstOrderAt?.toISOString() ?? null,
+    last_order_at: totals.lastOrderAt?.toISOString() ?? null,
+    lifetime_value: totals.byCurrency,
+    active_subscriptions_count: totals.activeSubscriptions,
+    subscriptions_count: totals.subscriptions,
+  });
 }
 
 /** A live customer the caller may see, by id or by external id; others are not found. */

@@ -25,3 +25,17 @@ export function customerView(row: CustomerRow): Customer {
     avatar_url: avatarUrlFor(row.email),
   });
 }
+
+export const CUSTOMER_EXPORT_COLUMNS = [
+  'Customer ID',
+  'Email',
+  'Name',
+  'External ID',
+  'Created At',
+  'Billing Country',
+] as const;
+
+export function customerExportRow(row: CustomerRow): (string | null)[] {
+  const address = row.billingAddress === null ? null : addressSchema.parse(row.billingAddress);
+  return [row.id, row.email, row.name, row.externalId, row.createdAt.toISOString(), address?.country ?? null];
+}

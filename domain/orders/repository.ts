@@ -212,3 +212,139 @@ export async function purchaserIdsOfProduct(
   });
   return rows.map((row) => row.customerId);
 }
+
+// What an order's timeline is assembled from (domain/orders/timeline.ts).
+
+export function listPaymentAttemptsOfOrder(db: Db, orderId: string) {
+  return db.orderPaymentAttempt.findMany({ where: { orderId }, orderBy: [{ attempt: 'asc' }] });
+}
+
+export function listRefundsOfOrder(db: Db, organizationId: string, orderId: string) {
+  return db.refund.findMany({
+    where: { organizationId, orderId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+export type ProcessorPaymentRecord = {
+  id: string;
+  status: string;
+  paymentMethod: string;
+  declineCode: string | null;
+  failureMessage: string | null;
+  createdAt: Date;
+};
+
+/**
+ * The sandbox processor's payments of a checkout (each confirmation, declines included) or with
+ * these ids. The sandbox keeps them with the metadata the checkout sent; a Stripe deployment has
+ * none of them here.
+ */
+export async function listSandboxPayments(
+  db: Db,
+  filter: { checkoutId: string | null; paymentIds: string[] },
+): Promise<ProcessorPaymentRecord[]> {
+  const { rows } = await db.sql.query<ProcessorPaymentRecord>(
+    `SELECT id, status, payment_method AS "paymentMethod", decline_code AS "declineCode",
+            failure_message AS "failureMessage", created_at AS "createdAt"
+     FROM sandbox_payments
+     WHERE id = ANY($2::text[]) OR ($1::text IS NOT NULL AND metadata->>'checkout_id' = $1::text)
+     ORDER BY created_at, id`,
+    [filter.checkoutId, filter.paymentIds],
+  );
+  return rows;
+}
+
+export function findEmailsByKeys(db: Db, keys: string[]) {
+  return db.emailMessage.findMany({
+    where: { idempotencyKey: { in: keys } },
+    select: {
+      idempotencyKey: true,
+      toAddress: true,
+      subject: true,
+      status: true,
+      createdAt: true,
+      sentAt: true,
+    },
+    orderBy: [{ createdAt: 'asc' }],
+  });
+}
+
+export type OrderEventRecord = {
+  id: string;
+  type: string;
+  createdAt: Date;
+  isInvoiceGenerated: boolean;
+  endpoints: number;
+  succeeded: number;
+  failed: number;
+};
+
+/** The order's events (and those of its refunds) through a transactional outbox, kept forever. */
+const ORDER_EVENT_TYPES = ['order.created', 'order.paid', 'order.updated', 'order.refunded'];
+const REFUND_EVENT_TYPES = ['refund.created', 'refund.updated'];
+
+/**
+ * The webhook events about an order or its refunds, oldest first, with how their deliveries went
+ * (one per subscribed endpoint). `since` bounds the scan of the organization's outbox.
+ */
+export async function listOrderEvents(
+  db: Db,
+  input: { organizationId: string; orderId: string; refundIds: string[]; since: Date | null },
+): Promise<OrderEventRecord[]> {
+  const { rows } = await db.sql.query<OrderEventRecord>(
+    `SELECT oe.id, oe.type, oe.created_at AS "createdAt",
+            coalesce((oe.payload->'data'->>'is_invoice_generated')::boolean, false) AS "isInvoiceGenerated",
+            count(we.id)::int AS endpoints,
+            (count(we.id) FILTER (WHERE we.status = 'succeeded'))::int AS succeeded,
+            (count(we.id) FILTER (WHERE we.status = 'failed'))::int AS failed
+     FROM outbox_events oe
+     LEFT JOIN webhook_events we ON we.outbox_event_id = oe.id
+     WHERE oe.organization_id = $1::uuid
+       AND ($2::timestamptz IS NULL OR oe.created_at >= $2::timestamptz)
+       AND ((oe.type = ANY($3::text[]) AND oe.payload->'data'->>'id' = $4::text)
+         OR (oe.type = ANY($5::text[]) AND oe.payload->'data'->>'id' = ANY($6::text[])))
+     GROUP BY oe.id
+     ORDER BY oe.sequence
+     LIMIT 500`,
+    [
+      input.organizationId,
+      input.since,
+      ORDER_EVENT_TYPES,
+      input.orderId,
+      REFUND_EVENT_TYPES,
+      input.refundIds,
+    ],
+  );
+  return rows;
+}
+
+const orderExportSelect = {
+  id: true,
+  createdAt: true,
+  status: true,
+  billingReason: true,
+  currency: true,
+  subtotalAmount: true,
+  discountAmount: true,
+  netAmount: true,
+  taxAmount: true,
+  totalAmount: true,
+  refundedAmount: true,
+  refundedTaxAmount: true,
+  invoiceNumber: true,
+  customer: { select: { email: true, name: true } },
+  product: { select: { name: true } },
+} as const satisfies Prisma.OrderSelect;
+
+export type OrderExportRow = Prisma.OrderGetPayload<{ select: typeof orderExportSelect }>;
+
+/** One page of the export: only the columns it writes. */
+export function listOrderExportRows(
+  db: Db,
+  where: Prisma.OrderWhereInput,
+  orderBy: Prisma.OrderOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return db.order.findMany({ where, orderBy, select: orderExportSelect, ...page });
+}

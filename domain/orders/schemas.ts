@@ -11,6 +11,8 @@ import {
   pageQuerySchema,
   queryListSchema,
   sortingSchema,
+  TEXT_MAX_LENGTH,
+  textSchema,
 } from '../platform/schemas.js';
 import { productSchema } from '../products/schemas.js';
 
@@ -124,7 +126,64 @@ export const orderListQuerySchema = pageQuerySchema.extend({
   subscription_id: oneOrManyUuids.optional(),
   metadata: metadataQuerySchema.optional(),
   sorting: sortingSchema(orderSortFields),
+  // Our extensions, not in Polar's list: what a seller narrows a sales list by.
+  status: queryListSchema(orderStatusSchema).optional(),
+  /** Orders created at or after this instant. */
+  created_after: datetime.optional(),
+  /** Orders created before this instant. */
+  created_before: datetime.optional(),
+  /** Part of the customer's email or name, or of the product's name. */
+  query: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).optional(),
 });
 export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 
 export const orderIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
+
+/** The filters of the list, without its page: what a CSV export of the list takes. */
+export const orderExportQuerySchema = orderListQuerySchema.omit({ page: true, limit: true });
+export type OrderExportQuery = z.infer<typeof orderExportQuerySchema>;
+
+// The order's timeline (our extension): what happened to it, oldest first.
+
+export const ORDER_TIMELINE_ENTRY_TYPES = [
+  'order_created',
+  'payment_attempt',
+  'invoice_generated',
+  'refund_requested',
+  'refund_succeeded',
+  'refund_failed',
+  'email_sent',
+  'webhook_event',
+] as const;
+
+export const orderTimelineEntrySchema = z.object({
+  type: z.enum(ORDER_TIMELINE_ENTRY_TYPES),
+  at: datetime,
+  /**
+   * payment_attempt: succeeded, failed, requires_action or canceled; refunds: the refund's status;
+   * email_sent: pending or sent; webhook_event: succeeded, failed or pending over its endpoints.
+   */
+  status: z.string().nullable(),
+  /** The card a payment attempt was made with, where the processor told us. */
+  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+  /** Refunds: the amount (excluding tax), in minor units of the order's currency. */
+  amount: z.number().int().nullable(),
+  /**
+   * What the entry is about: the processor's payment id, the invoice number, the refund id, the
+   * email's subject, or the webhook event type.
+   */
+  reference: z.string().nullable(),
+  /**
+   * More about it: a decline's message, a refund's reason or failure, the email's recipient, how
+   * many endpoints a webhook event reached.
+   */
+  detail: z.string().nullable(),
+});
+export type OrderTimelineEntry = z.infer<typeof orderTimelineEntrySchema>;
+
+export const orderTimelineSchema = z.object({
+  order_id: z.uuid(),
+  currency: z.string(),
+  items: z.array(orderTimelineEntrySchema),
+});
+export type OrderTimeline = z.infer<typeof orderTimelineSchema>;

@@ -3,7 +3,8 @@ import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import { orderSubscriptionView } from '../subscriptions/views.js';
-import type { OrderRow } from './repository.js';
+import { decimalAmount } from '../invoices/rules.js';
+import type { OrderExportRow, OrderRow } from './repository.js';
 import { orderSchema, type Order } from './schemas.js';
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
@@ -64,4 +65,50 @@ export function orderView(row: OrderRow): Order {
       product_price_id: item.productPriceId,
     })),
   });
+}
+
+/**
+ * The CSV export's columns: each amount in minor units for sums, and the total and the refunded
+ * amount as decimals of the currency for people (as the subscriptions export writes its price).
+ */
+export const ORDER_EXPORT_COLUMNS = [
+  'Order ID',
+  'Created At',
+  'Status',
+  'Billing Reason',
+  'Customer Email',
+  'Customer Name',
+  'Product',
+  'Currency',
+  'Subtotal Amount',
+  'Discount Amount',
+  'Net Amount',
+  'Tax Amount',
+  'Total Amount',
+  'Refunded Amount',
+  'Total',
+  'Refunded',
+  'Invoice Number',
+] as const;
+
+export function orderExportRow(row: OrderExportRow): (string | number | null)[] {
+  return [
+    row.id,
+    row.createdAt.toISOString(),
+    row.status,
+    row.billingReason,
+    row.customer.email,
+    row.customer.name,
+    row.product.name,
+    row.currency.toUpperCase(),
+    row.subtotalAmount,
+    row.discountAmount,
+    row.netAmount,
+    row.taxAmount,
+    row.totalAmount,
+    row.refundedAmount + row.refundedTaxAmount,
+    decimalAmount(row.totalAmount, row.currency),
+    decimalAmount(row.refundedAmount + row.refundedTaxAmount, row.currency),
+    row.invoiceNumber,
+  ];
 }

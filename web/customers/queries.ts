@@ -1,23 +1,41 @@
 import { queryOptions } from '@tanstack/react-query';
-import { customerSchema, customerStateSchema } from '../../domain/customers/schemas';
+import { customerSchema, customerStateSchema, customerSummarySchema } from '../../domain/customers/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { getJson } from '../api';
+import { queryString } from '../sales/query-string';
 
 export const CUSTOMERS_PAGE_SIZE = 20;
 
+const customerFilterQuery = (organizationId: string, search: string, sorting: string) => ({
+  organization_id: organizationId,
+  query: search,
+  sorting,
+});
+
 /** A page of the organization's customers; `search` matches email, name or external ID. */
-export const customersQuery = (organizationId: string, search: string, page: number) =>
+export const customersQuery = (
+  organizationId: string,
+  search: string,
+  page: number,
+  sorting = '-created_at',
+) =>
   queryOptions({
-    queryKey: ['customers', organizationId, search, page],
-    queryFn: () => {
-      const query = new URLSearchParams({
-        organization_id: organizationId,
-        page: String(page),
-        limit: String(CUSTOMERS_PAGE_SIZE),
-      });
-      if (search) query.set('query', search);
-      return getJson(`/v1/customers/?${query.toString()}`, listResourceSchema(customerSchema));
-    },
+    queryKey: ['customers', organizationId, search, page, sorting],
+    queryFn: () =>
+      getJson(
+        `/v1/customers/?${queryString({ ...customerFilterQuery(organizationId, search, sorting), page, limit: CUSTOMERS_PAGE_SIZE })}`,
+        listResourceSchema(customerSchema),
+      ),
+  });
+
+/** The CSV export of the customers the search keeps, every page; the browser downloads it. */
+export const customersExportUrl = (organizationId: string, search: string, sorting: string) =>
+  `/v1/customers/export?${queryString(customerFilterQuery(organizationId, search, sorting))}`;
+
+export const customerSummaryQuery = (customerId: string) =>
+  queryOptions({
+    queryKey: ['customer-summary', customerId],
+    queryFn: () => getJson(`/v1/customers/${customerId}/summary`, customerSummarySchema),
   });
 
 export const customerStateQuery = (customerId: string) =>

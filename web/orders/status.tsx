@@ -65,3 +65,12 @@ export const BILLING_REASON_LABELS: Record<Order['billing_reason'], string> = {
   subscription_cycle: 'Renewal',
   subscription_update: 'Plan change',
 };
+
+/** The words of each status, for filters. */
+export const ORDER_STATUS_LABELS = Object.fromEntries(
+  Object.entries(ORDER_STATUS).map(([status, [label]]) => [status, label]),
+) as Record<OrderStatus, string>;
+
+export const CHECKOUT_STATUS_LABELS = Object.fromEntries(
+  Object.entries(CHECKOUT_STATUS).map(([status, [label]]) => [status, label]),
+) as Record<CheckoutStatus, string>;

@@ -1,21 +1,54 @@
-import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
+import { CHECKOUT_STATUSES } from '../../../../domain/checkouts/schemas';
+import { productsQuery } from '../../../catalog/queries';
 import { formatMoney } from '../../../checkouts/money';
-import { checkoutsQuery } from '../../../checkouts/queries';
-import { formatDateTime, Pager } from '../../../components';
+import { checkoutsExportUrl, checkoutsQuery, type CheckoutFilters } from '../../../checkouts/queries';
+import { formatDateTime, Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { CheckoutStatusBadge } from '../../../orders/status';
+import { CHECKOUT_STATUS_LABELS, CheckoutStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { countOf } from '../../../sales/format';
+import {
+  EmptyHint,
+  FilterBar,
+  ListSummary,
+  SortHeader,
+  SearchField,
+  ChoiceFilter,
+} from '../../../sales/list-controls';
+import { checkoutWorkflowId } from '../../../../domain/checkouts/rules';
+import { WorkflowLink } from '../../../system/workflow-link';
+
+const SORTINGS = ['created_at', '-created_at', 'expires_at', '-expires_at', 'status', '-status'] as const;
 
 export const Route = createFileRoute('/_authenticated/dashboard/checkouts')({
-  validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
-  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
-  loader: ({ context: { queryClient, organizationId }, deps: { page } }) => {
-    if (organizationId) prefetch(queryClient, checkoutsQuery(organizationId, page));
+  validateSearch: z.object({
+    page: z.coerce.number().int().min(1).optional().catch(undefined),
+    status: z.enum(CHECKOUT_STATUSES).optional().catch(undefined),
+    q: z.string().max(256).optional().catch(undefined),
+    product: z.uuid().optional().catch(undefined),
+    sort: z.enum(SORTINGS).optional().catch(undefined),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient, organizationId }, deps }) => {
+    if (organizationId)
+      prefetch(queryClient, checkoutsQuery(organizationId, deps.page ?? 1, filtersOf(deps)));
   },
   component: CheckoutsPage,
 });
+
+type Search = ReturnType<typeof Route.useSearch>;
+
+function filtersOf(search: Search): CheckoutFilters {
+  return {
+    status: search.status,
+    query: search.q?.trim() || undefined,
+    productId: search.product,
+    sorting: search.sort,
+  };
+}
 
 function CheckoutsPage() {
   const { organizationId } = Route.useRouteContext();
@@ -24,34 +57,129 @@ function CheckoutsPage() {
 }
 
 function Checkouts({ organizationId }: { organizationId: string }) {
-  const page = Route.useSearch().page ?? 1;
+  const search = Route.useSearch();
+  const page = search.page ?? 1;
+  const filters = filtersOf(search);
   const navigate = useNavigate({ from: Route.fullPath });
-  const checkouts = useQuery(checkoutsQuery(organizationId, page));
+  // The rows stay while the next filter's arrive, instead of the table emptying at each keystroke.
+  const checkouts = useQuery({
+    ...checkoutsQuery(organizationId, page, filters),
+    placeholderData: keepPreviousData,
+  });
+  const products = useQuery(productsQuery(organizationId, false));
+  // A changed filter starts again on the first page; replacing the entry keeps typing out of history.
+  const refine = (change: Partial<Search>) =>
+    void navigate({ search: (previous) => ({ ...previous, ...change, page: undefined }), replace: true });
+  const sorting = search.sort ?? '-created_at';
+  const sortHeader = (label: string, field: string, firstDirection: 'asc' | 'desc' = 'asc') => (
+    <SortHeader
+      label={label}
+      field={field}
+      sorting={sorting}
+      firstDirection={firstDirection}
+      onSort={(next) => refine({ sort: next as Search['sort'] })}
+    />
+  );
+  const isFiltered = Boolean(search.status || search.q || search.product);
+  const total = checkouts.data?.pagination.total_count;
   return (
     <ResourceCard
       title="Checkouts"
+      toolbar={
+        <>
+          <FilterBar label="Filter checkouts">
+            <SearchField
+              label="Search"
+              value={search.q ?? ''}
+              placeholder="Buyer's email or name"
+              onSearch={(text) => refine({ q: text || undefined })}
+            />
+            <ChoiceFilter
+              label="Status"
+              allLabel="All statuses"
+              value={search.status}
+              options={CHECKOUT_STATUSES.map((status) => ({
+                value: status,
+                label: CHECKOUT_STATUS_LABELS[status],
+              }))}
+              onChange={(status) => refine({ status: status as Search['status'] })}
+            />
+            <ChoiceFilter
+              label="Product"
+              allLabel="All products"
+              value={search.product}
+              options={(products.data?.items ?? []).map((product) => ({
+                value: product.id,
+                label: product.name,
+              }))}
+              onChange={(product) => refine({ product })}
+            />
+            {isFiltered ? (
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => void navigate({ search: { sort: search.sort }, replace: true })}
+              >
+                Clear filters
+              </button>
+            ) : null}
+          </FilterBar>
+          <ListSummary
+            count={total === undefined ? null : countOf(total, 'checkout')}
+            exportUrl={checkoutsExportUrl(organizationId, filters)}
+            exportLabel="Export CSV"
+          />
+        </>
+      }
       error={checkouts.error?.message ?? null}
       items={checkouts.data?.items}
-      empty="No checkouts yet."
       footer={
         <Pager
           page={page}
           maxPage={checkouts.data?.pagination.max_page ?? 1}
-          onPage={(next) => void navigate({ search: { page: next } })}
+          onPage={(next) => void navigate({ search: (previous) => ({ ...previous, page: next }) })}
         />
       }
     >
+      {checkouts.data?.items.length === 0 ? (
+        <EmptyHint>
+          {isFiltered ? (
+            'No checkouts match these filters.'
+          ) : (
+            <>
+              No checkouts yet. A checkout opens when a buyer follows one of your{' '}
+              <Link to="/dashboard/checkout-links">checkout links</Link>.
+            </>
+          )}
+        </EmptyHint>
+      ) : null}
       <ResourceTable
         items={checkouts.data?.items}
         rowTestId="checkout-row"
         columns={[
-          { header: 'Created', cell: (checkout) => formatDateTime(checkout.created_at) },
-          { header: 'Status', cell: (checkout) => <CheckoutStatusBadge status={checkout.status} /> },
-          { header: 'Product', cell: (checkout) => checkout.product.name },
-          { header: 'Customer', cell: (checkout) => checkout.customer_email ?? '—' },
-          { header: 'Amount', cell: (checkout) => formatMoney(checkout.total_amount, checkout.currency) },
           {
-            header: 'Expires',
+            header: sortHeader('Created', 'created_at', 'desc'),
+            className: 'nowrap',
+            cell: (checkout) => formatDateTime(checkout.created_at),
+          },
+          {
+            header: sortHeader('Status', 'status'),
+            cell: (checkout) => <CheckoutStatusBadge status={checkout.status} />,
+          },
+          { header: 'Product', cell: (checkout) => <Truncated text={checkout.product.name} /> },
+          {
+            header: 'Customer',
+            cell: (checkout) =>
+              checkout.customer_email ? <Truncated text={checkout.customer_email} /> : '—',
+          },
+          {
+            header: 'Amount',
+            className: 'nowrap',
+            cell: (checkout) => formatMoney(checkout.total_amount, checkout.currency),
+          },
+          {
+            header: sortHeader('Expires', 'expires_at', 'desc'),
+            className: 'nowrap',
             cell: (checkout) =>
               checkout.status === 'open' ? (
                 <a href={checkout.url} target="_blank" rel="noreferrer">
@@ -60,6 +188,10 @@ function Checkouts({ organizationId }: { organizationId: string }) {
               ) : (
                 formatDateTime(checkout.expires_at)
               ),
+          },
+          {
+            header: 'Workflow',
+            cell: (checkout) => <WorkflowLink inTable workflowId={checkoutWorkflowId(checkout.id)} />,
           },
         ]}
       />

@@ -11,19 +11,21 @@ import {
   summarizeGrants,
 } from '../../../benefit-grants/status';
 import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components';
-import { customerStateQuery } from '../../../customers/queries';
+import { customerStateQuery, customerSummaryQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../../../subscriptions/format';
 import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
+import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
   loader: ({ context, params }) => {
     prefetch(context.queryClient, customerStateQuery(params.customerId));
     prefetch(context.queryClient, customerSubscriptionsQuery(params.customerId));
     prefetch(context.queryClient, customerGrantsQuery(params.customerId));
+    prefetch(context.queryClient, customerSummaryQuery(params.customerId));
   },
   component: CustomerPage,
 });
@@ -77,6 +79,8 @@ function CustomerPage() {
         <h3>Active meters</h3>
         {customer.active_meters.length === 0 ? <p className="muted">None.</p> : null}
       </Card>
+      <CustomerSalesSummary customerId={customer.id} />
+      <CustomerOrders organizationId={customer.organization_id} customerId={customer.id} />
       <CustomerSubscriptions customerId={customer.id} />
       <CustomerBenefits customerId={customer.id} />
       <CustomerEditForm customer={customer} />

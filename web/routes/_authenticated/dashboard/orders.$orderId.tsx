@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { checkoutWorkflowId } from '../../../../domain/checkouts/rules';
+import { subscriptionWorkflowId } from '../../../../domain/subscriptions/rules';
+import { WorkflowLink } from '../../../system/workflow-link';
 import { formatMoney } from '../../../checkouts/money';
 import { Card, ErrorNote, formatDateTime } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { orderQuery, orderRefundsQuery, REFUND_POLL_MS } from '../../../orders/queries';
+import { orderQuery, orderRefundsQuery, orderTimelineQuery, REFUND_POLL_MS } from '../../../orders/queries';
 import { RefundDialog } from '../../../orders/refund-dialog';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import {
@@ -14,11 +17,13 @@ import {
 } from '../../../orders/status';
 import { OrderBillingForm } from './-components/order-billing-form';
 import { OrderInvoice } from './-components/order-invoice';
+import { OrderTimeline } from './-components/order-timeline';
 
 export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId')({
   loader: ({ context: { queryClient }, params: { orderId } }) => {
     prefetch(queryClient, orderQuery(orderId));
     prefetch(queryClient, orderRefundsQuery(orderId));
+    prefetch(queryClient, orderTimelineQuery(orderId));
   },
   component: OrderPage,
 });
@@ -86,6 +91,21 @@ function OrderPage() {
               </dd>
             </>
           ) : null}
+          {data.checkout_id || data.subscription_id ? (
+            <>
+              {/* Orders have no workflow of their own: the one that made and charged this one. */}
+              <dt>Made by</dt>
+              <dd>
+                <WorkflowLink
+                  workflowId={
+                    data.subscription_id
+                      ? subscriptionWorkflowId(data.subscription_id)
+                      : checkoutWorkflowId(data.checkout_id!)
+                  }
+                />
+              </dd>
+            </>
+          ) : null}
           {data.discount ? (
             <>
               <dt>Discount</dt>
@@ -136,6 +156,8 @@ function OrderPage() {
           </dd>
         </dl>
       </Card>
+
+      <OrderTimeline orderId={data.id} />
 
       <ResourceCard
         title="Refunds"

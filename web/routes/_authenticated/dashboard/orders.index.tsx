@@ -1,21 +1,65 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
+import { ORDER_STATUSES } from '../../../../domain/orders/schemas';
+import { productsQuery } from '../../../catalog/queries';
 import { formatMoney } from '../../../checkouts/money';
-import { formatDateTime, Pager } from '../../../components';
+import { formatDateTime, Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ordersQuery } from '../../../orders/queries';
-import { OrderStatusBadge } from '../../../orders/status';
+import { ordersExportUrl, ordersQuery, type OrderFilters } from '../../../orders/queries';
+import { ORDER_STATUS_LABELS, OrderStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { countOf, endOfDay, startOfDay } from '../../../sales/format';
+import {
+  EmptyHint,
+  FilterBar,
+  ListSummary,
+  SortHeader,
+  SearchField,
+  ChoiceFilter,
+} from '../../../sales/list-controls';
+
+const SORTINGS = [
+  'created_at',
+  '-created_at',
+  'amount',
+  '-amount',
+  'customer',
+  '-customer',
+  'product',
+  '-product',
+] as const;
+const isoDay = z.iso.date();
 
 export const Route = createFileRoute('/_authenticated/dashboard/orders/')({
-  validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
-  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
-  loader: ({ context: { queryClient, organizationId }, deps: { page } }) => {
-    if (organizationId) prefetch(queryClient, ordersQuery(organizationId, page));
+  validateSearch: z.object({
+    page: z.coerce.number().int().min(1).optional().catch(undefined),
+    status: z.enum(ORDER_STATUSES).optional().catch(undefined),
+    q: z.string().max(256).optional().catch(undefined),
+    product: z.uuid().optional().catch(undefined),
+    from: isoDay.optional().catch(undefined),
+    to: isoDay.optional().catch(undefined),
+    sort: z.enum(SORTINGS).optional().catch(undefined),
+  }),
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient, organizationId }, deps }) => {
+    if (organizationId) prefetch(queryClient, ordersQuery(organizationId, deps.page ?? 1, filtersOf(deps)));
   },
   component: OrdersPage,
 });
+
+type Search = ReturnType<typeof Route.useSearch>;
+
+function filtersOf(search: Search): OrderFilters {
+  return {
+    status: search.status,
+    query: search.q?.trim() || undefined,
+    productId: search.product,
+    createdAfter: search.from ? startOfDay(search.from) : undefined,
+    createdBefore: search.to ? endOfDay(search.to) : undefined,
+    sorting: search.sort,
+  };
+}
 
 function OrdersPage() {
   const { organizationId } = Route.useRouteContext();
@@ -24,23 +68,118 @@ function OrdersPage() {
 }
 
 function Orders({ organizationId }: { organizationId: string }) {
-  const page = Route.useSearch().page ?? 1;
+  const search = Route.useSearch();
+  const page = search.page ?? 1;
+  const filters = filtersOf(search);
   const navigate = useNavigate({ from: Route.fullPath });
-  const orders = useQuery(ordersQuery(organizationId, page));
+  // The rows stay while the next filter's arrive, instead of the table emptying at each keystroke.
+  const orders = useQuery({
+    ...ordersQuery(organizationId, page, filters),
+    placeholderData: keepPreviousData,
+  });
+  const products = useQuery(productsQuery(organizationId, false));
+  // A changed filter starts again on the first page; replacing the entry keeps typing out of history.
+  const refine = (change: Partial<Search>) =>
+    void navigate({ search: (previous) => ({ ...previous, ...change, page: undefined }), replace: true });
+  const sorting = search.sort ?? '-created_at';
+  const sortHeader = (label: string, field: string, firstDirection: 'asc' | 'desc' = 'asc') => (
+    <SortHeader
+      label={label}
+      field={field}
+      sorting={sorting}
+      firstDirection={firstDirection}
+      onSort={(next) => refine({ sort: next as Search['sort'] })}
+    />
+  );
+  const isFiltered = Boolean(search.status || search.q || search.product || search.from || search.to);
+  const total = orders.data?.pagination.total_count;
   return (
     <ResourceCard
       title="Orders"
+      toolbar={
+        <>
+          <FilterBar label="Filter orders">
+            <SearchField
+              label="Search"
+              value={search.q ?? ''}
+              placeholder="Customer email or name, product"
+              onSearch={(text) => refine({ q: text || undefined })}
+            />
+            <ChoiceFilter
+              label="Status"
+              allLabel="All statuses"
+              value={search.status}
+              options={ORDER_STATUSES.map((status) => ({
+                value: status,
+                label: ORDER_STATUS_LABELS[status],
+              }))}
+              onChange={(status) => refine({ status: status as Search['status'] })}
+            />
+            <ChoiceFilter
+              label="Product"
+              allLabel="All products"
+              value={search.product}
+              options={(products.data?.items ?? []).map((product) => ({
+                value: product.id,
+                label: product.name,
+              }))}
+              onChange={(product) => refine({ product })}
+            />
+            <label className="field">
+              <span>From</span>
+              <input
+                type="date"
+                value={search.from ?? ''}
+                onChange={(event) => refine({ from: event.target.value || undefined })}
+              />
+            </label>
+            <label className="field">
+              <span>To</span>
+              <input
+                type="date"
+                value={search.to ?? ''}
+                onChange={(event) => refine({ to: event.target.value || undefined })}
+              />
+            </label>
+            {isFiltered ? (
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => void navigate({ search: { sort: search.sort }, replace: true })}
+              >
+                Clear filters
+              </button>
+            ) : null}
+          </FilterBar>
+          <ListSummary
+            count={total === undefined ? null : countOf(total, 'order')}
+            exportUrl={ordersExportUrl(organizationId, filters)}
+            exportLabel="Export CSV"
+          />
+        </>
+      }
       error={orders.error?.message ?? null}
       items={orders.data?.items}
-      empty="No orders yet."
       footer={
         <Pager
           page={page}
           maxPage={orders.data?.pagination.max_page ?? 1}
-          onPage={(next) => void navigate({ search: { page: next } })}
+          onPage={(next) => void navigate({ search: (previous) => ({ ...previous, page: next }) })}
         />
       }
     >
+      {orders.data?.items.length === 0 ? (
+        <EmptyHint>
+          {isFiltered ? (
+            'No orders match these filters.'
+          ) : (
+            <>
+              No orders yet. <Link to="/dashboard/checkout-links">Share a checkout link</Link> to make your
+              first sale.
+            </>
+          )}
+        </EmptyHint>
+      ) : null}
       <ResourceTable
         items={orders.data?.items}
         rowTestId="order-row"
@@ -53,10 +192,25 @@ function Orders({ organizationId }: { organizationId: string }) {
               </Link>
             ),
           },
-          { header: 'Created', cell: (order) => formatDateTime(order.created_at) },
-          { header: 'Customer', cell: (order) => order.customer.email },
-          { header: 'Product', cell: (order) => order.product.name },
-          { header: 'Total', cell: (order) => formatMoney(order.total_amount, order.currency) },
+          {
+            header: sortHeader('Created', 'created_at', 'desc'),
+            className: 'nowrap',
+            cell: (order) => formatDateTime(order.created_at),
+          },
+          {
+            header: sortHeader('Customer', 'customer'),
+            cell: (order) => <Truncated text={order.customer.email} />,
+          },
+          {
+            header: sortHeader('Product', 'product'),
+            cell: (order) => <Truncated text={order.product.name} />,
+          },
+          {
+            header: sortHeader('Amount', 'amount', 'desc'),
+            className: 'nowrap',
+            testId: 'order-total',
+            cell: (order) => formatMoney(order.total_amount, order.currency),
+          },
           { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
         ]}
       />

@@ -1,16 +1,68 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { checkoutLinkSchema } from '../../../../../domain/checkout-links/schemas';
-import { sendJson } from '../../../../api';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { checkoutLinkSchema, type CheckoutLink } from '../../../../../domain/checkout-links/schemas';
+import { formErrors, sendJson } from '../../../../api';
 import { discountsQuery, productsQuery } from '../../../../catalog/queries';
-import { Field, formValues } from '../../../../components';
+import { formValues } from '../../../../components';
 import { ResourceForm } from '../../../../resources/resource-page';
 
-export function CheckoutLinkForm({ organizationId }: { organizationId: string }) {
+const FIELDS = ['products', 'label', 'success_url', 'discount_id'] as const;
+
+function FieldError({ id, message }: { id?: string; message: string | undefined }) {
+  return message ? (
+    <span id={id} className="field-error" role="alert">
+      {message}
+    </span>
+  ) : null;
+}
+
+/** A text field with the API's refusal below it (outside the label, which stays the field's name). */
+function TextField(props: {
+  label: string;
+  name: string;
+  type?: string;
+  defaultValue: string;
+  error: string | undefined;
+}): ReactNode {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        defaultValue={props.defaultValue}
+        aria-invalid={Boolean(props.error)}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+      />
+      <FieldError id={`${id}-error`} message={props.error} />
+    </div>
+  );
+}
+
+/**
+ * Creates a checkout link, or edits `link` (what the API's PATCH changes: products, label, success
+ * URL, discount and the two options). The API's refusals show next to the field they name.
+ */
+export function CheckoutLinkForm({
+  organizationId,
+  link,
+  onSaved,
+}: {
+  organizationId: string;
+  link?: CheckoutLink;
+  onSaved?: (link: CheckoutLink) => void;
+}) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<{ fields: Record<string, string>; form: string | null }>({
+    fields: {},
+    form: null,
+  });
+  const [saved, setSaved] = useState(false);
   const products = useQuery(productsQuery(organizationId, false));
   const discounts = useQuery(discountsQuery(organizationId));
+  const chosenIds = new Set(link?.products.map((product) => product.id));
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -18,44 +70,76 @@ export function CheckoutLinkForm({ organizationId }: { organizationId: string })
     const chosen = [...form.querySelectorAll<HTMLInputElement>('input[name="product"]:checked')].map(
       (input) => input.value,
     );
+    const fields = {
+      products: chosen,
+      label: values.label || null,
+      success_url: values.success_url || null,
+      discount_id: values.discount_id || null,
+      allow_discount_codes: (form.elements.namedItem('allow_discount_codes') as HTMLInputElement).checked,
+      require_billing_address: (form.elements.namedItem('require_billing_address') as HTMLInputElement)
+        .checked,
+    };
+    setSaved(false);
     try {
-      await sendJson(
-        'POST',
-        '/v1/checkout-links/',
-        {
-          products: chosen,
-          label: values.label || null,
-          success_url: values.success_url || null,
-          discount_id: values.discount_id || null,
-          allow_discount_codes: (form.elements.namedItem('allow_discount_codes') as HTMLInputElement).checked,
-          require_billing_address: (form.elements.namedItem('require_billing_address') as HTMLInputElement)
-            .checked,
-        },
-        checkoutLinkSchema,
-      );
-      setError(null);
-      form.reset();
+      const answer = link
+        ? await sendJson('PATCH', `/v1/checkout-links/${link.id}`, fields, checkoutLinkSchema)
+        : await sendJson('POST', '/v1/checkout-links/', fields, checkoutLinkSchema);
+      setErrors({ fields: {}, form: null });
+      if (link) setSaved(true);
+      else form.reset();
       await queryClient.invalidateQueries({ queryKey: ['checkout-links', organizationId] });
+      onSaved?.(answer);
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrors(failure, FIELDS));
     }
   }
   return (
-    <ResourceForm title="Create a checkout link" onSubmit={onSubmit} error={error} layout="stacked-form">
-      <fieldset>
+    <ResourceForm
+      title={link ? 'Edit checkout link' : 'Create a checkout link'}
+      onSubmit={onSubmit}
+      error={errors.form}
+      layout="stacked-form"
+      notice={
+        saved ? (
+          <p className="muted" role="status">
+            Saved.
+          </p>
+        ) : null
+      }
+    >
+      <fieldset aria-invalid={Boolean(errors.fields.products)}>
         <legend>Products</legend>
         {(products.data?.items ?? []).map((product) => (
           <label key={product.id} className="checkbox">
-            <input type="checkbox" name="product" value={product.id} /> {product.name}
+            <input
+              type="checkbox"
+              name="product"
+              value={product.id}
+              defaultChecked={chosenIds.has(product.id)}
+            />{' '}
+            {product.name}
           </label>
         ))}
         {products.data?.items.length === 0 ? <p className="muted">Create a product first.</p> : null}
+        <FieldError message={errors.fields.products} />
       </fieldset>
-      <Field label="Label" name="label" required={false} />
-      <Field label="Success URL" name="success_url" type="url" required={false} />
+      <TextField label="Label" name="label" defaultValue={link?.label ?? ''} error={errors.fields.label} />
+      <TextField
+        label="Success URL"
+        name="success_url"
+        type="url"
+        defaultValue={link?.success_url ?? ''}
+        error={errors.fields.success_url}
+      />
       <label className="field">
         <span>Discount applied</span>
-        <select name="discount_id" aria-label="Discount applied" defaultValue="">
+        <select
+          name="discount_id"
+          aria-label="Discount applied"
+          // The discounts arrive after the form: a new key applies the link's once they are here.
+          key={discounts.data ? 'loaded' : 'loading'}
+          defaultValue={link?.discount_id ?? ''}
+        >
           <option value="">None</option>
           {(discounts.data?.items ?? []).map((discount) => (
             <option key={discount.id} value={discount.id}>
@@ -64,13 +148,24 @@ export function CheckoutLinkForm({ organizationId }: { organizationId: string })
           ))}
         </select>
       </label>
+      <FieldError message={errors.fields.discount_id} />
       <label className="checkbox">
-        <input type="checkbox" name="allow_discount_codes" defaultChecked /> Buyers may enter discount codes
+        <input
+          type="checkbox"
+          name="allow_discount_codes"
+          defaultChecked={link?.allow_discount_codes ?? true}
+        />{' '}
+        Buyers may enter discount codes
       </label>
       <label className="checkbox">
-        <input type="checkbox" name="require_billing_address" /> Require a billing address
+        <input
+          type="checkbox"
+          name="require_billing_address"
+          defaultChecked={link?.require_billing_address ?? false}
+        />{' '}
+        Require a billing address
       </label>
-      <button type="submit">Create checkout link</button>
+      <button type="submit">{link ? 'Save checkout link' : 'Create checkout link'}</button>
     </ResourceForm>
   );
 }

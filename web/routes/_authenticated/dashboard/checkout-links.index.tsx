@@ -1,14 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { deleteResource } from '../../../api';
 import { checkoutLinksQuery, discountsQuery, productsQuery } from '../../../catalog/queries';
-import { ConfirmButton } from '../../../components';
+import { ConfirmButton, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
+import { EmptyHint } from '../../../sales/list-controls';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
+import { CopyUrl, linkName } from './-components/checkout-link-url';
 
-export const Route = createFileRoute('/_authenticated/dashboard/checkout-links')({
+export const Route = createFileRoute('/_authenticated/dashboard/checkout-links/')({
   loader: ({ context: { queryClient, organizationId } }) => {
     if (!organizationId) return;
     prefetch(queryClient, checkoutLinksQuery(organizationId));
@@ -17,19 +19,6 @@ export const Route = createFileRoute('/_authenticated/dashboard/checkout-links')
   },
   component: CheckoutLinksPage,
 });
-
-function CopyUrl({ url }: { url: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      className="secondary"
-      onClick={() => void navigator.clipboard.writeText(url).then(() => setCopied(true))}
-    >
-      {copied ? 'Copied' : 'Copy URL'}
-    </button>
-  );
-}
 
 function CheckoutLinksPage() {
   const { organizationId } = Route.useRouteContext();
@@ -45,10 +34,17 @@ function CheckoutLinks({ organizationId }: { organizationId: string }) {
     <>
       <CheckoutLinkForm organizationId={organizationId} />
       <ResourceCard title="Checkout links" error={links.error?.message ?? error} items={links.data?.items}>
+        {links.data?.items.length === 0 ? (
+          <EmptyHint>No checkout links yet. Create one above and share its URL with your buyers.</EmptyHint>
+        ) : null}
         <ResourceList items={links.data?.items} rowTestId="checkout-link-row">
           {(link) => (
             <>
-              <strong>{link.label ?? link.products.map((product) => product.name).join(', ')}</strong>{' '}
+              <Link to="/dashboard/checkout-links/$linkId" params={{ linkId: link.id }}>
+                <strong>
+                  <Truncated text={linkName(link)} />
+                </strong>
+              </Link>{' '}
               <code>{link.url}</code> <CopyUrl url={link.url} />{' '}
               <ConfirmButton
                 label={`Delete link ${link.label ?? link.id}`}

@@ -1,0 +1,112 @@
+import { useQuery } from '@tanstack/react-query';
+import type { OrderTimelineEntry } from '../../../../../domain/orders/schemas';
+import { formatMoney } from '../../../../checkouts/money';
+import { Card, ErrorNote, formatDateTime } from '../../../../components';
+import { orderTimelineQuery } from '../../../../orders/queries';
+import { REFUND_REASON_LABELS } from '../../../../orders/status';
+import '../../../../sales/sales.css';
+
+/** Emails and webhooks still under way settle within seconds: the timeline reads again meanwhile. */
+const TIMELINE_POLL_MS = 2_000;
+
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+};
+
+const PAYMENT_OUTCOMES: Record<string, string> = {
+  succeeded: 'Payment succeeded',
+  failed: 'Payment failed',
+  requires_action: 'Payment waiting for the buyer to authenticate',
+  canceled: 'Payment canceled',
+  processing: 'Payment processing',
+};
+
+type Tone = 'ok' | 'bad' | 'quiet';
+
+function describe(
+  entry: OrderTimelineEntry,
+  currency: string,
+): { title: string; detail: string | null; tone: Tone } {
+  const money = (amount: number | null) => formatMoney(amount ?? 0, currency);
+  switch (entry.type) {
+    case 'order_created':
+      return { title: 'Order created', detail: null, tone: 'quiet' };
+    case 'payment_attempt': {
+      const card = entry.card
+        ? `${BRANDS[entry.card.brand] ?? entry.card.brand} ending in ${entry.card.last4}`
+        : null;
+      return {
+        title: PAYMENT_OUTCOMES[entry.status ?? ''] ?? `Payment ${entry.status ?? ''}`.trim(),
+        detail: [card, entry.detail].filter(Boolean).join(' · ') || null,
+        tone: entry.status === 'failed' ? 'bad' : 'ok',
+      };
+    }
+    case 'invoice_generated':
+      return { title: `Invoice ${entry.reference ?? ''} generated`, detail: null, tone: 'quiet' };
+    case 'refund_requested':
+      return {
+        title: `Refund of ${money(entry.amount)} requested`,
+        detail: REFUND_REASON_LABELS[entry.detail as keyof typeof REFUND_REASON_LABELS] ?? entry.detail,
+        tone: 'quiet',
+      };
+    case 'refund_succeeded':
+      return { title: `Refund of ${money(entry.amount)} succeeded`, detail: null, tone: 'ok' };
+    case 'refund_failed':
+      return { title: `Refund of ${money(entry.amount)} failed`, detail: entry.detail, tone: 'bad' };
+    case 'email_sent':
+      return {
+        title: `${entry.status === 'sent' ? 'Email sent' : 'Email being sent'}: ${entry.reference ?? ''}`,
+        detail: entry.detail ? `To ${entry.detail}` : null,
+        tone: 'quiet',
+      };
+    case 'webhook_event':
+      return {
+        title: `Webhook ${entry.reference ?? ''} ${entry.status === 'failed' ? 'failed' : entry.status === 'pending' ? 'being delivered' : 'delivered'}`,
+        detail: entry.detail,
+        tone: entry.status === 'failed' ? 'bad' : 'quiet',
+      };
+  }
+}
+
+/** What happened to the order, oldest first: payments, invoice, refunds, emails, webhooks. */
+export function OrderTimeline({ orderId }: { orderId: string }) {
+  const timeline = useQuery({
+    ...orderTimelineQuery(orderId),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((entry) => entry.status === 'pending') ? TIMELINE_POLL_MS : false,
+  });
+  const data = timeline.data;
+  return (
+    <Card title="Timeline" testId="order-timeline">
+      <ErrorNote message={timeline.error?.message ?? null} />
+      {data ? (
+        <ol className="timeline" aria-label="Order timeline">
+          {data.items.map((entry, index) => {
+            const { title, detail, tone } = describe(entry, data.currency);
+            return (
+              <li
+                key={`${entry.type}:${entry.at}:${index}`}
+                className="timeline-entry"
+                data-tone={tone}
+                data-testid="timeline-entry"
+                data-type={entry.type}
+              >
+                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                <span>{title}</span>
+                {detail ? <span className="timeline-detail">{detail}</span> : null}
+              </li>
+            );
+          })}
+        </ol>
+      ) : timeline.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : null}
+    </Card>
+  );
+}
