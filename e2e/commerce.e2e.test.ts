@@ -28,11 +28,11 @@ describe('commerce pages in Chromium', () => {
     await page.getByTestId('customer-row').filter({ hasText: 'buyer.one@example.test' }).waitFor();
     await page.getByLabel('Customer email', { exact: true }).fill('not-an-email');
     await page.getByRole('button', { name: 'Add customer' }).click();
-    await page.getByRole('alert').filter({ hasText: 'email' }).waitFor();
+    await page.locator('.field-error').filter({ hasText: 'Enter an email address' }).waitFor();
 
-    await page.getByLabel('Search customers').fill('nobody-like-this');
+    await page.getByLabel('Search customers', { exact: true }).fill('nobody-like-this');
     await page.getByText('0 customers').waitFor();
-    await page.getByLabel('Search customers').fill('buyer one');
+    await page.getByLabel('Search customers', { exact: true }).fill('buyer one');
     await page.getByRole('link', { name: 'buyer.one@example.test' }).click();
     await page.getByRole('heading', { name: 'Granted benefits' }).waitFor();
     expect(await page.getByRole('region', { name: 'buyer.one@example.test' }).textContent()).toContain(
@@ -47,7 +47,10 @@ describe('commerce pages in Chromium', () => {
     await page.getByLabel('Repository owner', { exact: true }).fill('-bad-');
     await page.getByLabel('Repository name', { exact: true }).fill('sdk');
     await page.getByRole('button', { name: 'Create benefit' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Not a GitHub user or organization name' }).waitFor();
+    await page
+      .locator('.field-error')
+      .filter({ hasText: 'Enter a GitHub user or organization name.' })
+      .waitFor();
     await page.getByLabel('Repository owner', { exact: true }).fill('tollgate-dev');
     await page.getByRole('button', { name: 'Create benefit' }).click();
     await page.getByTestId('benefit-row').filter({ hasText: 'tollgate-dev/sdk (pull)' }).waitFor();

@@ -7,15 +7,20 @@ export function formatCents(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? '—' : usd.format(cents / 100);
 }
 
+export type DollarsRead = { cents: number | null; error: null } | { cents: null; error: string };
+
 /**
- * "12.5" dollars → 1250 cents; null for an empty field. Rounded to the cent because the API takes
- * integer minor units (spec §5) and 19.99 * 100 is 1998.9999999999998 in floating point.
+ * "12.5" dollars → 1250 cents; null for an empty field, or the sentence saying why the text is not
+ * an amount. Rounded to the cent because the API takes integer minor units (spec §5) and
+ * 19.99 * 100 is 1998.9999999999998 in floating point.
  */
-export function dollarsToCents(label: string, value: string): number | null {
-  if (!value.trim()) return null;
-  const dollars = Number(value);
-  if (!Number.isFinite(dollars)) throw new Error(`${label}: "${value}" is not an amount in dollars.`);
-  return Math.round(dollars * 100);
+export function readDollars(text: string): DollarsRead {
+  const trimmed = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  if (!trimmed) return { cents: null, error: null };
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) {
+    return { cents: null, error: 'Enter an amount in dollars, such as 9.99.' };
+  }
+  return { cents: Math.round(Number(trimmed) * 100), error: null };
 }
 
 export function describePrice(price: ProductPrice): string {

@@ -20,6 +20,8 @@ export function FormField(props: {
   error?: string | null;
   hint?: string | null;
   required?: boolean;
+  /** Whether an optional field says "(optional)" after its label; forms whose labels say it already turn it off. */
+  markOptional?: boolean;
   className?: string;
   children: (control: ControlProps) => ReactNode;
 }) {
@@ -31,7 +33,9 @@ export function FormField(props: {
     <div className={`checkout-field ${props.className ?? ''}`}>
       <label htmlFor={id}>
         {props.label}
-        {props.required ? null : <span className="optional"> (optional)</span>}
+        {props.required || props.markOptional === false ? null : (
+          <span className="optional"> (optional)</span>
+        )}
       </label>
       {props.children({
         id,

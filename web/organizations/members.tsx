@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { authClient, errorMessage } from '../auth/client';
-import { Card, ConfirmButton, ErrorNote } from '../components';
-import { canManage, ORGANIZATION_ROLES, ROLE_LABELS, type OrganizationRole } from './roles';
+import { Card, ConfirmButton, ErrorNote, Truncated } from '../components';
+import { canManage, memberActions, ROLE_LABELS, type OrganizationRole } from './roles';
 import type { ActiveOrganization } from './types';
 
 export function MembersCard({
@@ -15,6 +15,9 @@ export function MembersCard({
   const [error, setError] = useState<string | null>(null);
   const me = organization.members.find((member) => member.userId === currentUserId);
   const isManager = canManage(me?.role);
+  const actionsOn = (member: (typeof organization.members)[number]) =>
+    memberActions(me ?? null, member, organization.members);
+  const canLeave = me ? actionsOn(me).canLeave : false;
 
   async function changeRole(memberId: string, role: OrganizationRole) {
     const result = await authClient.organization.updateMemberRole({
@@ -52,47 +55,64 @@ export function MembersCard({
           </tr>
         </thead>
         <tbody>
-          {organization.members.map((member) => (
-            <tr key={member.id} data-testid="member-row">
-              <td>{member.user.name}</td>
-              <td>{member.user.email}</td>
-              <td data-testid="member-role">{member.role}</td>
-              {isManager ? (
-                <td className="actions">
-                  <select
-                    aria-label={`Change role of ${member.user.email}`}
-                    value=""
-                    onChange={(event) => void changeRole(member.id, event.target.value as OrganizationRole)}
-                  >
-                    <option value="" disabled>
-                      Change role…
-                    </option>
-                    {ORGANIZATION_ROLES.filter((role) => role !== member.role).map((role) => (
-                      <option key={role} value={role}>
-                        {ROLE_LABELS[role]}
-                      </option>
-                    ))}
-                  </select>
-                  {member.userId === currentUserId ? null : (
-                    <ConfirmButton
-                      label={`Remove ${member.user.email}`}
-                      text="Remove"
-                      question={`Remove ${member.user.email} from ${organization.name}?`}
-                      onConfirm={() => remove(member.id)}
-                    />
-                  )}
+          {organization.members.map((member) => {
+            const actions = actionsOn(member);
+            return (
+              <tr key={member.id} data-testid="member-row">
+                <td>
+                  <Truncated text={member.user.name} />
                 </td>
-              ) : null}
-            </tr>
-          ))}
+                <td>
+                  <Truncated text={member.user.email} />
+                </td>
+                <td data-testid="member-role">{member.role}</td>
+                {isManager ? (
+                  <td className="actions">
+                    {actions.roles.length > 0 ? (
+                      <select
+                        aria-label={`Change role of ${member.user.email}`}
+                        value=""
+                        onChange={(event) =>
+                          void changeRole(member.id, event.target.value as OrganizationRole)
+                        }
+                      >
+                        <option value="" disabled>
+                          Change role…
+                        </option>
+                        {actions.roles.map((role) => (
+                          <option key={role} value={role}>
+                            {ROLE_LABELS[role]}
+                          </option>
+                        ))}
+                      </select>
+                    ) : null}
+                    {actions.canRemove ? (
+                      <ConfirmButton
+                        label={`Remove ${member.user.email}`}
+                        text="Remove"
+                        question={`Remove ${member.user.email} from ${organization.name}?`}
+                        onConfirm={() => remove(member.id)}
+                      />
+                    ) : null}
+                  </td>
+                ) : null}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       <div className="button-row">
-        <ConfirmButton
-          label="Leave organization"
-          question={`Leave ${organization.name}? You lose access to it.`}
-          onConfirm={leave}
-        />
+        {canLeave ? (
+          <ConfirmButton
+            label="Leave organization"
+            question={`Leave ${organization.name}? You lose access to it.`}
+            onConfirm={leave}
+          />
+        ) : (
+          <p className="muted" data-testid="sole-owner-note">
+            You are the only owner: make another member an owner before you can leave.
+          </p>
+        )}
       </div>
       <ErrorNote message={error} />
     </Card>

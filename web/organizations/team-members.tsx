@@ -1,8 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
-import { Card, ErrorNote, formValues } from '../components';
+import { useSession } from '../auth/session';
+import { Card, ErrorNote, formValues, Truncated } from '../components';
 import { myTeamsQuery, organizationKeys, teamMembersQuery } from './queries';
+import { canManage } from './roles';
 import type { ActiveOrganization } from './types';
 
 export function TeamMembersCard({
@@ -13,6 +15,9 @@ export function TeamMembersCard({
   team: { id: string; name: string };
 }) {
   const queryClient = useQueryClient();
+  const userId = useSession().data?.user.id;
+  // Spec §6: changing a team's members is a team update, for owners and admins.
+  const isManager = canManage(organization.members.find((member) => member.userId === userId)?.role);
   const myTeams = useQuery(myTeamsQuery);
   const isInTeam = Boolean(myTeams.data?.some((mine) => mine.id === team.id));
   const members = useQuery({ ...teamMembersQuery(team.id), enabled: isInTeam });
@@ -63,20 +68,22 @@ export function TeamMembersCard({
           const user = userOf(member.userId);
           return (
             <li key={member.id} data-testid="team-member">
-              {user.name} {user.email ? `(${user.email})` : null}{' '}
-              <button
-                type="button"
-                className="link-button"
-                aria-label={`Remove ${user.email || user.name} from ${team.name}`}
-                onClick={() => void remove(member.userId)}
-              >
-                Remove from team
-              </button>
+              <Truncated text={user.email ? `${user.name} (${user.email})` : user.name} />{' '}
+              {isManager ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-label={`Remove ${user.email || user.name} from ${team.name}`}
+                  onClick={() => void remove(member.userId)}
+                >
+                  Remove from team
+                </button>
+              ) : null}
             </li>
           );
         })}
       </ul>
-      {candidates.length > 0 ? (
+      {isManager && candidates.length > 0 ? (
         <form onSubmit={add} className="inline-form">
           <label className="field">
             <span>Member to add</span>

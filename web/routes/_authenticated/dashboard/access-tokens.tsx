@@ -3,7 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { deleteResource } from '../../../api';
 import { authClient } from '../../../auth/client';
-import { Card, ConfirmButton, formatDateTime } from '../../../components';
+import { Card, ConfirmButton, formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { accessTokensQuery, organizationKeys } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
@@ -72,7 +72,7 @@ function AccessTokens({ organization }: { organization: ActiveOrganization }) {
             items={items}
             rowTestId="access-token-row"
             columns={[
-              { header: 'Comment', cell: (token) => token.comment },
+              { header: 'Comment', cell: (token) => <Truncated text={token.comment} /> },
               { header: 'Created', cell: (token) => formatDateTime(token.created_at) },
               { header: 'Expires', cell: (token) => formatDateTime(token.expires_at, 'never') },
               { header: 'Last used', cell: (token) => formatDateTime(token.last_used_at, 'never') },

@@ -5,6 +5,7 @@ import { deleteResource } from '../../../api';
 import { benefitsQuery } from '../../../catalog/queries';
 import { ConfirmButton, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
+import { ManagersOnlyNote } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { BenefitForm } from './-components/benefit-form';
@@ -32,7 +33,7 @@ function Benefits({ organizationId }: { organizationId: string }) {
     <>
       {canManage ? <BenefitForm organizationId={organizationId} /> : null}
       {canManage === false ? (
-        <p className="muted">Only owners and admins can create and delete benefits.</p>
+        <ManagersOnlyNote title="Create a benefit" action="create and delete benefits" />
       ) : null}
       <ResourceCard
         title="Benefits"

@@ -4,9 +4,17 @@ import { useState } from 'react';
 import type { CustomField } from '../../../../domain/custom-fields/schemas';
 import { deleteResource } from '../../../api';
 import { customFieldsQuery } from '../../../catalog/queries';
-import { ConfirmButton } from '../../../components';
+import { ConfirmButton, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
+import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
+import {
+  EditButton,
+  ResourceCard,
+  ResourceTable,
+  useEditor,
+  type Column,
+} from '../../../resources/resource-page';
 import { CUSTOM_FIELD_TYPE_LABELS, CustomFieldForm } from './-components/custom-field-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')({
@@ -24,17 +32,43 @@ function CustomFieldsPage() {
 
 function CustomFields({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const editor = useEditor<CustomField>();
   const [error, setError] = useState<string | null>(null);
   const fields = useQuery(customFieldsQuery(organizationId));
+  const actionsColumn: Column<CustomField> = {
+    header: 'Actions',
+    className: 'actions',
+    cell: (field) => (
+      <>
+        <EditButton name={field.name} onClick={() => editor.edit(field)} />
+        <ConfirmButton
+          label={`Delete ${field.name}`}
+          text="Delete"
+          question="Delete this field?"
+          onConfirm={async () => {
+            await deleteResource(`/v1/custom-fields/${field.id}`)
+              .then(() => setError(null))
+              .catch((failure: Error) => setError(failure.message));
+            await queryClient.invalidateQueries({ queryKey: ['custom-fields', organizationId] });
+          }}
+        />
+      </>
+    ),
+  };
   return (
     <>
-      <CustomFieldForm
-        key={editor.formKey}
-        organizationId={organizationId}
-        field={editor.editing}
-        onDone={editor.onDone}
-      />
+      {canManage ? (
+        <CustomFieldForm
+          key={editor.formKey}
+          organizationId={organizationId}
+          field={editor.editing}
+          onDone={editor.onDone}
+        />
+      ) : null}
+      {canManage === false ? (
+        <ManagersOnlyNote title="Create a custom field" action="create, edit or delete custom fields" />
+      ) : null}
       <ResourceCard
         title="Custom fields"
         error={fields.error?.message ?? error}
@@ -45,39 +79,28 @@ function CustomFields({ organizationId }: { organizationId: string }) {
           items={fields.data?.items}
           rowTestId="custom-field-row"
           columns={[
-            { header: 'Name', cell: (field) => field.name },
-            { header: 'Slug', cell: (field) => <code>{field.slug}</code> },
+            { header: 'Name', cell: (field) => <Truncated text={field.name} /> },
+            {
+              header: 'Slug',
+              cell: (field) => (
+                <Truncated text={field.slug}>
+                  <code>{field.slug}</code>
+                </Truncated>
+              ),
+            },
             {
               header: 'Type',
               cell: (field) => (
-                <>
-                  {CUSTOM_FIELD_TYPE_LABELS[field.type]}
-                  {field.type === 'select'
-                    ? ` (${field.properties.options.map((option) => option.label).join(', ')})`
-                    : ''}
-                </>
+                <Truncated
+                  text={`${CUSTOM_FIELD_TYPE_LABELS[field.type]}${
+                    field.type === 'select'
+                      ? ` (${field.properties.options.map((option) => option.label).join(', ')})`
+                      : ''
+                  }`}
+                />
               ),
             },
-            {
-              header: 'Actions',
-              className: 'actions',
-              cell: (field) => (
-                <>
-                  <EditButton name={field.name} onClick={() => editor.edit(field)} />
-                  <ConfirmButton
-                    label={`Delete ${field.name}`}
-                    text="Delete"
-                    question="Delete this field?"
-                    onConfirm={async () => {
-                      await deleteResource(`/v1/custom-fields/${field.id}`)
-                        .then(() => setError(null))
-                        .catch((failure: Error) => setError(failure.message));
-                      await queryClient.invalidateQueries({ queryKey: ['custom-fields', organizationId] });
-                    }}
-                  />
-                </>
-              ),
-            },
+            ...(canManage ? [actionsColumn] : []),
           ]}
         />
       </ResourceCard>

@@ -3,15 +3,26 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Discount } from '../../../../domain/discounts/schemas';
 import { deleteResource } from '../../../api';
-import { discountsQuery } from '../../../catalog/queries';
-import { ConfirmButton, formatDateTime } from '../../../components';
+import { discountsQuery, productsQuery } from '../../../catalog/queries';
+import { ConfirmButton, formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
+import {
+  EditButton,
+  ResourceCard,
+  ResourceTable,
+  useEditor,
+  type Column,
+} from '../../../resources/resource-page';
 import { DiscountForm } from './-components/discount-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/discounts')({
   loader: ({ context: { queryClient, organizationId } }) => {
-    if (organizationId) prefetch(queryClient, discountsQuery(organizationId));
+    if (!organizationId) return;
+    prefetch(queryClient, discountsQuery(organizationId));
+    // The form's product picker.
+    prefetch(queryClient, productsQuery(organizationId, false));
   },
   component: DiscountsPage,
 });
@@ -34,19 +45,64 @@ function DiscountsPage() {
 
 function Discounts({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
+  const editor = useEditor<Discount>();
   const [error, setError] = useState<string | null>(null);
   const discounts = useQuery(discountsQuery(organizationId));
+  const actions: Column<Discount> = {
+    header: null,
+    className: 'actions',
+    cell: (discount) => (
+      <>
+        <EditButton name={discount.name} onClick={() => editor.edit(discount)} />
+        <ConfirmButton
+          label={`Delete ${discount.name}`}
+          text="Delete"
+          question="Delete this discount?"
+          onConfirm={async () => {
+            await deleteResource(`/v1/discounts/${discount.id}`).catch((failure: Error) =>
+              setError(failure.message),
+            );
+            await queryClient.invalidateQueries({ queryKey: ['discounts', organizationId] });
+          }}
+        />
+      </>
+    ),
+  };
   return (
     <>
-      <DiscountForm organizationId={organizationId} />
+      {canManage ? (
+        <DiscountForm
+          key={editor.formKey}
+          organizationId={organizationId}
+          discount={editor.editing}
+          onDone={editor.onDone}
+        />
+      ) : null}
+      {canManage === false ? (
+        <ManagersOnlyNote title="Create a discount" action="create, edit or delete discounts" />
+      ) : null}
       <ResourceCard title="Discounts" error={discounts.error?.message ?? error} items={discounts.data?.items}>
         <ResourceTable
           items={discounts.data?.items}
           rowTestId="discount-row"
           columns={[
-            { header: 'Name', cell: (discount) => discount.name },
-            { header: 'Code', cell: (discount) => discount.code ?? '—' },
+            { header: 'Name', cell: (discount) => <Truncated text={discount.name} /> },
+            {
+              header: 'Code',
+              cell: (discount) => (discount.code ? <Truncated text={discount.code} /> : '—'),
+            },
             { header: 'Value', cell: valueOf },
+            {
+              header: 'Products',
+              testId: 'discount-products',
+              cell: (discount) =>
+                discount.products.length === 0 ? (
+                  'All products'
+                ) : (
+                  <Truncated text={discount.products.map((product) => product.name).join(', ')} />
+                ),
+            },
             {
               header: 'Redemptions',
               cell: (discount) => (
@@ -65,22 +121,7 @@ function Discounts({ organizationId }: { organizationId: string }) {
                 </>
               ),
             },
-            {
-              header: null,
-              cell: (discount) => (
-                <ConfirmButton
-                  label={`Delete ${discount.name}`}
-                  text="Delete"
-                  question="Delete this discount?"
-                  onConfirm={async () => {
-                    await deleteResource(`/v1/discounts/${discount.id}`).catch((failure: Error) =>
-                      setError(failure.message),
-                    );
-                    await queryClient.invalidateQueries({ queryKey: ['discounts', organizationId] });
-                  }}
-                />
-              ),
-            },
+            ...(canManage ? [actions] : []),
           ]}
         />
       </ResourceCard>

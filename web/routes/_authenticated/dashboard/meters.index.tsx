@@ -4,6 +4,8 @@ import type { Meter } from '../../../../domain/meters/schemas';
 import { metersQuery } from '../../../catalog/queries';
 import { Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
+import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { MeterForm } from './-components/meter-form';
 import { describeAggregation, describeFilter } from './-components/meter-labels';
@@ -22,16 +24,22 @@ function MetersPage() {
 }
 
 function Meters({ organizationId }: { organizationId: string }) {
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const editor = useEditor<Meter>();
   const meters = useQuery(metersQuery(organizationId));
   return (
     <>
-      <MeterForm
-        key={editor.formKey}
-        organizationId={organizationId}
-        meter={editor.editing}
-        onDone={editor.onDone}
-      />
+      {canManage ? (
+        <MeterForm
+          key={editor.formKey}
+          organizationId={organizationId}
+          meter={editor.editing}
+          onDone={editor.onDone}
+        />
+      ) : null}
+      {canManage === false ? (
+        <ManagersOnlyNote title="Create a meter" action="create or edit meters" />
+      ) : null}
       <ResourceCard
         title="Meters"
         error={meters.error?.message ?? null}
@@ -56,10 +64,16 @@ function Meters({ organizationId }: { organizationId: string }) {
               cell: (meter) => describeFilter(meter.filter),
             },
             { header: 'Aggregation', cell: (meter) => describeAggregation(meter.aggregation) },
-            {
-              header: 'Actions',
-              cell: (meter) => <EditButton name={meter.name} onClick={() => editor.edit(meter)} />,
-            },
+            ...(canManage
+              ? [
+                  {
+                    header: 'Actions',
+                    cell: (meter: Meter) => (
+                      <EditButton name={meter.name} onClick={() => editor.edit(meter)} />
+                    ),
+                  },
+                ]
+              : []),
           ]}
         />
       </ResourceCard>

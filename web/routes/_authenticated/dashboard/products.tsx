@@ -4,9 +4,18 @@ import { useState } from 'react';
 import { productSchema, type Product } from '../../../../domain/products/schemas';
 import { sendJson } from '../../../api';
 import { describePrice } from '../../../catalog/format';
+import { Truncated } from '../../../components';
 import { benefitsQuery, customFieldsQuery, metersQuery, productsQuery } from '../../../catalog/queries';
 import { prefetch } from '../../../loaders';
-import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
+import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
+import {
+  EditButton,
+  ResourceCard,
+  ResourceTable,
+  useEditor,
+  type Column,
+} from '../../../resources/resource-page';
 import { ProductForm } from './-components/product-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/products')({
@@ -29,10 +38,29 @@ function ProductsPage() {
 
 function Products({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const editor = useEditor<Product>();
   const [showArchived, setShowArchived] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const products = useQuery(productsQuery(organizationId, showArchived));
+
+  const actionsColumn: Column<Product> = {
+    header: 'Actions',
+    className: 'actions',
+    cell: (product) => (
+      <>
+        <EditButton name={product.name} onClick={() => editor.edit(product)} />
+        <button
+          type="button"
+          className="secondary"
+          aria-label={`${product.is_archived ? 'Unarchive' : 'Archive'} ${product.name}`}
+          onClick={() => void setArchived(product, !product.is_archived)}
+        >
+          {product.is_archived ? 'Unarchive' : 'Archive'}
+        </button>
+      </>
+    ),
+  };
 
   async function setArchived(product: Product, isArchived: boolean) {
     try {
@@ -46,12 +74,17 @@ function Products({ organizationId }: { organizationId: string }) {
 
   return (
     <>
-      <ProductForm
-        key={editor.formKey}
-        organizationId={organizationId}
-        product={editor.editing}
-        onDone={editor.onDone}
-      />
+      {canManage ? (
+        <ProductForm
+          key={editor.formKey}
+          organizationId={organizationId}
+          product={editor.editing}
+          onDone={editor.onDone}
+        />
+      ) : null}
+      {canManage === false ? (
+        <ManagersOnlyNote title="Create a product" action="create, edit or archive products" />
+      ) : null}
       <ResourceCard
         title="Products"
         toolbar={
@@ -87,9 +120,15 @@ function Products({ organizationId }: { organizationId: string }) {
               header: 'Name',
               cell: (product) => (
                 <>
-                  <strong>{product.name}</strong>
+                  <Truncated text={product.name}>
+                    <strong>{product.name}</strong>
+                  </Truncated>
                   {product.is_archived ? <span className="badge">Archived</span> : null}
-                  {product.description ? <p className="muted">{product.description}</p> : null}
+                  {product.description ? (
+                    <p className="muted">
+                      <Truncated text={product.description} />
+                    </p>
+                  ) : null}
                 </>
               ),
             },
@@ -105,23 +144,7 @@ function Products({ organizationId }: { organizationId: string }) {
                 </ul>
               ),
             },
-            {
-              header: 'Actions',
-              className: 'actions',
-              cell: (product) => (
-                <>
-                  <EditButton name={product.name} onClick={() => editor.edit(product)} />
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`${product.is_archived ? 'Unarchive' : 'Archive'} ${product.name}`}
-                    onClick={() => void setArchived(product, !product.is_archived)}
-                  >
-                    {product.is_archived ? 'Unarchive' : 'Archive'}
-                  </button>
-                </>
-              ),
-            },
+            ...(canManage ? [actionsColumn] : []),
           ]}
         />
       </ResourceCard>

@@ -2,8 +2,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../../../auth/client';
-import { ConfirmButton, Field, formValues } from '../../../components';
+import { FormField } from '../../../checkouts/fields';
+import { ConfirmButton, ErrorNote, formValues, Truncated } from '../../../components';
+import { authErrorsInWords, NO_ERRORS, type FormErrors } from '../../../forms/messages';
 import { prefetch } from '../../../loaders';
+import { canManage } from '../../../organizations/roles';
+import { TEAM_CODES, TEAM_NAME_MAX_LENGTH, TEAM_WORDS } from '../../../organizations/words';
 import { organizationKeys, teamsQuery } from '../../../organizations/queries';
 import { TeamMembersCard } from '../../../organizations/team-members';
 import type { ActiveOrganization } from '../../../organizations/types';
@@ -29,15 +33,19 @@ function Teams({ organization }: { organization: ActiveOrganization }) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [createErrors, setCreateErrors] = useState<FormErrors>(NO_ERRORS);
+  const userId = Route.useRouteContext().session.user.id;
+  const isManager = canManage(organization.members.find((member) => member.userId === userId)?.role);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: organizationKeys.teams(organization.id) });
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const { name = '' } = formValues(form);
+    const name = (formValues(form).name ?? '').trim();
+    if (!name) return setCreateErrors({ fields: { name: 'Enter a team name.' }, form: null });
     const result = await authClient.organization.createTeam({ name, organizationId: organization.id });
-    setError(errorMessage(result.error));
+    setCreateErrors(result.error ? authErrorsInWords(result.error, TEAM_WORDS, TEAM_CODES) : NO_ERRORS);
     if (!result.error) form.reset();
     await refresh();
   }
@@ -55,10 +63,27 @@ function Teams({ organization }: { organization: ActiveOrganization }) {
       <ResourceCard
         title="Teams"
         toolbar={
-          <form onSubmit={create} className="inline-form">
-            <Field label="Team name" name="name" />
-            <button type="submit">Create team</button>
-          </form>
+          isManager ? (
+            <>
+              <form onSubmit={(event) => void create(event)} className="inline-form" noValidate>
+                <FormField
+                  label="Team name"
+                  field="name"
+                  error={createErrors.fields.name}
+                  required
+                  className="field"
+                >
+                  {(control) => <input {...control} name="name" maxLength={TEAM_NAME_MAX_LENGTH} />}
+                </FormField>
+                <button type="submit">Create team</button>
+              </form>
+              <ErrorNote message={createErrors.form} />
+            </>
+          ) : (
+            <p className="muted" data-testid="managers-only">
+              Only owners and admins can create, rename or remove teams.
+            </p>
+          )
         }
         error={error ?? teams.error?.message ?? null}
         items={teams.data}
@@ -76,7 +101,9 @@ function Teams({ organization }: { organization: ActiveOrganization }) {
               />
             ) : (
               <>
-                <span className="grow">{team.name}</span>
+                <span className="grow">
+                  <Truncated text={team.name} />
+                </span>
                 <button
                   type="button"
                   className="secondary"
@@ -85,20 +112,24 @@ function Teams({ organization }: { organization: ActiveOrganization }) {
                 >
                   Members
                 </button>
-                <button
-                  type="button"
-                  className="secondary"
-                  aria-label={`Rename ${team.name}`}
-                  onClick={() => setRenaming(team.id)}
-                >
-                  Rename
-                </button>
-                <ConfirmButton
-                  label={`Remove ${team.name}`}
-                  text="Remove"
-                  question={`Remove the team ${team.name}?`}
-                  onConfirm={() => remove(team.id)}
-                />
+                {isManager ? (
+                  <>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-label={`Rename ${team.name}`}
+                      onClick={() => setRenaming(team.id)}
+                    >
+                      Rename
+                    </button>
+                    <ConfirmButton
+                      label={`Remove ${team.name}`}
+                      text="Remove"
+                      question={`Remove the team ${team.name}?`}
+                      onConfirm={() => remove(team.id)}
+                    />
+                  </>
+                ) : null}
               </>
             )
           }

@@ -2,7 +2,20 @@ import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { ACCESS_TOKEN_SCOPES, accessTokenSchema } from '../../../../../domain/access-tokens/schemas';
 import { sendJson } from '../../../../api';
-import { ErrorNote, Field, formValues } from '../../../../components';
+import { FormField } from '../../../../checkouts/fields';
+import { ErrorNote, formValues } from '../../../../components';
+import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
+import { nameWords } from '../../../../forms/words';
+
+/** The API's limit on a token's comment (domain/access-tokens/schemas.ts). */
+const COMMENT_MAX_LENGTH = 255;
+
+const TOKEN_WORDS: FormWords = {
+  comment: nameWords('comment, such as what the token is for', { max: COMMENT_MAX_LENGTH }),
+  expires_in: { other: 'Choose when the token expires.' },
+  scopes: { other: 'Choose the scopes again: one of them is not known.' },
+  'scopes.*': { other: 'Choose the scopes again: one of them is not known.' },
+};
 
 const createdTokenSchema = z.object({ organization_access_token: accessTokenSchema, token: z.string() });
 
@@ -56,7 +69,8 @@ export function AccessTokenForm({
   organizationId: string;
   onCreated: (token: string) => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const scopeError = Object.entries(errors.fields).find(([field]) => field.startsWith('scopes'))?.[1];
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -74,17 +88,19 @@ export function AccessTokenForm({
         },
         createdTokenSchema,
       );
-      setError(null);
+      setErrors(NO_ERRORS);
       form.reset();
       onCreated(created.token);
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setErrors(formErrorsInWords(failure, TOKEN_WORDS));
     }
   }
   return (
-    <form onSubmit={onSubmit} className="stack">
+    <form onSubmit={(event) => void onSubmit(event)} className="stack" noValidate>
       <div className="inline-form">
-        <Field label="Comment" name="comment" />
+        <FormField label="Comment" field="comment" error={errors.fields.comment} required className="field">
+          {(control) => <input {...control} name="comment" maxLength={COMMENT_MAX_LENGTH} />}
+        </FormField>
         <label className="field">
           <span>Expires</span>
           <select name="expires" aria-label="Expires" defaultValue={String(30 * DAY_SECONDS)}>
@@ -116,7 +132,9 @@ export function AccessTokenForm({
           </tbody>
         </table>
       </details>
-      <ErrorNote message={error} />
+      {scopeError ? <p className="field-error">{scopeError}</p> : null}
+      {errors.fields.expires_in ? <p className="field-error">{errors.fields.expires_in}</p> : null}
+      <ErrorNote message={errors.form} />
       <div>
         <button type="submit">Create token</button>
       </div>

@@ -1,12 +1,81 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { BENEFIT_TYPES, benefitSchema, type BenefitType } from '../../../../../domain/benefits/schemas';
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { sendJson } from '../../../../api';
 import { metersQuery } from '../../../../catalog/queries';
-import { uploadFile } from '../../../../catalog/upload';
-import { ErrorNote, Field, formValues } from '../../../../components';
+import { uploadFile, UPLOAD_WORDS } from '../../../../catalog/upload';
+import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { ErrorNote, formValues } from '../../../../components';
+import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
+import { choiceWords, countWords, nameWords, textWords } from '../../../../forms/words';
 import { ResourceForm } from '../../../../resources/resource-page';
 import { BENEFIT_TYPE_LABELS } from './benefit-labels';
+
+/** The benefits API's limits (domain/benefits/schemas.ts). */
+const LIMITS = {
+  description: { min: 3, max: 42 },
+  githubOwner: 39,
+  githubRepository: 100,
+  keyPrefix: 16,
+  ttl: 1000,
+  activations: 50,
+  usage: 1_000_000_000,
+  units: 2_147_483_647,
+} as const;
+const SNOWFLAKE_LENGTH = 20;
+
+const BENEFIT_WORDS: FormWords = {
+  description: nameWords('description', LIMITS.description),
+  'properties.note': textWords(TEXT_MAX_LENGTH.description),
+  'properties.guild_token': { other: 'Enter the Discord server ID: 17 to 20 digits.' },
+  'properties.role_id': { other: 'Enter the Discord role ID: 17 to 20 digits.' },
+  'properties.repository_owner': { other: 'Enter a GitHub user or organization name.' },
+  'properties.repository_name': {
+    other: 'Enter a GitHub repository name: letters, digits, dots, dashes or underscores.',
+  },
+  'properties.files': { too_small: 'Upload at least one file.', too_big: 'Attach at most 100 files.' },
+  'properties.prefix': { other: 'A prefix is up to 16 letters, digits, dashes or underscores.' },
+  'properties.expires.ttl': countWords('periods', { min: 1, max: LIMITS.ttl }),
+  'properties.activations.limit': countWords('activations', { min: 1, max: LIMITS.activations }),
+  'properties.limit_usage': countWords('uses', { min: 1, max: LIMITS.usage }),
+  'properties.units': countWords('units', { min: 1, max: LIMITS.units }),
+  'properties.meter_id': choiceWords('meter'),
+};
+
+/** A text or number field of the form, with its error; labels say "(optional)" themselves where needed. */
+function BenefitField(props: {
+  label: string;
+  name: string;
+  /** The API's path of the value, where its refusal lands. */
+  field: string;
+  errors: FormErrors;
+  required?: boolean;
+  type?: string;
+  inputMode?: 'numeric';
+  maxLength?: number;
+}) {
+  return (
+    <FormField
+      label={props.label}
+      field={props.field}
+      error={props.errors.fields[props.field]}
+      required={props.required}
+      markOptional={false}
+      className="field"
+    >
+      {(control) => (
+        <input
+          {...control}
+          name={props.name}
+          type={props.type ?? 'text'}
+          inputMode={props.inputMode}
+          maxLength={props.maxLength}
+        />
+      )}
+    </FormField>
+  );
+}
 
 const optionalNumber = (value: string | undefined) => (value ? Number(value) : null);
 
@@ -61,7 +130,8 @@ function DownloadablesPicker({ organizationId }: { organizationId: string }) {
       const uploaded = await uploadFile(file, { organizationId, service: 'downloadable' }, setProgress);
       setFiles((current) => [...current, { id: uploaded.id, name: uploaded.name }]);
     } catch (failure) {
-      setError((failure as Error).message);
+      const { fields, form } = formErrorsInWords(failure, UPLOAD_WORDS);
+      setError(Object.values(fields)[0] ?? form);
     } finally {
       setProgress(null);
     }
@@ -105,39 +175,92 @@ function DownloadablesPicker({ organizationId }: { organizationId: string }) {
   );
 }
 
-function MeterSelect({ organizationId }: { organizationId: string }) {
+function MeterSelect({ organizationId, errors }: { organizationId: string; errors: FormErrors }) {
   const meters = useQuery(metersQuery(organizationId));
   return (
-    <label className="field">
-      <span>Meter</span>
-      <select aria-label="Meter" name="meter_id" defaultValue="">
-        <option value="">Choose a meter</option>
-        {(meters.data?.items ?? []).map((meter) => (
-          <option key={meter.id} value={meter.id}>
-            {meter.name}
-          </option>
-        ))}
-      </select>
-    </label>
+    <FormField
+      label="Meter"
+      field="properties.meter_id"
+      error={errors.fields['properties.meter_id']}
+      required
+      className="field"
+    >
+      {(control) => (
+        <select {...control} name="meter_id" defaultValue="">
+          <option value="">Choose a meter</option>
+          {(meters.data?.items ?? []).map((meter) => (
+            <option key={meter.id} value={meter.id}>
+              {meter.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   );
 }
 
-function TypeFields({ type, organizationId }: { type: BenefitType; organizationId: string }) {
+function TypeFields({
+  type,
+  organizationId,
+  errors,
+}: {
+  type: BenefitType;
+  organizationId: string;
+  errors: FormErrors;
+}) {
   switch (type) {
     case 'custom':
-      return <Field label="Note for customers" name="note" required={false} />;
+      return (
+        <BenefitField
+          label="Note for customers"
+          name="note"
+          field="properties.note"
+          errors={errors}
+          maxLength={TEXT_MAX_LENGTH.description}
+        />
+      );
     case 'discord':
       return (
         <>
-          <Field label="Discord server ID" name="guild_token" inputMode="numeric" />
-          <Field label="Discord role ID" name="role_id" inputMode="numeric" />
+          <BenefitField
+            label="Discord server ID"
+            name="guild_token"
+            field="properties.guild_token"
+            errors={errors}
+            required
+            inputMode="numeric"
+            maxLength={SNOWFLAKE_LENGTH}
+          />
+          <BenefitField
+            label="Discord role ID"
+            name="role_id"
+            field="properties.role_id"
+            errors={errors}
+            required
+            inputMode="numeric"
+            maxLength={SNOWFLAKE_LENGTH}
+          />
         </>
       );
     case 'github_repository':
       return (
         <>
-          <Field label="Repository owner" name="repository_owner" />
-          <Field label="Repository name" name="repository_name" />
+          <BenefitField
+            label="Repository owner"
+            name="repository_owner"
+            field="properties.repository_owner"
+            errors={errors}
+            required
+            maxLength={LIMITS.githubOwner}
+          />
+          <BenefitField
+            label="Repository name"
+            name="repository_name"
+            field="properties.repository_name"
+            errors={errors}
+            required
+            maxLength={LIMITS.githubRepository}
+          />
           <label className="field">
             <span>Permission</span>
             <select name="permission" aria-label="Permission" defaultValue="pull">
@@ -149,12 +272,31 @@ function TypeFields({ type, organizationId }: { type: BenefitType; organizationI
         </>
       );
     case 'downloadables':
-      return <DownloadablesPicker organizationId={organizationId} />;
+      return (
+        <>
+          <DownloadablesPicker organizationId={organizationId} />
+          {errors.fields['properties.files'] ? (
+            <p className="field-error">{errors.fields['properties.files']}</p>
+          ) : null}
+        </>
+      );
     case 'license_keys':
       return (
         <>
-          <Field label="Key prefix" name="prefix" required={false} />
-          <Field label="Expires after" name="ttl" type="number" required={false} />
+          <BenefitField
+            label="Key prefix"
+            name="prefix"
+            field="properties.prefix"
+            errors={errors}
+            maxLength={LIMITS.keyPrefix}
+          />
+          <BenefitField
+            label="Expires after"
+            name="ttl"
+            field="properties.expires.ttl"
+            errors={errors}
+            type="number"
+          />
           <label className="field">
             <span>Expiry unit</span>
             <select name="timeframe" aria-label="Expiry unit" defaultValue="year">
@@ -163,18 +305,37 @@ function TypeFields({ type, organizationId }: { type: BenefitType; organizationI
               ))}
             </select>
           </label>
-          <Field label="Activation limit" name="activation_limit" type="number" required={false} />
+          <BenefitField
+            label="Activation limit"
+            name="activation_limit"
+            field="properties.activations.limit"
+            errors={errors}
+            type="number"
+          />
           <label className="checkbox">
             <input type="checkbox" name="enable_customer_admin" /> Customers manage activations
           </label>
-          <Field label="Usage limit" name="limit_usage" type="number" required={false} />
+          <BenefitField
+            label="Usage limit"
+            name="limit_usage"
+            field="properties.limit_usage"
+            errors={errors}
+            type="number"
+          />
         </>
       );
     case 'meter_credit':
       return (
         <>
-          <Field label="Units" name="units" type="number" />
-          <MeterSelect organizationId={organizationId} />
+          <BenefitField
+            label="Units"
+            name="units"
+            field="properties.units"
+            errors={errors}
+            required
+            type="number"
+          />
+          <MeterSelect organizationId={organizationId} errors={errors} />
           <label className="checkbox">
             <input type="checkbox" name="rollover" /> Unused units roll over
           </label>
@@ -186,7 +347,7 @@ function TypeFields({ type, organizationId }: { type: BenefitType; organizationI
 export function BenefitForm({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
   const [type, setType] = useState<BenefitType>('custom');
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   // Remounts the type's fields after a creation, which empties the uploaded files too.
   const [created, setCreated] = useState(0);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -205,16 +366,17 @@ export function BenefitForm({ organizationId }: { organizationId: string }) {
         },
         benefitSchema,
       );
-      setError(null);
+      setErrors(NO_ERRORS);
       form.reset();
       setCreated(created + 1);
       await queryClient.invalidateQueries({ queryKey: ['benefits', organizationId] });
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, BENEFIT_WORDS));
+      requestAnimationFrame(() => focusFirstInvalid(form));
     }
   }
   return (
-    <ResourceForm title="Create a benefit" onSubmit={onSubmit} error={error} layout="stacked-form">
+    <ResourceForm title="Create a benefit" onSubmit={onSubmit} error={errors.form} layout="stacked-form">
       <label className="field">
         <span>Benefit type</span>
         <select
@@ -229,8 +391,15 @@ export function BenefitForm({ organizationId }: { organizationId: string }) {
           ))}
         </select>
       </label>
-      <Field label="Description" name="description" />
-      <TypeFields key={created} type={type} organizationId={organizationId} />
+      <BenefitField
+        label="Description"
+        name="description"
+        field="description"
+        errors={errors}
+        required
+        maxLength={LIMITS.description.max}
+      />
+      <TypeFields key={created} type={type} organizationId={organizationId} errors={errors} />
       <button type="submit">Create benefit</button>
     </ResourceForm>
   );

@@ -6,9 +6,46 @@ import {
   type CustomField,
   type CustomFieldType,
 } from '../../../../../domain/custom-fields/schemas';
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { sendJson } from '../../../../api';
+import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
 import { formValues } from '../../../../components';
+import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
+import { nameWords, textWords } from '../../../../forms/words';
 import { FormButtons, ResourceForm } from '../../../../resources/resource-page';
+import '../../../../forms/forms.css';
+
+/** The custom fields API's limits (domain/custom-fields/schemas.ts). */
+const SLUG_MAX_LENGTH = 100;
+const HELP_TEXT_MAX_LENGTH = 1000;
+const WHOLE_NUMBER = 'Enter a whole number.';
+
+const CUSTOM_FIELD_WORDS: FormWords = {
+  name: nameWords('field name', { max: TEXT_MAX_LENGTH.name }),
+  slug: {
+    too_small: 'Enter a slug, such as company-size.',
+    invalid_type: 'Enter a slug, such as company-size.',
+    too_big: `Enter at most ${SLUG_MAX_LENGTH} characters.`,
+    invalid_format: 'A slug may contain only letters, digits and hyphens, such as company-size.',
+  },
+  'properties.form_label': textWords(TEXT_MAX_LENGTH.name),
+  'properties.form_help_text': textWords(HELP_TEXT_MAX_LENGTH),
+  'properties.form_placeholder': textWords(TEXT_MAX_LENGTH.name),
+  'properties.min_length': { other: 'Enter a whole number of characters, 0 or more.' },
+  'properties.max_length': { other: 'Enter a whole number of characters, 0 or more.' },
+  'properties.ge': { other: WHOLE_NUMBER },
+  'properties.le': { other: WHOLE_NUMBER },
+  'properties.options': { too_small: 'Add at least one option.' },
+  'properties.options.*.value': nameWords('value', { max: TEXT_MAX_LENGTH.name }),
+  'properties.options.*.label': nameWords('label', { max: TEXT_MAX_LENGTH.name }),
+};
+
+/** Each text property's limit. */
+const PROPERTY_MAX_LENGTHS: Record<string, number> = {
+  form_label: TEXT_MAX_LENGTH.name,
+  form_help_text: HELP_TEXT_MAX_LENGTH,
+  form_placeholder: TEXT_MAX_LENGTH.name,
+};
 
 export const CUSTOM_FIELD_TYPE_LABELS: Record<CustomFieldType, string> = {
   text: 'Text',
@@ -82,7 +119,7 @@ export function CustomFieldForm({
       ? field.properties.options.map((option) => newOption(option.value, option.label))
       : [newOption()],
   );
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const properties = (field?.properties ?? {}) as Record<string, string | number | boolean | undefined>;
   const initial = (name: string) => (properties[name] === undefined ? '' : String(properties[name]));
 
@@ -105,26 +142,42 @@ export function CustomFieldForm({
           { ...body, organization_id: organizationId },
           customFieldSchema,
         );
-      setError(null);
+      setErrors(NO_ERRORS);
       await queryClient.invalidateQueries({ queryKey: ['custom-fields', organizationId] });
       onDone();
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, CUSTOM_FIELD_WORDS));
+      requestAnimationFrame(() => focusFirstInvalid(form));
     }
   }
 
   const input = (label: string, name: string, inputType = 'text') => (
-    <label className="field">
-      <span>{label}</span>
-      <input name={name} type={inputType} defaultValue={initial(name)} />
-    </label>
+    <FormField
+      label={label}
+      field={`properties.${name}`}
+      error={errors.fields[`properties.${name}`]}
+      markOptional={false}
+      className="field"
+    >
+      {(control) => (
+        <input
+          {...control}
+          name={name}
+          type={inputType}
+          maxLength={PROPERTY_MAX_LENGTHS[name]}
+          defaultValue={initial(name)}
+        />
+      )}
+    </FormField>
   );
+  const optionError = (index: number, part: 'value' | 'label') =>
+    errors.fields[`properties.options.${index}.${part}`];
 
   return (
     <ResourceForm
       title={field ? `Edit ${field.name}` : 'Create a custom field'}
       onSubmit={onSubmit}
-      error={error}
+      error={errors.form}
     >
       <label className="field">
         <span>Field type</span>
@@ -141,14 +194,22 @@ export function CustomFieldForm({
           ))}
         </select>
       </label>
-      <label className="field">
-        <span>Field name</span>
-        <input name="name" defaultValue={field?.name ?? ''} />
-      </label>
-      <label className="field">
-        <span>Slug</span>
-        <input name="slug" defaultValue={field?.slug ?? ''} placeholder="letters, digits and hyphens" />
-      </label>
+      <FormField label="Field name" field="name" error={errors.fields.name} required className="field">
+        {(control) => (
+          <input {...control} name="name" maxLength={TEXT_MAX_LENGTH.name} defaultValue={field?.name ?? ''} />
+        )}
+      </FormField>
+      <FormField label="Slug" field="slug" error={errors.fields.slug} required className="field">
+        {(control) => (
+          <input
+            {...control}
+            name="slug"
+            maxLength={SLUG_MAX_LENGTH}
+            defaultValue={field?.slug ?? ''}
+            placeholder="letters, digits and hyphens"
+          />
+        )}
+      </FormField>
       {input('Label on the checkout form', 'form_label')}
       {input('Help text', 'form_help_text')}
       {type === 'checkbox' ? null : input('Placeholder', 'form_placeholder')}
@@ -173,32 +234,50 @@ export function CustomFieldForm({
           <legend>Options</legend>
           {options.map((option, index) => (
             <div key={option.key} className="inline-form">
-              <label className="field">
-                <span>{`Option ${index + 1} value`}</span>
-                <input
-                  value={option.value}
-                  onChange={(event) =>
-                    setOptions(
-                      options.map((other) =>
-                        other.key === option.key ? { ...other, value: event.target.value } : other,
-                      ),
-                    )
-                  }
-                />
-              </label>
-              <label className="field">
-                <span>{`Option ${index + 1} label`}</span>
-                <input
-                  value={option.label}
-                  onChange={(event) =>
-                    setOptions(
-                      options.map((other) =>
-                        other.key === option.key ? { ...other, label: event.target.value } : other,
-                      ),
-                    )
-                  }
-                />
-              </label>
+              <FormField
+                label={`Option ${index + 1} value`}
+                field={`properties.options.${index}.value`}
+                error={optionError(index, 'value')}
+                required
+                className="field"
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    maxLength={TEXT_MAX_LENGTH.name}
+                    value={option.value}
+                    onChange={(event) =>
+                      setOptions(
+                        options.map((other) =>
+                          other.key === option.key ? { ...other, value: event.target.value } : other,
+                        ),
+                      )
+                    }
+                  />
+                )}
+              </FormField>
+              <FormField
+                label={`Option ${index + 1} label`}
+                field={`properties.options.${index}.label`}
+                error={optionError(index, 'label')}
+                required
+                className="field"
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    maxLength={TEXT_MAX_LENGTH.name}
+                    value={option.label}
+                    onChange={(event) =>
+                      setOptions(
+                        options.map((other) =>
+                          other.key === option.key ? { ...other, label: event.target.value } : other,
+                        ),
+                      )
+                    }
+                  />
+                )}
+              </FormField>
               <button
                 type="button"
                 className="secondary"
@@ -211,6 +290,9 @@ export function CustomFieldForm({
           <button type="button" className="secondary" onClick={() => setOptions([...options, newOption()])}>
             Add an option
           </button>
+          {errors.fields['properties.options'] ? (
+            <p className="field-error">{errors.fields['properties.options']}</p>
+          ) : null}
         </fieldset>
       ) : null}
       <FormButtons

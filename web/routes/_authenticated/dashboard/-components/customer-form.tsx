@@ -2,12 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { customerSchema } from '../../../../../domain/customers/schemas';
 import { sendJson } from '../../../../api';
-import { Field, formValues } from '../../../../components';
+import { focusFirstInvalid } from '../../../../checkouts/fields';
+import { formValues } from '../../../../components';
+import { formErrorsInWords, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
 import { ResourceForm } from '../../../../resources/resource-page';
+import { CUSTOMER_WORDS, CustomerField } from './customer-fields';
 
 export function CustomerForm({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
@@ -19,18 +22,19 @@ export function CustomerForm({ organizationId }: { organizationId: string }) {
         { organization_id: organizationId, email, name: name || null, external_id: externalId || null },
         customerSchema,
       );
-      setError(null);
+      setErrors(NO_ERRORS);
       form.reset();
       await queryClient.invalidateQueries({ queryKey: ['customers', organizationId] });
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, CUSTOMER_WORDS));
+      requestAnimationFrame(() => focusFirstInvalid(form));
     }
   }
   return (
-    <ResourceForm title="Add a customer" onSubmit={onSubmit} error={error} layout="inline-form">
-      <Field label="Customer email" name="email" type="email" />
-      <Field label="Customer name" name="name" required={false} />
-      <Field label="External ID" name="external_id" required={false} />
+    <ResourceForm title="Add a customer" onSubmit={onSubmit} error={errors.form} layout="inline-form">
+      <CustomerField field="email" label="Customer email" errors={errors} required />
+      <CustomerField field="name" label="Customer name" errors={errors} />
+      <CustomerField field="external_id" label="External ID" errors={errors} />
       <button type="submit">Add customer</button>
     </ResourceForm>
   );

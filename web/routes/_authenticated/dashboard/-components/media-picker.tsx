@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ProductMediaFile } from '../../../../../domain/files/schemas';
-import { uploadFile } from '../../../../catalog/upload';
-import { ErrorNote } from '../../../../components';
+import { IMAGE_ACCEPT, productImageProblem, uploadFile, UPLOAD_WORDS } from '../../../../catalog/upload';
+import { FormField } from '../../../../checkouts/fields';
+import { formErrorsInWords } from '../../../../forms/messages';
 
 export function MediaPicker(props: {
   organizationId: string;
@@ -11,7 +12,9 @@ export function MediaPicker(props: {
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function upload(file: File) {
-    setError(null);
+    const problem = await productImageProblem(file);
+    setError(problem);
+    if (problem) return;
     setProgress(0);
     try {
       const uploaded = await uploadFile(
@@ -21,7 +24,8 @@ export function MediaPicker(props: {
       );
       if (uploaded.service === 'product_media') props.onChange([...props.medias, uploaded]);
     } catch (failure) {
-      setError((failure as Error).message);
+      const { fields, form } = formErrorsInWords(failure, UPLOAD_WORDS);
+      setError(Object.values(fields)[0] ?? form);
     } finally {
       setProgress(null);
     }
@@ -43,25 +47,33 @@ export function MediaPicker(props: {
           </li>
         ))}
       </ul>
-      <label className="field">
-        <span>Add an image</span>
-        <input
-          type="file"
-          accept="image/*"
-          disabled={progress !== null}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file) void upload(file);
-          }}
-        />
-      </label>
+      <FormField
+        label="Add an image"
+        field="medias"
+        error={error}
+        hint="PNG, JPEG, GIF, WebP or AVIF, up to 10 MB."
+        markOptional={false}
+        className="field"
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="file"
+            accept={IMAGE_ACCEPT}
+            disabled={progress !== null}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) void upload(file);
+            }}
+          />
+        )}
+      </FormField>
       {progress === null ? null : (
         <p>
           <progress aria-label="Upload progress" max={1} value={progress} /> {Math.round(progress * 100)}%
         </p>
       )}
-      <ErrorNote message={error} />
     </fieldset>
   );
 }

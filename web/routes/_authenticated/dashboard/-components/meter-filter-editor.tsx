@@ -1,5 +1,32 @@
 import { FILTER_OPERATORS, type Filter, type FilterClause } from '../../../../../domain/meters/schemas';
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
+import { FormField } from '../../../../checkouts/fields';
+import type { FormWords } from '../../../../forms/messages';
+import { nameWords, textWords } from '../../../../forms/words';
 import { OPERATOR_LABELS, type Operator } from './meter-labels';
+
+/** The API's limit on a clause's text value (domain/meters/schemas.ts). */
+const VALUE_MAX_LENGTH = 1000;
+/** Groups nest deeper in principle; words are written for the depths a page can show legibly. */
+const WORDED_DEPTH = 6;
+
+/** A clause's words at every depth: `filter.clauses.*.property`, `filter.clauses.*.clauses.*.property`, … */
+export const FILTER_WORDS: FormWords = Object.fromEntries(
+  Array.from({ length: WORDED_DEPTH }, (_, depth) => `filter${'.clauses.*'.repeat(depth + 1)}`).flatMap(
+    (clause) => [
+      [`${clause}.property`, nameWords('property name', { max: TEXT_MAX_LENGTH.name })],
+      [
+        `${clause}.value`,
+        { ...textWords(VALUE_MAX_LENGTH), other: 'Enter a value: text, a whole number, or true/false.' },
+      ],
+    ],
+  ),
+);
+
+/** "2.1" (the labels' numbering, from 1) → `filter.clauses.1.clauses.0`, the API's path of that clause. */
+function locOf(path: string): string {
+  return ['filter', ...path.split('.').map((part) => `clauses.${Number(part) - 1}`)].join('.');
+}
 
 type ValueKind = 'text' | 'number' | 'boolean';
 type ClauseDraft = {
@@ -82,19 +109,30 @@ export function fromDraft(group: GroupDraft): Filter {
 function ClauseEditor(props: {
   clause: ClauseDraft;
   path: string;
+  errors: Record<string, string>;
   onChange: (clause: ClauseDraft) => void;
   onRemove: () => void;
 }) {
   const { clause, path, onChange } = props;
+  const loc = locOf(path);
   return (
     <div className="inline-form filter-clause" data-testid="filter-clause">
-      <label className="field">
-        <span>{`Clause ${path} property`}</span>
-        <input
-          value={clause.property}
-          onChange={(event) => onChange({ ...clause, property: event.target.value })}
-        />
-      </label>
+      <FormField
+        label={`Clause ${path} property`}
+        field={`${loc}.property`}
+        error={props.errors[`${loc}.property`]}
+        required
+        className="field"
+      >
+        {(control) => (
+          <input
+            {...control}
+            maxLength={TEXT_MAX_LENGTH.name}
+            value={clause.property}
+            onChange={(event) => onChange({ ...clause, property: event.target.value })}
+          />
+        )}
+      </FormField>
       <label className="field">
         <span>{`Clause ${path} operator`}</span>
         <select
@@ -127,25 +165,34 @@ function ClauseEditor(props: {
           <option value="boolean">true/false</option>
         </select>
       </label>
-      <label className="field">
-        <span>{`Clause ${path} value`}</span>
-        {clause.valueKind === 'boolean' ? (
-          <select
-            aria-label={`Clause ${path} value`}
-            value={clause.value}
-            onChange={(event) => onChange({ ...clause, value: event.target.value })}
-          >
-            <option value="true">true</option>
-            <option value="false">false</option>
-          </select>
-        ) : (
-          <input
-            type={clause.valueKind === 'number' ? 'number' : 'text'}
-            value={clause.value}
-            onChange={(event) => onChange({ ...clause, value: event.target.value })}
-          />
-        )}
-      </label>
+      <FormField
+        label={`Clause ${path} value`}
+        field={`${loc}.value`}
+        error={props.errors[`${loc}.value`]}
+        required
+        className="field"
+      >
+        {(control) =>
+          clause.valueKind === 'boolean' ? (
+            <select
+              {...control}
+              value={clause.value}
+              onChange={(event) => onChange({ ...clause, value: event.target.value })}
+            >
+              <option value="true">true</option>
+              <option value="false">false</option>
+            </select>
+          ) : (
+            <input
+              {...control}
+              type={clause.valueKind === 'number' ? 'number' : 'text'}
+              maxLength={VALUE_MAX_LENGTH}
+              value={clause.value}
+              onChange={(event) => onChange({ ...clause, value: event.target.value })}
+            />
+          )
+        }
+      </FormField>
       <button type="button" className="secondary" onClick={props.onRemove}>
         {`Remove clause ${path}`}
       </button>
@@ -157,6 +204,8 @@ function ClauseEditor(props: {
 export function GroupEditor(props: {
   group: GroupDraft;
   path: string;
+  /** The meter form's errors; each clause reads those under its own path. */
+  errors: Record<string, string>;
   onChange: (group: GroupDraft) => void;
   onRemove?: () => void;
 }) {
@@ -187,6 +236,7 @@ export function GroupEditor(props: {
             key={clause.key}
             group={clause}
             path={childPath(index)}
+            errors={props.errors}
             onChange={(changed) => replace(index, changed)}
             onRemove={() => remove(index)}
           />
@@ -195,6 +245,7 @@ export function GroupEditor(props: {
             key={clause.key}
             clause={clause}
             path={childPath(index)}
+            errors={props.errors}
             onChange={(changed) => replace(index, changed)}
             onRemove={() => remove(index)}
           />

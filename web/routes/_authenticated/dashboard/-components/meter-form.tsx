@@ -6,10 +6,28 @@ import {
   type Aggregation,
   type Meter,
 } from '../../../../../domain/meters/schemas';
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { sendJson } from '../../../../api';
+import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
 import { formValues } from '../../../../components';
+import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
+import { nameWords } from '../../../../forms/words';
 import { FormButtons, ResourceForm } from '../../../../resources/resource-page';
-import { fromDraft, GroupEditor, newFilterDraft, toDraft, type GroupDraft } from './meter-filter-editor';
+import {
+  FILTER_WORDS,
+  fromDraft,
+  GroupEditor,
+  newFilterDraft,
+  toDraft,
+  type GroupDraft,
+} from './meter-filter-editor';
+import '../../../../forms/forms.css';
+
+const METER_WORDS: FormWords = {
+  name: nameWords('meter name', { min: 3, max: TEXT_MAX_LENGTH.name }),
+  'aggregation.property': nameWords('property to aggregate', { max: TEXT_MAX_LENGTH.name }),
+  ...FILTER_WORDS,
+};
 
 export function MeterForm({
   organizationId,
@@ -23,11 +41,12 @@ export function MeterForm({
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<GroupDraft>(() => (meter ? toDraft(meter.filter) : newFilterDraft()));
   const [func, setFunc] = useState<Aggregation['func']>(meter?.aggregation.func ?? 'count');
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const values = formValues(event.currentTarget);
+    const form = event.currentTarget;
+    const values = formValues(form);
     const body = {
       name: values.name,
       filter: fromDraft(filter),
@@ -36,21 +55,27 @@ export function MeterForm({
     try {
       if (meter) await sendJson('PATCH', `/v1/meters/${meter.id}`, body, meterSchema);
       else await sendJson('POST', '/v1/meters/', { ...body, organization_id: organizationId }, meterSchema);
-      setError(null);
+      setErrors(NO_ERRORS);
       await queryClient.invalidateQueries({ queryKey: ['meters', organizationId] });
       onDone();
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, METER_WORDS));
+      requestAnimationFrame(() => focusFirstInvalid(form));
     }
   }
 
   return (
-    <ResourceForm title={meter ? `Edit ${meter.name}` : 'Create a meter'} onSubmit={onSubmit} error={error}>
-      <label className="field">
-        <span>Meter name</span>
-        <input name="name" defaultValue={meter?.name ?? ''} />
-      </label>
-      <GroupEditor group={filter} path="" onChange={setFilter} />
+    <ResourceForm
+      title={meter ? `Edit ${meter.name}` : 'Create a meter'}
+      onSubmit={onSubmit}
+      error={errors.form}
+    >
+      <FormField label="Meter name" field="name" error={errors.fields.name} required className="field">
+        {(control) => (
+          <input {...control} name="name" maxLength={TEXT_MAX_LENGTH.name} defaultValue={meter?.name ?? ''} />
+        )}
+      </FormField>
+      <GroupEditor group={filter} path="" errors={errors.fields} onChange={setFilter} />
       <div className="inline-form">
         <label className="field">
           <span>Aggregation</span>
@@ -68,13 +93,22 @@ export function MeterForm({
           </select>
         </label>
         {func === 'count' ? null : (
-          <label className="field">
-            <span>Aggregated property</span>
-            <input
-              name="aggregation_property"
-              defaultValue={meter?.aggregation.func === 'count' ? '' : (meter?.aggregation.property ?? '')}
-            />
-          </label>
+          <FormField
+            label="Aggregated property"
+            field="aggregation.property"
+            error={errors.fields['aggregation.property']}
+            required
+            className="field"
+          >
+            {(control) => (
+              <input
+                {...control}
+                name="aggregation_property"
+                maxLength={TEXT_MAX_LENGTH.name}
+                defaultValue={meter?.aggregation.func === 'count' ? '' : (meter?.aggregation.property ?? '')}
+              />
+            )}
+          </FormField>
         )}
       </div>
       <FormButtons

@@ -1,13 +1,40 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { ProductMediaFile } from '../../../../../domain/files/schemas';
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { productSchema, type Product } from '../../../../../domain/products/schemas';
 import { sendJson } from '../../../../api';
 import { benefitsQuery, customFieldsQuery, metersQuery } from '../../../../catalog/queries';
-import { formValues } from '../../../../components';
+import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { ErrorNote, formValues, Truncated } from '../../../../components';
+import {
+  fieldErrors,
+  formErrorsInWords,
+  NO_ERRORS,
+  type FormErrors,
+  type FormWords,
+} from '../../../../forms/messages';
+import { nameWords, textWords } from '../../../../forms/words';
 import { FormButtons, ResourceForm } from '../../../../resources/resource-page';
 import { MediaPicker } from './media-picker';
-import { newPriceDraft, PriceEditor, pricePayload, type PriceDraft } from './price-editor';
+import {
+  newPriceDraft,
+  PRICE_WORDS,
+  PriceEditor,
+  priceDraftErrors,
+  pricePayload,
+  type PriceDraft,
+} from './price-editor';
+import '../../../../forms/forms.css';
+
+/** Polar's product names: 3 to 256 characters. */
+const NAME_MIN_LENGTH = 3;
+
+const PRODUCT_WORDS: FormWords = {
+  name: nameWords('product name', { min: NAME_MIN_LENGTH, max: TEXT_MAX_LENGTH.name }),
+  description: textWords(TEXT_MAX_LENGTH.description),
+  ...PRICE_WORDS,
+};
 
 type AttachedDraft = { customFieldId: string; required: boolean };
 
@@ -37,19 +64,28 @@ export function ProductForm({
   const [benefitIds, setBenefitIds] = useState<string[]>(
     product?.benefits.map((benefit) => benefit.id) ?? [],
   );
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const values = formValues(event.currentTarget);
+    const form = event.currentTarget;
+    const values = formValues(form);
+    const typed = fieldErrors(
+      Object.assign({}, ...prices.map(priceDraftErrors)) as Record<string, string | null>,
+    );
+    if (typed) {
+      setErrors(typed);
+      requestAnimationFrame(() => focusFirstInvalid(form));
+      return;
+    }
     setBusy(true);
     try {
       const body = {
         name: values.name,
         description: values.description ?? '',
         recurring_interval: values.recurring_interval || null,
-        prices: prices.map((draft, index) => pricePayload(draft, `Price ${index + 1}`)),
+        prices: prices.map(pricePayload),
         medias: medias.map((media) => media.id),
         attached_custom_fields: attached.map((field) => ({
           custom_field_id: field.customFieldId,
@@ -68,10 +104,12 @@ export function ProductForm({
       if (savedBenefits.join() !== benefitIds.join()) {
         await sendJson('POST', `/v1/products/${saved.id}/benefits`, { benefits: benefitIds }, productSchema);
       }
+      setErrors(NO_ERRORS);
       await queryClient.invalidateQueries({ queryKey: ['products', organizationId] });
       onDone();
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, PRODUCT_WORDS));
+      requestAnimationFrame(() => focusFirstInvalid(form));
     } finally {
       setBusy(false);
     }
@@ -86,16 +124,36 @@ export function ProductForm({
     <ResourceForm
       title={product ? `Edit ${product.name}` : 'Create a product'}
       onSubmit={onSubmit}
-      error={error}
+      error={errors.form}
     >
-      <label className="field">
-        <span>Product name</span>
-        <input name="name" defaultValue={product?.name ?? ''} required />
-      </label>
-      <label className="field">
-        <span>Description</span>
-        <textarea name="description" defaultValue={product?.description ?? ''} rows={3} />
-      </label>
+      <FormField label="Product name" field="name" error={errors.fields.name} required className="field">
+        {(control) => (
+          <input
+            {...control}
+            name="name"
+            maxLength={TEXT_MAX_LENGTH.name}
+            minLength={NAME_MIN_LENGTH}
+            defaultValue={product?.name ?? ''}
+          />
+        )}
+      </FormField>
+      <FormField
+        label="Description"
+        field="description"
+        error={errors.fields.description}
+        markOptional={false}
+        className="field"
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            name="description"
+            maxLength={TEXT_MAX_LENGTH.description}
+            defaultValue={product?.description ?? ''}
+            rows={3}
+          />
+        )}
+      </FormField>
       <label className="field">
         <span>Billing</span>
         <select
@@ -114,6 +172,7 @@ export function ProductForm({
           draft={draft}
           index={index}
           meters={meters.data?.items ?? []}
+          errors={errors.fields}
           onChange={(changed) =>
             setPrices(prices.map((other) => (other.key === draft.key ? changed : other)))
           }
@@ -125,6 +184,7 @@ export function ProductForm({
           Add a price
         </button>
       </div>
+      <ErrorNote message={errors.fields.prices ?? null} />
       <MediaPicker organizationId={organizationId} medias={medias} onChange={setMedias} />
       <fieldset>
         <legend>Benefits</legend>
@@ -151,7 +211,7 @@ export function ProductForm({
         <ul className="plain-list">
           {attached.map((field) => (
             <li key={field.customFieldId} className="row">
-              <span>{fieldName(field.customFieldId)}</span>
+              <Truncated text={fieldName(field.customFieldId)} />
               <label className="checkbox">
                 <input
                   type="checkbox"

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { TestClock } from '../../../../../domain/test-clocks/schemas';
-import { formErrors } from '../../../../api';
 import { FormField } from '../../../../checkouts/fields';
 import { Card, ErrorNote } from '../../../../components';
 import {
@@ -11,8 +10,15 @@ import {
   testClockQuery,
   toLocalInput,
 } from '../../../../test-clocks/queries';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 
-const FIELDS = ['frozen_time'] as const;
+// Without `other`: "after the clock's time" is the service's rule, said in its own words.
+const WORDS: FormWords = {
+  frozen_time: {
+    invalid_format: 'Choose a valid date and time.',
+    invalid_type: 'Choose a valid date and time.',
+  },
+};
 type Errors = { fields: Record<string, string>; form: string | null };
 const NO_ERRORS: Errors = { fields: {}, form: null };
 
@@ -40,7 +46,7 @@ export function TestClockAdvance({ clock }: { clock: TestClock }) {
       setCustom(toLocalInput(addDays(new Date(updated.frozen_time), 1)));
       await queryClient.invalidateQueries({ queryKey: ['test-clocks', clock.organization_id] });
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, WORDS));
     } finally {
       setBusy(false);
     }

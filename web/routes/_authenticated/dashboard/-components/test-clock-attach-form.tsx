@@ -1,13 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { TestClock } from '../../../../../domain/test-clocks/schemas';
-import { formErrors } from '../../../../api';
 import { FormField } from '../../../../checkouts/fields';
 import { Card, ErrorNote } from '../../../../components';
 import { customersQuery } from '../../../../customers/queries';
 import { attachTestClockCustomer, testClockQuery } from '../../../../test-clocks/queries';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 
-const FIELDS = ['customer_id'] as const;
+const WORDS: FormWords = {
+  customer_id: { invalid_format: 'Choose a customer.', invalid_type: 'Choose a customer.' },
+};
 type Errors = { fields: Record<string, string>; form: string | null };
 const NO_ERRORS: Errors = { fields: {}, form: null };
 
@@ -37,7 +39,7 @@ export function TestClockAttachForm({ clock }: { clock: TestClock }) {
       setErrors(NO_ERRORS);
       await queryClient.invalidateQueries({ queryKey: ['test-clocks', clock.organization_id] });
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, WORDS));
     } finally {
       setBusy(false);
     }

@@ -3,12 +3,20 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { testClockSchema } from '../../../../../domain/test-clocks/schemas';
-import { formErrors, sendJson } from '../../../../api';
+import { sendJson } from '../../../../api';
 import { FormField } from '../../../../checkouts/fields';
 import { Card, ErrorNote } from '../../../../components';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
+import { textWords } from '../../../../forms/words';
 import { toLocalInput } from '../../../../test-clocks/queries';
 
-const FIELDS = ['name', 'frozen_time'] as const;
+const WORDS: FormWords = {
+  name: textWords(TEXT_MAX_LENGTH.name),
+  frozen_time: {
+    invalid_format: 'Choose a valid date and time.',
+    invalid_type: 'Choose a valid date and time.',
+  },
+};
 type Errors = { fields: Record<string, string>; form: string | null };
 
 /** Creates a clock frozen at the chosen time (now unless changed) and opens it. */
@@ -38,7 +46,7 @@ export function TestClockForm({ organizationId }: { organizationId: string }) {
       await queryClient.invalidateQueries({ queryKey: ['test-clocks', organizationId] });
       await navigate({ to: '/dashboard/test-clocks/$testClockId', params: { testClockId: clock.id } });
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, WORDS));
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,43 @@
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
+import { FormField } from '../../../../checkouts/fields';
+import type { FormErrors, FormWords } from '../../../../forms/messages';
+import { EMAIL_WORDS, textWords } from '../../../../forms/words';
+
+/** The customer API's limits (domain/customers/schemas.ts). */
+const MAX_LENGTHS = { email: 320, name: TEXT_MAX_LENGTH.name, external_id: 255 } as const;
+
+export const CUSTOMER_WORDS: FormWords = {
+  email: EMAIL_WORDS,
+  name: textWords(MAX_LENGTHS.name),
+  external_id: textWords(MAX_LENGTHS.external_id),
+};
+
+/** One of a customer's text fields, with its limit and its error; labels say "(optional)" themselves where needed. */
+export function CustomerField(props: {
+  field: keyof typeof MAX_LENGTHS;
+  label: string;
+  errors: FormErrors;
+  required?: boolean;
+  defaultValue?: string;
+}) {
+  return (
+    <FormField
+      label={props.label}
+      field={props.field}
+      error={props.errors.fields[props.field]}
+      required={props.required}
+      markOptional={false}
+      className="field"
+    >
+      {(control) => (
+        <input
+          {...control}
+          name={props.field}
+          type={props.field === 'email' ? 'email' : 'text'}
+          maxLength={MAX_LENGTHS[props.field]}
+          defaultValue={props.defaultValue}
+        />
+      )}
+    </FormField>
+  );
+}
