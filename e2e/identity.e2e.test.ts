@@ -19,6 +19,15 @@ describe('identity in Chromium', () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   }
 
+  /** The members and invitations cards have a page of their own, under Settings in the sidebar. */
+  async function openMembers(page: Page) {
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Members', exact: true })
+      .click();
+    await page.getByRole('region', { name: 'Members' }).waitFor();
+  }
+
   it('signs up, creates an organization, invites someone who accepts in another browser, and shows them as a member', async () => {
     const suffix = randomUUID().slice(0, 8);
     const owner = await (await env.browser.newContext()).newPage();
@@ -29,6 +38,7 @@ describe('identity in Chromium', () => {
     });
     await owner.getByLabel('Organization name', { exact: true }).fill(`Widgets ${suffix}`);
     await owner.getByRole('button', { name: 'Create organization' }).click();
+    await openMembers(owner);
     await owner.getByTestId('member-row').filter({ hasText: 'Olivia Owner' }).waitFor();
 
     const inviteeEmail = `ivan-${suffix}@example.test`;
@@ -73,6 +83,7 @@ describe('identity in Chromium', () => {
     });
     await owner.getByLabel('Organization name', { exact: true }).fill(`Gadgets ${suffix}`);
     await owner.getByRole('button', { name: 'Create organization' }).click();
+    await openMembers(owner);
     await owner.getByTestId('member-row').filter({ hasText: 'Rita Owner' }).waitFor();
 
     const inviteeEmail = `nina-${suffix}@example.test`;

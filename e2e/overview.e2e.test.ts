@@ -47,8 +47,12 @@ describe('the Overview in Chromium', () => {
     expect(await empty.getByRole('link', { name: 'share a checkout link' }).getAttribute('href')).toBe(
       '/dashboard/checkout-links',
     );
-    // What the page offered before the Overview is still below it.
+    // The members, once below the Overview, have a page of their own in the sidebar.
+    const navigation = seller.getByRole('navigation', { name: 'Dashboard' });
+    await navigation.getByRole('link', { name: 'Members', exact: true }).click();
     await seller.getByRole('region', { name: 'Members' }).waitFor();
+    await navigation.getByRole('link', { name: 'Overview', exact: true }).click();
+    await empty.waitFor();
   });
 
   it('shows each figure of the last 30 days against the 30 days before', async () => {

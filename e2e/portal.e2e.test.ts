@@ -78,7 +78,8 @@ describe('customer portal in Chromium', () => {
     recordPolicyViolations(context, policyViolations);
     const seller = await context.newPage();
     await signUpSeller(seller, env.baseUrl, { firstName: 'Pia', suffix, organizationName: sellerName });
-    await seller.getByRole('region', { name: 'Members' }).waitFor();
+    // The sidebar's navigation shows once the new organization is the active one.
+    await seller.getByRole('navigation', { name: 'Dashboard' }).waitFor();
     const organization = await env.database.db.organization.findFirstOrThrow({ where: { name: sellerName } });
     organizationId = organization.id;
     slug = organization.slug;

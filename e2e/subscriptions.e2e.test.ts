@@ -30,7 +30,7 @@ describe('subscriptions in Chromium', () => {
   let starterId = '';
 
   const navigation = (page: Page, name: string) =>
-    page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name, exact: true });
+    page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name, exact: true });
 
   it('prepares a seller with two monthly plans and a customer', async () => {
     const context = await env.browser.newContext({

@@ -88,7 +88,8 @@ describe('usage in Chromium', () => {
       suffix,
       organizationName: `Usage ${suffix}`,
     });
-    await seller.getByRole('region', { name: 'Members' }).waitFor();
+    // The sidebar's navigation shows once the new organization is the active one.
+    await seller.getByRole('navigation', { name: 'Dashboard' }).waitFor();
     const organization = await env.database.db.organization.findFirstOrThrow({
       where: { name: `Usage ${suffix}` },
     });
@@ -131,7 +132,7 @@ describe('usage in Chromium', () => {
 
   it('draws the meter by day of the browser’s time zone, with each range’s total', async () => {
     await seller
-      .getByRole('navigation', { name: 'Organization' })
+      .getByRole('navigation', { name: 'Dashboard' })
       .getByRole('link', { name: 'Meters', exact: true })
       .click();
     await seller.getByTestId('meter-row').getByRole('link', { name: meterName }).click();

@@ -37,6 +37,7 @@ import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
+import { registerSearchOperations } from './search.js';
 import { registerSubscriptionOperations } from './subscriptions.js';
 import { registerTestClockOperations } from './test-clocks.js';
 import { registerWebhookOperations } from './webhooks.js';
@@ -246,6 +247,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     workflows: deps.workflows.refunds,
   });
   registerMetricOperations(registry, { db: deps.db });
+  registerSearchOperations(registry, { db: deps.db });
   router.use(notFoundHandler);
   return { router, registry };
 }

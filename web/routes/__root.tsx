@@ -95,18 +95,28 @@ function AccountNavigation() {
   );
 }
 
+function areaOf(pathname: string): 'checkout' | 'portal' | 'dashboard' | null {
+  if (pathname.startsWith('/checkout/')) return 'checkout';
+  if (pathname.startsWith('/portal/')) return 'portal';
+  if (pathname === '/dashboard' || pathname.startsWith('/dashboard/')) return 'dashboard';
+  return null;
+}
+
 function RootLayout() {
   // The hosted checkout and the customer portal belong to the seller's buyer, not to a Tollgate
   // user: no app header there (the portal draws the seller's own).
-  const buyerArea = useRouterState({
-    select: (state) =>
-      state.location.pathname.startsWith('/checkout/')
-        ? 'checkout'
-        : state.location.pathname.startsWith('/portal/')
-          ? 'portal'
-          : null,
-  });
-  if (buyerArea === 'portal') {
+  const area = useRouterState({ select: (state) => areaOf(state.location.pathname) });
+  // The dashboard draws its own frame (web/shell/): the navigation and the account in its sidebar,
+  // and in its top bar the test mode badge that stands in for the sandbox banner.
+  if (area === 'dashboard') {
+    return (
+      <>
+        <ImpersonationBanner />
+        <Outlet />
+      </>
+    );
+  }
+  if (area === 'portal') {
     return (
       <>
         <SandboxBanner />
@@ -114,7 +124,7 @@ function RootLayout() {
       </>
     );
   }
-  if (buyerArea === 'checkout') {
+  if (area === 'checkout') {
     return (
       <>
         <SandboxBanner />

@@ -1,10 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { authClient } from '../../../auth/client';
 import { prefetch } from '../../../loaders';
-import { InvitationsCard } from '../../../organizations/invitations';
-import { MembersCard } from '../../../organizations/members';
-import { canManage } from '../../../organizations/roles';
 import { DEFAULT_OVERVIEW_RANGE, OVERVIEW_RANGE_IDS, overviewWindows } from '../../../overview/format';
 import { Overview } from '../../../overview/overview';
 import { hasOrdersQuery, metricsQuery } from '../../../overview/queries';
@@ -23,33 +19,27 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
   component: DashboardHome,
 });
 
-/** The landing page: the active organization's Overview, then its members and a new organization. */
+/**
+ * The landing page: the active organization's Overview (its members have a page of their own).
+ * Without one, what a new seller needs first: an organization.
+ */
 function DashboardHome() {
-  const { session, organizationId } = Route.useRouteContext();
-  const userId = session.user.id;
+  const { organizationId } = Route.useRouteContext();
   const range = Route.useSearch().range ?? DEFAULT_OVERVIEW_RANGE;
   const navigate = useNavigate({ from: Route.fullPath });
-  const active = authClient.useActiveOrganization();
-  const organization = active.data;
-  const me = organization?.members.find((member) => member.userId === userId);
+  if (!organizationId) {
+    return (
+      <>
+        <p data-testid="no-active-organization">Create or choose an organization to see its overview.</p>
+        <CreateOrganizationForm />
+      </>
+    );
+  }
   return (
-    <>
-      {organizationId ? (
-        <Overview
-          organizationId={organizationId}
-          range={range}
-          onRange={(next) => void navigate({ search: { range: next } })}
-        />
-      ) : null}
-      {organization ? (
-        <>
-          <MembersCard organization={organization} currentUserId={userId} />
-          {canManage(me?.role) ? <InvitationsCard organization={organization} /> : null}
-        </>
-      ) : (
-        <p data-testid="no-active-organization">Create or choose an organization to see its members.</p>
-      )}
-      <CreateOrganizationForm />
-    </>
+    <Overview
+      organizationId={organizationId}
+      range={range}
+      onRange={(next) => void navigate({ search: { range: next } })}
+    />
   );
 }
