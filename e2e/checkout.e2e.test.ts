@@ -132,7 +132,8 @@ describe('checkout in Chromium', () => {
       organizationName: `Books ${suffix}`,
     });
     await seller.getByRole('link', { name: 'Orders' }).waitFor();
-    await seller.getByTestId('sandbox-banner').waitFor();
+    // The dashboard says sandbox mode with its top bar's badge rather than the banner.
+    await seller.getByTestId('mode-badge').filter({ hasText: 'Test mode' }).waitFor();
     organizationId = (
       await env.database.db.organization.findFirstOrThrow({ where: { name: `Books ${suffix}` } })
     ).id;
@@ -197,6 +198,12 @@ describe('checkout in Chromium', () => {
     await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 60_000 });
     expect(page.url()).toBe(`${checkout.url}/confirmation`);
     expect(await page.getByTestId('total-paid').textContent()).toBe('$15.00');
+    // The order it made: its number (the id's head, as the seller's dashboard shows it) and lines.
+    const summary = page.getByTestId('order-summary');
+    const number = (await page.getByTestId('order-number').textContent({ timeout: 15_000 })) ?? '';
+    expect(number).toMatch(/^[0-9A-F]{8}$/);
+    expect(await summary.textContent()).toContain('Field guide$20.00');
+    expect(await summary.textContent()).toContain('Discount−$5.00');
     await page.screenshot({ path: screenshotPath('checkout-confirmation'), fullPage: true });
     expectOnlyOwnRequests(requests);
     await context.close();
@@ -369,11 +376,20 @@ describe('checkout in Chromium', () => {
     await page.goto(checkout.url);
     await fillBuyer(page, 'declined@example.test');
     await fillCard(page, '4000 0000 0000 9995');
+    // Regression: the "Processing your payment…" page flashed before the decline came back.
+    await page.evaluate(`
+      window.processingShown = false;
+      new MutationObserver(() => {
+        if (document.body.textContent.includes('Processing your payment')) window.processingShown = true;
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    `);
     await page.getByRole('button', { name: 'Pay $20.00' }).click();
     const decline = page.getByTestId('payment-error');
     await decline.waitFor({ timeout: 60_000 });
     // The processor's own reason, not a generic "declined".
     expect(await decline.textContent()).toContain('Your card has insufficient funds.');
+    expect(await page.evaluate('window.processingShown')).toBe(false);
+    expect(page.url()).toBe(checkout.url);
 
     // The form is usable again: what the buyer typed is kept; a good card goes through.
     expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('declined@example.test');

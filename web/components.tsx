@@ -131,9 +131,13 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
   return Object.fromEntries([...new FormData(form).entries()].map(([key, value]) => [key, String(value)]));
 }
 
-/** Previous/next for Polar-style paginated lists (`max_page` from the list's pagination). */
+/**
+ * Previous/next for Polar-style paginated lists (`max_page` from the list's pagination). A list
+ * that fits on one page shows none: two disabled buttons say nothing.
+ */
 export function Pager(props: { page: number; maxPage: number; onPage: (page: number) => void }) {
   const pages = Math.max(1, props.maxPage);
+  if (pages <= 1 && props.page <= 1) return null;
   return (
     <nav className="pager" aria-label="Pages">
       <button
@@ -157,4 +161,11 @@ export function Pager(props: { page: number; maxPage: number; onPage: (page: num
       </button>
     </nav>
   );
+}
+
+const countFormat = new Intl.NumberFormat();
+
+/** "1 order", "1,204 orders": the noun agrees with the count. */
+export function countOf(count: number, one: string, other: string): string {
+  return `${countFormat.format(count)} ${new Intl.PluralRules('en').select(count) === 'one' ? one : other}`;
 }

@@ -1,10 +1,13 @@
 import type { RequestHandler } from 'express';
+import { z } from 'zod';
 import {
   checkoutClientUpdateSchema,
   checkoutConfirmSchema,
   checkoutCreateSchema,
+  checkoutExportQuerySchema,
   checkoutIdParamsSchema,
   checkoutListQuerySchema,
+  checkoutOrderSummarySchema,
   checkoutPublicConfirmedSchema,
   checkoutPublicSchema,
   checkoutSchema,
@@ -15,6 +18,7 @@ import {
   confirmClientCheckout,
   createCheckout,
   embedOriginOf,
+  exportCheckouts,
   getCheckout,
   getClientCheckout,
   listCheckouts,
@@ -22,7 +26,9 @@ import {
   updateClientCheckout,
   type CheckoutsContext,
 } from '../../domain/checkouts/service.js';
+import { getClientCheckoutOrder } from '../../domain/checkouts/confirmation.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
+import { streamCsv } from '../http/csv.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'checkouts', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
@@ -39,6 +45,21 @@ export function registerCheckoutOperations(api: OperationRegistry, ctx: Checkout
       response: listResourceSchema(checkoutSchema),
     },
     async ({ query, caller }) => listCheckouts(ctx, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/checkouts/export',
+      operationId: 'checkouts:export',
+      summary: 'Export checkout sessions as CSV',
+      extension:
+        "Tollgate extension, not in Polar: the checkouts the list's filters and sorting keep, every page, as CSV (amounts in minor units and the total as a decimal, ISO timestamps).",
+      query: checkoutExportQuerySchema,
+      response: z.string(),
+      mediaType: 'text/csv',
+    },
+    async ({ query, caller, res }) => streamCsv(res, exportCheckouts(ctx.db, caller, query), 'checkouts.csv'),
   );
   api.add(
     {
@@ -130,6 +151,20 @@ export function registerCheckoutClientOperations(api: OperationRegistry, ctx: Ch
       status: 200,
     },
     async ({ params, body }) => confirmClientCheckout(ctx, params.client_secret, body),
+  );
+  api.addPublic(
+    {
+      ...clientCommon,
+      method: 'get',
+      path: '/checkouts/client/{client_secret}/order',
+      operationId: 'checkouts:client_get_order',
+      summary: 'The order a succeeded checkout session made, for its confirmation page',
+      extension:
+        'Tollgate extension, not in Polar: the buyer sees their order number and lines without signing in.',
+      params: clientSecretParamsSchema,
+      response: checkoutOrderSummarySchema,
+    },
+    async ({ params }) => getClientCheckoutOrder(ctx.db, params.client_secret),
   );
 }
 

@@ -48,6 +48,8 @@ describe("the buyer's emails carry the seller's custom benefit notes", () => {
     expect(receipt!.subject).toBe('Receipt for Desk lamp');
     expect(receipt!.text).toContain('Hello Ada,');
     expect(receipt!.text).toContain('We received your payment of $49.00.');
+    const [paid] = (await polar.orders.list({ customerId: customer.id })).result.items;
+    expect(receipt!.text).toContain(`Order number: ${paid!.id.slice(0, 8).toUpperCase()}`);
     expect(receipt!.text).toContain('Priority support: Write to vip@seller.test with your order number.');
     expect(receipt!.text).not.toContain('No note');
     // The link signs the buyer straight into the portal.

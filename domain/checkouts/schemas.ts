@@ -246,8 +246,14 @@ export const checkoutListQuerySchema = pageQuerySchema.extend({
   status: queryListSchema(checkoutStatusSchema).optional(),
   query: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).optional(),
   sorting: sortingSchema(checkoutSortFields),
+  /** Our extension, not in Polar's list: the checkouts opened from these checkout links. */
+  checkout_link_id: oneOrManyUuids.optional(),
 });
 export type CheckoutListQuery = z.infer<typeof checkoutListQuerySchema>;
+
+/** The filters of the list, without its page: what a CSV export of the list takes. */
+export const checkoutExportQuerySchema = checkoutListQuerySchema.omit({ page: true, limit: true });
+export type CheckoutExportQuery = z.infer<typeof checkoutExportQuerySchema>;
 
 export const checkoutIdParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
 export const clientSecretParamsSchema = z.object({ client_secret: textSchema({ max: 255, min: 1 }) });
@@ -338,3 +344,22 @@ export const checkoutLinkQuerySchema = z
       metadata,
     };
   });
+
+/**
+ * Our extension: the order a succeeded checkout made, as the buyer's confirmation page shows it
+ * (`GET /v1/checkouts/client/{client_secret}/order`). The client secret already shows the buyer the
+ * checkout's amounts and email; this adds the order's reference and its lines.
+ */
+export const checkoutOrderSummarySchema = z.object({
+  id: z.uuid(),
+  number: z.string(),
+  created_at: z.iso.datetime({ offset: true }),
+  currency: z.string(),
+  items: z.array(z.object({ label: z.string(), amount: z.number().int(), tax_amount: z.number().int() })),
+  subtotal_amount: z.number().int(),
+  discount_amount: z.number().int(),
+  tax_amount: z.number().int(),
+  total_amount: z.number().int(),
+});
+
+export type CheckoutOrderSummary = z.infer<typeof checkoutOrderSummarySchema>;

@@ -102,6 +102,7 @@ const organization = {
   avatar_url: null,
   email: 'billing@acme.test',
   website: 'https://acme.test',
+  address: null,
   socials: [{ platform: 'github', url: 'https://github.com/acme' }],
   details_submitted_at: at,
   feature_settings: { issue_funding_enabled: false, usage_based_billing_enabled: true },

@@ -237,6 +237,8 @@ export function orderReceiptEmail(
   input: SellerContact & {
     customerName: string | null;
     productName: string;
+    /** The order's reference (`orderNumber`), as the confirmation page and the seller show it. */
+    orderNumber: string;
     /** Null when nothing was charged (a free product or a full discount). */
     amount: string | null;
     lines: { label: string; amount: string }[];
@@ -250,6 +252,7 @@ export function orderReceiptEmail(
       input.amount
         ? `Thank you for buying ${input.productName}. We received your payment of ${input.amount}.`
         : `Thank you for your order of ${input.productName}.`,
+      `Order number: ${input.orderNumber}`,
       ...(input.amount ? input.lines.map((line) => `${line.label}: ${line.amount}`) : []),
       ...benefitNoteLines(input.benefitNotes),
       `Your license keys, downloads and invoices are on your account page (this link signs you in for 24 hours): ${input.portalUrl}`,

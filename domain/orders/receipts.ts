@@ -6,6 +6,7 @@ import { openCustomerSession } from '../customer-sessions/service.js';
 import type { Mailer } from '../emails/mailer.js';
 import { orderReceiptEmail, refundConfirmationEmail, type BenefitNote } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
+import { orderNumber } from './rules.js';
 import { findOrderWithItems } from './repository.js';
 
 /** The notes of a product's custom benefits, in the product's order; benefits without one are left out. */
@@ -60,6 +61,7 @@ export async function sendOrderReceipt(
     ...orderReceiptEmail({
       customerName: buyer.customerName,
       productName: buyer.productName,
+      orderNumber: orderNumber(order.id),
       organizationName: buyer.organizationName,
       organizationEmail: buyer.organizationEmail,
       organizationWebsite: buyer.organizationWebsite,

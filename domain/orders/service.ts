@@ -9,12 +9,13 @@ import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
 import { renderInvoicePdf } from '../invoices/render.js';
 import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
-import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { statusAfterRefund } from './rules.js';
 import {
   findOrder,
   insertOrder,
   insertOrderWithItems,
+  listOrderExportRows,
   listOrderRows,
   lockOrder,
   markOrderPaidIfPending,
@@ -23,10 +24,10 @@ import {
   type OrderRow,
   type OrderWithItems,
 } from './repository.js';
-import type { Order, OrderListQuery, OrderUpdate } from './schemas.js';
+import type { Order, OrderExportQuery, OrderListQuery, OrderUpdate } from './schemas.js';
 import type { CustomerOrderListQuery } from '../customer-portal/schemas.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
-import { orderView } from './views.js';
+import { ORDER_EXPORT_COLUMNS, orderExportRow, orderView } from './views.js';
 import { findOrganizationById } from '../organizations/repository.js';
 
 export type PaidPurchase = {
@@ -252,25 +253,75 @@ const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.OrderOrderByWi
   subscription: (direction) => ({ subscription: { startedAt: direction } }),
 };
 
-export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) {
-  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+/** The orders of `organizationIds` the list's filters keep. */
+function orderWhere(organizationIds: string[], query: OrderExportQuery): Prisma.OrderWhereInput {
   const where: Prisma.OrderWhereInput = { organizationId: { in: organizationIds } };
   if (query.product_id) where.productId = { in: query.product_id };
   if (query.discount_id) where.discountId = { in: query.discount_id };
   if (query.customer_id) where.customerId = { in: query.customer_id };
   if (query.checkout_id) where.checkoutId = { in: query.checkout_id };
   if (query.subscription_id) where.subscriptionId = { in: query.subscription_id };
+  if (query.status) where.status = { in: query.status };
+  if (query.created_after || query.created_before) {
+    where.createdAt = {
+      ...(query.created_after ? { gte: new Date(query.created_after) } : {}),
+      ...(query.created_before ? { lt: new Date(query.created_before) } : {}),
+    };
+  }
   if (query.product_billing_type) {
     const recurring = query.product_billing_type.includes('recurring');
     const oneTime = query.product_billing_type.includes('one_time');
     if (!(recurring && oneTime)) where.product = { recurringInterval: recurring ? { not: null } : null };
   }
-  if (query.metadata) where.AND = metadataWhere(query.metadata);
-  const orderBy = parseSorting<string>(query.sorting ?? ['-created_at']).map(({ field, direction }) =>
-    SORTS[field]!(direction),
+  const and: Prisma.OrderWhereInput[] = [];
+  if (query.metadata) and.push(...metadataWhere(query.metadata));
+  if (query.query) {
+    const contains = { contains: query.query, mode: 'insensitive' } as const;
+    and.push({
+      OR: [
+        { customer: { email: contains } },
+        { customer: { name: contains } },
+        { product: { name: contains } },
+      ],
+    });
+  }
+  if (and.length > 0) where.AND = and;
+  return where;
+}
+
+const orderSorting = (sorting: OrderExportQuery['sorting']) =>
+  [
+    ...parseSorting<string>(sorting ?? ['-created_at']).map(({ field, direction }) =>
+      SORTS[field]!(direction),
+    ),
+    // Equal keys still page in one order.
+    { id: 'asc' },
+  ] as Prisma.OrderOrderByWithRelationInput[];
+
+export async function listOrders(db: Db, caller: Caller, query: OrderListQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const [rows, total] = await listOrderRows(
+    db,
+    orderWhere(organizationIds, query),
+    orderSorting(query.sorting),
+    pageToSkipTake(query),
   );
-  const [rows, total] = await listOrderRows(db, where, orderBy, pageToSkipTake(query));
   return paginated(rows.map(orderView), total, query);
+}
+
+const EXPORT_PAGE = 500;
+
+/** The list's orders as CSV lines (header first), read a page at a time. */
+export async function* exportOrders(db: Db, caller: Caller, query: OrderExportQuery): AsyncGenerator<string> {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const where = orderWhere(organizationIds, query);
+  const orderBy = orderSorting(query.sorting);
+  yield csvLine(ORDER_EXPORT_COLUMNS);
+  for (let skip = 0; ; skip += EXPORT_PAGE) {
+    const rows = await listOrderExportRows(db, where, orderBy, { skip, take: EXPORT_PAGE });
+    for (const row of rows) yield csvLine(orderExportRow(row));
+    if (rows.length < EXPORT_PAGE) return;
+  }
 }
 
 /** Billing name and address, the only fields a seller corrects after the fact (for invoices). */
@@ -352,7 +403,7 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
       name: organization.name,
       email: organization.email,
       website: organization.website,
-      address: null,
+      address: organization.address === null ? null : addressSchema.parse(organization.address),
     },
     buyer: {
       name: numbered.billingName,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import {
   emailAddressSchema,
   nameSchema,
@@ -48,6 +49,8 @@ export const organizationSchema = z.object({
   avatar_url: z.string().nullable(),
   email: z.string().nullable(),
   website: z.string().nullable(),
+  /** Our extension: the seller's postal address, printed in the invoice's seller block. */
+  address: addressSchema.nullable(),
   socials: z.array(socialLinkSchema),
   details_submitted_at: z.iso.datetime({ offset: true }).nullable(),
   feature_settings: organizationFeatureSettingsSchema.nullable(),
@@ -86,6 +89,7 @@ const profileFields = {
   avatar_url: urlInputSchema.nullable().optional(),
   email: emailInputSchema.nullable().optional(),
   website: urlInputSchema.nullable().optional(),
+  address: addressInputSchema.nullable().optional(),
   socials: z.array(socialLinkInputSchema).nullable().optional(),
   details: organizationDetailsSchema.nullable().optional(),
   feature_settings: z

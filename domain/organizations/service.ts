@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
 import { recordEvent } from '../events/repository.js';
@@ -23,6 +23,7 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   if (input.avatar_url !== undefined) data.logo = input.avatar_url;
   if (input.email !== undefined) data.email = input.email;
   if (input.website !== undefined) data.website = input.website;
+  if (input.address !== undefined) data.address = input.address ?? Prisma.DbNull;
   if (input.socials) data.socials = input.socials;
   if (input.details) {
     data.details = input.details;

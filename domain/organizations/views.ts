@@ -1,4 +1,5 @@
 import type { OrganizationRow } from './repository.js';
+import { addressSchema } from '../addresses/schemas.js';
 import { organizationSchema, socialLinkSchema, type Organization } from './schemas.js';
 
 export function organizationView(row: OrganizationRow): Organization {
@@ -11,6 +12,7 @@ export function organizationView(row: OrganizationRow): Organization {
     avatar_url: row.logo,
     email: row.email,
     website: row.website,
+    address: row.address === null ? null : addressSchema.parse(row.address),
     socials: socialLinkSchema.array().parse(row.socials),
     details_submitted_at: row.detailsSubmittedAt?.toISOString() ?? null,
     feature_settings: {

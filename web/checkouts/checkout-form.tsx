@@ -28,6 +28,7 @@ import { SandboxCardForm, StripeCardForm, stripeElementsMode, type PaymentFormHa
 import {
   clientCheckoutKey,
   confirmClientCheckout,
+  readClientCheckout,
   updateClientCheckout,
   type CheckoutUpdate,
 } from './queries';
@@ -38,6 +39,39 @@ import { CheckoutTotals, describeCheckoutPrice } from './summary';
 
 /** Long enough to wait for a pause in typing, short enough that totals follow the buyer. */
 const PATCH_DEBOUNCE_MS = 400;
+
+/**
+ * Why the buyer is back on the form after confirming when the processor gave no reason of its own
+ * (`failure_reason` in the payment processor metadata).
+ */
+export const DECLINED_NOTICE = 'Your payment was declined. Check your card details or use another card.';
+
+/**
+ * A card usually answers within a second or two. The form waits that long after confirming, so a
+ * decline is shown on the form itself; a slower payment goes on to the confirmation page, which
+ * says it is processing and keeps waiting.
+ */
+const QUICK_OUTCOME_MS = 6_000;
+const QUICK_OUTCOME_POLL_MS = 400;
+
+async function awaitQuickOutcome(clientSecret: string, confirmed: CheckoutPublic): Promise<CheckoutPublic> {
+  const deadline = Date.now() + QUICK_OUTCOME_MS;
+  let current = confirmed;
+  while (
+    current.status === 'confirmed' &&
+    current.payment_processor_metadata.intent_status !== 'requires_action' &&
+    Date.now() < deadline
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, QUICK_OUTCOME_POLL_MS));
+    try {
+      current = await readClientCheckout(clientSecret);
+    } catch {
+      // The confirmation page reads it again and shows what went wrong.
+      return current;
+    }
+  }
+  return current;
+}
 
 const ADDRESS_LABELS: Record<Exclude<AddressField, 'state'>, string> = {
   country: 'Country',
@@ -321,7 +355,14 @@ export function CheckoutForm(props: {
       postEmbedEvent(props.embed, { event: 'confirmed' });
       // The confirmation page links to the portal with it; later answers do not carry it.
       rememberCheckoutPortalToken(clientSecret, confirmed.customer_session_token);
-      queryClient.setQueryData(clientCheckoutKey(clientSecret), confirmed);
+      const settled = await awaitQuickOutcome(clientSecret, confirmed);
+      queryClient.setQueryData(clientCheckoutKey(clientSecret), settled);
+      if (settled.status === 'failed') {
+        // Declined: the buyer stays on the form with the reason, never seeing "Processing…".
+        setSubmitting(false);
+        setPaymentError(settled.payment_processor_metadata.failure_reason ?? DECLINED_NOTICE);
+        return;
+      }
       await navigate({
         to: '/checkout/$clientSecret/confirmation',
         params: { clientSecret },

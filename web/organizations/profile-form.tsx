@@ -5,7 +5,11 @@ import {
   type Organization,
   type SocialLink,
 } from '../../domain/organizations/schemas';
+import { AddressFields, toAddressDraft, type AddressDraft } from '../addresses/address-fields';
+import { FormField, focusFirstInvalid } from '../checkouts/fields';
 import { ErrorNote } from '../components';
+import { NO_ERRORS, type FormErrors } from '../forms/messages';
+import { EMAIL_MAX_LENGTH, ORGANIZATION_NAME_MAX_LENGTH, SLUG_MAX_LENGTH, URL_MAX_LENGTH } from './words';
 
 type Platform = SocialLink['platform'];
 type ProrationBehavior = Organization['subscription_settings']['proration_behavior'];
@@ -33,6 +37,7 @@ export type ProfileDraft = {
   avatar_url: string;
   email: string;
   website: string;
+  address: AddressDraft;
   socials: { platform: Platform; url: string }[];
   issue_funding_enabled: boolean;
   usage_based_billing_enabled: boolean;
@@ -48,6 +53,7 @@ function toDraft(profile: Organization): ProfileDraft {
     avatar_url: profile.avatar_url ?? '',
     email: profile.email ?? '',
     website: profile.website ?? '',
+    address: toAddressDraft(profile.address),
     socials: profile.socials,
     issue_funding_enabled: profile.feature_settings?.issue_funding_enabled ?? false,
     usage_based_billing_enabled: profile.feature_settings?.usage_based_billing_enabled ?? false,
@@ -55,17 +61,27 @@ function toDraft(profile: Organization): ProfileDraft {
   };
 }
 
+type TextKey = 'name' | 'slug' | 'avatar_url' | 'email' | 'website';
+
+const MAX_LENGTHS: Record<TextKey, number> = {
+  name: ORGANIZATION_NAME_MAX_LENGTH,
+  slug: SLUG_MAX_LENGTH,
+  avatar_url: URL_MAX_LENGTH,
+  email: EMAIL_MAX_LENGTH,
+  website: URL_MAX_LENGTH,
+};
+
 /**
  * The seller profile as an editable form. The browser's own validation is off (`noValidate`): the
- * API validates, and its 422 messages are the ones people see.
+ * API validates, and `onSave` answers with its refusals in the form's words, each next to its field.
  */
 export function ProfileForm(props: {
   profile: Organization;
   disabled: boolean;
-  onSave: (draft: ProfileDraft) => Promise<void>;
+  onSave: (draft: ProfileDraft) => Promise<FormErrors | null>;
 }) {
   const [draft, setDraft] = useState(() => toDraft(props.profile));
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof ProfileDraft>(key: K, value: ProfileDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
@@ -77,19 +93,36 @@ export function ProfileForm(props: {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = event.currentTarget;
+    if (!draft.name.trim()) {
+      setErrors({ fields: { name: 'Enter a name.' }, form: null });
+      return;
+    }
     setBusy(true);
-    setError(null);
-    await props.onSave(draft).catch((failure: unknown) => {
-      setError(failure instanceof Error ? failure.message : String(failure));
-    });
+    setErrors(NO_ERRORS);
+    const refused = await props.onSave(draft).catch((failure: unknown): FormErrors => ({
+      fields: {},
+      form: failure instanceof Error ? failure.message : String(failure),
+    }));
     setBusy(false);
+    if (refused) {
+      setErrors(refused);
+      requestAnimationFrame(() => focusFirstInvalid(form));
+    }
   }
 
-  const text = (label: string, key: 'name' | 'slug' | 'avatar_url' | 'email' | 'website', type = 'text') => (
-    <label className="field">
-      <span>{label}</span>
-      <input type={type} value={draft[key]} onChange={(event) => set(key, event.target.value)} />
-    </label>
+  const text = (label: string, key: TextKey, type = 'text') => (
+    <FormField label={label} field={key} error={errors.fields[key]} markOptional={false} className="field">
+      {(control) => (
+        <input
+          {...control}
+          type={type}
+          maxLength={MAX_LENGTHS[key]}
+          value={draft[key]}
+          onChange={(event) => set(key, event.target.value)}
+        />
+      )}
+    </FormField>
   );
   const checkbox = (
     label: string,
@@ -115,6 +148,17 @@ export function ProfileForm(props: {
         {text('Website', 'website', 'url')}
 
         <fieldset className="stack">
+          <legend>Postal address</legend>
+          <p className="field-hint">Printed with the support email in the seller block of every invoice.</p>
+          <AddressFields
+            prefix="address"
+            value={draft.address}
+            onChange={(address) => set('address', address)}
+            errors={errors.fields}
+          />
+        </fieldset>
+
+        <fieldset className="stack">
           <legend>Social links</legend>
           {draft.socials.map((link, index) => (
             <div key={index} className="inline-form" data-testid="social-link">
@@ -132,14 +176,23 @@ export function ProfileForm(props: {
                   ))}
                 </select>
               </label>
-              <label className="field">
-                <span>Link {index + 1}</span>
-                <input
-                  type="url"
-                  value={link.url}
-                  onChange={(event) => setSocial(index, { url: event.target.value })}
-                />
-              </label>
+              <FormField
+                label={`Link ${index + 1}`}
+                field={`socials.${index}.url`}
+                error={errors.fields[`socials.${index}.url`]}
+                markOptional={false}
+                className="field"
+              >
+                {(control) => (
+                  <input
+                    {...control}
+                    type="url"
+                    maxLength={URL_MAX_LENGTH}
+                    value={link.url}
+                    onChange={(event) => setSocial(index, { url: event.target.value })}
+                  />
+                )}
+              </FormField>
               <button
                 type="button"
                 className="secondary"
@@ -192,7 +245,7 @@ export function ProfileForm(props: {
           </label>
         </fieldset>
 
-        <ErrorNote message={error} />
+        <ErrorNote message={errors.form} />
         <div>
           <button type="submit">Save settings</button>
         </div>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Card, ErrorNote } from '../components';
+import { Card, countOf, ErrorNote } from '../components';
 
 /**
  * The create/edit toggle of a catalog page. The page renders one form with `formKey`, `editing`
@@ -81,16 +81,23 @@ export function ResourceCard(props: {
   toolbar?: ReactNode;
   error: string | null;
   items: readonly unknown[] | null | undefined;
-  /** Shown when the loaded list is empty, e.g. "No products yet.". */
-  empty?: string;
+  /** Shown when the loaded list is empty: what it will hold and how to start, e.g. a link. */
+  empty?: ReactNode;
+  /** How many there are in all (`pagination.total_count`), shown under the title. */
+  count?: { total: number | undefined; one: string; other: string };
   footer?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <Card title={props.title}>
+      {props.count && props.count.total !== undefined && props.count.total > 0 ? (
+        <p className="muted" data-testid="list-count">
+          {countOf(props.count.total, props.count.one, props.count.other)}
+        </p>
+      ) : null}
       {props.toolbar}
       <ErrorNote message={props.error} />
-      {props.empty && props.items?.length === 0 ? <p className="muted">{props.empty}</p> : null}
+      {props.empty && props.items?.length === 0 ? <p className="muted empty-state">{props.empty}</p> : null}
       {props.children}
       {props.footer}
     </Card>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Navigate } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { z } from 'zod';
 import { ApiError } from '../api';
 import { Authentication } from '../checkouts/authentication';
@@ -8,7 +8,7 @@ import { embedTarget, type EmbedTarget } from '../checkouts/embed';
 import { resolveSuccessUrl } from '../checkouts/form';
 import { formatMoney } from '../checkouts/money';
 import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
-import { clientCheckoutQuery } from '../checkouts/queries';
+import { clientCheckoutOrderQuery, clientCheckoutQuery } from '../checkouts/queries';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { intervalSuffix } from '../checkouts/summary';
 import { checkoutPortalUrl } from '../portal/session';
@@ -124,36 +124,10 @@ function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: 
         {checkout.is_payment_required ? 'Payment successful' : 'Order confirmed'}
       </h1>
       <p>Thank you for your order from {checkout.organization.name}.</p>
-      <dl className="order-summary" data-testid="order-summary">
-        <dt>Product</dt>
-        <dd>{checkout.product.name}</dd>
-        {checkout.discount_amount > 0 ? (
-          <>
-            <dt>Discount</dt>
-            <dd>−{formatMoney(checkout.discount_amount, checkout.currency)}</dd>
-          </>
-        ) : null}
-        {checkout.tax_amount ? (
-          <>
-            <dt>Taxes</dt>
-            <dd>{formatMoney(checkout.tax_amount, checkout.currency)}</dd>
-          </>
-        ) : null}
-        <dt>Total paid</dt>
-        <dd data-testid="total-paid">
-          {formatMoney(checkout.total_amount, checkout.currency)}
-          {intervalSuffix(checkout)}
-        </dd>
-        {checkout.customer_email ? (
-          <>
-            <dt>Email</dt>
-            <dd>{checkout.customer_email}</dd>
-          </>
-        ) : null}
-      </dl>
+      <OrderLines checkout={checkout} />
       {portalUrl ? (
         <p>
-          Your receipt, license keys and files are in your{' '}
+          Your receipt and invoice, license keys and files are in your{' '}
           <a
             href={portalUrl}
             // In an embed the portal opens beside the seller's page: it refuses to be framed.
@@ -165,7 +139,13 @@ function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: 
           </a>
           .
         </p>
-      ) : null}
+      ) : (
+        <p>
+          {checkout.customer_email
+            ? `A receipt is on its way to ${checkout.customer_email}, with a link to your purchases and invoice.`
+            : 'A receipt is on its way by email, with a link to your purchases and invoice.'}
+        </p>
+      )}
       {willRedirect ? (
         <p role="status">
           Taking you back to {hostOf(url)} in {secondsLeft} s…{' '}
@@ -175,5 +155,56 @@ function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: 
         </p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * What was bought, from the order the checkout made. The checkout's own amounts stand in while the
+ * order loads (or if it cannot be read), so the buyer always sees what they paid.
+ */
+function OrderLines({ checkout }: { checkout: CheckoutPublic }) {
+  const order = useQuery({ ...clientCheckoutOrderQuery(checkout.client_secret), retry: 2 });
+  const money = (amount: number) => formatMoney(amount, checkout.currency);
+  const lines = order.data?.items ?? [
+    { label: checkout.product.name, amount: checkout.amount, tax_amount: 0 },
+  ];
+  return (
+    <dl className="order-summary" data-testid="order-summary">
+      {order.data ? (
+        <>
+          <dt>Order number</dt>
+          <dd data-testid="order-number">{order.data.number}</dd>
+        </>
+      ) : null}
+      {lines.map((line, index) => (
+        <Fragment key={index}>
+          <dt>{line.label}</dt>
+          <dd>{money(line.amount)}</dd>
+        </Fragment>
+      ))}
+      {checkout.discount_amount > 0 ? (
+        <>
+          <dt>Discount</dt>
+          <dd>−{money(checkout.discount_amount)}</dd>
+        </>
+      ) : null}
+      {checkout.tax_amount ? (
+        <>
+          <dt>Taxes</dt>
+          <dd>{money(checkout.tax_amount)}</dd>
+        </>
+      ) : null}
+      <dt>Total paid</dt>
+      <dd data-testid="total-paid">
+        {money(checkout.total_amount)}
+        {intervalSuffix(checkout)}
+      </dd>
+      {checkout.customer_email ? (
+        <>
+          <dt>Email</dt>
+          <dd>{checkout.customer_email}</dd>
+        </>
+      ) : null}
+    </dl>
   );
 }

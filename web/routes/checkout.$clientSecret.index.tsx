@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Navigate } from '@tanstack/react-router';
 import { z } from 'zod';
 import { ApiError } from '../api';
-import { CheckoutForm } from '../checkouts/checkout-form';
+import { CheckoutForm, DECLINED_NOTICE } from '../checkouts/checkout-form';
 import { embedTarget } from '../checkouts/embed';
 import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
 import { clientCheckoutQuery } from '../checkouts/queries';
@@ -19,12 +19,6 @@ export const Route = createFileRoute('/checkout/$clientSecret/')({
   validateSearch: searchSchema,
   component: CheckoutPage,
 });
-
-/**
- * Why the buyer is back on the form after confirming: the processor's reason for the decline
- * (`failure_reason` in the payment processor metadata), or this when the page got here before it.
- */
-const FAILED_NOTICE = 'Your payment was declined. Check your card details or use another card.';
 
 function CheckoutPage() {
   const { clientSecret } = Route.useParams();
@@ -61,9 +55,9 @@ function CheckoutPage() {
             embed={embed}
             notice={
               status === 'failed'
-                ? (checkout.data.payment_processor_metadata.failure_reason ?? FAILED_NOTICE)
+                ? (checkout.data.payment_processor_metadata.failure_reason ?? DECLINED_NOTICE)
                 : search.payment === 'failed'
-                  ? FAILED_NOTICE
+                  ? DECLINED_NOTICE
                   : null
             }
           />

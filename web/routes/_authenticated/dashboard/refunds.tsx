@@ -36,7 +36,13 @@ function Refunds({ organizationId }: { organizationId: string }) {
       title="Refunds"
       error={refunds.error?.message ?? null}
       items={refunds.data?.items}
-      empty="No refunds yet."
+      count={{ total: refunds.data?.pagination.total_count, one: 'refund', other: 'refunds' }}
+      empty={
+        <>
+          No refunds yet. To give money back, open an order from <Link to="/dashboard/orders">Orders</Link>{' '}
+          and choose “Refund”.
+        </>
+      }
       footer={
         <Pager
           page={page}

@@ -2,14 +2,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { organizationSchema } from '../../../../domain/organizations/schemas';
+import { addressWords, fromAddressDraft } from '../../../addresses/address-fields';
 import { sendJson } from '../../../api';
-import { authClient, errorMessage, hasRole } from '../../../auth/client';
+import { authClient, hasRole } from '../../../auth/client';
+import { authErrorsInWords, formErrorsInWords, type FormErrors } from '../../../forms/messages';
 import { Card, ErrorNote, SuccessNote } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { ProfileForm, type ProfileDraft } from '../../../organizations/profile-form';
 import { organizationKeys, organizationProfileQuery } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
 import type { ActiveOrganization } from '../../../organizations/types';
+import { ORGANIZATION_CODES, ORGANIZATION_WORDS } from '../../../organizations/words';
 import { DeleteOrganization } from './-components/delete-organization';
 
 export const Route = createFileRoute('/_authenticated/dashboard/settings')({
@@ -44,8 +47,8 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
   const [saved, setSaved] = useState(false);
   const role = organization.members.find((member) => member.userId === userId)?.role;
 
-  async function save(draft: ProfileDraft) {
-    if (!profile.data) return;
+  async function save(draft: ProfileDraft): Promise<FormErrors | null> {
+    if (!profile.data) return null;
     setSaved(false);
     const updated = await sendJson(
       'PATCH',
@@ -55,6 +58,7 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
         avatar_url: orNull(draft.avatar_url),
         email: orNull(draft.email),
         website: orNull(draft.website),
+        address: fromAddressDraft(draft.address),
         socials: draft.socials,
         feature_settings: {
           issue_funding_enabled: draft.issue_funding_enabled,
@@ -67,7 +71,10 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
         },
       },
       organizationSchema,
+    ).catch((failure: unknown) =>
+      formErrorsInWords(failure, { ...ORGANIZATION_WORDS, ...addressWords('address') }),
     );
+    if (!('id' in updated)) return updated;
     queryClient.setQueryData(organizationKeys.profile(organization.id), updated);
     // The payments API does not change slugs (Polar's does not either); Better Auth does. It goes
     // second so that a refused slug leaves the rest saved and the form as typed.
@@ -76,11 +83,12 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
         organizationId: organization.id,
         data: { slug: draft.slug },
       });
-      if (result.error) throw new Error(errorMessage(result.error) ?? undefined);
+      if (result.error) return authErrorsInWords(result.error, ORGANIZATION_WORDS, ORGANIZATION_CODES);
       await queryClient.invalidateQueries({ queryKey: organizationKeys.profile(organization.id) });
     }
     onSaved();
     setSaved(true);
+    return null;
   }
 
   return (

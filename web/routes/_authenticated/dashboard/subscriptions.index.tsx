@@ -61,7 +61,21 @@ function Subscriptions({ organizationId }: { organizationId: string }) {
       }
       error={subscriptions.error?.message ?? null}
       items={subscriptions.data?.items}
-      empty={show === 'all' ? 'No subscriptions yet.' : 'No subscriptions match this filter.'}
+      count={{
+        total: subscriptions.data?.pagination.total_count,
+        one: 'subscription',
+        other: 'subscriptions',
+      }}
+      empty={
+        show === 'all' ? (
+          <>
+            No subscriptions yet. Give a product a monthly or yearly price in{' '}
+            <Link to="/dashboard/products">Products</Link>, then share a checkout link to it.
+          </>
+        ) : (
+          'No subscriptions match this filter.'
+        )
+      }
       footer={
         <Pager
           page={page}
