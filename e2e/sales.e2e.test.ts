@@ -98,6 +98,17 @@ describe('sales pages in Chromium', () => {
     }
     await timeline.getByText('Email sent: Receipt for Desk lamp').waitFor();
     await seller.screenshot({ path: screenshotPath('sales-order-timeline'), fullPage: true });
+
+    // The buyer's page tells their story too, the order linking back here.
+    await seller.getByRole('link', { name: 'ada@example.test' }).first().click();
+    const story = seller.getByRole('list', { name: 'Customer timeline' });
+    const bought = story.getByTestId('timeline-entry').filter({ hasText: 'Order of $49.00 for Desk lamp' });
+    await bought.waitFor();
+    expect(await bought.getByRole('link').count()).toBe(1);
+    expect(await story.getByTestId('timeline-entry').last().getAttribute('data-type')).toBe(
+      'customer_created',
+    );
+    await seller.screenshot({ path: screenshotPath('sales-customer-timeline'), fullPage: true });
   });
 
   it('filters the orders list in the URL, sorts by a header, and downloads the CSV of the filter', async () => {
@@ -147,7 +158,12 @@ describe('sales pages in Chromium', () => {
 
     await seller.getByLabel('Success URL', { exact: true }).fill('not a url');
     await seller.getByRole('button', { name: 'Save checkout link' }).click();
-    await seller.getByRole('alert').filter({ hasText: /url/i }).waitFor();
+    // The refusal in the seller's words, under the field it concerns.
+    await seller
+      .locator('.checkout-field', { has: seller.getByLabel('Success URL', { exact: true }) })
+      .locator('.field-error')
+      .filter({ hasText: 'Enter a full web address, starting with https://.' })
+      .waitFor();
     await seller.getByLabel('Success URL', { exact: true }).fill('https://lamps.example.test/thanks');
     await seller.getByLabel('Label', { exact: true }).fill('Lamp launch, autumn');
     await seller.getByRole('button', { name: 'Save checkout link' }).click();

@@ -8,6 +8,7 @@ import {
   customerSchema,
   customerStateSchema,
   customerSummarySchema,
+  customerTimelineSchema,
   customerUpdateExternalSchema,
   customerUpdateSchema,
 } from '../../domain/customers/schemas.js';
@@ -25,6 +26,7 @@ import { customerView } from '../../domain/customers/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import { streamCsv } from '../http/csv.js';
+import { getCustomerTimeline } from '../../domain/customers/timeline.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'customers', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
@@ -83,6 +85,20 @@ export function registerCustomerOperations(api: OperationRegistry, { db }: { db:
       response: customerSummarySchema,
     },
     async ({ params, caller }) => getCustomerSummary(db, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/customers/{id}/timeline',
+      operationId: 'customers:timeline',
+      summary: 'What happened to a customer, newest first',
+      extension:
+        "Tollgate extension, not in Polar: the last 100 of a customer's orders, refunds, subscription starts, cancellations and ends, and benefits granted and revoked, newest first.",
+      params: customerIdParamsSchema,
+      response: customerTimelineSchema,
+    },
+    async ({ params, caller }) => getCustomerTimeline(db, caller, params.id),
   );
 
   // External first: `/customers/external/state` must not read as the state of a customer with id "external".

@@ -391,6 +391,7 @@ const scenarios = [
         exported: (customer) => customer.email,
       },
       { operationId: 'customers:summary', method: 'get', path: '/customers/{id}/summary' },
+      { operationId: 'customers:timeline', method: 'get', path: '/customers/{id}/timeline' },
       {
         operationId: 'customers:create',
         method: 'post',

@@ -204,3 +204,36 @@ export const customerSummarySchema = z.object({
   subscriptions_count: z.number().int().min(0),
 });
 export type CustomerSummary = z.infer<typeof customerSummarySchema>;
+
+export const CUSTOMER_TIMELINE_ENTRY_TYPES = [
+  'customer_created',
+  'order',
+  'refund',
+  'subscription_started',
+  'subscription_canceled',
+  'subscription_ended',
+  'benefit_granted',
+  'benefit_revoked',
+] as const;
+
+/** One thing that happened to a customer (our extension): newest first on the customer's page. */
+export const customerTimelineEntrySchema = z.object({
+  type: z.enum(CUSTOMER_TIMELINE_ENTRY_TYPES),
+  at: z.iso.datetime({ offset: true }),
+  /** An order's or a refund's status. */
+  status: z.string().nullable(),
+  /** An order's total or a refund's amount, in minor units of `currency`. */
+  amount: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  /** What it concerns, by name: the product bought or subscribed to, the benefit granted. */
+  reference: z.string().nullable(),
+  order_id: z.uuid().nullable(),
+  subscription_id: z.uuid().nullable(),
+});
+export type CustomerTimelineEntry = z.infer<typeof customerTimelineEntrySchema>;
+
+export const customerTimelineSchema = z.object({
+  customer_id: z.uuid(),
+  items: z.array(customerTimelineEntrySchema),
+});
+export type CustomerTimeline = z.infer<typeof customerTimelineSchema>;

@@ -1,5 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { customerSchema, customerStateSchema, customerSummarySchema } from '../../domain/customers/schemas';
+import {
+  customerSchema,
+  customerStateSchema,
+  customerSummarySchema,
+  customerTimelineSchema,
+} from '../../domain/customers/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { getJson } from '../api';
 import { queryString } from '../sales/query-string';
@@ -36,6 +41,12 @@ export const customerSummaryQuery = (customerId: string) =>
   queryOptions({
     queryKey: ['customer-summary', customerId],
     queryFn: () => getJson(`/v1/customers/${customerId}/summary`, customerSummarySchema),
+  });
+
+export const customerTimelineQuery = (customerId: string) =>
+  queryOptions({
+    queryKey: ['customer-timeline', customerId],
+    queryFn: () => getJson(`/v1/customers/${customerId}/timeline`, customerTimelineSchema),
   });
 
 export const customerStateQuery = (customerId: string) =>

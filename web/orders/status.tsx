@@ -74,3 +74,7 @@ export const ORDER_STATUS_LABELS = Object.fromEntries(
 export const CHECKOUT_STATUS_LABELS = Object.fromEntries(
   Object.entries(CHECKOUT_STATUS).map(([status, [label]]) => [status, label]),
 ) as Record<CheckoutStatus, string>;
+
+export const REFUND_STATUS_LABELS = Object.fromEntries(
+  Object.entries(REFUND_STATUS).map(([status, [label]]) => [status, label]),
+) as Record<Refund['status'], string>;

@@ -11,7 +11,7 @@ import {
   summarizeGrants,
 } from '../../../benefit-grants/status';
 import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components';
-import { customerStateQuery, customerSummaryQuery } from '../../../customers/queries';
+import { customerStateQuery, customerSummaryQuery, customerTimelineQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../../../subscriptions/format';
@@ -19,6 +19,7 @@ import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
 import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
+import { CustomerTimeline } from './-components/customer-timeline';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
   loader: ({ context, params }) => {
@@ -26,6 +27,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/customers/$custo
     prefetch(context.queryClient, customerSubscriptionsQuery(params.customerId));
     prefetch(context.queryClient, customerGrantsQuery(params.customerId));
     prefetch(context.queryClient, customerSummaryQuery(params.customerId));
+    prefetch(context.queryClient, customerTimelineQuery(params.customerId));
   },
   component: CustomerPage,
 });
@@ -80,6 +82,7 @@ function CustomerPage() {
         {customer.active_meters.length === 0 ? <p className="muted">None.</p> : null}
       </Card>
       <CustomerSalesSummary customerId={customer.id} />
+      <CustomerTimeline customerId={customer.id} />
       <CustomerOrders organizationId={customer.organization_id} customerId={customer.id} />
       <CustomerSubscriptions customerId={customer.id} />
       <CustomerBenefits customerId={customer.id} />
