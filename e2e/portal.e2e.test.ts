@@ -422,7 +422,10 @@ describe('customer portal in Chromium', () => {
     await page.getByLabel('Tax ID').fill('not-a-tax-number');
     await page.getByRole('button', { name: 'Save billing details' }).click();
     const taxField = page.locator('.checkout-field', { has: page.getByLabel('Tax ID') });
-    await taxField.locator('.field-error').waitFor();
+    await taxField
+      .locator('.field-error')
+      .filter({ hasText: 'This is not a tax number of your billing country.' })
+      .waitFor();
     expect(await hasNoHorizontalOverflow(page)).toBe(true);
     await page.getByLabel('Tax ID').fill('');
     await page.getByRole('button', { name: 'Save billing details' }).click();

@@ -5,23 +5,39 @@ import {
   customerPortalCustomerSchema,
   type CustomerPortalCustomer,
 } from '../../domain/customer-portal/schemas';
-import { ApiError, formErrors } from '../api';
+import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
+import { addressWords } from '../addresses/address-fields';
+import { ApiError } from '../api';
 import { listCountries } from '../checkouts/countries';
 import { focusFirstInvalid, FormField } from '../checkouts/fields';
 import { ErrorNote, SuccessNote } from '../components';
+import { formErrorsInWords, type FormWords } from '../forms/messages';
+import { textWords } from '../forms/words';
 import { portalCall } from './api';
 import { portalMeQuery } from './queries';
 
 const ADDRESS_FIELDS = ['line1', 'line2', 'postal_code', 'city', 'state'] as const;
 type AddressField = (typeof ADDRESS_FIELDS)[number];
-const FIELDS = [
-  'name',
-  'email',
-  'tax_id',
-  'billing_address',
-  'billing_address.country',
-  ...ADDRESS_FIELDS.map((field) => `billing_address.${field}`),
-];
+/** The portal's limits (domain/customer-portal/schemas.ts, domain/addresses/schemas.ts). */
+const MAX_LENGTHS = { name: TEXT_MAX_LENGTH.name, email: 320, tax_id: 64, state: 64 } as const;
+const ADDRESS_MAX_LENGTHS: Record<Exclude<AddressField, 'state'>, number> = {
+  line1: 255,
+  line2: 255,
+  postal_code: 32,
+  city: 255,
+};
+
+/** What the buyer reads when the API refuses a field, in place of the schema's texts. */
+const BILLING_WORDS: FormWords = {
+  name: textWords(MAX_LENGTHS.name),
+  email: { other: 'Enter your email address, like name@example.com.' },
+  tax_id: {
+    ...textWords(MAX_LENGTHS.tax_id),
+    value_error: 'This is not a tax number of your billing country. Check it, or leave it empty.',
+  },
+  billing_address: { other: 'Check your billing address.' },
+  ...addressWords('billing_address'),
+};
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Values = {
@@ -115,7 +131,7 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
     } catch (failure) {
       setSaved(false);
       if (failure instanceof ApiError) {
-        const found = formErrors(failure, FIELDS);
+        const found = formErrorsInWords(failure, BILLING_WORDS);
         // An issue about the whole address (e.g. a missing state) belongs to its country field.
         const fields = { ...found.fields };
         if (fields.billing_address && !fields['billing_address.country']) {
@@ -139,6 +155,7 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
           <input
             {...control}
             autoComplete="name"
+            maxLength={MAX_LENGTHS.name}
             value={values.name}
             onChange={(event) => set('name')(event.target.value)}
           />
@@ -151,6 +168,7 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
             type="email"
             autoComplete="email"
             inputMode="email"
+            maxLength={MAX_LENGTHS.email}
             value={values.email}
             onChange={(event) => set('email')(event.target.value)}
           />
@@ -190,6 +208,7 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
               <input
                 {...control}
                 autoComplete={ADDRESS_LABELS[field][1]}
+                maxLength={ADDRESS_MAX_LENGTHS[field]}
                 value={values[field]}
                 onChange={(event) => set(field)(event.target.value)}
               />
@@ -220,6 +239,7 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
               <input
                 {...control}
                 autoComplete="address-level1"
+                maxLength={MAX_LENGTHS.state}
                 value={values.state}
                 onChange={(event) => set('state')(event.target.value)}
               />
@@ -234,7 +254,12 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
         hint="For business purchases: your VAT or tax number with its country prefix, e.g. DE123456789."
       >
         {(control) => (
-          <input {...control} value={values.tax_id} onChange={(event) => set('tax_id')(event.target.value)} />
+          <input
+            {...control}
+            maxLength={MAX_LENGTHS.tax_id}
+            value={values.tax_id}
+            onChange={(event) => set('tax_id')(event.target.value)}
+          />
         )}
       </FormField>
       <ErrorNote message={errors.form} />

@@ -1,43 +1,60 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { checkoutLinkSchema, type CheckoutLink } from '../../../../../domain/checkout-links/schemas';
-import { formErrors, sendJson } from '../../../../api';
+import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
+import { sendJson } from '../../../../api';
+import { FormField } from '../../../../checkouts/fields';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
+import { textWords, URL_WORDS } from '../../../../forms/words';
 import { discountsQuery, productsQuery } from '../../../../catalog/queries';
 import { formValues } from '../../../../components';
 import { ResourceForm } from '../../../../resources/resource-page';
 
-const FIELDS = ['products', 'label', 'success_url', 'discount_id'] as const;
+/** The checkout link API's limits (domain/checkout-links/schemas.ts). */
+const LABEL_MAX_LENGTH = TEXT_MAX_LENGTH.name;
 
-function FieldError({ id, message }: { id?: string; message: string | undefined }) {
-  return message ? (
-    <span id={id} className="field-error" role="alert">
-      {message}
-    </span>
-  ) : null;
+const CHECKOUT_LINK_WORDS: FormWords = {
+  products: {
+    too_small: 'Choose at least one product.',
+    too_big: 'A checkout link offers at most 10 products.',
+    invalid_type: 'Choose at least one product.',
+  },
+  label: textWords(LABEL_MAX_LENGTH),
+  success_url: URL_WORDS,
+  discount_id: { invalid_type: 'Choose a discount from the list.' },
+};
+
+function FieldError({ message }: { message: string | undefined }) {
+  return message ? <p className="field-error">{message}</p> : null;
 }
 
-/** A text field with the API's refusal below it (outside the label, which stays the field's name). */
+/** A text field with the API's refusal below it, in the seller's words. */
 function TextField(props: {
   label: string;
   name: string;
   type?: string;
+  maxLength: number;
   defaultValue: string;
   error: string | undefined;
 }): ReactNode {
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        defaultValue={props.defaultValue}
-        aria-invalid={Boolean(props.error)}
-        aria-describedby={props.error ? `${id}-error` : undefined}
-      />
-      <FieldError id={`${id}-error`} message={props.error} />
-    </div>
+    <FormField
+      label={props.label}
+      field={props.name}
+      error={props.error}
+      markOptional={false}
+      className="field"
+    >
+      {(control) => (
+        <input
+          {...control}
+          name={props.name}
+          type={props.type ?? 'text'}
+          maxLength={props.maxLength}
+          defaultValue={props.defaultValue}
+        />
+      )}
+    </FormField>
   );
 }
 
@@ -90,7 +107,7 @@ export function CheckoutLinkForm({
       await queryClient.invalidateQueries({ queryKey: ['checkout-links', organizationId] });
       onSaved?.(answer);
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, CHECKOUT_LINK_WORDS));
     }
   }
   return (
@@ -123,11 +140,18 @@ export function CheckoutLinkForm({
         {products.data?.items.length === 0 ? <p className="muted">Create a product first.</p> : null}
         <FieldError message={errors.fields.products} />
       </fieldset>
-      <TextField label="Label" name="label" defaultValue={link?.label ?? ''} error={errors.fields.label} />
+      <TextField
+        label="Label"
+        name="label"
+        maxLength={LABEL_MAX_LENGTH}
+        defaultValue={link?.label ?? ''}
+        error={errors.fields.label}
+      />
       <TextField
         label="Success URL"
         name="success_url"
         type="url"
+        maxLength={TEXT_MAX_LENGTH.url}
         defaultValue={link?.success_url ?? ''}
         error={errors.fields.success_url}
       />

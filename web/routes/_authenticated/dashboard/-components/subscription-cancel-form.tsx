@@ -1,13 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { CANCELLATION_REASONS, type Subscription } from '../../../../../domain/subscriptions/schemas';
-import { formErrors } from '../../../../api';
 import { FormField } from '../../../../checkouts/fields';
 import { ErrorNote, formatDate } from '../../../../components';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
+import { textWords } from '../../../../forms/words';
 import { useSubscriptionChange } from '../../../../subscriptions/changes';
 import { CANCELLATION_REASON_LABELS } from '../../../../subscriptions/format';
 
 type Reason = (typeof CANCELLATION_REASONS)[number];
-const FIELDS = ['customer_cancellation_reason', 'customer_cancellation_comment'] as const;
+/** The subscription API takes a comment of up to 1,000 characters (domain/subscriptions/schemas.ts). */
+const COMMENT_MAX_LENGTH = 1000;
+
+const CANCEL_WORDS: FormWords = {
+  customer_cancellation_reason: { other: 'Choose a reason from the list, or none.' },
+  customer_cancellation_comment: textWords(COMMENT_MAX_LENGTH),
+};
 
 /** Cancels at the end of the period, with the customer's reason when the seller knows it. */
 export function SubscriptionCancelForm(props: { subscription: Subscription; onClose: () => void }) {
@@ -32,7 +39,7 @@ export function SubscriptionCancelForm(props: { subscription: Subscription; onCl
       });
       props.onClose();
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, CANCEL_WORDS));
     } finally {
       setBusy(false);
     }
@@ -78,7 +85,7 @@ export function SubscriptionCancelForm(props: { subscription: Subscription; onCl
           <textarea
             {...control}
             rows={3}
-            maxLength={1000}
+            maxLength={COMMENT_MAX_LENGTH}
             value={comment}
             onChange={(event) => setComment(event.target.value)}
           />

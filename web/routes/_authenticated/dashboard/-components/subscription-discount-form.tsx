@@ -1,13 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Subscription } from '../../../../../domain/subscriptions/schemas';
-import { formErrors } from '../../../../api';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { discountsQuery } from '../../../../catalog/queries';
 import { FormField } from '../../../../checkouts/fields';
 import { Card, ErrorNote, SuccessNote } from '../../../../components';
 import { useSubscriptionChange } from '../../../../subscriptions/changes';
 
-const FIELDS = ['discount_id'] as const;
+/** A refusal of the discount itself (expired, used up, not for this product) is the service's to say. */
+const DISCOUNT_WORDS: FormWords = {
+  discount_id: { invalid_type: 'Choose a discount from the list, or none.' },
+};
 type Errors = { fields: Record<string, string>; form: string | null };
 const NO_ERRORS: Errors = { fields: {}, form: null };
 
@@ -30,7 +33,7 @@ export function SubscriptionDiscountForm(props: { subscription: Subscription; or
       setErrors(NO_ERRORS);
       setSaved(true);
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, DISCOUNT_WORDS));
     } finally {
       setBusy(false);
     }

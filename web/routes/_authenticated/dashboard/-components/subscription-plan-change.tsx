@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { Product } from '../../../../../domain/products/schemas';
 import type { ProrationPreview, Subscription } from '../../../../../domain/subscriptions/schemas';
-import { formErrors } from '../../../../api';
+import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { productsQuery } from '../../../../catalog/queries';
 import { FormField } from '../../../../checkouts/fields';
 import { formatMoney } from '../../../../checkouts/money';
@@ -13,7 +13,11 @@ import { formatPlanAmount } from '../../../../subscriptions/format';
 import { previewPlanChange, type PlanChange } from '../../../../subscriptions/queries';
 
 type Behavior = PlanChange['proration_behavior'];
-const FIELDS = ['product_id', 'proration_behavior'] as const;
+/** Why a plan cannot be chosen (one-time, archived, another currency) is the service's to say. */
+const PLAN_CHANGE_WORDS: FormWords = {
+  product_id: { invalid_type: 'Choose a plan from the list.' },
+  proration_behavior: { other: 'Choose when the change is billed.' },
+};
 type Errors = { fields: Record<string, string>; form: string | null };
 const NO_ERRORS: Errors = { fields: {}, form: null };
 
@@ -84,7 +88,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
       );
       setErrors(NO_ERRORS);
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, PLAN_CHANGE_WORDS));
     } finally {
       setBusy(false);
     }
@@ -99,7 +103,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
       setProductId('');
       setErrors(NO_ERRORS);
     } catch (failure) {
-      setErrors(formErrors(failure, FIELDS));
+      setErrors(formErrorsInWords(failure, PLAN_CHANGE_WORDS));
       setPreview(null);
     } finally {
       setBusy(false);
