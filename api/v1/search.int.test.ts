@@ -70,12 +70,16 @@ describe('GET /v1/search/', () => {
         product_name: expect.any(String),
       },
     ]);
+    // An order by the number its buyer's receipt and confirmation page show.
+    expect(ids((await found(token, { query: order.id.slice(0, 8).toUpperCase() })).orders)).toEqual([
+      order.id,
+    ]);
     // The order's customer, by the email the order shows.
     const orderCustomer = await found(token, { query: byId.orders[0]!.customer_email });
     expect(ids(orderCustomer.orders)).toEqual([order.id]);
     expect(ids(orderCustomer.customers)).toEqual([order.customerId]);
 
-    // A product by its id; a part of an id names nothing.
+    // A product by its id; a part of a product's id names nothing.
     expect(ids((await found(token, { query: product.id })).products)).toEqual([product.id]);
     expect(await found(token, { query: product.id.slice(0, 8) })).toEqual({
       customers: [],

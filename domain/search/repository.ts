@@ -31,13 +31,34 @@ export function findCustomers(db: Db, organizationId: string, text: string, id: 
   });
 }
 
-/** Orders whose id is `id`, or invoice number is `text`, or whose customer's email or name contains it. */
-export function findOrders(db: Db, organizationId: string, text: string, id: string | null, take: number) {
+/**
+ * Orders whose id is `id`, or whose order number (`orderNumber`: the id's first eight hex digits)
+ * is `number`, or invoice number is `text`, or whose customer's email or name contains it. An order
+ * number is a range of the primary key: UUIDs sort by their bytes, the first four are the number.
+ */
+export function findOrders(
+  db: Db,
+  organizationId: string,
+  text: string,
+  ids: { id: string | null; number: string | null },
+  take: number,
+) {
+  const { id, number } = ids;
   return db.order.findMany({
     where: {
       organizationId,
       OR: [
         ...(id ? [{ id }] : []),
+        ...(number
+          ? [
+              {
+                id: {
+                  gte: `${number}-0000-0000-0000-000000000000`,
+                  lte: `${number}-ffff-ffff-ffff-ffffffffffff`,
+                },
+              },
+            ]
+          : []),
         { invoiceNumber: text },
         { customer: { is: { email: contains(text) } } },
         { customer: { is: { name: contains(text) } } },

@@ -42,12 +42,14 @@ export async function search(db: Db, caller: Caller, query: SearchQuery): Promis
   if (!organizationId) return EMPTY;
 
   const text = query.query;
-  // Ids are matched whole (a prefix of a UUID names nothing in particular), names and emails by part.
+  // Ids are matched whole, names and emails by part.
   const id = isUuid(text) ? text.toLowerCase() : null;
+  // The order number a buyer quotes from their receipt (domain/orders/rules.ts orderNumber).
+  const orderNumber = /^[0-9a-f]{8}$/i.test(text) ? text.toLowerCase() : null;
   const wants = (kind: SearchKind) => kinds.includes(kind);
   const [customers, orders, products] = await Promise.all([
     wants('customers') ? findCustomers(db, organizationId, text, id, query.limit) : [],
-    wants('orders') ? findOrders(db, organizationId, text, id, query.limit) : [],
+    wants('orders') ? findOrders(db, organizationId, text, { id, number: orderNumber }, query.limit) : [],
     wants('products') ? findProducts(db, organizationId, text, id, query.limit) : [],
   ]);
   return {
