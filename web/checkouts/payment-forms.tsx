@@ -7,12 +7,12 @@ import {
   type StripeElements,
   type StripePaymentElement,
 } from './stripe';
+import { BRAND_NAMES } from './card-brands';
 import {
   detectCardBrand,
   normalizeCardNumber,
   TEST_CARDS,
   validateTestCardForm,
-  type CardBrand,
   type CardFormErrors,
 } from '../../domain/payments/test-cards';
 
@@ -22,17 +22,6 @@ export type PaymentFormHandle = {
   validate(): boolean;
   /** The `confirmation_token_id` for the confirmation; throws with a message for the buyer. */
   tokenize(billing: StripeBillingDetails): Promise<string>;
-};
-
-/** A card's brand as printed on it; the portal names saved cards with it too. */
-export const BRAND_NAMES: Record<CardBrand, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  diners: 'Diners Club',
-  jcb: 'JCB',
-  unionpay: 'UnionPay',
 };
 
 /** Groups digits as they are printed on the card: 4-6-5 for American Express, fours otherwise. */

@@ -2,7 +2,7 @@ import type { CustomerProduct } from '../../domain/customer-portal/schemas';
 import type { LicenseKey } from '../../domain/license-keys/schemas';
 import type { CardBrand } from '../../domain/payments/test-cards';
 import type { PaymentMethod } from '../../domain/payment-methods/schemas';
-import { BRAND_NAMES } from '../checkouts/payment-forms';
+import { BRAND_NAMES } from '../checkouts/card-brands';
 import type { CANCELLATION_REASONS } from '../../domain/subscriptions/schemas';
 import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrderTimelineEntry } from '../../../../../domain/orders/schemas';
 import { formatMoney } from '../../../../checkouts/money';
+import { BRAND_NAMES } from '../../../../checkouts/card-brands';
 import { Card, ErrorNote, formatDateTime } from '../../../../components';
 import { orderTimelineQuery } from '../../../../orders/queries';
 import { REFUND_REASON_LABELS } from '../../../../orders/status';
@@ -8,16 +9,6 @@ import '../../../../sales/sales.css';
 
 /** Emails and webhooks still under way settle within seconds: the timeline reads again meanwhile. */
 const TIMELINE_POLL_MS = 2_000;
-
-const BRANDS: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  diners: 'Diners Club',
-  jcb: 'JCB',
-  unionpay: 'UnionPay',
-};
 
 const PAYMENT_OUTCOMES: Record<string, string> = {
   succeeded: 'Payment succeeded',
@@ -39,7 +30,7 @@ function describe(
       return { title: 'Order created', detail: null, tone: 'quiet' };
     case 'payment_attempt': {
       const card = entry.card
-        ? `${BRANDS[entry.card.brand] ?? entry.card.brand} ending in ${entry.card.last4}`
+        ? `${BRAND_NAMES[entry.card.brand as keyof typeof BRAND_NAMES] ?? entry.card.brand} ending in ${entry.card.last4}`
         : null;
       return {
         title: PAYMENT_OUTCOMES[entry.status ?? ''] ?? `Payment ${entry.status ?? ''}`.trim(),
