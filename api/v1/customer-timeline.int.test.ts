@@ -90,6 +90,32 @@ describe("a customer's timeline in the dashboard (our extension)", () => {
     );
   });
 
+  it('starts with the first purchase for a buyer whose record that purchase made', async () => {
+    const { token, polar } = await seller();
+    const lamp = await polar.products.create({
+      name: 'Desk lamp',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 4900, priceCurrency: 'usd' }],
+    });
+    const checkout = await polar.checkouts.create({ products: [lamp.id] });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerEmail: 'new-buyer@example.test',
+        customerName: 'New Buyer',
+        customerBillingAddress: { country: 'DE' },
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    const paid = await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    const { items } = await timelineOf(token, paid.customerId!);
+    expect(items.map((entry) => entry.type)).toEqual(['order', 'customer_created']);
+    expect(Date.parse(items[1]!.at)).toBeLessThanOrEqual(Date.parse(items[0]!.at));
+  });
+
   it("is another organization's customer: not found; a bad id is a 422 at the id", async () => {
     const { polar } = await seller();
     const customer = await polar.customers.create({ email: 'grace@example.test' });

@@ -132,7 +132,7 @@ async function grantEntries(db: Db, { organizationId, customerId }: Scope) {
   ]);
 }
 
-/** Newest first; entries at the same instant keep the order the sources list them in. */
+/** Newest first, the customer's beginning last; entries at one instant keep their sources' order. */
 export async function getCustomerTimeline(db: Db, caller: Caller, id: string): Promise<CustomerTimeline> {
   const customer = await findCustomerFor(db, caller, { id });
   const scope = { organizationId: customer.organizationId, customerId: customer.id };
@@ -142,8 +142,13 @@ export async function getCustomerTimeline(db: Db, caller: Caller, id: string): P
     subscriptionEntries(db, scope),
     grantEntries(db, scope),
   ]);
-  const items = [...sources.flat(), entry({ type: 'customer_created', at: customer.createdAt.toISOString() })]
-    .sort((a, b) => Date.parse(b.at) - Date.parse(a.at))
-    .slice(0, CUSTOMER_TIMELINE_LIMIT);
-  return customerTimelineSchema.parse({ customer_id: customer.id, items });
+  const events = sources.flat().sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+  // A buyer's record is made in their first purchase's transaction, a moment after the instant that
+  // order states: the story starts no later than its first event.
+  const startedAt = Math.min(customer.createdAt.getTime(), ...events.map((event) => Date.parse(event.at)));
+  const items = [...events, entry({ type: 'customer_created', at: new Date(startedAt).toISOString() })];
+  return customerTimelineSchema.parse({
+    customer_id: customer.id,
+    items: items.slice(0, CUSTOMER_TIMELINE_LIMIT),
+  });
 }
