@@ -98,7 +98,7 @@ export async function poll<T>(
 
 /**
  * Signs a new seller up through the pages (`<first name> <suffix>`, username and email from them)
- * and creates their organization; returns once its creation was submitted.
+ * and creates their organization; returns once it is the active organization.
  */
 export async function signUpSeller(
   page: Page,
@@ -115,6 +115,9 @@ export async function signUpSeller(
   await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
   await page.getByLabel('Organization name', { exact: true }).fill(seller.organizationName);
   await page.getByRole('button', { name: 'Create organization' }).click();
+  // The sidebar's navigation is drawn once the new organization is the active one, so its row is
+  // committed; attached rather than visible, since a phone-width page keeps it behind the menu.
+  await page.getByRole('navigation', { name: 'Dashboard' }).waitFor({ state: 'attached' });
 }
 
 /** Reloads until `target` shows: what a workflow records appears a moment after the action. */
