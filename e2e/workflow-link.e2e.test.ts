@@ -4,7 +4,7 @@ import { Polar } from '@polar-sh/sdk';
 import type { Page } from 'playwright-core';
 import { buyInSandbox, createAccessToken } from '../test/factories.js';
 import { NARROW, hasNoHorizontalOverflow } from './portal-support.js';
-import { screenshotPath, signUpSeller, useBrowserStack } from './support.js';
+import { poll, screenshotPath, signUpSeller, useBrowserStack } from './support.js';
 
 /** A Temporal UI under a path, as behind an operator's reverse proxy; never fetched by the test. */
 const TEMPORAL_UI_URL = 'http://operators.example.test/temporal';
@@ -55,6 +55,14 @@ describe('links from the dashboard to workflows in the Temporal UI, in Chromium'
     expect(await hasNoHorizontalOverflow(seller)).toBe(true);
     await seller.screenshot({ path: screenshotPath('workflow-link-subscription-narrow'), fullPage: true });
 
+    // The grant's row is written by the grant dispatcher a moment after the purchase (longer on a
+    // busy machine); the benefit page reads its grants when it opens.
+    await poll(
+      'the grant row',
+      async () =>
+        (await env.database.db.benefitGrant.findFirst({ where: { benefitId: benefit.id } })) ?? undefined,
+      180_000,
+    );
     await seller.goto(`${env.baseUrl}/dashboard/benefits/${benefit.id}`);
     const grantLink = seller.getByTestId('benefit-grant-row').getByTestId('workflow-link');
     await grantLink.first().waitFor({ timeout: 60_000 });
