@@ -35,6 +35,7 @@ import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
 import { embedOriginOf } from '../domain/checkouts/service.js';
 import { AppError } from '../domain/platform/errors.js';
+import type { AccessTokenCache } from '../domain/access-tokens/cache.js';
 
 export type AppDeps = {
   config: Pick<
@@ -71,6 +72,8 @@ export type AppDeps = {
    * Without it POST /v1/integrations/stripe/webhook is not served (sandbox mode needs none).
    */
   stripeWebhook?: { webhookSecret: string; sink: ProcessorEventSink };
+  /** Access tokens kept in memory between requests (see domain/access-tokens/cache.ts). */
+  accessTokens?: AccessTokenCache;
 };
 
 /** Sign-in, sign-up and organization calls carry a few fields; nothing there needs more. */
@@ -152,6 +155,7 @@ export function createApp(deps: AppDeps): Express {
       processorMetadata: deps.config.processorMetadata,
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
       sandbox: deps.settings.mode === 'sandbox',
+      accessTokens: deps.accessTokens,
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));

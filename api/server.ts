@@ -17,6 +17,7 @@ import { createStripeTax } from '../integrations/payments.js';
 import { createTaxCalculator } from '../integrations/tax.js';
 import { temporalStarters } from '../temporal/starters.js';
 import { prepareOperatorContext } from '../temporal/entity-directory.js';
+import { AccessTokenCache } from '../domain/access-tokens/cache.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
 import { withAuthInputRules } from './http/auth-input.js';
@@ -34,6 +35,7 @@ if (!config.AUTH_SECRET) {
   logger.warn('AUTH_SECRET is not set: using a random one, so sessions end when the API restarts');
 }
 const db = createDb(config.DATABASE_URL);
+const accessTokens = new AccessTokenCache({ connectionString: config.DATABASE_URL }).start();
 const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
 const temporal = await connectTemporalClient(config);
 const operators = await prepareOperatorContext({
@@ -89,6 +91,7 @@ const app = createApp({
   mailer,
   accountPlatforms: createAccountPlatforms(config),
   webDir,
+  accessTokens,
 });
 
 const server: Server = app.listen(config.PORT, config.HOST, () => {
@@ -105,7 +108,7 @@ async function shutdown(signal: string) {
   await drainServer(server, config.SHUTDOWN_GRACE_MS, () =>
     logger.warn('grace period over; closing remaining connections'),
   );
-  await Promise.allSettled([db.$disconnect(), temporal.connection.close()]);
+  await Promise.allSettled([db.$disconnect(), temporal.connection.close(), accessTokens.stop()]);
   logger.info('api stopped');
   process.exit(0);
 }

@@ -1,12 +1,15 @@
 // B3's two servers: `full` is Tollgate's API app with every middleware and a real database;
-// `bare` is an Express hello-world, the baseline for what Express itself costs on this machine.
+// `bare` is an Express hello-world, the baseline for what Express itself costs on this machine;
+// `floor` is bare Express reading the same organization row with node-postgres.
 import { noTax } from '../domain/tax/rules.js';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import express from 'express';
+import pg from 'pg';
 import { pino } from 'pino';
+import { AccessTokenCache } from '../domain/access-tokens/cache.js';
 import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
@@ -30,12 +33,23 @@ if (mode === 'bare') {
     res.json({ hello: 'world' });
   });
   listen(app);
+} else if (mode === 'floor') {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const app = express();
+  app.get('/organizations/:id', async (req, res) => {
+    const { rows } = await pool.query('SELECT * FROM organizations WHERE id = $1::uuid', [req.params.id]);
+    res.json(rows[0]);
+  });
+  listen(app);
 } else if (mode === 'full') {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required');
   // The measured route never touches Temporal (only /readyz does); a lazy connection is never opened.
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
   const db = createDb(databaseUrl, { maxConnections: 10 });
+  const accessTokens = new AccessTokenCache({ connectionString: databaseUrl }).start();
   const workflows = temporalStarters(temporal, 'bench');
   const app = createApp({
     config: {
@@ -84,8 +98,9 @@ if (mode === 'bare') {
       invitations: workflows.invitations,
     }),
     tax: noTax,
+    accessTokens,
   });
   listen(app);
 } else {
-  throw new Error('usage: b3-server.ts full|bare');
+  throw new Error('usage: b3-server.ts full|floor|bare');
 }

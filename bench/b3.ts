@@ -1,18 +1,50 @@
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createDb } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
-import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
+import {
+  freshBenchDatabase,
+  loadTest,
+  startServerProcess,
+  type BenchmarkResult,
+  type LoadResult,
+} from './lib.js';
 
 const LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
 
-/** B3: a one-row /v1 read through the full middleware stack vs Express hello-world. */
-export async function runB3(): Promise<BenchmarkResult> {
+/**
+ * B3: token-authenticated one-row reads through the full middleware stack (the organization, and a
+ * customer's state as a seller's app checks it on each of its requests) vs Express hello-world.
+ * A second reference, the floor, is bare Express answering the same organization row read with
+ * node-postgres: what one query over loopback costs on this machine with no Tollgate code at all.
+ */
+export async function runB3(): Promise<BenchmarkResult[]> {
   const postgres = await openToolingPostgres({ name: 'bench-postgres' });
   try {
     const databaseUrl = await freshBenchDatabase(postgres, 'b3');
 
     const db = createDb(databaseUrl);
     const organization = await db.organization.create({ data: { name: 'Bench Co', slug: 'bench-co' } });
+    const customer = await db.customer.create({
+      data: { organizationId: organization.id, email: 'app-user@example.test', externalId: 'user-1' },
+    });
+    const meter = await db.meter.create({
+      data: {
+        organizationId: organization.id,
+        name: 'Tokens',
+        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
+        aggregation: { func: 'sum', property: 'tokens' },
+      },
+    });
+    await db.customerMeter.create({
+      data: {
+        organizationId: organization.id,
+        customerId: customer.id,
+        meterId: meter.id,
+        consumedUnits: 1234,
+        creditedUnits: 5000,
+        balance: 3766,
+      },
+    });
     const { token } = await issueAccessToken(db, {
       organizationId: organization.id,
       comment: 'bench',
@@ -24,34 +56,55 @@ export async function runB3(): Promise<BenchmarkResult> {
     const baseline = await loadTest(`${bare.url}/hello`, LOAD);
     await bare.stop();
 
-    const full = await startServerProcess('bench/b3-server.ts', ['full'], { DATABASE_URL: databaseUrl });
-    const figure = await loadTest(`${full.url}/v1/organizations/${organization.id}`, {
-      ...LOAD,
-      headers: { authorization: `Bearer ${token}` },
+    const floorServer = await startServerProcess('bench/b3-server.ts', ['floor'], {
+      DATABASE_URL: databaseUrl,
     });
+    const floor = await loadTest(`${floorServer.url}/organizations/${organization.id}`, LOAD);
+    await floorServer.stop();
+
+    const full = await startServerProcess('bench/b3-server.ts', ['full'], { DATABASE_URL: databaseUrl });
+    const authorized = { ...LOAD, headers: { authorization: `Bearer ${token}` } };
+    const organizationRead = await loadTest(`${full.url}/v1/organizations/${organization.id}`, authorized);
+    const stateRead = await loadTest(`${full.url}/v1/customers/${customer.id}/state`, authorized);
     await full.stop();
 
-    if (figure.non2xx > 0 || figure.errors > 0) {
-      throw new Error(`B3: ${figure.non2xx} non-2xx answers and ${figure.errors} errors under load`);
+    for (const [name, load] of Object.entries({ floor, organizationRead, stateRead })) {
+      if (load.non2xx > 0 || load.errors > 0) {
+        throw new Error(`B3 ${name}: ${load.non2xx} non-2xx answers and ${load.errors} errors under load`);
+      }
     }
-    return {
+    const measured = (name: string, load: LoadResult) => ({
+      name,
+      value: load.requestsPerSecond,
+      unit: 'requests/s',
+      details: { p50_ms: load.p50Ms, p99_ms: load.p99Ms },
+    });
+    const result = (name: string, load: LoadResult, what: string): BenchmarkResult => ({
       benchmark: 'B3',
-      description: `GET /v1/organizations/{id} (token auth, org scope, one-row read, zod-validated response, access log) vs Express hello-world; autocannon, ${LOAD.connections} connections, ${LOAD.durationSeconds} s over loopback`,
+      description: `${what} vs Express hello-world; autocannon, ${LOAD.connections} connections, ${LOAD.durationSeconds} s over loopback. Floor (bare Express + the organization row by node-postgres): ${floor.requestsPerSecond} requests/s, ratio ${ratio(floor, baseline)}`,
       figure: {
-        name: 'GET /v1/organizations/{id}',
-        value: figure.requestsPerSecond,
-        unit: 'requests/s',
-        details: { p50_ms: figure.p50Ms, p99_ms: figure.p99Ms },
+        ...measured(name, load),
+        details: { p50_ms: load.p50Ms, p99_ms: load.p99Ms, share_of_floor: ratio(load, floor) },
       },
-      baseline: {
-        name: 'express hello-world',
-        value: baseline.requestsPerSecond,
-        unit: 'requests/s',
-        details: { p50_ms: baseline.p50Ms, p99_ms: baseline.p99Ms },
-      },
-      ratio: Math.round((figure.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000,
-    };
+      baseline: measured('express hello-world', baseline),
+      ratio: ratio(load, baseline),
+    });
+    return [
+      result(
+        'GET /v1/organizations/{id}',
+        organizationRead,
+        'token auth, org scope, one-row read, zod-validated response, access log',
+      ),
+      result(
+        'GET /v1/customers/{id}/state',
+        stateRead,
+        "a customer's state with one active meter (the balance check of a seller's app)",
+      ),
+    ];
   } finally {
     await postgres.stop();
   }
 }
+
+const ratio = (figure: { requestsPerSecond: number }, baseline: { requestsPerSecond: number }) =>
+  Math.round((figure.requestsPerSecond / baseline.requestsPerSecond) * 1000) / 1000;

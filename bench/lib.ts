@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
@@ -67,9 +66,18 @@ export async function startServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ url: string; stop(): Promise<void> }> {
+  // BENCH_CPU_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when stopped (open it
+  // in Chrome's DevTools or speedscope); the figures of a profiled run are not comparable.
+  const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
   const child: ChildProcess = spawn(
-    path.join(projectRoot, 'node_modules', '.bin', 'tsx'),
-    [script, ...args],
+    process.execPath,
+    [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      '--import',
+      'tsx',
+      script,
+      ...args,
+    ],
     {
       cwd: projectRoot,
       env: { ...process.env, ...env },

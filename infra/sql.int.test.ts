@@ -6,6 +6,7 @@ import {
   insertOrderWithItems,
   markOrderPaidIfPending,
 } from '../domain/orders/repository.js';
+import { findOrganizationById } from '../domain/organizations/repository.js';
 import { lockSubscriptionForStep, updateSubscriptionRecord } from '../domain/subscriptions/repository.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { createOrganization } from '../test/factories.js';
@@ -154,6 +155,24 @@ describe('plain SQL reads rows in the shape Prisma returns', () => {
         matchesAModel: true,
       });
     }
+  });
+
+  it('an organization read by plain SQL equals what Prisma reads', async () => {
+    const { db } = database;
+    const organization = await createOrganization(db);
+    await db.organization.update({
+      where: { id: organization.id },
+      data: {
+        address: { country: 'US', state: 'CA', line1: '1 Broadway' },
+        socials: [{ platform: 'x', url: 'https://x.com/bench' }],
+        details: { about: 'Field guides' },
+        detailsSubmittedAt: new Date('2026-03-01T10:00:00.000Z'),
+        prorationBehavior: 'invoice',
+      },
+    });
+    const viaSql = await findOrganizationById(db.sql, organization.id);
+    expect(viaSql).toEqual(await db.organization.findUnique({ where: { id: organization.id } }));
+    expect(await findOrganizationById(db.sql, '00000000-0000-4000-8000-000000000000')).toBeNull();
   });
 
   it('a subscription locked for a step equals what Prisma reads', async () => {

@@ -28,6 +28,7 @@ import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js
 import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/schedules.js';
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
+import { AccessTokenCache } from '../domain/access-tokens/cache.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
 
@@ -172,6 +173,8 @@ export async function startTestStack(options: {
   });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'tollgate-files-'));
   const fileStorage = new LocalFileStorage({ root: filesDir, publicUrl: baseUrl, secret: TEST_AUTH_SECRET });
+  // As in production: every test's token requests go through the cache and its change feed.
+  const accessTokens = new AccessTokenCache(options.db.sql.options).start();
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
@@ -207,6 +210,7 @@ export async function startTestStack(options: {
     tax: options.tax ?? noTax,
     accountPlatforms,
     webDir: options.webDir,
+    accessTokens,
   });
   server.on('request', app);
 
@@ -233,6 +237,7 @@ export async function startTestStack(options: {
       }
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await accessTokens.stop();
       await stopWorker();
       await workerConnection.close();
       await clientConnection.close();

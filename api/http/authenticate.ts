@@ -3,6 +3,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { Caller } from '../../domain/access/rules.js';
 import { authenticateAccessToken } from '../../domain/access-tokens/service.js';
 import { looksLikeAccessToken } from '../../domain/access-tokens/rules.js';
+import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
 import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
 import { authenticateCustomerSession } from '../../domain/customer-sessions/service.js';
 import type { Db } from '../../infra/db.js';
@@ -35,13 +36,13 @@ async function assertTrustedOrigin(auth: Auth, origin: string | undefined): Prom
  * dashboard's Better Auth session cookie (changes only from a trusted origin). A bad token is never
  * retried as a session.
  */
-export function authenticate(db: Db, auth: Auth): RequestHandler {
+export function authenticate(db: Db, auth: Auth, accessTokens?: AccessTokenCache): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     let caller: Caller | null = null;
     if (header) {
       const token = BEARER.exec(header)?.[1];
-      caller = token ? await authenticateAccessToken(db, token) : null;
+      caller = token ? await authenticateAccessToken(db, token, { cache: accessTokens }) : null;
       if (!caller) {
         throw new AppError('Unauthorized', 'The access token is invalid, expired or revoked.', {
           'WWW-Authenticate': 'Bearer',

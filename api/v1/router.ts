@@ -43,6 +43,7 @@ import { registerTestClockOperations } from './test-clocks.js';
 import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
+import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
 
 export type V1Deps = {
   db: Db;
@@ -73,6 +74,8 @@ export type V1Deps = {
   sandbox: boolean;
   /** GitHub and Discord, for linking customers' accounts; none unless given. */
   accountPlatforms?: AccountPlatforms;
+  /** Tokens authenticated lately, dropped at every change; without it each request reads its token. */
+  accessTokens?: AccessTokenCache;
 };
 
 const PUBLIC_BODY_LIMIT = '64kb';
@@ -206,7 +209,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   });
 
   // Who calls is known before any body is read: an anonymous megabyte costs nothing to refuse.
-  router.use(authenticate(deps.db, deps.auth));
+  router.use(authenticate(deps.db, deps.auth, deps.accessTokens));
   router.use(rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCaller, logger: deps.logger }));
   router.use(express.json({ limit: CALLER_BODY_LIMIT }));
   router.use(idempotency(deps.db, deps.logger));

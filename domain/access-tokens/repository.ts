@@ -37,8 +37,11 @@ export function insertAccessToken(
   return db.organizationAccessToken.create({ data });
 }
 
-export function recordAccessTokenUse(db: Db, id: string, now: Date) {
-  return db.organizationAccessToken.update({ where: { id }, data: { lastUsedAt: now } });
+export async function recordAccessTokenUse(db: Db, id: string, now: Date): Promise<void> {
+  await db.sql.query('UPDATE organization_access_tokens SET last_used_at = $2 WHERE id = $1::uuid', [
+    id,
+    now,
+  ]);
 }
 
 export function listAccessTokens(

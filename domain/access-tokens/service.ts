@@ -14,6 +14,7 @@ import {
 } from './repository.js';
 import { ACCESS_TOKEN_PREFIX, isTokenUsable, looksLikeAccessToken, shouldRecordUse } from './rules.js';
 import type { AccessTokenCreate } from './schemas.js';
+import type { AccessTokenCache } from './cache.js';
 import { AppError } from '../platform/errors.js';
 import { accessTokenView } from './views.js';
 
@@ -47,12 +48,19 @@ export async function issueAccessToken(
 export async function authenticateAccessToken(
   db: Db,
   token: string,
-  now = new Date(),
+  options: { cache?: AccessTokenCache; now?: Date } = {},
 ): Promise<TokenCaller | null> {
   if (!looksLikeAccessToken(token)) return null;
-  const record = await findAccessTokenByHash(db, hashToken(token));
+  const now = options.now ?? new Date();
+  const tokenHash = hashToken(token);
+  const load = () => findAccessTokenByHash(db, tokenHash);
+  const record = options.cache ? await options.cache.lookup(tokenHash, load) : await load();
+  // Expiry is checked at every request, cached or not.
   if (!record || !isTokenUsable(record, now)) return null;
-  if (shouldRecordUse(record.lastUsedAt, now)) await recordAccessTokenUse(db, record.id, now);
+  if (shouldRecordUse(record.lastUsedAt, now)) {
+    await recordAccessTokenUse(db, record.id, now);
+    options.cache?.recordedUse(tokenHash, now);
+  }
   return {
     kind: 'organization_access_token',
     tokenId: record.id,

@@ -135,7 +135,7 @@ export async function updatePortalCustomer(
 // Products and their seller, as a buyer sees them ------------------------------------------------------
 
 async function organizationWire(db: Db, organizationId: string) {
-  return organizationView((await findOrganizationById(db, organizationId))!);
+  return organizationView((await findOrganizationById(db.sql, organizationId))!);
 }
 
 async function productsWithOrganization(ctx: PortalContext, organizationId: string, productIds: string[]) {

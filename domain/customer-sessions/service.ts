@@ -53,7 +53,7 @@ export async function createCustomerSession(
     throw error;
   });
   await assertCanManage(db, caller, customer.organizationId, ORGANIZATION_MANAGERS);
-  const organization = (await findOrganizationById(db, customer.organizationId))!;
+  const organization = (await findOrganizationById(db.sql, customer.organizationId))!;
   const { token, row } = await openCustomerSession(db, customer);
   return {
     created_at: row.createdAt.toISOString(),
@@ -108,7 +108,7 @@ export async function requestPortalSignInCode(
     codeHash: codeHash(customer.id, code),
     expiresAt: new Date(Date.now() + SIGN_IN_CODE_TTL_MS),
   });
-  const seller = (await findOrganizationById(ctx.db, organization.id))!;
+  const seller = (await findOrganizationById(ctx.db.sql, organization.id))!;
   await ctx.mailer.send({
     to: customer.email,
     ...portalSignInCodeEmail({

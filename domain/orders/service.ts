@@ -387,13 +387,13 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
     if (order.invoicePath)
       throw new AppError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
     if (order.invoiceNumber) return order;
-    const organization = (await findOrganizationById(tx, order.organizationId))!;
+    const organization = (await findOrganizationById(db.sql, order.organizationId))!;
     const sequence = await nextInvoiceNumber(tx, order.organizationId);
     return updateOrderRow(tx, id, {
       invoiceNumber: formatInvoiceNumber(invoicePrefixFor(organization.slug), sequence),
     });
   });
-  const organization = (await findOrganizationById(db, numbered.organizationId))!;
+  const organization = (await findOrganizationById(db.sql, numbered.organizationId))!;
   const taxId = numbered.customer.taxId as [string, string] | null;
   const pdf = await renderInvoicePdf({
     number: numbered.invoiceNumber!,

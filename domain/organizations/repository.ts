@@ -1,8 +1,16 @@
-import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, SqlClient } from '../../infra/db.js';
+import { selectList } from '../../infra/sql.js';
+import { Prisma, type Organization } from '../../generated/prisma/client.js';
 
-export function findOrganizationById(db: Db | Prisma.TransactionClient, id: string) {
-  return db.organization.findUnique({ where: { id } });
+const ORGANIZATION_COLUMNS = selectList(Prisma.OrganizationScalarFieldEnum, 'o');
+
+/** Plain SQL: every token-authenticated read of the organization goes through here. */
+export async function findOrganizationById(sql: SqlClient, id: string): Promise<Organization | null> {
+  const { rows } = await sql.query<Organization>(
+    `SELECT ${ORGANIZATION_COLUMNS} FROM organizations o WHERE o.id = $1::uuid`,
+    [id],
+  );
+  return rows[0] ?? null;
 }
 
 export function findOrganizationBySlug(db: Db, slug: string) {
@@ -40,4 +48,4 @@ export function updateOrganizationProfile(
   return tx.organization.update({ where: { id }, data });
 }
 
-export type OrganizationRow = NonNullable<Awaited<ReturnType<typeof findOrganizationById>>>;
+export type OrganizationRow = Organization;

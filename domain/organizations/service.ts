@@ -64,7 +64,7 @@ export async function getOrganization(db: Db, caller: Caller, id: string): Promi
   if ((await organizationAccess(db, caller, id, ORGANIZATION_MANAGERS)) === 'none') {
     throw new AppError('ResourceNotFound', 'Organization not found');
   }
-  const row = await findOrganizationById(db, id);
+  const row = await findOrganizationById(db.sql, id);
   if (!row) throw new AppError('ResourceNotFound', 'Organization not found');
   return organizationView(row);
 }

@@ -200,7 +200,7 @@ export async function changeSubscriptionProduct(
 ): Promise<Subscription> {
   const { id } = current;
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
-  const organization = await findOrganizationById(ctx.db, current.organizationId);
+  const organization = await findOrganizationById(ctx.db.sql, current.organizationId);
   const behavior =
     input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
@@ -409,7 +409,7 @@ export async function previewProductChange(
   input: ProrationPreviewRequest,
 ): Promise<ProrationPreview> {
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
-  const organization = await findOrganizationById(ctx.db, current.organizationId);
+  const organization = await findOrganizationById(ctx.db.sql, current.organizationId);
   const behavior =
     input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);

@@ -601,7 +601,7 @@ export async function previewCustomerSubscriptionChange(
 
 /** A seller may keep plan changes to themselves (`allow_customer_updates`). */
 async function assertCustomerMayChangePlan(db: Db, organizationId: string): Promise<void> {
-  const organization = await findOrganizationById(db, organizationId);
+  const organization = await findOrganizationById(db.sql, organizationId);
   if (!organization?.allowCustomerUpdates) {
     throw new AppError(
       'NotPermitted',

@@ -652,7 +652,7 @@ export async function sendTestWebhookEvent(db: Db, caller: Caller, id: string) {
   if (!endpoint.enabled) {
     throw new AppError('Conflict', 'The endpoint is disabled: enable it to send a test event.');
   }
-  const organization = await findOrganizationById(db, endpoint.organizationId);
+  const organization = await findOrganizationById(db.sql, endpoint.organizationId);
   if (!organization) throw notFound();
   await insertTestOutboxEvent(db, {
     organizationId: endpoint.organizationId,
