@@ -3,6 +3,7 @@
 // enough to read its rows in exactly the shape Prisma returns (node-postgres gives Date for
 // timestamptz, parsed JSON for jsonb, numbers for integers) and to write them.
 // infra/sql.int.test.ts holds each use to what Prisma reads.
+import { Prisma } from '../generated/prisma/client.js';
 import type { SqlClient } from './db.js';
 
 export const columnOf = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
@@ -87,4 +88,53 @@ export async function updateRow<T>(
     values,
   );
   return (rows[0] as T | undefined) ?? null;
+}
+
+/**
+ * The fields of a model that JSON cannot carry as Prisma gives them, and what they are: instants
+ * (ISO text in JSON) and decimals (text, so that no digit is lost to a double). Written out per
+ * model; the type makes the list complete (a missing or extra field does not compile), and a field
+ * no JSON text can rebuild (bigint) is refused.
+ */
+export type JsonRevivals<T> = {
+  [K in keyof T as NonNullable<T[K]> extends Date | Prisma.Decimal | bigint ? K : never]-?: NonNullable<
+    T[K]
+  > extends Date
+    ? 'date'
+    : NonNullable<T[K]> extends Prisma.Decimal
+      ? 'decimal'
+      : never;
+};
+
+/**
+ * `alias.created_at AS "createdAt", …` for rows that a statement turns into JSON (`json_agg`):
+ * decimals as text.
+ */
+export function jsonSelectList(
+  fields: Record<string, string>,
+  alias: string,
+  revivals: Readonly<Record<string, 'date' | 'decimal'>>,
+): string {
+  const decimals = new Set(
+    Object.entries(revivals)
+      .filter(([, kind]) => kind === 'decimal')
+      .map(([field]) => field),
+  );
+  return Object.keys(fields)
+    .map((field) => `${alias}.${columnOf(field)}${decimals.has(field) ? '::text' : ''} AS "${field}"`)
+    .join(', ');
+}
+
+/**
+ * A row read as JSON (see `jsonSelectList`) in the exact shape Prisma returns
+ * (api/v1/customers-state.int.test.ts compares such rows with Prisma's).
+ */
+export function revive<T>(row: Record<string, unknown>, revivals: JsonRevivals<T>): T {
+  const revived = { ...row };
+  for (const [field, kind] of Object.entries(revivals) as [string, 'date' | 'decimal'][]) {
+    const value = row[field];
+    if (typeof value !== 'string') continue;
+    revived[field] = kind === 'date' ? new Date(value) : new Prisma.Decimal(value);
+  }
+  return revived as T;
 }

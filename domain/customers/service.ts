@@ -2,11 +2,10 @@ import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
-import { activeGrantsOf, markBenefitGrantsStale } from '../benefit-grants/repository.js';
-import { customerMetersOf, markCustomerMetersStale } from '../customer-meters/repository.js';
+import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
+import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { customerStateMeterView } from '../customer-meters/views.js';
 import { recordEvent } from '../events/repository.js';
-import { subscriptionsOfCustomer } from '../subscriptions/repository.js';
 import { customerStateSubscriptionView } from '../subscriptions/views.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
@@ -22,6 +21,9 @@ import {
   violatedCustomerConstraint,
   type CustomerRow,
   findLiveCustomerOfOrganization,
+  customerHoldingsIn,
+  findLiveCustomerWithHoldings,
+  type CustomerHoldings,
 } from './repository.js';
 import { validateTaxId } from './rules.js';
 import {
@@ -41,13 +43,10 @@ import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerView } from './view
  * The customer with what they hold now: active subscriptions, benefits granted and not revoked,
  * and every meter they used or were credited (as of the refresher's last round: docs/usage.md).
  */
-export async function customerState(
-  db: Db | Prisma.TransactionClient,
+function customerStateView(
   row: CustomerRow,
-): Promise<CustomerState> {
-  const grants = await activeGrantsOf(db, row.id);
-  const subscriptions = await subscriptionsOfCustomer(db, row.id, ['active']);
-  const meters = await customerMetersOf(db, row.id);
+  { grants, subscriptions, meters }: CustomerHoldings,
+): CustomerState {
   return customerStateSchema.parse({
     ...customerView(row),
     active_subscriptions: subscriptions.map(customerStateSubscriptionView),
@@ -62,6 +61,11 @@ export async function customerState(
     })),
     active_meters: meters.map(customerStateMeterView),
   });
+}
+
+/** The customer's state as the transaction sees it (the state recorded with a change). */
+export async function customerState(tx: Prisma.TransactionClient, row: CustomerRow): Promise<CustomerState> {
+  return customerStateView(row, await customerHoldingsIn(tx, row.id));
 }
 
 function checkedTaxId(taxId: CustomerCreate['tax_id']): Prisma.InputJsonValue | null | undefined {
@@ -273,12 +277,16 @@ export async function deleteCustomer(
   });
 }
 
+/** As `findCustomerFor` finds the customer, in the statement that reads what they hold. */
 export async function getCustomerState(
   db: Db,
   caller: Caller,
   ref: { id: string } | { externalId: string },
 ): Promise<CustomerState> {
-  return customerState(db, await findCustomerFor(db, caller, ref));
+  const organizationIds = await organizationsToList(db, caller, undefined);
+  const found = await findLiveCustomerWithHoldings(db.sql, organizationIds, ref);
+  if (!found) throw new AppError('ResourceNotFound', 'Customer not found');
+  return customerStateView(found.customer, found.holdings);
 }
 
 export type PurchaseCustomer = {
