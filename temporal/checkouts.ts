@@ -18,19 +18,24 @@ export function temporalCheckoutWorkflows(
   taskQueue: string,
   operators: OperatorContext = NO_OPERATOR_CONTEXT,
 ): CheckoutWorkflows {
-  const options = async (checkoutId: string) => ({
+  const options = async (checkoutId: string, created?: { expiresAt: Date }) => ({
     workflowId: checkoutWorkflowId(checkoutId),
     taskQueue,
-    args: [{ checkoutId }] as [CheckoutWorkflowInput],
+    args: [created ? { checkoutId, expiresAtMs: created.expiresAt.getTime() } : { checkoutId }] as [
+      CheckoutWorkflowInput,
+    ],
     ...(await operators.entity('checkout', checkoutId, 'open')),
   });
-  const start = (checkoutId: string) =>
+  const start = (checkoutId: string, created?: { expiresAt: Date }) =>
     startOnce(async () =>
-      temporal.workflow.start<typeof checkoutWorkflow>('checkoutWorkflow', await options(checkoutId)),
+      temporal.workflow.start<typeof checkoutWorkflow>(
+        'checkoutWorkflow',
+        await options(checkoutId, created),
+      ),
     );
   return {
-    async start(checkoutId) {
-      await start(checkoutId);
+    async start(checkoutId, created) {
+      await start(checkoutId, created);
     },
     async signalConfirmed(checkoutId, attempt) {
       // With start: the workflow may have ended (a failed payment past expiry) or never started.
@@ -45,6 +50,7 @@ export function temporalCheckoutWorkflows(
         { ...(await options(checkoutId)), signal: CHECKOUT_SIGNALS.payment, signalArgs: [payment] },
       );
     },
-    startMissing: (checkoutIds) => startMissing(temporal, checkoutIds, checkoutWorkflowId, start),
+    startMissing: (checkoutIds) =>
+      startMissing(temporal, checkoutIds, checkoutWorkflowId, (checkoutId) => start(checkoutId)),
   };
 }

@@ -1,3 +1,4 @@
+import type { WorkflowHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -155,6 +156,78 @@ describe('checkoutWorkflow (time-skipping)', () => {
       where: { organizationId: checkout.organizationId },
     });
     expect(events.map((event) => event.type)).toEqual(['checkout.updated']);
+  });
+
+  describe('started as the API starts a new checkout: with its expiry', () => {
+    const startNew = (taskQueue: string, checkout: { id: string; expiresAt: Date }) =>
+      env.client.workflow.start('checkoutWorkflow', {
+        workflowId: checkoutWorkflowId(checkout.id),
+        taskQueue,
+        args: [{ checkoutId: checkout.id, expiresAtMs: checkout.expiresAt.getTime() }],
+      });
+
+    // A run left waiting for the processor's event would hold back the time-skipping server's clock
+    // for the tests after this one.
+    const endWaiting = (handle: WorkflowHandle) => handle.terminate('the test is over');
+
+    it('expires an abandoned checkout with one local activity and no other', async () => {
+      const checkout = await createCheckout('open');
+      const history = await withWorker(processingProcessor(), async (taskQueue) => {
+        const handle = await startNew(taskQueue, checkout);
+        expect(await handle.result()).toBe('expired');
+        return (await handle.fetchHistory()).events ?? [];
+      });
+      expect(history.filter((event) => event.activityTaskScheduledEventAttributes)).toHaveLength(0);
+      expect(history.filter((event) => event.timerFiredEventAttributes)).toHaveLength(1);
+      expect(
+        history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity'),
+      ).toHaveLength(1);
+      const row = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
+      expect(row.status).toBe('expired');
+      const events = await database.db.outboxEvent.findMany({
+        where: { organizationId: checkout.organizationId },
+      });
+      expect(events.map((event) => event.type)).toEqual(['checkout.updated']);
+    });
+
+    it('charges a confirmation that arrives while it waits', async () => {
+      const checkout = await createCheckout('open');
+      const processor = processingProcessor();
+      await withWorker(processor, async (taskQueue) => {
+        const handle = await startNew(taskQueue, checkout);
+        await database.db.checkout.update({
+          where: { id: checkout.id },
+          data: { status: 'confirmed', confirmationTokenId: 'pm_card_visa', paymentAttempt: 1 },
+        });
+        await handle.signal(CHECKOUT_SIGNALS.confirmed, { attempt: 1 });
+        for (let attempt = 0; attempt < 100 && processor.payments.length === 0; attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await endWaiting(handle);
+      });
+      expect(processor.payments).toEqual([`checkout:${checkout.id}:payment:1`]);
+    });
+
+    it('does not expire a checkout confirmed without a word to it: at the expiry it reads the row and charges', async () => {
+      // Two seconds by the server's clock, waited in real time: the wait ends on its own timer.
+      const checkout = await createCheckout('open', 'pm_card_visa', 2000);
+      const processor = processingProcessor();
+      const status = await withWorker(processor, async (taskQueue) => {
+        const handle = await startNew(taskQueue, checkout);
+        // The confirmation's signal was lost (the API died after its commit).
+        await database.db.checkout.update({
+          where: { id: checkout.id },
+          data: { status: 'confirmed', confirmationTokenId: 'pm_card_visa', paymentAttempt: 1 },
+        });
+        for (let attempt = 0; attempt < 200 && processor.payments.length === 0; attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await endWaiting(handle);
+        return (await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status;
+      });
+      expect(status).toBe('confirmed');
+      expect(processor.payments).toEqual([`checkout:${checkout.id}:payment:1`]);
+    });
   });
 
   it('never expires a confirmed checkout whose payment is processing; the processor event completes it', async () => {

@@ -535,7 +535,14 @@ export const CHECKOUT_SIGNALS = { confirmed: 'confirmed', payment: 'payment' } a
 
 export const checkoutWorkflowId = (checkoutId: string) => `checkout:${checkoutId}`;
 
-export type CheckoutWorkflowInput = { checkoutId: string };
+export type CheckoutWorkflowInput = {
+  checkoutId: string;
+  /**
+   * When the checkout expires, as the start that follows its creation knows it: the workflow then
+   * waits for the buyer without reading the row first. Absent on every other start.
+   */
+  expiresAtMs?: number;
+};
 
 export type CheckoutConfirmedSignal = { attempt: number };
 

@@ -73,8 +73,8 @@ import { findLiveCustomerOfOrganization } from '../customers/repository.js';
 
 /** What checkouts ask of their `checkout:<id>` workflows; temporal/checkouts.ts implements it. */
 export type CheckoutWorkflows = {
-  /** Starts the checkout's workflow unless it runs. */
-  start(checkoutId: string): Promise<void>;
+  /** Starts the checkout's workflow unless it runs; a new checkout's expiry saves the first read. */
+  start(checkoutId: string, created?: { expiresAt: Date }): Promise<void>;
   /** The buyer confirmed payment attempt `attempt`: wakes the workflow, starting it if it ended. */
   signalConfirmed(checkoutId: string, attempt: number): Promise<void>;
   /** The processor's word on one of the checkout's payments: wakes the workflow the same way. */
@@ -215,7 +215,7 @@ async function openCheckout(
     });
     return created;
   });
-  await ctx.workflows.start(row.id);
+  await ctx.workflows.start(row.id, { expiresAt: row.expiresAt });
   return row;
 }
 
