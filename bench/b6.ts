@@ -20,6 +20,8 @@ import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult 
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 
 const EVENTS = 1_000;
+/** Each subscribed to every event, as a seller's several integrations are. */
+const ENDPOINTS = 10;
 const SINK_LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
 const SECRET = 'tollgate_whs_bench-secret';
 
@@ -76,6 +78,32 @@ export async function runB6(): Promise<BenchmarkResult> {
       }),
     });
 
+    // Floor: the same number of signed POSTs from this process through the delivery's own sender,
+    // 64 at once as a delivery call sends, with nothing recorded: what sending alone costs here.
+    const sender = createHttpWebhookSender({
+      requireHttps: false,
+      allowLoopback: true,
+      allowPrivateNetworks: false,
+    });
+    const floorStarted = performance.now();
+    let floorNext = 0;
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (floorNext < EVENTS * ENDPOINTS) {
+          const index = floorNext++;
+          const headers = webhookHeaders({
+            id: `floor-${index}`,
+            timestampSeconds: Math.floor(Date.now() / 1000),
+            body: sampleBody,
+            secret: SECRET,
+          });
+          const answer = await sender.post(`${sink.url}/endpoint-${index % ENDPOINTS}`, headers, sampleBody);
+          if (answer.httpCode !== 200) throw new Error(`B6 floor: ${answer.error ?? answer.httpCode}`);
+        }
+      }),
+    );
+    const floorPerSecond = Math.round((EVENTS * ENDPOINTS) / ((performance.now() - floorStarted) / 1000));
+
     const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
     const temporalServer = await startTemporalDevServer({
       binary: await ensureTemporalCli(() => undefined),
@@ -87,14 +115,14 @@ export async function runB6(): Promise<BenchmarkResult> {
     const db = createDb(databaseUrl, { maxConnections: 20 });
     cleanups.push(() => db.$disconnect());
     const organization = await db.organization.create({ data: { name: 'Bench Co', slug: 'bench-co' } });
-    await db.webhookEndpoint.create({
-      data: {
+    await db.webhookEndpoint.createMany({
+      data: Array.from({ length: ENDPOINTS }, (_, index) => ({
         organizationId: organization.id,
-        url: sink.url,
+        url: `${sink.url}/endpoint-${index}`,
         format: 'raw',
         secret: SECRET,
         events: ['organization.updated'],
-      },
+      })),
     });
     // Distinct resources, as many independent orders would be: none waits behind another.
     await db.$transaction(
@@ -146,12 +174,13 @@ export async function runB6(): Promise<BenchmarkResult> {
     const startedAt = Date.now();
     const started = performance.now();
     await workflows.webhooks.ensureDispatcher();
+    const deliveries = EVENTS * ENDPOINTS;
     let delivered = 0;
-    while (delivered < EVENTS) {
+    while (delivered < deliveries) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       delivered = await db.webhookEvent.count({ where: { status: 'succeeded' } });
       if (performance.now() - started > 600_000)
-        throw new Error(`B6: only ${delivered} of ${EVENTS} delivered in 10 min`);
+        throw new Error(`B6: only ${delivered} of ${deliveries} delivered in 10 min`);
     }
     const seconds = (performance.now() - started) / 1000;
     const attempts = await db.webhookDelivery.count();
@@ -162,19 +191,23 @@ export async function runB6(): Promise<BenchmarkResult> {
     worker.shutdown();
     await run;
 
-    const deliveriesPerSecond = Math.round(EVENTS / seconds);
+    const deliveriesPerSecond = Math.round(deliveries / seconds);
     return {
       benchmark: 'B6',
-      description: `${EVENTS} outbox events, each delivered signed to a loopback sink through the dispatcher and the endpoint's delivery workflow, every event about its own resource (one in-process worker, Temporal dev server), vs the sink's own POST requests/s under autocannon (${SINK_LOAD.connections} connections, ${SINK_LOAD.durationSeconds} s)`,
+      description: `${EVENTS} outbox events, each about its own resource, delivered signed to each of ${ENDPOINTS} endpoints on a loopback sink through the dispatcher and each endpoint's delivery workflow (one in-process worker, Temporal dev server), vs the sink's own POST requests/s under autocannon (${SINK_LOAD.connections} connections, ${SINK_LOAD.durationSeconds} s). Floor: as many signed POSTs sent by this process through the same sender, 64 at once, nothing recorded`,
       figure: {
         name: 'signed webhook deliveries',
         value: deliveriesPerSecond,
         unit: 'requests/s',
         details: {
           events: EVENTS,
+          endpoints: ENDPOINTS,
+          deliveries,
           seconds: Math.round(seconds * 10) / 10,
           dispatch_seconds: Math.round(dispatchSeconds * 10) / 10,
           attempts,
+          floor_per_second: floorPerSecond,
+          share_of_floor: Math.round((deliveriesPerSecond / floorPerSecond) * 1000) / 1000,
         },
       },
       baseline: {
