@@ -6,6 +6,7 @@ import {
   insertOrderWithItems,
   markOrderPaidIfPending,
 } from '../domain/orders/repository.js';
+import { findMeter } from '../domain/meters/repository.js';
 import { findOrganizationById } from '../domain/organizations/repository.js';
 import { lockSubscriptionForStep, updateSubscriptionRecord } from '../domain/subscriptions/repository.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -173,6 +174,23 @@ describe('plain SQL reads rows in the shape Prisma returns', () => {
     const viaSql = await findOrganizationById(db.sql, organization.id);
     expect(viaSql).toEqual(await db.organization.findUnique({ where: { id: organization.id } }));
     expect(await findOrganizationById(db.sql, '00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
+
+  it('a meter read by plain SQL equals what Prisma reads, only within its organizations', async () => {
+    const { db } = database;
+    const organization = await createOrganization(db);
+    const meter = await db.meter.create({
+      data: {
+        organizationId: organization.id,
+        name: 'Tokens',
+        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
+        aggregation: { func: 'sum', property: 'tokens' },
+        metadata: { team: 'core' },
+      },
+    });
+    expect(await findMeter(db.sql, meter.id, [organization.id])).toEqual(meter);
+    const other = await createOrganization(db);
+    expect(await findMeter(db.sql, meter.id, [other.id])).toBeNull();
   });
 
   it('a subscription locked for a step equals what Prisma reads', async () => {

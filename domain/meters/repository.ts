@@ -1,10 +1,22 @@
-import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, SqlClient } from '../../infra/db.js';
+import { selectList } from '../../infra/sql.js';
+import { Prisma, type Meter } from '../../generated/prisma/client.js';
 
 type Client = Db | Prisma.TransactionClient;
 
-export function findMeter(db: Client, id: string, organizationIds: string[]) {
-  return db.meter.findFirst({ where: { id, organizationId: { in: organizationIds } } });
+const METER_COLUMNS = selectList(Prisma.MeterScalarFieldEnum, 'm');
+
+/** Plain SQL: read by every quantities request, which a seller's dashboard polls. */
+export async function findMeter(
+  sql: SqlClient,
+  id: string,
+  organizationIds: string[],
+): Promise<Meter | null> {
+  const { rows } = await sql.query<Meter>(
+    `SELECT ${METER_COLUMNS} FROM meters m WHERE m.id = $1::uuid AND m.organization_id = ANY($2::uuid[])`,
+    [id, organizationIds],
+  );
+  return rows[0] ?? null;
 }
 
 export function listMeters(
@@ -29,4 +41,4 @@ export function findMetersOfOrganization(db: Client, organizationId: string, ids
   return db.meter.findMany({ where: { organizationId, id: { in: ids } }, select: { id: true, name: true } });
 }
 
-export type MeterRow = NonNullable<Awaited<ReturnType<typeof findMeter>>>;
+export type MeterRow = Meter;

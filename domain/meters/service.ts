@@ -56,7 +56,7 @@ export async function listMeters(
 }
 
 export async function getMeter(db: Db, caller: Caller, id: string): Promise<Meter> {
-  const row = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
+  const row = await findMeter(db.sql, id, await accessibleOrganizationIds(db, caller));
   if (!row) throw new AppError('ResourceNotFound', 'Meter not found');
   return meterView(row);
 }
@@ -80,7 +80,7 @@ export async function createMeter(db: Db, caller: Caller, input: MeterCreate): P
 }
 
 export async function updateMeter(db: Db, caller: Caller, id: string, input: MeterUpdate): Promise<Meter> {
-  const existing = await findMeter(db, id, await accessibleOrganizationIds(db, caller));
+  const existing = await findMeter(db.sql, id, await accessibleOrganizationIds(db, caller));
   if (!existing) throw new AppError('ResourceNotFound', 'Meter not found');
   await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
   if (input.filter) assertValidFilter(input.filter);

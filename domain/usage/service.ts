@@ -200,7 +200,7 @@ export async function listEvents(
   const filters: Filter[] = [];
   if (query.filter) filters.push(parsedFilter(query.filter));
   if (query.meter_id) {
-    const meter = await findMeter(db, query.meter_id, organizationIds);
+    const meter = await findMeter(db.sql, query.meter_id, organizationIds);
     if (!meter) throw new InvalidFieldError(['query', 'meter_id'], 'Meter not found.');
     filters.push(filterSchema.parse(meter.filter));
   }
@@ -245,7 +245,7 @@ export async function meterQuantities(
   meterId: string,
   query: MeterQuantitiesQuery,
 ): Promise<MeterQuantities> {
-  const meter = await findMeter(db, meterId, await accessibleOrganizationIds(db, caller));
+  const meter = await findMeter(db.sql, meterId, await accessibleOrganizationIds(db, caller));
   if (!meter) throw new AppError('ResourceNotFound', 'Meter not found');
   const start = new Date(query.start_timestamp);
   const end = new Date(query.end_timestamp);
