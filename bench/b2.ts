@@ -10,6 +10,8 @@ import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createDb, type Db } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import {
+  createBalance,
+  createTokensMeter,
   freshBenchDatabase,
   loadTest,
   runConcurrently,
@@ -41,26 +43,9 @@ export async function runB2(): Promise<BenchmarkResult[]> {
     const customer = await db.customer.findFirstOrThrow({
       where: { organizationId: organization.id, externalId: 'user-7' },
     });
-    const meter = await db.meter.create({
-      data: {
-        organizationId: organization.id,
-        name: 'Tokens',
-        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
-        aggregation: { func: 'sum', property: 'tokens' },
-      },
-    });
+    const meter = await createTokensMeter(db, organization.id);
     const loadSeconds = await loadEvents(db, organization.id);
-    // A balance to read: the customer's meters as the refresher writes them.
-    await db.customerMeter.create({
-      data: {
-        organizationId: organization.id,
-        customerId: customer.id,
-        meterId: meter.id,
-        consumedUnits: 1234,
-        creditedUnits: 5000,
-        balance: 3766,
-      },
-    });
+    await createBalance(db, meter, customer.id);
     const { token } = await issueAccessToken(db, {
       organizationId: organization.id,
       comment: 'bench',

@@ -3,6 +3,8 @@ import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createDb } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import {
+  createBalance,
+  createTokensMeter,
   freshBenchDatabase,
   loadTest,
   startServerProcess,
@@ -29,24 +31,7 @@ export async function runB3(): Promise<BenchmarkResult[]> {
     const customer = await db.customer.create({
       data: { organizationId: organization.id, email: 'app-user@example.test', externalId: 'user-1' },
     });
-    const meter = await db.meter.create({
-      data: {
-        organizationId: organization.id,
-        name: 'Tokens',
-        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
-        aggregation: { func: 'sum', property: 'tokens' },
-      },
-    });
-    await db.customerMeter.create({
-      data: {
-        organizationId: organization.id,
-        customerId: customer.id,
-        meterId: meter.id,
-        consumedUnits: 1234,
-        creditedUnits: 5000,
-        balance: 3766,
-      },
-    });
+    await createBalance(db, await createTokensMeter(db, organization.id), customer.id);
     const { token } = await issueAccessToken(db, {
       organizationId: organization.id,
       comment: 'bench',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import type { Db } from '../infra/db.js';
 import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
 import { projectRoot } from '../scripts/lib/paths.js';
 
@@ -155,4 +156,30 @@ export async function runConcurrently(
     p50Ms: Math.round(nearestRank(0.5) * 10) / 10,
     p99Ms: Math.round(nearestRank(0.99) * 10) / 10,
   };
+}
+
+/** The meter a seller of an AI API bills by: the sum of `tokens` over `api_call` events. */
+export function createTokensMeter(db: Db, organizationId: string) {
+  return db.meter.create({
+    data: {
+      organizationId,
+      name: 'Tokens',
+      filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
+      aggregation: { func: 'sum', property: 'tokens' },
+    },
+  });
+}
+
+/** A balance for customer state to read: the customer's meter as the refresher writes it. */
+export function createBalance(db: Db, meter: { id: string; organizationId: string }, customerId: string) {
+  return db.customerMeter.create({
+    data: {
+      organizationId: meter.organizationId,
+      customerId,
+      meterId: meter.id,
+      consumedUnits: 1234,
+      creditedUnits: 5000,
+      balance: 3766,
+    },
+  });
 }

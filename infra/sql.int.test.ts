@@ -10,7 +10,7 @@ import { findMeter } from '../domain/meters/repository.js';
 import { findOrganizationById } from '../domain/organizations/repository.js';
 import { lockSubscriptionForStep, updateSubscriptionRecord } from '../domain/subscriptions/repository.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { createOrganization } from '../test/factories.js';
+import { createMeter, createOrganization } from '../test/factories.js';
 import { transaction, type Tx } from './db.js';
 import { columnOf, insertRows } from './sql.js';
 
@@ -179,14 +179,9 @@ describe('plain SQL reads rows in the shape Prisma returns', () => {
   it('a meter read by plain SQL equals what Prisma reads, only within its organizations', async () => {
     const { db } = database;
     const organization = await createOrganization(db);
-    const meter = await db.meter.create({
-      data: {
-        organizationId: organization.id,
-        name: 'Tokens',
-        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api_call' }] },
-        aggregation: { func: 'sum', property: 'tokens' },
-        metadata: { team: 'core' },
-      },
+    const meter = await createMeter(db, organization.id, {
+      aggregation: { func: 'sum', property: 'tokens' },
+      metadata: { team: 'core' },
     });
     expect(await findMeter(db.sql, meter.id, [organization.id])).toEqual(meter);
     const other = await createOrganization(db);
