@@ -1,5 +1,7 @@
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Card, countOf, ErrorNote } from '../components';
+import { deleteResource } from '../api';
+import { Card, ConfirmButton, countOf, ErrorNote } from '../components';
 
 /**
  * The create/edit toggle of a catalog page. The page renders one form with `formKey`, `editing`
@@ -23,6 +25,34 @@ export function EditButton({ name, onClick }: { name: string; onClick: () => voi
     <button type="button" className="secondary" aria-label={`Edit ${name}`} onClick={onClick}>
       Edit
     </button>
+  );
+}
+
+/**
+ * A row's "Delete" button: it asks first, then deletes `path` and reads the list under `listKey`
+ * again, whether or not the API agreed; a refusal goes to `onError`.
+ */
+export function DeleteButton(props: {
+  label: string;
+  question: string;
+  path: string;
+  listKey: QueryKey;
+  onError: (message: string) => void;
+  onDeleted?: () => void;
+}) {
+  const queryClient = useQueryClient();
+  return (
+    <ConfirmButton
+      label={props.label}
+      text="Delete"
+      question={props.question}
+      onConfirm={async () => {
+        await deleteResource(props.path).then(props.onDeleted, (failure: Error) =>
+          props.onError(failure.message),
+        );
+        await queryClient.invalidateQueries({ queryKey: props.listKey });
+      }}
+    />
   );
 }
 

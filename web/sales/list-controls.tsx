@@ -1,9 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { productsQuery } from '../catalog/queries';
 import { nextSorting } from './format';
 import './sales.css';
 
 /** A column header that sorts the list by its field; the arrow shows the current direction. */
-export function SortHeader(props: {
+function SortHeader(props: {
   label: string;
   field: string;
   sorting: string;
@@ -29,6 +31,19 @@ export function SortHeader(props: {
         {direction === 'ascending' ? '↑' : direction === 'descending' ? '↓' : '↕'}
       </span>
     </button>
+  );
+}
+
+/** Makes the sorting headers of a list sorted by `sorting`; a click hands `onSort` the header's next sorting. */
+export function sortHeadersOf(sorting: string, onSort: (sorting: string) => void) {
+  return (label: string, field: string, firstDirection: 'asc' | 'desc' = 'asc') => (
+    <SortHeader
+      label={label}
+      field={field}
+      sorting={sorting}
+      firstDirection={firstDirection}
+      onSort={onSort}
+    />
   );
 }
 
@@ -96,7 +111,7 @@ export function SearchField(props: {
 }
 
 /** A filter that picks one value of a few, "All …" first: choosing it clears the filter. */
-export function ChoiceFilter(props: {
+function ChoiceFilter(props: {
   label: string;
   allLabel: string;
   value: string | undefined;
@@ -115,5 +130,58 @@ export function ChoiceFilter(props: {
         ))}
       </select>
     </label>
+  );
+}
+
+/** The search params the orders and checkouts lists share: the search text, a status, a product id. */
+type SalesSearch<Status extends string> = { q?: string; status?: Status; product?: string };
+
+/**
+ * The filters of the orders and checkouts lists: the search, the status, the product (any of the
+ * organization's unarchived products), the list's own filters (`children`), and "Clear filters"
+ * once any of them is set.
+ */
+export function SalesFilterBar<Status extends string>(props: {
+  label: string;
+  organizationId: string;
+  searchPlaceholder: string;
+  search: SalesSearch<Status>;
+  statuses: readonly Status[];
+  statusLabels: Record<Status, string>;
+  isFiltered: boolean;
+  onRefine: (change: SalesSearch<Status>) => void;
+  onClear: () => void;
+  children?: ReactNode;
+}) {
+  const products = useQuery(productsQuery(props.organizationId, false));
+  return (
+    <FilterBar label={props.label}>
+      <SearchField
+        label="Search"
+        value={props.search.q ?? ''}
+        placeholder={props.searchPlaceholder}
+        onSearch={(text) => props.onRefine({ q: text || undefined })}
+      />
+      <ChoiceFilter
+        label="Status"
+        allLabel="All statuses"
+        value={props.search.status}
+        options={props.statuses.map((status) => ({ value: status, label: props.statusLabels[status] }))}
+        onChange={(status) => props.onRefine({ status: status as Status | undefined })}
+      />
+      <ChoiceFilter
+        label="Product"
+        allLabel="All products"
+        value={props.search.product}
+        options={(products.data?.items ?? []).map((product) => ({ value: product.id, label: product.name }))}
+        onChange={(product) => props.onRefine({ product })}
+      />
+      {props.children}
+      {props.isFiltered ? (
+        <button type="button" className="secondary" onClick={props.onClear}>
+          Clear filters
+        </button>
+      ) : null}
+    </FilterBar>
   );
 }

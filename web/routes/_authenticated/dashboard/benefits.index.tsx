@@ -1,13 +1,12 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { deleteResource } from '../../../api';
 import { benefitsQuery } from '../../../catalog/queries';
-import { ConfirmButton, Truncated } from '../../../components';
+import { Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { ManagersOnly } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
-import { ResourceCard, ResourceList } from '../../../resources/resource-page';
+import { DeleteButton, ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { BenefitForm } from './-components/benefit-form';
 import { BENEFIT_TYPE_LABELS, describeBenefit } from './-components/benefit-labels';
 
@@ -25,16 +24,14 @@ function BenefitsPage() {
 }
 
 function Benefits({ organizationId }: { organizationId: string }) {
-  const queryClient = useQueryClient();
   const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const [error, setError] = useState<string | null>(null);
   const benefits = useQuery(benefitsQuery(organizationId));
   return (
     <>
-      {canManage ? <BenefitForm organizationId={organizationId} /> : null}
-      {canManage === false ? (
-        <ManagersOnlyNote title="Create a benefit" action="create and delete benefits" />
-      ) : null}
+      <ManagersOnly canManage={canManage} title="Create a benefit" action="create and delete benefits">
+        <BenefitForm organizationId={organizationId} />
+      </ManagersOnly>
       <ResourceCard
         title="Benefits"
         error={benefits.error?.message ?? error}
@@ -51,16 +48,12 @@ function Benefits({ organizationId }: { organizationId: string }) {
               </Link>{' '}
               · {BENEFIT_TYPE_LABELS[benefit.type]} {describeBenefit(benefit)}{' '}
               {canManage && benefit.deletable ? (
-                <ConfirmButton
+                <DeleteButton
                   label={`Delete ${benefit.description}`}
-                  text="Delete"
                   question="Delete this benefit?"
-                  onConfirm={async () => {
-                    await deleteResource(`/v1/benefits/${benefit.id}`).catch((failure: Error) =>
-                      setError(failure.message),
-                    );
-                    await queryClient.invalidateQueries({ queryKey: ['benefits', organizationId] });
-                  }}
+                  path={`/v1/benefits/${benefit.id}`}
+                  listKey={['benefits', organizationId]}
+                  onError={setError}
                 />
               ) : null}
             </>

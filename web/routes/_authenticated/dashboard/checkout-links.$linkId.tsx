@@ -8,6 +8,7 @@ import { prefetch } from '../../../loaders';
 import { CheckoutStatusBadge } from '../../../orders/status';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { CHECKOUT_BUYER_COLUMNS } from '../../../sales/checkout-columns';
 import { countOf } from '../../../sales/format';
 import { EmptyHint } from '../../../sales/list-controls';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
@@ -132,16 +133,7 @@ function RecentCheckouts({ organizationId, linkId }: { organizationId: string; l
         columns={[
           { header: 'Created', className: 'nowrap', cell: (checkout) => formatDateTime(checkout.created_at) },
           { header: 'Status', cell: (checkout) => <CheckoutStatusBadge status={checkout.status} /> },
-          {
-            header: 'Customer',
-            cell: (checkout) =>
-              checkout.customer_email ? <Truncated text={checkout.customer_email} /> : '—',
-          },
-          {
-            header: 'Amount',
-            className: 'nowrap',
-            cell: (checkout) => formatMoney(checkout.total_amount, checkout.currency),
-          },
+          ...CHECKOUT_BUYER_COLUMNS,
         ]}
       />
     </ResourceCard>

@@ -1,11 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { deleteResource } from '../../../api';
 import { checkoutLinksQuery, discountsQuery, productsQuery } from '../../../catalog/queries';
-import { ConfirmButton, Truncated } from '../../../components';
+import { Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ResourceCard, ResourceList } from '../../../resources/resource-page';
+import { DeleteButton, ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { EmptyHint } from '../../../sales/list-controls';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
 import { CopyUrl, linkName } from './-components/checkout-link-url';
@@ -27,7 +26,6 @@ function CheckoutLinksPage() {
 }
 
 function CheckoutLinks({ organizationId }: { organizationId: string }) {
-  const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const links = useQuery(checkoutLinksQuery(organizationId));
   return (
@@ -46,16 +44,12 @@ function CheckoutLinks({ organizationId }: { organizationId: string }) {
                 </strong>
               </Link>{' '}
               <code>{link.url}</code> <CopyUrl url={link.url} />{' '}
-              <ConfirmButton
+              <DeleteButton
                 label={`Delete link ${link.label ?? link.id}`}
-                text="Delete"
                 question="Delete this link? It stops working at once."
-                onConfirm={async () => {
-                  await deleteResource(`/v1/checkout-links/${link.id}`).catch((failure: Error) =>
-                    setError(failure.message),
-                  );
-                  await queryClient.invalidateQueries({ queryKey: ['checkout-links', organizationId] });
-                }}
+                path={`/v1/checkout-links/${link.id}`}
+                listKey={['checkout-links', organizationId]}
+                onError={setError}
               />
             </>
           )}

@@ -2,22 +2,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
 import { CHECKOUT_STATUSES } from '../../../../domain/checkouts/schemas';
-import { productsQuery } from '../../../catalog/queries';
-import { formatMoney } from '../../../checkouts/money';
 import { checkoutsExportUrl, checkoutsQuery, type CheckoutFilters } from '../../../checkouts/queries';
 import { formatDateTime, Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { CHECKOUT_STATUS_LABELS, CheckoutStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { CHECKOUT_BUYER_COLUMNS } from '../../../sales/checkout-columns';
 import { countOf } from '../../../sales/format';
-import {
-  EmptyHint,
-  FilterBar,
-  ListSummary,
-  SortHeader,
-  SearchField,
-  ChoiceFilter,
-} from '../../../sales/list-controls';
+import { EmptyHint, ListSummary, SalesFilterBar, sortHeadersOf } from '../../../sales/list-controls';
 import { checkoutWorkflowId } from '../../../../domain/checkouts/rules';
 import { WorkflowLink } from '../../../system/workflow-link';
 
@@ -66,19 +58,11 @@ function Checkouts({ organizationId }: { organizationId: string }) {
     ...checkoutsQuery(organizationId, page, filters),
     placeholderData: keepPreviousData,
   });
-  const products = useQuery(productsQuery(organizationId, false));
   // A changed filter starts again on the first page; replacing the entry keeps typing out of history.
   const refine = (change: Partial<Search>) =>
     void navigate({ search: (previous) => ({ ...previous, ...change, page: undefined }), replace: true });
-  const sorting = search.sort ?? '-created_at';
-  const sortHeader = (label: string, field: string, firstDirection: 'asc' | 'desc' = 'asc') => (
-    <SortHeader
-      label={label}
-      field={field}
-      sorting={sorting}
-      firstDirection={firstDirection}
-      onSort={(next) => refine({ sort: next as Search['sort'] })}
-    />
+  const sortHeader = sortHeadersOf(search.sort ?? '-created_at', (next) =>
+    refine({ sort: next as Search['sort'] }),
   );
   const isFiltered = Boolean(search.status || search.q || search.product);
   const total = checkouts.data?.pagination.total_count;
@@ -87,43 +71,17 @@ function Checkouts({ organizationId }: { organizationId: string }) {
       title="Checkouts"
       toolbar={
         <>
-          <FilterBar label="Filter checkouts">
-            <SearchField
-              label="Search"
-              value={search.q ?? ''}
-              placeholder="Buyer's email or name"
-              onSearch={(text) => refine({ q: text || undefined })}
-            />
-            <ChoiceFilter
-              label="Status"
-              allLabel="All statuses"
-              value={search.status}
-              options={CHECKOUT_STATUSES.map((status) => ({
-                value: status,
-                label: CHECKOUT_STATUS_LABELS[status],
-              }))}
-              onChange={(status) => refine({ status: status as Search['status'] })}
-            />
-            <ChoiceFilter
-              label="Product"
-              allLabel="All products"
-              value={search.product}
-              options={(products.data?.items ?? []).map((product) => ({
-                value: product.id,
-                label: product.name,
-              }))}
-              onChange={(product) => refine({ product })}
-            />
-            {isFiltered ? (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => void navigate({ search: { sort: search.sort }, replace: true })}
-              >
-                Clear filters
-              </button>
-            ) : null}
-          </FilterBar>
+          <SalesFilterBar
+            label="Filter checkouts"
+            organizationId={organizationId}
+            searchPlaceholder="Buyer's email or name"
+            search={search}
+            statuses={CHECKOUT_STATUSES}
+            statusLabels={CHECKOUT_STATUS_LABELS}
+            isFiltered={isFiltered}
+            onRefine={refine}
+            onClear={() => void navigate({ search: { sort: search.sort }, replace: true })}
+          />
           <ListSummary
             count={total === undefined ? null : countOf(total, 'checkout')}
             exportUrl={checkoutsExportUrl(organizationId, filters)}
@@ -167,16 +125,7 @@ function Checkouts({ organizationId }: { organizationId: string }) {
             cell: (checkout) => <CheckoutStatusBadge status={checkout.status} />,
           },
           { header: 'Product', cell: (checkout) => <Truncated text={checkout.product.name} /> },
-          {
-            header: 'Customer',
-            cell: (checkout) =>
-              checkout.customer_email ? <Truncated text={checkout.customer_email} /> : '—',
-          },
-          {
-            header: 'Amount',
-            className: 'nowrap',
-            cell: (checkout) => formatMoney(checkout.total_amount, checkout.currency),
-          },
+          ...CHECKOUT_BUYER_COLUMNS,
           {
             header: sortHeader('Expires', 'expires_at', 'desc'),
             className: 'nowrap',

@@ -1,20 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { CustomField } from '../../../../domain/custom-fields/schemas';
-import { deleteResource } from '../../../api';
 import { customFieldsQuery } from '../../../catalog/queries';
-import { ConfirmButton, Truncated } from '../../../components';
+import { Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { ManagersOnly, managersOnlyActions } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
-import {
-  EditButton,
-  ResourceCard,
-  ResourceTable,
-  useEditor,
-  type Column,
-} from '../../../resources/resource-page';
+import { DeleteButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { CUSTOM_FIELD_TYPE_LABELS, CustomFieldForm } from './-components/custom-field-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')({
@@ -31,44 +24,39 @@ function CustomFieldsPage() {
 }
 
 function CustomFields({ organizationId }: { organizationId: string }) {
-  const queryClient = useQueryClient();
   const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const editor = useEditor<CustomField>();
   const [error, setError] = useState<string | null>(null);
   const fields = useQuery(customFieldsQuery(organizationId));
-  const actionsColumn: Column<CustomField> = {
+  const rowActions = managersOnlyActions<CustomField>({
+    canManage,
     header: 'Actions',
-    className: 'actions',
-    cell: (field) => (
-      <>
-        <EditButton name={field.name} onClick={() => editor.edit(field)} />
-        <ConfirmButton
-          label={`Delete ${field.name}`}
-          text="Delete"
-          question="Delete this field?"
-          onConfirm={async () => {
-            await deleteResource(`/v1/custom-fields/${field.id}`)
-              .then(() => setError(null))
-              .catch((failure: Error) => setError(failure.message));
-            await queryClient.invalidateQueries({ queryKey: ['custom-fields', organizationId] });
-          }}
-        />
-      </>
+    onEdit: editor.edit,
+    more: (field) => (
+      <DeleteButton
+        label={`Delete ${field.name}`}
+        question="Delete this field?"
+        path={`/v1/custom-fields/${field.id}`}
+        listKey={['custom-fields', organizationId]}
+        onError={setError}
+        onDeleted={() => setError(null)}
+      />
     ),
-  };
+  });
   return (
     <>
-      {canManage ? (
+      <ManagersOnly
+        canManage={canManage}
+        title="Create a custom field"
+        action="create, edit or delete custom fields"
+      >
         <CustomFieldForm
           key={editor.formKey}
           organizationId={organizationId}
           field={editor.editing}
           onDone={editor.onDone}
         />
-      ) : null}
-      {canManage === false ? (
-        <ManagersOnlyNote title="Create a custom field" action="create, edit or delete custom fields" />
-      ) : null}
+      </ManagersOnly>
       <ResourceCard
         title="Custom fields"
         error={fields.error?.message ?? error}
@@ -100,7 +88,7 @@ function CustomFields({ organizationId }: { organizationId: string }) {
                 />
               ),
             },
-            ...(canManage ? [actionsColumn] : []),
+            ...rowActions,
           ]}
         />
       </ResourceCard>

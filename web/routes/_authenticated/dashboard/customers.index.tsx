@@ -6,7 +6,7 @@ import { customersExportUrl, customersQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { countOf } from '../../../sales/format';
-import { EmptyHint, FilterBar, ListSummary, SortHeader, SearchField } from '../../../sales/list-controls';
+import { EmptyHint, FilterBar, ListSummary, SearchField, sortHeadersOf } from '../../../sales/list-controls';
 import { CustomerForm } from './-components/customer-form';
 
 const SORTINGS = ['created_at', '-created_at', 'email', '-email', 'name', '-name'] as const;
@@ -51,15 +51,7 @@ function Customers({ organizationId }: { organizationId: string }) {
   // A changed search starts again on the first page; replacing the entry keeps typing out of history.
   const refine = (change: Partial<Search>) =>
     void navigate({ search: (previous) => ({ ...previous, ...change, page: undefined }), replace: true });
-  const sortHeader = (label: string, field: string, firstDirection: 'asc' | 'desc' = 'asc') => (
-    <SortHeader
-      label={label}
-      field={field}
-      sorting={sorting}
-      firstDirection={firstDirection}
-      onSort={(next) => refine({ sort: next as Search['sort'] })}
-    />
-  );
+  const sortHeader = sortHeadersOf(sorting, (next) => refine({ sort: next as Search['sort'] }));
   const total = customers.data?.pagination.total_count;
   return (
     <>

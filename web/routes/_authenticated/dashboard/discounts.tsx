@@ -1,20 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Discount } from '../../../../domain/discounts/schemas';
-import { deleteResource } from '../../../api';
 import { discountsQuery, productsQuery } from '../../../catalog/queries';
-import { ConfirmButton, formatDateTime, Truncated } from '../../../components';
+import { formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { ManagersOnly, managersOnlyActions } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
-import {
-  EditButton,
-  ResourceCard,
-  ResourceTable,
-  useEditor,
-  type Column,
-} from '../../../resources/resource-page';
+import { DeleteButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { DiscountForm } from './-components/discount-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/discounts')({
@@ -44,44 +37,34 @@ function DiscountsPage() {
 }
 
 function Discounts({ organizationId }: { organizationId: string }) {
-  const queryClient = useQueryClient();
   const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const editor = useEditor<Discount>();
   const [error, setError] = useState<string | null>(null);
   const discounts = useQuery(discountsQuery(organizationId));
-  const actions: Column<Discount> = {
+  const rowActions = managersOnlyActions<Discount>({
+    canManage,
     header: null,
-    className: 'actions',
-    cell: (discount) => (
-      <>
-        <EditButton name={discount.name} onClick={() => editor.edit(discount)} />
-        <ConfirmButton
-          label={`Delete ${discount.name}`}
-          text="Delete"
-          question="Delete this discount?"
-          onConfirm={async () => {
-            await deleteResource(`/v1/discounts/${discount.id}`).catch((failure: Error) =>
-              setError(failure.message),
-            );
-            await queryClient.invalidateQueries({ queryKey: ['discounts', organizationId] });
-          }}
-        />
-      </>
+    onEdit: editor.edit,
+    more: (discount) => (
+      <DeleteButton
+        label={`Delete ${discount.name}`}
+        question="Delete this discount?"
+        path={`/v1/discounts/${discount.id}`}
+        listKey={['discounts', organizationId]}
+        onError={setError}
+      />
     ),
-  };
+  });
   return (
     <>
-      {canManage ? (
+      <ManagersOnly canManage={canManage} title="Create a discount" action="create, edit or delete discounts">
         <DiscountForm
           key={editor.formKey}
           organizationId={organizationId}
           discount={editor.editing}
           onDone={editor.onDone}
         />
-      ) : null}
-      {canManage === false ? (
-        <ManagersOnlyNote title="Create a discount" action="create, edit or delete discounts" />
-      ) : null}
+      </ManagersOnly>
       <ResourceCard title="Discounts" error={discounts.error?.message ?? error} items={discounts.data?.items}>
         <ResourceTable
           items={discounts.data?.items}
@@ -121,7 +104,7 @@ function Discounts({ organizationId }: { organizationId: string }) {
                 </>
               ),
             },
-            ...(canManage ? [actions] : []),
+            ...rowActions,
           ]}
         />
       </ResourceCard>

@@ -4,7 +4,7 @@ import type { Meter } from '../../../../domain/meters/schemas';
 import { metersQuery } from '../../../catalog/queries';
 import { Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
-import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { ManagersOnly } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { MeterForm } from './-components/meter-form';
@@ -29,17 +29,14 @@ function Meters({ organizationId }: { organizationId: string }) {
   const meters = useQuery(metersQuery(organizationId));
   return (
     <>
-      {canManage ? (
+      <ManagersOnly canManage={canManage} title="Create a meter" action="create or edit meters">
         <MeterForm
           key={editor.formKey}
           organizationId={organizationId}
           meter={editor.editing}
           onDone={editor.onDone}
         />
-      ) : null}
-      {canManage === false ? (
-        <ManagersOnlyNote title="Create a meter" action="create or edit meters" />
-      ) : null}
+      </ManagersOnly>
       <ResourceCard
         title="Meters"
         error={meters.error?.message ?? null}

@@ -2,22 +2,15 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../../../../domain/orders/schemas';
-import { productsQuery } from '../../../catalog/queries';
 import { formatMoney } from '../../../checkouts/money';
 import { formatDateTime, Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { ordersExportUrl, ordersQuery, type OrderFilters } from '../../../orders/queries';
+import { OrderNumberLink } from '../../../orders/order-number-link';
 import { ORDER_STATUS_LABELS, OrderStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { countOf, endOfDay, startOfDay } from '../../../sales/format';
-import {
-  EmptyHint,
-  FilterBar,
-  ListSummary,
-  SortHeader,
-  SearchField,
-  ChoiceFilter,
-} from '../../../sales/list-controls';
+import { EmptyHint, ListSummary, SalesFilterBar, sortHeadersOf } from '../../../sales/list-controls';
 
 const SORTINGS = [
   'created_at',
@@ -77,19 +70,11 @@ function Orders({ organizationId }: { organizationId: string }) {
     ...ordersQuery(organizationId, page, filters),
     placeholderData: keepPreviousData,
   });
-  const products = useQuery(productsQuery(organizationId, false));
   // A changed filter starts again on the first page; replacing the entry keeps typing out of history.
   const refine = (change: Partial<Search>) =>
     void navigate({ search: (previous) => ({ ...previous, ...change, page: undefined }), replace: true });
-  const sorting = search.sort ?? '-created_at';
-  const sortHeader = (label: string, field: string, firstDirection: 'asc' | 'desc' = 'asc') => (
-    <SortHeader
-      label={label}
-      field={field}
-      sorting={sorting}
-      firstDirection={firstDirection}
-      onSort={(next) => refine({ sort: next as Search['sort'] })}
-    />
+  const sortHeader = sortHeadersOf(search.sort ?? '-created_at', (next) =>
+    refine({ sort: next as Search['sort'] }),
   );
   const isFiltered = Boolean(search.status || search.q || search.product || search.from || search.to);
   const total = orders.data?.pagination.total_count;
@@ -98,33 +83,17 @@ function Orders({ organizationId }: { organizationId: string }) {
       title="Orders"
       toolbar={
         <>
-          <FilterBar label="Filter orders">
-            <SearchField
-              label="Search"
-              value={search.q ?? ''}
-              placeholder="Customer email or name, product"
-              onSearch={(text) => refine({ q: text || undefined })}
-            />
-            <ChoiceFilter
-              label="Status"
-              allLabel="All statuses"
-              value={search.status}
-              options={ORDER_STATUSES.map((status) => ({
-                value: status,
-                label: ORDER_STATUS_LABELS[status],
-              }))}
-              onChange={(status) => refine({ status: status as Search['status'] })}
-            />
-            <ChoiceFilter
-              label="Product"
-              allLabel="All products"
-              value={search.product}
-              options={(products.data?.items ?? []).map((product) => ({
-                value: product.id,
-                label: product.name,
-              }))}
-              onChange={(product) => refine({ product })}
-            />
+          <SalesFilterBar
+            label="Filter orders"
+            organizationId={organizationId}
+            searchPlaceholder="Customer email or name, product"
+            search={search}
+            statuses={ORDER_STATUSES}
+            statusLabels={ORDER_STATUS_LABELS}
+            isFiltered={isFiltered}
+            onRefine={refine}
+            onClear={() => void navigate({ search: { sort: search.sort }, replace: true })}
+          >
             <label className="field">
               <span>From</span>
               <input
@@ -141,16 +110,7 @@ function Orders({ organizationId }: { organizationId: string }) {
                 onChange={(event) => refine({ to: event.target.value || undefined })}
               />
             </label>
-            {isFiltered ? (
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => void navigate({ search: { sort: search.sort }, replace: true })}
-              >
-                Clear filters
-              </button>
-            ) : null}
-          </FilterBar>
+          </SalesFilterBar>
           <ListSummary
             count={total === undefined ? null : countOf(total, 'order')}
             exportUrl={ordersExportUrl(organizationId, filters)}
@@ -184,14 +144,7 @@ function Orders({ organizationId }: { organizationId: string }) {
         items={orders.data?.items}
         rowTestId="order-row"
         columns={[
-          {
-            header: 'Order',
-            cell: (order) => (
-              <Link to="/dashboard/orders/$orderId" params={{ orderId: order.id }}>
-                {order.id.slice(0, 8)}
-              </Link>
-            ),
-          },
+          { header: 'Order', cell: (order) => <OrderNumberLink orderId={order.id} /> },
           {
             header: sortHeader('Created', 'created_at', 'desc'),
             className: 'nowrap',

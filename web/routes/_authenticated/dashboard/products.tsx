@@ -7,15 +7,9 @@ import { describePrice } from '../../../catalog/format';
 import { Truncated } from '../../../components';
 import { benefitsQuery, customFieldsQuery, metersQuery, productsQuery } from '../../../catalog/queries';
 import { prefetch } from '../../../loaders';
-import { ManagersOnlyNote } from '../../../organizations/managers-only';
+import { ManagersOnly, managersOnlyActions } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
-import {
-  EditButton,
-  ResourceCard,
-  ResourceTable,
-  useEditor,
-  type Column,
-} from '../../../resources/resource-page';
+import { ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { ProductForm } from './-components/product-form';
 
 export const Route = createFileRoute('/_authenticated/dashboard/products')({
@@ -44,23 +38,21 @@ function Products({ organizationId }: { organizationId: string }) {
   const [error, setError] = useState<string | null>(null);
   const products = useQuery(productsQuery(organizationId, showArchived));
 
-  const actionsColumn: Column<Product> = {
+  const rowActions = managersOnlyActions<Product>({
+    canManage,
     header: 'Actions',
-    className: 'actions',
-    cell: (product) => (
-      <>
-        <EditButton name={product.name} onClick={() => editor.edit(product)} />
-        <button
-          type="button"
-          className="secondary"
-          aria-label={`${product.is_archived ? 'Unarchive' : 'Archive'} ${product.name}`}
-          onClick={() => void setArchived(product, !product.is_archived)}
-        >
-          {product.is_archived ? 'Unarchive' : 'Archive'}
-        </button>
-      </>
+    onEdit: editor.edit,
+    more: (product) => (
+      <button
+        type="button"
+        className="secondary"
+        aria-label={`${product.is_archived ? 'Unarchive' : 'Archive'} ${product.name}`}
+        onClick={() => void setArchived(product, !product.is_archived)}
+      >
+        {product.is_archived ? 'Unarchive' : 'Archive'}
+      </button>
     ),
-  };
+  });
 
   async function setArchived(product: Product, isArchived: boolean) {
     try {
@@ -74,17 +66,14 @@ function Products({ organizationId }: { organizationId: string }) {
 
   return (
     <>
-      {canManage ? (
+      <ManagersOnly canManage={canManage} title="Create a product" action="create, edit or archive products">
         <ProductForm
           key={editor.formKey}
           organizationId={organizationId}
           product={editor.editing}
           onDone={editor.onDone}
         />
-      ) : null}
-      {canManage === false ? (
-        <ManagersOnlyNote title="Create a product" action="create, edit or archive products" />
-      ) : null}
+      </ManagersOnly>
       <ResourceCard
         title="Products"
         toolbar={
@@ -144,7 +133,7 @@ function Products({ organizationId }: { organizationId: string }) {
                 </ul>
               ),
             },
-            ...(canManage ? [actionsColumn] : []),
+            ...rowActions,
           ]}
         />
       </ResourceCard>

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { formatMoney } from '../../../checkouts/money';
 import { formatDateTime, Pager } from '../../../components';
 import { prefetch } from '../../../loaders';
+import { OrderNumberLink } from '../../../orders/order-number-link';
 import { REFUND_POLL_MS, refundsQuery } from '../../../orders/queries';
 import { REFUND_REASON_LABELS, RefundStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
@@ -56,14 +57,7 @@ function Refunds({ organizationId }: { organizationId: string }) {
         rowTestId="refund-row"
         columns={[
           { header: 'Created', cell: (refund) => formatDateTime(refund.created_at) },
-          {
-            header: 'Order',
-            cell: (refund) => (
-              <Link to="/dashboard/orders/$orderId" params={{ orderId: refund.order_id }}>
-                {refund.order_id.slice(0, 8)}
-              </Link>
-            ),
-          },
+          { header: 'Order', cell: (refund) => <OrderNumberLink orderId={refund.order_id} /> },
           { header: 'Amount', cell: (refund) => formatMoney(refund.amount, refund.currency) },
           { header: 'Tax', cell: (refund) => formatMoney(refund.tax_amount, refund.currency) },
           { header: 'Reason', cell: (refund) => REFUND_REASON_LABELS[refund.reason] },

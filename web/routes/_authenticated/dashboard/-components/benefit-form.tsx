@@ -9,6 +9,7 @@ import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
 import { ErrorNote, formValues } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
 import { choiceWords, countWords, nameWords, textWords } from '../../../../forms/words';
+import { TextField, type TextFieldProps } from '../../../../forms/text-field';
 import { ResourceForm } from '../../../../resources/resource-page';
 import { BENEFIT_TYPE_LABELS } from './benefit-labels';
 
@@ -43,38 +44,12 @@ const BENEFIT_WORDS: FormWords = {
   'properties.meter_id': choiceWords('meter'),
 };
 
-/** A text or number field of the form, with its error; labels say "(optional)" themselves where needed. */
-function BenefitField(props: {
-  label: string;
-  name: string;
-  /** The API's path of the value, where its refusal lands. */
-  field: string;
-  errors: FormErrors;
-  required?: boolean;
-  type?: string;
-  inputMode?: 'numeric';
-  maxLength?: number;
-}) {
-  return (
-    <FormField
-      label={props.label}
-      field={props.field}
-      error={props.errors.fields[props.field]}
-      required={props.required}
-      markOptional={false}
-      className="field"
-    >
-      {(control) => (
-        <input
-          {...control}
-          name={props.name}
-          type={props.type ?? 'text'}
-          inputMode={props.inputMode}
-          maxLength={props.maxLength}
-        />
-      )}
-    </FormField>
-  );
+/** A text or number field of the benefit form, showing the API's refusal of its `field`. */
+function BenefitField({
+  errors,
+  ...props
+}: Omit<TextFieldProps, 'error'> & { name: string; errors: FormErrors }) {
+  return <TextField {...props} error={errors.fields[props.field]} />;
 }
 
 const optionalNumber = (value: string | undefined) => (value ? Number(value) : null);

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { checkoutLinkSchema, type CheckoutLink } from '../../../../../domain/checkout-links/schemas';
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { sendJson } from '../../../../api';
-import { FormField } from '../../../../checkouts/fields';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
+import { TextField } from '../../../../forms/text-field';
 import { textWords, URL_WORDS } from '../../../../forms/words';
 import { discountsQuery, productsQuery } from '../../../../catalog/queries';
 import { formValues } from '../../../../components';
@@ -26,36 +26,6 @@ const CHECKOUT_LINK_WORDS: FormWords = {
 
 function FieldError({ message }: { message: string | undefined }) {
   return message ? <p className="field-error">{message}</p> : null;
-}
-
-/** A text field with the API's refusal below it, in the seller's words. */
-function TextField(props: {
-  label: string;
-  name: string;
-  type?: string;
-  maxLength: number;
-  defaultValue: string;
-  error: string | undefined;
-}): ReactNode {
-  return (
-    <FormField
-      label={props.label}
-      field={props.name}
-      error={props.error}
-      markOptional={false}
-      className="field"
-    >
-      {(control) => (
-        <input
-          {...control}
-          name={props.name}
-          type={props.type ?? 'text'}
-          maxLength={props.maxLength}
-          defaultValue={props.defaultValue}
-        />
-      )}
-    </FormField>
-  );
 }
 
 /**
@@ -143,6 +113,7 @@ export function CheckoutLinkForm({
       <TextField
         label="Label"
         name="label"
+        field="label"
         maxLength={LABEL_MAX_LENGTH}
         defaultValue={link?.label ?? ''}
         error={errors.fields.label}
@@ -150,6 +121,7 @@ export function CheckoutLinkForm({
       <TextField
         label="Success URL"
         name="success_url"
+        field="success_url"
         type="url"
         maxLength={TEXT_MAX_LENGTH.url}
         defaultValue={link?.success_url ?? ''}

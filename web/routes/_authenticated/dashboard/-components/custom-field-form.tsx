@@ -11,6 +11,7 @@ import { sendJson } from '../../../../api';
 import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
 import { formValues } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
+import { TextField } from '../../../../forms/text-field';
 import { nameWords, textWords } from '../../../../forms/words';
 import { FormButtons, ResourceForm } from '../../../../resources/resource-page';
 import '../../../../forms/forms.css';
@@ -152,26 +153,29 @@ export function CustomFieldForm({
   }
 
   const input = (label: string, name: string, inputType = 'text') => (
-    <FormField
+    <TextField
       label={label}
+      name={name}
       field={`properties.${name}`}
       error={errors.fields[`properties.${name}`]}
-      markOptional={false}
-      className="field"
-    >
-      {(control) => (
-        <input
-          {...control}
-          name={name}
-          type={inputType}
-          maxLength={PROPERTY_MAX_LENGTHS[name]}
-          defaultValue={initial(name)}
-        />
-      )}
-    </FormField>
+      type={inputType}
+      maxLength={PROPERTY_MAX_LENGTHS[name]}
+      defaultValue={initial(name)}
+    />
   );
-  const optionError = (index: number, part: 'value' | 'label') =>
-    errors.fields[`properties.options.${index}.${part}`];
+  const optionInput = (option: Option, index: number, part: 'value' | 'label') => (
+    <TextField
+      label={`Option ${index + 1} ${part}`}
+      field={`properties.options.${index}.${part}`}
+      error={errors.fields[`properties.options.${index}.${part}`]}
+      required
+      maxLength={TEXT_MAX_LENGTH.name}
+      value={option[part]}
+      onChange={(text) =>
+        setOptions(options.map((other) => (other.key === option.key ? { ...other, [part]: text } : other)))
+      }
+    />
+  );
 
   return (
     <ResourceForm
@@ -234,50 +238,8 @@ export function CustomFieldForm({
           <legend>Options</legend>
           {options.map((option, index) => (
             <div key={option.key} className="inline-form">
-              <FormField
-                label={`Option ${index + 1} value`}
-                field={`properties.options.${index}.value`}
-                error={optionError(index, 'value')}
-                required
-                className="field"
-              >
-                {(control) => (
-                  <input
-                    {...control}
-                    maxLength={TEXT_MAX_LENGTH.name}
-                    value={option.value}
-                    onChange={(event) =>
-                      setOptions(
-                        options.map((other) =>
-                          other.key === option.key ? { ...other, value: event.target.value } : other,
-                        ),
-                      )
-                    }
-                  />
-                )}
-              </FormField>
-              <FormField
-                label={`Option ${index + 1} label`}
-                field={`properties.options.${index}.label`}
-                error={optionError(index, 'label')}
-                required
-                className="field"
-              >
-                {(control) => (
-                  <input
-                    {...control}
-                    maxLength={TEXT_MAX_LENGTH.name}
-                    value={option.label}
-                    onChange={(event) =>
-                      setOptions(
-                        options.map((other) =>
-                          other.key === option.key ? { ...other, label: event.target.value } : other,
-                        ),
-                      )
-                    }
-                  />
-                )}
-              </FormField>
+              {optionInput(option, index, 'value')}
+              {optionInput(option, index, 'label')}
               <button
                 type="button"
                 className="secondary"

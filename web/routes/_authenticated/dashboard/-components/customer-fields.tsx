@@ -1,6 +1,6 @@
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
-import { FormField } from '../../../../checkouts/fields';
 import type { FormErrors, FormWords } from '../../../../forms/messages';
+import { TextField } from '../../../../forms/text-field';
 import { EMAIL_WORDS, textWords } from '../../../../forms/words';
 
 /** The customer API's limits (domain/customers/schemas.ts). */
@@ -21,23 +21,15 @@ export function CustomerField(props: {
   defaultValue?: string;
 }) {
   return (
-    <FormField
+    <TextField
       label={props.label}
+      name={props.field}
       field={props.field}
       error={props.errors.fields[props.field]}
       required={props.required}
-      markOptional={false}
-      className="field"
-    >
-      {(control) => (
-        <input
-          {...control}
-          name={props.field}
-          type={props.field === 'email' ? 'email' : 'text'}
-          maxLength={MAX_LENGTHS[props.field]}
-          defaultValue={props.defaultValue}
-        />
-      )}
-    </FormField>
+      type={props.field === 'email' ? 'email' : 'text'}
+      maxLength={MAX_LENGTHS[props.field]}
+      defaultValue={props.defaultValue}
+    />
   );
 }

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatMoney } from '../../../../checkouts/money';
 import { Card, ErrorNote, formatDateTime, Pager, Truncated } from '../../../../components';
 import { customerSummaryQuery } from '../../../../customers/queries';
 import { ordersExportUrl, ordersQuery } from '../../../../orders/queries';
+import { OrderNumberLink } from '../../../../orders/order-number-link';
 import { OrderStatusBadge } from '../../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../../resources/resource-page';
 import { countOf } from '../../../../sales/format';
@@ -80,14 +80,7 @@ export function CustomerOrders({
         items={orders.data?.items}
         rowTestId="customer-order-row"
         columns={[
-          {
-            header: 'Order',
-            cell: (order) => (
-              <Link to="/dashboard/orders/$orderId" params={{ orderId: order.id }}>
-                {order.id.slice(0, 8)}
-              </Link>
-            ),
-          },
+          { header: 'Order', cell: (order) => <OrderNumberLink orderId={order.id} /> },
           { header: 'Created', className: 'nowrap', cell: (order) => formatDateTime(order.created_at) },
           { header: 'Product', cell: (order) => <Truncated text={order.product.name} /> },
           {

@@ -2,14 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { CustomerTimelineEntry } from '../../../../../domain/customers/schemas';
 import { formatMoney } from '../../../../checkouts/money';
-import { Card, ErrorNote, formatDateTime, Truncated } from '../../../../components';
+import { Truncated } from '../../../../components';
 import { customerTimelineQuery } from '../../../../customers/queries';
 import { ORDER_STATUS_LABELS, REFUND_STATUS_LABELS } from '../../../../orders/status';
-import '../../../../sales/sales.css';
+import { TimelineCard, type TimelineTone } from '../../../../sales/timeline';
 
-type Tone = 'ok' | 'bad' | 'quiet';
-
-function describe(entry: CustomerTimelineEntry): { title: string; tone: Tone } {
+function describe(entry: CustomerTimelineEntry): { title: string; tone: TimelineTone } {
   const money = entry.amount !== null && entry.currency ? formatMoney(entry.amount, entry.currency) : '';
   const name = entry.reference ?? '';
   switch (entry.type) {
@@ -43,44 +41,34 @@ function describe(entry: CustomerTimelineEntry): { title: string; tone: Tone } {
 export function CustomerTimeline({ customerId }: { customerId: string }) {
   const timeline = useQuery(customerTimelineQuery(customerId));
   return (
-    <Card title="Timeline" testId="customer-timeline">
-      <ErrorNote message={timeline.error?.message ?? null} />
-      {timeline.data ? (
-        <ol className="timeline" aria-label="Customer timeline">
-          {timeline.data.items.map((entry, index) => {
-            const { title, tone } = describe(entry);
-            return (
-              <li
-                key={`${entry.type}:${entry.at}:${index}`}
-                className="timeline-entry"
-                data-tone={tone}
-                data-testid="timeline-entry"
-                data-type={entry.type}
-              >
-                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                <Truncated text={title}>
-                  {entry.order_id ? (
-                    <Link to="/dashboard/orders/$orderId" params={{ orderId: entry.order_id }}>
-                      {title}
-                    </Link>
-                  ) : entry.subscription_id ? (
-                    <Link
-                      to="/dashboard/subscriptions/$subscriptionId"
-                      params={{ subscriptionId: entry.subscription_id }}
-                    >
-                      {title}
-                    </Link>
-                  ) : (
-                    title
-                  )}
-                </Truncated>
-              </li>
-            );
-          })}
-        </ol>
-      ) : timeline.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : null}
-    </Card>
+    <TimelineCard
+      testId="customer-timeline"
+      label="Customer timeline"
+      timeline={timeline}
+      describe={(entry) => {
+        const { title, tone } = describe(entry);
+        return {
+          tone,
+          content: (
+            <Truncated text={title}>
+              {entry.order_id ? (
+                <Link to="/dashboard/orders/$orderId" params={{ orderId: entry.order_id }}>
+                  {title}
+                </Link>
+              ) : entry.subscription_id ? (
+                <Link
+                  to="/dashboard/subscriptions/$subscriptionId"
+                  params={{ subscriptionId: entry.subscription_id }}
+                >
+                  {title}
+                </Link>
+              ) : (
+                title
+              )}
+            </Truncated>
+          ),
+        };
+      }}
+    />
   );
 }

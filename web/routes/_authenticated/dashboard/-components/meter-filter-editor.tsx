@@ -2,6 +2,7 @@ import { FILTER_OPERATORS, type Filter, type FilterClause } from '../../../../..
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { FormField } from '../../../../checkouts/fields';
 import type { FormWords } from '../../../../forms/messages';
+import { TextField } from '../../../../forms/text-field';
 import { nameWords, textWords } from '../../../../forms/words';
 import { OPERATOR_LABELS, type Operator } from './meter-labels';
 
@@ -117,22 +118,15 @@ function ClauseEditor(props: {
   const loc = locOf(path);
   return (
     <div className="inline-form filter-clause" data-testid="filter-clause">
-      <FormField
+      <TextField
         label={`Clause ${path} property`}
         field={`${loc}.property`}
         error={props.errors[`${loc}.property`]}
         required
-        className="field"
-      >
-        {(control) => (
-          <input
-            {...control}
-            maxLength={TEXT_MAX_LENGTH.name}
-            value={clause.property}
-            onChange={(event) => onChange({ ...clause, property: event.target.value })}
-          />
-        )}
-      </FormField>
+        maxLength={TEXT_MAX_LENGTH.name}
+        value={clause.property}
+        onChange={(property) => onChange({ ...clause, property })}
+      />
       <label className="field">
         <span>{`Clause ${path} operator`}</span>
         <select

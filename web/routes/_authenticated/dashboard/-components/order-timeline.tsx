@@ -2,10 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { OrderTimelineEntry } from '../../../../../domain/orders/schemas';
 import { formatMoney } from '../../../../checkouts/money';
 import { BRAND_NAMES } from '../../../../checkouts/card-brands';
-import { Card, ErrorNote, formatDateTime } from '../../../../components';
 import { orderTimelineQuery } from '../../../../orders/queries';
 import { REFUND_REASON_LABELS } from '../../../../orders/status';
-import '../../../../sales/sales.css';
+import { TimelineCard, type TimelineTone } from '../../../../sales/timeline';
 
 /** Emails and webhooks still under way settle within seconds: the timeline reads again meanwhile. */
 const TIMELINE_POLL_MS = 2_000;
@@ -18,12 +17,10 @@ const PAYMENT_OUTCOMES: Record<string, string> = {
   processing: 'Payment processing',
 };
 
-type Tone = 'ok' | 'bad' | 'quiet';
-
 function describe(
   entry: OrderTimelineEntry,
   currency: string,
-): { title: string; detail: string | null; tone: Tone } {
+): { title: string; detail: string | null; tone: TimelineTone } {
   const money = (amount: number | null) => formatMoney(amount ?? 0, currency);
   switch (entry.type) {
     case 'order_created':
@@ -72,32 +69,23 @@ export function OrderTimeline({ orderId }: { orderId: string }) {
     refetchInterval: (query) =>
       query.state.data?.items.some((entry) => entry.status === 'pending') ? TIMELINE_POLL_MS : false,
   });
-  const data = timeline.data;
   return (
-    <Card title="Timeline" testId="order-timeline">
-      <ErrorNote message={timeline.error?.message ?? null} />
-      {data ? (
-        <ol className="timeline" aria-label="Order timeline">
-          {data.items.map((entry, index) => {
-            const { title, detail, tone } = describe(entry, data.currency);
-            return (
-              <li
-                key={`${entry.type}:${entry.at}:${index}`}
-                className="timeline-entry"
-                data-tone={tone}
-                data-testid="timeline-entry"
-                data-type={entry.type}
-              >
-                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                <span>{title}</span>
-                {detail ? <span className="timeline-detail">{detail}</span> : null}
-              </li>
-            );
-          })}
-        </ol>
-      ) : timeline.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : null}
-    </Card>
+    <TimelineCard
+      testId="order-timeline"
+      label="Order timeline"
+      timeline={timeline}
+      describe={(entry, data) => {
+        const { title, detail, tone } = describe(entry, data.currency);
+        return {
+          tone,
+          content: (
+            <>
+              <span>{title}</span>
+              {detail ? <span className="timeline-detail">{detail}</span> : null}
+            </>
+          ),
+        };
+      }}
+    />
   );
 }
