@@ -26,7 +26,7 @@
 // charge, fulfil, outbox, dispatcher poll every 200 ms, delivery workflow, signed POST). Baseline:
 // the round trip of a bare signed POST of the same body to the same receiver with the same fetch
 // the delivery uses, i.e. the one hop a delivery would cost if it were sent at confirmation.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Polar } from '@polar-sh/sdk';
@@ -37,7 +37,15 @@ import { webhookHeaders } from '../domain/webhooks/signing.js';
 import type { checkoutWorkflow } from '../workflows/checkouts.js';
 import type { emptyWorkflow } from './bench-workflows.js';
 import type { BenchmarkResult } from './lib.js';
-import { epochMs, inLanes, latencySummary, seller, startBenchStack, waitUntil } from './stack.js';
+import {
+  epochMs,
+  inLanes,
+  latencySummary,
+  seedOpenCheckouts,
+  seller,
+  startBenchStack,
+  waitUntil,
+} from './stack.js';
 
 const settingsSchema = z.object({
   /** Workflows of each kind in the throughput run. */
@@ -132,31 +140,14 @@ export async function runB4(): Promise<BenchmarkResult[]> {
 
     // ---- throughput ----
     const shop = await seller(db, api.baseUrl, 'Bench throughput');
-    const seedCheckouts = (count: number, expiresAt: Date) =>
-      db.checkout.createManyAndReturn({
-        data: Array.from({ length: count }, () => ({
-          organizationId: shop.organization.id,
-          status: 'open',
-          clientSecret: `tollgate_c_${randomBytes(24).toString('base64url')}`,
-          expiresAt,
-          productIds: [shop.product.id],
-          productId: shop.product.id,
-          productPriceId: shop.priceId,
-          currency: 'usd',
-          amount: 2500,
-          discountAmount: 0,
-          netAmount: 2500,
-          totalAmount: 2500,
-        })),
-        select: { id: true },
-      });
     const calibrationExpiry = new Date(Date.now() - 1000);
-    const calibrationIds = (await seedCheckouts(CALIBRATION_WORKFLOWS, calibrationExpiry)).map(
-      (row) => row.id,
-    );
+    const calibrationIds = await seedOpenCheckouts(db, shop, CALIBRATION_WORKFLOWS, calibrationExpiry);
     // Set again right before each start; far ahead until then.
-    const measuredIds = (await seedCheckouts(settings.B4_WORKFLOWS, new Date(Date.now() + 3_600_000))).map(
-      (row) => row.id,
+    const measuredIds = await seedOpenCheckouts(
+      db,
+      shop,
+      settings.B4_WORKFLOWS,
+      new Date(Date.now() + 3_600_000),
     );
 
     const seconds = async (work: () => Promise<unknown>) => {

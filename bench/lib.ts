@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { stopChild } from '../infra/processes.js';
 import type { Db } from '../infra/db.js';
 import { migrateDeploy } from '../scripts/lib/prisma-cli.js';
 import { projectRoot } from '../scripts/lib/paths.js';
@@ -12,7 +13,7 @@ export type BenchmarkResult = {
   description: string;
   figure: Measurement;
   baseline: Measurement;
-  /** figure / baseline, in the figure's unit. */
+  /** figure / baseline, in the figure's unit; B7, whose figure is a cost per workflow, gives it against its goal. */
   ratio: number;
 };
 
@@ -61,11 +62,15 @@ export async function loadTest(
   };
 }
 
-/** Starts a bench server script in its own process (the load generator must not share its event loop). */
+/**
+ * Starts a bench server script in its own process (the load generator must not share its event
+ * loop), with `nodeArgs` for Node itself (e.g. --expose-gc); resolves when it prints `listening on`.
+ */
 export async function startServerProcess(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
 ): Promise<{ url: string; stop(): Promise<void> }> {
   // BENCH_CPU_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when stopped (open it
   // in Chrome's DevTools or speedscope); the figures of a profiled run are not comparable.
@@ -74,6 +79,7 @@ export async function startServerProcess(
     process.execPath,
     [
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...nodeArgs,
       '--import',
       'tsx',
       script,
@@ -96,11 +102,8 @@ export async function startServerProcess(
   });
   return {
     url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    // SIGKILL if it has not exited 30 s after SIGTERM, so a hung server never holds the bench.
+    stop: () => stopChild(child, { signal: 'SIGTERM', graceMs: 30_000 }),
   };
 }
 

@@ -6,6 +6,7 @@ import { runB3 } from './b3.js';
 import { runB4 } from './b4.js';
 import { runB5 } from './b5.js';
 import { runB6 } from './b6.js';
+import { runB7 } from './b7.js';
 import { printResult, type BenchmarkResult } from './lib.js';
 
 const benchmarks: Record<string, () => Promise<BenchmarkResult | BenchmarkResult[]>> = {
@@ -15,6 +16,7 @@ const benchmarks: Record<string, () => Promise<BenchmarkResult | BenchmarkResult
   B4: runB4,
   B5: runB5,
   B6: runB6,
+  B7: runB7,
 };
 
 const requested = process.argv.slice(2).filter((arg) => arg !== '--');

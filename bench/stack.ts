@@ -2,7 +2,8 @@
 // and in this process the API (createApp, on loopback) and one worker (the deployment's workflows
 // plus the bench-only baselines of bench-workflows.ts), each with its own database pool of the
 // default size, as deployed; the webhook dispatcher runs throughout, as on every deployment.
-import { randomUUID } from 'node:crypto';
+// B7 stands on the services alone (startBenchServices) and runs its worker in a process of its own.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -20,7 +21,6 @@ import { createDb, type Db } from '../infra/db.js';
 import { findFreePort } from '../infra/processes.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { LocalFileStorage } from '../integrations/local-disk/storage.js';
-import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import { resolveDataDir } from '../scripts/lib/paths.js';
@@ -30,7 +30,7 @@ import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/sche
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { temporalStarters, type WorkflowStarters } from '../temporal/starters.js';
 import { taskQueues } from '../temporal/task-queues.js';
-import { createTollgateWorker } from '../temporal/worker.js';
+import { createBenchWorker } from './bench-worker.js';
 import { BASELINE_ACTIVITY_QUEUE } from './bench-workflows.js';
 import { freshBenchDatabase } from './lib.js';
 
@@ -157,13 +157,47 @@ export async function seller(db: Db, baseUrl: string, name: string, interval: 'm
   return { organization, polar, product, priceId: product.prices[0]!.id };
 }
 
-export type BenchStack = Awaited<ReturnType<typeof startBenchStack>>;
+/** A seller of `seller`, whose product the seeded checkouts are for. */
+export type BenchSeller = Awaited<ReturnType<typeof seller>>;
+
+/** Rows per INSERT: 13 columns each stay well under PostgreSQL's 65,535 bind parameters. */
+const SEED_BATCH = 1000;
 
 /**
- * The stack of one benchmark (`name` names its database, task queue and log); every part it starts
- * is stopped by `cleanups`, in reverse, by the caller.
+ * `count` open checkouts of `shop`'s product expiring at `expiresAt`, straight into the table (no
+ * workflow started: the bench starts them); their ids, in order.
  */
-export async function startBenchStack(name: string, cleanups: (() => Promise<void>)[]) {
+export async function seedOpenCheckouts(db: Db, shop: BenchSeller, count: number, expiresAt: Date) {
+  const ids: string[] = [];
+  for (let seeded = 0; seeded < count; seeded += SEED_BATCH) {
+    const rows = await db.checkout.createManyAndReturn({
+      data: Array.from({ length: Math.min(SEED_BATCH, count - seeded) }, () => ({
+        organizationId: shop.organization.id,
+        status: 'open',
+        clientSecret: `tollgate_c_${randomBytes(24).toString('base64url')}`,
+        expiresAt,
+        productIds: [shop.product.id],
+        productId: shop.product.id,
+        productPriceId: shop.priceId,
+        currency: 'usd',
+        amount: 2500,
+        discountAmount: 0,
+        netAmount: 2500,
+        totalAmount: 2500,
+      })),
+      select: { id: true },
+    });
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}
+
+/**
+ * What every workflow benchmark stands on (`name` names its database and task queue): PostgreSQL
+ * with a fresh database, a Temporal dev server, a client of it, and a pool for the bench's own
+ * seeding and reads. Each part is stopped by `cleanups`, in reverse, by the caller.
+ */
+export async function startBenchServices(name: string, cleanups: (() => Promise<void>)[]) {
   const postgres = await openToolingPostgres({ name: 'bench-postgres' });
   cleanups.push(postgres.stop);
   const databaseUrl = await freshBenchDatabase(postgres, name);
@@ -176,23 +210,44 @@ export async function startBenchStack(name: string, cleanups: (() => Promise<voi
   });
   cleanups.push(temporalServer.stop);
 
-  // As deployed: the API and the worker each with their own pool of the default size; the
-  // bench's own seeding and reads on a third, so they never take the others' connections.
   const db = createDb(databaseUrl);
-  const apiDb = createDb(databaseUrl);
-  const workerDb = createDb(databaseUrl);
-  cleanups.push(
-    () => db.$disconnect(),
-    () => apiDb.$disconnect(),
-    () => workerDb.$disconnect(),
-  );
+  cleanups.push(() => db.$disconnect());
   const clientConnection = await Connection.connect({ address: temporalServer.address });
   cleanups.push(() => clientConnection.close());
   const temporal = new Client({ connection: clientConnection });
-  const workerConnection = await NativeConnection.connect({ address: temporalServer.address });
-  cleanups.push(() => workerConnection.close());
   const taskQueuePrefix = `bench-${name}`;
-  const taskQueue = taskQueues(taskQueuePrefix).main;
+  return {
+    databaseUrl,
+    temporalAddress: temporalServer.address,
+    db,
+    temporal,
+    taskQueuePrefix,
+    taskQueue: taskQueues(taskQueuePrefix).main,
+  };
+}
+
+export type BenchStack = Awaited<ReturnType<typeof startBenchStack>>;
+
+/**
+ * The stack of one benchmark (`name` names its database, task queue and log); every part it starts
+ * is stopped by `cleanups`, in reverse, by the caller.
+ */
+export async function startBenchStack(name: string, cleanups: (() => Promise<void>)[]) {
+  const { databaseUrl, temporalAddress, db, temporal, taskQueuePrefix, taskQueue } = await startBenchServices(
+    name,
+    cleanups,
+  );
+
+  // As deployed: the API and the worker each with their own pool of the default size; the
+  // bench's own seeding and reads on a third, so they never take the others' connections.
+  const apiDb = createDb(databaseUrl);
+  const workerDb = createDb(databaseUrl);
+  cleanups.push(
+    () => apiDb.$disconnect(),
+    () => workerDb.$disconnect(),
+  );
+  const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+  cleanups.push(() => workerConnection.close());
 
   const workflows = temporalStarters(temporal, taskQueue);
   const api = await startApi(apiDb, temporal, taskQueue, workflows);
@@ -202,22 +257,12 @@ export async function startBenchStack(name: string, cleanups: (() => Promise<voi
     webpackConfigHook: resolveTypeScriptSpecifiers,
     logger: { info() {}, debug() {}, trace() {}, log() {}, warn: console.warn, error: console.error },
   });
-  const worker = await createTollgateWorker({
+  const worker = await createBenchWorker({
     connection: workerConnection,
-    namespace: 'default',
-    taskQueuePrefix,
     db: workerDb,
-    mailer: createMailer({ db: workerDb, from: 'bench@localhost', logger: pino({ level: 'silent' }) }),
-    publicUrl: api.baseUrl,
     workflows,
-    webhookSender: createHttpWebhookSender({
-      requireHttps: false,
-      allowLoopback: true,
-      allowPrivateNetworks: false,
-    }),
-    processor: createSandboxProcessor({ db: workerDb, sink: workflows.processorEvents }),
-    processorMetadata: {},
-    tax: noTax,
+    taskQueuePrefix,
+    publicUrl: api.baseUrl,
     workflowBundle: { code: bundle.code },
   });
   const run = worker.run();

@@ -38,6 +38,11 @@ export type TollgateWorkerDeps = {
   /** A pre-built bundle (production, tests); without one the workflows are bundled at start (dev). */
   workflowBundle?: WorkflowBundleOption;
   identity?: string;
+  /**
+   * Workflow runs kept in memory between their tasks (sticky cache); the SDK's default, derived
+   * from the heap limit, unless given. The bench sets it to hold every open workflow (B7).
+   */
+  maxCachedWorkflows?: number;
   /** Tests interpose here (e.g. to crash at an activity boundary). */
   interceptors?: WorkerInterceptors;
 };
@@ -51,6 +56,7 @@ export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Wo
     taskQueue: taskQueues(deps.taskQueuePrefix).main,
     identity,
     ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
+    ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
     activities: createActivities({
       db: deps.db,
       mailer: deps.mailer,
