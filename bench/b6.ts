@@ -1,5 +1,3 @@
-import { noTax } from '../domain/tax/rules.js';
-import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { temporalStarters } from '../temporal/starters.js';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -7,15 +5,13 @@ import { NativeConnection } from '@temporalio/worker';
 import { recordEvent } from '../domain/events/repository.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
 import { createDb } from '../infra/db.js';
-import { createLogger } from '../infra/logger.js';
-import { createMailer } from '../integrations/smtp/mailer.js';
 import { findFreePort } from '../infra/processes.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
 import { resolveDataDir } from '../scripts/lib/paths.js';
 import { ensureTemporalCli } from '../scripts/lib/tools.js';
 import { bundleWorkflows } from '../temporal/bundle.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
-import { createTollgateWorker } from '../temporal/worker.js';
+import { createBenchWorker } from './bench-worker.js';
 import { freshBenchDatabase, loadTest, startServerProcess, type BenchmarkResult } from './lib.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 
@@ -147,26 +143,12 @@ export async function runB6(): Promise<BenchmarkResult> {
     cleanups.push(() => workerConnection.close());
     const taskQueue = 'bench-b6';
     const workflows = temporalStarters(temporal, taskQueue);
-    const worker = await createTollgateWorker({
+    const worker = await createBenchWorker({
       connection: workerConnection,
-      namespace: 'default',
-      taskQueuePrefix: taskQueue,
       db,
-      mailer: createMailer({
-        db,
-        from: 'bench@tollgate.test',
-        logger: createLogger({ level: 'silent', name: 'b6' }),
-      }),
-      publicUrl: 'http://127.0.0.1',
       workflows,
-      webhookSender: createHttpWebhookSender({
-        requireHttps: false,
-        allowLoopback: true,
-        allowPrivateNetworks: false,
-      }),
-      processor: createSandboxProcessor({ db, sink: workflows.processorEvents }),
-      processorMetadata: {},
-      tax: noTax,
+      taskQueuePrefix: taskQueue,
+      publicUrl: 'http://127.0.0.1',
       workflowBundle: { code: (await bundleWorkflows()).code },
     });
     const run = worker.run();

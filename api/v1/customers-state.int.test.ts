@@ -7,13 +7,11 @@ import { Polar } from '@polar-sh/sdk';
 import { CustomerState$inboundSchema } from '@polar-sh/sdk/models/components/customerstate.js';
 import type { Caller } from '../../domain/access/rules.js';
 import { refreshStaleCustomerMeters } from '../../domain/customer-meters/service.js';
-import { customerStateMeterView } from '../../domain/customer-meters/views.js';
 import { findLiveCustomerWithHoldings, type CustomerRow } from '../../domain/customers/repository.js';
-import { customerStateSchema, type CustomerState } from '../../domain/customers/schemas.js';
+import type { CustomerState } from '../../domain/customers/schemas.js';
 import { customerState, findCustomerFor, getCustomerState } from '../../domain/customers/service.js';
-import { customerView } from '../../domain/customers/views.js';
+import { customerStateView } from '../../domain/customers/views.js';
 import { startSubscription } from '../../domain/subscriptions/service.js';
-import { customerStateSubscriptionView } from '../../domain/subscriptions/views.js';
 import { insertEvents } from '../../domain/usage/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
@@ -47,23 +45,9 @@ async function previousHoldings(db: Client, customerId: string) {
   return { grants, subscriptions, meters };
 }
 
-/** The state as it was computed before (the reference). */
+/** The state as it was computed before (the reference): the same view over the former reads. */
 async function previousCustomerState(db: Client, row: CustomerRow): Promise<CustomerState> {
-  const { grants, subscriptions, meters } = await previousHoldings(db, row.id);
-  return customerStateSchema.parse({
-    ...customerView(row),
-    active_subscriptions: subscriptions.map(customerStateSubscriptionView),
-    granted_benefits: grants.map((grant) => ({
-      id: grant.id,
-      created_at: grant.createdAt.toISOString(),
-      modified_at: grant.modifiedAt?.toISOString() ?? null,
-      granted_at: grant.grantedAt!.toISOString(),
-      benefit_id: grant.benefitId,
-      benefit_type: grant.benefit.type,
-      properties: grant.properties,
-    })),
-    active_meters: meters.map(customerStateMeterView),
-  });
+  return customerStateView(row, await previousHoldings(db, row.id));
 }
 
 const tokenCaller = (organizationId: string): Caller => ({

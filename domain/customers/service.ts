@@ -4,9 +4,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
-import { customerStateMeterView } from '../customer-meters/views.js';
 import { recordEvent } from '../events/repository.js';
-import { customerStateSubscriptionView } from '../subscriptions/views.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
@@ -23,11 +21,9 @@ import {
   findLiveCustomerOfOrganization,
   customerHoldingsIn,
   findLiveCustomerWithHoldings,
-  type CustomerHoldings,
 } from './repository.js';
 import { validateTaxId } from './rules.js';
 import {
-  customerStateSchema,
   customerSummarySchema,
   type Customer,
   type CustomerExportQuery,
@@ -37,31 +33,7 @@ import {
   type CustomerState,
   type CustomerUpdate,
 } from './schemas.js';
-import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerView } from './views.js';
-
-/**
- * The customer with what they hold now: active subscriptions, benefits granted and not revoked,
- * and every meter they used or were credited (as of the refresher's last round: docs/usage.md).
- */
-function customerStateView(
-  row: CustomerRow,
-  { grants, subscriptions, meters }: CustomerHoldings,
-): CustomerState {
-  return customerStateSchema.parse({
-    ...customerView(row),
-    active_subscriptions: subscriptions.map(customerStateSubscriptionView),
-    granted_benefits: grants.map((grant) => ({
-      id: grant.id,
-      created_at: grant.createdAt.toISOString(),
-      modified_at: grant.modifiedAt?.toISOString() ?? null,
-      granted_at: grant.grantedAt!.toISOString(),
-      benefit_id: grant.benefitId,
-      benefit_type: grant.benefit.type,
-      properties: grant.properties,
-    })),
-    active_meters: meters.map(customerStateMeterView),
-  });
-}
+import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerStateView, customerView } from './views.js';
 
 /** The customer's state as the transaction sees it (the state recorded with a change). */
 export async function customerState(tx: Prisma.TransactionClient, row: CustomerRow): Promise<CustomerState> {
