@@ -10,7 +10,7 @@ import { refreshStaleCustomerMeters } from '../../domain/customer-meters/service
 import { findLiveCustomerWithHoldings, type CustomerRow } from '../../domain/customers/repository.js';
 import type { CustomerState } from '../../domain/customers/schemas.js';
 import { customerState, findCustomerFor, getCustomerState } from '../../domain/customers/service.js';
-import { customerStateView } from '../../domain/customers/views.js';
+import { customerStateView } from '../../domain/customers/state-view.js';
 import { startSubscription } from '../../domain/subscriptions/service.js';
 import { insertEvents } from '../../domain/usage/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';

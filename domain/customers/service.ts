@@ -33,7 +33,8 @@ import {
   type CustomerState,
   type CustomerUpdate,
 } from './schemas.js';
-import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerStateView, customerView } from './views.js';
+import { customerStateView } from './state-view.js';
+import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerView } from './views.js';
 
 /** The customer's state as the transaction sees it (the state recorded with a change). */
 export async function customerState(tx: Prisma.TransactionClient, row: CustomerRow): Promise<CustomerState> {

@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { CustomerHoldings, CustomerRow } from './repository.js';
-import { customerStateMeterView } from '../customer-meters/views.js';
-import { customerStateSubscriptionView } from '../subscriptions/views.js';
+import type { CustomerRow } from './repository.js';
 import { addressSchema } from '../addresses/schemas.js';
-import {
-  customerSchema,
-  customerStateSchema,
-  taxIdSchema,
-  type Customer,
-  type CustomerState,
-} from './schemas.js';
+import { customerSchema, taxIdSchema, type Customer } from './schemas.js';
 
 /** Gravatar by the SHA-256 of the address; `d=404` lets clients fall back to initials. */
 function avatarUrlFor(email: string): string {
@@ -46,28 +38,4 @@ export const CUSTOMER_EXPORT_COLUMNS = [
 export function customerExportRow(row: CustomerRow): (string | null)[] {
   const address = row.billingAddress === null ? null : addressSchema.parse(row.billingAddress);
   return [row.id, row.email, row.name, row.externalId, row.createdAt.toISOString(), address?.country ?? null];
-}
-
-/**
- * The customer with what they hold now: active subscriptions, benefits granted and not revoked,
- * and every meter they used or were credited (as of the refresher's last round: docs/usage.md).
- */
-export function customerStateView(
-  row: CustomerRow,
-  { grants, subscriptions, meters }: CustomerHoldings,
-): CustomerState {
-  return customerStateSchema.parse({
-    ...customerView(row),
-    active_subscriptions: subscriptions.map(customerStateSubscriptionView),
-    granted_benefits: grants.map((grant) => ({
-      id: grant.id,
-      created_at: grant.createdAt.toISOString(),
-      modified_at: grant.modifiedAt?.toISOString() ?? null,
-      granted_at: grant.grantedAt!.toISOString(),
-      benefit_id: grant.benefitId,
-      benefit_type: grant.benefit.type,
-      properties: grant.properties,
-    })),
-    active_meters: meters.map(customerStateMeterView),
-  });
 }
