@@ -7,7 +7,7 @@ import { buyInSandbox, createAccessToken, createOrganization } from '../test/fac
 import {
   buyerContexts,
   focusedLabel,
-  focusedText,
+  focusedTextOnceOn,
   focusIsInOpenDialog,
   hasNoHorizontalOverflow,
   NARROW,
@@ -95,7 +95,7 @@ describe('saved cards and failed payments in the customer portal, in Chromium', 
     expect(await focusIsInOpenDialog(page)).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await focusedText(page)).toBe('Add a card');
+    expect(await focusedTextOnceOn(page, 'Add a card')).toBe('Add a card');
 
     // A declined card: the refusal shows under the card number, which takes the focus.
     await addButton.click();
@@ -196,7 +196,7 @@ describe('saved cards and failed payments in the customer portal, in Chromium', 
     expect(await next.getAttribute('aria-disabled')).toBe('true');
     await next.focus();
     await page.keyboard.press('Enter');
-    expect(await focusedText(page)).toBe('Next');
+    expect(await focusedTextOnceOn(page, 'Next')).toBe('Next');
     expect(new URL(page.url()).searchParams.get('page')).toBe('2');
     expect(await hasNoHorizontalOverflow(page)).toBe(true);
 

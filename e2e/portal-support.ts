@@ -11,8 +11,18 @@ export const hasNoHorizontalOverflow = (page: Page) =>
   page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
 export const focusIsInOpenDialog = (page: Page) =>
   page.evaluate<boolean>("document.activeElement?.closest('dialog')?.open === true");
-export const focusedText = (page: Page) =>
-  page.evaluate<string | null>('document.activeElement?.textContent ?? null');
+/**
+ * The text of the focused element once focus has settled on `expected` (a page moves focus a frame
+ * after its change lands: `requestAnimationFrame`), or whatever holds it after 5 s.
+ */
+export async function focusedTextOnceOn(page: Page, expected: string): Promise<string | null> {
+  await page
+    .waitForFunction(`document.activeElement?.textContent === ${JSON.stringify(expected)}`, undefined, {
+      timeout: 5000,
+    })
+    .catch(() => undefined);
+  return page.evaluate<string | null>('document.activeElement?.textContent ?? null');
+}
 export const focusedLabel = (page: Page) =>
   page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null");
 

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createAccessToken, createUploadedFile } from '../test/factories.js';
 import {
   buyerContexts,
-  focusedText,
+  focusedTextOnceOn,
   focusIsInOpenDialog,
   hasNoHorizontalOverflow,
   NARROW,
@@ -321,7 +321,7 @@ describe('customer portal in Chromium', () => {
     }
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect(await focusedText(page)).toBe('Cancel subscription');
+    expect(await focusedTextOnceOn(page, 'Cancel subscription')).toBe('Cancel subscription');
 
     await cancelButton.click();
     await dialog.getByLabel('Why are you cancelling?').selectOption({ label: 'It’s too expensive' });
@@ -332,7 +332,7 @@ describe('customer portal in Chromium', () => {
       .getByTestId('subscription-period')
       .filter({ hasText: /^Ends on / })
       .waitFor();
-    expect(await focusedText(page)).toBe('Keep subscription');
+    expect(await focusedTextOnceOn(page, 'Keep subscription')).toBe('Keep subscription');
     const canceled = await polar.subscriptions.get({ id: subscriptionId });
     expect(canceled.cancelAtPeriodEnd).toBe(true);
     expect(canceled.customerCancellationReason).toBe('too_expensive');
