@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../infra/db.js';
+import { transaction, type Db, type Tx } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
@@ -381,13 +381,13 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
   }
   if (current.invoicePath)
     throw new AppError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
-  const numbered = await db.$transaction(async (tx) => {
+  const numbered = await transaction(db, async ({ prisma: tx, sql }) => {
     await lockOrder(tx, id);
     const order = (await findOrder(tx, id))!;
     if (order.invoicePath)
       throw new AppError('InvoiceAlreadyExists', 'An invoice already exists for this order.');
     if (order.invoiceNumber) return order;
-    const organization = (await findOrganizationById(db.sql, order.organizationId))!;
+    const organization = (await findOrganizationById(sql, order.organizationId))!;
     const sequence = await nextInvoiceNumber(tx, order.organizationId);
     return updateOrderRow(tx, id, {
       invoiceNumber: formatInvoiceNumber(invoicePrefixFor(organization.slug), sequence),
