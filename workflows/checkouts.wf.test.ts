@@ -166,9 +166,15 @@ describe('checkoutWorkflow (time-skipping)', () => {
         args: [{ checkoutId: checkout.id, expiresAtMs: checkout.expiresAt.getTime() }],
       });
 
-    // A run left waiting for the processor's event would hold back the time-skipping server's clock
-    // for the tests after this one.
-    const endWaiting = (handle: WorkflowHandle) => handle.terminate('the test is over');
+    // The run is ended by the processor's event, not terminated: a run terminated while its charge
+    // activity is still in flight leaves the time-skipping server's clock locked for every later test.
+    const settleWithPayment = async (handle: WorkflowHandle, checkoutId: string) => {
+      await handle.signal(CHECKOUT_SIGNALS.payment, {
+        type: 'payment.succeeded',
+        paymentId: `pi_checkout:${checkoutId}:payment:1`,
+      });
+      expect(await handle.result()).toBe('succeeded');
+    };
 
     it('expires an abandoned checkout with one local activity and no other', async () => {
       const checkout = await createCheckout('open');
@@ -203,7 +209,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
         for (let attempt = 0; attempt < 100 && processor.payments.length === 0; attempt += 1) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        await endWaiting(handle);
+        await settleWithPayment(handle, checkout.id);
       });
       expect(processor.payments).toEqual([`checkout:${checkout.id}:payment:1`]);
     });
@@ -222,8 +228,10 @@ describe('checkoutWorkflow (time-skipping)', () => {
         for (let attempt = 0; attempt < 200 && processor.payments.length === 0; attempt += 1) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        await endWaiting(handle);
-        return (await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status;
+        const beforeItsEvent = (await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } }))
+          .status;
+        await settleWithPayment(handle, checkout.id);
+        return beforeItsEvent;
       });
       expect(status).toBe('confirmed');
       expect(processor.payments).toEqual([`checkout:${checkout.id}:payment:1`]);
