@@ -36,6 +36,7 @@ import { createV1Router } from './v1/router.js';
 import { embedOriginOf } from '../domain/checkouts/service.js';
 import { AppError } from '../domain/platform/errors.js';
 import type { AccessTokenCache } from '../domain/access-tokens/cache.js';
+import type { ProcessPresence } from '../infra/process-presence.js';
 
 export type AppDeps = {
   config: Pick<
@@ -74,6 +75,8 @@ export type AppDeps = {
   stripeWebhook?: { webhookSecret: string; sink: ProcessorEventSink };
   /** Access tokens kept in memory between requests (see domain/access-tokens/cache.ts). */
   accessTokens?: AccessTokenCache;
+  /** This process's presence lock (see infra/process-presence.ts). */
+  presence?: ProcessPresence;
 };
 
 /** Sign-in, sign-up and organization calls carry a few fields; nothing there needs more. */
@@ -156,6 +159,7 @@ export function createApp(deps: AppDeps): Express {
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
       sandbox: deps.settings.mode === 'sandbox',
       accessTokens: deps.accessTokens,
+      presence: deps.presence,
     }).router,
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));

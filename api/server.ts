@@ -18,6 +18,7 @@ import { createTaxCalculator } from '../integrations/tax.js';
 import { temporalStarters } from '../temporal/starters.js';
 import { prepareOperatorContext } from '../temporal/entity-directory.js';
 import { AccessTokenCache } from '../domain/access-tokens/cache.js';
+import { ProcessPresence } from '../infra/process-presence.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
 import { withAuthInputRules } from './http/auth-input.js';
@@ -36,6 +37,7 @@ if (!config.AUTH_SECRET) {
 }
 const db = createDb(config.DATABASE_URL);
 const accessTokens = new AccessTokenCache({ connectionString: config.DATABASE_URL }).start();
+const presence = new ProcessPresence({ connectionString: config.DATABASE_URL }).start();
 const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
 const temporal = await connectTemporalClient(config);
 const operators = await prepareOperatorContext({
@@ -92,6 +94,7 @@ const app = createApp({
   accountPlatforms: createAccountPlatforms(config),
   webDir,
   accessTokens,
+  presence,
 });
 
 const server: Server = app.listen(config.PORT, config.HOST, () => {
@@ -108,7 +111,12 @@ async function shutdown(signal: string) {
   await drainServer(server, config.SHUTDOWN_GRACE_MS, () =>
     logger.warn('grace period over; closing remaining connections'),
   );
-  await Promise.allSettled([db.$disconnect(), temporal.connection.close(), accessTokens.stop()]);
+  await Promise.allSettled([
+    db.$disconnect(),
+    temporal.connection.close(),
+    accessTokens.stop(),
+    presence.stop(),
+  ]);
   logger.info('api stopped');
   process.exit(0);
 }

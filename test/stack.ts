@@ -29,6 +29,7 @@ import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/sche
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { AccessTokenCache } from '../domain/access-tokens/cache.js';
+import { ProcessPresence } from '../infra/process-presence.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
 
@@ -175,6 +176,7 @@ export async function startTestStack(options: {
   const fileStorage = new LocalFileStorage({ root: filesDir, publicUrl: baseUrl, secret: TEST_AUTH_SECRET });
   // As in production: every test's token requests go through the cache and its change feed.
   const accessTokens = new AccessTokenCache(options.db.sql.options).start();
+  const presence = new ProcessPresence(options.db.sql.options).start();
   const app = createApp({
     config: {
       TEMPORAL_TASK_QUEUE: taskQueuePrefix,
@@ -211,6 +213,7 @@ export async function startTestStack(options: {
     accountPlatforms,
     webDir: options.webDir,
     accessTokens,
+    presence,
   });
   server.on('request', app);
 
@@ -238,6 +241,7 @@ export async function startTestStack(options: {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await accessTokens.stop();
+      await presence.stop();
       await stopWorker();
       await workerConnection.close();
       await clientConnection.close();

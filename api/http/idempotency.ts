@@ -6,11 +6,13 @@ import {
   completeIdempotencyKey,
   findIdempotencyKey,
   IDEMPOTENCY_CLAIM_LEASE_SECONDS,
+  IDEMPOTENCY_ORPHAN_GRACE_SECONDS,
   releaseIdempotencyKey,
 } from '../../domain/platform/repository.js';
 import { canonicalJson } from '../../domain/platform/rules.js';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
+import type { ProcessPresence } from '../../infra/process-presence.js';
 import { callerOf } from './authenticate.js';
 import { callerKey } from './caller-key.js';
 import { AppError, InvalidInputError } from '../../domain/platform/errors.js';
@@ -34,9 +36,10 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
  * hours (with `Idempotent-Replayed: true`) without doing the work again; the same key with another
  * request is a 422; a retry while the first request still runs is a 409. Requests that fail leave
  * nothing behind, so the key can be retried; a request whose process died before it answered
- * leaves a claim that the same request takes over after two minutes.
+ * leaves a claim that the same request takes over within seconds when the process held its
+ * presence lock (PostgreSQL frees it as the process dies), and after two minutes otherwise.
  */
-export function idempotency(db: Db, logger: Logger): RequestHandler {
+export function idempotency(db: Db, logger: Logger, presence?: ProcessPresence): RequestHandler {
   return async (req, res, next) => {
     const key = req.get(HEADER);
     if (req.method !== 'POST' || key === undefined) return next();
@@ -55,7 +58,16 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
       .update(`${req.method} ${path}\n${canonicalJson(req.body ?? null)}`)
       .digest('hex');
 
-    if (!(await claimIdempotencyKey(db, { callerKey: owner, key, method: req.method, path, requestHash }))) {
+    const claim = {
+      callerKey: owner,
+      key,
+      method: req.method,
+      path,
+      requestHash,
+      holderLock: presence?.heldKey ?? null,
+    };
+    const claimedAt = await claimIdempotencyKey(db, claim);
+    if (!claimedAt) {
       const existing = await findIdempotencyKey(db, owner, key);
       if (existing && existing.requestHash !== requestHash) {
         throw new InvalidInputError([
@@ -68,10 +80,10 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
       }
       if (!existing || existing.status === null) {
         // The first request may still be running, or its process died: then this request may take
-        // the claim over once its lease ends.
-        const leaseLeftMs = existing
-          ? existing.createdAt.getTime() + IDEMPOTENCY_CLAIM_LEASE_SECONDS * 1000 - Date.now()
-          : 1000;
+        // the claim over after the grace (a holder known by its lock) or the lease.
+        const claimSeconds =
+          existing?.holderLock != null ? IDEMPOTENCY_ORPHAN_GRACE_SECONDS : IDEMPOTENCY_CLAIM_LEASE_SECONDS;
+        const leaseLeftMs = existing ? existing.createdAt.getTime() + claimSeconds * 1000 - Date.now() : 1000;
         throw new AppError(
           'Conflict',
           'A request with this Idempotency-Key is still being processed; retry later.',
@@ -82,9 +94,10 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
       return;
     }
 
+    const mine = { callerKey: owner, key, claimedAt };
     res.locals[REQUEST_KEY] = createHash('sha256').update(`${owner}\n${key}`).digest('hex');
     // A settlement that fails (PostgreSQL restarting) is tried again in the background: until it
-    // lands, retries of the key are answered 409, and only the lease's end would free it.
+    // lands, retries of the key are answered 409 (unless this process dies: then they take it over).
     const settle = (write: () => Promise<unknown>) =>
       persistently(write).catch((error: unknown) =>
         logger.error({ err: error }, 'could not settle an idempotency key'),
@@ -94,15 +107,11 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
     res.json = (body: unknown) => {
       const answer = { status: res.statusCode, body: (body ?? null) as Prisma.InputJsonValue };
       const first =
-        res.statusCode < 400
-          ? completeIdempotencyKey(db, owner, key, answer)
-          : releaseIdempotencyKey(db, owner, key);
+        res.statusCode < 400 ? completeIdempotencyKey(db, mine, answer) : releaseIdempotencyKey(db, mine);
       void first
         .catch(() => {
           void settle(() =>
-            answer.status < 400
-              ? completeIdempotencyKey(db, owner, key, answer)
-              : releaseIdempotencyKey(db, owner, key),
+            answer.status < 400 ? completeIdempotencyKey(db, mine, answer) : releaseIdempotencyKey(db, mine),
           );
         })
         .finally(() => send(body));
@@ -110,18 +119,17 @@ export function idempotency(db: Db, logger: Logger): RequestHandler {
     };
     // Answers without a JSON body (204) and aborted requests.
     res.once('close', () => {
-      if (res.statusCode >= 400 || !res.writableFinished)
-        void settle(() => releaseIdempotencyKey(db, owner, key));
+      if (res.statusCode >= 400 || !res.writableFinished) void settle(() => releaseIdempotencyKey(db, mine));
       else if (res.statusCode === 204)
-        void settle(() => completeIdempotencyKey(db, owner, key, { status: 204, body: {} }));
+        void settle(() => completeIdempotencyKey(db, mine, { status: 204, body: {} }));
     });
     next();
   };
 }
 
 /**
- * Retries `write` for up to a minute, well inside the claim's lease, so a settlement delayed by an
- * outage never lands on a claim another request has taken over since.
+ * Retries `write` for up to a minute, inside the claim's lease. The write settles only this
+ * request's own claim, so a claim another request took over meanwhile is left as it is.
  */
 async function persistently(write: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + (IDEMPOTENCY_CLAIM_LEASE_SECONDS * 1000) / 2;

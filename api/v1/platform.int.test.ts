@@ -12,7 +12,12 @@ import { noTax } from '../../domain/tax/rules.js';
 import { createLogger } from '../../infra/logger.js';
 import { projectRoot } from '../../scripts/lib/paths.js';
 import { createV1Router } from './router.js';
-import { releaseRequests, reserveRequests } from '../../domain/platform/repository.js';
+import {
+  IDEMPOTENCY_ORPHAN_GRACE_SECONDS,
+  releaseRequests,
+  reserveRequests,
+} from '../../domain/platform/repository.js';
+import { ProcessPresence } from '../../infra/process-presence.js';
 import { taskQueues } from '../../temporal/task-queues.js';
 import { createHttpWebhookSender } from '../../integrations/http/webhook-sender.js';
 
@@ -306,6 +311,52 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
       // The customer exists (the dead request had done its work): the retry is refused as a duplicate,
       // never answered with "still being processed" forever.
       expect(await env.database.db.customer.count({ where: { organizationId: organization.id } })).toBe(1);
+    });
+
+    it('lets the same request take over at once a claim whose process is gone, told by its presence lock', async () => {
+      const { organization, token } = await ownerWithToken();
+      const key = randomUUID();
+      const email = `presence-${randomUUID().slice(0, 8)}@example.test`;
+      expect((await createCustomer(token, key, { email })).status).toBe(201);
+      // Another API process, alive: it claimed the key and is still working on it.
+      const other = new ProcessPresence(env.database.db.sql.options).start();
+      try {
+        for (let attempt = 0; attempt < 100 && other.heldKey === null; attempt += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const holderLock = other.heldKey;
+        expect(holderLock).not.toBeNull();
+        const claimedBy = async (ageMs: number) => {
+          await env.database.db.customer.deleteMany({ where: { organizationId: organization.id } });
+          await env.database.db.idempotencyKey.updateMany({
+            where: { key },
+            data: {
+              status: null,
+              responseBody: Prisma.DbNull,
+              holderLock,
+              createdAt: new Date(Date.now() - ageMs),
+            },
+          });
+        };
+        await claimedBy(10_000);
+        const whileAlive = await createCustomer(token, key, { email });
+        expect(whileAlive.status).toBe(409);
+
+        await other.stop();
+        // Its session closed as it died; a moment ago it may only be reconnecting.
+        await claimedBy(1_000);
+        expect((await createCustomer(token, key, { email })).status).toBe(409);
+        await claimedBy(IDEMPOTENCY_ORPHAN_GRACE_SECONDS * 1000 + 1_000);
+        expect((await createCustomer(token, key, { email: `other-${email}` })).status).toBe(422);
+        const retried = await createCustomer(token, key, { email });
+        expect(retried.status).toBe(201);
+        expect(retried.headers.get('idempotent-replayed')).toBeNull();
+        expect(await env.database.db.customer.count({ where: { organizationId: organization.id } })).toBe(1);
+        const replayed = await createCustomer(token, key, { email });
+        expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      } finally {
+        await other.stop();
+      }
     });
 
     it('keeps keys apart per caller', async () => {

@@ -44,6 +44,7 @@ import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
 import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
+import type { ProcessPresence } from '../../infra/process-presence.js';
 
 export type V1Deps = {
   db: Db;
@@ -76,6 +77,8 @@ export type V1Deps = {
   accountPlatforms?: AccountPlatforms;
   /** Tokens authenticated lately, dropped at every change; without it each request reads its token. */
   accessTokens?: AccessTokenCache;
+  /** This process's presence lock: its idempotency claims are freed at once should it die. */
+  presence?: ProcessPresence;
 };
 
 const PUBLIC_BODY_LIMIT = '64kb';
@@ -212,7 +215,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   router.use(authenticate(deps.db, deps.auth, deps.accessTokens));
   router.use(rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCaller, logger: deps.logger }));
   router.use(express.json({ limit: CALLER_BODY_LIMIT }));
-  router.use(idempotency(deps.db, deps.logger));
+  router.use(idempotency(deps.db, deps.logger, deps.presence));
   registerOrganizationOperations(registry, deps);
   registerAccessTokenOperations(registry, deps);
   registerCustomerOperations(registry, deps);

@@ -1,54 +1,78 @@
 import type { Db } from '../../infra/db.js';
+import { PRESENCE_LOCK_NAMESPACE } from '../../infra/process-presence.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 /** Longer than any request may run (transactions time out at 30 s): an older open claim is orphaned. */
 export const IDEMPOTENCY_CLAIM_LEASE_SECONDS = 120;
+/**
+ * How long a claim is left to its holder even when the holder's presence lock is free: the holder
+ * may be reconnecting its presence session after a blip (1 s), not dead.
+ */
+export const IDEMPOTENCY_ORPHAN_GRACE_SECONDS = 5;
 
 /**
- * Claims `key` for this caller: true when the request may run (a new key, or one older than the
- * replay window), false when a row for it already exists. One statement, so concurrent requests
- * with the same key cannot both win.
+ * Claims `key` for this caller: the claim's time when the request may run (a new key, one older
+ * than the replay window, or an orphaned claim), null when a row for it already exists. One
+ * statement, so concurrent requests with the same key cannot both win. `holderLock` is the claiming
+ * process's presence key, or null when it cannot vouch for itself; then only the lease frees an
+ * orphaned claim.
  */
 export async function claimIdempotencyKey(
   db: Db,
-  claim: { callerKey: string; key: string; method: string; path: string; requestHash: string },
-): Promise<boolean> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    INSERT INTO idempotency_keys (caller_key, key, method, path, request_hash)
-    VALUES (${claim.callerKey}, ${claim.key}, ${claim.method}, ${claim.path}, ${claim.requestHash})
+  claim: {
+    callerKey: string;
+    key: string;
+    method: string;
+    path: string;
+    requestHash: string;
+    holderLock: number | null;
+  },
+): Promise<Date | null> {
+  const rows = await db.$queryRaw<{ created_at: Date }[]>`
+    INSERT INTO idempotency_keys (caller_key, key, method, path, request_hash, holder_lock)
+    VALUES (${claim.callerKey}, ${claim.key}, ${claim.method}, ${claim.path}, ${claim.requestHash}, ${claim.holderLock}::int)
     ON CONFLICT (caller_key, key) DO UPDATE SET
       method = EXCLUDED.method, path = EXCLUDED.path, request_hash = EXCLUDED.request_hash,
-      status = NULL, response_body = NULL, created_at = now()
+      status = NULL, response_body = NULL, holder_lock = EXCLUDED.holder_lock, created_at = now()
     WHERE idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_WINDOW_HOURS})
-       -- A claim nobody answered within the lease belonged to a process that died mid-request:
-       -- the same request may take it over (another body stays refused).
+       -- An open claim belongs to a process that died mid-request when nobody answered it within
+       -- the lease, or at once when its holder's presence lock is free (PostgreSQL dropped it with
+       -- the holder's session): the same request may take it over (another body stays refused).
        OR (idempotency_keys.status IS NULL
            AND idempotency_keys.request_hash = EXCLUDED.request_hash
-           AND idempotency_keys.created_at < now() - make_interval(secs => ${IDEMPOTENCY_CLAIM_LEASE_SECONDS}))
-    RETURNING id::text`;
-  return rows.length === 1;
+           AND (idempotency_keys.created_at < now() - make_interval(secs => ${IDEMPOTENCY_CLAIM_LEASE_SECONDS})
+                OR (idempotency_keys.holder_lock IS NOT NULL
+                    AND idempotency_keys.created_at < now() - make_interval(secs => ${IDEMPOTENCY_ORPHAN_GRACE_SECONDS})
+                    AND pg_try_advisory_xact_lock(${PRESENCE_LOCK_NAMESPACE}::int, idempotency_keys.holder_lock))))
+    RETURNING created_at`;
+  return rows[0]?.created_at ?? null;
 }
 
 export function findIdempotencyKey(db: Db, callerKey: string, key: string) {
   return db.idempotencyKey.findUnique({ where: { callerKey_key: { callerKey, key } } });
 }
 
+/**
+ * The claim made at `claimedAt` settles: a claim another request took over since (this process
+ * looked dead while its answer was delayed) is not theirs to settle.
+ */
 export function completeIdempotencyKey(
   db: Db,
-  callerKey: string,
-  key: string,
+  claim: { callerKey: string; key: string; claimedAt: Date },
   answer: { status: number; body: Prisma.InputJsonValue },
 ) {
-  return db.idempotencyKey.update({
-    where: { callerKey_key: { callerKey, key } },
+  return db.idempotencyKey.updateMany({
+    where: { callerKey: claim.callerKey, key: claim.key, createdAt: claim.claimedAt, status: null },
     data: { status: answer.status, responseBody: answer.body },
   });
 }
 
 /** A request that did not succeed leaves nothing to replay: the key may be used again. */
-export function releaseIdempotencyKey(db: Db, callerKey: string, key: string) {
-  return db.idempotencyKey.deleteMany({ where: { callerKey, key, status: null } });
+export function releaseIdempotencyKey(db: Db, claim: { callerKey: string; key: string; claimedAt: Date }) {
+  return db.idempotencyKey.deleteMany({
+    where: { callerKey: claim.callerKey, key: claim.key, createdAt: claim.claimedAt, status: null },
+  });
 }
 
 export function purgeExpiredIdempotencyKeys(db: Db) {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "idempotency_keys" ADD COLUMN     "holder_lock" INTEGER;
+
