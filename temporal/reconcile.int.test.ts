@@ -32,12 +32,11 @@ const lostStarts = {
 describe('reconcile-checkouts and reconcile-refunds: starting the workflows that crashes lost', () => {
   const env = useTestStack();
   /** Both reconcilers, as their schedules run them. */
-  const reconcile = async () => ({
-    started: [
-      ...(await reconcileCheckoutWorkflows(env.database.db, env.stack.workflows.checkouts)).started,
-      ...(await reconcileRefundWorkflows(env.database.db, env.stack.workflows.refunds)).started,
-    ],
-  });
+  const reconcile = async () => {
+    const checkouts = await reconcileCheckoutWorkflows(env.database.db, env.stack.workflows.checkouts);
+    const refunds = await reconcileRefundWorkflows(env.database.db, env.stack.workflows.refunds);
+    return { started: [...checkouts.started, ...refunds.started], woken: checkouts.woken };
+  };
 
   it('starts a lost confirmed checkout and a lost refund once, leaves recent and running ones alone', async () => {
     const { db } = env.database;
@@ -89,9 +88,7 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
     );
     const order = paid.result.items[0]!;
     expect(order).toMatchObject({ status: 'paid', totalAmount: 1800 });
-    await expect(reconcile()).resolves.toEqual({
-      started: [],
-    });
+    await expect(reconcile()).resolves.toEqual({ started: [], woken: [] });
     await expect(
       env.stack.temporal.workflow.getHandle(checkoutWorkflowId(recent.id)).describe(),
     ).rejects.toThrow();
@@ -111,9 +108,71 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
     expect(settled.refundedAmount).toBe(800);
     expect(await db.sandboxRefund.count()).toBe(1);
     // Still only the recent checkout is unstarted, and it is too young to be taken for lost.
-    await expect(reconcile()).resolves.toEqual({
-      started: [],
+    await expect(reconcile()).resolves.toEqual({ started: [], woken: [] });
+  });
+
+  it('wakes the workflow of a confirmation it was never told about, and charges it once', async () => {
+    const { db } = env.database;
+    const organization = await createOrganization(db);
+    const polar = new Polar({
+      accessToken: await createAccessToken(db, organization.id),
+      serverURL: env.stack.baseUrl,
     });
+    const product = await polar.products.create({
+      name: 'Compass',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 2400, priceCurrency: 'usd' }],
+    });
+    const caller: Caller = {
+      kind: 'organization_access_token',
+      tokenId: randomUUID(),
+      organizationId: organization.id,
+      createdById: null,
+      scopes: ['checkouts:write'],
+    };
+    // The workflow starts as usual; the API dies after committing the confirmation, before its signal.
+    const ctx: CheckoutsContext = {
+      db,
+      publicUrl: env.stack.baseUrl,
+      tax: noTax,
+      workflows: { ...env.stack.workflows.checkouts, signalConfirmed: async () => undefined },
+      checkoutTtlMs: 60 * 60 * 1000,
+      processorMetadata: {},
+    };
+    const checkout = await createCheckout(
+      ctx,
+      caller,
+      checkoutCreateSchema.parse({ products: [product.id] }),
+    );
+    const confirm = (email: string) =>
+      confirmClientCheckout(
+        ctx,
+        checkout.client_secret,
+        checkoutConfirmSchema.parse({
+          customer_email: email,
+          customer_billing_address: { country: 'FR' },
+          confirmation_token_id: 'pm_card_visa',
+        }),
+      );
+    await confirm('unheard@example.test');
+    const handle = env.stack.temporal.workflow.getHandle(checkoutWorkflowId(checkout.id));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    // Young, it may still be on its way: left alone.
+    expect((await reconcile()).woken).toEqual([]);
+    await db.checkout.update({
+      where: { id: checkout.id },
+      data: { modifiedAt: new Date(Date.now() - 2 * 60 * 1000) },
+    });
+    expect((await reconcile()).woken).toEqual([checkoutWorkflowId(checkout.id)]);
+    const paid = await eventually(
+      () => polar.orders.list({ checkoutId: checkout.id }),
+      (page) => page.result.items.length === 1,
+    );
+    expect(paid.result.items[0]).toMatchObject({ status: 'paid', totalAmount: 2400 });
+    expect(await handle.result()).toBe('succeeded');
+    // Settled: nothing left to wake, and one charge.
+    expect((await reconcile()).woken).toEqual([]);
+    expect(await db.sandboxPayment.count({ where: { amount: 2400 } })).toBe(1);
   });
 
   it('starts the workflow of a billable subscription that has none, once', async () => {

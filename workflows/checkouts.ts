@@ -189,7 +189,10 @@ async function settlePayment(checkoutId: string, paymentId: string | null): Prom
 
 const { reconcileCheckouts } = proxyActivities<CheckoutActivities>({ startToCloseTimeout: '5 minutes' });
 
-/** Run by the `reconcile-checkouts` schedule: starts the workflows that checkouts are missing. */
-export async function reconcileCheckoutsWorkflow(): Promise<{ started: string[] }> {
+/**
+ * Run by the `reconcile-checkouts` schedule: starts the workflows that checkouts are missing and
+ * wakes those that missed a confirmation.
+ */
+export async function reconcileCheckoutsWorkflow(): Promise<{ started: string[]; woken: string[] }> {
   return reconcileCheckouts();
 }

@@ -100,6 +100,20 @@ export function findUnfinishedCheckouts(db: Db, before: Date, limit: number) {
 }
 
 /**
+ * Confirmations no charge has started for since `before`: their workflow was never told (the API
+ * died between the commit and the signal). A payment waiting for the buyer's authentication or the
+ * processor has its id or client secret by then, and is not one of them.
+ */
+export function findStalledConfirmations(db: Db, before: Date, limit: number) {
+  return db.checkout.findMany({
+    where: { status: 'confirmed', paymentId: null, paymentClientSecret: null, modifiedAt: { lt: before } },
+    select: { id: true, paymentAttempt: true },
+    orderBy: { modifiedAt: 'asc' },
+    take: limit,
+  });
+}
+
+/**
  * Serializes the confirmations of one buyer in an organization (by their email, which every
  * confirmation has), for the rules that look at the buyer's other plans.
  */

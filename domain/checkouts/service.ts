@@ -20,6 +20,7 @@ import {
   findCheckoutBySecret,
   findCheckoutProgress,
   findEmbedOrigin,
+  findStalledConfirmations,
   findUnfinishedCheckouts,
   insertCheckout,
   listCheckoutExportRows,
@@ -29,6 +30,7 @@ import {
   type CheckoutRow,
 } from './repository.js';
 import {
+  checkoutWorkflowId,
   savesCardWithoutCharge,
   withoutRefusedPrefills,
   type CheckoutPaymentSignal,
@@ -749,16 +751,22 @@ export async function checkoutWorkflowState(db: Db, id: string): Promise<Checkou
 const RECONCILE_MIN_AGE_MS = 60_000;
 
 /**
- * Starts the workflow of every unfinished checkout that has none: the healing path for a crash or
- * a Temporal outage between the commit and the start.
+ * The healing path for a crash or a Temporal outage between a commit and what should follow it:
+ * starts the workflow of every unfinished checkout that has none, and wakes the workflow of every
+ * confirmation it was never told about (a wake-up is harmless: the workflow re-reads the row and
+ * charges an attempt at most once).
  */
 export async function reconcileCheckoutWorkflows(
   db: Db,
   workflows: CheckoutWorkflows,
   now = new Date(),
-): Promise<{ started: string[] }> {
-  const unfinished = await findUnfinishedCheckouts(db, new Date(now.getTime() - RECONCILE_MIN_AGE_MS), 500);
-  return { started: await workflows.startMissing(unfinished.map(({ id }) => id)) };
+): Promise<{ started: string[]; woken: string[] }> {
+  const before = new Date(now.getTime() - RECONCILE_MIN_AGE_MS);
+  const unfinished = await findUnfinishedCheckouts(db, before, 500);
+  const started = await workflows.startMissing(unfinished.map(({ id }) => id));
+  const stalled = await findStalledConfirmations(db, before, 500);
+  for (const { id, paymentAttempt } of stalled) await workflows.signalConfirmed(id, paymentAttempt);
+  return { started, woken: stalled.map(({ id }) => checkoutWorkflowId(id)) };
 }
 
 export { recordUpdated as recordCheckoutUpdated };
