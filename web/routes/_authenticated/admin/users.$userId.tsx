@@ -23,9 +23,9 @@ function UserPage() {
   const user = useQuery(userQuery(userId));
   const [error, setError] = useState<string | null>(null);
 
-  const onResult = (result: string | null) => {
+  const onResult = async (result: string | null) => {
     setError(result);
-    void queryClient.invalidateQueries({ queryKey: adminKeys.users });
+    await queryClient.invalidateQueries({ queryKey: adminKeys.users });
   };
 
   async function impersonate() {

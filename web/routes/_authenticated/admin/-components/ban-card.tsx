@@ -14,11 +14,11 @@ export function BanCard({ user, onResult }: { user: ManagedUser; onResult: OnRes
       banReason: reason || undefined,
       banExpiresIn: days ? Number(days) * DAY_SECONDS : undefined,
     });
-    onResult(errorMessage(result.error));
+    await onResult(errorMessage(result.error));
   }
   async function unban() {
     const result = await authClient.admin.unbanUser({ userId: user.id });
-    onResult(errorMessage(result.error));
+    await onResult(errorMessage(result.error));
   }
   if (user.banned) {
     return (

@@ -9,5 +9,8 @@ export type ManagedUser = {
   banExpires?: Date | string | null;
 };
 
-/** How a card reports the outcome of its call: Better Auth's message, or null when it worked. */
-export type OnResult = (error: string | null) => void;
+/**
+ * How a card reports the outcome of its call: Better Auth's message, or null when it worked.
+ * Resolves once the page shows the user as the call left them.
+ */
+export type OnResult = (error: string | null) => Promise<void>;

@@ -8,11 +8,11 @@ export function SessionsCard({ user, onResult }: { user: ManagedUser; onResult: 
   const sessions = useQuery(userSessionsQuery(user.id));
   async function revoke(sessionToken: string) {
     const result = await authClient.admin.revokeUserSession({ sessionToken });
-    onResult(errorMessage(result.error));
+    await onResult(errorMessage(result.error));
   }
   async function revokeAll() {
     const result = await authClient.admin.revokeUserSessions({ userId: user.id });
-    onResult(errorMessage(result.error));
+    await onResult(errorMessage(result.error));
   }
   const list = sessions.data?.sessions ?? [];
   return (
