@@ -93,24 +93,42 @@ describe('a token two API processes hold in memory', () => {
     });
     const read = `/v1/organizations/${organization.id}`;
     // Held by both: every further request of theirs is answered from memory.
-    for (let i = 0; i < 3; i += 1) expect(await bothAnswer(read, token, 200)).toBeLessThan(1000);
+    for (let i = 0; i < 3; i += 1) await bothAnswer(read, token, 200);
 
+    /**
+     * Within a second of the commit, counted beyond one round trip to both as long as it takes
+     * right now: the bound is on noticing the change, not on how busy the machine is.
+     */
+    const refusedWithinASecond = async (change: () => Promise<unknown>, status: number) => {
+      await bothAnswer(read, token, 200); // held again by both after the last change
+      const roundTripMs = await bothAnswer(read, token, 200);
+      await change();
+      expect(await bothAnswer(read, token, status)).toBeLessThan(1000 + roundTripMs);
+    };
+    await refusedWithinASecond(
+      () =>
+        database.db.organizationAccessToken.update({
+          where: { id: record.id },
+          data: { scopes: ['customers:read'] },
+        }),
+      403,
+    );
     await database.db.organizationAccessToken.update({
       where: { id: record.id },
-      data: { scopes: ['customers:read'] },
+      data: { scopes: ['organizations:read'] },
     });
-    expect(await bothAnswer(read, token, 403)).toBeLessThan(1000);
-
-    await database.db.organizationAccessToken.update({
-      where: { id: record.id },
-      data: { scopes: ['organizations:read'], expiresAt: new Date(Date.now() - 1000) },
-    });
-    expect(await bothAnswer(read, token, 401)).toBeLessThan(1000);
-
+    await refusedWithinASecond(
+      () =>
+        database.db.organizationAccessToken.update({
+          where: { id: record.id },
+          data: { expiresAt: new Date(Date.now() - 1000) },
+        }),
+      401,
+    );
     await database.db.organizationAccessToken.update({ where: { id: record.id }, data: { expiresAt: null } });
-    expect(await bothAnswer(read, token, 200)).toBeLessThan(1000);
-
-    await database.db.organizationAccessToken.delete({ where: { id: record.id } });
-    expect(await bothAnswer(read, token, 401)).toBeLessThan(1000);
+    await refusedWithinASecond(
+      () => database.db.organizationAccessToken.delete({ where: { id: record.id } }),
+      401,
+    );
   });
 });
