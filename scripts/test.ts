@@ -1,16 +1,25 @@
-// `npm test`: static checks, then every Jest project against real services started here.
+// `npm test`: static checks and every Jest project against real services started here, run side
+// by side in lanes (TEST_LANES, default 2: the machine's two cores are the limit, not waiting).
 // `npm run test:<project>` runs one project (unit, integration, workflow, e2e); any other argument
 // goes to Jest, e.g. `npm run test:integration -- api/health -t readiness`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { findFreePort } from '../infra/processes.js';
+import { buildSteps } from './build.js';
 import { bundleWorkflows } from '../temporal/bundle.js';
 import { startTemporalDevServer } from '../temporal/dev-server.js';
 import { testEnvKeys } from '../test/env.js';
-import { build } from './build.js';
 import { openToolingPostgres } from './lib/local-database.js';
 import { projectRoot, resolveDataDir } from './lib/paths.js';
 import { migrateDeploy } from './lib/prisma-cli.js';
@@ -48,10 +57,26 @@ const cleanups: (() => Promise<void>)[] = [];
 const dataDir = resolveDataDir(process.env.DATA_DIR ?? '.data');
 const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Where a job's output goes: the terminal itself, or a log file shown whole when the job ends. */
+type Output = { kind: 'terminal' } | { kind: 'file'; file: string };
+
+function run(
+  command: string,
+  args: string[],
+  output: Output,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: projectRoot, env, stdio: 'inherit' });
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const toFile = output.kind === 'file';
+    const child = spawn(command, args, { cwd: projectRoot, env, stdio: toFile ? 'pipe' : 'inherit' });
+    if (toFile) {
+      const log = createWriteStream(output.file, { flags: 'a' });
+      child.stdout?.pipe(log, { end: false });
+      child.stderr?.pipe(log, { end: false });
+      child.once('close', (code, signal) => log.end(() => resolve(code ?? (signal ? 1 : 0))));
+    } else {
+      child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    }
   });
 }
 
@@ -99,12 +124,7 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
   if (projectsToRun.includes('schemathesis')) {
     env[testEnvKeys.schemathesis] = await ensureSchemathesis(progress);
   }
-  if (projectsToRun.includes('e2e')) {
-    await ensureChromium(progress);
-    const started = Date.now();
-    await build();
-    console.log(`  ✓ production build for e2e (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  }
+  if (projectsToRun.includes('e2e')) await ensureChromium(progress);
 
   // Under DATA_DIR like the run's other state, so runs with their own DATA_DIR never share a cluster.
   const postgres = await openToolingPostgres({ name: 'test-postgres', dataDir });
@@ -154,53 +174,127 @@ function readJestCounts(resultsFile: string) {
   };
 }
 
-async function main(): Promise<number> {
-  const failures: string[] = [];
-  if (runStatic) {
-    banner('static checks: typecheck, lint, format');
-    for (const [name, command, args] of [
-      ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
-      ['typecheck web', bin('tsc'), ['--noEmit', '-p', 'web/tsconfig.json']],
-      ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
-      ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
-    ] as const) {
-      if ((await run(command, [...args])) !== 0) failures.push(name);
-      else console.log(`  ✓ ${name}`);
-    }
-  }
-  if (selectedProjects.length === 0) return failures.length === 0 ? 0 : 1;
+type Job = {
+  name: string;
+  /** Runs the job, its output going to `output`; resolves to whether it passed. */
+  work(output: Output): Promise<boolean>;
+};
 
-  banner('services');
-  const env = await startServices(selectedProjects);
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
+/**
+ * Runs the jobs in `lanes` lanes, in the order listed. With one job or one lane its output
+ * streams to the terminal; otherwise each job writes to its log and the log is shown whole when
+ * the job ends, so the projects' reports never interleave.
+ */
+async function runInLanes(jobs: Job[], lanes: number): Promise<string[]> {
+  const failures: string[] = [];
+  const stream = jobs.length === 1 || lanes === 1;
+  const queue = [...jobs];
+  const lane = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const started = Date.now();
+      if (stream) {
+        banner(job.name);
+        if (!(await job.work({ kind: 'terminal' }))) failures.push(job.name);
+        continue;
+      }
+      const file = path.join(dataDir, 'logs', `test-${job.name}.log`);
+      rmSync(file, { force: true });
+      console.log(`  … ${job.name} (log: ${path.relative(process.cwd(), file)})`);
+      const passed = await job.work({ kind: 'file', file });
+      banner(`${job.name}: ${passed ? 'passed' : 'FAILED'} in ${seconds(started)}`);
+      process.stdout.write(readFileSync(file, 'utf8'));
+      if (!passed) failures.push(job.name);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
+  return failures;
+}
+
+const staticChecks = [
+  ['typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  ['typecheck web', bin('tsc'), ['--noEmit', '-p', 'web/tsconfig.json']],
+  ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ['format', bin('prettier'), ['--check', '--log-level', 'warn', '.']],
+] as const;
+
+async function main(): Promise<number> {
+  mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
+  const runStarted = Date.now();
+  // Once, before anything reads the clients: the lanes below only read them.
+  await buildSteps['generate clients']();
+  // The static checks and e2e's build need no services: they run while the services start.
+  if (selectedProjects.length > 0) banner('services');
+  const services =
+    selectedProjects.length > 0 ? startServices(selectedProjects) : Promise.resolve(process.env);
+  // Awaited by every job, so a failed start fails the run once and no job waits forever.
+  services.catch(() => undefined);
   const totals = { passed: 0, failed: 0, skipped: 0 };
-  // Jest writes its results here; a fresh clone running only unit tests has no data folder yet.
-  mkdirSync(dataDir, { recursive: true });
-  for (const project of selectedProjects) {
-    banner(`jest: ${project}`);
-    const resultsFile = path.join(dataDir, `jest-${project}.json`);
-    rmSync(resultsFile, { force: true });
-    const code = await run(
-      process.execPath,
-      [
-        '--experimental-vm-modules',
-        '--no-warnings=ExperimentalWarning',
-        bin('jest'),
-        '--selectProjects',
-        project,
-        '--json',
-        `--outputFile=${resultsFile}`,
-        ...jestSettings[project],
-        ...jestArgs,
-      ],
-      env,
-    );
-    const counts = readJestCounts(resultsFile);
-    totals.passed += counts.passed;
-    totals.failed += counts.failed;
-    totals.skipped += counts.skipped;
-    if (code !== 0) failures.push(project);
-  }
-  banner(failures.length === 0 ? 'all checks passed' : `failed: ${failures.join(', ')}`);
+
+  const jestJob = (project: Project): Job => ({
+    name: project,
+    async work(output) {
+      // The stack e2e starts runs the production build; its own process, so its output is the job's.
+      if (
+        project === 'e2e' &&
+        (await run(bin('tsx'), ['scripts/build.ts', '--clients-generated'], output)) !== 0
+      ) {
+        return false;
+      }
+      const env = await services;
+      const resultsFile = path.join(dataDir, `jest-${project}.json`);
+      rmSync(resultsFile, { force: true });
+      const code = await run(
+        process.execPath,
+        [
+          '--experimental-vm-modules',
+          '--no-warnings=ExperimentalWarning',
+          bin('jest'),
+          '--selectProjects',
+          project,
+          '--json',
+          `--outputFile=${resultsFile}`,
+          ...jestSettings[project],
+          ...jestArgs,
+        ],
+        output,
+        env,
+      );
+      const counts = readJestCounts(resultsFile);
+      totals.passed += counts.passed;
+      totals.failed += counts.failed;
+      totals.skipped += counts.skipped;
+      return code === 0;
+    },
+  });
+  const staticJob: Job = {
+    name: 'static',
+    async work(output) {
+      let passed = true;
+      for (const [name, command, args] of staticChecks) {
+        const code = await run(command, [...args], output);
+        const line = code === 0 ? `  ✓ ${name}\n` : `  ✗ ${name}\n`;
+        if (output.kind === 'file') writeFileSync(output.file, line, { flag: 'a' });
+        else process.stdout.write(line);
+        passed &&= code === 0;
+      }
+      return passed;
+    },
+  };
+
+  // Longest first, so the lanes end close together; the static checks early, while the services
+  // start (e2e's build fills that time in the other lane).
+  const order: (Project | 'static')[] = ['e2e', 'static', 'integration', 'schemathesis', 'workflow', 'unit'];
+  const jobs = order
+    .filter((name) => (name === 'static' ? runStatic : selectedProjects.includes(name)))
+    .map((name) => (name === 'static' ? staticJob : jestJob(name)));
+  const lanes = Number(process.env.TEST_LANES ?? 2);
+  const failures = await runInLanes(jobs, Number.isInteger(lanes) && lanes > 0 ? lanes : 2);
+
+  banner(
+    failures.length === 0 ? `all checks passed in ${seconds(runStarted)}` : `failed: ${failures.join(', ')}`,
+  );
   // One plain closing line for whoever reads the log last (CI included).
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return failures.length === 0 ? 0 : 1;
