@@ -80,7 +80,7 @@ export type EventWhere = {
   organizationIds: string[];
   startTimestamp?: Date;
   endTimestamp?: Date;
-  /** From `resolveEventCustomers`: the customers asked for, by id and by external id. */
+  /** The customers asked for, by id and by external id (each completed the other way in SQL). */
   customers?: EventCustomers;
   names?: string[];
   sources?: EventSource[];
@@ -90,30 +90,6 @@ export type EventWhere = {
 };
 
 export type EventCustomers = { ids: string[]; externalIds: string[] };
-
-/**
- * A filter by customer ids and/or external ids, completed: a customer's events are those stored
- * with their id and those sent for their external id before they had it (stored without an id),
- * so each customer named one way is looked up the other way too.
- */
-export async function resolveEventCustomers(
-  sql: SqlClient,
-  organizationIds: string[],
-  customerIds: string[],
-  externalIds: string[],
-): Promise<EventCustomers> {
-  const { rows } = await sql.query<{ id: string; externalId: string | null }>(
-    `SELECT id, external_id AS "externalId" FROM customers
-     WHERE organization_id = ANY($1::uuid[]) AND (id = ANY($2::uuid[]) OR external_id = ANY($3::text[]))`,
-    [organizationIds, customerIds, externalIds],
-  );
-  return {
-    ids: [...new Set([...customerIds, ...rows.map((row) => row.id)])],
-    externalIds: [
-      ...new Set([...externalIds, ...rows.flatMap((row) => (row.externalId ? [row.externalId] : []))]),
-    ],
-  };
-}
 
 /**
  * The WHERE clause of a read of `events e`. A customer's events are those stored with their id,
@@ -126,10 +102,19 @@ function whereClause(where: EventWhere, params: Parameters): string {
   if (where.names) conditions.push(`e.name = ANY(${params.add(where.names, '::text[]')})`);
   if (where.sources) conditions.push(`e.source = ANY(${params.add(where.sources, '::text[]')})`);
   if (where.customers) {
-    // Two plain arrays, so the planner can OR the customer index with the unattached events' one.
+    // A customer's events are those stored with their id and those sent for their external id
+    // before they had it (stored without an id), so each customer named one way is looked up the
+    // other way too. The lookups are init plans, computed once into two arrays, so the planner
+    // still ORs the customer index with the unattached events' one, in this one statement.
+    const organizations = params.add(where.organizationIds, '::uuid[]');
+    const ids = params.add(where.customers.ids, '::uuid[]');
+    const externalIds = params.add(where.customers.externalIds, '::text[]');
+    const named = `FROM customers c WHERE c.organization_id = ANY(${organizations})
+                     AND (c.id = ANY(${ids}) OR c.external_id = ANY(${externalIds}))`;
     conditions.push(
-      `(e.customer_id = ANY(${params.add(where.customers.ids, '::uuid[]')})
-        OR (e.customer_id IS NULL AND e.external_customer_id = ANY(${params.add(where.customers.externalIds, '::text[]')})))`,
+      `(e.customer_id = ANY(${ids} || ARRAY(SELECT c.id ${named}))
+        OR (e.customer_id IS NULL
+            AND e.external_customer_id = ANY(${externalIds} || ARRAY(SELECT c.external_id ${named} AND c.external_id IS NOT NULL))))`,
     );
   }
   if (where.filter) conditions.push(`(${filterSql(where.filter, params)})`);

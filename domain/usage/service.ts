@@ -16,7 +16,6 @@ import {
   listEventNameRows,
   listEventRows,
   meterQuantityRows,
-  resolveEventCustomers,
   type EventCustomers,
   type EventRecord,
   type EventWhere,
@@ -140,20 +139,11 @@ async function organizationResolver(db: Db, caller: Caller) {
 }
 
 /** The `customers` filter of a read, when the query names customers by id or external id. */
-async function customersOf(
-  db: Db,
-  organizationIds: string[],
-  query: { customer_id?: string[]; external_customer_id?: string[] },
-): Promise<{ customers?: EventCustomers }> {
+function customersOf(query: { customer_id?: string[]; external_customer_id?: string[] }): {
+  customers?: EventCustomers;
+} {
   if (!query.customer_id && !query.external_customer_id) return {};
-  return {
-    customers: await resolveEventCustomers(
-      db.sql,
-      organizationIds,
-      query.customer_id ?? [],
-      query.external_customer_id ?? [],
-    ),
-  };
+  return { customers: { ids: query.customer_id ?? [], externalIds: query.external_customer_id ?? [] } };
 }
 
 /** Events with their customers, read in one query for the page. */
@@ -192,7 +182,7 @@ export async function listEvents(
     organizationIds,
     ...(query.start_timestamp ? { startTimestamp: new Date(query.start_timestamp) } : {}),
     ...(query.end_timestamp ? { endTimestamp: new Date(query.end_timestamp) } : {}),
-    ...(await customersOf(db, organizationIds, query)),
+    ...customersOf(query),
     ...(query.name ? { names: query.name } : {}),
     ...(query.source ? { sources: query.source } : {}),
     ...(Object.keys(query.metadata).length > 0 ? { metadata: query.metadata } : {}),
@@ -219,7 +209,7 @@ export async function listEventNames(db: Db, caller: Caller, query: EventNamesQu
     db.sql,
     {
       organizationIds,
-      ...(await customersOf(db, organizationIds, query)),
+      ...customersOf(query),
       ...(query.source ? { sources: query.source } : {}),
       ...(query.query ? { query: query.query } : {}),
     },
@@ -262,7 +252,7 @@ export async function meterQuantities(
     where: {
       organizationIds: [meter.organizationId],
       filter: filterSchema.parse(meter.filter),
-      ...(await customersOf(db, [meter.organizationId], query)),
+      ...customersOf(query),
     },
     aggregation: aggregationSchema.parse(meter.aggregation),
     interval: query.interval,
