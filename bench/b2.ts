@@ -1,7 +1,9 @@
 // B2: reading usage back. (1) `GET /v1/meters/{id}/quantities` for one customer's month by day in a
 // table of B2_EVENTS events (10 million by default) against the hand-written SQL for the same
 // answer, from the same number of clients; (2) `GET /v1/customers/{id}/state` (what a seller's app
-// checks a balance with on every request) against an Express hello-world.
+// checks a balance with on every request) against an Express hello-world. A floor for (1): bare
+// Express running the hand-written SQL behind the same HTTP load, which is what any HTTP API
+// in front of that query can reach on this machine.
 //
 // The events are written by one INSERT … SELECT over generate_series (ids in UUIDv7 order, as
 // ingestion makes them), their indexes built afterwards as a restore would: a fresh table's
@@ -9,6 +11,7 @@
 import { issueAccessToken } from '../domain/access-tokens/service.js';
 import { createDb, type Db } from '../infra/db.js';
 import { openToolingPostgres } from '../scripts/lib/local-database.js';
+import { HAND_WRITTEN_QUANTITIES_SQL } from './b2-sql.js';
 import {
   createBalance,
   createTokensMeter,
@@ -74,6 +77,23 @@ export async function runB2(): Promise<BenchmarkResult[]> {
     const hello = await loadTest(`${bare.url}/hello`, STATE_LOAD);
     await bare.stop();
 
+    const floorServer = await startServerProcess('bench/b3-server.ts', ['quantities-floor'], {
+      DATABASE_URL: databaseUrl,
+    });
+    const floor = await loadTest(
+      `${floorServer.url}/quantities?${new URLSearchParams({ customer_id: customer.id, start: start.toISOString(), end: end.toISOString() })}`,
+      LOAD,
+    );
+    await floorServer.stop();
+    const stateFloorServer = await startServerProcess('bench/b3-server.ts', ['state-floor'], {
+      DATABASE_URL: databaseUrl,
+    });
+    const stateFloor = await loadTest(
+      `${stateFloorServer.url}/customers/${customer.id}/state?organization_id=${organization.id}`,
+      STATE_LOAD,
+    );
+    await stateFloorServer.stop();
+
     const full = await startServerProcess('bench/b3-server.ts', ['full'], { DATABASE_URL: databaseUrl });
     const headers = { authorization: `Bearer ${token}` };
     const quantities = await loadTest(`${full.url}/v1/meters/${meter.id}/quantities?${query}`, {
@@ -83,6 +103,8 @@ export async function runB2(): Promise<BenchmarkResult[]> {
     const state = await loadTest(`${full.url}/v1/customers/${customer.id}/state`, { ...STATE_LOAD, headers });
     await full.stop();
     for (const [name, result] of [
+      ['quantities floor', floor],
+      ['state floor', stateFloor],
       ['quantities', quantities],
       ['state', state],
     ] as const) {
@@ -96,12 +118,16 @@ export async function runB2(): Promise<BenchmarkResult[]> {
     return [
       {
         benchmark: 'B2',
-        description: `GET /v1/meters/{id}/quantities (sum meter, one customer's month by day: ${monthEvents} events of ${EVENTS} in the table, loaded in ${loadSeconds} s) through the API in its own process vs the hand-written SQL for the same buckets and total from this process without HTTP; ${LOAD.connections} clients each, ${LOAD.durationSeconds} s`,
+        description: `GET /v1/meters/{id}/quantities (sum meter, one customer's month by day: ${monthEvents} events of ${EVENTS} in the table, loaded in ${loadSeconds} s) through the API in its own process vs the hand-written SQL for the same buckets and total from this process without HTTP; ${LOAD.connections} clients each, ${LOAD.durationSeconds} s. Floor (bare Express running the hand-written SQL with node-postgres, same load): ${floor.requestsPerSecond} requests/s, ratio ${round(floor.requestsPerSecond / baseline.callsPerSecond)}`,
         figure: {
           name: 'meter quantities',
           value: quantities.requestsPerSecond,
           unit: 'requests/s',
-          details: { p50_ms: quantities.p50Ms, p99_ms: quantities.p99Ms },
+          details: {
+            p50_ms: quantities.p50Ms,
+            p99_ms: quantities.p99Ms,
+            share_of_floor: round(quantities.requestsPerSecond / floor.requestsPerSecond),
+          },
         },
         baseline: {
           name: 'hand-written SQL',
@@ -113,12 +139,16 @@ export async function runB2(): Promise<BenchmarkResult[]> {
       },
       {
         benchmark: 'B2',
-        description: `GET /v1/customers/{id}/state (token auth, the customer, subscriptions, grants and meter balances) vs Express hello-world; autocannon, ${STATE_LOAD.connections} connections, ${STATE_LOAD.durationSeconds} s over loopback, same table`,
+        description: `GET /v1/customers/{id}/state (token auth, the customer, subscriptions, grants and meter balances) vs Express hello-world; autocannon, ${STATE_LOAD.connections} connections, ${STATE_LOAD.durationSeconds} s over loopback, same table. Floor (bare Express running customer state's statement with node-postgres): ${stateFloor.requestsPerSecond} requests/s, ratio ${round(stateFloor.requestsPerSecond / hello.requestsPerSecond)}`,
         figure: {
           name: 'customer state (balance check)',
           value: state.requestsPerSecond,
           unit: 'requests/s',
-          details: { p50_ms: state.p50Ms, p99_ms: state.p99Ms },
+          details: {
+            p50_ms: state.p50Ms,
+            p99_ms: state.p99Ms,
+            share_of_floor: round(state.requestsPerSecond / stateFloor.requestsPerSecond),
+          },
         },
         baseline: {
           name: 'express hello-world',
@@ -161,17 +191,6 @@ async function loadEvents(db: Db, organizationId: string): Promise<number> {
 
 /** The same buckets and total, written by hand for this one meter (sum of tokens of api_call). */
 async function handWrittenQuantities(db: Db, customerId: string, start: Date, end: Date) {
-  const { rows } = await db.sql.query(
-    `SELECT d.day, coalesce(s.tokens, 0) AS quantity, sum(coalesce(s.tokens, 0)) OVER () AS total
-     FROM generate_series(date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC'), $3::timestamptz AT TIME ZONE 'UTC', '1 day') AS d(day)
-     LEFT JOIN (
-       SELECT date_trunc('day', timestamp AT TIME ZONE 'UTC') AS day, sum((metadata->>'tokens')::numeric) AS tokens
-       FROM events
-       WHERE customer_id = $1 AND name = 'api_call' AND source = 'user' AND timestamp >= $2 AND timestamp <= $3
-       GROUP BY 1
-     ) s ON s.day = d.day
-     ORDER BY d.day`,
-    [customerId, start, end],
-  );
+  const { rows } = await db.sql.query(HAND_WRITTEN_QUANTITIES_SQL, [customerId, start, end]);
   return rows;
 }

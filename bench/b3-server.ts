@@ -1,6 +1,8 @@
 // B3's two servers: `full` is Tollgate's API app with every middleware and a real database;
 // `bare` is an Express hello-world, the baseline for what Express itself costs on this machine;
-// `floor` is bare Express reading the same organization row with node-postgres.
+// `floor` is bare Express reading the same organization row with node-postgres; `quantities-floor`
+// is bare Express running B2's hand-written quantities query, `state-floor` customer state's
+// statement.
 import { noTax } from '../domain/tax/rules.js';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -17,6 +19,8 @@ import { LocalFileStorage } from '../integrations/local-disk/storage.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalStarters } from '../temporal/starters.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
+import { findLiveCustomerWithHoldings } from '../domain/customers/repository.js';
+import { HAND_WRITTEN_QUANTITIES_SQL } from './b2-sql.js';
 
 const mode = process.argv[2];
 
@@ -41,6 +45,29 @@ if (mode === 'bare') {
   app.get('/organizations/:id', async (req, res) => {
     const { rows } = await pool.query('SELECT * FROM organizations WHERE id = $1::uuid', [req.params.id]);
     res.json(rows[0]);
+  });
+  listen(app);
+} else if (mode === 'quantities-floor') {
+  // B2's floor: its hand-written quantities query behind bare Express.
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const app = express();
+  app.get('/quantities', async (req, res) => {
+    const { customer_id: customerId, start, end } = req.query as Record<string, string>;
+    const { rows } = await pool.query(HAND_WRITTEN_QUANTITIES_SQL, [customerId, start, end]);
+    res.json(rows);
+  });
+  listen(app);
+} else if (mode === 'state-floor') {
+  // B2's other floor: customer state's own statement behind bare Express, answered as it comes.
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const app = express();
+  app.get('/customers/:id/state', async (req, res) => {
+    const organizationId = String(req.query.organization_id);
+    res.json(await findLiveCustomerWithHoldings(pool, [organizationId], { id: req.params.id }));
   });
   listen(app);
 } else if (mode === 'full') {
@@ -102,5 +129,5 @@ if (mode === 'bare') {
   });
   listen(app);
 } else {
-  throw new Error('usage: b3-server.ts full|floor|bare');
+  throw new Error('usage: b3-server.ts full|floor|quantities-floor|state-floor|bare');
 }
