@@ -31,6 +31,15 @@ function listen(app: express.Express) {
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
 }
 
+/** A floor: bare Express with one route over a node-postgres pool and nothing else. */
+function floorServer(route: (app: express.Express, pool: pg.Pool) => void) {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is required');
+  const app = express();
+  route(app, new pg.Pool({ connectionString: databaseUrl, max: 10 }));
+  listen(app);
+}
+
 if (mode === 'bare') {
   const app = express();
   app.get('/hello', (_req, res) => {
@@ -38,38 +47,28 @@ if (mode === 'bare') {
   });
   listen(app);
 } else if (mode === 'floor') {
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is required');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const app = express();
-  app.get('/organizations/:id', async (req, res) => {
-    const { rows } = await pool.query('SELECT * FROM organizations WHERE id = $1::uuid', [req.params.id]);
-    res.json(rows[0]);
-  });
-  listen(app);
+  floorServer((app, pool) =>
+    app.get('/organizations/:id', async (req, res) => {
+      const { rows } = await pool.query('SELECT * FROM organizations WHERE id = $1::uuid', [req.params.id]);
+      res.json(rows[0]);
+    }),
+  );
 } else if (mode === 'quantities-floor') {
-  // B2's floor: its hand-written quantities query behind bare Express.
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is required');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const app = express();
-  app.get('/quantities', async (req, res) => {
-    const { customer_id: customerId, start, end } = req.query as Record<string, string>;
-    const { rows } = await pool.query(HAND_WRITTEN_QUANTITIES_SQL, [customerId, start, end]);
-    res.json(rows);
-  });
-  listen(app);
+  floorServer((app, pool) =>
+    app.get('/quantities', async (req, res) => {
+      const { customer_id: customerId, start, end } = req.query as Record<string, string>;
+      const { rows } = await pool.query(HAND_WRITTEN_QUANTITIES_SQL, [customerId, start, end]);
+      res.json(rows);
+    }),
+  );
 } else if (mode === 'state-floor') {
-  // B2's other floor: customer state's own statement behind bare Express, answered as it comes.
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new Error('DATABASE_URL is required');
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const app = express();
-  app.get('/customers/:id/state', async (req, res) => {
-    const organizationId = String(req.query.organization_id);
-    res.json(await findLiveCustomerWithHoldings(pool, [organizationId], { id: req.params.id }));
-  });
-  listen(app);
+  // Answered as the statement returns it: no token, no views.
+  floorServer((app, pool) =>
+    app.get('/customers/:id/state', async (req, res) => {
+      const organizationId = String(req.query.organization_id);
+      res.json(await findLiveCustomerWithHoldings(pool, [organizationId], { id: req.params.id }));
+    }),
+  );
 } else if (mode === 'full') {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is required');

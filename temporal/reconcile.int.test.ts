@@ -38,7 +38,8 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
     return { started: [...checkouts.started, ...refunds.started], woken: checkouts.woken };
   };
 
-  it('starts a lost confirmed checkout and a lost refund once, leaves recent and running ones alone', async () => {
+  /** A seller with one product at `priceAmount`, and what the services need to sell it. */
+  async function sellerOf(name: string, priceAmount: number, workflows: CheckoutsContext['workflows']) {
     const { db } = env.database;
     const organization = await createOrganization(db);
     const polar = new Polar({
@@ -46,9 +47,9 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
       serverURL: env.stack.baseUrl,
     });
     const product = await polar.products.create({
-      name: 'Atlas',
+      name,
       recurringInterval: null,
-      prices: [{ amountType: 'fixed', priceAmount: 1800, priceCurrency: 'usd' }],
+      prices: [{ amountType: 'fixed', priceAmount, priceCurrency: 'usd' }],
     });
     const caller: Caller = {
       kind: 'organization_access_token',
@@ -61,10 +62,15 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
       db,
       publicUrl: env.stack.baseUrl,
       tax: noTax,
-      workflows: lostStarts,
+      workflows,
       checkoutTtlMs: 60 * 60 * 1000,
       processorMetadata: {},
     };
+    return { db, polar, product, caller, ctx };
+  }
+
+  it('starts a lost confirmed checkout and a lost refund once, leaves recent and running ones alone', async () => {
+    const { db, polar, product, caller, ctx } = await sellerOf('Atlas', 1800, lostStarts);
     const lost = await createCheckout(ctx, caller, checkoutCreateSchema.parse({ products: [product.id] }));
     await confirmClientCheckout(
       ctx,
@@ -112,33 +118,11 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
   });
 
   it('wakes the workflow of a confirmation it was never told about, and charges it once', async () => {
-    const { db } = env.database;
-    const organization = await createOrganization(db);
-    const polar = new Polar({
-      accessToken: await createAccessToken(db, organization.id),
-      serverURL: env.stack.baseUrl,
-    });
-    const product = await polar.products.create({
-      name: 'Compass',
-      recurringInterval: null,
-      prices: [{ amountType: 'fixed', priceAmount: 2400, priceCurrency: 'usd' }],
-    });
-    const caller: Caller = {
-      kind: 'organization_access_token',
-      tokenId: randomUUID(),
-      organizationId: organization.id,
-      createdById: null,
-      scopes: ['checkouts:write'],
-    };
     // The workflow starts as usual; the API dies after committing the confirmation, before its signal.
-    const ctx: CheckoutsContext = {
-      db,
-      publicUrl: env.stack.baseUrl,
-      tax: noTax,
-      workflows: { ...env.stack.workflows.checkouts, signalConfirmed: async () => undefined },
-      checkoutTtlMs: 60 * 60 * 1000,
-      processorMetadata: {},
-    };
+    const { db, polar, product, caller, ctx } = await sellerOf('Compass', 2400, {
+      ...env.stack.workflows.checkouts,
+      signalConfirmed: async () => undefined,
+    });
     const checkout = await createCheckout(
       ctx,
       caller,
