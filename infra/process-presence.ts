@@ -8,7 +8,8 @@ import { KeptSession } from './kept-session.js';
  */
 export const PRESENCE_LOCK_NAMESPACE = 0x546f6c6c;
 
-export const processPresenceConnectionName = 'tollgate-presence';
+/** How an operator tells the session apart in pg_stat_activity. */
+const PRESENCE_CONNECTION_NAME = 'tollgate-presence';
 
 const KEY_ATTEMPTS = 5;
 
@@ -26,7 +27,7 @@ export class ProcessPresence {
   constructor(connection: pg.ClientConfig) {
     this.session = new KeptSession({
       connection,
-      name: processPresenceConnectionName,
+      name: PRESENCE_CONNECTION_NAME,
       open: (client) => this.lock(client),
       statusChanged: (up) => {
         this.held = up;
