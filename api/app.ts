@@ -37,6 +37,7 @@ import { embedOriginOf } from '../domain/checkouts/service.js';
 import { AppError } from '../domain/platform/errors.js';
 import type { AccessTokenCache } from '../domain/access-tokens/cache.js';
 import type { ProcessPresence } from '../infra/process-presence.js';
+import type { MeterCache } from '../domain/meters/cache.js';
 
 export type AppDeps = {
   config: Pick<
@@ -75,6 +76,8 @@ export type AppDeps = {
   stripeWebhook?: { webhookSecret: string; sink: ProcessorEventSink };
   /** Access tokens kept in memory between requests (see domain/access-tokens/cache.ts). */
   accessTokens?: AccessTokenCache;
+  /** Meters kept in memory between quantities requests (see domain/meters/cache.ts). */
+  meters?: MeterCache;
   /** This process's presence lock (see infra/process-presence.ts). */
   presence?: ProcessPresence;
 };
@@ -159,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
       checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
       sandbox: deps.settings.mode === 'sandbox',
       accessTokens: deps.accessTokens,
+      meters: deps.meters,
       presence: deps.presence,
     }).router,
   );

@@ -18,6 +18,7 @@ import { createTaxCalculator } from '../integrations/tax.js';
 import { temporalStarters } from '../temporal/starters.js';
 import { prepareOperatorContext } from '../temporal/entity-directory.js';
 import { AccessTokenCache } from '../domain/access-tokens/cache.js';
+import { MeterCache } from '../domain/meters/cache.js';
 import { ProcessPresence } from '../infra/process-presence.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
@@ -37,6 +38,7 @@ if (!config.AUTH_SECRET) {
 }
 const db = createDb(config.DATABASE_URL);
 const accessTokens = new AccessTokenCache({ connectionString: config.DATABASE_URL }).start();
+const meters = new MeterCache({ connectionString: config.DATABASE_URL }).start();
 const presence = new ProcessPresence({ connectionString: config.DATABASE_URL }).start();
 const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
 const temporal = await connectTemporalClient(config);
@@ -94,6 +96,7 @@ const app = createApp({
   accountPlatforms: createAccountPlatforms(config),
   webDir,
   accessTokens,
+  meters,
   presence,
 });
 
@@ -115,6 +118,7 @@ async function shutdown(signal: string) {
     db.$disconnect(),
     temporal.connection.close(),
     accessTokens.stop(),
+    meters.stop(),
     presence.stop(),
   ]);
   logger.info('api stopped');

@@ -12,6 +12,7 @@ import express from 'express';
 import pg from 'pg';
 import { pino } from 'pino';
 import { AccessTokenCache } from '../domain/access-tokens/cache.js';
+import { MeterCache } from '../domain/meters/cache.js';
 import { createApp } from '../api/app.js';
 import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
@@ -76,6 +77,7 @@ if (mode === 'bare') {
   const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:7233' }) });
   const db = createDb(databaseUrl, { maxConnections: 10 });
   const accessTokens = new AccessTokenCache({ connectionString: databaseUrl }).start();
+  const meters = new MeterCache({ connectionString: databaseUrl }).start();
   const workflows = temporalStarters(temporal, 'bench');
   const app = createApp({
     config: {
@@ -125,6 +127,7 @@ if (mode === 'bare') {
     }),
     tax: noTax,
     accessTokens,
+    meters,
   });
   listen(app);
 } else {

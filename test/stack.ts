@@ -29,6 +29,7 @@ import { ensureLongLivedWorkflows, longLivedWorkflowIds } from '../temporal/sche
 import { taskQueues } from '../temporal/task-queues.js';
 import { createTollgateWorker } from '../temporal/worker.js';
 import { AccessTokenCache } from '../domain/access-tokens/cache.js';
+import { MeterCache } from '../domain/meters/cache.js';
 import { ProcessPresence } from '../infra/process-presence.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
@@ -174,8 +175,9 @@ export async function startTestStack(options: {
   });
   const filesDir = await mkdtemp(path.join(os.tmpdir(), 'tollgate-files-'));
   const fileStorage = new LocalFileStorage({ root: filesDir, publicUrl: baseUrl, secret: TEST_AUTH_SECRET });
-  // As in production: every test's token requests go through the cache and its change feed.
+  // As in production: every test's token and meter reads go through the caches and their change feeds.
   const accessTokens = new AccessTokenCache(options.db.sql.options).start();
+  const meters = new MeterCache(options.db.sql.options).start();
   const presence = new ProcessPresence(options.db.sql.options).start();
   const app = createApp({
     config: {
@@ -213,6 +215,7 @@ export async function startTestStack(options: {
     accountPlatforms,
     webDir: options.webDir,
     accessTokens,
+    meters,
     presence,
   });
   server.on('request', app);
@@ -241,6 +244,7 @@ export async function startTestStack(options: {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await accessTokens.stop();
+      await meters.stop();
       await presence.stop();
       await stopWorker();
       await workerConnection.close();

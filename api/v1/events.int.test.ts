@@ -325,6 +325,41 @@ describe('/v1/events and meter quantities', () => {
       expect(adaByExternalId.total).toBe(36);
     });
 
+    it('counts by a meter’s new aggregation and filter from the request right after the change', async () => {
+      const { polar, ada, bob, token } = await tenant();
+      const from = new Date('2026-10-01T00:30:00Z');
+      const events = await hourlyUsage(polar, ada, bob, from, 24);
+      const meter = await polar.meters.create({
+        name: 'Completions',
+        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'completion' }] },
+        aggregation: { func: 'count' },
+      });
+      const total = async () =>
+        (
+          await polar.meters.quantities({
+            id: meter.id,
+            startTimestamp: new Date('2026-10-01T00:00:00Z'),
+            endTimestamp: new Date('2026-10-01T23:59:59Z'),
+            interval: 'day',
+          })
+        ).total;
+      // Read twice: the second answer comes from the API process's memory of the meter.
+      expect(await total()).toBe(24);
+      expect(await total()).toBe(24);
+
+      // Over HTTP: the SDK 0.33.2 reads no property aggregation but avg, in requests or answers.
+      const changed = await send(token, 'PATCH', `/meters/${meter.id}`, {
+        aggregation: { func: 'sum', property: 'metadata.tokens' },
+      });
+      expect(changed.status).toBe(200);
+      expect(await total()).toBe(events.reduce((sum, event) => sum + event.metadata.tokens, 0));
+      const narrowed = await send(token, 'PATCH', `/meters/${meter.id}`, {
+        filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'other' }] },
+      });
+      expect(narrowed.status).toBe(200);
+      expect(await total()).toBe(0);
+    });
+
     it('cuts buckets at the midnights of a time zone (our extension) and by hour, week, month and year', async () => {
       const { polar, ada, bob, token } = await tenant();
       const from = new Date('2026-10-01T00:30:00Z');

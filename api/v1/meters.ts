@@ -17,6 +17,7 @@ import {
   textSchema,
 } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
+import type { MeterCache } from '../../domain/meters/cache.js';
 import { meterQuantitiesQuerySchema, meterQuantitiesSchema } from '../../domain/usage/schemas.js';
 import { meterQuantities } from '../../domain/usage/service.js';
 import type { OperationRegistry } from '../http/operations.js';
@@ -31,7 +32,10 @@ const listQuerySchema = pageQuerySchema.extend({
 
 const common = { tag: 'meters', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db }) {
+export function registerMeterOperations(
+  api: OperationRegistry,
+  { db, meters }: { db: Db; meters?: MeterCache },
+) {
   api.add(
     {
       ...common,
@@ -80,7 +84,7 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       body: meterUpdateSchema,
       response: meterSchema,
     },
-    async ({ params, body, caller }) => updateMeter(db, caller, params.id, body),
+    async ({ params, body, caller }) => updateMeter(db, caller, params.id, body, meters),
   );
   api.add(
     {
@@ -93,6 +97,6 @@ export function registerMeterOperations(api: OperationRegistry, { db }: { db: Db
       query: meterQuantitiesQuerySchema,
       response: meterQuantitiesSchema,
     },
-    async ({ params, query, caller }) => meterQuantities(db, caller, params.id, query),
+    async ({ params, query, caller }) => meterQuantities(db, caller, params.id, query, meters),
   );
 }

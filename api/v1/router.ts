@@ -44,6 +44,7 @@ import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
 import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
+import type { MeterCache } from '../../domain/meters/cache.js';
 import type { ProcessPresence } from '../../infra/process-presence.js';
 
 export type V1Deps = {
@@ -77,6 +78,8 @@ export type V1Deps = {
   accountPlatforms?: AccountPlatforms;
   /** Tokens authenticated lately, dropped at every change; without it each request reads its token. */
   accessTokens?: AccessTokenCache;
+  /** Meters read lately by quantities requests, dropped at every change; without it each request reads its meter. */
+  meters?: MeterCache;
   /** This process's presence lock: its idempotency claims are freed at once should it die. */
   presence?: ProcessPresence;
 };

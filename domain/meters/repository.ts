@@ -1,22 +1,30 @@
 import type { Db, SqlClient } from '../../infra/db.js';
 import { selectList } from '../../infra/sql.js';
 import { Prisma, type Meter } from '../../generated/prisma/client.js';
+import type { MeterCache } from './cache.js';
 
 type Client = Db | Prisma.TransactionClient;
 
 const METER_COLUMNS = selectList(Prisma.MeterScalarFieldEnum, 'm');
 
-/** Plain SQL: read by every quantities request, which a seller's dashboard polls. */
+/**
+ * Plain SQL, and through `cache` when given: read by every quantities request, which a seller's
+ * dashboard polls.
+ */
 export async function findMeter(
   sql: SqlClient,
   id: string,
   organizationIds: string[],
+  cache?: MeterCache,
 ): Promise<Meter | null> {
-  const { rows } = await sql.query<Meter>(
-    `SELECT ${METER_COLUMNS} FROM meters m WHERE m.id = $1::uuid AND m.organization_id = ANY($2::uuid[])`,
-    [id, organizationIds],
-  );
-  return rows[0] ?? null;
+  const read = async () => {
+    const { rows } = await sql.query<Meter>(`SELECT ${METER_COLUMNS} FROM meters m WHERE m.id = $1::uuid`, [
+      id,
+    ]);
+    return rows[0] ?? null;
+  };
+  const meter = cache ? await cache.lookup(id, read) : await read();
+  return meter && organizationIds.includes(meter.organizationId) ? meter : null;
 }
 
 export function listMeters(

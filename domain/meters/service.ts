@@ -11,6 +11,7 @@ import { metadataWhere, type MetadataQuery } from '../metadata/rules.js';
 import { AppError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
+import type { MeterCache } from './cache.js';
 import { findMeter, insertMeter, listMeters as queryMeters, updateMeter as saveMeter } from './repository.js';
 import { markOrganizationCustomerMetersStale } from '../customer-meters/repository.js';
 import { filterIssues } from './rules.js';
@@ -79,7 +80,14 @@ export async function createMeter(db: Db, caller: Caller, input: MeterCreate): P
   return meterView(row);
 }
 
-export async function updateMeter(db: Db, caller: Caller, id: string, input: MeterUpdate): Promise<Meter> {
+/** `cache`: this process's meters, so that its own next quantities request reads the change. */
+export async function updateMeter(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: MeterUpdate,
+  cache?: MeterCache,
+): Promise<Meter> {
   const existing = await findMeter(db.sql, id, await accessibleOrganizationIds(db, caller));
   if (!existing) throw new AppError('ResourceNotFound', 'Meter not found');
   await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
@@ -97,5 +105,6 @@ export async function updateMeter(db: Db, caller: Caller, id: string, input: Met
     }
     return saved;
   });
+  cache?.forget(id);
   return meterView(row);
 }

@@ -295,19 +295,20 @@ export async function meterQuantityRows(
   const step = params.add(`1 ${input.interval}`, '::interval');
   const start = params.add(input.start, '::timestamptz');
   const end = params.add(input.end, '::timestamptz');
+  // One pass over the events: the grouping set () is the range's own aggregate (the total), the
+  // one row whose bucket is null.
   const { rows } = await sql.query<{ timestamp: Date; quantity: string | null; total: string | null }>(
-    `WITH matched AS (
-       SELECT date_trunc(${unit}, e.timestamp AT TIME ZONE ${zone}) AS bucket, ${value} AS value
+    `WITH per_bucket AS (
+       SELECT date_trunc(${unit}, e.timestamp AT TIME ZONE ${zone}) AS bucket,
+              ${aggregateSql(input.aggregation, value)} AS quantity
        FROM events e WHERE ${clause} AND e.source = 'user'
-     ), buckets AS (
-       SELECT bucket FROM generate_series(date_trunc(${unit}, ${start} AT TIME ZONE ${zone}),
-                                          ${end} AT TIME ZONE ${zone}, ${step}) AS bucket
-     ), per_bucket AS (
-       SELECT bucket, ${aggregateSql(input.aggregation, 'value')} AS quantity FROM matched GROUP BY bucket
+       GROUP BY GROUPING SETS ((1), ())
      )
      SELECT b.bucket AT TIME ZONE ${zone} AS timestamp, p.quantity,
-            (SELECT ${aggregateSql(input.aggregation, 'value')} FROM matched) AS total
-     FROM buckets b LEFT JOIN per_bucket p ON p.bucket = b.bucket ORDER BY b.bucket`,
+            (SELECT quantity FROM per_bucket WHERE bucket IS NULL) AS total
+     FROM generate_series(date_trunc(${unit}, ${start} AT TIME ZONE ${zone}),
+                          ${end} AT TIME ZONE ${zone}, ${step}) AS b(bucket)
+     LEFT JOIN per_bucket p ON p.bucket = b.bucket ORDER BY b.bucket`,
     params.values,
   );
   return {

@@ -3,6 +3,7 @@ import type { Db } from '../../infra/db.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationAccess, organizationsToList } from '../access/service.js';
 import type { MetadataQuery } from '../metadata/rules.js';
+import type { MeterCache } from '../meters/cache.js';
 import { findMeter } from '../meters/repository.js';
 import { aggregationSchema, filterSchema, type Filter } from '../meters/schemas.js';
 import { filterIssues } from '../meters/rules.js';
@@ -234,8 +235,9 @@ export async function meterQuantities(
   caller: Caller,
   meterId: string,
   query: MeterQuantitiesQuery,
+  meters?: MeterCache,
 ): Promise<MeterQuantities> {
-  const meter = await findMeter(db.sql, meterId, await accessibleOrganizationIds(db, caller));
+  const meter = await findMeter(db.sql, meterId, await accessibleOrganizationIds(db, caller), meters);
   if (!meter) throw new AppError('ResourceNotFound', 'Meter not found');
   const start = new Date(query.start_timestamp);
   const end = new Date(query.end_timestamp);
