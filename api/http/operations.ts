@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response, Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
@@ -94,8 +94,33 @@ export class OperationRegistry {
   readonly operations: OperationSpec[] = [];
   /** The methods served at each path (Express syntax), which a 405 lists in `Allow`. */
   private readonly methodsAt = new Map<string, Set<string>>();
+  /**
+   * The routes of each first path segment (`/meters`) live in a router of their own mounted at it,
+   * so a request is matched against its resource's dozen routes, not all of them one after the
+   * other (Express tries a router's layers in order: ~300 here). A middleware the caller adds to
+   * the router between registrations ends this set: operations registered after it must sit
+   * behind it (authentication comes after the public operations).
+   */
+  private segmentRouters = new Map<string, Router>();
+  private layersSeen = 0;
 
   constructor(private readonly router: Router) {}
+
+  private routerFor(expressPath: string): { router: Router; path: string } {
+    const match = /^\/([^/:]+)(\/.*)$/.exec(expressPath);
+    if (!match) return { router: this.router, path: expressPath };
+    const layers = () => (this.router as unknown as { stack: unknown[] }).stack.length;
+    if (layers() !== this.layersSeen) this.segmentRouters = new Map();
+    const segment = match[1]!;
+    let segmentRouter = this.segmentRouters.get(segment);
+    if (!segmentRouter) {
+      segmentRouter = Router();
+      this.segmentRouters.set(segment, segmentRouter);
+      this.router.use(`/${segment}`, segmentRouter);
+    }
+    this.layersSeen = layers();
+    return { router: segmentRouter, path: match[2]! };
+  }
 
   /**
    * A method no operation serves at an existing path is a 405 with `Allow` (RFC 9110 §15.5.6), as
@@ -108,7 +133,8 @@ export class OperationRegistry {
       const served = new Set<string>();
       methods = served;
       this.methodsAt.set(path, served);
-      this.router.all(path, (req, res, next) => {
+      const route = this.routerFor(path);
+      route.router.all(route.path, (req, res, next) => {
         if (served.has(req.method)) return next();
         const allow = [...served, 'OPTIONS'].join(', ');
         if (req.method === 'OPTIONS') {
@@ -164,7 +190,8 @@ export class OperationRegistry {
   ): void {
     this.operations.push(spec as unknown as OperationSpec);
     this.serveMethod(toExpressPath(spec.path), spec.method);
-    this.router[spec.method](toExpressPath(spec.path), async (req, res) => {
+    const route = this.routerFor(toExpressPath(spec.path));
+    route.router[spec.method](route.path, async (req, res) => {
       // Who calls comes before what they sent, as for the organizations' operations (401 first).
       if (spec.customer) customerOf(res);
       const params = spec.params ? parsePath(spec.params, req) : {};

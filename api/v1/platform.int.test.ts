@@ -162,15 +162,27 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         sandbox: true,
         checkoutTtlMs: 3_600_000,
       });
-      type Layer = { route?: { path: string; methods: Record<string, boolean> } };
-      const served = (router as unknown as { stack: Layer[] }).stack
-        .filter((layer) => layer.route)
-        .flatMap((layer) =>
-          Object.keys(layer.route!.methods)
-            // Every path's 405 answer for the methods it does not serve (`router.all`).
-            .filter((method) => method !== '_all')
-            .map((method) => `${method} /v1${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`),
-        );
+      type Layer = {
+        route?: { path: string; methods: Record<string, boolean> };
+        rawPath?: unknown;
+        handle: { stack?: Layer[] };
+      };
+      // Routes sit in the router itself or in a router mounted at their first path segment.
+      const routesOf = (stack: Layer[], prefix: string): string[] =>
+        stack.flatMap((layer) => {
+          if (layer.handle.stack && typeof layer.rawPath === 'string') {
+            return routesOf(layer.handle.stack, `${prefix}${layer.rawPath}`);
+          }
+          if (!layer.route) return [];
+          const path = `${prefix}${layer.route.path}`.replace(/:(\w+)/g, '{$1}');
+          return (
+            Object.keys(layer.route.methods)
+              // Every path's 405 answer for the methods it does not serve (`router.all`).
+              .filter((method) => method !== '_all')
+              .map((method) => `${method} /v1${path}`)
+          );
+        });
+      const served = routesOf((router as unknown as { stack: Layer[] }).stack, '');
       expect(documented.map(({ method, route }) => `${method} ${route}`).sort()).toEqual(served.sort());
 
       const polar = polarOperations();
