@@ -65,6 +65,9 @@ export default {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.e2e.test.ts'],
+      // The stack and Chromium the browser tests share, started when the first file asks.
+      globalSetup: '<rootDir>/e2e/global-setup.js',
+      globalTeardown: '<rootDir>/e2e/global-teardown.js',
       testPathIgnorePatterns: ['/node_modules/'],
     },
   ],

@@ -15,7 +15,7 @@ describe('connecting a GitHub account in the customer portal, in Chromium', () =
   beforeAll(async () => {
     github = await startFakeGitHub();
   });
-  const env = useBrowserStack('portal-accounts', () => github.settings);
+  const env = useBrowserStack('portal-accounts', { extraEnv: () => github.settings });
   const policyViolations: string[] = [];
   afterAll(async () => {
     await github?.stop();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { NARROW, hasNoHorizontalOverflow } from './portal-support.js';
@@ -132,9 +132,9 @@ describe('sales pages in Chromium', () => {
       seller.getByRole('link', { name: 'Export CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('orders.csv');
-    const csv = readFileSync((await download.path())!, 'utf8')
-      .trimEnd()
-      .split('\r\n');
+    // The shared browser is connected over a WebSocket (e2e/shared-stack.ts), so a download has no
+    // local path: it is read through the connection.
+    const csv = (await text(await download.createReadStream())).trimEnd().split('\r\n');
     expect(csv).toHaveLength(2);
     expect(csv[0]).toMatch(/^Order ID,Created At,Status,/);
     expect(csv[1]).toContain(',paid,purchase,ada@example.test,');

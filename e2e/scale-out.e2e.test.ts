@@ -19,7 +19,8 @@ import { taskQueues } from '../temporal/task-queues.js';
 import { requireTestEnv } from '../test/env.js';
 import { createAccessToken, createOrganization } from '../test/factories.js';
 import { startWebhookReceiver } from '../test/webhook-receiver.js';
-import { createDataDir, poll } from './support.js';
+import { createDataDir } from './stack-processes.js';
+import { poll } from './support.js';
 
 const CHECKOUTS = 48;
 const BUYERS_AT_ONCE = 6;

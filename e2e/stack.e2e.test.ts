@@ -6,7 +6,8 @@ import pg from 'pg';
 import { readinessReportSchema } from '../domain/system/schemas.js';
 import { findFreePort } from '../infra/processes.js';
 import { projectRoot } from '../scripts/lib/paths.js';
-import { createDataDir, poll, processesOf, startTollgate, type RunningTollgate } from './support.js';
+import { createDataDir, processesOf, startTollgate, type RunningTollgate } from './stack-processes.js';
+import { poll } from './support.js';
 
 /**
  * `npm start` with nothing external: its own PostgreSQL cluster and Temporal dev server under a

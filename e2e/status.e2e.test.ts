@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { processesOf, screenshotPath, useBrowserStack } from './support.js';
+import { processesOf } from './stack-processes.js';
+import { screenshotPath, useBrowserStack } from './support.js';
 
 describe('status page in Chromium', () => {
-  const env = useBrowserStack('status');
+  // Its last test stops the stack.
+  const env = useBrowserStack('status', { own: true });
 
   it('shows every check green and the sandbox banner', async () => {
     const page = await env.browser.newPage();
@@ -48,7 +50,7 @@ describe('status page in Chromium', () => {
 
   it('stops on SIGINT leaving no process behind', async () => {
     expect(processesOf(env.dataDir).length).toBeGreaterThan(0);
-    expect(await env.tollgate.stop('SIGINT')).toBe(130);
+    expect(await env.tollgate!.stop('SIGINT')).toBe(130);
     expect(processesOf(env.dataDir)).toEqual([]);
   });
 });

@@ -1,86 +1,26 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, beforeAll } from '@jest/globals';
+import { createDb, type Db } from '../infra/db.js';
 import { findFreePort } from '../infra/processes.js';
-import { projectRoot, toolPaths } from '../scripts/lib/paths.js';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { requireTestEnv } from '../test/env.js';
-
-export type RunningTollgate = {
-  child: ChildProcess;
-  output(): string;
-  /** Sends `signal` to the supervisor and resolves with its exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-};
-
-/** A DATA_DIR of the test's own; every process of the stack inherits it, which is how survivors are found. */
-export function createDataDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `tollgate-${prefix}-`));
-  chmodSync(dir, 0o755); // PostgreSQL runs as its own OS user when tests run as root.
-  return dir;
-}
-
-/** Runs `npm start`'s supervisor (scripts/start.ts) and waits for its "running" banner. */
-export async function startTollgate(env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<RunningTollgate> {
-  const child = spawn(path.join(projectRoot, 'node_modules', '.bin', 'tsx'), ['scripts/start.ts'], {
-    cwd: projectRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`Tollgate did not start within ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
-    const poll = setInterval(() => {
-      if (output.includes('Tollgate is running')) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve();
-      }
-    }, 100);
-    void exited.then((code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`Tollgate exited with code ${code} during start-up:\n${output}`));
-    });
-  });
-
-  return {
-    child,
-    output: () => output,
-    async stop(signal = 'SIGINT') {
-      child.kill(signal);
-      return exited;
-    },
-  };
-}
-
-/** PIDs of live processes whose environment carries this DATA_DIR. */
-export function processesOf(dataDir: string): number[] {
-  const marker = `DATA_DIR=${dataDir}\0`;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, 'utf8');
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      if (environ.includes(marker) && !/^State:\s+Z/m.test(status)) pids.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return pids;
-}
+import { projectRoot } from '../scripts/lib/paths.js';
+import { createTestDatabase } from '../test/database.js';
+import { SHARED_STACK_SERVICE_ENV, type SharedStack } from './shared-stack.js';
+import {
+  browserStackEnv,
+  chromiumLaunchOptions,
+  createDataDir,
+  startTollgate,
+  type RunningTollgate,
+} from './stack-processes.js';
 
 export async function poll<T>(
   what: string,
@@ -137,22 +77,6 @@ export async function reloadUntilVisible(page: Page, target: Locator, what: stri
   );
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: toolPaths.chromium,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
-
 /**
  * Collects what the pages' Content-Security-Policy refused (Chromium reports each refusal as a
  * console error): a page that works only because nothing checked it would otherwise pass.
@@ -172,44 +96,99 @@ export function screenshotPath(name: string): string {
   return path.join(projectRoot, '.data', 'e2e', `${name}.png`);
 }
 
+export type BrowserStack = {
+  /** The stack's database, for what a test checks or arranges behind the pages. */
+  database: { url: string; db: Db };
+  dataDir: string;
+  /** Only a stack of the test's own can be stopped by it. */
+  tollgate: RunningTollgate | null;
+  browser: Browser;
+  baseUrl: string;
+};
+
 /**
- * For a describe block: a database of its own on the harness's PostgreSQL, the stack started by
- * `npm start`'s supervisor against it and the harness's Temporal, and Chromium; all torn down after.
+ * For a describe block: the stack started by `npm start`'s supervisor on the harness's PostgreSQL
+ * and Temporal, and Chromium; by default the ones every such file shares (e2e/global-setup.ts),
+ * with pages at an address of the file's own. `own` starts a stack for this block alone, on a
+ * database of its own: for settings (`extraEnv`, read when it starts, so it may come from fakes an
+ * earlier hook started) or for a test that stops it.
  */
-/** `extraEnv` is read when the stack starts: settings of fakes started by an earlier hook. */
-export function useBrowserStack(name: string, extraEnv: () => Record<string, string> = () => ({})) {
-  const env = {} as {
-    database: TestDatabase;
-    dataDir: string;
-    tollgate: RunningTollgate;
-    browser: Browser;
-    baseUrl: string;
-  };
+export function useBrowserStack(
+  name: string,
+  options: { own?: boolean; extraEnv?: () => Record<string, string> } = {},
+) {
+  const env = {} as BrowserStack;
+  const cleanups: (() => Promise<void>)[] = [];
   beforeAll(async () => {
-    env.database = await createTestDatabase();
-    env.dataDir = createDataDir(name);
-    const port = await findFreePort();
-    env.baseUrl = `http://localhost:${port}`;
-    env.tollgate = await startTollgate({
-      ...process.env,
-      DATA_DIR: env.dataDir,
-      PORT: String(port),
-      PUBLIC_URL: env.baseUrl,
-      DATABASE_URL: env.database.url,
-      TEMPORAL_ADDRESS: requireTestEnv('temporalAddress'),
-      TEMPORAL_TASK_QUEUE: `e2e-${randomUUID()}`,
-      // Each test browser claims an address of its own through X-Forwarded-For, as clients of a
-      // deployment behind a proxy on this machine would.
-      TRUST_PROXY: 'loopback',
-      ...extraEnv(),
-    });
-    env.browser = await launchChromium();
+    if (options.own || options.extraEnv) await startOwnStack(name, env, cleanups, options.extraEnv);
+    else await joinSharedStack(env, cleanups);
   });
   afterAll(async () => {
-    await env.browser?.close();
-    if (env.tollgate?.child.exitCode === null) await env.tollgate.stop('SIGTERM');
-    await env.database?.drop();
-    if (env.dataDir) rmSync(env.dataDir, { recursive: true, force: true });
+    for (const cleanup of cleanups.reverse()) await cleanup();
   });
   return env;
+}
+
+async function startOwnStack(
+  name: string,
+  env: BrowserStack,
+  cleanups: (() => Promise<void>)[],
+  extraEnv: () => Record<string, string> = () => ({}),
+) {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  env.database = database;
+  env.dataDir = createDataDir(name);
+  cleanups.push(async () => rmSync(env.dataDir, { recursive: true, force: true }));
+  const port = await findFreePort();
+  env.baseUrl = `http://localhost:${port}`;
+  const tollgate = await startTollgate(
+    browserStackEnv({ port, dataDir: env.dataDir, databaseUrl: database.url, extraEnv: extraEnv() }),
+  );
+  env.tollgate = tollgate;
+  cleanups.push(async () => {
+    if (tollgate.child.exitCode === null) await tollgate.stop('SIGTERM');
+  });
+  env.browser = await chromium.launch(chromiumLaunchOptions);
+  cleanups.push(() => env.browser.close());
+}
+
+async function joinSharedStack(env: BrowserStack, cleanups: (() => Promise<void>)[]) {
+  const service = process.env[SHARED_STACK_SERVICE_ENV];
+  if (!service) throw new Error(`${SHARED_STACK_SERVICE_ENV} is unset: run through the e2e project`);
+  const response = await fetch(`${service}/stack`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the shared stack did not start:\n${await response.text()}`);
+  const shared = (await response.json()) as SharedStack;
+  const db = createDb(shared.databaseUrl, { maxConnections: 5 });
+  cleanups.push(() => db.$disconnect());
+  env.database = { url: shared.databaseUrl, db };
+  env.dataDir = shared.dataDir;
+  env.tollgate = null;
+  env.baseUrl = shared.baseUrl;
+  const browser = await chromium.connect(shared.browserEndpoint);
+  cleanups.push(() => browser.close());
+  env.browser = withClientAddress(browser, sharedClientAddress(shared.client));
+}
+
+/**
+ * An address from TEST-NET-2 per file: the stack's limits per address (Better Auth's three
+ * sign-ins per ten seconds, the portal's and checkouts' per minute) then count each file alone, as
+ * they did when each file had a stack of its own.
+ */
+const sharedClientAddress = (client: number) => `198.51.${Math.floor(client / 250)}.${(client % 250) + 1}`;
+
+/** Pages of `browser` that send X-Forwarded-For `address`, unless a test sets one itself. */
+function withClientAddress(browser: Browser, address: string): Browser {
+  const newContext = browser.newContext.bind(browser);
+  const contextAt = (options: BrowserContextOptions = {}) =>
+    newContext({ ...options, extraHTTPHeaders: { 'x-forwarded-for': address, ...options.extraHTTPHeaders } });
+  browser.newContext = contextAt;
+  // As Browser.newPage: a page with a context of its own, closed with it.
+  browser.newPage = async (options?: BrowserContextOptions) => {
+    const context = await contextAt(options);
+    const page = await context.newPage();
+    page.once('close', () => void context.close());
+    return page;
+  };
+  return browser;
 }

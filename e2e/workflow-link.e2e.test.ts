@@ -11,7 +11,7 @@ const TEMPORAL_UI_URL = 'http://operators.example.test/temporal';
 
 // The operator's way from a subscription, a test clock and a benefit's grants to their workflows.
 describe('links from the dashboard to workflows in the Temporal UI, in Chromium', () => {
-  const env = useBrowserStack('workflow-link', () => ({ TEMPORAL_UI_URL }));
+  const env = useBrowserStack('workflow-link', { extraEnv: () => ({ TEMPORAL_UI_URL }) });
 
   it('shows each entity page’s workflow id, linked into the Temporal UI, without widening a narrow page', async () => {
     const suffix = randomUUID().slice(0, 8);

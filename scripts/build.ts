@@ -104,9 +104,10 @@ function missingCompiledFiles(): string[] {
     .filter((file) => !existsSync(file));
 }
 
-async function compileServer(signal?: AbortSignal) {
-  const tsc = () =>
-    run(bin('tsc'), ['-p', 'tsconfig.build.json', '--tsBuildInfoFile', tsBuildInfoFile], {}, signal);
+/** `typesChecked`: the caller type-checks these sources itself (`npm test`), so tsc only emits. */
+async function compileServer(signal?: AbortSignal, typesChecked = false) {
+  const args = ['-p', 'tsconfig.build.json', '--tsBuildInfoFile', tsBuildInfoFile];
+  const tsc = () => run(bin('tsc'), typesChecked ? [...args, '--noCheck'] : args, {}, signal);
   await tsc();
   // Incremental tsc trusts its state file and never re-emits an output deleted behind its back.
   if (missingCompiledFiles().length === 0) return;
@@ -147,6 +148,8 @@ type BuildOptions = {
    * files that its type check, running beside the build, is reading.
    */
   clientsGenerated?: boolean;
+  /** The caller type-checks the same sources beside the build (`npm test`'s static checks). */
+  typesChecked?: boolean;
   signal?: AbortSignal;
 };
 
@@ -167,7 +170,7 @@ export async function build(progress: Progress = () => undefined, options: Build
   for (const [name, step] of Object.entries(buildSteps)) {
     if (name === 'generate clients' && options.clientsGenerated) continue;
     const started = Date.now();
-    await step(options.signal);
+    await step(options.signal, options.typesChecked);
     progress(name, Date.now() - started);
   }
   writeBuildRecord(spec, recordFile, inputs);
@@ -187,6 +190,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     await build((step, ms) => console.log(`  ✓ ${step} (${(ms / 1000).toFixed(1)} s)`), {
       clientsGenerated: process.argv.includes('--clients-generated'),
+      typesChecked: process.argv.includes('--types-checked'),
     });
   } catch (error) {
     console.error(`tollgate: build failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -236,10 +236,13 @@ async function main(): Promise<number> {
     name: project,
     async work(output) {
       // The stack e2e starts runs the production build; its own process, so its output is the job's.
-      if (
-        project === 'e2e' &&
-        (await run(bin('tsx'), ['scripts/build.ts', '--clients-generated'], output)) !== 0
-      ) {
+      // When the static checks run too, they type-check these sources: the build only emits.
+      const buildArgs = [
+        'scripts/build.ts',
+        '--clients-generated',
+        ...(runStatic ? ['--types-checked'] : []),
+      ];
+      if (project === 'e2e' && (await run(bin('tsx'), buildArgs, output)) !== 0) {
         return false;
       }
       const env = await services;
