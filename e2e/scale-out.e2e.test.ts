@@ -295,7 +295,7 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
 
     // Everything set off settles: checkouts paid, refunds done, every webhook event delivered.
     // A confirmation committed just before its API was killed never reached its workflow; the
-    // reconcile-checkouts schedule wakes it once it is a minute old. The schedule runs every five
+    // reconcile-checkouts schedule wakes it once it is 15 seconds old. The schedule runs every five
     // minutes: it is triggered here as an operator would, so the test need not wait for its tick.
     let reconcileTriggers = 0;
     let lastTriggerMs = Date.now();
@@ -306,7 +306,7 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
           where: { organizationId: organization.id, status: 'succeeded' },
         });
         if (succeeded === CHECKOUTS) return true;
-        if (Date.now() - lastTriggerMs > 30_000) {
+        if (Date.now() - lastTriggerMs > 10_000) {
           lastTriggerMs = Date.now();
           reconcileTriggers += 1;
           await temporal.schedule

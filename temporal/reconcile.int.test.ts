@@ -145,7 +145,7 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
     expect((await reconcile()).woken).toEqual([]);
     await db.checkout.update({
       where: { id: checkout.id },
-      data: { modifiedAt: new Date(Date.now() - 2 * 60 * 1000) },
+      data: { modifiedAt: new Date(Date.now() - 20_000) },
     });
     expect((await reconcile()).woken).toEqual([checkoutWorkflowId(checkout.id)]);
     const paid = await eventually(

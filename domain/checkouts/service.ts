@@ -749,6 +749,11 @@ export async function checkoutWorkflowState(db: Db, id: string): Promise<Checkou
 
 /** Grace for a just-created checkout whose workflow start is still on its way. */
 const RECONCILE_MIN_AGE_MS = 60_000;
+/**
+ * Grace for a confirmation's signal, which the API sends right after the commit: past it, the API
+ * died in between, and the buyer waits for their charge only until the reconciler's next run.
+ */
+const STALLED_CONFIRMATION_AGE_MS = 15_000;
 
 /**
  * The healing path for a crash or a Temporal outage between a commit and what should follow it:
@@ -764,7 +769,11 @@ export async function reconcileCheckoutWorkflows(
   const before = new Date(now.getTime() - RECONCILE_MIN_AGE_MS);
   const unfinished = await findUnfinishedCheckouts(db, before, 500);
   const started = await workflows.startMissing(unfinished.map(({ id }) => id));
-  const stalled = await findStalledConfirmations(db, before, 500);
+  const stalled = await findStalledConfirmations(
+    db,
+    new Date(now.getTime() - STALLED_CONFIRMATION_AGE_MS),
+    500,
+  );
   for (const { id, paymentAttempt } of stalled) await workflows.signalConfirmed(id, paymentAttempt);
   return { started, woken: stalled.map(({ id }) => checkoutWorkflowId(id)) };
 }
