@@ -127,7 +127,8 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
   if (projectsToRun.includes('e2e')) await ensureChromium(progress);
 
   // Under DATA_DIR like the run's other state, so runs with their own DATA_DIR never share a cluster.
-  const postgres = await openToolingPostgres({ name: 'test-postgres', dataDir });
+  // Its data lives for one run: flushing every commit to disk would cost the run and protect nothing.
+  const postgres = await openToolingPostgres({ name: 'test-postgres', dataDir, durable: false });
   cleanups.push(postgres.stop);
   env[testEnvKeys.adminDatabaseUrl] = postgres.adminUrl;
   env[testEnvKeys.templateDatabase] = await prepareTemplateDatabase(postgres.adminUrl, postgres.urlFor);

@@ -283,6 +283,20 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     const { subscriptionId } = await buy(polar, plan.id, customer.id);
     const id = subscriptionId!;
 
+    // As the meter_credit benefit writes it: 100 calls included this period. Written before the
+    // usage, so the refresh that counts the last of it (awaited below) counts the credit too.
+    await insertEvents(env.database.db.sql, [
+      {
+        organizationId: organization.id,
+        name: 'meter.credited',
+        source: 'system',
+        timestamp: at('2026-03-01T00:00:00Z'),
+        customerId: customer.id,
+        externalCustomerId: null,
+        externalId: null,
+        metadata: { meter_id: calls.id, units: 100, rollover: false },
+      },
+    ]);
     const march = (index: number) => new Date(Date.UTC(2026, 2, 1, 1) + index * 60_000);
     await polar.events.ingest({
       events: Array.from({ length: 1000 }, (_, index) => ({
@@ -303,20 +317,6 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
         { name: 'calls', customerId: customer.id, timestamp: at('2026-04-01T00:00:00Z') },
       ],
     });
-    // As the meter_credit benefit writes it: 100 calls included this period.
-    await insertEvents(env.database.db.sql, [
-      {
-        organizationId: organization.id,
-        name: 'meter.credited',
-        source: 'system',
-        timestamp: at('2026-03-01T00:00:00Z'),
-        customerId: customer.id,
-        externalCustomerId: null,
-        externalId: null,
-        metadata: { meter_id: calls.id, units: 100, rollover: false },
-      },
-    ]);
-
     // subscription.meters runs along the period: what its end would bill so far.
     const running = await eventually(
       () => polar.subscriptions.get({ id }),

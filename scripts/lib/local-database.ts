@@ -7,7 +7,7 @@ import { startLocalPostgres } from './postgres.js';
  * A PostgreSQL for tooling (migrations, tests, benchmarks): DATABASE_URL's server when set,
  * otherwise a project-local cluster under `<dataDir>/<name>` on a free port.
  */
-export async function openToolingPostgres(options: { name: string; dataDir?: string }) {
+export async function openToolingPostgres(options: { name: string; dataDir?: string; durable?: boolean }) {
   const external = process.env.DATABASE_URL;
   if (external) {
     const adminUrl = new URL(external);
@@ -27,6 +27,7 @@ export async function openToolingPostgres(options: { name: string; dataDir?: str
     dataDir: path.join(dataDir, options.name),
     port: await findFreePort(),
     logFile: path.join(dataDir, 'logs', `${options.name}.log`),
+    durable: options.durable,
   });
   return { urlFor: cluster.superuserUrl, adminUrl: cluster.superuserUrl('postgres'), stop: cluster.stop };
 }

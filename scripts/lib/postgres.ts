@@ -88,6 +88,11 @@ export async function startLocalPostgres(options: {
   port: number;
   logFile: string;
   log?: (line: string) => void;
+  /**
+   * false for a cluster whose data is thrown away (the test run's): commits are not flushed to
+   * disk, so a crash of the machine could lose the last ones. Every other behaviour is the same.
+   */
+  durable?: boolean;
 }): Promise<LocalPostgres> {
   const log = options.log ?? (() => undefined);
   const binaries = await loadBinaries();
@@ -136,6 +141,9 @@ export async function startLocalPostgres(options: {
       'unix_socket_directories=',
       '-c',
       'max_connections=200',
+      ...(options.durable === false
+        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+        : []),
     ],
     { ...runAs, logFile: options.logFile, env: { ...process.env, LC_MESSAGES: 'C' } },
   );
