@@ -1,7 +1,7 @@
 // One Tollgate stack and one Chromium that every browser test without settings of its own shares,
 // started when the first test file asks for them (the e2e project's global set-up starts this
-// service: e2e/global-setup.js). Each file
-// starting its own stack and browser cost ~5 s and ~7 CPU-seconds apiece (docs/performance.md).
+// service: e2e/global-setup.js). A stack and a browser per file cost ~5 s and ~7 CPU-seconds
+// apiece (docs/performance.md).
 //
 // Test files run in sandboxes of their own, so they cannot share objects: they ask a small HTTP
 // service here for the stack's coordinates (`SharedStack`), connect to the browser over its
