@@ -7,7 +7,6 @@
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import { formatAddressLines, formatMoney } from './rules.js';
 import { invoiceDocumentSchema, type InvoiceDocument } from './schemas.js';
@@ -224,6 +223,8 @@ async function createTypesetter(pdf: PDFDocument, texts: string[]): Promise<Type
   }
 
   const files = await loadUnicodeFontFiles();
+  // Only here: fontkit unpacks its tables when loaded, which costs every invoice that needs none.
+  const { default: fontkit } = await import('@pdf-lib/fontkit');
   pdf.registerFontkit(fontkit);
   const unicode: Record<Face, PDFFont> = {
     regular: await pdf.embedFont(files.regular, { subset: true }),

@@ -7,7 +7,6 @@ import { recordEvent, recordEvents } from '../events/repository.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
-import { renderInvoicePdf } from '../invoices/render.js';
 import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { statusAfterRefund } from './rules.js';
@@ -395,6 +394,9 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
   });
   const organization = (await findOrganizationById(db.sql, numbered.organizationId))!;
   const taxId = numbered.customer.taxId as [string, string] | null;
+  // Loaded with the first invoice: pdf-lib and its fonts were a sixth of the API's load time (~150 of
+  // ~1,000 ms), paid at every start and by every test file, most of which render none.
+  const { renderInvoicePdf } = await import('../invoices/render.js');
   const pdf = await renderInvoicePdf({
     number: numbered.invoiceNumber!,
     issuedAt: ctx.now?.() ?? new Date(),

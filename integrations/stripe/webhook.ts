@@ -3,7 +3,7 @@
 // same ingest path as the sandbox's (domain/payments/events.ts). Not a Polar operation: mounted by
 // the app ahead of the /v1 router, so no bearer token, rate limit or JSON parser runs before it.
 import express, { Router, type Response } from 'express';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Db } from '../../infra/db.js';
 import { ingestProcessorEvent } from '../../domain/payments/events.js';
 import type { ProcessorEventSink } from '../../domain/payments/processor.js';
@@ -50,16 +50,19 @@ export function createStripeWebhookRouter(deps: StripeWebhookDeps): Router {
     }
 
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    // Loaded with the first event: the SDK costs ~0.1 s at every load of the API, which sandbox
+    // deployments and most test files pay for nothing.
+    const { default: StripeSdk } = await import('stripe');
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(
+      event = StripeSdk.webhooks.constructEvent(
         body,
         header,
         deps.webhookSecret,
         STRIPE_WEBHOOK_TOLERANCE_SECONDS,
       );
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      if (error instanceof StripeSdk.errors.StripeSignatureVerificationError) {
         return reject(res, 'No signature in the Stripe-Signature header matches the payload.');
       }
       // Verified, yet not JSON: only someone holding the secret could send it; still a bad request.
