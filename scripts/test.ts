@@ -1,5 +1,6 @@
 // `npm test`: static checks and every Jest project against real services started here, run side
-// by side in lanes (TEST_LANES, default 2: the machine's two cores are the limit, not waiting).
+// by side in lanes (TEST_LANES, default 3: Schemathesis and the browser tests each keep about one
+// core busy at a time, so a third lane fills the time they spend waiting on each other).
 // `npm run test:<project>` runs one project (unit, integration, workflow, e2e); any other argument
 // goes to Jest, e.g. `npm run test:integration -- api/health -t readiness`.
 import { spawn } from 'node:child_process';
@@ -291,13 +292,13 @@ async function main(): Promise<number> {
   };
 
   // Longest first, so the lanes end close together; the static checks early, while the services
-  // start (e2e's build fills that time in the other lane).
-  const order: (Project | 'static')[] = ['e2e', 'static', 'integration', 'schemathesis', 'workflow', 'unit'];
+  // start (e2e's build fills that time in another lane), then integration in their lane.
+  const order: (Project | 'static')[] = ['e2e', 'static', 'schemathesis', 'integration', 'workflow', 'unit'];
   const jobs = order
     .filter((name) => (name === 'static' ? runStatic : selectedProjects.includes(name)))
     .map((name) => (name === 'static' ? staticJob : jestJob(name)));
-  const lanes = Number(process.env.TEST_LANES ?? 2);
-  const failures = await runInLanes(jobs, Number.isInteger(lanes) && lanes > 0 ? lanes : 2);
+  const lanes = Number(process.env.TEST_LANES ?? 3);
+  const failures = await runInLanes(jobs, Number.isInteger(lanes) && lanes > 0 ? lanes : 3);
 
   banner(
     failures.length === 0 ? `all checks passed in ${seconds(runStarted)}` : `failed: ${failures.join(', ')}`,
