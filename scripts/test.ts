@@ -291,8 +291,9 @@ async function main(): Promise<number> {
     },
   };
 
-  // Longest first, so the lanes end close together; the static checks early, while the services
-  // start (e2e's build fills that time in another lane), then integration in their lane.
+  // e2e, the longest, first; the static checks while the services start (e2e's build fills that
+  // time in another lane); Schemathesis from the start, since it keeps at most one core busy;
+  // integration where the static checks end.
   const order: (Project | 'static')[] = ['e2e', 'static', 'schemathesis', 'integration', 'workflow', 'unit'];
   const jobs = order
     .filter((name) => (name === 'static' ? runStatic : selectedProjects.includes(name)))
