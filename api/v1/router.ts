@@ -13,6 +13,7 @@ import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
 import { registerCustomerPortalOperations, registerCustomerSessionOperations } from './customer-portal.js';
+import { registerCustomerUpcomingInvoiceOperations } from './customer-portal-upcoming-invoices.js';
 import type { PortalContext } from '../../domain/customer-portal/service.js';
 import { registerCustomerOAuthAccountOperations } from './customer-oauth-accounts.js';
 import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../../domain/customer-accounts/platforms.js';
@@ -207,6 +208,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
   );
   registerCustomerPortalOperations(registry, { ...portal, mailer: deps.mailer });
+  registerCustomerUpcomingInvoiceOperations(registry, { db: deps.db, tax: deps.tax });
   registerCustomerOAuthAccountOperations(registry, {
     db: deps.db,
     publicUrl: deps.publicUrl,

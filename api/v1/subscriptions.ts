@@ -10,7 +10,9 @@ import {
   prorationPreviewSchema,
   subscriptionPaymentAttemptListSchema,
   subscriptionPaymentAttemptQuerySchema,
+  upcomingInvoiceSchema,
 } from '../../domain/subscriptions/schemas.js';
+import { getUpcomingInvoice } from '../../domain/subscriptions/upcoming-invoice.js';
 import {
   exportSubscriptions,
   getSubscription,
@@ -137,5 +139,19 @@ export function registerSubscriptionOperations(api: OperationRegistry, ctx: Subs
       response: subscriptionPaymentAttemptListSchema,
     },
     async ({ params, query, caller }) => listSubscriptionPaymentAttempts(ctx, caller, params.id, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/subscriptions/{id}/upcoming-invoice',
+      operationId: 'subscriptions:upcoming_invoice',
+      summary: "Estimate the subscription's next renewal order",
+      extension:
+        "Tollgate extension, not in Polar: the order the renewal at the end of the current period will make, priced now exactly as the renewal prices it (the next period's fees less the discount as it will apply, the current period's metered usage less its credits, rounded and capped, the pending proration lines, the tax), without making it. Usage that arrives before the period ends is added to it.",
+      params: subscriptionIdParamsSchema,
+      response: upcomingInvoiceSchema,
+    },
+    async ({ params, caller }) => getUpcomingInvoice(ctx, caller, params.id),
   );
 }

@@ -691,6 +691,11 @@ const scenarios = [
         path: '/subscriptions/{id}/payment-attempts',
       },
       {
+        operationId: 'subscriptions:upcoming_invoice',
+        method: 'get',
+        path: '/subscriptions/{id}/upcoming-invoice',
+      },
+      {
         operationId: 'subscriptions:export',
         method: 'get',
         path: '/subscriptions/export',

@@ -1,10 +1,32 @@
 import { describe, expect, it } from '@jest/globals';
-import { statusAfterRefund } from './rules.js';
+import { statusAfterRefund, taxOfItems } from './rules.js';
 
 describe('statusAfterRefund', () => {
   it('is paid before any refund, partially refunded in between, refunded at the net amount', () => {
     expect(statusAfterRefund(2000, 0)).toBe('paid');
     expect(statusAfterRefund(2000, 1)).toBe('partially_refunded');
     expect(statusAfterRefund(2000, 2000)).toBe('refunded');
+  });
+});
+
+describe('taxOfItems', () => {
+  it('shares the tax over the positive items, the rounding on the last of them', () => {
+    expect(taxOfItems([1000, 300, 8], 249)).toEqual([190, 57, 2]);
+    expect(taxOfItems([1000, 300, 8], 249).reduce((sum, tax) => sum + tax, 0)).toBe(249);
+  });
+
+  it('gives credits no tax, and the last positive item the rest even when a credit follows it', () => {
+    expect(taxOfItems([2000, 500, -750], 333)).toEqual([266, 67, 0]);
+  });
+
+  it('is zero everywhere without tax or without a positive item', () => {
+    expect(taxOfItems([1000, -1000], 0)).toEqual([0, 0]);
+    expect(taxOfItems([-500], 10)).toEqual([0]);
+    expect(taxOfItems([], 10)).toEqual([]);
+  });
+
+  it('stays exact where tax × amount passes 2^53', () => {
+    const big = 2 ** 40;
+    expect(taxOfItems([big, big], 2 ** 20 + 1)).toEqual([2 ** 19, 2 ** 19 + 1]);
   });
 });

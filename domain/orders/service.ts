@@ -9,7 +9,7 @@ import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
 import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import { statusAfterRefund } from './rules.js';
+import { statusAfterRefund, taxOfItems } from './rules.js';
 import {
   findOrder,
   insertOrder,
@@ -144,6 +144,10 @@ export async function createSubscriptionOrder(
   relations: SubscriptionOrderRelations,
 ): Promise<OrderRow> {
   const totalAmount = order.netAmount + order.taxAmount;
+  const itemTaxes = taxOfItems(
+    order.items.map((item) => item.amount),
+    order.taxAmount,
+  );
   const inserted = await insertOrderWithItems(
     tx.sql,
     {
@@ -168,7 +172,7 @@ export async function createSubscriptionOrder(
     },
     order.items.map((item, index) => ({
       ...item,
-      taxAmount: itemTax(order, index),
+      taxAmount: itemTaxes[index]!,
       createdAt: new Date(order.at.getTime() + index),
     })),
   );
@@ -198,20 +202,6 @@ const withRelations = (order: OrderWithItems, relations: SubscriptionOrderRelati
   ...relations,
   discount: order.discountId === relations.discount?.id ? relations.discount : null,
 });
-
-/** The order's tax shared over its positive items, the rounding left on the last of them. */
-function itemTax(order: SubscriptionOrder, index: number): number {
-  const positive = order.items.map((item) => Math.max(item.amount, 0));
-  const base = positive.reduce((sum, amount) => sum + amount, 0);
-  if (base === 0 || order.taxAmount === 0) return 0;
-  // Exact integer shares: tax × amount can pass 2^53.
-  const share = (amount: number) => Number((BigInt(order.taxAmount) * BigInt(amount)) / BigInt(base));
-  const last = positive.findLastIndex((amount) => amount > 0);
-  if (index !== last) return share(positive[index]!);
-  return (
-    order.taxAmount - positive.reduce((sum, amount, other) => (other === last ? sum : sum + share(amount)), 0)
-  );
-}
 
 /** A subscription's pending order paid by `paymentId`, with `order.paid`; a second call changes nothing. */
 export async function markSubscriptionOrderPaid(

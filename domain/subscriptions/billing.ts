@@ -2,18 +2,14 @@
 // `subscription:<id>` workflow's activities: renew (or end) at the end of a period, charge an
 // unpaid order, settle the charge (paid, or dunning), and tell the customer a charge failed.
 import type { Prisma } from '../../generated/prisma/client.js';
-import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import { discountAmountFor } from '../checkouts/rules.js';
+import { transaction, type Db, type Tx } from '../../infra/db.js';
 import { markBenefitGrantsStaleSql, requestGrantCycles } from '../benefit-grants/repository.js';
-import { markCustomerMetersStale, usageInWindows } from '../customer-meters/repository.js';
+import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { findLiveCustomer } from '../customers/repository.js';
-import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { recordEvents } from '../events/repository.js';
 import type { WebhookEventType } from '../events/schemas.js';
 import type { Mailer } from '../emails/mailer.js';
-import { aggregationSchema, filterSchema } from '../meters/schemas.js';
-import { meteredLineAmount } from '../usage/rules.js';
 import {
   subscriptionCanceledEmail,
   subscriptionPaymentFailedEmail,
@@ -38,8 +34,6 @@ import {
 } from '../orders/service.js';
 import type { OffSessionPaymentResult, PaymentProcessor } from '../payments/processor.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import type { addressSchema } from '../addresses/schemas.js';
-import type { z } from 'zod';
 import {
   findSubscriptionForStep,
   findSubscriptionWorkflowRow,
@@ -52,13 +46,10 @@ import {
   type SubscriptionStepRow,
   type SubscriptionWorkflowRow,
 } from './repository.js';
+import { billedCustomerOf, cycleKey, periodFees, planRenewal, priceRenewal } from './renewal-pricing.js';
 import {
-  cycleBill,
-  discountApplies,
   nextAttemptAfter,
-  periodStart,
-  type BillingLine,
-  type CycleBill,
+  renewalMakesOrder,
   type RecurringInterval,
   type SubscriptionWorkflowState,
 } from './rules.js';
@@ -76,7 +67,8 @@ export type SubscriptionBillingContext = {
 /** Each step locks the subscription row; a burst of renewals at one instant waits its turn. */
 const STEP_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
 
-const isEnded = (row: { endedAt: Date | null; status: string }) =>
+/** Ended (canceled at the period's end, revoked, unpaid): it renews no more. */
+export const isEnded = (row: { endedAt: Date | null; status: string }) =>
   row.endedAt !== null || !BILLABLE_STATUSES.includes(row.status as SubscriptionStatus);
 
 export async function subscriptionWorkflowState(
@@ -155,9 +147,6 @@ async function finalOrderOf(
   return order?.status === 'pending' ? order : null;
 }
 
-/** The request key of the order that opens period `index` (its renewal). */
-const cycleKey = (subscriptionId: string, index: number) => `subscription:${subscriptionId}:cycle:${index}`;
-
 /**
  * The subscription under its lock, for a step prepared from `before` (read without the lock): its
  * own fields and unbilled proration lines as they are now, its relations as read before. A plan,
@@ -192,130 +181,6 @@ const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRelations 
   discount: row.discount,
   subscription: row,
 });
-
-type Address = z.infer<typeof addressSchema>;
-
-/** The fees of one period and their discount, for the discount as it applies to that period. */
-function periodFees(
-  row: SubscriptionStepRow,
-  periodStartAt: Date,
-): { fees: BillingLine[]; discount: number; keepsDiscount: boolean } {
-  const fees = row.prices.map((price) => ({
-    label: row.product.name,
-    amount: price.amount,
-    proration: false,
-    productPriceId: price.productPriceId,
-  }));
-  const feeTotal = fees.reduce((sum, line) => sum + line.amount, 0);
-  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
-  const keepsDiscount =
-    discount !== null &&
-    row.discountFirstPeriodStart !== null &&
-    discountApplies(
-      { duration: discount.duration as DiscountDuration, durationInMonths: discount.durationInMonths },
-      row.discountFirstPeriodStart,
-      periodStartAt,
-    );
-  const amount =
-    keepsDiscount && discount
-      ? discountAmountFor(
-          {
-            type: discount.type as DiscountType,
-            amount: discount.amount,
-            currency: discount.currency,
-            basisPoints: discount.basisPoints,
-          },
-          feeTotal,
-          row.currency,
-        )
-      : 0;
-  return { fees, discount: amount, keepsDiscount };
-}
-
-type RenewalPlan = {
-  index: number;
-  start: Date;
-  end: Date;
-  bill: CycleBill;
-  keepsDiscount: boolean;
-  pendingIds: string[];
-};
-
-/**
- * What a subscription's metered prices bill for the current period up to `until`, one line per
- * price named after its meter: the customer's usage from the period's start (or from when the
- * price joined the subscription, in the subscription's time, if later: usage from before the
- * subscription, or before its price or meter existed, is never billed), less the period's
- * credits, at the price's unit amount, capped. `which` picks the prices (all, by default).
- */
-export async function meteredUsageLines(
-  sql: SqlClient,
-  row: Pick<SubscriptionRow, 'prices' | 'product' | 'organizationId' | 'customerId' | 'currentPeriodStart'>,
-  until: Date,
-  which: (productPriceId: string) => boolean = () => true,
-): Promise<BillingLine[]> {
-  const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) =>
-    price.amountType === 'metered_unit' && price.meter && price.unitAmount && which(price.id)
-      ? [{ price, meter: price.meter, attachedAt }]
-      : [],
-  );
-  if (metered.length === 0) return [];
-  // Lines in the order the product lists its prices.
-  const listed = (id: string) => row.product.prices.findIndex((price) => price.id === id);
-  metered.sort((a, b) => listed(a.price.id) - listed(b.price.id));
-  const periodStartMs = row.currentPeriodStart.getTime();
-  const usage = await usageInWindows(
-    sql,
-    row.organizationId,
-    metered.map(({ price, meter, attachedAt }) => ({
-      key: price.id,
-      customerId: row.customerId,
-      meter: {
-        id: meter.id,
-        filter: filterSchema.parse(meter.filter),
-        aggregation: aggregationSchema.parse(meter.aggregation),
-      },
-      from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
-      to: until,
-      creditsFrom: row.currentPeriodStart,
-    })),
-  );
-  return metered.map(({ price, meter }) => {
-    const measured = usage.get(price.id) ?? { units: '0', credited: '0' };
-    return {
-      label: meter.name,
-      amount: meteredLineAmount({
-        unitAmount: price.unitAmount!.toFixed(),
-        units: measured.units,
-        creditedUnits: measured.credited,
-        capAmount: price.capAmount,
-      }),
-      proration: false,
-      productPriceId: price.id,
-    };
-  });
-}
-
-function planRenewal(row: SubscriptionStepRow, index: number, usage: BillingLine[]): RenewalPlan {
-  const interval = row.recurringInterval as RecurringInterval;
-  const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase);
-  const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
-  const { fees, discount, keepsDiscount } = periodFees(row, start);
-  const bill = cycleBill({
-    fees: row.cancelAtPeriodEnd ? [] : fees,
-    feeDiscount: row.cancelAtPeriodEnd ? 0 : discount,
-    pending: [
-      ...usage,
-      ...row.pendingItems.map((item) => ({
-        label: item.label,
-        amount: item.amount,
-        proration: true,
-        productPriceId: item.productPriceId,
-      })),
-    ],
-  });
-  return { index, start, end, bill, keepsDiscount, pendingIds: row.pendingItems.map((item) => item.id) };
-}
 
 export type CycleOutcome =
   /** The period is not over yet at `nowMs`, or the workflow is behind the row: nothing done. */
@@ -355,22 +220,8 @@ async function cycleSubscription(
   }
   if (before.currentPeriodEnd.getTime() > input.nowMs) return { cycled: { outcome: 'not_due' }, made: null };
   // Tax is quoted before the transaction: Stripe Tax is never waited for while the row is locked.
-  // The ended period's usage, measured once: an event dated in it that arrives later is not billed.
-  const usage = await meteredUsageLines(ctx.db.sql, before, before.currentPeriodEnd);
-  const quoted = planRenewal(before, input.index, usage);
-  const customer = before.customer.deletedAt ? null : before.customer;
-  const billingAddress = (customer?.billingAddress as Address | null) ?? null;
-  const taxQuote =
-    quoted.bill.net > 0
-      ? await ctx.tax.quote({
-          amount: quoted.bill.net,
-          currency: before.currency,
-          billingAddress,
-          taxId: null,
-          productId: before.productId,
-          idempotencyKey: `${key}:tax:${quoted.bill.net}`,
-        })
-      : null;
+  const quoted = await priceRenewal(ctx, before, input.index);
+  const customer = billedCustomerOf(before);
 
   return transaction(
     ctx.db,
@@ -378,39 +229,39 @@ async function cycleSubscription(
       const row = await lockStepRow(tx, before);
       if (!row || isEnded(row) || row.currentPeriodIndex !== input.index - 1)
         return { cycled: { outcome: 'stale' }, made: null };
+      const usage = quoted.usage.map((each) => each.line);
       const plan = planRenewal(row, input.index, usage);
-      if (plan.bill.net !== quoted.bill.net) {
+      if (plan.bill.net !== quoted.plan.bill.net) {
         // Changed between the quote and the lock (a plan change): the activity's retry quotes again.
         throw new Error(`subscription ${row.id} changed while its renewal was being priced`);
       }
       const at = new Date(input.nowMs);
       const ending = row.cancelAtPeriodEnd;
-      const order =
-        plan.bill.items.length > 0 && (!ending || plan.bill.net > 0)
-          ? await createSubscriptionOrder(
-              tx,
-              {
-                organizationId: row.organizationId,
-                subscriptionId: row.id,
-                customerId: row.customerId,
-                productId: row.productId,
-                discountId: plan.bill.discount > 0 ? row.discountId : null,
-                billingReason: 'subscription_cycle',
-                currency: row.currency,
-                items: plan.bill.items,
-                subtotalAmount: plan.bill.subtotal,
-                discountAmount: plan.bill.discount,
-                netAmount: plan.bill.net,
-                taxAmount: taxQuote?.amount ?? 0,
-                billingName: customer?.name ?? null,
-                billingAddress: customer?.billingAddress ?? null,
-                metadata: row.metadata,
-                requestKey: key,
-                at,
-              },
-              orderRelationsOf(row),
-            )
-          : null;
+      const order = renewalMakesOrder(plan.bill, ending)
+        ? await createSubscriptionOrder(
+            tx,
+            {
+              organizationId: row.organizationId,
+              subscriptionId: row.id,
+              customerId: row.customerId,
+              productId: row.productId,
+              discountId: plan.bill.discount > 0 ? row.discountId : null,
+              billingReason: 'subscription_cycle',
+              currency: row.currency,
+              items: plan.bill.items,
+              subtotalAmount: plan.bill.subtotal,
+              discountAmount: plan.bill.discount,
+              netAmount: plan.bill.net,
+              taxAmount: quoted.taxAmount,
+              billingName: customer?.name ?? null,
+              billingAddress: customer?.billingAddress ?? null,
+              metadata: row.metadata,
+              requestKey: key,
+              at,
+            },
+            orderRelationsOf(row),
+          )
+        : null;
       if (order) await markPendingItemsBilled(tx.sql, plan.pendingIds, order.id);
       if (plan.bill.carriedCredit > 0) {
         await insertPendingItem(tx.sql, {

@@ -17,7 +17,8 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import type { z } from 'zod';
-import { meteredUsageLines, recordSubscriptionChange } from './billing.js';
+import { recordSubscriptionChange } from './billing.js';
+import { meteredUsageLines } from './renewal-pricing.js';
 import {
   findSubscription,
   insertPendingItem,

@@ -11,6 +11,7 @@ import {
   openLedger,
   periodAt,
   periodStart,
+  renewalMakesOrder,
   shareOf,
   type BillingPeriod,
 } from './rules.js';
@@ -351,5 +352,25 @@ describe('cycleBill', () => {
       net: 0,
       carriedCredit: 0,
     });
+  });
+});
+
+describe('renewalMakesOrder', () => {
+  const fee = (amount: number) => ({ label: 'Pro', amount, proration: false, productPriceId: 'p' });
+  const line = (amount: number) => ({ label: 'Calls', amount, proration: false, productPriceId: 'm' });
+
+  it('makes a renewal order whenever it has lines, a free one included', () => {
+    expect(renewalMakesOrder(cycleBill({ fees: [fee(1000)], feeDiscount: 1000, pending: [] }), false)).toBe(
+      true,
+    );
+    expect(renewalMakesOrder(cycleBill({ fees: [fee(0)], feeDiscount: 0, pending: [] }), false)).toBe(false);
+  });
+
+  it('makes a final order for a plan that ends only when something is left to charge', () => {
+    expect(renewalMakesOrder(cycleBill({ fees: [], feeDiscount: 0, pending: [line(8)] }), true)).toBe(true);
+    expect(
+      renewalMakesOrder(cycleBill({ fees: [], feeDiscount: 0, pending: [line(8), line(-20)] }), true),
+    ).toBe(false);
+    expect(renewalMakesOrder(cycleBill({ fees: [], feeDiscount: 0, pending: [] }), true)).toBe(false);
   });
 });

@@ -287,3 +287,10 @@ export function cycleBill(input: {
     carriedCredit: creditTotal - applied,
   };
 }
+
+/**
+ * Whether a renewal makes an order: one with lines, and, for a plan that ends instead of renewing,
+ * only when something is left to charge (its final order).
+ */
+export const renewalMakesOrder = (bill: CycleBill, ending: boolean) =>
+  bill.items.length > 0 && (!ending || bill.net > 0);

@@ -234,3 +234,77 @@ export const subscriptionPaymentAttemptListSchema = listResourceSchema(
 });
 
 export const subscriptionPaymentAttemptQuerySchema = pageQuerySchema;
+
+/** One metered price's current period as the next renewal bills it (our extension). */
+export const upcomingInvoiceMeterSchema = z
+  .object({
+    product_price_id: z.uuid(),
+    meter_id: z.uuid(),
+    meter_name: z.string(),
+    /** What the meter counted in the period so far (from when the price joined the plan, if later). */
+    consumed_units: z.number(),
+    /** Units credited in the period (a meter credit benefit), taken off first. */
+    credited_units: z.number(),
+    /** Consumed less credited, never below zero. */
+    billable_units: z.number(),
+    /** Cents per unit, a decimal: sub-cent prices are common. */
+    unit_amount: z.string(),
+    cap_amount: z.number().int().nullable(),
+    /** The cap lowered the amount. */
+    capped: z.boolean(),
+    /** Billable units × unit amount, rounded once half up, capped: the line's amount. */
+    amount: z.number().int(),
+  })
+  .meta({ id: 'UpcomingInvoiceMeter' });
+export type UpcomingInvoiceMeter = z.infer<typeof upcomingInvoiceMeterSchema>;
+
+export const UPCOMING_INVOICE_LINE_TYPES = ['fixed', 'metered', 'proration'] as const;
+
+/** A line of the next renewal's order, as it will be written. */
+export const upcomingInvoiceLineSchema = z
+  .object({
+    /** A fee of the period the order opens, a metered price's usage, or a line a plan change left. */
+    type: z.enum(UPCOMING_INVOICE_LINE_TYPES),
+    label: z.string(),
+    amount: z.number().int(),
+    tax_amount: z.number().int(),
+    proration: z.boolean(),
+    product_price_id: z.uuid().nullable(),
+    /** What the line pays for: the next period for a fee, the current one for usage. */
+    period_start: datetime.nullable(),
+    period_end: datetime.nullable(),
+    meter: upcomingInvoiceMeterSchema.nullable(),
+  })
+  .meta({ id: 'UpcomingInvoiceLine' });
+export type UpcomingInvoiceLine = z.infer<typeof upcomingInvoiceLineSchema>;
+
+/**
+ * Our extension: the order the subscription's next renewal will make, priced now by the code the
+ * renewal prices it with, without making it. Amounts in minor units of `currency`.
+ */
+export const upcomingInvoiceSchema = z
+  .object({
+    subscription_id: z.uuid(),
+    currency: z.string(),
+    /** When the order will be made and charged (the current period's end); null when none will be. */
+    billed_at: datetime.nullable(),
+    /** Set to cancel: the order is its final one, billing only the usage and debits left. */
+    ends_subscription: z.boolean(),
+    /** The current period, whose usage the order bills in arrears. */
+    period_start: datetime,
+    period_end: datetime,
+    lines: z.array(upcomingInvoiceLineSchema),
+    subtotal_amount: z.number().int(),
+    /** The discount on the fees as it applies to the period the order opens (never on usage). */
+    discount_amount: z.number().int(),
+    discount_id: z.uuid().nullable(),
+    net_amount: z.number().int(),
+    tax_amount: z.number().int(),
+    total_amount: z.number().int(),
+    /** Credit the order cannot absorb, carried to the order after it. */
+    carried_credit_amount: z.number().int(),
+    /** Every metered price of the plan in the current period, those that bill nothing included. */
+    meters: z.array(upcomingInvoiceMeterSchema),
+  })
+  .meta({ id: 'UpcomingInvoice' });
+export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;

@@ -4,10 +4,17 @@ import { readMetadata } from '../metadata/rules.js';
 import { priceView, productView } from '../products/views.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { meterView } from '../meters/views.js';
-import type { SubscriptionRecord, SubscriptionRow } from './repository.js';
+import type { SubscriptionRecord, SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { decimalAmount } from '../invoices/rules.js';
+import { taxOfItems } from '../orders/rules.js';
+import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
+import { renewalMakesOrder } from './rules.js';
 import {
   ACTIVE_STATUSES,
+  upcomingInvoiceSchema,
+  type UpcomingInvoice,
+  type UpcomingInvoiceLine,
+  type UpcomingInvoiceMeter,
   type SubscriptionStatus,
   customerStateSubscriptionSchema,
   orderSubscriptionSchema,
@@ -111,5 +118,80 @@ export function customerStateSubscriptionView(
     ...own,
     status: 'active',
     meters: row.meters.map(subscriptionMeterFields),
+  });
+}
+
+function upcomingInvoiceMeterView(usage: MeteredUsage): UpcomingInvoiceMeter {
+  return {
+    product_price_id: usage.line.productPriceId!,
+    meter_id: usage.meter.id,
+    meter_name: usage.meter.name,
+    consumed_units: Number(usage.units),
+    credited_units: Number(usage.creditedUnits),
+    billable_units: Number(usage.charge.billableUnits),
+    unit_amount: usage.unitAmount,
+    cap_amount: usage.capAmount,
+    capped: usage.charge.capped,
+    amount: usage.charge.amount,
+  };
+}
+
+/**
+ * The order the next renewal makes, as `priced` (renewal-pricing.ts) prices it: its items with
+ * their share of the tax, as the order writes them. Null `priced`: the subscription has ended and
+ * bills nothing more.
+ */
+export function upcomingInvoiceView(
+  row: Pick<
+    SubscriptionStepRow,
+    'id' | 'currency' | 'currentPeriodStart' | 'currentPeriodEnd' | 'cancelAtPeriodEnd' | 'discountId'
+  >,
+  priced: PricedRenewal | null,
+): UpcomingInvoice {
+  const bill = priced && renewalMakesOrder(priced.plan.bill, row.cancelAtPeriodEnd) ? priced.plan.bill : null;
+  const taxAmount = bill ? priced!.taxAmount : 0;
+  const taxes = taxOfItems(bill?.items.map((item) => item.amount) ?? [], taxAmount);
+  const usageByPrice = new Map(priced?.usage.map((usage) => [usage.line.productPriceId, usage]) ?? []);
+  const currentPeriod = {
+    period_start: row.currentPeriodStart.toISOString(),
+    period_end: row.currentPeriodEnd.toISOString(),
+  };
+  const lines = (bill?.items ?? []).map((item, index): UpcomingInvoiceLine => {
+    const usage = item.proration ? undefined : usageByPrice.get(item.productPriceId);
+    const common = {
+      label: item.label,
+      amount: item.amount,
+      tax_amount: taxes[index]!,
+      proration: item.proration,
+      product_price_id: item.productPriceId,
+    };
+    if (item.proration)
+      return { ...common, type: 'proration', period_start: null, period_end: null, meter: null };
+    if (usage)
+      return { ...common, type: 'metered', ...currentPeriod, meter: upcomingInvoiceMeterView(usage) };
+    return {
+      ...common,
+      type: 'fixed',
+      period_start: priced!.plan.start.toISOString(),
+      period_end: priced!.plan.end.toISOString(),
+      meter: null,
+    };
+  });
+  return upcomingInvoiceSchema.parse({
+    subscription_id: row.id,
+    currency: row.currency,
+    billed_at: bill ? row.currentPeriodEnd.toISOString() : null,
+    ends_subscription: priced !== null && row.cancelAtPeriodEnd,
+    ...currentPeriod,
+    lines,
+    subtotal_amount: bill?.subtotal ?? 0,
+    discount_amount: bill?.discount ?? 0,
+    // As the order records it: the discount only when it took something off.
+    discount_id: bill && bill.discount > 0 ? row.discountId : null,
+    net_amount: bill?.net ?? 0,
+    tax_amount: taxAmount,
+    total_amount: (bill?.net ?? 0) + taxAmount,
+    carried_credit_amount: bill?.carriedCredit ?? 0,
+    meters: priced?.usage.map(upcomingInvoiceMeterView) ?? [],
   });
 }

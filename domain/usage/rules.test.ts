@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { meteredLineAmount } from './rules.js';
+import { meteredLineAmount, meteredLineCharge } from './rules.js';
 
 describe('meteredLineAmount', () => {
   const amount = (unitAmount: string, units: string, creditedUnits = '0', capAmount: number | null = null) =>
@@ -38,5 +38,45 @@ describe('meteredLineAmount', () => {
     expect(amount('10', '1000', '0', 2500)).toBe(2500);
     expect(amount('10', '100', '0', 2500)).toBe(1000);
     expect(amount('10', '1000', '0', 0)).toBe(0);
+  });
+});
+
+describe('meteredLineCharge', () => {
+  const charge = (unitAmount: string, units: string, creditedUnits = '0', capAmount: number | null = null) =>
+    meteredLineCharge({ unitAmount, units, creditedUnits, capAmount });
+
+  it('says the units billed after credits, exactly, as decimal text', () => {
+    expect(charge('0.35', '1001', '100')).toEqual({ billableUnits: '901', amount: 315, capped: false });
+    expect(charge('10', '100.5', '100')).toEqual({ billableUnits: '0.5', amount: 5, capped: false });
+    expect(charge('10', '0.300000000000000000', '0.1')).toEqual({
+      billableUnits: '0.2',
+      amount: 2,
+      capped: false,
+    });
+    expect(charge('10', '0.05')).toEqual({ billableUnits: '0.05', amount: 1, capped: false });
+  });
+
+  it('bills nothing, uncapped, when credits cover the usage', () => {
+    expect(charge('10', '80', '100', 0)).toEqual({ billableUnits: '0', amount: 0, capped: false });
+    expect(charge('10', '100', '100')).toEqual({ billableUnits: '0', amount: 0, capped: false });
+  });
+
+  it('says when the cap lowered the amount, and not when the amount only reached it', () => {
+    expect(charge('0.35', '1001', '100', 300)).toEqual({ billableUnits: '901', amount: 300, capped: true });
+    expect(charge('10', '250', '0', 2500)).toEqual({ billableUnits: '250', amount: 2500, capped: false });
+    expect(charge('10', '1000', '0', 0)).toEqual({ billableUnits: '1000', amount: 0, capped: true });
+  });
+
+  it('agrees with meteredLineAmount', () => {
+    for (const [unitAmount, units, credited, cap] of [
+      ['0.35', '1000', '0', null],
+      ['0.005', '99', '0', null],
+      ['2.5', '3', '1', 4],
+      ['0.145', '100', '0', null],
+    ] as const) {
+      expect(charge(unitAmount, units, credited, cap).amount).toBe(
+        meteredLineAmount({ unitAmount, units, creditedUnits: credited, capAmount: cap }),
+      );
+    }
   });
 });

@@ -170,28 +170,56 @@ function scaledDecimal(text: string): { digits: bigint; scale: number } {
   return { digits: match[1] ? -digits : digits, scale: fraction.length };
 }
 
+/** An integer scaled by 10^scale as decimal text, without trailing zeros: (12500, 3) → `12.5`. */
+function decimalText(digits: bigint, scale: number): string {
+  const negative = digits < 0n;
+  const text = (negative ? -digits : digits).toString().padStart(scale + 1, '0');
+  const whole = text.slice(0, text.length - scale);
+  const fraction = text.slice(text.length - scale).replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}
+
+export type MeteredLineCharge = {
+  /** Units used less units credited, never below zero (decimal text, exact). */
+  billableUnits: string;
+  /** The line in minor units, after the cap. */
+  amount: number;
+  /** Whether the cap lowered the amount. */
+  capped: boolean;
+};
+
 /**
  * What a metered price bills for a period, in minor units: the billable units (used less
  * credited, never below zero) times the unit amount (a decimal of cents: sub-cent prices are
  * common), rounded once, half up, on the line's total (never per unit), then capped. Exact: the
  * inputs are decimal texts, as PostgreSQL's `numeric` gives them.
  */
-export function meteredLineAmount(input: {
+export function meteredLineCharge(input: {
   unitAmount: string;
   units: string;
   creditedUnits: string;
   capAmount: number | null;
-}): number {
+}): MeteredLineCharge {
   const units = scaledDecimal(input.units);
   const credited = scaledDecimal(input.creditedUnits);
   const scale = Math.max(units.scale, credited.scale);
   const billable =
     units.digits * 10n ** BigInt(scale - units.scale) -
     credited.digits * 10n ** BigInt(scale - credited.scale);
-  if (billable <= 0n) return 0;
+  if (billable <= 0n) return { billableUnits: '0', amount: 0, capped: false };
   const unitAmount = scaledDecimal(input.unitAmount);
   const product = billable * unitAmount.digits;
   const divisor = 10n ** BigInt(scale + unitAmount.scale);
   const rounded = Number((product * 2n + divisor) / (2n * divisor));
-  return input.capAmount === null ? rounded : Math.min(rounded, input.capAmount);
+  const capped = input.capAmount !== null && rounded > input.capAmount;
+  return {
+    billableUnits: decimalText(billable, scale),
+    amount: capped ? input.capAmount! : rounded,
+    capped,
+  };
+}
+
+/** The amount of `meteredLineCharge`: what the line bills. */
+export function meteredLineAmount(input: Parameters<typeof meteredLineCharge>[0]): number {
+  return meteredLineCharge(input).amount;
 }

@@ -5,6 +5,7 @@ import {
   describeExpiry,
   describePaymentMethod,
   describeUsage,
+  formatUnits,
   maskLicenseKey,
   signedMoney,
 } from './format';
@@ -101,5 +102,13 @@ describe('cardBrandName', () => {
     expect(cardBrandName('amex')).toBe('American Express');
     expect(cardBrandName('cartes_bancaires')).toBe('Cartes bancaires');
     expect(cardBrandName('unknown')).toBe('Card');
+  });
+});
+
+describe('formatUnits', () => {
+  it('groups thousands and keeps up to four decimals', () => {
+    expect(formatUnits(15802, 'en-US')).toBe('15,802');
+    expect(formatUnits(0.123456, 'en-US')).toBe('0.1235');
+    expect(formatUnits(2.5, 'de-DE')).toBe('2,5');
   });
 });

@@ -62,10 +62,19 @@ export function signedMoney(amount: number, currency: string): string {
   return amount < 0 ? `−${formatMoney(-amount, currency)}` : formatMoney(amount, currency);
 }
 
-/** Units of a meter: whole numbers as they are, fractions to at most 4 places, in the reader's locale. */
-const unitsFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 4 });
-export function formatUnits(units: number): string {
-  return unitsFormat.format(units);
+const unitsFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Units of a meter: whole numbers as they are, fractions to at most 4 places, in the reader's
+ * locale (`locale` fixes it, for tests).
+ */
+export function formatUnits(units: number, locale?: string): string {
+  let format = unitsFormats.get(locale ?? '');
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
+    unitsFormats.set(locale ?? '', format);
+  }
+  return format.format(units);
 }
 
 /** "apple_pay" → "Apple pay": processors name brands and wallets in snake case. */

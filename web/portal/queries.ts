@@ -14,7 +14,11 @@ import {
 import { licenseKeySchema, licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas';
 import { paymentMethodSchema } from '../../domain/payment-methods/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
-import { prorationPreviewSchema } from '../../domain/subscriptions/schemas';
+import {
+  BILLABLE_STATUSES,
+  prorationPreviewSchema,
+  upcomingInvoiceSchema,
+} from '../../domain/subscriptions/schemas';
 import { portalCall, publicPortalCall, retryServerErrorsOnce } from './api';
 
 /** One page of a portal list: a screenful on a phone; the pager shows the rest. */
@@ -102,6 +106,33 @@ export const portalSubscriptionsQuery = (slug: string, page: number) =>
         ? PAST_DUE_REFRESH_MS
         : false,
   });
+
+/**
+ * The buyer's plans that renew (every one on a page: a buyer has a handful), for the usage page;
+ * refreshed with the list whenever a plan changes.
+ */
+export const portalRenewingSubscriptionsQuery = (slug: string) =>
+  queryOptions({
+    ...customerQuery(
+      slug,
+      ['subscriptions', 'list', 'renewing'],
+      `/subscriptions/?limit=${LOOKUP_LIMIT}&sorting=-started_at`,
+      listResourceSchema(customerSubscriptionSchema),
+    ),
+    select: (list) =>
+      list.items.filter(
+        (subscription) => subscription.ended_at === null && BILLABLE_STATUSES.includes(subscription.status),
+      ),
+  });
+
+/** What the plan's next renewal will bill, estimated by the renewal's own pricing (our extension). */
+export const portalUpcomingInvoiceQuery = (slug: string, subscriptionId: string) =>
+  customerQuery(
+    slug,
+    ['subscriptions', subscriptionId, 'upcoming-invoice'],
+    `/subscriptions/${subscriptionId}/upcoming-invoice`,
+    upcomingInvoiceSchema,
+  );
 
 export const portalOrdersQuery = (slug: string, page: number) =>
   customerListQuery(slug, 'orders', page, '/orders/', customerOrderSchema, '-created_at');

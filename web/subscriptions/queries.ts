@@ -1,10 +1,12 @@
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { orderSchema } from '../../domain/orders/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import {
   prorationPreviewSchema,
   subscriptionPaymentAttemptListSchema,
   subscriptionSchema,
+  upcomingInvoiceSchema,
+  type Subscription,
 } from '../../domain/subscriptions/schemas';
 import { getJson, sendJson } from '../api';
 
@@ -45,6 +47,18 @@ export const subscriptionQuery = (subscriptionId: string) =>
   queryOptions({
     queryKey: ['subscription', subscriptionId],
     queryFn: () => getJson(`/v1/subscriptions/${subscriptionId}`, subscriptionSchema),
+  });
+
+/**
+ * What the next renewal will bill, estimated by the renewal's own pricing (our extension). Read
+ * again whenever the subscription changes (a renewal, a plan or discount change: its
+ * `modified_at`), and with every `['subscriptions']` refresh (a test clock's advance).
+ */
+export const subscriptionUpcomingInvoiceQuery = (subscription: Pick<Subscription, 'id' | 'modified_at'>) =>
+  queryOptions({
+    queryKey: ['subscriptions', 'upcoming-invoice', subscription.id, subscription.modified_at],
+    queryFn: () => getJson(`/v1/subscriptions/${subscription.id}/upcoming-invoice`, upcomingInvoiceSchema),
+    placeholderData: keepPreviousData,
   });
 
 /** The orders of one subscription, newest first: its first payment, renewals and plan changes. */

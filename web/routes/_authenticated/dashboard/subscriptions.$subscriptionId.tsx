@@ -29,7 +29,7 @@ import {
 import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
 import { SubscriptionDiscountForm } from './-components/subscription-discount-form';
 import { SubscriptionPlanChange } from './-components/subscription-plan-change';
-import { SubscriptionUsage } from './-components/subscription-usage';
+import { SubscriptionUpcomingInvoice } from './-components/subscription-upcoming-invoice';
 
 export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/$subscriptionId')({
   loader: ({ context: { queryClient }, params: { subscriptionId } }) => {
@@ -70,7 +70,7 @@ function SubscriptionPage() {
         <Link to="/dashboard/subscriptions">← All subscriptions</Link>
       </p>
       <SubscriptionDetails subscription={data} />
-      {data.meters.length > 0 ? <SubscriptionUsage subscription={data} /> : null}
+      <SubscriptionUpcomingInvoice subscription={data} />
       {canManage === false ? (
         <p className="muted">Only owners and admins can change subscriptions.</p>
       ) : canManage && isBillable(data) && organizationId ? (

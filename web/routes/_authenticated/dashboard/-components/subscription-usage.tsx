@@ -1,41 +1,53 @@
 import { Link } from '@tanstack/react-router';
-import type { Subscription } from '../../../../../domain/subscriptions/schemas';
+import type { UpcomingInvoice } from '../../../../../domain/subscriptions/schemas';
 import { formatMoney } from '../../../../checkouts/money';
 import { Card, Truncated } from '../../../../components';
+import { formatUnits } from '../../../../portal/format';
 import { ResourceTable } from '../../../../resources/resource-page';
+import { formatPeriod } from '../../../../subscriptions/upcoming-invoice';
+import { describeMeteredCharge } from '../../../../subscriptions/usage-format';
 
-/** The metered prices' current period: what its end would bill so far (`subscription.meters`). */
-export function SubscriptionUsage({ subscription }: { subscription: Subscription }) {
-  const { currency, meters } = subscription;
-  // Each amount is already rounded on its own line, as the renewal order bills it.
+/**
+ * The metered prices' current period so far, from the upcoming-invoice estimate: what the period's
+ * end would bill if no more usage came, computed by the renewal's own pricing.
+ */
+export function SubscriptionUsage({ invoice }: { invoice: UpcomingInvoice }) {
+  const { currency, meters } = invoice;
+  // Each amount is already rounded and capped on its own line, as the renewal order bills it.
   const total = meters.reduce((sum, meter) => sum + meter.amount, 0);
   return (
     <Card title="Usage this period" testId="subscription-usage">
       <p className="muted">
-        Usage is billed at the end of the period on the renewal order, credited units are taken off first, and
-        these figures refresh within seconds of new usage.
+        {formatPeriod(invoice.period_start, invoice.period_end)}. Usage is billed at the end of the period on
+        the renewal order, credited units are taken off first, and these figures are what that order would
+        bill for the usage so far.
       </p>
       <ResourceTable
-        items={meters}
+        items={meters.map((meter) => ({ ...meter, id: meter.product_price_id }))}
         rowTestId="subscription-usage-row"
         columns={[
           {
             header: 'Meter',
             cell: (meter) => (
               <Link to="/dashboard/meters/$meterId" params={{ meterId: meter.meter_id }}>
-                <Truncated text={meter.meter.name} />
+                <Truncated text={meter.meter_name} />
               </Link>
             ),
           },
           {
             header: 'Units used',
             testId: 'usage-consumed',
-            cell: (meter) => meter.consumed_units.toLocaleString(),
+            cell: (meter) => formatUnits(meter.consumed_units),
           },
           {
             header: 'Units credited',
             testId: 'usage-credited',
-            cell: (meter) => meter.credited_units.toLocaleString(),
+            cell: (meter) => formatUnits(meter.credited_units),
+          },
+          {
+            header: 'Price',
+            testId: 'usage-price',
+            cell: (meter) => describeMeteredCharge(meter, currency),
           },
           {
             header: 'Amount so far',

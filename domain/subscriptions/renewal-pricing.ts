@@ -1,0 +1,231 @@
+// The order that opens period N of a subscription (its renewal), priced: the new period's fees less
+// their discount, the ended period's metered usage, the proration lines waiting for it, and its
+// tax. The renewal (billing.ts `cycleSubscription`) makes this order; the upcoming-invoice estimate
+// (upcoming-invoice.ts) shows it unmade. Both price it here, so they never disagree.
+import type { z } from 'zod';
+import type { Db, SqlClient } from '../../infra/db.js';
+import type { addressSchema } from '../addresses/schemas.js';
+import { discountAmountFor } from '../checkouts/rules.js';
+import { usageInWindows } from '../customer-meters/repository.js';
+import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
+import { aggregationSchema, filterSchema } from '../meters/schemas.js';
+import type { TaxCalculator } from '../tax/calculator.js';
+import { meteredLineCharge, type MeteredLineCharge } from '../usage/rules.js';
+import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
+import {
+  cycleBill,
+  discountApplies,
+  periodStart,
+  type BillingLine,
+  type CycleBill,
+  type RecurringInterval,
+} from './rules.js';
+
+/** The request key of the order that opens period `index` (its renewal). */
+export const cycleKey = (subscriptionId: string, index: number) =>
+  `subscription:${subscriptionId}:cycle:${index}`;
+
+/** One metered price's usage over a window, as its line bills it. */
+export type MeteredUsage = {
+  /** The order's line: named after the meter, the charge's amount. */
+  line: BillingLine;
+  meter: { id: string; name: string };
+  /** Units the meter counted and units credited in the window (decimal texts, exact). */
+  units: string;
+  creditedUnits: string;
+  /** Cents per unit, a decimal. */
+  unitAmount: string;
+  capAmount: number | null;
+  charge: MeteredLineCharge;
+};
+
+type MeteredRow = Pick<
+  SubscriptionRow,
+  'prices' | 'product' | 'organizationId' | 'customerId' | 'currentPeriodStart'
+>;
+
+/**
+ * What a subscription's metered prices bill for the current period up to `until`, one per price
+ * named after its meter, in the order the product lists them: the customer's usage from the
+ * period's start (or from when the price joined the subscription, in the subscription's time, if
+ * later: usage from before the subscription, or before its price or meter existed, is never
+ * billed), less the period's credits, at the price's unit amount, capped. `which` picks the
+ * prices (all, by default).
+ */
+export async function measureMeteredUsage(
+  sql: SqlClient,
+  row: MeteredRow,
+  until: Date,
+  which: (productPriceId: string) => boolean = () => true,
+): Promise<MeteredUsage[]> {
+  const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) =>
+    price.amountType === 'metered_unit' && price.meter && price.unitAmount && which(price.id)
+      ? [{ price, meter: price.meter, unitAmount: price.unitAmount.toFixed(), attachedAt }]
+      : [],
+  );
+  if (metered.length === 0) return [];
+  const listed = (id: string) => row.product.prices.findIndex((price) => price.id === id);
+  metered.sort((a, b) => listed(a.price.id) - listed(b.price.id));
+  const periodStartMs = row.currentPeriodStart.getTime();
+  const usage = await usageInWindows(
+    sql,
+    row.organizationId,
+    metered.map(({ price, meter, attachedAt }) => ({
+      key: price.id,
+      customerId: row.customerId,
+      meter: {
+        id: meter.id,
+        filter: filterSchema.parse(meter.filter),
+        aggregation: aggregationSchema.parse(meter.aggregation),
+      },
+      from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
+      to: until,
+      creditsFrom: row.currentPeriodStart,
+    })),
+  );
+  return metered.map(({ price, meter, unitAmount }) => {
+    const measured = usage.get(price.id) ?? { units: '0', credited: '0' };
+    const charge = meteredLineCharge({
+      unitAmount,
+      units: measured.units,
+      creditedUnits: measured.credited,
+      capAmount: price.capAmount,
+    });
+    return {
+      line: { label: meter.name, amount: charge.amount, proration: false, productPriceId: price.id },
+      meter: { id: meter.id, name: meter.name },
+      units: measured.units,
+      creditedUnits: measured.credited,
+      unitAmount,
+      capAmount: price.capAmount,
+      charge,
+    };
+  });
+}
+
+/** The lines of `measureMeteredUsage`: what a plan change bills for the usage it drops. */
+export async function meteredUsageLines(
+  sql: SqlClient,
+  row: MeteredRow,
+  until: Date,
+  which?: (productPriceId: string) => boolean,
+): Promise<BillingLine[]> {
+  return (await measureMeteredUsage(sql, row, until, which)).map((usage) => usage.line);
+}
+
+/** The fees of one period and their discount, for the discount as it applies to that period. */
+export function periodFees(
+  row: SubscriptionStepRow,
+  periodStartAt: Date,
+): { fees: BillingLine[]; discount: number; keepsDiscount: boolean } {
+  const fees = row.prices.map((price) => ({
+    label: row.product.name,
+    amount: price.amount,
+    proration: false,
+    productPriceId: price.productPriceId,
+  }));
+  const feeTotal = fees.reduce((sum, line) => sum + line.amount, 0);
+  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
+  const keepsDiscount =
+    discount !== null &&
+    row.discountFirstPeriodStart !== null &&
+    discountApplies(
+      { duration: discount.duration as DiscountDuration, durationInMonths: discount.durationInMonths },
+      row.discountFirstPeriodStart,
+      periodStartAt,
+    );
+  const amount =
+    keepsDiscount && discount
+      ? discountAmountFor(
+          {
+            type: discount.type as DiscountType,
+            amount: discount.amount,
+            currency: discount.currency,
+            basisPoints: discount.basisPoints,
+          },
+          feeTotal,
+          row.currency,
+        )
+      : 0;
+  return { fees, discount: amount, keepsDiscount };
+}
+
+export type RenewalPlan = {
+  index: number;
+  start: Date;
+  end: Date;
+  bill: CycleBill;
+  keepsDiscount: boolean;
+  pendingIds: string[];
+};
+
+/**
+ * The bill of the order that opens period `index`: its fees less the discount as it applies to
+ * that period, then the usage lines and the proration lines waiting for it. A subscription set to
+ * cancel bills no fees (it ends instead), only what is pending.
+ */
+export function planRenewal(row: SubscriptionStepRow, index: number, usage: BillingLine[]): RenewalPlan {
+  const interval = row.recurringInterval as RecurringInterval;
+  const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase);
+  const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
+  const { fees, discount, keepsDiscount } = periodFees(row, start);
+  const bill = cycleBill({
+    fees: row.cancelAtPeriodEnd ? [] : fees,
+    feeDiscount: row.cancelAtPeriodEnd ? 0 : discount,
+    pending: [
+      ...usage,
+      ...row.pendingItems.map((item) => ({
+        label: item.label,
+        amount: item.amount,
+        proration: true,
+        productPriceId: item.productPriceId,
+      })),
+    ],
+  });
+  return { index, start, end, bill, keepsDiscount, pendingIds: row.pendingItems.map((item) => item.id) };
+}
+
+type Address = z.infer<typeof addressSchema>;
+
+/** The customer an order is billed to: none once deleted (no name, no address, no tax). */
+export const billedCustomerOf = (row: Pick<SubscriptionStepRow, 'customer'>) =>
+  row.customer.deletedAt ? null : row.customer;
+
+export type PricedRenewal = {
+  plan: RenewalPlan;
+  /** The ended period's metered usage, measured once: a later event dated in it is not billed. */
+  usage: MeteredUsage[];
+  /** The tax on the bill's net amount (0 when the calculator cannot say yet, as without a country). */
+  taxAmount: number;
+};
+
+/**
+ * The order that opens period `index` (the current one's successor), priced as the renewal bills
+ * it: usage measured up to the current period's end, the bill, and its tax quote (under the
+ * order's own key, so Stripe Tax answers the renewal and an estimate of it alike).
+ */
+export async function priceRenewal(
+  ctx: { db: Db; tax: TaxCalculator },
+  row: SubscriptionStepRow,
+  index: number,
+): Promise<PricedRenewal> {
+  const usage = await measureMeteredUsage(ctx.db.sql, row, row.currentPeriodEnd);
+  const plan = planRenewal(
+    row,
+    index,
+    usage.map((each) => each.line),
+  );
+  const customer = billedCustomerOf(row);
+  const quote =
+    plan.bill.net > 0
+      ? await ctx.tax.quote({
+          amount: plan.bill.net,
+          currency: row.currency,
+          billingAddress: (customer?.billingAddress as Address | null) ?? null,
+          taxId: null,
+          productId: row.productId,
+          idempotencyKey: `${cycleKey(row.id, index)}:tax:${plan.bill.net}`,
+        })
+      : null;
+  return { plan, usage, taxAmount: quote?.amount ?? 0 };
+}

@@ -1,0 +1,62 @@
+// The upcoming invoice (our extension): the order a subscription's next renewal will make, priced
+// now by the renewal's own code (renewal-pricing.ts), for the seller (GET
+// /v1/subscriptions/{id}/upcoming-invoice) and the buyer (the portal's counterpart). Read-only:
+// it writes no row, makes no order and sends nothing.
+import type { Db } from '../../infra/db.js';
+import type { Caller } from '../access/rules.js';
+import { accessibleOrganizationIds } from '../access/service.js';
+import type { CustomerCaller } from '../customer-sessions/rules.js';
+import { AppError } from '../platform/errors.js';
+import type { TaxCalculator } from '../tax/calculator.js';
+import { isEnded } from './billing.js';
+import { priceRenewal } from './renewal-pricing.js';
+import { findSubscriptionForStep, type SubscriptionStepRow } from './repository.js';
+import type { UpcomingInvoice } from './schemas.js';
+import { upcomingInvoiceView } from './views.js';
+
+export type UpcomingInvoiceContext = { db: Db; tax: TaxCalculator };
+
+/**
+ * What the renewal at the end of the current period will bill, as it would bill it if no more
+ * usage arrived: usage measured up to the period's end, the discount as it applies to the next
+ * period, the pending proration lines, the tax quote. An ended subscription bills nothing more.
+ */
+export async function estimateUpcomingInvoice(
+  ctx: UpcomingInvoiceContext,
+  row: SubscriptionStepRow,
+): Promise<UpcomingInvoice> {
+  if (isEnded(row)) return upcomingInvoiceView(row, null);
+  return upcomingInvoiceView(row, await priceRenewal(ctx, row, row.currentPeriodIndex + 1));
+}
+
+const notFound = () => new AppError('ResourceNotFound', 'Subscription not found');
+
+/** The seller's: a subscription of an organization the caller may read; any other is not found. */
+export async function getUpcomingInvoice(
+  ctx: UpcomingInvoiceContext,
+  caller: Caller,
+  id: string,
+): Promise<UpcomingInvoice> {
+  const row = await findSubscriptionForStep(ctx.db, id);
+  if (!row?.startedAt || !(await accessibleOrganizationIds(ctx.db, caller)).includes(row.organizationId)) {
+    throw notFound();
+  }
+  return estimateUpcomingInvoice(ctx, row);
+}
+
+/** The buyer's: their own subscription only; another customer's is not found. */
+export async function getCustomerUpcomingInvoice(
+  ctx: UpcomingInvoiceContext,
+  customer: CustomerCaller,
+  id: string,
+): Promise<UpcomingInvoice> {
+  const row = await findSubscriptionForStep(ctx.db, id);
+  if (
+    !row?.startedAt ||
+    row.customerId !== customer.customerId ||
+    row.organizationId !== customer.organizationId
+  ) {
+    throw notFound();
+  }
+  return estimateUpcomingInvoice(ctx, row);
+}
