@@ -3,12 +3,10 @@
 // unpaid order, settle the charge (paid, or dunning), and tell the customer a charge failed.
 import type { Prisma } from '../../generated/prisma/client.js';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import { discountAmountFor } from '../checkouts/rules.js';
 import { markBenefitGrantsStaleSql, requestGrantCycles } from '../benefit-grants/repository.js';
 import { markCustomerMetersStale, usageInWindows } from '../customer-meters/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { findLiveCustomer } from '../customers/repository.js';
-import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { recordEvents } from '../events/repository.js';
 import type { WebhookEventType } from '../events/schemas.js';
 import type { Mailer } from '../emails/mailer.js';
@@ -54,7 +52,6 @@ import {
 } from './repository.js';
 import {
   cycleBill,
-  discountApplies,
   nextAttemptAfter,
   periodStart,
   type BillingLine,
@@ -63,7 +60,9 @@ import {
   type SubscriptionWorkflowState,
 } from './rules.js';
 import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
-import { subscriptionView } from './views.js';
+import { discountOfPeriod } from './schedule.js';
+import { planWords } from './plan-words.js';
+import { planPricingOf, subscriptionView } from './views.js';
 
 export type SubscriptionBillingContext = {
   db: Db;
@@ -206,30 +205,9 @@ function periodFees(
     proration: false,
     productPriceId: price.productPriceId,
   }));
-  const feeTotal = fees.reduce((sum, line) => sum + line.amount, 0);
-  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
-  const keepsDiscount =
-    discount !== null &&
-    row.discountFirstPeriodStart !== null &&
-    discountApplies(
-      { duration: discount.duration as DiscountDuration, durationInMonths: discount.durationInMonths },
-      row.discountFirstPeriodStart,
-      periodStartAt,
-    );
-  const amount =
-    keepsDiscount && discount
-      ? discountAmountFor(
-          {
-            type: discount.type as DiscountType,
-            amount: discount.amount,
-            currency: discount.currency,
-            basisPoints: discount.basisPoints,
-          },
-          feeTotal,
-          row.currency,
-        )
-      : 0;
-  return { fees, discount: amount, keepsDiscount };
+  // The rule the price schedule of the subscription's wire shape and emails is derived from.
+  const { applies, amount } = discountOfPeriod(planPricingOf(row), periodStartAt);
+  return { fees, discount: amount, keepsDiscount: applies };
 }
 
 type RenewalPlan = {
@@ -749,19 +727,24 @@ export async function notifySubscription(
   const row = inHand?.row ?? (await findSubscriptionForStep(ctx.db, notice.subscriptionId));
   if (!row) return 'gone';
   const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(ctx, row) };
+  const inWords = (from: 'purchase' | 'current') =>
+    planWords(row, { money: (amount) => formatMoney(amount, row.currency), date: emailDate }, from);
   switch (notice.kind) {
     case 'started': {
       // The first email signs the buyer straight into the portal, as a one-time receipt does.
       const { token } = await openCustomerSession(ctx.db, row.customer, RECEIPT_SIGN_IN_TTL_MS);
+      const plan = inWords('purchase');
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `subscription:${row.id}:started`,
         ...subscriptionStartedEmail({
           ...base,
           portalUrl: customerPortalUrl(ctx.publicUrl, row.organization.slug, token),
-          amount: formatMoney(row.amount, row.currency),
-          interval: row.recurringInterval as RecurringInterval,
-          nextPaymentOn: emailDate(row.currentPeriodEnd),
+          price: plan.price ?? formatMoney(row.amount, row.currency),
+          usage: plan.usage,
+          nextPayment: plan.nextPayment
+            ? { amount: plan.nextPayment, on: emailDate(row.currentPeriodEnd) }
+            : null,
           benefitNotes: await customBenefitNotes(ctx.db.sql, row.product.id),
         }),
       });
@@ -790,6 +773,7 @@ export async function notifySubscription(
             label: item.label,
             amount: formatMoney(item.amount, order.currency),
           })),
+          price: inWords('current').price,
         }),
       });
     }

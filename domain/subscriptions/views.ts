@@ -6,8 +6,12 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { meterView } from '../meters/views.js';
 import type { SubscriptionRecord, SubscriptionRow } from './repository.js';
 import { decimalAmount } from '../invoices/rules.js';
+import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
+import type { RecurringInterval } from './rules.js';
+import { priceSchedule, type PlanPricing, type PricePhase } from './schedule.js';
 import {
   ACTIVE_STATUSES,
+  BILLABLE_STATUSES,
   type SubscriptionStatus,
   customerStateSubscriptionSchema,
   orderSubscriptionSchema,
@@ -72,6 +76,59 @@ function ownFields(row: SubscriptionRecord) {
   };
 }
 
+type PricedRow = Pick<
+  SubscriptionRow,
+  | 'currency'
+  | 'discount'
+  | 'discountFirstPeriodStart'
+  | 'amount'
+  | 'recurringInterval'
+  | 'billingAnchor'
+  | 'currentPeriodIndex'
+  | 'periodIndexBase'
+  | 'cancelAtPeriodEnd'
+  | 'endedAt'
+  | 'status'
+> & { prices: { amount: number }[] };
+
+/** How the renewals price a period of this plan: its fees, and its discount unless the seller deleted it. */
+export function planPricingOf(
+  row: Pick<PricedRow, 'prices' | 'currency' | 'discount' | 'discountFirstPeriodStart'>,
+): PlanPricing {
+  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
+  return {
+    fees: row.prices.reduce((sum, price) => sum + price.amount, 0),
+    currency: row.currency,
+    discount:
+      discount && row.discountFirstPeriodStart
+        ? {
+            type: discount.type as DiscountType,
+            amount: discount.amount,
+            currency: discount.currency,
+            basisPoints: discount.basisPoints,
+            duration: discount.duration as DiscountDuration,
+            durationInMonths: discount.durationInMonths,
+            firstPeriodStart: row.discountFirstPeriodStart,
+          }
+        : null,
+  };
+}
+
+/** What the plan costs from its current period on (schedule.ts); nothing once it has ended. */
+export function priceScheduleOf(row: PricedRow): PricePhase[] {
+  if (row.endedAt !== null || !BILLABLE_STATUSES.includes(row.status as SubscriptionStatus)) return [];
+  return priceSchedule({
+    pricing: planPricingOf(row),
+    periods: {
+      interval: row.recurringInterval as RecurringInterval,
+      anchor: row.billingAnchor,
+      index: row.currentPeriodIndex - row.periodIndexBase,
+    },
+    currentAmount: row.amount,
+    renews: !row.cancelAtPeriodEnd,
+  });
+}
+
 export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subscription {
   const discount =
     row.discount && !row.discount.deletedAt ? discountView({ ...row.discount, products: [] }) : null;
@@ -83,6 +140,12 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     discount: discount ? { ...discount, products: undefined } : null,
     prices: row.prices.map((price) => priceView(price.productPrice)),
     meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
+    price_schedule: priceScheduleOf(row).map((phase) => ({
+      amount: phase.amount,
+      periods: phase.periods,
+      starts_at: phase.startsAt.toISOString(),
+      ends_at: iso(phase.endsAt),
+    })),
   });
 }
 
