@@ -5,10 +5,13 @@ import type { CustomerProduct, CustomerSubscription } from '../../domain/custome
 import { CANCELLATION_REASONS, type ProrationPreview } from '../../domain/subscriptions/schemas';
 import { ApiError, formErrors } from '../api';
 import { FormField } from '../checkouts/fields';
+import { MeteredPrices, meteredPricesOf } from '../checkouts/plan';
 import { ErrorNote, formatDate } from '../components';
 import {
+  describeSubscriptionPrice,
   formatPlanAmount,
   hasEnded,
+  hasMeteredPrice,
   isBillable,
   isResumable,
   SubscriptionStatusBadge,
@@ -103,9 +106,18 @@ export function SubscriptionCard(props: {
       <FailedPayment slug={props.slug} subscription={subscription} />
       <dl className="portal-facts">
         <dt>Price</dt>
-        <dd data-testid="subscription-amount">
-          {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
-        </dd>
+        <dd data-testid="subscription-amount">{describeSubscriptionPrice(subscription)}</dd>
+        {hasMeteredPrice(subscription.prices) ? (
+          <>
+            <dt>Usage</dt>
+            <dd>
+              <MeteredPrices
+                prices={meteredPricesOf(subscription)}
+                interval={subscription.recurring_interval}
+              />
+            </dd>
+          </>
+        ) : null}
         <dt>{subscription.cancel_at_period_end || hasEnded(subscription) ? 'Access' : 'Next payment'}</dt>
         <dd data-testid="subscription-period">{describePeriod(subscription)}</dd>
       </dl>

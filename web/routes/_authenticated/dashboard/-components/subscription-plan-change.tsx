@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { Product } from '../../../../../domain/products/schemas';
 import type { ProrationPreview, Subscription } from '../../../../../domain/subscriptions/schemas';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
+import { productChoiceLabel } from '../../../../catalog/format';
 import { productsQuery } from '../../../../catalog/queries';
 import { FormField } from '../../../../checkouts/fields';
 import { formatMoney } from '../../../../checkouts/money';
@@ -33,13 +33,6 @@ const BEHAVIORS: { value: Behavior; label: string; hint: string }[] = [
     hint: 'The difference is added to (or taken off) the next renewal’s bill.',
   },
 ];
-
-/** The plan's price as the seller reads it in the picker: "Pro — $30.00 / month". */
-function describePlan(product: Product): string {
-  const price = product.prices.find((each) => each.amount_type === 'fixed');
-  if (!price || price.amount_type !== 'fixed' || !product.recurring_interval) return product.name;
-  return `${product.name} — ${formatPlanAmount(price.price_amount, price.price_currency, product.recurring_interval)}`;
-}
 
 /** A signed amount of the preview: a credit reads "−$5.00". */
 function signedMoney(amount: number, currency: string): string {
@@ -123,7 +116,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
               <option value="">Choose a plan</option>
               {plans.map((product) => (
                 <option key={product.id} value={product.id}>
-                  {describePlan(product)}
+                  {productChoiceLabel(product)}
                 </option>
               ))}
             </select>
