@@ -100,6 +100,9 @@ export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
       <p className="product-price">
         {describeCheckoutPrice(checkout.product_price)}
         {checkout.product_price.amount_type === 'fixed' ? intervalSuffix(checkout) : ''}
+        {checkout.product_price.amount_type !== 'metered_unit' && meteredPricesOf(checkout.product).length > 0
+          ? ' plus usage'
+          : ''}
       </p>
       {interval ? (
         <p className="muted" data-testid="billing-interval">
