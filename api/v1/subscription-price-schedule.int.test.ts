@@ -165,6 +165,29 @@ describe('a subscription’s price schedule (x-tollgate)', () => {
       },
       { amount: 2000, periods: null, starts_at: '2026-02-28T10:00:00.000Z', ends_at: null },
     ]);
+    // A plan change keeps the discount for the rest of its period only, and its preview says so.
+    const team = await polar.products.create({
+      name: 'Team',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 4500, priceCurrency: 'usd' }],
+    });
+    const preview = await context.call('POST', `/v1/subscriptions/${subscriptionId}/proration-preview`, {
+      product_id: team.id,
+      proration_behavior: 'prorate',
+    });
+    expect(preview).toMatchObject({
+      new_amount: 3600,
+      price_schedule: [
+        {
+          amount: 3600,
+          periods: 1,
+          starts_at: '2026-01-31T10:00:00.000Z',
+          ends_at: '2026-02-28T10:00:00.000Z',
+        },
+        { amount: 4500, periods: null, starts_at: '2026-02-28T10:00:00.000Z', ends_at: null },
+      ],
+    });
+
     const started = await eventually(
       () =>
         env.database.db.emailMessage.findFirst({

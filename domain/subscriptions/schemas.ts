@@ -223,6 +223,11 @@ export const prorationPreviewSchema = z.object({
   new_amount: z.number().int(),
   recurring_interval: recurringIntervalSchema,
   current_period_end: datetime,
+  price_schedule: z.array(pricePhaseSchema).meta({
+    description:
+      "Tollgate extension: the subscription's `price_schedule` once changed, from its current period on (a discount that ends says when).",
+    'x-tollgate': true,
+  }),
 });
 export type ProrationPreview = z.infer<typeof prorationPreviewSchema>;
 

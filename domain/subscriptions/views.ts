@@ -18,6 +18,7 @@ import {
   subscriptionSchema,
   type CustomerStateSubscription,
   type OrderSubscription,
+  type PricePhaseWire,
   type Subscription,
 } from './schemas.js';
 
@@ -114,6 +115,13 @@ export function planPricingOf(
   };
 }
 
+export const pricePhaseView = (phase: PricePhase): PricePhaseWire => ({
+  amount: phase.amount,
+  periods: phase.periods,
+  starts_at: phase.startsAt.toISOString(),
+  ends_at: iso(phase.endsAt),
+});
+
 /** What the plan costs from its current period on (schedule.ts); nothing once it has ended. */
 export function priceScheduleOf(row: PricedRow): PricePhase[] {
   if (row.endedAt !== null || !BILLABLE_STATUSES.includes(row.status as SubscriptionStatus)) return [];
@@ -140,12 +148,7 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     discount: discount ? { ...discount, products: undefined } : null,
     prices: row.prices.map((price) => priceView(price.productPrice)),
     meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
-    price_schedule: priceScheduleOf(row).map((phase) => ({
-      amount: phase.amount,
-      periods: phase.periods,
-      starts_at: phase.startsAt.toISOString(),
-      ends_at: iso(phase.endsAt),
-    })),
+    price_schedule: priceScheduleOf(row).map(pricePhaseView),
   });
 }
 

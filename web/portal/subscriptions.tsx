@@ -9,7 +9,7 @@ import { MeteredPrices, meteredPricesOf } from '../checkouts/plan';
 import { ErrorNote, formatDate } from '../components';
 import {
   describeSubscriptionPrice,
-  formatPlanAmount,
+  describePreviewPrice,
   hasEnded,
   hasMeteredPrice,
   isBillable,
@@ -402,9 +402,7 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
         <dt>Added to your next bill</dt>
         <dd data-testid="proration-carried">{money(preview.amount_carried_to_next_invoice)}</dd>
         <dt>New price</dt>
-        <dd data-testid="proration-new-amount">
-          {formatPlanAmount(preview.new_amount, preview.currency, preview.recurring_interval)}
-        </dd>
+        <dd data-testid="proration-new-amount">{describePreviewPrice(preview)}</dd>
         <dt>Next renewal</dt>
         <dd>{formatDate(preview.current_period_end)}</dd>
       </dl>

@@ -3,6 +3,7 @@ import type { ProductPrice } from '../../domain/products/schemas';
 import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';
 import {
+  describePreviewPrice,
   describeRenewal,
   describeSubscriptionPrice,
   formatPlanAmount,
@@ -109,6 +110,23 @@ describe('describeSubscriptionPrice', () => {
     );
     expect(describeSubscriptionPrice({ ...plan, price_schedule: [] })).toBe(
       formatPlanAmount(1600, 'usd', 'month'),
+    );
+  });
+});
+
+describe('describePreviewPrice', () => {
+  it('says the new plan’s price as its renewals will charge it', () => {
+    const preview = { new_amount: 3600, currency: 'usd', recurring_interval: 'month' as const };
+    expect(
+      describePreviewPrice({
+        ...preview,
+        price_schedule: [
+          { amount: 3600, periods: 1, starts_at: '2026-01-31T10:00:00Z', ends_at: '2026-02-28T10:00:00Z' },
+          { amount: 4500, periods: null, starts_at: '2026-02-28T10:00:00Z', ends_at: null },
+        ],
+      }),
+    ).toBe(
+      `${formatMoney(3600, 'usd')} until ${formatDate('2026-02-28T10:00:00Z')}, then ${formatMoney(4500, 'usd')} / month`,
     );
   });
 });

@@ -3,6 +3,7 @@ import { describePriceSchedule, type PricePhase } from '../../domain/subscriptio
 import type {
   CANCELLATION_REASONS,
   PricePhaseWire,
+  ProrationPreview,
   Subscription,
   SubscriptionStatus,
 } from '../../domain/subscriptions/schemas';
@@ -63,6 +64,22 @@ const phaseOf = (phase: PricePhaseWire): PricePhase => ({
 export const hasMeteredPrice = (prices: readonly ProductPrice[]) =>
   prices.some((price) => price.amount_type === 'metered_unit');
 
+/** A `price_schedule` of the API in words, from where the plan stands; `fallback` when it is empty. */
+function describeScheduleWire(
+  schedule: readonly PricePhaseWire[],
+  currency: string,
+  interval: RecurringInterval,
+  options: { hasUsage: boolean; fallback: number },
+): string {
+  if (schedule.length === 0) return formatPlanAmount(options.fallback, currency, interval);
+  return describePriceSchedule(
+    schedule.map(phaseOf),
+    interval,
+    { money: (amount) => formatMoney(amount, currency), date: (at) => formatDate(at) },
+    { from: 'current', plus: options.hasUsage ? ['usage'] : [] },
+  );
+}
+
 /**
  * What the plan costs from where it stands, as its renewals will charge it (the API's
  * `price_schedule`): "$16.00 until 3 Mar 2026, then $20.00 / month", "$20.00 / month plus usage".
@@ -74,16 +91,25 @@ export function describeSubscriptionPrice(
     'amount' | 'currency' | 'recurring_interval' | 'price_schedule' | 'prices'
   >,
 ): string {
-  const { currency, recurring_interval: interval } = subscription;
-  if (subscription.price_schedule.length === 0) {
-    return formatPlanAmount(subscription.amount, currency, interval);
-  }
-  return describePriceSchedule(
-    subscription.price_schedule.map(phaseOf),
-    interval,
-    { money: (amount) => formatMoney(amount, currency), date: (at) => formatDate(at) },
-    { from: 'current', plus: hasMeteredPrice(subscription.prices) ? ['usage'] : [] },
+  return describeScheduleWire(
+    subscription.price_schedule,
+    subscription.currency,
+    subscription.recurring_interval,
+    {
+      hasUsage: hasMeteredPrice(subscription.prices),
+      fallback: subscription.amount,
+    },
   );
+}
+
+/** The price a plan change would leave, from its preview: a discount that ends says when. */
+export function describePreviewPrice(
+  preview: Pick<ProrationPreview, 'new_amount' | 'currency' | 'recurring_interval' | 'price_schedule'>,
+): string {
+  return describeScheduleWire(preview.price_schedule, preview.currency, preview.recurring_interval, {
+    hasUsage: false,
+    fallback: preview.new_amount,
+  });
 }
 
 /**

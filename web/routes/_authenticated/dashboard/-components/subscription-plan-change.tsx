@@ -9,7 +9,7 @@ import { formatMoney } from '../../../../checkouts/money';
 import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
 import { organizationProfileQuery } from '../../../../organizations/queries';
 import { useSubscriptionChange } from '../../../../subscriptions/changes';
-import { formatPlanAmount } from '../../../../subscriptions/format';
+import { describePreviewPrice } from '../../../../subscriptions/format';
 import { previewPlanChange, type PlanChange } from '../../../../subscriptions/queries';
 
 type Behavior = PlanChange['proration_behavior'];
@@ -216,9 +216,7 @@ function PlanChangePreview(props: {
         <dt>Carried to the next renewal</dt>
         <dd data-testid="proration-carried">{money(preview.amount_carried_to_next_invoice)}</dd>
         <dt>New amount</dt>
-        <dd data-testid="proration-new-amount">
-          {formatPlanAmount(preview.new_amount, preview.currency, preview.recurring_interval)}
-        </dd>
+        <dd data-testid="proration-new-amount">{describePreviewPrice(preview)}</dd>
         <dt>Next renewal</dt>
         <dd>{formatDate(preview.current_period_end)}</dd>
       </dl>
