@@ -285,6 +285,8 @@ const customerSubscription = {
       meter: { ...stamps, id: ids.meter, name: 'API calls' },
     },
   ],
+  // Our extension: the SDK reads past it.
+  price_schedule: [{ amount: 1500, periods: null, starts_at: at, ends_at: null }],
 };
 
 const grantOf = (type: string, benefitProperties: object, properties: object) => ({

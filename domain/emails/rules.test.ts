@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import {
   deleteAccountEmail,
   passwordResetEmail,
+  subscriptionReceiptEmail,
+  subscriptionStartedEmail,
   verificationEmail,
   webhookEndpointDisabledEmail,
 } from './rules.js';
@@ -51,5 +53,51 @@ describe('webhook endpoint disabled email', () => {
       url: 'https://pay.example/',
     });
     expect(failing.text).toContain('last 10 events');
+  });
+});
+
+describe('subscription emails', () => {
+  const seller = {
+    organizationName: 'Acme',
+    organizationEmail: null,
+    organizationWebsite: null,
+    portalUrl: 'https://pay.example/portal/acme',
+  };
+
+  it('a started plan says what it costs over time, what usage adds, and the next payment', () => {
+    const email = subscriptionStartedEmail({
+      ...seller,
+      customerName: 'Ada',
+      productName: 'Pro',
+      price: '$16.00 today, then $20.00 / month plus usage',
+      usage: 'Usage is billed at the end of each month for what you used in it: $0.002 per unit of Tokens.',
+      nextPayment: { amount: '$20.00 plus usage', on: '3 March 2026' },
+      benefitNotes: [],
+    });
+    expect(email.text).toContain(
+      'Thank you for subscribing to Pro. You pay $16.00 today, then $20.00 / month plus usage.',
+    );
+    expect(email.text).toContain('$0.002 per unit of Tokens.');
+    expect(email.text).toContain('Your next payment, $20.00 plus usage, is on 3 March 2026');
+    expect(email.text).not.toContain('every month');
+  });
+
+  it('a renewal receipt says what the plan costs from now on', () => {
+    const receipt = (price: string | null) =>
+      subscriptionReceiptEmail({
+        ...seller,
+        customerName: 'Ada',
+        productName: 'Pro',
+        amount: '$16.00',
+        card: null,
+        periodStart: '3 March 2026',
+        periodEnd: '3 April 2026',
+        lines: [],
+        price,
+      }).text;
+    expect(receipt('$16.00 until 3 April 2026, then $20.00 / month')).toContain(
+      'Your plan costs $16.00 until 3 April 2026, then $20.00 / month.',
+    );
+    expect(receipt(null)).not.toContain('Your plan costs');
   });
 });

@@ -207,14 +207,20 @@ export type BenefitNote = { description: string; note: string };
 const benefitNoteLines = (notes: readonly BenefitNote[]) =>
   notes.map((benefit) => `${benefit.description}: ${benefit.note}`);
 
-/** To the buyer whose plan just started: what they pay, how often, and when next. */
+/**
+ * To the buyer whose plan just started: what they pay over time (a discount that ends is said to
+ * end), what usage adds, and what they pay next and when.
+ */
 export function subscriptionStartedEmail(
   input: SellerContact & {
     customerName: string | null;
     productName: string;
-    amount: string;
-    interval: 'month' | 'year';
-    nextPaymentOn: string;
+    /** The plan's price schedule in words: "$16.00 today, then $20.00 / month". */
+    price: string;
+    /** The metered prices and when they are billed, as a sentence; null without any. */
+    usage: string | null;
+    /** The next renewal: its amount ("$20.00 plus usage") and its date. */
+    nextPayment: { amount: string; on: string } | null;
     benefitNotes: readonly BenefitNote[];
   },
 ): RenderedEmail {
@@ -222,9 +228,14 @@ export function subscriptionStartedEmail(
     `Your ${input.productName} subscription has started`,
     greet(input.customerName ?? ''),
     [
-      `Thank you for subscribing to ${input.productName}. You pay ${input.amount} every ${input.interval}.`,
+      `Thank you for subscribing to ${input.productName}. You pay ${input.price}.`,
+      ...(input.usage ? [input.usage] : []),
       ...benefitNoteLines(input.benefitNotes),
-      `Your next payment is on ${input.nextPaymentOn}, charged to the card you paid with.`,
+      ...(input.nextPayment
+        ? [
+            `Your next payment, ${input.nextPayment.amount}, is on ${input.nextPayment.on}, charged to the card you paid with.`,
+          ]
+        : []),
       `To change or cancel your subscription, open your account page (this link signs you in for 24 hours): ${input.portalUrl}`,
     ],
     sellerContact(input),
@@ -289,6 +300,8 @@ export function subscriptionReceiptEmail(
     periodStart: string;
     periodEnd: string;
     lines: { label: string; amount: string }[];
+    /** What the plan costs from now on, in words (a discount that ends says so); null once ended. */
+    price: string | null;
   },
 ): RenderedEmail {
   return render(
@@ -297,6 +310,7 @@ export function subscriptionReceiptEmail(
     [
       `We charged ${input.amount}${input.card ? ` to your ${input.card}` : ''} for ${input.productName}, ${input.periodStart} to ${input.periodEnd}.`,
       ...input.lines.map((line) => `${line.label}: ${line.amount}`),
+      ...(input.price ? [`Your plan costs ${input.price}.`] : []),
     ],
     sellerContact(input),
     input.organizationName,

@@ -47,13 +47,9 @@ import {
   type SubscriptionWorkflowRow,
 } from './repository.js';
 import { billedCustomerOf, cycleKey, periodFees, planRenewal, priceRenewal } from './renewal-pricing.js';
-import {
-  nextAttemptAfter,
-  renewalMakesOrder,
-  type RecurringInterval,
-  type SubscriptionWorkflowState,
-} from './rules.js';
+import { nextAttemptAfter, renewalMakesOrder, type SubscriptionWorkflowState } from './rules.js';
 import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
+import { planWords } from './plan-words.js';
 import { subscriptionView } from './views.js';
 
 export type SubscriptionBillingContext = {
@@ -600,19 +596,24 @@ export async function notifySubscription(
   const row = inHand?.row ?? (await findSubscriptionForStep(ctx.db, notice.subscriptionId));
   if (!row) return 'gone';
   const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(ctx, row) };
+  const inWords = (from: 'purchase' | 'current') =>
+    planWords(row, { money: (amount) => formatMoney(amount, row.currency), date: emailDate }, from);
   switch (notice.kind) {
     case 'started': {
       // The first email signs the buyer straight into the portal, as a one-time receipt does.
       const { token } = await openCustomerSession(ctx.db, row.customer, RECEIPT_SIGN_IN_TTL_MS);
+      const plan = inWords('purchase');
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `subscription:${row.id}:started`,
         ...subscriptionStartedEmail({
           ...base,
           portalUrl: customerPortalUrl(ctx.publicUrl, row.organization.slug, token),
-          amount: formatMoney(row.amount, row.currency),
-          interval: row.recurringInterval as RecurringInterval,
-          nextPaymentOn: emailDate(row.currentPeriodEnd),
+          price: plan.price ?? formatMoney(row.amount, row.currency),
+          usage: plan.usage,
+          nextPayment: plan.nextPayment
+            ? { amount: plan.nextPayment, on: emailDate(row.currentPeriodEnd) }
+            : null,
           benefitNotes: await customBenefitNotes(ctx.db.sql, row.product.id),
         }),
       });
@@ -641,6 +642,7 @@ export async function notifySubscription(
             label: item.label,
             amount: formatMoney(item.amount, order.currency),
           })),
+          price: inWords('current').price,
         }),
       });
     }

@@ -37,14 +37,16 @@ import {
   type BillingLine,
   type RecurringInterval,
 } from './rules.js';
+import { priceSchedule } from './schedule.js';
 import {
   BILLABLE_STATUSES,
+  type PricePhaseWire,
   type ProrationPreview,
   type ProrationPreviewRequest,
   type Subscription,
   type SubscriptionStatus,
 } from './schemas.js';
-import { subscriptionView } from './views.js';
+import { planPricingOf, pricePhaseView, subscriptionView } from './views.js';
 
 export type PlanChangeContext = {
   db: Db;
@@ -429,5 +431,24 @@ export async function previewProductChange(
     new_amount: plan.newAmount,
     recurring_interval: product!.recurringInterval as RecurringInterval,
     current_period_end: plan.period.end.toISOString(),
+    price_schedule: scheduleAfterChange(current, plan, product!.recurringInterval as RecurringInterval, at),
   };
+}
+
+/** What the plan costs once changed: the new fees, the discount it keeps, the periods it then has. */
+function scheduleAfterChange(
+  row: SubscriptionRow,
+  plan: PlanChangePlan,
+  interval: RecurringInterval,
+  at: Date,
+): PricePhaseWire[] {
+  return priceSchedule({
+    pricing: { ...planPricingOf(row), fees: plan.prices.reduce((sum, price) => sum + price.amount, 0) },
+    // An interval change restarts the periods now (`changeSubscriptionProduct`).
+    periods: plan.intervalChange
+      ? { interval, anchor: at, index: 0 }
+      : { interval, anchor: row.billingAnchor, index: row.currentPeriodIndex - row.periodIndexBase },
+    currentAmount: plan.newAmount,
+    renews: true,
+  }).map(pricePhaseView);
 }

@@ -5,21 +5,14 @@
 import type { z } from 'zod';
 import type { Db, SqlClient } from '../../infra/db.js';
 import type { addressSchema } from '../addresses/schemas.js';
-import { discountAmountFor } from '../checkouts/rules.js';
 import { usageInWindows } from '../customer-meters/repository.js';
-import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { meteredLineCharge, type MeteredLineCharge } from '../usage/rules.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
-import {
-  cycleBill,
-  discountApplies,
-  periodStart,
-  type BillingLine,
-  type CycleBill,
-  type RecurringInterval,
-} from './rules.js';
+import { discountOfPeriod } from './schedule.js';
+import { planPricingOf } from './views.js';
+import { cycleBill, periodStart, type BillingLine, type CycleBill, type RecurringInterval } from './rules.js';
 
 /** The request key of the order that opens period `index` (its renewal). */
 export const cycleKey = (subscriptionId: string, index: number) =>
@@ -124,30 +117,9 @@ export function periodFees(
     proration: false,
     productPriceId: price.productPriceId,
   }));
-  const feeTotal = fees.reduce((sum, line) => sum + line.amount, 0);
-  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
-  const keepsDiscount =
-    discount !== null &&
-    row.discountFirstPeriodStart !== null &&
-    discountApplies(
-      { duration: discount.duration as DiscountDuration, durationInMonths: discount.durationInMonths },
-      row.discountFirstPeriodStart,
-      periodStartAt,
-    );
-  const amount =
-    keepsDiscount && discount
-      ? discountAmountFor(
-          {
-            type: discount.type as DiscountType,
-            amount: discount.amount,
-            currency: discount.currency,
-            basisPoints: discount.basisPoints,
-          },
-          feeTotal,
-          row.currency,
-        )
-      : 0;
-  return { fees, discount: amount, keepsDiscount };
+  // The rule the price schedule of the subscription's wire shape and emails is derived from.
+  const { applies, amount } = discountOfPeriod(planPricingOf(row), periodStartAt);
+  return { fees, discount: amount, keepsDiscount: applies };
 }
 
 export type RenewalPlan = {

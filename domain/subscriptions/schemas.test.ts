@@ -139,6 +139,8 @@ const wire = {
       meter,
     },
   ],
+  // Set to cancel: its current period only.
+  price_schedule: [{ amount: 2000, periods: 1, starts_at: at, ends_at: '2026-02-28T10:00:00.000Z' }],
 };
 
 describe('the Subscription wire shape', () => {

@@ -59,6 +59,15 @@ export const subscriptionMeterSchema = z.object({
   meter: meterSchema,
 });
 
+/** One phase of `price_schedule`: consecutive periods billed the same amount (schedule.ts). */
+export const pricePhaseSchema = z.object({
+  amount: z.number().int(),
+  periods: z.number().int().nullable(),
+  starts_at: datetime,
+  ends_at: datetime.nullable(),
+});
+export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
+
 export const subscriptionSchema = z.object({
   created_at: datetime,
   modified_at: datetime.nullable(),
@@ -88,6 +97,11 @@ export const subscriptionSchema = z.object({
   discount: discountSchema.omit({ products: true }).nullable(),
   prices: z.array(productPriceSchema),
   meters: z.array(subscriptionMeterSchema),
+  price_schedule: z.array(pricePhaseSchema).meta({
+    description:
+      'Tollgate extension: what the fixed prices cost per period from the current period on, after the discount as each renewal will apply it (a `once` or `repeating` discount ends), in phases of equal amount: `periods` periods from `starts_at` to `ends_at`. The last phase has `periods` and `ends_at` null: it goes on for as long as the plan renews. A plan set to cancel at the period end has its current period only; an ended plan, none. Usage of metered prices and tax come on top.',
+    'x-tollgate': true,
+  }),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
@@ -98,6 +112,7 @@ export const orderSubscriptionSchema = subscriptionSchema.omit({
   discount: true,
   prices: true,
   meters: true,
+  price_schedule: true,
 });
 export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;
 
@@ -208,6 +223,11 @@ export const prorationPreviewSchema = z.object({
   new_amount: z.number().int(),
   recurring_interval: recurringIntervalSchema,
   current_period_end: datetime,
+  price_schedule: z.array(pricePhaseSchema).meta({
+    description:
+      "Tollgate extension: the subscription's `price_schedule` once changed, from its current period on (a discount that ends says when).",
+    'x-tollgate': true,
+  }),
 });
 export type ProrationPreview = z.infer<typeof prorationPreviewSchema>;
 

@@ -8,9 +8,12 @@ import type { SubscriptionRecord, SubscriptionRow, SubscriptionStepRow } from '.
 import { decimalAmount } from '../invoices/rules.js';
 import { taxOfItems } from '../orders/rules.js';
 import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
-import { renewalMakesOrder } from './rules.js';
+import { renewalMakesOrder, type RecurringInterval } from './rules.js';
+import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
+import { priceSchedule, type PlanPricing, type PricePhase } from './schedule.js';
 import {
   ACTIVE_STATUSES,
+  BILLABLE_STATUSES,
   upcomingInvoiceSchema,
   type UpcomingInvoice,
   type UpcomingInvoiceLine,
@@ -21,6 +24,7 @@ import {
   subscriptionSchema,
   type CustomerStateSubscription,
   type OrderSubscription,
+  type PricePhaseWire,
   type Subscription,
 } from './schemas.js';
 
@@ -79,6 +83,66 @@ function ownFields(row: SubscriptionRecord) {
   };
 }
 
+type PricedRow = Pick<
+  SubscriptionRow,
+  | 'currency'
+  | 'discount'
+  | 'discountFirstPeriodStart'
+  | 'amount'
+  | 'recurringInterval'
+  | 'billingAnchor'
+  | 'currentPeriodIndex'
+  | 'periodIndexBase'
+  | 'cancelAtPeriodEnd'
+  | 'endedAt'
+  | 'status'
+> & { prices: { amount: number }[] };
+
+/** How the renewals price a period of this plan: its fees, and its discount unless the seller deleted it. */
+export function planPricingOf(
+  row: Pick<PricedRow, 'prices' | 'currency' | 'discount' | 'discountFirstPeriodStart'>,
+): PlanPricing {
+  const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
+  return {
+    fees: row.prices.reduce((sum, price) => sum + price.amount, 0),
+    currency: row.currency,
+    discount:
+      discount && row.discountFirstPeriodStart
+        ? {
+            type: discount.type as DiscountType,
+            amount: discount.amount,
+            currency: discount.currency,
+            basisPoints: discount.basisPoints,
+            duration: discount.duration as DiscountDuration,
+            durationInMonths: discount.durationInMonths,
+            firstPeriodStart: row.discountFirstPeriodStart,
+          }
+        : null,
+  };
+}
+
+export const pricePhaseView = (phase: PricePhase): PricePhaseWire => ({
+  amount: phase.amount,
+  periods: phase.periods,
+  starts_at: phase.startsAt.toISOString(),
+  ends_at: iso(phase.endsAt),
+});
+
+/** What the plan costs from its current period on (schedule.ts); nothing once it has ended. */
+export function priceScheduleOf(row: PricedRow): PricePhase[] {
+  if (row.endedAt !== null || !BILLABLE_STATUSES.includes(row.status as SubscriptionStatus)) return [];
+  return priceSchedule({
+    pricing: planPricingOf(row),
+    periods: {
+      interval: row.recurringInterval as RecurringInterval,
+      anchor: row.billingAnchor,
+      index: row.currentPeriodIndex - row.periodIndexBase,
+    },
+    currentAmount: row.amount,
+    renews: !row.cancelAtPeriodEnd,
+  });
+}
+
 export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subscription {
   const discount =
     row.discount && !row.discount.deletedAt ? discountView({ ...row.discount, products: [] }) : null;
@@ -90,6 +154,7 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     discount: discount ? { ...discount, products: undefined } : null,
     prices: row.prices.map((price) => priceView(price.productPrice)),
     meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
+    price_schedule: priceScheduleOf(row).map(pricePhaseView),
   });
 }
 

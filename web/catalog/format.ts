@@ -1,4 +1,7 @@
-import type { ProductPrice } from '../../domain/products/schemas';
+import type { Discount } from '../../domain/discounts/schemas';
+import type { Product, ProductPrice } from '../../domain/products/schemas';
+import { describeMeteredPrice } from '../../domain/usage/metered-prices';
+import { formatMoney } from '../checkouts/money';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -23,24 +26,73 @@ export function readDollars(text: string): DollarsRead {
   return { cents: Math.round(Number(trimmed) * 100), error: null };
 }
 
+/** A price as the seller reads it, in its own currency: "$20.00 / month", "$0.002 per unit of Tokens". */
 export function describePrice(price: ProductPrice): string {
   const per = price.recurring_interval ? ` / ${price.recurring_interval}` : '';
   switch (price.amount_type) {
     case 'free':
       return 'Free';
     case 'fixed':
-      return `${formatCents(price.price_amount)}${per}`;
+      return `${formatMoney(price.price_amount, price.price_currency)}${per}`;
     case 'custom': {
+      const money = (amount: number) => formatMoney(amount, price.price_currency);
       const bounds = [
-        price.minimum_amount === null ? null : `min ${formatCents(price.minimum_amount)}`,
-        price.maximum_amount === null ? null : `max ${formatCents(price.maximum_amount)}`,
-        price.preset_amount === null ? null : `suggested ${formatCents(price.preset_amount)}`,
+        price.minimum_amount === null ? null : `min ${money(price.minimum_amount)}`,
+        price.maximum_amount === null ? null : `max ${money(price.maximum_amount)}`,
+        price.preset_amount === null ? null : `suggested ${money(price.preset_amount)}`,
       ].filter(Boolean);
       return `Pay what you want${bounds.length ? ` (${bounds.join(', ')})` : ''}${per}`;
     }
     case 'metered_unit':
-      return `${price.unit_amount}¢ per unit of ${price.meter.name}${
-        price.cap_amount === null ? '' : `, capped at ${formatCents(price.cap_amount)}`
-      }${per}`;
+      return `${describeMeteredPrice(price, price.recurring_interval)}, billed by usage`;
+  }
+}
+
+/**
+ * What a product costs, for the seller choosing it: its fixed (or free, or pay-what-you-want)
+ * price with the interval, and "plus usage" when it also has metered prices.
+ */
+export function describeProductPricing(product: Pick<Product, 'prices' | 'recurring_interval'>): string {
+  const per = product.recurring_interval ? ` / ${product.recurring_interval}` : '';
+  const main = product.prices.find((price) => price.amount_type !== 'metered_unit');
+  const hasUsage = product.prices.some((price) => price.amount_type === 'metered_unit');
+  const fixed =
+    main?.amount_type === 'fixed'
+      ? `${formatMoney(main.price_amount, main.price_currency)}${per}`
+      : main?.amount_type === 'custom'
+        ? `Pay what you want${per}`
+        : main?.amount_type === 'free'
+          ? 'Free'
+          : null;
+  if (!fixed) return hasUsage ? 'Usage only' : 'No price';
+  return hasUsage ? `${fixed} plus usage` : fixed;
+}
+
+/** A product in a seller's list of choices: "Pro · $20.00 / month", "Pro yearly · $200.00 / year". */
+export function productChoiceLabel(product: Pick<Product, 'name' | 'prices' | 'recurring_interval'>): string {
+  return `${product.name} · ${describeProductPricing(product)}`;
+}
+
+/**
+ * What a discount takes off and for how long, as plans are billed (the renewals drop a `once` or
+ * `repeating` discount when its time is over): "20 % off a plan's first payment only".
+ */
+export function describeDiscountTerms(
+  discount: Pick<
+    Discount,
+    'type' | 'basis_points' | 'amount' | 'currency' | 'duration' | 'duration_in_months'
+  >,
+): string {
+  const value =
+    discount.type === 'percentage'
+      ? `${(discount.basis_points ?? 0) / 100} % off`
+      : `${formatMoney(discount.amount ?? 0, discount.currency ?? 'usd')} off`;
+  switch (discount.duration) {
+    case 'once':
+      return `${value} a plan's first payment only`;
+    case 'repeating':
+      return `${value} each payment of a plan's first ${discount.duration_in_months} months`;
+    case 'forever':
+      return `${value} every payment`;
   }
 }

@@ -35,6 +35,7 @@ import {
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { rememberCheckoutPortalToken } from '../portal/session';
 import type { StripeBillingDetails } from './stripe';
+import { describeCheckoutPlan } from './plan';
 import { CheckoutTotals, describeCheckoutPrice } from './summary';
 
 /** Long enough to wait for a pause in typing, short enough that totals follow the buyer. */
@@ -118,7 +119,8 @@ function billingDetails(values: CheckoutFormValues): StripeBillingDetails {
 }
 
 function payLabel(checkout: CheckoutPublic): string {
-  if (checkout.product.is_recurring) return 'Subscribe';
+  // The button says what subscribing commits to: a discount that ends is said to end.
+  if (checkout.product.is_recurring) return `Subscribe: ${describeCheckoutPlan(checkout)}`;
   if (!checkout.is_payment_required) return 'Get it for free';
   return `Pay ${formatMoney(checkout.total_amount, checkout.currency)}`;
 }
@@ -395,7 +397,13 @@ export function CheckoutForm(props: {
               />
               {product.name}
               {product.prices[0] ? (
-                <span className="muted"> · {describeCheckoutPrice(product.prices[0])}</span>
+                <span className="muted">
+                  {' '}
+                  · {describeCheckoutPrice(product.prices[0])}
+                  {product.prices[0].amount_type === 'fixed' && product.recurring_interval
+                    ? ` / ${product.recurring_interval}`
+                    : ''}
+                </span>
               ) : null}
             </label>
           ))}

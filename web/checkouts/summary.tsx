@@ -1,17 +1,13 @@
 import type { ProductPrice } from '../../domain/products/schemas';
 import { formatMoney } from './money';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
+import { checkoutInterval, describeCheckoutPlan, MeteredPrices, meteredPricesOf } from './plan';
 
 const INTERVAL_SUFFIX = { month: ' / month', year: ' / year' } as const;
 const BILLED = { month: 'Billed monthly', year: 'Billed yearly' } as const;
 
-/** How often a plan is billed: its price's interval (Polar's), else its product's; null when bought once. */
-function billingInterval(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>) {
-  return checkout.product_price.recurring_interval ?? checkout.product.recurring_interval;
-}
-
-export function intervalSuffix(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>): string {
-  const interval = billingInterval(checkout);
+function intervalSuffix(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>): string {
+  const interval = checkoutInterval(checkout);
   return interval ? INTERVAL_SUFFIX[interval] : '';
 }
 
@@ -31,24 +27,30 @@ export function describeCheckoutPrice(price: ProductPrice): string {
   }
 }
 
-function describeDiscount(discount: NonNullable<CheckoutPublic['discount']>, currency: string): string {
+/** "LAUNCH: 20 % off", and for a plan how long: "the first payment", "for 3 months", "forever". */
+function describeDiscount(
+  discount: NonNullable<CheckoutPublic['discount']>,
+  currency: string,
+  isPlan: boolean,
+): string {
   const value =
     discount.type === 'percentage'
       ? `${(discount.basis_points ?? 0) / 100} % off`
       : `${formatMoney(discount.amount ?? 0, discount.currency ?? currency)} off`;
-  const duration =
-    discount.duration === 'repeating' && discount.duration_in_months
+  const duration = !isPlan
+    ? ''
+    : discount.duration === 'repeating' && discount.duration_in_months
       ? ` for ${discount.duration_in_months} months`
       : discount.duration === 'forever'
         ? ' forever'
-        : '';
+        : ' the first payment';
   return `${discount.code ?? discount.name}: ${value}${duration}`;
 }
 
 /** The amounts lines; announced politely as they change while the buyer types. */
 export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPublic; isUpdating: boolean }) {
   const money = (amount: number) => formatMoney(amount, checkout.currency);
-  const interval = billingInterval(checkout);
+  const interval = checkoutInterval(checkout);
   return (
     <div className="checkout-totals" aria-live="polite" aria-busy={isUpdating} data-testid="checkout-totals">
       <dl>
@@ -56,7 +58,7 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
         <dd data-testid="subtotal-amount">{money(checkout.amount)}</dd>
         {checkout.discount ? (
           <>
-            <dt>Discount ({describeDiscount(checkout.discount, checkout.currency)})</dt>
+            <dt>Discount ({describeDiscount(checkout.discount, checkout.currency, interval !== null)})</dt>
             <dd data-testid="discount-amount">−{money(checkout.discount_amount)}</dd>
           </>
         ) : null}
@@ -75,9 +77,13 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
         </dd>
       </dl>
       {interval ? (
-        <p className="muted billing-note" data-testid="billing-note">
-          {BILLED[interval]} from today until you cancel.
-        </p>
+        <>
+          {/* What the renewals will charge, not the first period's price for good. */}
+          <p className="billing-note" data-testid="billing-note">
+            {describeCheckoutPlan(checkout)} until you cancel.
+          </p>
+          <MeteredPrices prices={meteredPricesOf(checkout.product)} interval={interval} />
+        </>
       ) : null}
     </div>
   );
@@ -85,7 +91,7 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
 
 export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
   const media = checkout.product.medias[0];
-  const interval = billingInterval(checkout);
+  const interval = checkoutInterval(checkout);
   return (
     <div className="product-summary">
       <p className="muted">{checkout.organization.name}</p>
@@ -94,6 +100,9 @@ export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
       <p className="product-price">
         {describeCheckoutPrice(checkout.product_price)}
         {checkout.product_price.amount_type === 'fixed' ? intervalSuffix(checkout) : ''}
+        {checkout.product_price.amount_type !== 'metered_unit' && meteredPricesOf(checkout.product).length > 0
+          ? ' plus usage'
+          : ''}
       </p>
       {interval ? (
         <p className="muted" data-testid="billing-interval">

@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import type { CustomerProduct } from '../../domain/customer-portal/schemas';
 import type { PaymentMethod } from '../../domain/payment-methods/schemas';
 import {
   cardBrandName,
   describeExpiry,
   describePaymentMethod,
+  describeProductPrice,
   describeUsage,
   formatUnits,
   maskLicenseKey,
@@ -110,5 +112,55 @@ describe('formatUnits', () => {
     expect(formatUnits(15802, 'en-US')).toBe('15,802');
     expect(formatUnits(0.123456, 'en-US')).toBe('0.1235');
     expect(formatUnits(2.5, 'de-DE')).toBe('2,5');
+  });
+});
+
+describe('describeProductPrice', () => {
+  const stamps = { created_at: '2026-01-31T10:00:00Z', modified_at: null };
+  const priceCommon = {
+    ...stamps,
+    is_archived: false,
+    product_id: '00000000-0000-4000-8000-000000000001',
+    type: 'recurring' as const,
+    recurring_interval: 'month' as const,
+  };
+  const plan = (prices: CustomerProduct['prices']): CustomerProduct => ({
+    ...stamps,
+    id: '00000000-0000-4000-8000-000000000001',
+    name: 'API',
+    description: null,
+    recurring_interval: 'month',
+    is_recurring: true,
+    is_archived: false,
+    organization_id: '00000000-0000-4000-8000-000000000005',
+    prices,
+    benefits: [],
+    medias: [],
+  });
+  const fee = {
+    ...priceCommon,
+    id: '00000000-0000-4000-8000-000000000002',
+    amount_type: 'fixed' as const,
+    price_currency: 'usd',
+    price_amount: 1000,
+  };
+  const tokens = {
+    ...priceCommon,
+    id: '00000000-0000-4000-8000-000000000003',
+    amount_type: 'metered_unit' as const,
+    price_currency: 'usd',
+    unit_amount: '0.2',
+    cap_amount: 5000,
+    meter_id: '00000000-0000-4000-8000-000000000004',
+    meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens' },
+  };
+
+  it('names each metered price with its unit price, cap and billing, not just “priced by usage”', () => {
+    const text = describeProductPrice(plan([fee, tokens]));
+    expect(text).toMatch(
+      / \/ month plus usage: \$0\.002 per unit of Tokens, at most \$50\.00 a month, billed at the end of each month/,
+    );
+    expect(describeProductPrice(plan([tokens]))).toMatch(/^Usage: \$0\.002 per unit of Tokens/);
+    expect(describeProductPrice(plan([fee]))).toMatch(/10\.00 \/ month$/);
   });
 });

@@ -7,6 +7,8 @@ import type { CANCELLATION_REASONS } from '../../domain/subscriptions/schemas';
 import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';
 import { formatPlanAmount } from '../subscriptions/format';
+import { describeMeteredPrice, usageBillingWords } from '../../domain/usage/metered-prices';
+import { meteredPricesOf } from '../checkouts/plan';
 
 /** Why a buyer leaves, in their own words (the seller's dashboard reads the same reasons as its own). */
 export const BUYER_CANCELLATION_REASONS: Record<(typeof CANCELLATION_REASONS)[number], string> = {
@@ -43,8 +45,8 @@ export function describeExpiry(expiresAt: string | null): string {
     : `Expires on ${formatDate(expiresAt)}`;
 }
 
-/** A plan as the buyer picks it: "$30.00 / month", "Free", or "Priced by usage". */
-export function describeProductPrice(product: CustomerProduct): string {
+/** What the fixed part of a plan costs: "$30.00 / month", "Free", "Pay what you want"; null for usage only. */
+function describeFixedPart(product: CustomerProduct): string | null {
   const fixed = product.prices.find((price) => price.amount_type === 'fixed');
   const interval = product.recurring_interval;
   if (fixed?.amount_type === 'fixed') {
@@ -53,8 +55,22 @@ export function describeProductPrice(product: CustomerProduct): string {
       : formatMoney(fixed.price_amount, fixed.price_currency);
   }
   if (product.prices.some((price) => price.amount_type === 'free')) return 'Free';
-  if (product.prices.some((price) => price.amount_type === 'metered_unit')) return 'Priced by usage';
-  return 'Pay what you want';
+  if (product.prices.some((price) => price.amount_type === 'custom')) return 'Pay what you want';
+  return null;
+}
+
+/**
+ * A plan as the buyer picks it: its fixed price and each metered price with its unit price and
+ * cap ("$10.00 / month plus usage: $0.002 per unit of Tokens, at most $50.00 a month, billed at the
+ * end of each month for what you used in it").
+ */
+export function describeProductPrice(product: CustomerProduct): string {
+  const fixed = describeFixedPart(product);
+  const metered = meteredPricesOf(product);
+  if (metered.length === 0) return fixed ?? 'Pay what you want';
+  const interval = product.recurring_interval;
+  const usage = `${metered.map((price) => describeMeteredPrice(price, interval)).join('; ')}, ${usageBillingWords(interval)}`;
+  return fixed ? `${fixed} plus usage: ${usage}` : `Usage: ${usage}`;
 }
 
 /** A signed amount: a credit reads "−$5.00". */

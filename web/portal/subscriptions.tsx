@@ -5,10 +5,13 @@ import type { CustomerProduct, CustomerSubscription } from '../../domain/custome
 import { CANCELLATION_REASONS, type ProrationPreview } from '../../domain/subscriptions/schemas';
 import { ApiError, formErrors } from '../api';
 import { FormField } from '../checkouts/fields';
+import { MeteredPrices, meteredPricesOf } from '../checkouts/plan';
 import { ErrorNote, formatDate } from '../components';
 import {
-  formatPlanAmount,
+  describeSubscriptionPrice,
+  describePreviewPrice,
   hasEnded,
+  hasMeteredPrice,
   isBillable,
   isResumable,
   SubscriptionStatusBadge,
@@ -103,9 +106,18 @@ export function SubscriptionCard(props: {
       <FailedPayment slug={props.slug} subscription={subscription} />
       <dl className="portal-facts">
         <dt>Price</dt>
-        <dd data-testid="subscription-amount">
-          {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
-        </dd>
+        <dd data-testid="subscription-amount">{describeSubscriptionPrice(subscription)}</dd>
+        {hasMeteredPrice(subscription.prices) ? (
+          <>
+            <dt>Usage</dt>
+            <dd>
+              <MeteredPrices
+                prices={meteredPricesOf(subscription)}
+                interval={subscription.recurring_interval}
+              />
+            </dd>
+          </>
+        ) : null}
         <dt>{subscription.cancel_at_period_end || hasEnded(subscription) ? 'Access' : 'Next payment'}</dt>
         <dd data-testid="subscription-period">{describePeriod(subscription)}</dd>
       </dl>
@@ -390,9 +402,7 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
         <dt>Added to your next bill</dt>
         <dd data-testid="proration-carried">{money(preview.amount_carried_to_next_invoice)}</dd>
         <dt>New price</dt>
-        <dd data-testid="proration-new-amount">
-          {formatPlanAmount(preview.new_amount, preview.currency, preview.recurring_interval)}
-        </dd>
+        <dd data-testid="proration-new-amount">{describePreviewPrice(preview)}</dd>
         <dt>Next renewal</dt>
         <dd>{formatDate(preview.current_period_end)}</dd>
       </dl>

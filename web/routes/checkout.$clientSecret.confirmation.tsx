@@ -10,7 +10,7 @@ import { formatMoney } from '../checkouts/money';
 import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
 import { clientCheckoutOrderQuery, clientCheckoutQuery } from '../checkouts/queries';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
-import { intervalSuffix } from '../checkouts/summary';
+import { checkoutInterval, describeCheckoutPlan, MeteredPrices, meteredPricesOf } from '../checkouts/plan';
 import { checkoutPortalUrl } from '../portal/session';
 
 export const Route = createFileRoute('/checkout/$clientSecret/confirmation')({
@@ -125,6 +125,7 @@ function PaymentSuccess({ checkout, embed }: { checkout: CheckoutPublic; embed: 
       </h1>
       <p>Thank you for your order from {checkout.organization.name}.</p>
       <OrderLines checkout={checkout} />
+      <PlanTerms checkout={checkout} />
       {portalUrl ? (
         <p>
           Your receipt and invoice, license keys and files are in your{' '}
@@ -195,10 +196,7 @@ function OrderLines({ checkout }: { checkout: CheckoutPublic }) {
         </>
       ) : null}
       <dt>Total paid</dt>
-      <dd data-testid="total-paid">
-        {money(checkout.total_amount)}
-        {intervalSuffix(checkout)}
-      </dd>
+      <dd data-testid="total-paid">{money(checkout.total_amount)}</dd>
       {checkout.customer_email ? (
         <>
           <dt>Email</dt>
@@ -206,5 +204,18 @@ function OrderLines({ checkout }: { checkout: CheckoutPublic }) {
         </>
       ) : null}
     </dl>
+  );
+}
+
+/** What the plan just bought costs from here on, as its renewals will charge it. */
+function PlanTerms({ checkout }: { checkout: CheckoutPublic }) {
+  const plan = describeCheckoutPlan(checkout);
+  const interval = checkoutInterval(checkout);
+  if (!plan || !interval) return null;
+  return (
+    <>
+      <p data-testid="plan-price">Your plan: {plan} until you cancel.</p>
+      <MeteredPrices prices={meteredPricesOf(checkout.product)} interval={interval} />
+    </>
   );
 }

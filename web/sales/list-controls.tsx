@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { productChoiceLabel } from '../catalog/format';
 import { productsQuery } from '../catalog/queries';
 import { nextSorting } from './format';
 import './sales.css';
@@ -173,7 +174,10 @@ export function SalesFilterBar<Status extends string>(props: {
         label="Product"
         allLabel="All products"
         value={props.search.product}
-        options={(products.data?.items ?? []).map((product) => ({ value: product.id, label: product.name }))}
+        options={(products.data?.items ?? []).map((product) => ({
+          value: product.id,
+          label: productChoiceLabel(product),
+        }))}
         onChange={(product) => props.onRefine({ product })}
       />
       {props.children}

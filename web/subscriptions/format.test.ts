@@ -1,5 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeRenewal, formatPlanAmount, isResumable, monthlyAmount } from './format';
+import type { ProductPrice } from '../../domain/products/schemas';
+import { formatMoney } from '../checkouts/money';
+import { formatDate } from '../components';
+import {
+  describePreviewPrice,
+  describeRenewal,
+  describeSubscriptionPrice,
+  formatPlanAmount,
+  isResumable,
+  monthlyAmount,
+} from './format';
 
 const running = { status: 'active' as const, ended_at: null };
 
@@ -53,5 +63,70 @@ describe('formatPlanAmount', () => {
   it('gives the amount per interval', () => {
     expect(formatPlanAmount(1000, 'usd', 'month')).toMatch(/10\.00 \/ month$/);
     expect(formatPlanAmount(12_000, 'usd', 'year')).toMatch(/120\.00 \/ year$/);
+  });
+});
+
+describe('describeSubscriptionPrice', () => {
+  const usd = (amount: number) => formatMoney(amount, 'usd');
+  const plan = {
+    amount: 1600,
+    currency: 'usd',
+    recurring_interval: 'month' as const,
+    prices: [] as ProductPrice[],
+  };
+
+  it('says a repeating discount’s end and the full price after it, from the API’s price schedule', () => {
+    const price = describeSubscriptionPrice({
+      ...plan,
+      price_schedule: [
+        { amount: 1600, periods: 2, starts_at: '2026-02-28T10:00:00Z', ends_at: '2026-04-30T10:00:00Z' },
+        { amount: 2000, periods: null, starts_at: '2026-04-30T10:00:00Z', ends_at: null },
+      ],
+    });
+    expect(price).toBe(
+      `${usd(1600)} / month until ${formatDate('2026-04-30T10:00:00Z')}, then ${usd(2000)} / month`,
+    );
+  });
+
+  it('adds usage when the plan has a metered price, and shows an ended plan’s amount', () => {
+    const metered = {
+      created_at: '2026-01-31T10:00:00Z',
+      modified_at: null,
+      id: '00000000-0000-4000-8000-000000000003',
+      is_archived: false,
+      product_id: '00000000-0000-4000-8000-000000000001',
+      type: 'recurring',
+      recurring_interval: 'month',
+      amount_type: 'metered_unit',
+      price_currency: 'usd',
+      unit_amount: '0.2',
+      cap_amount: null,
+      meter_id: '00000000-0000-4000-8000-000000000004',
+      meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens' },
+    } as const satisfies ProductPrice;
+    const schedule = [{ amount: 1000, periods: null, starts_at: '2026-02-28T10:00:00Z', ends_at: null }];
+    expect(describeSubscriptionPrice({ ...plan, prices: [metered], price_schedule: schedule })).toBe(
+      `${usd(1000)} / month plus usage`,
+    );
+    expect(describeSubscriptionPrice({ ...plan, price_schedule: [] })).toBe(
+      formatPlanAmount(1600, 'usd', 'month'),
+    );
+  });
+});
+
+describe('describePreviewPrice', () => {
+  it('says the new plan’s price as its renewals will charge it', () => {
+    const preview = { new_amount: 3600, currency: 'usd', recurring_interval: 'month' as const };
+    expect(
+      describePreviewPrice({
+        ...preview,
+        price_schedule: [
+          { amount: 3600, periods: 1, starts_at: '2026-01-31T10:00:00Z', ends_at: '2026-02-28T10:00:00Z' },
+          { amount: 4500, periods: null, starts_at: '2026-02-28T10:00:00Z', ends_at: null },
+        ],
+      }),
+    ).toBe(
+      `${formatMoney(3600, 'usd')} until ${formatDate('2026-02-28T10:00:00Z')}, then ${formatMoney(4500, 'usd')} / month`,
+    );
   });
 });

@@ -1,6 +1,9 @@
-import type { RecurringInterval } from '../../domain/products/schemas';
+import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
+import { describePriceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
 import type {
   CANCELLATION_REASONS,
+  PricePhaseWire,
+  ProrationPreview,
   Subscription,
   SubscriptionStatus,
 } from '../../domain/subscriptions/schemas';
@@ -46,9 +49,67 @@ export const CANCELLATION_REASON_LABELS: Record<(typeof CANCELLATION_REASONS)[nu
 const PER_INTERVAL: Record<RecurringInterval, string> = { month: 'month', year: 'year' };
 export const BILLED_EVERY: Record<RecurringInterval, string> = { month: 'Monthly', year: 'Yearly' };
 
-/** "$10.00 / month". */
+/** "$10.00 / month": a price that stays; a plan's own price is `describeSubscriptionPrice`. */
 export function formatPlanAmount(amount: number, currency: string, interval: RecurringInterval): string {
   return `${formatMoney(amount, currency)} / ${PER_INTERVAL[interval]}`;
+}
+
+const phaseOf = (phase: PricePhaseWire): PricePhase => ({
+  amount: phase.amount,
+  periods: phase.periods,
+  startsAt: new Date(phase.starts_at),
+  endsAt: phase.ends_at === null ? null : new Date(phase.ends_at),
+});
+
+export const hasMeteredPrice = (prices: readonly ProductPrice[]) =>
+  prices.some((price) => price.amount_type === 'metered_unit');
+
+/** A `price_schedule` of the API in words, from where the plan stands; `fallback` when it is empty. */
+function describeScheduleWire(
+  schedule: readonly PricePhaseWire[],
+  currency: string,
+  interval: RecurringInterval,
+  options: { hasUsage: boolean; fallback: number },
+): string {
+  if (schedule.length === 0) return formatPlanAmount(options.fallback, currency, interval);
+  return describePriceSchedule(
+    schedule.map(phaseOf),
+    interval,
+    { money: (amount) => formatMoney(amount, currency), date: (at) => formatDate(at) },
+    { from: 'current', plus: options.hasUsage ? ['usage'] : [] },
+  );
+}
+
+/**
+ * What the plan costs from where it stands, as its renewals will charge it (the API's
+ * `price_schedule`): "$16.00 until 3 Mar 2026, then $20.00 / month", "$20.00 / month plus usage".
+ * An ended plan shows the amount it had.
+ */
+export function describeSubscriptionPrice(
+  subscription: Pick<
+    Subscription,
+    'amount' | 'currency' | 'recurring_interval' | 'price_schedule' | 'prices'
+  >,
+): string {
+  return describeScheduleWire(
+    subscription.price_schedule,
+    subscription.currency,
+    subscription.recurring_interval,
+    {
+      hasUsage: hasMeteredPrice(subscription.prices),
+      fallback: subscription.amount,
+    },
+  );
+}
+
+/** The price a plan change would leave, from its preview: a discount that ends says when. */
+export function describePreviewPrice(
+  preview: Pick<ProrationPreview, 'new_amount' | 'currency' | 'recurring_interval' | 'price_schedule'>,
+): string {
+  return describeScheduleWire(preview.price_schedule, preview.currency, preview.recurring_interval, {
+    hasUsage: false,
+    fallback: preview.new_amount,
+  });
 }
 
 /**

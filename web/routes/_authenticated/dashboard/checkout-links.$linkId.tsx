@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import type { CheckoutLink } from '../../../../domain/checkout-links/schemas';
+import { describeDiscountTerms, productChoiceLabel } from '../../../catalog/format';
 import { formatMoney } from '../../../checkouts/money';
 import { checkoutLinkQuery, checkoutLinkStatsQuery, checkoutsQuery } from '../../../checkouts/queries';
 import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components';
@@ -53,10 +54,30 @@ function CheckoutLinkPage() {
           </dd>
           <dt>Products</dt>
           <dd>
-            <Truncated text={data.products.map((product) => product.name).join(', ')} />
+            <ul className="plain-list" data-testid="checkout-link-products">
+              {data.products.map((product) => (
+                <li key={product.id}>
+                  <Truncated text={productChoiceLabel(product)} />
+                </li>
+              ))}
+            </ul>
           </dd>
           <dt>Discount</dt>
-          <dd>{data.discount ? <Truncated text={data.discount.name} /> : 'None'}</dd>
+          <dd data-testid="checkout-link-discount">
+            {data.discount ? (
+              <>
+                <Truncated
+                  text={
+                    data.discount.code ? `${data.discount.name} (${data.discount.code})` : data.discount.name
+                  }
+                />
+                <br />
+                <span className="muted">{describeDiscountTerms(data.discount)}</span>
+              </>
+            ) : (
+              'None'
+            )}
+          </dd>
           <dt>Success URL</dt>
           <dd>{data.success_url ? <Truncated text={data.success_url} /> : 'The checkout’s own page'}</dd>
           <dt>Created</dt>

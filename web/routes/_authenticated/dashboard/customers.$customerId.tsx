@@ -14,7 +14,11 @@ import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components'
 import { customerStateQuery, customerSummaryQuery, customerTimelineQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
-import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../../../subscriptions/format';
+import {
+  describeRenewal,
+  describeSubscriptionPrice,
+  SubscriptionStatusBadge,
+} from '../../../subscriptions/format';
 import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
@@ -120,11 +124,7 @@ function CustomerSubscriptions({ customerId }: { customerId: string }) {
             header: 'Status',
             cell: (subscription) => <SubscriptionStatusBadge status={subscription.status} />,
           },
-          {
-            header: 'Amount',
-            cell: (subscription) =>
-              formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval),
-          },
+          { header: 'Amount', cell: (subscription) => describeSubscriptionPrice(subscription) },
           { header: 'Next renewal', cell: (subscription) => describeRenewal(subscription) },
         ]}
       />

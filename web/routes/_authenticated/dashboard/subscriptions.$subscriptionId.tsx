@@ -14,7 +14,7 @@ import { useSubscriptionChange } from '../../../subscriptions/changes';
 import {
   CANCELLATION_REASON_LABELS,
   describeRenewal,
-  formatPlanAmount,
+  describeSubscriptionPrice,
   hasEnded,
   isBillable,
   isResumable,
@@ -149,9 +149,7 @@ function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
         <dt>Plan</dt>
         <dd data-testid="subscription-plan">{subscription.product.name}</dd>
         <dt>Amount</dt>
-        <dd data-testid="subscription-amount">
-          {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
-        </dd>
+        <dd data-testid="subscription-amount">{describeSubscriptionPrice(subscription)}</dd>
         <dt>Current period</dt>
         <dd>
           {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}

@@ -7,7 +7,7 @@ import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import {
   describeRenewal,
-  formatPlanAmount,
+  describeSubscriptionPrice,
   monthlyAmount,
   SubscriptionStatusBadge,
 } from '../../../subscriptions/format';
@@ -107,9 +107,8 @@ function Subscriptions({ organizationId }: { organizationId: string }) {
           { header: 'Plan', cell: (subscription) => <Truncated text={subscription.product.name} /> },
           {
             header: 'Amount',
-            className: 'nowrap',
-            cell: (subscription) =>
-              formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval),
+            testId: 'subscription-amount',
+            cell: (subscription) => describeSubscriptionPrice(subscription),
           },
           {
             header: 'MRR',

@@ -6,6 +6,7 @@ import { sendJson } from '../../../../api';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { TextField } from '../../../../forms/text-field';
 import { textWords, URL_WORDS } from '../../../../forms/words';
+import { productChoiceLabel } from '../../../../catalog/format';
 import { discountsQuery, productsQuery } from '../../../../catalog/queries';
 import { formValues } from '../../../../components';
 import { ResourceForm } from '../../../../resources/resource-page';
@@ -104,7 +105,7 @@ export function CheckoutLinkForm({
               value={product.id}
               defaultChecked={chosenIds.has(product.id)}
             />{' '}
-            {product.name}
+            {productChoiceLabel(product)}
           </label>
         ))}
         {products.data?.items.length === 0 ? <p className="muted">Create a product first.</p> : null}

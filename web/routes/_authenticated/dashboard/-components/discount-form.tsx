@@ -8,6 +8,7 @@ import {
 } from '../../../../../domain/discounts/schemas';
 import { sendJson } from '../../../../api';
 import { readDollars } from '../../../../catalog/format';
+import { productChoiceLabel } from '../../../../catalog/format';
 import { productsQuery } from '../../../../catalog/queries';
 import { FormField, focusFirstInvalid, type ControlProps } from '../../../../checkouts/fields';
 import {
@@ -289,7 +290,11 @@ export function DiscountForm({
       <fieldset className="discount-products">
         <legend>Products</legend>
         <p className="field-hint">Leave all unticked to apply the discount to every product.</p>
-        {[...productItems, ...archivedChosen].map((product) => (
+        {[
+          ...productItems.map((product) => ({ id: product.id, label: productChoiceLabel(product) })),
+          // An archived product the discount still names comes without its prices.
+          ...archivedChosen.map((product) => ({ id: product.id, label: product.name })),
+        ].map((product) => (
           <label key={product.id} className="checkbox">
             <input
               type="checkbox"
@@ -303,8 +308,8 @@ export function DiscountForm({
                 )
               }
             />
-            <span className="truncate" title={product.name}>
-              {product.name}
+            <span className="truncate" title={product.label}>
+              {product.label}
             </span>
           </label>
         ))}

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import type { Product } from '../../../../../domain/products/schemas';
 import type { ProrationPreview, Subscription } from '../../../../../domain/subscriptions/schemas';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
+import { productChoiceLabel } from '../../../../catalog/format';
 import { productsQuery } from '../../../../catalog/queries';
 import { FormField } from '../../../../checkouts/fields';
 import { formatMoney } from '../../../../checkouts/money';
 import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
 import { organizationProfileQuery } from '../../../../organizations/queries';
 import { useSubscriptionChange } from '../../../../subscriptions/changes';
-import { formatPlanAmount } from '../../../../subscriptions/format';
+import { describePreviewPrice } from '../../../../subscriptions/format';
 import { previewPlanChange, type PlanChange } from '../../../../subscriptions/queries';
 
 type Behavior = PlanChange['proration_behavior'];
@@ -33,13 +33,6 @@ const BEHAVIORS: { value: Behavior; label: string; hint: string }[] = [
     hint: 'The difference is added to (or taken off) the next renewal’s bill.',
   },
 ];
-
-/** The plan's price as the seller reads it in the picker: "Pro — $30.00 / month". */
-function describePlan(product: Product): string {
-  const price = product.prices.find((each) => each.amount_type === 'fixed');
-  if (!price || price.amount_type !== 'fixed' || !product.recurring_interval) return product.name;
-  return `${product.name} — ${formatPlanAmount(price.price_amount, price.price_currency, product.recurring_interval)}`;
-}
 
 /** A signed amount of the preview: a credit reads "−$5.00". */
 function signedMoney(amount: number, currency: string): string {
@@ -123,7 +116,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
               <option value="">Choose a plan</option>
               {plans.map((product) => (
                 <option key={product.id} value={product.id}>
-                  {describePlan(product)}
+                  {productChoiceLabel(product)}
                 </option>
               ))}
             </select>
@@ -223,9 +216,7 @@ function PlanChangePreview(props: {
         <dt>Carried to the next renewal</dt>
         <dd data-testid="proration-carried">{money(preview.amount_carried_to_next_invoice)}</dd>
         <dt>New amount</dt>
-        <dd data-testid="proration-new-amount">
-          {formatPlanAmount(preview.new_amount, preview.currency, preview.recurring_interval)}
-        </dd>
+        <dd data-testid="proration-new-amount">{describePreviewPrice(preview)}</dd>
         <dt>Next renewal</dt>
         <dd>{formatDate(preview.current_period_end)}</dd>
       </dl>

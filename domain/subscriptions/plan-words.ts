@@ -1,0 +1,46 @@
+// A plan's prices in the buyer's words, for the emails about it: what it costs over time (the
+// schedule the renewals follow), its next payment, and its metered prices. Pure.
+import { priceView } from '../products/views.js';
+import { describeMeteredPrice, usageBillingWords, type MeteredPrice } from '../usage/metered-prices.js';
+import type { SubscriptionRow } from './repository.js';
+import type { RecurringInterval } from './rules.js';
+import { describePriceSchedule, nextRenewalAmount, type ScheduleFormat } from './schedule.js';
+import { priceScheduleOf } from './views.js';
+
+export type PlanWords = {
+  /** "$16.00 today, then $20.00 / month plus usage"; null once the plan has ended. */
+  price: string | null;
+  /** The next renewal's fees ("$20.00", "$10.00 plus usage"); null when the plan does not renew. */
+  nextPayment: string | null;
+  /** "Usage is billed at the end of each month …: $0.002 per unit of Tokens"; null without metered prices. */
+  usage: string | null;
+};
+
+/** The plan's metered prices, in the order the plan lists them. */
+export function meteredPricesOf(row: Pick<SubscriptionRow, 'prices'>): MeteredPrice[] {
+  return row.prices.flatMap(({ productPrice }) => {
+    const price = priceView(productPrice);
+    return price.amount_type === 'metered_unit' ? [price] : [];
+  });
+}
+
+/** `from`: 'purchase' for the email that welcomes the buyer, 'current' for those of a running plan. */
+export function planWords(
+  row: SubscriptionRow,
+  format: ScheduleFormat,
+  from: 'purchase' | 'current',
+): PlanWords {
+  const interval = row.recurringInterval as RecurringInterval;
+  const phases = priceScheduleOf(row);
+  const metered = meteredPricesOf(row);
+  const plus = metered.length > 0 ? ['usage'] : [];
+  const next = nextRenewalAmount(phases);
+  return {
+    price: phases.length > 0 ? describePriceSchedule(phases, interval, format, { from, plus }) : null,
+    nextPayment: next === null ? null : `${format.money(next)}${plus.length > 0 ? ' plus usage' : ''}`,
+    usage:
+      metered.length > 0
+        ? `Usage is ${usageBillingWords(interval)}: ${metered.map((price) => describeMeteredPrice(price, interval, 'en-US')).join('; ')}.`
+        : null,
+  };
+}

@@ -1,0 +1,113 @@
+// A plan as the buyer is told about it before paying: what it costs period after period (the
+// discount as the renewals will apply it, domain/subscriptions/schedule.ts) and what its metered
+// prices add, billed at the end of each period.
+import type { CheckoutPublic } from '../../domain/checkouts/schemas';
+import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
+import { describePriceSchedule, priceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
+import { meteredPriceParts, usageBillingWords } from '../../domain/usage/metered-prices';
+import { formatDate } from '../components';
+import { formatMoney } from './money';
+
+type PlanCheckout = Pick<
+  CheckoutPublic,
+  | 'product'
+  | 'product_price'
+  | 'amount'
+  | 'net_amount'
+  | 'discount_amount'
+  | 'discount'
+  | 'currency'
+  | 'tax_amount'
+>;
+
+/** How often a plan is billed: its price's interval (Polar's), else its product's; null when bought once. */
+export function checkoutInterval(
+  checkout: Pick<CheckoutPublic, 'product' | 'product_price'>,
+): RecurringInterval | null {
+  return checkout.product_price.recurring_interval ?? checkout.product.recurring_interval;
+}
+
+export type MeteredProductPrice = Extract<ProductPrice, { amount_type: 'metered_unit' }>;
+
+/** The product's metered prices, which the subscription bills by usage besides the one bought. */
+export function meteredPricesOf(product: { prices: ProductPrice[] }): MeteredProductPrice[] {
+  return product.prices.filter((price): price is MeteredProductPrice => price.amount_type === 'metered_unit');
+}
+
+/**
+ * The plan's phases as if it started `now`: the first period at the checkout's net amount, the
+ * renewals at the price less the discount each one applies. The subscription keeps the discount
+ * only when it took something off (domain/checkouts/payment.ts), as here.
+ */
+export function checkoutPhases(checkout: PlanCheckout, now: Date): PricePhase[] | null {
+  const interval = checkoutInterval(checkout);
+  if (!interval) return null;
+  const discount = checkout.discount_amount > 0 ? checkout.discount : null;
+  return priceSchedule({
+    pricing: {
+      fees: checkout.amount,
+      currency: checkout.currency,
+      discount: discount
+        ? {
+            type: discount.type,
+            amount: discount.amount ?? null,
+            currency: discount.currency ?? null,
+            basisPoints: discount.basis_points ?? null,
+            duration: discount.duration,
+            durationInMonths: discount.duration_in_months ?? null,
+            firstPeriodStart: now,
+          }
+        : null,
+    },
+    periods: { interval, anchor: now, index: 0 },
+    currentAmount: checkout.net_amount,
+    renews: true,
+  });
+}
+
+/**
+ * "$16.00 today, then $20.00 / month", with what comes on top ("plus tax and usage"); null for a
+ * product bought once. Amounts are before tax: tax is quoted again for each renewal.
+ */
+export function describeCheckoutPlan(checkout: PlanCheckout, now = new Date()): string | null {
+  const phases = checkoutPhases(checkout, now);
+  const interval = checkoutInterval(checkout);
+  if (!phases || !interval) return null;
+  const plus = [
+    ...(checkout.tax_amount ? ['tax'] : []),
+    ...(meteredPricesOf(checkout.product).length > 0 ? ['usage'] : []),
+  ];
+  return describePriceSchedule(
+    phases,
+    interval,
+    { money: (amount) => formatMoney(amount, checkout.currency), date: (at) => formatDate(at) },
+    { from: 'purchase', plus },
+  );
+}
+
+/** Each metered price with its unit price and cap, and when usage is billed. */
+export function MeteredPrices({
+  prices,
+  interval,
+}: {
+  prices: MeteredProductPrice[];
+  interval: RecurringInterval;
+}) {
+  if (prices.length === 0) return null;
+  return (
+    <div className="metered-prices" data-testid="metered-prices">
+      <p>Plus usage, {usageBillingWords(interval)}:</p>
+      <ul>
+        {prices.map((price) => {
+          const parts = meteredPriceParts(price, interval);
+          return (
+            <li key={price.id} data-testid="metered-price">
+              <strong className="wrap">{parts.meter}</strong>: {parts.unitPrice}
+              {parts.cap ? `, ${parts.cap}` : ''}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
