@@ -18,6 +18,7 @@ import { describeRenewal, formatPlanAmount, SubscriptionStatusBadge } from '../.
 import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
+import { CustomerPaymentMethods } from './-components/customer-payment-methods';
 import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
 import { CustomerTimeline } from './-components/customer-timeline';
 
@@ -85,6 +86,7 @@ function CustomerPage() {
       <CustomerTimeline customerId={customer.id} />
       <CustomerOrders organizationId={customer.organization_id} customerId={customer.id} />
       <CustomerSubscriptions customerId={customer.id} />
+      <CustomerPaymentMethods customerId={customer.id} />
       <CustomerBenefits customerId={customer.id} />
       <CustomerEditForm customer={customer} />
     </>
