@@ -168,7 +168,14 @@ export function createApp(deps: AppDeps): Express {
   );
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
   if (deps.settings.mode === 'sandbox') {
-    app.use('/api/sandbox', createSandboxRouter({ db: deps.db, sink: deps.workflows.processorEvents }));
+    app.use(
+      '/api/sandbox',
+      createSandboxRouter({
+        db: deps.db,
+        sink: deps.workflows.processorEvents,
+        perClient: checkoutClientRateLimit,
+      }),
+    );
   }
   app.use(
     '/api/files',

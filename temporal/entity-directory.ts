@@ -1,5 +1,6 @@
 // The starters' side of what operators see (temporal/operators.ts): which organization an entity
-// belongs to and where the dashboard shows it, looked up when its workflow starts.
+// belongs to, where the dashboard shows it and what its workflow run is for (Temporal's user
+// metadata), looked up when its workflow starts.
 
 import type { Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
@@ -12,12 +13,32 @@ import {
   type EntityKind,
   type OperatorMemo,
 } from '../domain/operators/rules.js';
+import { describeEntityRun, describeSystemRun, type EntityFacts } from '../domain/operators/views.js';
+import { findBenefitForOperators } from '../domain/benefits/repository.js';
+import { findCheckoutForOperators } from '../domain/checkouts/repository.js';
+import { findCustomerForOperators } from '../domain/customers/repository.js';
+import { findInvitationForOperators } from '../domain/invitations/repository.js';
+import { findPaymentMethodForOperators } from '../domain/payment-methods/repository.js';
+import { findRefundForOperators } from '../domain/refunds/repository.js';
+import { findSubscriptionForOperators } from '../domain/subscriptions/repository.js';
+import { findWebhookEndpointForOperators } from '../domain/webhooks/repository.js';
 
-type EntityStartOptions = { typedSearchAttributes?: SearchAttributePair[]; memo?: OperatorMemo };
+type EntityStartOptions = {
+  typedSearchAttributes?: SearchAttributePair[];
+  memo?: OperatorMemo;
+  staticSummary?: string;
+  staticDetails?: string;
+};
 
 /** What each starter adds to its workflow start options. */
 export type OperatorContext = {
-  entity(kind: EntityKind, id: string, status: string): Promise<EntityStartOptions>;
+  /** `resourceId`: a webhook delivery workflow's resource (one workflow per endpoint and resource). */
+  entity(
+    kind: EntityKind,
+    id: string,
+    status: string,
+    options?: { resourceId?: string },
+  ): Promise<EntityStartOptions>;
   system(kind: EntityKind): EntityStartOptions;
 };
 
@@ -27,59 +48,175 @@ export const NO_OPERATOR_CONTEXT: OperatorContext = {
   system: () => ({}),
 };
 
-type Placement = { organizationId: string; path: string };
+/** An entity's organization, dashboard page and facts; null when the row is gone. */
+type Placement = { organizationId: string; path: string; facts: EntityFacts };
 
-/** An entity's organization and dashboard page; null when the row is gone. */
 async function place(db: Db, kind: EntityKind, id: string): Promise<Placement | null> {
-  const select = { organizationId: true } as const;
   switch (kind) {
     case 'checkout': {
-      const row = await db.checkout.findUnique({ where: { id }, select });
-      return row && { organizationId: row.organizationId, path: '/dashboard/checkouts' };
+      const row = await findCheckoutForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: '/dashboard/checkouts',
+          facts: {
+            kind,
+            id,
+            organizationName: row.organization.name,
+            productName: row.product.name,
+            recurringInterval: row.product.recurringInterval,
+            buyerEmail: row.customerEmail ?? row.customer?.email ?? null,
+            totalAmount: row.totalAmount,
+            currency: row.currency,
+            expiresAtMs: row.expiresAt.getTime(),
+          },
+        }
+      );
     }
     case 'subscription': {
-      const row = await db.subscription.findUnique({ where: { id }, select });
-      return row && { organizationId: row.organizationId, path: `/dashboard/subscriptions/${id}` };
+      const row = await findSubscriptionForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: `/dashboard/subscriptions/${id}`,
+          facts: {
+            kind,
+            id,
+            organizationName: row.organization.name,
+            productName: row.product.name,
+            recurringInterval: row.recurringInterval,
+            customerEmail: row.customer.email,
+            startedAtMs: row.startedAt?.getTime() ?? null,
+          },
+        }
+      );
     }
     case 'refund': {
-      const row = await db.refund.findUnique({ where: { id }, select: { ...select, orderId: true } });
-      return row && { organizationId: row.organizationId, path: `/dashboard/orders/${row.orderId}` };
+      const row = await findRefundForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: `/dashboard/orders/${row.orderId}`,
+          facts: {
+            kind,
+            id,
+            organizationName: row.organization.name,
+            orderId: row.orderId,
+            productName: row.order.product.name,
+            customerEmail: row.customer.email,
+            amount: row.amount,
+            taxAmount: row.taxAmount,
+            currency: row.currency,
+            reason: row.reason,
+          },
+        }
+      );
     }
     case 'invitation': {
-      const row = await db.invitation.findUnique({ where: { id }, select });
-      return row && { organizationId: row.organizationId, path: '/dashboard' };
+      const row = await findInvitationForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: '/dashboard',
+          facts: {
+            kind,
+            id,
+            organizationName: row.organization.name,
+            email: row.email,
+            role: row.role,
+            inviterName: row.inviter.name,
+            expiresAtMs: row.expiresAt.getTime(),
+          },
+        }
+      );
     }
     case 'benefit_grant': {
       // The grant's workflow is per customer and benefit; the benefit's page lists its grants.
+      const customerId = id.slice(0, id.indexOf(':'));
       const benefitId = id.slice(id.indexOf(':') + 1);
-      const row = await db.benefit.findUnique({ where: { id: benefitId }, select });
-      return row && { organizationId: row.organizationId, path: `/dashboard/benefits/${benefitId}` };
+      const [benefit, customer] = await Promise.all([
+        findBenefitForOperators(db, benefitId),
+        findCustomerForOperators(db, customerId),
+      ]);
+      return (
+        benefit && {
+          organizationId: benefit.organizationId,
+          path: `/dashboard/benefits/${benefitId}`,
+          facts: {
+            kind,
+            organizationName: benefit.organization.name,
+            benefitId,
+            benefitDescription: benefit.description,
+            benefitType: benefit.type,
+            customerId,
+            customerEmail: customer?.email ?? null,
+          },
+        }
+      );
     }
     case 'payment_method_setup': {
-      const row = await db.customer.findUnique({ where: { id }, select });
-      return row && { organizationId: row.organizationId, path: `/dashboard/customers/${id}` };
+      const row = await findCustomerForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: `/dashboard/customers/${id}`,
+          facts: {
+            kind,
+            organizationName: row.organization.name,
+            customerId: id,
+            customerEmail: row.email,
+          },
+        }
+      );
     }
     case 'payment_method_detach': {
-      const row = await db.customerPaymentMethod.findUnique({
-        where: { id },
-        select: { ...select, customerId: true },
-      });
-      return row && { organizationId: row.organizationId, path: `/dashboard/customers/${row.customerId}` };
+      const row = await findPaymentMethodForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: `/dashboard/customers/${row.customerId}`,
+          facts: {
+            kind,
+            id,
+            organizationName: row.customer.organization.name,
+            customerEmail: row.customer.email,
+            brand: row.brand,
+            last4: row.last4,
+          },
+        }
+      );
     }
     case 'webhook_delivery': {
-      const row = await db.webhookEndpoint.findUnique({ where: { id }, select });
-      return row && { organizationId: row.organizationId, path: `/dashboard/webhooks/${id}` };
+      const row = await findWebhookEndpointForOperators(db, id);
+      return (
+        row && {
+          organizationId: row.organizationId,
+          path: `/dashboard/webhooks/${id}`,
+          facts: { kind, endpointId: id, organizationName: row.organization.name, url: row.url },
+        }
+      );
     }
     default:
       return null;
   }
 }
 
-/** Placements never change; this many are kept, so a burst about one endpoint reads it once. */
+/**
+ * This many placements are kept, so a burst about one endpoint reads it once. Organizations and
+ * pages never change; the facts describe a run as of its start, and a row read a moment earlier
+ * does as well as a fresh one.
+ */
 const CACHE_LIMIT = 10_000;
 
-/** Looks entities up in the deployment's database and links them under its public URL. */
-export function operatorContext(db: Db, publicUrl: string): OperatorContext {
+/**
+ * Looks entities up in the deployment's database and links them under its public URL. Without
+ * `searchAttributes` (a namespace that does not have them) starts still carry memo and metadata.
+ */
+export function operatorContext(
+  db: Db,
+  publicUrl: string,
+  { searchAttributes = true }: { searchAttributes?: boolean } = {},
+): OperatorContext {
   const cache = new Map<string, Placement>();
   const cached = async (kind: EntityKind, id: string) => {
     const key = `${kind}:${id}`;
@@ -93,19 +230,35 @@ export function operatorContext(db: Db, publicUrl: string): OperatorContext {
     return found;
   };
   return {
-    async entity(kind, id, status) {
+    async entity(kind, id, status, options = {}) {
       const placement = await cached(kind, id);
+      const attributes = searchAttributes
+        ? {
+            typedSearchAttributes: entitySearchAttributes({
+              kind,
+              id,
+              status,
+              organizationId: placement?.organizationId ?? null,
+            }),
+          }
+        : {};
+      if (!placement) return attributes;
+      const dashboardUrl = `${publicUrl}${placement.path}`;
+      const run = describeEntityRun(placement.facts, { dashboardUrl, ...options });
       return {
-        typedSearchAttributes: entitySearchAttributes({
-          kind,
-          id,
-          status,
-          organizationId: placement?.organizationId ?? null,
-        }),
-        ...(placement ? { memo: { dashboard_url: `${publicUrl}${placement.path}` } } : {}),
+        ...attributes,
+        memo: { dashboard_url: dashboardUrl },
+        staticSummary: run.summary,
+        staticDetails: run.details,
       };
     },
-    system: (kind) => ({ typedSearchAttributes: systemSearchAttributes(kind) }),
+    system(kind) {
+      const run = describeSystemRun(kind);
+      return {
+        ...(searchAttributes ? { typedSearchAttributes: systemSearchAttributes(kind) } : {}),
+        ...(run ? { staticSummary: run.summary, staticDetails: run.details } : {}),
+      };
+    },
   };
 }
 
@@ -133,7 +286,8 @@ export async function registerSearchAttributes(
 
 /**
  * The operator context of a process (API, worker): registers the attributes, and falls back to
- * bare starts with a warning when the namespace will not take them.
+ * starts without them (with memo and summaries still) and a warning when the namespace will not
+ * take them.
  */
 export async function prepareOperatorContext(deps: {
   temporal: Client;
@@ -148,5 +302,5 @@ export async function prepareOperatorContext(deps: {
     `Tollgate's search attributes (${SEARCH_ATTRIBUTE_NAMES.join(', ')}) could not be registered in namespace ` +
       `"${deps.namespace}" (${registration.reason}); workflows start without them. Register them as Keyword to find workflows by organization, entity and status.`,
   );
-  return NO_OPERATOR_CONTEXT;
+  return operatorContext(deps.db, deps.publicUrl, { searchAttributes: false });
 }

@@ -41,6 +41,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<ReadinessRepo
     const handle = await temporal.workflow.start<typeof readinessWorkflow>('readinessWorkflow', {
       taskQueue,
       workflowId: `readiness:${randomUUID()}`,
+      staticSummary: `Readiness check: a worker on task queue ${taskQueue} answers`,
       // Longer than our own wait, which names the task queue; the run still cleans itself up.
       workflowExecutionTimeout: timeoutMs * 2,
     });

@@ -184,7 +184,9 @@ describe('reconcile-checkouts and reconcile-refunds: starting the workflows that
       () => handle.query<string>('waitingFor'),
       (value) => value.startsWith('the end of period 0'),
     );
-    expect(waitingFor).toMatch(/^the end of period 0 at \d{4}-/);
+    expect(waitingFor).toMatch(
+      /^the end of period 0, until the subscription renews into period 1 at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    );
     expect((await reconcileSubscriptions()).started).not.toContain(subscriptionWorkflowId(lost.id));
     await handle.terminate('test over');
   });

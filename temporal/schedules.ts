@@ -54,6 +54,21 @@ export function longLivedWorkflowIds(taskQueue: string): string[] {
   ];
 }
 
+/** A schedule made by an earlier version gets its runs' summary once; later starts change nothing. */
+async function describeScheduledRuns(
+  client: Client,
+  scheduleId: string,
+  metadata: { staticSummary: string; staticDetails: string },
+): Promise<void> {
+  const handle = client.schedule.getHandle(scheduleId);
+  const { action } = await handle.describe();
+  if (action.type !== 'startWorkflow') return;
+  if (action.staticSummary === metadata.staticSummary && action.staticDetails === metadata.staticDetails) {
+    return;
+  }
+  await handle.update((previous) => ({ ...previous, action: { ...previous.action, ...metadata } }));
+}
+
 /** Schedules of earlier versions, deleted at start so they stop starting workflows that are gone. */
 const RETIRED_SCHEDULES = [scheduleId('reconcile-commerce')];
 
@@ -66,29 +81,83 @@ export async function ensureSchedules(
   taskQueue: string,
   workflows: LongLivedWorkflows,
 ): Promise<void> {
+  // The summary is what each scheduled run says it is for in the Temporal UI's list.
   const schedules = [
-    [reconcileInvitationsScheduleId, RECONCILE_EVERY, 'reconcileInvitationsWorkflow'],
-    [reconcileCheckoutsScheduleId, RECONCILE_EVERY, 'reconcileCheckoutsWorkflow'],
-    [reconcileRefundsScheduleId, RECONCILE_EVERY, 'reconcileRefundsWorkflow'],
-    [reconcileSubscriptionsScheduleId, RECONCILE_EVERY, 'reconcileSubscriptionsWorkflow'],
-    [redeliverProcessorEventsScheduleId, RECONCILE_EVERY, 'redeliverProcessorEventsWorkflow'],
-    [housekeepingScheduleId, HOUSEKEEPING_EVERY, 'housekeepingWorkflow'],
-    [webhookDispatcherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureWebhookDispatcherWorkflow'],
-    [customerMeterRefresherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureCustomerMeterRefresherWorkflow'],
-    [benefitGrantDispatcherWatchdogScheduleId, WATCHDOG_EVERY, 'ensureBenefitGrantDispatcherWorkflow'],
-    [reconcileBenefitGrantsScheduleId, RECONCILE_EVERY, 'reconcileBenefitGrantsWorkflow'],
+    [
+      reconcileInvitationsScheduleId,
+      RECONCILE_EVERY,
+      'reconcileInvitationsWorkflow',
+      'Reconciler: starts the workflows pending invitations are missing',
+    ],
+    [
+      reconcileCheckoutsScheduleId,
+      RECONCILE_EVERY,
+      'reconcileCheckoutsWorkflow',
+      'Reconciler: starts the workflows checkouts are missing, wakes those that missed a confirmation',
+    ],
+    [
+      reconcileRefundsScheduleId,
+      RECONCILE_EVERY,
+      'reconcileRefundsWorkflow',
+      'Reconciler: starts the workflows pending refunds are missing',
+    ],
+    [
+      reconcileSubscriptionsScheduleId,
+      RECONCILE_EVERY,
+      'reconcileSubscriptionsWorkflow',
+      'Reconciler: starts the workflows billable subscriptions are missing, wakes those behind their test clock',
+    ],
+    [
+      redeliverProcessorEventsScheduleId,
+      RECONCILE_EVERY,
+      'redeliverProcessorEventsWorkflow',
+      'Redelivery: hands recorded processor events to their workflows again',
+    ],
+    [
+      housekeepingScheduleId,
+      HOUSEKEEPING_EVERY,
+      'housekeepingWorkflow',
+      'Housekeeping: deletes expired idempotency keys and idle rate-limit counters',
+    ],
+    [
+      webhookDispatcherWatchdogScheduleId,
+      WATCHDOG_EVERY,
+      'ensureWebhookDispatcherWorkflow',
+      'Watchdog: restarts the webhook outbox dispatcher if it stopped',
+    ],
+    [
+      customerMeterRefresherWatchdogScheduleId,
+      WATCHDOG_EVERY,
+      'ensureCustomerMeterRefresherWorkflow',
+      'Watchdog: restarts the customer meter refresher if it stopped',
+    ],
+    [
+      benefitGrantDispatcherWatchdogScheduleId,
+      WATCHDOG_EVERY,
+      'ensureBenefitGrantDispatcherWorkflow',
+      'Watchdog: restarts the benefit grant dispatcher if it stopped',
+    ],
+    [
+      reconcileBenefitGrantsScheduleId,
+      RECONCILE_EVERY,
+      'reconcileBenefitGrantsWorkflow',
+      'Reconciler: wakes the benefit grants whose workflow start was lost',
+    ],
   ] as const;
-  for (const [id, every, workflowType] of schedules) {
+  for (const [id, every, workflowType, staticSummary] of schedules) {
+    const scheduleIdOfQueue = id(taskQueue);
+    const staticDetails = `Started every ${every} by the schedule \`${scheduleIdOfQueue}\`.`;
     try {
       await client.schedule.create({
-        scheduleId: id(taskQueue),
+        scheduleId: scheduleIdOfQueue,
         spec: { intervals: [{ every }] },
-        action: { type: 'startWorkflow', workflowType, taskQueue },
+        action: { type: 'startWorkflow', workflowType, taskQueue, staticSummary, staticDetails },
         // A slow run is not doubled by the next tick.
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
       });
     } catch (error) {
       if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+      await describeScheduledRuns(client, scheduleIdOfQueue, { staticSummary, staticDetails });
     }
   }
   for (const retired of RETIRED_SCHEDULES) {

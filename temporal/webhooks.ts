@@ -35,7 +35,7 @@ export function temporalWebhookWorkflows(
           args: [{ endpointId, resourceId, queue: [] }],
           signal: WEBHOOK_SIGNALS.enqueue,
           signalArgs: [request],
-          ...(await operators.entity('webhook_delivery', endpointId, 'delivering')),
+          ...(await operators.entity('webhook_delivery', endpointId, 'delivering', { resourceId })),
         },
       );
     },

@@ -1,6 +1,7 @@
 import {
   condition,
   continueAsNew,
+  defineQuery,
   defineSignal,
   proxyActivities,
   setHandler,
@@ -8,13 +9,17 @@ import {
 } from '@temporalio/workflow';
 import type { BenefitGrantActivities } from '../activities/benefit-grants.js';
 import { BENEFIT_GRANT_SIGNALS } from '../domain/benefit-grants/rules.js';
-import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
-import { operatorView } from './operators.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
+import { operatorView, watchRound } from './operators.js';
 
 export const benefitGrantsChangedSignal = defineSignal(BENEFIT_GRANT_SIGNALS.changed);
+/** Who the grants wait for and until when, in words (docs/architecture.md, "Operators"). */
+export const benefitGrantWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+/** What the dispatcher waits for, in words. */
+export const benefitGrantDispatcherWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
 /** A grant workflow lingers this long after its work, so a burst of changes wakes one run. */
-const LINGER = '30 seconds';
+const LINGER_MS = 30_000;
 
 const { applyBenefitGrants } = proxyActivities<BenefitGrantActivities>({
   startToCloseTimeout: '2 minutes',
@@ -38,24 +43,28 @@ export async function benefitGrantWorkflow(
     changed = true;
   });
   let waiting: string | null = null;
-  const view = operatorView();
+  const view = operatorView(benefitGrantWaitingForQuery);
   while (changed) {
     changed = false;
     view.status('applying');
-    view.details(
-      workingDetails(
-        'applying the grants (an outside service that fails is retried until it answers; the grant shows its last error)',
-      ),
-    );
+    view.working('applying the grants', {
+      reason:
+        'An outside service that fails (GitHub, Discord) is retried until it answers; the grant shows its last error.',
+    });
     ({ waiting } = await applyBenefitGrants(input));
     if (waiting) {
       view.status('waiting');
-      view.details(waitingDetails('the customer', waiting));
+      // The run ends here: the customer's linking (or a change to the grants) starts the next one.
+      view.waiting('the customer to connect their account in the customer portal', null, waiting);
       break;
     }
     view.status('applied');
-    view.details(waitingDetails('changes to these grants', 'The grants are as they should be.'));
-    if (!changed) await condition(() => changed, LINGER);
+    view.waiting(
+      'changes to these grants',
+      { atMs: Date.now() + LINGER_MS, then: 'this run ends (the next change starts another)' },
+      'The grants are as they should be.',
+    );
+    if (!changed) await condition(() => changed, LINGER_MS);
     if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof benefitGrantWorkflow>(input);
   }
   return { waiting };
@@ -81,7 +90,13 @@ const { ensureBenefitGrantDispatcher, reconcileBenefitGrants } = proxyActivities
  * to what they should hold and waking the grant workflows that have work.
  */
 export async function benefitGrantDispatcherWorkflow(): Promise<void> {
+  const view = operatorView(benefitGrantDispatcherWaitingForQuery);
   for (let round = 0; round < DISPATCH_ROUNDS_PER_RUN; round += 1) {
+    watchRound(view, 'customers whose benefits changed', round, {
+      roundMs: DISPATCH_WATCH_MS,
+      rounds: DISPATCH_ROUNDS_PER_RUN,
+      work: 'brings their grant rows to what they should hold and wakes the grant workflows that have work',
+    });
     await dispatchBenefitGrants({ watchMs: DISPATCH_WATCH_MS });
     if (workflowInfo().continueAsNewSuggested) break;
   }

@@ -1,5 +1,6 @@
 import {
   condition,
+  defineQuery,
   defineSignal,
   patched,
   proxyActivities,
@@ -15,8 +16,8 @@ import {
   AUTHENTICATION_LIMIT_MS,
   AUTHENTICATION_TIMEOUT_MESSAGE,
 } from '../domain/checkouts/rules.js';
-import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
-import { operatorView } from './operators.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
+import { operatorView, type OperatorView } from './operators.js';
 
 const {
   loadCheckoutState,
@@ -44,6 +45,8 @@ const { expireCheckout: expireCheckoutLocally } = proxyLocalActivities<CheckoutA
 
 export const checkoutConfirmedSignal = defineSignal<[CheckoutConfirmedSignal]>(CHECKOUT_SIGNALS.confirmed);
 export const checkoutPaymentSignal = defineSignal<[CheckoutPaymentSignal]>(CHECKOUT_SIGNALS.payment);
+/** Who the checkout waits for and until when, in words (docs/architecture.md, "Operators"). */
+export const checkoutWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
 /** How long a payment the processor reported as processing may take before the checkout fails. */
 const PROCESSING_LIMIT_MS = 3 * 24 * 60 * 60 * 1000;
@@ -58,7 +61,16 @@ export type CheckoutOutcome = 'succeeded' | 'expired' | 'gone';
  */
 const QUIET_UNTIL_CONFIRMED_PATCH = 'checkout-quiet-until-confirmed';
 
-const NOT_CONFIRMED_YET = 'They have not confirmed the checkout yet; it expires when the time is up.';
+const NOT_CONFIRMED_YET = 'They have not confirmed the checkout yet.';
+
+/** The buyer's part of an open (or failed) checkout, which ends when the checkout expires. */
+function waitForBuyer(view: OperatorView, expiresAtMs: number, failed: boolean): void {
+  view.waiting(
+    failed ? 'the buyer to confirm payment again' : 'the buyer to confirm payment',
+    { atMs: expiresAtMs, then: 'the checkout expires' },
+    failed ? 'The last payment failed; they may confirm again with another card.' : NOT_CONFIRMED_YET,
+  );
+}
 
 /**
  * `checkout:<id>`: lives while the checkout is open, confirmed or failed. Charges each confirmation
@@ -76,18 +88,20 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
     payments.push(event);
   });
   const charged = new Set<number>();
-  const view = operatorView();
+  const view = operatorView(checkoutWaitingForQuery);
   const quiet = patched(QUIET_UNTIL_CONFIRMED_PATCH);
   const expireIfDue = async () => {
+    view.working('expiring the checkout');
     if ((await expireCheckoutLocally({ checkoutId, nowMs: Date.now() })) !== 'expired') return false;
     view.status('expired');
+    view.finished('the checkout expired');
     return true;
   };
 
   if (quiet && input.expiresAtMs !== undefined) {
     // `woken` is not cleared here: a confirmation that started this run has already set it.
     const untilExpiryMs = input.expiresAtMs - Date.now();
-    view.details(waitingDetails('the buyer', NOT_CONFIRMED_YET, input.expiresAtMs));
+    waitForBuyer(view, input.expiresAtMs, false);
     const wokenEarly =
       untilExpiryMs > 0 && (await condition(() => woken || payments.length > 0, untilExpiryMs));
     if (!wokenEarly && (await expireIfDue())) return 'expired';
@@ -96,8 +110,12 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
   for (;;) {
     // Cleared before the read, so a confirmation that lands while reading still wakes the wait.
     woken = false;
+    view.working('reading the checkout');
     const state = await loadCheckoutState(checkoutId);
-    if (!state) return 'gone';
+    if (!state) {
+      view.finished('the checkout was deleted');
+      return 'gone';
+    }
     view.status(state.status);
 
     // Before ending: an event may be why this run exists (a payment that settled after the
@@ -105,21 +123,25 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
     const event = payments.shift();
     if (event) {
       if (event.type === 'payment.succeeded') {
-        await settlePayment(checkoutId, event.paymentId);
+        await settlePayment(view, checkoutId, event.paymentId);
       } else {
+        view.working('recording the failed payment the processor reported');
         await failCheckoutPayment({ checkoutId, paymentId: event.paymentId, message: event.message });
       }
       continue;
     }
-    if (state.status === 'succeeded' || state.status === 'expired') return state.status;
+    if (state.status === 'succeeded' || state.status === 'expired') {
+      view.finished(`the checkout ${state.status}`);
+      return state.status;
+    }
 
     if (state.status === 'confirmed' && !charged.has(state.paymentAttempt)) {
       const attempt = state.paymentAttempt;
       charged.add(attempt);
-      view.details(workingDetails(`charging payment attempt ${attempt}`));
+      view.working(`charging payment attempt ${attempt} with the payment processor`);
       const result = await chargeCheckout({ checkoutId, attempt });
       if (result.outcome === 'succeeded' || result.outcome === 'free') {
-        await settlePayment(checkoutId, result.outcome === 'succeeded' ? result.paymentId : null);
+        await settlePayment(view, checkoutId, result.outcome === 'succeeded' ? result.paymentId : null);
       } else if (result.outcome === 'failed') {
         await failCheckoutPayment({ checkoutId, attempt, message: result.message });
       }
@@ -130,29 +152,32 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
       // The buyer is authenticating, or the processor is still working on it (bank delays): its
       // event will wake us.
       const limitMs = state.awaitingAuthentication ? AUTHENTICATION_LIMIT_MS : PROCESSING_LIMIT_MS;
-      view.details(
-        state.awaitingAuthentication
-          ? waitingDetails(
-              'the buyer',
-              'They are authenticating the payment (3-D Secure) on the checkout page.',
-              Date.now() + limitMs,
-            )
-          : waitingDetails(
-              'the payment processor',
-              `Payment ${state.paymentId ?? `attempt ${state.paymentAttempt}`} is processing; its event settles the checkout.`,
-              Date.now() + limitMs,
-            ),
-      );
+      const payment = state.paymentId ?? `of attempt ${state.paymentAttempt}`;
+      if (state.awaitingAuthentication) {
+        view.waiting(
+          'the buyer to authenticate the payment (3-D Secure) on the checkout page',
+          { atMs: Date.now() + limitMs, then: 'the payment is canceled as not authenticated' },
+          `Payment ${payment} asked their bank for authentication.`,
+        );
+      } else {
+        view.waiting(
+          `the payment processor to settle payment ${payment}`,
+          { atMs: Date.now() + limitMs, then: 'the payment counts as failed' },
+          'The payment is processing there (a bank delay); its event settles the checkout.',
+        );
+      }
       const settled = await condition(() => payments.length > 0 || woken, limitMs);
       if (settled) continue;
       const attempt = state.paymentAttempt;
       if (!state.awaitingAuthentication) {
+        view.working('recording the payment that did not complete in time');
         await failCheckoutPayment({ checkoutId, attempt, message: 'The payment did not complete in time.' });
         continue;
       }
+      view.working(`canceling payment attempt ${attempt}, which was not authenticated in time`);
       const result = await cancelCheckoutPayment({ checkoutId, attempt });
       if (result.outcome === 'succeeded') {
-        await settlePayment(checkoutId, result.paymentId);
+        await settlePayment(view, checkoutId, result.paymentId);
       } else if (result.outcome === 'failed') {
         await failCheckoutPayment({ checkoutId, attempt, message: AUTHENTICATION_TIMEOUT_MESSAGE });
       }
@@ -161,30 +186,32 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
 
     const remainingMs = state.expiresAtMs - Date.now();
     if (remainingMs <= 0) {
+      view.working('expiring the checkout');
       if ((await expireCheckout({ checkoutId, nowMs: Date.now() })) === 'expired') {
         view.status('expired');
+        view.finished('the checkout expired');
         return 'expired';
       }
       continue;
     }
-    view.details(
-      waitingDetails(
-        'the buyer',
-        state.status === 'failed'
-          ? 'The last payment failed; they may confirm again before the checkout expires.'
-          : NOT_CONFIRMED_YET,
-        state.expiresAtMs,
-      ),
-    );
+    waitForBuyer(view, state.expiresAtMs, state.status === 'failed');
     const wokenBeforeExpiry = await condition(() => woken || payments.length > 0, remainingMs);
     if (quiet && !wokenBeforeExpiry && (await expireIfDue())) return 'expired';
   }
 }
 
 /** Fulfils with the payment, or refunds it when the checkout cannot take it (see fulfilCheckout). */
-async function settlePayment(checkoutId: string, paymentId: string | null): Promise<void> {
+async function settlePayment(
+  view: OperatorView,
+  checkoutId: string,
+  paymentId: string | null,
+): Promise<void> {
+  view.working(paymentId ? `fulfilling the order paid by payment ${paymentId}` : 'fulfilling the order');
   const { orphan } = await fulfilCheckout({ checkoutId, paymentId });
-  if (orphan && paymentId) await refundOrphanPayment({ checkoutId, paymentId });
+  if (orphan && paymentId) {
+    view.working(`refunding payment ${paymentId}, which the checkout could not take`);
+    await refundOrphanPayment({ checkoutId, paymentId });
+  }
 }
 
 const { reconcileCheckouts } = proxyActivities<CheckoutActivities>({ startToCloseTimeout: '5 minutes' });

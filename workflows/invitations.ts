@@ -1,4 +1,4 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { InvitationActivities } from '../activities/invitations.js';
 import {
   INVITATION_SIGNALS,
@@ -6,7 +6,7 @@ import {
   type InvitationWorkflowInput,
   type SendInvitationEmailRequest,
 } from '../domain/invitations/rules.js';
-import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { isoUtc, WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
 
 const { loadInvitationState, sendInvitationEmail, notifyInviterOfExpiry } =
@@ -20,6 +20,16 @@ export const sendInvitationEmailSignal = defineSignal<[SendInvitationEmailReques
   INVITATION_SIGNALS.sendEmail,
 );
 export const invitationClosedSignal = defineSignal(INVITATION_SIGNALS.closed);
+/** Who the invitation waits for and until when, in words (docs/architecture.md, "Operators"). */
+export const invitationWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+
+const OUTCOME_WORDS: Record<InvitationOutcome, string> = {
+  accepted: 'the invitee accepted',
+  rejected: 'the invitee declined',
+  canceled: 'the invitation was canceled',
+  deleted: 'the invitation was deleted',
+  expired: 'the invitation expired',
+};
 
 export type InvitationOutcome = 'accepted' | 'rejected' | 'canceled' | 'deleted' | 'expired';
 
@@ -41,38 +51,45 @@ export async function invitationWorkflow(input: InvitationWorkflowInput): Promis
 
   const workflowStartedMs = Date.now();
   let reminderSent = false;
-  const view = operatorView();
+  const view = operatorView(invitationWaitingForQuery);
   for (;;) {
+    view.working('reading the invitation');
     const state = await loadInvitationState(invitationId);
     const step = nextInvitationStep(state, { nowMs: Date.now(), workflowStartedMs, reminderSent });
     if (step.kind === 'end') {
       view.status(step.outcome);
+      view.finished(OUTCOME_WORDS[step.outcome]);
       return step.outcome;
     }
     if (step.kind === 'expire') {
+      view.working('telling the inviter that the invitation expired');
       await notifyInviterOfExpiry(invitationId);
       view.status('expired');
+      view.finished(OUTCOME_WORDS.expired);
       return 'expired';
     }
     const requestId = emailRequests.shift();
     if (requestId !== undefined) {
-      view.details(workingDetails('sending the invitation email'));
+      view.working('sending the invitation email');
       await sendInvitationEmail({ invitationId, requestId, kind: 'invitation' });
       continue;
     }
     if (step.kind === 'remind') {
-      view.details(workingDetails('sending the reminder email'));
+      view.working('sending the reminder email');
       await sendInvitationEmail({ invitationId, requestId: 'reminder', kind: 'reminder' });
       reminderSent = true;
       continue;
     }
     closedSignalled = false;
-    view.details(
-      waitingDetails(
-        'the invitee',
-        reminderSent ? 'The invitation expires then.' : 'A reminder goes out then, unless they answer.',
-        step.untilMs,
-      ),
+    // A wait is a pending invitation's: the row was read.
+    const expiresAtMs = Date.parse(state!.expiresAt);
+    const expires = step.untilMs === expiresAtMs;
+    view.waiting(
+      'the invitee to accept or decline',
+      { atMs: step.untilMs, then: expires ? 'the invitation expires' : 'the reminder email goes out' },
+      expires
+        ? 'The inviter is told if it expires unanswered.'
+        : `A reminder goes out then, unless they answer; the invitation expires at ${isoUtc(expiresAtMs)}.`,
     );
     await condition(
       () => closedSignalled || emailRequests.length > 0,

@@ -1,14 +1,40 @@
-import { patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import { ENTITY_KIND, STATUS, STATUS_PATCH } from '../domain/operators/rules.js';
+import {
+  patched,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+  type QueryDefinition,
+} from '@temporalio/workflow';
+import {
+  currentDetails,
+  ENTITY_KIND,
+  STATUS,
+  STATUS_PATCH,
+  waitingForSentence,
+  type Deadline,
+  type OperatorWait,
+} from '../domain/operators/rules.js';
+
+export type OperatorView = ReturnType<typeof operatorView>;
 
 /**
- * Keeps the workflow's `TollgateStatus` and current details (the Temporal UI's "Current Details")
- * up to date. Status changes are upserted only when the status differs, only in histories that
- * have the patch, and only when the run was started with Tollgate's search attributes: a namespace
- * without them registered would fail the workflow task instead.
+ * Keeps what operators see of the workflow current: `TollgateStatus`, and where it stands, which
+ * its `waitingFor` query answers and its current details (the Temporal UI's "Current Details")
+ * show in the same words. Status changes are upserted only when the status differs, only in
+ * histories that have the patch, and only when the run was started with Tollgate's search
+ * attributes: a namespace without them registered would fail the workflow task instead. Neither a
+ * query handler nor current details is a command, so histories recorded before them replay.
  */
-export function operatorView() {
+export function operatorView(waitingForQuery: QueryDefinition<string, []>) {
   let status = workflowInfo().typedSearchAttributes.get(STATUS);
+  let shown: OperatorWait;
+  const show = (wait: OperatorWait) => {
+    shown = wait;
+    setCurrentDetails(currentDetails(wait));
+  };
+  show({ kind: 'working', working: 'starting', sinceMs: Date.now(), until: null, reason: null });
+  setHandler(waitingForQuery, () => waitingForSentence(shown));
   return {
     status(next: string): void {
       if (next === status) return;
@@ -17,8 +43,42 @@ export function operatorView() {
       status = next;
       upsertSearchAttributes([{ key: STATUS, value: next }]);
     },
-    details(markdown: string): void {
-      setCurrentDetails(markdown);
+    /** Someone or something else must act; `until` is when the wait ends by itself, if ever. */
+    waiting(waitingFor: string, until: Deadline | null, reason: string): void {
+      show({ kind: 'waiting', waitingFor, until, sinceMs: Date.now(), reason });
+    },
+    /** The workflow's own step (an activity, retried until it succeeds unless `until` says otherwise). */
+    working(working: string, options: { until?: Deadline; reason?: string } = {}): void {
+      show({
+        kind: 'working',
+        working,
+        sinceMs: Date.now(),
+        until: options.until ?? null,
+        reason: options.reason ?? null,
+      });
+    },
+    /** A wait or step described elsewhere (workflows/subscription-waits.ts). */
+    show,
+    /** The run ends with this outcome ("the checkout succeeded"). */
+    finished(outcome: string): void {
+      show({ kind: 'finished', outcome, atMs: Date.now() });
     },
   };
+}
+
+/**
+ * A deployment-wide loop (the outbox dispatcher, the grant dispatcher, the meter refresher) waits
+ * for work that an activity watches for in rounds; each round is shown as it starts.
+ */
+export function watchRound(
+  view: OperatorView,
+  waitingFor: string,
+  round: number,
+  loop: { roundMs: number; rounds: number; work: string },
+): void {
+  view.waiting(
+    waitingFor,
+    { atMs: Date.now() + loop.roundMs, then: `watch round ${round + 1} of ${loop.rounds} ends` },
+    `An activity watches for them and ${loop.work}; after ${loop.rounds} rounds the run continues as new.`,
+  );
 }

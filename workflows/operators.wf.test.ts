@@ -18,7 +18,7 @@ import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalCheckoutWorkflows } from '../temporal/checkouts.js';
 import { operatorContext } from '../temporal/entity-directory.js';
-import { ENTITY_ID, ENTITY_KIND, ORGANIZATION_ID, STATUS } from '../domain/operators/rules.js';
+import { ENTITY_ID, ENTITY_KIND, isoUtc, ORGANIZATION_ID, STATUS } from '../domain/operators/rules.js';
 import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
 import { temporalWebhookWorkflows } from '../temporal/webhooks.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -164,14 +164,19 @@ describe('what operators see of workflows (time-skipping)', () => {
       expect(started.typedSearchAttributes.get(STATUS)).toBe('open');
       expect(started.memo).toEqual({ dashboard_url: `${PUBLIC_URL}/dashboard/checkouts` });
 
+      // The checkout's expiry in words and ISO-8601, never a timer: the query and the details agree.
+      const sentence = `the buyer to confirm payment, until the checkout expires at ${isoUtc(checkout.expiresAt.getTime())}`;
       const waiting = await until(
         () => currentDetails(handle),
-        (details) => details.length > 0,
+        (details) => details.startsWith('**Waiting**'),
       );
-      expect(waiting).toContain('**Waiting** for the buyer until');
-      expect(waiting).toContain(checkout.expiresAt.toISOString());
+      expect(waiting).toBe(`**Waiting** for ${sentence}.\n\nThey have not confirmed the checkout yet.`);
+      expect(await handle.query<string>('waitingFor')).toBe(sentence);
 
       expect(await handle.result()).toBe('expired');
+      expect(await handle.query<string>('waitingFor')).toMatch(
+        /^nothing: the checkout expired at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+      );
       const ended = await handle.describe();
       expect(ended.typedSearchAttributes.get(STATUS)).toBe('expired');
       expect(ended.typedSearchAttributes.get(ORGANIZATION_ID)).toBe(organization.id);
@@ -215,13 +220,20 @@ describe('what operators see of workflows (time-skipping)', () => {
       await worker.runUntil(async () => {
         await dispatchOutboxEvents(database.db, webhooks);
         const handle = env.client.workflow.getHandle(webhookDeliveryWorkflowId(endpoint.id, organization.id));
-        const details = await until(
-          () => currentDetails(handle).catch(() => ''),
-          (value) => value.includes('HTTP 500'),
+        // Read together (the next attempt may land between two reads): the query and the details agree.
+        const [details, waitingFor] = await until(
+          async () =>
+            Promise.all([
+              currentDetails(handle).catch(() => ''),
+              handle.query<string>('waitingFor').catch(() => ''),
+            ]),
+          ([value, sentence]) =>
+            value.includes('HTTP 500') && value.startsWith(`**Waiting** for ${sentence}.`),
         );
         expect(details).toMatch(
-          /^\*\*Waiting\*\* for the next attempt at the endpoint until \d{4}-\d\d-\d\dT[\d:.]+Z\.\n\nEvent [\w-]+: attempt \d+ of 10 failed \(HTTP 500\); attempt \d+ follows\.$/,
+          /^\*\*Waiting\*\* for the next attempt at the endpoint, until attempt \d+ of 10 is sent at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\.\n\nEvent [\w-]+: attempt \d+ of 10 failed \(HTTP 500\)\.$/,
         );
+        expect(details.split('\n')[0]).toBe(`**Waiting** for ${waitingFor}.`);
         const described = await until(
           () => handle.describe(),
           (value) => value.typedSearchAttributes.get(STATUS) === 'retrying',

@@ -1,6 +1,19 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import type { PaymentMethodSetupInput, PaymentMethodSetupResult } from '../domain/payment-methods/rules.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
+import { operatorView } from './operators.js';
+
+/** What saving the card waits for, in words (docs/architecture.md, "Operators"). */
+export const paymentMethodSetupWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+/** What removing the card waits for, in words. */
+export const paymentMethodDetachWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+
+const SETUP_OUTCOMES: Record<PaymentMethodSetupResult['status'], string> = {
+  saved: 'the card was saved',
+  declined: 'the card was declined',
+  requires_action: 'the card asked for authentication (3-D Secure), so its setup was canceled',
+};
 
 // The buyer waits for the answer in the portal: a few quick tries, then the error reaches them.
 const { setUpCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>({
@@ -21,10 +34,30 @@ const { detachCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>
 export async function paymentMethodSetupWorkflow(
   input: PaymentMethodSetupInput,
 ): Promise<PaymentMethodSetupResult> {
-  return setUpCustomerPaymentMethod(input);
+  const view = operatorView(paymentMethodSetupWaitingForQuery);
+  const expiresAt = workflowInfo().executionExpirationTime;
+  view.working('saving the card with the payment processor', {
+    ...(expiresAt
+      ? { until: { atMs: expiresAt.getTime(), then: 'the buyer is told to try again later' } }
+      : {}),
+    reason: 'The buyer waits for the answer in the portal.',
+  });
+  const result = await setUpCustomerPaymentMethod(input);
+  view.finished(SETUP_OUTCOMES[result.status]);
+  return result;
 }
 
 /** `payment-method-detach:<id>`: a card the customer deleted leaves the processor's customer. */
 export async function paymentMethodDetachWorkflow(paymentMethodId: string): Promise<string> {
-  return detachCustomerPaymentMethod(paymentMethodId);
+  const view = operatorView(paymentMethodDetachWaitingForQuery);
+  view.working("taking the deleted card off the processor's customer", {
+    reason: 'Retried until the processor lets go of the card; nobody waits for it.',
+  });
+  const outcome = await detachCustomerPaymentMethod(paymentMethodId);
+  view.finished(
+    outcome === 'detached'
+      ? "the card was taken off the processor's customer"
+      : 'nothing to take off (the card is kept, or belongs to another processor)',
+  );
+  return outcome;
 }

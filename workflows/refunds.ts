@@ -1,4 +1,4 @@
-import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RefundActivities } from '../activities/refunds.js';
 import {
   REFUND_SIGNALS,
@@ -6,7 +6,7 @@ import {
   type RefundSettlement,
   type RefundWorkflowInput,
 } from '../domain/refunds/rules.js';
-import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
 
 const { executeRefund, settleRefund } = proxyActivities<RefundActivities>({
@@ -16,6 +16,8 @@ const { executeRefund, settleRefund } = proxyActivities<RefundActivities>({
 });
 
 export const refundOutcomeSignal = defineSignal<[RefundOutcomeSignal]>(REFUND_SIGNALS.outcome);
+/** Who the refund waits for and until when, in words (docs/architecture.md, "Operators"). */
+export const refundWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
 /**
  * `refund:<id>`: lives while the refund is pending. Asks the processor once (idempotency key = the
@@ -28,11 +30,12 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
   setHandler(refundOutcomeSignal, (outcome) => {
     outcomes.push(outcome);
   });
-  const view = operatorView();
-  view.details(workingDetails('asking the payment processor for the refund'));
+  const view = operatorView(refundWaitingForQuery);
+  view.working('asking the payment processor for the refund');
   const result = await executeRefund(refundId);
   if (result.outcome === 'settled') {
     view.status(result.status);
+    view.finished(`the refund ${result.status}`);
     return result.status;
   }
   if (result.outcome !== 'pending') {
@@ -40,12 +43,16 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
       result.outcome === 'succeeded'
         ? { status: 'succeeded', processorRefundId: result.processorRefundId }
         : { status: 'failed', processorRefundId: result.processorRefundId, reason: result.reason };
+    view.working(`recording the processor's answer (${settlement.status})`);
     await settleRefund(refundId, settlement);
     view.status(settlement.status);
+    view.finished(`the refund ${settlement.status}`);
     return settlement.status;
   }
-  view.details(
-    waitingDetails('the payment processor', 'The refund is pending there; its event settles the refund.'),
+  view.waiting(
+    'the payment processor to settle the refund',
+    null,
+    'The refund is pending there; its event settles the refund and the order.',
   );
   await condition(() => outcomes.length > 0);
   const outcome = outcomes.shift()!;
@@ -53,8 +60,10 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
     outcome.type === 'refund.succeeded'
       ? { status: 'succeeded', processorRefundId: outcome.processorRefundId }
       : { status: 'failed', processorRefundId: outcome.processorRefundId, reason: outcome.reason };
+  view.working(`recording the processor's answer (${settlement.status})`);
   await settleRefund(refundId, settlement);
   view.status(settlement.status);
+  view.finished(`the refund ${settlement.status}`);
   return settlement.status;
 }
 

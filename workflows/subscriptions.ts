@@ -15,8 +15,9 @@ import {
   type SubscriptionWorkflowInput,
   type SubscriptionWorkflowState,
 } from '../domain/subscriptions/rules.js';
-import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
+import { subscriptionStepWork, subscriptionWait } from './subscription-waits.js';
 
 // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
 // conditional status changes), so PostgreSQL or processor hiccups are simply retried.
@@ -37,7 +38,7 @@ const { notifySubscriptionPaymentFailed, notifySubscription } = proxyActivities<
 
 export const subscriptionChangedSignal = defineSignal(SUBSCRIPTION_SIGNALS.changed);
 /** What the workflow waits for, in words, for whoever looks at it in the Temporal UI. */
-export const subscriptionWaitingForQuery = defineQuery<string>('waitingFor');
+export const subscriptionWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
 /** A long-lived run's history is cut short after this many events even without a renewal. */
 const HISTORY_LIMIT = 2_000;
@@ -52,16 +53,14 @@ const HISTORY_LIMIT = 2_000;
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<string> {
   const { subscriptionId } = input;
   let woken = false;
-  let waitingFor = 'reading the subscription';
   setHandler(subscriptionChangedSignal, () => {
     woken = true;
   });
-  setHandler(subscriptionWaitingForQuery, () => waitingFor);
   let renewed = false;
   let canceledNoticeFor: number | null = null;
   let welcomed = input.continued ?? false;
   let known: SubscriptionWorkflowState | null = input.state ?? null;
-  const view = operatorView();
+  const view = operatorView(subscriptionWaitingForQuery);
   /** The processor's answer to the last failed try, for the dunning wait's details. */
   let lastDecline: string | null = null;
 
@@ -73,13 +72,18 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     known = null;
     if (!state) {
       woken = false;
+      view.working('reading the subscription');
       state = await loadSubscriptionState(subscriptionId);
     }
-    if (!state) return 'gone';
+    if (!state) {
+      view.finished('the subscription was deleted');
+      return 'gone';
+    }
     view.status(operatorStatus(state));
     const clock = state.testClock;
     if (state.ended) {
       if (clock) await reportCaughtUpWithClock({ subscriptionId, frozenTimeMs: clock.frozenTimeMs });
+      view.finished('the subscription ended');
       return 'ended';
     }
     if (!welcomed) {
@@ -98,25 +102,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // On a test clock (sandbox) time is the clock's: it moves only when the seller advances it.
     const nowMs = clock ? clock.frozenTimeMs : Date.now();
     if (step.atMs > nowMs) {
-      const next = describeStep(state.currentPeriodIndex, step);
+      view.show(subscriptionWait(state, step, { sinceMs: Date.now(), lastDecline }));
       if (clock) {
-        waitingFor = `the test clock to be advanced past ${next} (it is at ${iso(clock.frozenTimeMs)})`;
-        view.details(waitingDetails('the test clock', `It must be advanced past ${next}.`));
         if (clock.caughtUpToMs !== clock.frozenTimeMs) {
           await reportCaughtUpWithClock({ subscriptionId, frozenTimeMs: clock.frozenTimeMs });
         }
         await condition(() => woken);
       } else {
-        waitingFor = next;
-        view.details(
-          step.kind === 'charge' && step.attempt > 1
-            ? waitingDetails(
-                'the next payment try',
-                `Dunning: ${next}.${lastDecline ? ` The last try was declined: ${lastDecline}` : ''}`,
-                step.atMs,
-              )
-            : waitingDetails(next, 'Nothing is due before then.', step.atMs),
-        );
         const signalled = await condition(() => woken, step.atMs - nowMs);
         if (!signalled) known = state;
       }
@@ -126,9 +118,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // Catching up with a test clock, each step happens at the time it was due, as if that time had
     // passed: a year advanced at once bills twelve renewals dated a month apart.
     const stepAtMs = clock ? step.atMs : nowMs;
+    view.show(subscriptionStepWork(step, Date.now()));
     if (step.kind === 'cycle') {
-      waitingFor = `renewing into period ${step.index}`;
-      view.details(workingDetails(waitingFor));
       const { cycled, collected, after } = await renewSubscription({
         subscriptionId,
         index: step.index,
@@ -150,8 +141,6 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       continue;
     }
 
-    waitingFor = `charging order ${step.orderId} (try ${step.attempt})`;
-    view.details(workingDetails(waitingFor));
     const collected = await collectSubscriptionOrder({
       subscriptionId,
       orderId: step.orderId,
@@ -189,19 +178,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
 
 type CollectOutcome = Awaited<ReturnType<SubscriptionActivities['collectSubscriptionOrder']>>;
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** `TollgateStatus`: a later try of an unpaid order means dunning. */
 function operatorStatus(state: SubscriptionWorkflowState): string {
   if (state.ended) return 'ended';
   if (state.unpaidOrder && state.unpaidOrder.attempt > 1) return 'past_due';
   return state.canceledAtMs === null ? 'active' : 'canceling';
-}
-
-function describeStep(periodIndex: number, step: ReturnType<typeof nextSubscriptionStep>): string {
-  return step.kind === 'cycle'
-    ? `the end of period ${periodIndex} at ${iso(step.atMs)}`
-    : `try ${step.attempt} of order ${step.orderId} at ${iso(step.atMs)}`;
 }
 
 const { reconcileSubscriptions } = proxyActivities<SubscriptionActivities>({

@@ -1,5 +1,10 @@
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { UsageActivities } from '../activities/usage.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
+import { operatorView, watchRound } from './operators.js';
+
+/** What the refresher waits for, in words (docs/architecture.md, "Operators"). */
+export const customerMeterRefresherWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
 /** The activity watches for stale customers this long before handing back to the workflow. */
 const REFRESH_WATCH_MS = 30_000;
@@ -23,7 +28,13 @@ const { ensureCustomerMeterRefresher } = proxyActivities<UsageActivities>({
  * customers. A worker dying mid-round leaves the marks, so a balance is late, never wrong.
  */
 export async function customerMeterRefresherWorkflow(): Promise<void> {
+  const view = operatorView(customerMeterRefresherWaitingForQuery);
   for (let round = 0; round < REFRESH_ROUNDS_PER_RUN; round += 1) {
+    watchRound(view, 'customers whose meters changed', round, {
+      roundMs: REFRESH_WATCH_MS,
+      rounds: REFRESH_ROUNDS_PER_RUN,
+      work: 'recomputes their meters',
+    });
     await refreshCustomerMeters({ watchMs: REFRESH_WATCH_MS });
     if (workflowInfo().continueAsNewSuggested) break;
   }

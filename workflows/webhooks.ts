@@ -1,9 +1,9 @@
 import {
   condition,
   continueAsNew,
+  defineQuery,
   defineSignal,
   proxyActivities,
-  setCurrentDetails,
   setHandler,
   sleep,
   workflowInfo,
@@ -16,13 +16,13 @@ import {
   type WebhookDeliveryRequest,
   type WebhookDeliveryTarget,
 } from '../domain/webhooks/rules.js';
-import { waitingDetails, workingDetails } from '../domain/operators/rules.js';
-import { operatorView } from './operators.js';
+import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
+import { operatorView, watchRound, type OperatorView } from './operators.js';
 
 /** Longer than one attempt's 10 s HTTP timeout plus the database writes around it. */
 const ATTEMPT_ACTIVITY_TIMEOUT = '30 seconds';
 /** A delivery workflow with nothing queued lingers this long, so a burst about one resource reuses it. */
-const DELIVERY_IDLE_TIMEOUT = '1 minute';
+const DELIVERY_IDLE_TIMEOUT_MS = 60_000;
 /** The dispatcher's activity watches the outbox this long before handing back to the workflow. */
 const DISPATCH_WATCH_MS = 30_000;
 const DISPATCH_ROUNDS_PER_RUN = 200;
@@ -54,6 +54,18 @@ export const enqueueWebhookEventSignal = defineSignal<[WebhookDeliveryRequest]>(
 export const enqueueWebhookEventsSignal = defineSignal<[WebhookDeliveryTarget[]]>(
   WEBHOOK_SIGNALS.enqueueBatch,
 );
+/** What a resource's deliveries wait for, in words (docs/architecture.md, "Operators"). */
+export const webhookDeliveryWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+/** What an endpoint's first attempts wait for, in words. */
+export const webhookEndpointDeliveryWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+/** What the outbox dispatcher waits for, in words. */
+export const webhookDispatcherWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
+
+/** An idle delivery workflow's wait: it ends when nothing more comes. */
+const IDLE_UNTIL = () => ({
+  atMs: Date.now() + DELIVERY_IDLE_TIMEOUT_MS,
+  then: 'this run ends (the next event starts another)',
+});
 
 export type WebhookDeliveryInput = {
   endpointId: string;
@@ -66,26 +78,22 @@ export type WebhookEventOutcome = 'succeeded' | 'failed' | 'skipped';
 async function deliverRound(
   endpointId: string,
   request: WebhookDeliveryRequest,
-  view: ReturnType<typeof operatorView>,
+  view: OperatorView,
 ): Promise<WebhookEventOutcome> {
   let lastError: string | null = null;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const delay = retryDelayMs(attempt, Math.random());
     if (delay > 0) {
       view.status('retrying');
-      view.details(
-        waitingDetails(
-          'the next attempt at the endpoint',
-          `Event ${request.webhookEventId}: attempt ${attempt - 1} of ${MAX_ATTEMPTS} failed (${lastError ?? 'no answer'}); attempt ${attempt} follows.`,
-          Date.now() + delay,
-        ),
+      view.waiting(
+        'the next attempt at the endpoint',
+        { atMs: Date.now() + delay, then: `attempt ${attempt} of ${MAX_ATTEMPTS} is sent` },
+        `Event ${request.webhookEventId}: attempt ${attempt - 1} of ${MAX_ATTEMPTS} failed (${lastError ?? 'no answer'}).`,
       );
       await sleep(delay);
     }
     view.status('delivering');
-    view.details(
-      workingDetails(`sending event ${request.webhookEventId}, attempt ${attempt} of ${MAX_ATTEMPTS}`),
-    );
+    view.working(`sending event ${request.webhookEventId}, attempt ${attempt} of ${MAX_ATTEMPTS}`);
     const result = await attemptWebhookDelivery({ ...request, attempt });
     if (result.kind === 'succeeded') return 'succeeded';
     if (result.kind === 'failed') {
@@ -122,14 +130,16 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   setHandler(enqueueWebhookEventSignal, (request) => {
     queue.push(request);
   });
-  const view = operatorView();
+  const view = operatorView(webhookDeliveryWaitingForQuery);
   for (;;) {
     if (queue.length === 0) {
       view.status('idle');
-      view.details(
-        waitingDetails('more events about this resource', 'Everything queued was delivered or given up.'),
+      view.waiting(
+        'more events about this resource',
+        IDLE_UNTIL(),
+        'Everything queued was delivered or given up.',
       );
-      if (!(await condition(() => queue.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+      if (!(await condition(() => queue.length > 0, DELIVERY_IDLE_TIMEOUT_MS))) return;
     }
     const request = queue.shift()!;
     await deliverRound(input.endpointId, request, view);
@@ -159,10 +169,11 @@ export async function webhookEndpointDeliveryWorkflow(input: WebhookEndpointDeli
   setHandler(enqueueWebhookEventsSignal, (requests) => {
     batches.push(requests);
   });
+  const view = operatorView(webhookEndpointDeliveryWaitingForQuery);
   for (;;) {
     if (batches.length === 0) {
-      setCurrentDetails(waitingDetails('events for this endpoint', 'Every first attempt was made.'));
-      if (!(await condition(() => batches.length > 0, DELIVERY_IDLE_TIMEOUT))) return;
+      view.waiting('events for this endpoint', IDLE_UNTIL(), 'Every first attempt was made.');
+      if (!(await condition(() => batches.length > 0, DELIVERY_IDLE_TIMEOUT_MS))) return;
     }
     const requests: WebhookDeliveryTarget[] = [];
     while (batches.length > 0 && requests.length < MAX_EVENTS_PER_DELIVERY_CALL) {
@@ -170,7 +181,9 @@ export async function webhookEndpointDeliveryWorkflow(input: WebhookEndpointDeli
       requests.push(...batch.splice(0, MAX_EVENTS_PER_DELIVERY_CALL - requests.length));
       if (batch.length === 0) batches.shift();
     }
-    setCurrentDetails(workingDetails(`first attempts of ${requests.length} events`));
+    view.working(`making the first attempts of ${requests.length} events`, {
+      reason: 'Events whose first attempt fails move to their resource’s workflow for the retries.',
+    });
     await deliverWebhookEvents({ endpointId: input.endpointId, requests });
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookEndpointDeliveryWorkflow>({ ...input, batches });
@@ -185,7 +198,13 @@ export async function webhookEndpointDeliveryWorkflow(input: WebhookEndpointDeli
  * undispatched and the activity is retried, so an event is delivered late, never lost.
  */
 export async function webhookDispatcherWorkflow(): Promise<void> {
+  const view = operatorView(webhookDispatcherWaitingForQuery);
   for (let round = 0; round < DISPATCH_ROUNDS_PER_RUN; round += 1) {
+    watchRound(view, 'new events in the outbox', round, {
+      roundMs: DISPATCH_WATCH_MS,
+      rounds: DISPATCH_ROUNDS_PER_RUN,
+      work: 'hands them to the endpoints’ delivery workflows',
+    });
     await dispatchOutboxEvents({ watchMs: DISPATCH_WATCH_MS });
     if (workflowInfo().continueAsNewSuggested) break;
   }

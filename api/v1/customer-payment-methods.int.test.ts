@@ -115,6 +115,108 @@ describe('saved cards in the customer portal (through @polar-sh/sdk)', () => {
     expect((await portal().customers.getPaymentMethods(security, {})).result.items).toHaveLength(1);
   });
 
+  /** What the sandbox's card form does before it confirms: a token of the test card and the expiry typed. */
+  async function cardToken(body: unknown) {
+    const response = await fetch(`${env.stack.baseUrl}/api/sandbox/confirmation-tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('keeps the expiry the buyer typed on cards saved at checkout and in the portal, for the buyer and the seller', async () => {
+    const paidWith = await cardToken({
+      payment_method: 'pm_card_visa',
+      card: { exp_month: 8, exp_year: 2031 },
+    });
+    expect(paidWith.status).toBe(201);
+    expect(paidWith.body).toEqual({
+      id: expect.stringMatching(/^ctoken_sbx_/),
+      payment_method: 'pm_card_visa',
+      card: { exp_month: 8, exp_year: 2031 },
+    });
+    const { security, polar, customer } = await subscriber(paidWith.body.id as string);
+    const addedWith = await cardToken({
+      payment_method: 'pm_card_mastercard',
+      card: { exp_month: 11, exp_year: 2029 },
+    });
+    await portal().customers.addPaymentMethod(security, {
+      confirmationTokenId: addedWith.body.id as string,
+      setDefault: false,
+      returnUrl: 'https://seller.example/billing',
+    });
+
+    const portalCards = (await portal().customers.getPaymentMethods(security, {})).result.items;
+    expect(portalCards.map((card) => ('card' in card ? card.card : null))).toEqual([
+      { brand: 'visa', last4: '4242', expMonth: 8, expYear: 2031, wallet: null },
+      { brand: 'mastercard', last4: '4444', expMonth: 11, expYear: 2029, wallet: null },
+    ]);
+
+    // The seller's API, in Polar's shape (`customers:list_payment_methods`).
+    const sellerToken = await createAccessToken(env.database.db, customer.organizationId);
+    const listed = await fetch(`${env.stack.baseUrl}/v1/customers/${customer.id}/payment-methods`, {
+      headers: { authorization: `Bearer ${sellerToken}` },
+    });
+    expect(listed.status).toBe(200);
+    const page = (await listed.json()) as { items: Record<string, unknown>[]; pagination: unknown };
+    expect(page.pagination).toEqual({ total_count: 2, max_page: 1 });
+    expect(page.items).toEqual([
+      {
+        id: portalCards[0]!.id,
+        created_at: expect.any(String),
+        modified_at: expect.any(String),
+        processor: 'stripe',
+        customer_id: customer.id,
+        type: 'card',
+        method_metadata: { brand: 'visa', last4: '4242', exp_month: 8, exp_year: 2031, wallet: null },
+        is_default: true,
+      },
+      expect.objectContaining({
+        method_metadata: { brand: 'mastercard', last4: '4444', exp_month: 11, exp_year: 2029, wallet: null },
+        is_default: false,
+      }),
+    ]);
+
+    // Another organization's token does not find the customer; anonymous callers are refused.
+    const other = await createOrganization(env.database.db);
+    const foreign = await fetch(`${env.stack.baseUrl}/v1/customers/${customer.id}/payment-methods`, {
+      headers: { authorization: `Bearer ${await createAccessToken(env.database.db, other.id)}` },
+    });
+    expect(foreign.status).toBe(404);
+    expect((await fetch(`${env.stack.baseUrl}/v1/customers/${customer.id}/payment-methods`)).status).toBe(
+      401,
+    );
+    expect(await polar.customers.get({ id: customer.id })).toMatchObject({ id: customer.id });
+  });
+
+  it('refuses a card token for a number that is no test card, or a date in the past, next to the field', async () => {
+    const unknown = await cardToken({
+      payment_method: 'pm_card_nonsense',
+      card: { exp_month: 8, exp_year: 2031 },
+    });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.detail).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'payment_method'],
+        msg: expect.stringContaining('pm_card_visa'),
+      }),
+    ]);
+    const past = await cardToken({ payment_method: 'pm_card_visa', card: { exp_month: 1, exp_year: 2020 } });
+    expect(past.status).toBe(422);
+    expect(past.body.detail).toEqual([
+      { loc: ['body', 'card'], msg: "Your card's expiration year is in the past.", type: 'value_error' },
+    ]);
+    const month = await cardToken({
+      payment_method: 'pm_card_visa',
+      card: { exp_month: 13, exp_year: 2031 },
+    });
+    expect(month.status).toBe(422);
+    expect(month.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'card', 'exp_month'], msg: 'A month from 1 to 12.' }),
+    ]);
+  });
+
   it('deleting the default card moves its plans to the next card, which becomes the default', async () => {
     const { security, subscriptionId } = await subscriber();
     const [visa] = (await portal().customers.getPaymentMethods(security, {})).result.items;

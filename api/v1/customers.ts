@@ -23,7 +23,9 @@ import {
   updateCustomer,
 } from '../../domain/customers/service.js';
 import { customerView } from '../../domain/customers/views.js';
-import { listResourceSchema } from '../../domain/platform/schemas.js';
+import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
+import { customerPaymentMethodSchema } from '../../domain/payment-methods/schemas.js';
+import { listCustomerPaymentMethods } from '../../domain/payment-methods/service.js';
 import type { Db } from '../../infra/db.js';
 import { streamCsv } from '../http/csv.js';
 import { getCustomerTimeline } from '../../domain/customers/timeline.js';
@@ -85,6 +87,19 @@ export function registerCustomerOperations(api: OperationRegistry, { db }: { db:
       response: customerSummarySchema,
     },
     async ({ params, caller }) => getCustomerSummary(db, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/customers/{id}/payment-methods',
+      operationId: 'customers:list_payment_methods',
+      summary: "List a customer's saved payment methods, the default first",
+      params: customerIdParamsSchema,
+      query: pageQuerySchema,
+      response: listResourceSchema(customerPaymentMethodSchema),
+    },
+    async ({ params, query, caller }) => listCustomerPaymentMethods(db, caller, params.id, query),
   );
   api.add(
     {

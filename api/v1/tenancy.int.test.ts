@@ -393,6 +393,11 @@ const scenarios = [
       { operationId: 'customers:summary', method: 'get', path: '/customers/{id}/summary' },
       { operationId: 'customers:timeline', method: 'get', path: '/customers/{id}/timeline' },
       {
+        operationId: 'customers:list_payment_methods',
+        method: 'get',
+        path: '/customers/{id}/payment-methods',
+      },
+      {
         operationId: 'customers:create',
         method: 'post',
         path: '/customers/',

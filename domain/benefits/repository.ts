@@ -42,3 +42,11 @@ export function updateBenefitRow(tx: Prisma.TransactionClient, id: string, data:
 }
 
 export type BenefitRow = NonNullable<Awaited<ReturnType<typeof findLiveBenefit>>>;
+
+/** What the start of a benefit's grant workflows tells operators (temporal/entity-directory.ts). */
+export function findBenefitForOperators(db: Db, id: string) {
+  return db.benefit.findUnique({
+    where: { id },
+    select: { organizationId: true, organization: { select: { name: true } }, description: true, type: true },
+  });
+}

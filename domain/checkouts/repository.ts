@@ -195,3 +195,20 @@ export function listCheckoutExportRows(
 ) {
   return db.checkout.findMany({ where, orderBy, select: checkoutExportSelect, ...page });
 }
+
+/** What the start of a checkout's workflow tells operators (temporal/entity-directory.ts). */
+export function findCheckoutForOperators(db: Db, id: string) {
+  return db.checkout.findUnique({
+    where: { id },
+    select: {
+      organizationId: true,
+      organization: { select: { name: true } },
+      product: { select: { name: true, recurringInterval: true } },
+      customerEmail: true,
+      customer: { select: { email: true } },
+      totalAmount: true,
+      currency: true,
+      expiresAt: true,
+    },
+  });
+}

@@ -200,3 +200,11 @@ export async function customerOrderTotals(
     subscriptions: plans.rows[0]!.total,
   };
 }
+
+/** What the start of a customer's workflows tells operators (temporal/entity-directory.ts). */
+export function findCustomerForOperators(db: Db, id: string) {
+  return db.customer.findUnique({
+    where: { id },
+    select: { organizationId: true, organization: { select: { name: true } }, email: true },
+  });
+}

@@ -27,3 +27,18 @@ export function listOpenInvitationIds(db: Db, { now, createdBefore }: { now: Dat
     orderBy: { createdAt: 'asc' },
   });
 }
+
+/** What the start of an invitation's workflow tells operators (temporal/entity-directory.ts). */
+export function findInvitationForOperators(db: Db, id: string) {
+  return db.invitation.findUnique({
+    where: { id },
+    select: {
+      organizationId: true,
+      organization: { select: { name: true } },
+      email: true,
+      role: true,
+      inviter: { select: { name: true } },
+      expiresAt: true,
+    },
+  });
+}

@@ -64,11 +64,64 @@ export function systemSearchAttributes(kind: EntityKind): SearchAttributePair[] 
   ];
 }
 
-/** Current details in the UI: waiting on someone else (until when, if known) reads differently from working. */
-export function waitingDetails(what: string, reason: string, until?: number | null): string {
-  return `**Waiting** for ${what}${until ? ` until ${new Date(until).toISOString()}` : ''}.\n\n${reason}`;
+/**
+ * Where a workflow stands, as operators read it: waiting for someone or something outside it (until
+ * a deadline, or with none), or doing a step of its own. The `waitingFor` query answers its
+ * sentence and the current details start with the same sentence, so the two never disagree.
+ */
+export type OperatorWait =
+  | {
+      kind: 'waiting';
+      /** Who or what, in words: "the buyer to confirm payment". */
+      waitingFor: string;
+      /** When the wait ends by itself and what happens then; null when only they can end it. */
+      until: Deadline | null;
+      sinceMs: number;
+      reason: string;
+    }
+  | { kind: 'working'; working: string; sinceMs: number; until: Deadline | null; reason: string | null }
+  /** The run is over (a query of a closed run still answers). */
+  | { kind: 'finished'; outcome: string; atMs: number };
+
+/** A moment and what happens at it, as a clause: "the checkout expires". */
+export type Deadline = { atMs: number; then: string };
+
+/** ISO-8601 in UTC to the second: people read it, and milliseconds only add noise. */
+export function isoUtc(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function workingDetails(what: string): string {
-  return `**Working**: ${what}.`;
+const untilClause = (until: Deadline) => `until ${until.then} at ${isoUtc(until.atMs)}`;
+
+/**
+ * The `waitingFor` answer: "the buyer to confirm payment, until the checkout expires at
+ * 2026-11-28T11:00:00Z", "the payment processor to settle the refund, since …, with no deadline",
+ * "its own work: charging payment attempt 1, since 2026-11-28T10:00:00Z", "nothing: the checkout
+ * succeeded at …".
+ */
+export function waitingForSentence(wait: OperatorWait): string {
+  if (wait.kind === 'finished') return `nothing: ${wait.outcome} at ${isoUtc(wait.atMs)}`;
+  if (wait.kind === 'working') {
+    const since = `its own work: ${wait.working}, since ${isoUtc(wait.sinceMs)}`;
+    return wait.until ? `${since}, ${untilClause(wait.until)}` : since;
+  }
+  return wait.until
+    ? `${wait.waitingFor}, ${untilClause(wait.until)}`
+    : `${wait.waitingFor}, since ${isoUtc(wait.sinceMs)}, with no deadline`;
 }
+
+/**
+ * Current details in the UI: `**Waiting** for <sentence>.` or `**Working**: <sentence>.`, then why,
+ * so a workflow waiting on someone else reads differently from one busy with its own step.
+ */
+export function currentDetails(wait: OperatorWait): string {
+  if (wait.kind === 'finished') return `**Finished**: ${wait.outcome} at ${isoUtc(wait.atMs)}.`;
+  if (wait.kind === 'working') {
+    const head = `**Working**: ${waitingForSentence(wait).slice('its own work: '.length)}.`;
+    return wait.reason ? `${head}\n\n${wait.reason}` : head;
+  }
+  return `**Waiting** for ${waitingForSentence(wait)}.\n\n${wait.reason}`;
+}
+
+/** The name every Tollgate workflow answers its `waitingFor` query under (each defines its own). */
+export const WAITING_FOR_QUERY = 'waitingFor';

@@ -144,3 +144,17 @@ export async function moveSubscriptionsToPaymentMethod(
     });
   }
 }
+
+/** What the start of a deleted card's workflow tells operators (temporal/entity-directory.ts). */
+export function findPaymentMethodForOperators(db: Db, id: string) {
+  return db.customerPaymentMethod.findUnique({
+    where: { id },
+    select: {
+      organizationId: true,
+      customerId: true,
+      customer: { select: { email: true, organization: { select: { name: true } } } },
+      brand: true,
+      last4: true,
+    },
+  });
+}

@@ -29,6 +29,42 @@ export const paymentMethodGenericSchema = z.object({
 export const paymentMethodSchema = z.union([paymentMethodCardSchema, paymentMethodGenericSchema]);
 export type PaymentMethod = z.infer<typeof paymentMethodSchema>;
 
+// The same cards as the seller's API lists them (`GET /v1/customers/{id}/payment-methods`, Polar's
+// `CustomerPaymentMethodCard` and `CustomerPaymentMethodGeneric`). `processor` is always `stripe`,
+// as on checkouts: the sandbox stands in for Stripe's test mode, and Polar's enum has no other.
+
+const customerPaymentMethodCommon = {
+  id: z.uuid(),
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  processor: z.literal('stripe'),
+  customer_id: z.uuid(),
+  is_default: z.boolean(),
+};
+
+export const customerPaymentMethodCardSchema = z.object({
+  ...customerPaymentMethodCommon,
+  type: z.literal('card'),
+  method_metadata: z.object({
+    brand: z.string(),
+    last4: z.string(),
+    exp_month: z.number().int().min(1).max(12),
+    exp_year: z.number().int(),
+    wallet: z.string().nullable(),
+  }),
+});
+
+export const customerPaymentMethodGenericSchema = z.object({
+  ...customerPaymentMethodCommon,
+  type: z.string(),
+});
+
+export const customerPaymentMethodSchema = z.union([
+  customerPaymentMethodCardSchema,
+  customerPaymentMethodGenericSchema,
+]);
+export type CustomerPaymentMethod = z.infer<typeof customerPaymentMethodSchema>;
+
 export const paymentMethodCreateSchema = z.strictObject({
   confirmation_token_id: textSchema({ min: 1, max: 255 }),
   set_default: z.boolean(),

@@ -4,7 +4,9 @@
 
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
+import type { Caller } from '../access/rules.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
+import { findCustomerFor } from '../customers/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
@@ -26,7 +28,13 @@ import {
 import { planDeletion, type PaymentMethodSetupInput, type PaymentMethodSetupResult } from './rules.js';
 
 export type { PaymentMethodSetupInput, PaymentMethodSetupResult };
-import { paymentMethodSchema, type PaymentMethod, type PaymentMethodCreate } from './schemas.js';
+import {
+  customerPaymentMethodSchema,
+  paymentMethodSchema,
+  type CustomerPaymentMethod,
+  type PaymentMethod,
+  type PaymentMethodCreate,
+} from './schemas.js';
 
 export type PaymentMethodWorkflows = {
   /** Saves a card with the processor and answers how it went (`payment-method-setup:<request>`). */
@@ -48,6 +56,39 @@ export function paymentMethodView(row: PaymentMethodRow): PaymentMethod {
     });
   }
   return paymentMethodSchema.parse({ ...common, type: row.type });
+}
+
+/** A saved card as the seller's API shows it. */
+export function customerPaymentMethodView(row: PaymentMethodRow): CustomerPaymentMethod {
+  const common = {
+    id: row.id,
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    processor: 'stripe' as const,
+    customer_id: row.customerId,
+    is_default: row.isDefault,
+  };
+  const { brand, last4, expMonth, expYear } = row;
+  if (row.type === 'card' && brand && last4 && expMonth && expYear) {
+    return customerPaymentMethodSchema.parse({
+      ...common,
+      type: 'card',
+      method_metadata: { brand, last4, exp_month: expMonth, exp_year: expYear, wallet: row.wallet },
+    });
+  }
+  return customerPaymentMethodSchema.parse({ ...common, type: row.type });
+}
+
+/** The seller's view of a customer's saved cards, the default first; another organization's is not found. */
+export async function listCustomerPaymentMethods(
+  db: Db,
+  caller: Caller,
+  customerId: string,
+  query: PageQuery,
+) {
+  const customer = await findCustomerFor(db, caller, { id: customerId });
+  const [rows, total] = await listPaymentMethodRows(db, customer.id, pageToSkipTake(query));
+  return paginated(rows.map(customerPaymentMethodView), total, query);
 }
 
 /**

@@ -60,3 +60,25 @@ export const sandboxAuthenticationSchema = z
 export const sandboxAuthenticationResultSchema = z.object({
   status: z.enum(['succeeded', 'failed', 'requires_action']),
 });
+
+/**
+ * What the sandbox's card form sends to make a ConfirmationToken, as Stripe.js does from a card
+ * form: the test PaymentMethod its number stands for and the expiry the buyer typed. No card
+ * number or CVC leaves the browser.
+ */
+export const sandboxConfirmationTokenCreateSchema = z.strictObject({
+  payment_method: z.string().regex(/^pm_[A-Za-z0-9_]{1,100}$/, 'Not a test PaymentMethod id.'),
+  card: z.strictObject({
+    exp_month: z.number().int().min(1, 'A month from 1 to 12.').max(12, 'A month from 1 to 12.'),
+    exp_year: z.number().int().min(2000, 'A four-digit year.').max(9999, 'A four-digit year.'),
+  }),
+});
+export type SandboxConfirmationTokenCreate = z.infer<typeof sandboxConfirmationTokenCreateSchema>;
+
+/** The token the confirmation then carries as `confirmation_token_id`. */
+export const sandboxConfirmationTokenSchema = z.object({
+  id: z.string().regex(/^ctoken_sbx_[0-9a-f]{24}$/),
+  payment_method: z.string(),
+  card: z.object({ exp_month: z.number().int(), exp_year: z.number().int() }),
+});
+export type SandboxConfirmationToken = z.infer<typeof sandboxConfirmationTokenSchema>;

@@ -153,11 +153,20 @@ describe('validateTestCardForm', () => {
         paymentMethodId: 'pm_card_visa',
         brand: 'visa',
         last4: '4242',
+        expiry: { month: 12, year: 2030 },
       },
     );
     expect(
       validateTestCardForm({ number: '4000 0000 0000 9995', expiry: '01/27', cvc: '999' }, now),
-    ).toMatchObject({ ok: true, paymentMethodId: 'pm_card_chargeDeclinedInsufficientFunds' });
+    ).toMatchObject({
+      ok: true,
+      paymentMethodId: 'pm_card_chargeDeclinedInsufficientFunds',
+      expiry: { month: 1, year: 2027 },
+    });
+    // The expiry is kept as typed: 08/31 is August 2031, whatever the month it is saved in.
+    expect(
+      validateTestCardForm({ number: '5555 5555 5555 4444', expiry: '08 / 31', cvc: '123' }, now),
+    ).toMatchObject({ ok: true, expiry: { month: 8, year: 2031 } });
   });
 
   it('reports every field that is wrong at once', () => {

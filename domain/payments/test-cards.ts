@@ -228,7 +228,7 @@ export function testCardFor(paymentMethodId: string): TestCard | null {
 export type CardFormInput = { number: string; expiry: string; cvc: string };
 export type CardFormErrors = Partial<Record<keyof CardFormInput, string>>;
 export type CardFormResult =
-  | { ok: true; paymentMethodId: string; brand: CardBrand; last4: string }
+  | { ok: true; paymentMethodId: string; brand: CardBrand; last4: string; expiry: CardExpiry }
   | { ok: false; errors: CardFormErrors };
 
 /** Why a card number cannot be submitted, or null when it can. */
@@ -243,19 +243,21 @@ export function cardNumberError(input: string): string | null {
   return null;
 }
 
-/**
- * `MM/YY` (or `MM / YY`, `MM/YYYY`); a card is good through the last day of its month, so only a
- * month before the current one has expired. `now` is the caller's clock, in UTC.
- */
-export function expiryError(input: string, now: Date): string | null {
+export type CardExpiry = { month: number; year: number };
+
+/** `MM/YY` (or `MM / YY`, `MM/YYYY`) as a month and a four-digit year; null when not that shape. */
+export function parseExpiry(input: string): CardExpiry | null {
   const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(input);
-  if (!match) {
-    return /^\s*\d{0,2}\s*\/?\s*\d{0,3}\s*$/.test(input)
-      ? "Your card's expiration date is incomplete."
-      : "Your card's expiration date is invalid.";
-  }
-  const month = Number(match[1]);
+  if (!match) return null;
   const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  return { month: Number(match[1]), year };
+}
+
+/**
+ * Why a card with this expiry cannot be used, or null: a card is good through the last day of its
+ * month, so only a month before the current one has expired. `now` is the caller's clock, in UTC.
+ */
+export function expiryDateError({ month, year }: CardExpiry, now: Date): string | null {
   if (month < 1 || month > 12) return "Your card's expiration date is invalid.";
   const currentYear = now.getUTCFullYear();
   if (year < currentYear) return "Your card's expiration year is in the past.";
@@ -263,6 +265,17 @@ export function expiryError(input: string, now: Date): string | null {
     return "Your card's expiration date is in the past.";
   if (year > currentYear + 50) return "Your card's expiration year is invalid.";
   return null;
+}
+
+/** What a card form says of the expiry typed: incomplete, invalid, past, or null when it is good. */
+export function expiryError(input: string, now: Date): string | null {
+  const expiry = parseExpiry(input);
+  if (!expiry) {
+    return /^\s*\d{0,2}\s*\/?\s*\d{0,3}\s*$/.test(input)
+      ? "Your card's expiration date is incomplete."
+      : "Your card's expiration date is invalid.";
+  }
+  return expiryDateError(expiry, now);
 }
 
 /** Three digits, four for American Express. */
@@ -276,8 +289,9 @@ export function cvcError(input: string, brand: CardBrand | null): string | null 
 }
 
 /**
- * Checks the sandbox card form as a card form does, then maps the number to its test PaymentMethod:
- * sandbox mode moves no money, so only Stripe's test numbers are accepted.
+ * Checks the sandbox card form as a card form does, then maps the number to its test PaymentMethod
+ * and keeps the expiry typed: sandbox mode moves no money, so only Stripe's test numbers are
+ * accepted.
  */
 export function validateTestCardForm(input: CardFormInput, now: Date): CardFormResult {
   const digits = normalizeCardNumber(input.number);
@@ -293,6 +307,7 @@ export function validateTestCardForm(input: CardFormInput, now: Date): CardFormR
   if (!errors.number && !paymentMethodId) {
     errors.number = 'Sandbox mode accepts only Stripe test card numbers, such as 4242 4242 4242 4242.';
   }
-  if (Object.keys(errors).length > 0 || !paymentMethodId || !brand) return { ok: false, errors };
-  return { ok: true, paymentMethodId, brand, last4: digits.slice(-4) };
+  const expiry = parseExpiry(input.expiry);
+  if (Object.keys(errors).length > 0 || !paymentMethodId || !brand || !expiry) return { ok: false, errors };
+  return { ok: true, paymentMethodId, brand, last4: digits.slice(-4), expiry };
 }

@@ -79,3 +79,21 @@ export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClien
   });
   return new Set(rows.map((row) => row.orderId));
 }
+
+/** What the start of a refund's workflow tells operators (temporal/entity-directory.ts). */
+export function findRefundForOperators(db: Db, id: string) {
+  return db.refund.findUnique({
+    where: { id },
+    select: {
+      organizationId: true,
+      organization: { select: { name: true } },
+      orderId: true,
+      order: { select: { product: { select: { name: true } } } },
+      customer: { select: { email: true } },
+      amount: true,
+      taxAmount: true,
+      currency: true,
+      reason: true,
+    },
+  });
+}

@@ -399,3 +399,18 @@ export async function subscriberIdsOfProduct(
   });
   return rows.map((row) => row.customerId);
 }
+
+/** What the start of a subscription's workflow tells operators (temporal/entity-directory.ts). */
+export function findSubscriptionForOperators(db: Db, id: string) {
+  return db.subscription.findUnique({
+    where: { id },
+    select: {
+      organizationId: true,
+      organization: { select: { name: true } },
+      product: { select: { name: true } },
+      recurringInterval: true,
+      customer: { select: { email: true } },
+      startedAt: true,
+    },
+  });
+}

@@ -373,3 +373,11 @@ export function insertTestOutboxEvent(
 ) {
   return db.outboxEvent.create({ data, select: { id: true } });
 }
+
+/** What the start of an endpoint's delivery workflows tells operators (temporal/entity-directory.ts). */
+export function findWebhookEndpointForOperators(db: Db, id: string) {
+  return db.webhookEndpoint.findUnique({
+    where: { id },
+    select: { organizationId: true, organization: { select: { name: true } }, url: true },
+  });
+}

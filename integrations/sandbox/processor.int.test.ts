@@ -4,7 +4,11 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createRecordingSink } from '../../test/stripe-factories.js';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
 import type { PaymentInput, PaymentProcessor, RefundInput } from '../../domain/payments/processor.js';
-import { authenticateSandboxPayment, createSandboxProcessor } from './processor.js';
+import {
+  authenticateSandboxPayment,
+  createSandboxConfirmationToken,
+  createSandboxProcessor,
+} from './processor.js';
 
 describe('sandbox processor', () => {
   let database: TestDatabase;
@@ -117,6 +121,86 @@ describe('sandbox processor', () => {
         paymentInput({ confirmationTokenId: 'pm_card_chargeDeclined', saveForOffSession: true }),
       );
       expect(await processor.savedPaymentMethod({ paymentId: declined.paymentId! })).toBeNull();
+    });
+
+    it('keeps the expiry the buyer typed on a card saved through the card form’s confirmation token', async () => {
+      const now = new Date('2026-11-28T10:00:00Z');
+      const token = await createSandboxConfirmationToken(
+        database.db,
+        { payment_method: 'pm_card_mastercard', card: { exp_month: 8, exp_year: 2031 } },
+        now,
+      );
+      expect(token).toEqual({
+        id: expect.stringMatching(/^ctoken_sbx_[0-9a-f]{24}$/),
+        payment_method: 'pm_card_mastercard',
+        card: { exp_month: 8, exp_year: 2031 },
+      });
+      const input = paymentInput({ confirmationTokenId: token.id, saveForOffSession: true });
+      const paid = await processor.pay(input);
+      expect(paid).toMatchObject({
+        status: 'succeeded',
+        paymentMethod: { brand: 'mastercard', last4: '4444' },
+      });
+      // A retry with the same key and token answers the first payment.
+      expect(await processor.pay(input)).toEqual(paid);
+      expect(await processor.savedPaymentMethod({ paymentId: paid.paymentId! })).toEqual({
+        paymentMethodId: 'pm_card_mastercard',
+        processorCustomerId,
+        summary: { brand: 'mastercard', last4: '4444' },
+        expiry: { month: 8, year: 2031 },
+      });
+
+      const setup = await processor.setUpOffSession({
+        idempotencyKey: `portal:${randomUUID()}:setup`,
+        currency: 'usd',
+        confirmationTokenId: (
+          await createSandboxConfirmationToken(
+            database.db,
+            { payment_method: 'pm_card_visa', card: { exp_month: 11, exp_year: 2029 } },
+            now,
+          )
+        ).id,
+        processorCustomerId,
+        metadata: {},
+        description: 'Card saved in the customer portal',
+      });
+      expect((await processor.savedPaymentMethod({ paymentId: setup.paymentId! }))?.expiry).toEqual({
+        month: 11,
+        year: 2029,
+      });
+
+      const unknown = await processor.pay(
+        paymentInput({ confirmationTokenId: 'ctoken_sbx_000000000000000000000000' }),
+      );
+      expect(unknown).toEqual({
+        status: 'failed',
+        paymentId: null,
+        declineCode: 'resource_missing',
+        message: "No such ConfirmationToken: 'ctoken_sbx_000000000000000000000000'",
+      });
+    });
+
+    it('refuses a confirmation token for a card that is no test card or has expired, naming the field', async () => {
+      const now = new Date('2026-11-28T10:00:00Z');
+      await expect(
+        createSandboxConfirmationToken(
+          database.db,
+          { payment_method: 'pm_card_nonsense', card: { exp_month: 8, exp_year: 2031 } },
+          now,
+        ),
+      ).rejects.toMatchObject({ issues: [expect.objectContaining({ loc: ['body', 'payment_method'] })] });
+      await expect(
+        createSandboxConfirmationToken(
+          database.db,
+          { payment_method: 'pm_card_visa', card: { exp_month: 10, exp_year: 2026 } },
+          now,
+        ),
+      ).rejects.toMatchObject({
+        issues: [
+          { loc: ['body', 'card'], msg: "Your card's expiration date is in the past.", type: 'value_error' },
+        ],
+      });
+      expect(await database.db.sandboxConfirmationToken.count()).toBe(0);
     });
 
     it('charges a saved card without the buyer, once per key, and reports no checkout event', async () => {

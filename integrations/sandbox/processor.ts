@@ -23,10 +23,12 @@ import type {
 } from '../../domain/payments/processor.js';
 import {
   sandboxCustomerExists,
+  findSandboxConfirmationToken,
   findSandboxCustomerByKey,
   findSandboxPayment,
   findSandboxPaymentByKey,
   findSandboxRefundByKey,
+  insertSandboxConfirmationToken,
   insertSandboxCustomer,
   insertSandboxPayment,
   insertSandboxRefund,
@@ -43,10 +45,16 @@ import {
   sandboxOffSessionOutcome,
   sandboxPaymentOutcome,
 } from '../../domain/payments/rules.js';
+import type {
+  SandboxConfirmationToken,
+  SandboxConfirmationTokenCreate,
+} from '../../domain/payments/schemas.js';
+import { expiryDateError } from '../../domain/payments/test-cards.js';
+import { InvalidFieldError } from '../../domain/platform/errors.js';
 
 export type SandboxProcessorDeps = { db: Db; sink: ProcessorEventSink };
 
-const sandboxId = (prefix: 'cus' | 'pi' | 'seti' | 're' | 'evt') =>
+const sandboxId = (prefix: 'cus' | 'pi' | 'seti' | 're' | 'evt' | 'ctoken') =>
   `${prefix}_sbx_${randomBytes(12).toString('hex')}`;
 
 /** Key order must not matter: the same parameters always hash alike. */
@@ -154,6 +162,23 @@ function refundEvent(row: SandboxRefundRow): ProcessorEvent | null {
     : { ...common, type: 'refund.succeeded', processorRefundId: row.id };
 }
 
+/**
+ * The test PaymentMethod a confirmation pays with, and the expiry the buyer typed when it came
+ * through a ConfirmationToken of the sandbox's card form; a bare test PaymentMethod id (the API's
+ * callers, tests) has none. Null for a token the sandbox never made.
+ */
+async function sandboxCard(
+  db: Db,
+  paymentMethodOrToken: string,
+): Promise<{ paymentMethod: string; expiry: { month: number; year: number } | null } | null> {
+  if (!paymentMethodOrToken.startsWith('ctoken_'))
+    return { paymentMethod: paymentMethodOrToken, expiry: null };
+  const token = await findSandboxConfirmationToken(db, paymentMethodOrToken);
+  return (
+    token && { paymentMethod: token.paymentMethod, expiry: { month: token.expMonth, year: token.expYear } }
+  );
+}
+
 /** Stripe's answer to a refund it refuses: no refund is created, so nothing is stored or reported. */
 const refused = (reason: string): RefundResult => ({ status: 'failed', processorRefundId: null, reason });
 
@@ -180,8 +205,9 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
     let row = await findSandboxPaymentByKey(db.sql, idempotencyKey);
     if (!row) {
       await assertSandboxCustomer(db, params.customer);
-      const outcome = sandboxPaymentOutcome(params.paymentMethod);
-      if (!outcome) {
+      const card = await sandboxCard(db, params.paymentMethod);
+      const outcome = card && sandboxPaymentOutcome(card.paymentMethod);
+      if (!card || !outcome) {
         // As Stripe: an unknown PaymentMethod fails the request before any payment exists.
         const source = params.paymentMethod.startsWith('ctoken_') ? 'ConfirmationToken' : 'PaymentMethod';
         return {
@@ -197,6 +223,9 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         idempotencyKey,
         requestHash: hash,
         ...params,
+        paymentMethod: card.paymentMethod,
+        cardExpMonth: card.expiry?.month ?? null,
+        cardExpYear: card.expiry?.year ?? null,
         status: outcome.status,
         clientSecret:
           outcome.status === 'requires_action' ? `${id}_secret_${randomBytes(16).toString('hex')}` : null,
@@ -293,7 +322,10 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
         paymentMethodId: payment.paymentMethod,
         processorCustomerId: payment.customer,
         summary: result.status === 'succeeded' ? result.paymentMethod : null,
-        expiry: sandboxCardExpiry(payment.createdAt),
+        expiry:
+          payment.cardExpMonth !== null && payment.cardExpYear !== null
+            ? { month: payment.cardExpMonth, year: payment.cardExpYear }
+            : sandboxCardExpiry(payment.createdAt),
       };
     },
 
@@ -440,4 +472,36 @@ function sameSecret(expected: string, given: string): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * What Stripe.js does with a card form in live mode (a ConfirmationToken), done for the sandbox's
+ * card form: the token names the test PaymentMethod and keeps the expiry typed, so the saved card
+ * shows it. Refused like a card form refuses: a number that is no test card, an expired date.
+ */
+export async function createSandboxConfirmationToken(
+  db: Db,
+  input: SandboxConfirmationTokenCreate,
+  now: Date,
+): Promise<SandboxConfirmationToken> {
+  if (!sandboxPaymentOutcome(input.payment_method)) {
+    throw new InvalidFieldError(
+      ['body', 'payment_method'],
+      `No such PaymentMethod: '${input.payment_method}'. Sandbox mode accepts only Stripe's test PaymentMethods, such as pm_card_visa.`,
+    );
+  }
+  const expiry = { month: input.card.exp_month, year: input.card.exp_year };
+  const expired = expiryDateError(expiry, now);
+  if (expired) throw new InvalidFieldError(['body', 'card'], expired);
+  const token = await insertSandboxConfirmationToken(db, {
+    id: sandboxId('ctoken'),
+    paymentMethod: input.payment_method,
+    expMonth: expiry.month,
+    expYear: expiry.year,
+  });
+  return {
+    id: token.id,
+    payment_method: token.paymentMethod,
+    card: { exp_month: token.expMonth, exp_year: token.expYear },
+  };
 }

@@ -1,4 +1,5 @@
-// The sandbox processor's own tables: the payments, customers and refunds it keeps instead of Stripe.
+// The sandbox processor's own tables: the payments, customers, refunds and confirmation tokens it
+// keeps instead of Stripe.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Db, SqlClient } from '../../infra/db.js';
 import { insertRows, selectList } from '../../infra/sql.js';
@@ -44,8 +45,16 @@ export function findSandboxPayment(db: Client, id: string) {
 /** The new payment, or null when its idempotency key is taken (a concurrent first request won). */
 export async function insertSandboxPayment(
   sql: SqlClient,
-  data: Omit<SandboxPaymentRow, 'createdAt' | 'setupFutureUsage' | 'offSession' | 'clientSecret'> &
-    Partial<Pick<SandboxPaymentRow, 'setupFutureUsage' | 'offSession' | 'clientSecret'>>,
+  data: Omit<
+    SandboxPaymentRow,
+    'createdAt' | 'setupFutureUsage' | 'offSession' | 'clientSecret' | 'cardExpMonth' | 'cardExpYear'
+  > &
+    Partial<
+      Pick<
+        SandboxPaymentRow,
+        'setupFutureUsage' | 'offSession' | 'clientSecret' | 'cardExpMonth' | 'cardExpYear'
+      >
+    >,
 ): Promise<SandboxPaymentRow | null> {
   const [row] = await insertRows<SandboxPaymentRow>(sql, 'sandbox_payments', [data], {
     returning: Prisma.SandboxPaymentScalarFieldEnum,
@@ -86,4 +95,12 @@ export function updateSandboxPayment(
   data: Pick<Prisma.SandboxPaymentUpdateInput, 'status' | 'declineCode' | 'failureMessage'>,
 ) {
   return tx.sandboxPayment.update({ where: { id }, data });
+}
+
+export function insertSandboxConfirmationToken(db: Client, data: Prisma.SandboxConfirmationTokenCreateInput) {
+  return db.sandboxConfirmationToken.create({ data });
+}
+
+export function findSandboxConfirmationToken(db: Client, id: string) {
+  return db.sandboxConfirmationToken.findUnique({ where: { id } });
 }

@@ -8,6 +8,8 @@ import {
   type StripePaymentElement,
 } from './stripe';
 import { BRAND_NAMES } from './card-brands';
+import { sendJson } from '../api';
+import { sandboxConfirmationTokenSchema } from '../../domain/payments/schemas';
 import {
   detectCardBrand,
   normalizeCardNumber,
@@ -65,8 +67,9 @@ const SANDBOX_PAYMENT_HINT =
 
 /**
  * The card form in sandbox mode: Stripe's test card numbers, checked here as a card form checks
- * them (domain/payments/test-cards) and sent as the test PaymentMethod id they stand for. No card
- * data leaves the browser.
+ * them (domain/payments/test-cards), then made into a sandbox ConfirmationToken of the test
+ * PaymentMethod they stand for and the expiry typed (as Stripe.js makes one in live mode), so a
+ * saved card keeps that expiry. The number and the CVC never leave the browser.
  */
 export function SandboxCardForm({
   ref,
@@ -96,7 +99,16 @@ export function SandboxCardForm({
     async tokenize() {
       const result = validateTestCardForm({ number, expiry, cvc }, new Date());
       if (!result.ok) throw new Error('Check your card details.');
-      return result.paymentMethodId;
+      const token = await sendJson(
+        'POST',
+        '/api/sandbox/confirmation-tokens',
+        {
+          payment_method: result.paymentMethodId,
+          card: { exp_month: result.expiry.month, exp_year: result.expiry.year },
+        },
+        sandboxConfirmationTokenSchema,
+      );
+      return token.id;
     },
   }));
 

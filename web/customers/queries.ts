@@ -5,6 +5,7 @@ import {
   customerSummarySchema,
   customerTimelineSchema,
 } from '../../domain/customers/schemas';
+import { customerPaymentMethodSchema } from '../../domain/payment-methods/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { getJson } from '../api';
 import { queryString } from '../sales/query-string';
@@ -53,4 +54,18 @@ export const customerStateQuery = (customerId: string) =>
   queryOptions({
     queryKey: ['customer-state', customerId],
     queryFn: () => getJson(`/v1/customers/${customerId}/state`, customerStateSchema),
+  });
+
+/** Enough for any customer's cards on one page; the count says when there are more. */
+export const CUSTOMER_PAYMENT_METHODS_LIMIT = 100;
+
+/** The customer's saved cards, the default first, as the seller's API lists them. */
+export const customerPaymentMethodsQuery = (customerId: string) =>
+  queryOptions({
+    queryKey: ['customer-payment-methods', customerId],
+    queryFn: () =>
+      getJson(
+        `/v1/customers/${customerId}/payment-methods?${queryString({ limit: CUSTOMER_PAYMENT_METHODS_LIMIT })}`,
+        listResourceSchema(customerPaymentMethodSchema),
+      ),
   });

@@ -22,6 +22,7 @@ import {
 import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
+import { CustomerPaymentMethods } from './-components/customer-payment-methods';
 import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
 import { CustomerTimeline } from './-components/customer-timeline';
 
@@ -89,6 +90,7 @@ function CustomerPage() {
       <CustomerTimeline customerId={customer.id} />
       <CustomerOrders organizationId={customer.organization_id} customerId={customer.id} />
       <CustomerSubscriptions customerId={customer.id} />
+      <CustomerPaymentMethods customerId={customer.id} />
       <CustomerBenefits customerId={customer.id} />
       <CustomerEditForm customer={customer} />
     </>

@@ -1,0 +1,68 @@
+// What a subscription's workflow waits for, in words: its `waitingFor` answer and current details
+// (docs/architecture.md, "Operators"). Pure, so the sentences are unit-tested and another wait (the
+// buyer confirming a payment) is one more case here.
+
+import { isoUtc, type OperatorWait } from '../domain/operators/rules.js';
+import type { SubscriptionStep, SubscriptionWorkflowState } from '../domain/subscriptions/rules.js';
+
+/**
+ * Where a live subscription stands before its next step is due. `sinceMs` is the workflow's time
+ * (not a test clock's); `lastDecline` the processor's answer to the last failed try.
+ */
+export function subscriptionWait(
+  state: SubscriptionWorkflowState,
+  step: SubscriptionStep,
+  context: { sinceMs: number; lastDecline: string | null },
+): OperatorWait {
+  const due = dueWords(state, step);
+  if (state.testClock) {
+    return {
+      kind: 'waiting',
+      waitingFor: `the test clock to be advanced past ${isoUtc(step.atMs)} (it is at ${isoUtc(state.testClock.frozenTimeMs)})`,
+      until: null,
+      sinceMs: context.sinceMs,
+      reason: `The subscription lives in its test clock's time: ${due} at ${isoUtc(step.atMs)}.`,
+    };
+  }
+  if (step.kind === 'charge' && step.attempt > 1) {
+    return {
+      kind: 'waiting',
+      waitingFor: 'the next payment try',
+      until: { atMs: step.atMs, then: due },
+      sinceMs: context.sinceMs,
+      reason: `Dunning: the renewal is unpaid.${context.lastDecline ? ` The last try was declined: ${context.lastDecline}` : ''}`,
+    };
+  }
+  return {
+    kind: 'waiting',
+    waitingFor:
+      step.kind === 'cycle'
+        ? `the end of period ${state.currentPeriodIndex}`
+        : `order ${step.orderId} to be due`,
+    until: { atMs: step.atMs, then: due },
+    sinceMs: context.sinceMs,
+    reason: 'Nothing is due before then.',
+  };
+}
+
+/** The subscription's own step, once due. */
+export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): OperatorWait {
+  return {
+    kind: 'working',
+    working:
+      step.kind === 'cycle'
+        ? `renewing into period ${step.index}`
+        : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
+    sinceMs,
+    until: null,
+    reason: null,
+  };
+}
+
+/** What happens when the step is due, as a clause: "the subscription renews into period 3". */
+function dueWords(state: SubscriptionWorkflowState, step: SubscriptionStep): string {
+  if (step.kind === 'charge') return `try ${step.attempt} of order ${step.orderId} is charged`;
+  return state.canceledAtMs === null
+    ? `the subscription renews into period ${step.index}`
+    : 'the subscription ends (it is set to cancel at the end of the period)';
+}
