@@ -333,8 +333,8 @@ const orderExportSelect = {
   refundedAmount: true,
   refundedTaxAmount: true,
   invoiceNumber: true,
+  productName: true,
   customer: { select: { email: true, name: true } },
-  product: { select: { name: true } },
 } as const satisfies Prisma.OrderSelect;
 
 export type OrderExportRow = Prisma.OrderGetPayload<{ select: typeof orderExportSelect }>;
