@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeRenewal, formatPlanAmount, isResumable, monthlyAmount } from './format';
+import { formatDate } from '../components';
+import {
+  describeRenewal,
+  describeSubscriptionStatus,
+  formatPlanAmount,
+  isResumable,
+  monthlyAmount,
+} from './format';
 
 const running = { status: 'active' as const, ended_at: null };
 
@@ -53,5 +60,26 @@ describe('formatPlanAmount', () => {
   it('gives the amount per interval', () => {
     expect(formatPlanAmount(1000, 'usd', 'month')).toMatch(/10\.00 \/ month$/);
     expect(formatPlanAmount(12_000, 'usd', 'year')).toMatch(/120\.00 \/ year$/);
+  });
+});
+
+describe('describeSubscriptionStatus', () => {
+  const base = {
+    ...running,
+    ends_at: null,
+    cancel_at_period_end: false,
+    current_period_end: '2026-03-15T12:00:00Z',
+  };
+
+  it('says "Ends on <date>" in amber for a plan set to cancel until it has ended, never "Canceled"', () => {
+    const ending = { ...base, cancel_at_period_end: true, ends_at: base.current_period_end };
+    expect(describeSubscriptionStatus(ending)).toEqual([
+      `Ends on ${formatDate(base.current_period_end)}`,
+      'warn',
+    ]);
+    expect(describeSubscriptionStatus(base)).toEqual(['Active', 'ok']);
+    expect(
+      describeSubscriptionStatus({ ...ending, status: 'canceled', ended_at: '2026-03-15T12:00:00Z' }),
+    ).toEqual(['Canceled', 'neutral']);
   });
 });

@@ -118,7 +118,7 @@ function CustomerSubscriptions({ customerId }: { customerId: string }) {
           },
           {
             header: 'Status',
-            cell: (subscription) => <SubscriptionStatusBadge status={subscription.status} />,
+            cell: (subscription) => <SubscriptionStatusBadge subscription={subscription} />,
           },
           {
             header: 'Amount',
