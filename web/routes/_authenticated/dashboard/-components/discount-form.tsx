@@ -44,7 +44,9 @@ const DISCOUNT_WORDS: FormWords = {
   duration_in_months: countWords('months', { min: 1, max: MAX_MONTHS }),
   max_redemptions: countWords('redemptions', { min: 1, max: MAX_REDEMPTIONS }),
   starts_at: { other: 'Choose a valid start date and time.' },
-  ends_at: { other: 'Choose an end after the start.' },
+  // The service says it with the wire's names ("ends_at must be after starts_at.") when the stored
+  // start is later than a new end.
+  ends_at: { other: 'Choose an end after the start.', value_error: 'Choose an end after the start.' },
   products: { too_big: `Choose at most ${MAX_PRODUCTS} products.` },
 };
 
