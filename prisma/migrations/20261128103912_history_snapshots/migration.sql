@@ -1,11 +1,11 @@
--- History is told as it was recorded: an order keeps its product's name of the day, and a
+-- History is told as it was recorded: an order keeps the name its product had that day, and a
 -- subscription the products it has been on.
 
 -- AlterTable
 ALTER TABLE "orders" ADD COLUMN     "product_name" TEXT;
 
--- A purchase's or a plan's first order has one line, named after the product when it was bought;
--- other orders take the product's present name, the best there is for them.
+-- The first order of a purchase or of a plan has one line, named after the product when it was
+-- bought. Other orders take the present name of the product, the best there is for them.
 UPDATE "orders" o SET "product_name" = COALESCE(
   (SELECT i."label" FROM "order_items" i
    WHERE i."order_id" = o."id" AND o."billing_reason" IN ('purchase', 'subscription_create')
@@ -33,7 +33,7 @@ CREATE INDEX "subscription_products_subscription_id_since_idx" ON "subscription_
 ALTER TABLE "subscription_products" ADD CONSTRAINT "subscription_products_subscription_id_fkey" FOREIGN KEY ("subscription_id") REFERENCES "subscriptions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Existing plans: the product of their first order (what was bought) from their start, then, when
--- they are on another product now, that one from its first order (or the plan's last change).
+-- they are on another product now, that one from its first order (or the last change of the plan).
 INSERT INTO "subscription_products" ("subscription_id", "product_id", "product_name", "since")
 SELECT s."id", COALESCE(first."product_id", s."product_id"), COALESCE(first."product_name", p."name"),
        COALESCE(s."started_at", s."created_at")
