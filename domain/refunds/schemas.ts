@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { minorUnitsSchema, oneOrManyUuids, pageQuerySchema, sortingSchema, textSchema } from '../platform/schemas.js';
+import {
+  minorUnitsSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+  textSchema,
+} from '../platform/schemas.js';
 
 // Polar's Refund as @polar-sh/sdk@0.33.2 reads it (spec §3 Refund, §4 refund status).
 
