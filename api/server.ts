@@ -22,6 +22,7 @@ import { MeterCache } from '../domain/meters/cache.js';
 import { ProcessPresence } from '../infra/process-presence.js';
 import { createApp } from './app.js';
 import { createAuth } from './auth/auth.js';
+import { trustedOriginsFor } from './auth/origins.js';
 import { withAuthInputRules } from './http/auth-input.js';
 import { isDevMailboxAvailable } from './dev/mailbox.js';
 import { drainServer } from './http/shutdown.js';
@@ -55,7 +56,11 @@ const mode = config.isSandbox ? 'sandbox' : 'live';
 const auth = createAuth(db, {
   publicUrl: config.publicUrl,
   secret: authSecret,
-  trustedOrigins: config.TRUSTED_ORIGINS ?? [],
+  trustedOrigins: trustedOriginsFor({
+    publicUrl: config.publicUrl,
+    configured: config.TRUSTED_ORIGINS ?? [],
+    isProduction: config.NODE_ENV === 'production',
+  }),
   rateLimitEnabled: true,
   logger,
   mailer,

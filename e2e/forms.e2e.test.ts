@@ -111,6 +111,19 @@ describe('dashboard forms in Chromium', () => {
     await page.getByRole('button', { name: 'Create product' }).click();
     await waitForError(price, 'Enter an amount in dollars, such as 9.99.');
 
+    // Issue 31: more decimals than dollars have is refused with the precision allowed, never
+    // rounded to $11.00, and nothing is sent.
+    const sent: string[] = [];
+    const watch = (request: { url(): string; method(): string }) => {
+      if (request.method() === 'POST' && request.url().includes('/v1/products')) sent.push(request.url());
+    };
+    page.on('request', watch);
+    await price.fill('10.999');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await waitForError(price, 'Enter at most 2 decimals, such as 10.99.');
+    page.off('request', watch);
+    expect(sent).toEqual([]);
+
     await price.fill('5');
     await page.getByRole('button', { name: 'Create product' }).click();
     const row = page.getByTestId('product-row').filter({ hasText: productName });
@@ -150,8 +163,13 @@ describe('dashboard forms in Chromium', () => {
     await page.getByRole('button', { name: 'Create discount' }).click();
     await waitForError(percent, 'A percentage is at most 100%.');
     expect(await errorOf(percent)).not.toMatch(/basis_points|10000|Too big/);
+    // Issue 31: 12.345 % is refused with the precision allowed, not rounded to 12.35 %.
+    await percent.fill('12.345');
+    await page.getByRole('button', { name: 'Create discount' }).click();
+    await waitForError(percent, 'Enter a percentage with at most 2 decimals, such as 12.35.');
 
     await percent.fill('10');
+    await label(page, 'Code (optional)').fill(`LAUNCH${suffix}`);
     await page.getByRole('button', { name: 'Create discount' }).click();
     const row = page.getByTestId('discount-row').filter({ hasText: 'Launch' });
     await row.waitFor();
@@ -173,6 +191,26 @@ describe('dashboard forms in Chromium', () => {
     expect(stored.basisPoints).toBe(1000);
     expect(await hasNoHorizontalOverflow(page)).toBe(true);
     await page.screenshot({ path: screenshotPath('forms-discount-restricted'), fullPage: true });
+  });
+
+  it("shows the API's own refusal of a taken code next to the code field (issue 31)", async () => {
+    const page = ownerPage;
+    await label(page, 'Discount name').fill('Launch again');
+    await label(page, 'Percent off').fill('12.34');
+    const code = label(page, 'Code (optional)');
+    await code.fill(`LAUNCH${suffix}`);
+    await page.getByRole('button', { name: 'Create discount' }).click();
+    await waitForError(code, 'A discount with this code already exists.');
+    expect(await errorOf(code)).not.toMatch(/3 to 256 letters/);
+    expect(await env.database.db.discount.count({ where: { organizationId, name: 'Launch again' } })).toBe(0);
+    await code.fill(`AGAIN${suffix}`);
+    await page.getByRole('button', { name: 'Create discount' }).click();
+    await page.getByTestId('discount-row').filter({ hasText: 'Launch again' }).waitFor();
+    const stored = await env.database.db.discount.findFirstOrThrow({
+      where: { organizationId, name: 'Launch again' },
+    });
+    // Typed 12.34 %, stored as 1234 basis points exactly.
+    expect(stored.basisPoints).toBe(1234);
   });
 
   it('offers the sole owner no "Leave organization"', async () => {

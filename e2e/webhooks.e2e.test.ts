@@ -40,10 +40,30 @@ describe('webhook endpoint health, attempts and test events in Chromium', () => 
     await seller.getByRole('link', { name: 'Webhooks' }).click();
     await seller.getByText('No endpoints yet. Add one above').waitFor();
 
-    // A new endpoint starts with no events: the form says what that means.
+    // The empty form warns of nothing; once the seller fills it in without events, it says what
+    // that means.
     const warning = seller.getByTestId('webhook-no-events');
+    expect(await warning.count()).toBe(0);
+    const urlField = seller.locator('.checkout-field', { has: label(seller, 'Endpoint URL') });
+
+    // Not a web address, then plain http: two refusals in words, under the URL, without wire paths.
+    await label(seller, 'Endpoint URL').fill('hooks.example.com/polar');
     await warning.waitFor();
     expect(await warning.textContent()).toContain('subscribes to no events, so nothing will be sent to it');
+    await seller.getByRole('button', { name: 'Add endpoint' }).click();
+    await urlField
+      .locator('.field-error')
+      .filter({ hasText: 'Enter a full web address, such as https://example.com/webhooks.' })
+      .waitFor();
+    expect(await label(seller, 'Endpoint URL').getAttribute('aria-invalid')).toBe('true');
+    await label(seller, 'Endpoint URL').fill('http://hooks.example.com/polar');
+    await seller.getByRole('button', { name: 'Add endpoint' }).click();
+    await urlField
+      .locator('.field-error')
+      .filter({ hasText: 'Use an address starting with https://' })
+      .waitFor();
+    expect(await seller.locator('main').textContent()).not.toMatch(/url:/);
+
     await label(seller, 'organization.updated').check();
     await warning.waitFor({ state: 'detached' });
     await label(seller, 'organization.updated').uncheck();
@@ -52,6 +72,10 @@ describe('webhook endpoint health, attempts and test events in Chromium', () => 
     await label(seller, 'Endpoint URL').fill(`${receiver.url}?quiet`);
     await seller.getByRole('button', { name: 'Add endpoint' }).click();
     await seller.getByRole('button', { name: 'Done' }).click();
+    // Created: the form is empty again, without the warning or the old error.
+    expect(await label(seller, 'Endpoint URL').inputValue()).toBe('');
+    expect(await warning.count()).toBe(0);
+    expect(await urlField.locator('.field-error').count()).toBe(0);
     const row = seller.getByTestId('webhook-row').filter({ hasText: `${receiver.url}?quiet` });
     await row.waitFor();
     await row.getByText('None', { exact: true }).waitFor();

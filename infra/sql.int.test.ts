@@ -230,6 +230,7 @@ describe('plain SQL reads rows in the shape Prisma returns', () => {
           billingAddress: { country: 'DE', city: 'Berlin' },
           customerId: customer.id,
           productId: product.id,
+          productName: product.name,
           discountId: null,
           subscriptionId: subscription.id,
           requestKey: `subscription:${subscription.id}:cycle:1`,

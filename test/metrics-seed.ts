@@ -90,6 +90,7 @@ export function seedOrder(
       totalAmount: input.netAmount + taxAmount,
       currency: 'usd',
       billingReason: 'purchase',
+      productName: 'Seeded product',
       ...input,
       taxAmount,
     },

@@ -3,6 +3,7 @@ import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { watchSession } from './auth/session';
+import { PendingPage } from './auth/wait-notice';
 import { routeTree } from './routeTree.gen';
 import './styles.css';
 
@@ -11,7 +12,7 @@ const router = createRouter({
   routeTree,
   context: { queryClient },
   defaultPreload: 'intent',
-  defaultPendingComponent: () => <p>Loading…</p>,
+  defaultPendingComponent: PendingPage,
 });
 watchSession(queryClient, router);
 

@@ -10,8 +10,10 @@ import {
   validateSellerProfile,
   type OrganizationCreator,
 } from './organizations.js';
+import { explainUntrustedOrigins } from './origins.js';
 import { setPasswordEndpoint, type PasswordSetter } from './passwords.js';
 import { signInThrottle } from './sign-in-throttle.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/users/rules.js';
 import { organizationClientForAuth } from '../../domain/organizations/service.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
@@ -30,6 +32,7 @@ import {
 export type AuthSettings = {
   publicUrl: string;
   secret: string;
+  /** Trusted beside `publicUrl`'s origin: `trustedOriginsFor` (api/auth/origins.ts). */
   trustedOrigins: string[];
   /** Off only in tests that sign in many times from one address; on everywhere else. */
   rateLimitEnabled: boolean;
@@ -87,6 +90,8 @@ export function createAuth(db: Db, settings: AuthSettings) {
     rateLimit: { enabled: settings.rateLimitEnabled, storage: 'database', window: 60, max: 100 },
     emailAndPassword: {
       enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
       requireEmailVerification: settings.requireEmailVerification ?? false,
       resetPasswordTokenExpiresIn: PASSWORD_RESET_TOKEN_SECONDS,
       sendResetPassword: async ({ user, url, token }) => {
@@ -164,6 +169,7 @@ export function createAuth(db: Db, settings: AuthSettings) {
       admin(),
       jwt(),
       specErrorCatalogue(),
+      explainUntrustedOrigins(settings.publicUrl),
       organizationsOnBehalfOfOthers(() => self.auth!),
       setPasswordEndpoint(() => self.auth!),
       signInThrottle(db),

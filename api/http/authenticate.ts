@@ -8,6 +8,7 @@ import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
 import { authenticateCustomerSession } from '../../domain/customer-sessions/service.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
+import { untrustedOriginMessage } from '../auth/origins.js';
 import { AppError } from '../../domain/platform/errors.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -26,7 +27,7 @@ async function assertTrustedOrigin(auth: Auth, origin: string | undefined): Prom
   if (!context.isTrustedOrigin(origin)) {
     throw new AppError(
       'NotPermitted',
-      'Changes made with the dashboard session must come from the dashboard.',
+      `Changes made with the dashboard session must come from the dashboard. ${untrustedOriginMessage(context.baseURL)}`,
     );
   }
 }

@@ -42,7 +42,10 @@ describe('hardening of the API and the pages', () => {
         });
       const evil = await create({ origin: 'http://evil.example' });
       expect(evil.status).toBe(403);
-      expect(((await evil.json()) as { error: string }).error).toBe('NotPermitted');
+      expect(await evil.json()).toMatchObject({
+        error: 'NotPermitted',
+        detail: expect.stringMatching(/must come from the dashboard.*PUBLIC_URL.*TRUSTED_ORIGINS/),
+      });
       expect((await create({})).status).toBe(403);
       expect((await create({ origin: 'null' })).status).toBe(403);
       expect(await env.database.db.webhookEndpoint.count({ where: { organizationId } })).toBe(0);

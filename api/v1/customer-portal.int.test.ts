@@ -150,6 +150,37 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
     expect((await polar.customers.get({ id: customer.id })).name).toBe('Ada King');
   });
 
+  it('tells two license keys apart by the purchase each came with: the product as bought and the order', async () => {
+    const { polar, customer, product, checkout, security } = await boughtBundle();
+    await polar.products.update({ id: product.id, productUpdate: { name: 'App bundle 2' } });
+    const again = await buy(polar, product.id, customer.id);
+    await eventually(
+      async () => (await polar.licenseKeys.list({})).result.items,
+      (keys) => keys.length === 2,
+    );
+    const orderOf = async (checkoutId: string) => (await polar.orders.list({ checkoutId })).result.items[0]!;
+    const [first, second] = [await orderOf(checkout.id), await orderOf(again.id)];
+
+    const answer = await fetch(`${env.stack.baseUrl}/v1/customer-portal/license-keys/`, {
+      headers: { authorization: `Bearer ${security.customerSession}` },
+    });
+    const { items } = (await answer.json()) as { items: { granted_for: unknown }[] };
+    expect(items.map((key) => key.granted_for)).toEqual([
+      {
+        product_name: 'App bundle 2',
+        order_id: second.id,
+        ordered_at: second.createdAt.toISOString(),
+        subscription_id: null,
+      },
+      {
+        product_name: 'App bundle',
+        order_id: first.id,
+        ordered_at: first.createdAt.toISOString(),
+        subscription_id: null,
+      },
+    ]);
+  });
+
   it("checks license keys without credentials, counting uses and activations and refusing what is not the buyer's to use", async () => {
     const { polar, organization, customer, license } = await boughtBundle();
     const { key } = (await polar.licenseKeys.list({})).result.items[0]!;

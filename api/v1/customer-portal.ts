@@ -7,6 +7,7 @@ import {
   customerCustomerMeterListQuerySchema,
   customerCustomerMeterSchema,
   customerLicenseKeyListQuerySchema,
+  customerLicenseKeySchema,
   customerOrderInvoiceSchema,
   customerOrderListQuerySchema,
   customerOrderSchema,
@@ -78,7 +79,7 @@ import {
 } from '../../domain/payment-methods/service.js';
 import { prorationPreviewSchema } from '../../domain/subscriptions/schemas.js';
 import { previewCustomerSubscriptionChange } from '../../domain/subscriptions/service.js';
-import { licenseKeySchema, licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
+import { licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
 import {
   activateLicenseKey,
   deactivateLicenseKey,
@@ -473,7 +474,7 @@ export function registerCustomerPortalOperations(
       summary: "List the customer's license keys",
       tag,
       query: customerLicenseKeyListQuerySchema,
-      response: listResourceSchema(licenseKeySchema),
+      response: listResourceSchema(customerLicenseKeySchema),
     },
     ({ customer, query }) => listPortalLicenseKeys(ctx, customer, query),
   );

@@ -13,6 +13,8 @@ type Entry = {
   reference: string | null;
   order_id: string | null;
   subscription_id: string | null;
+  previous_reference: string | null;
+  ends_at: string | null;
 };
 
 describe("a customer's timeline in the dashboard (our extension)", () => {
@@ -88,6 +90,74 @@ describe("a customer's timeline in the dashboard (our extension)", () => {
         expect.objectContaining({ type: 'benefit_granted', reference: 'Setup call' }),
       ]),
     );
+  });
+
+  it('names what was bought as it was then, after a plan switch and products renamed since', async () => {
+    const { token, polar } = await seller();
+    const plan = (name: string, interval: 'month' | 'year', amount: number) =>
+      polar.products.create({
+        name,
+        recurringInterval: interval,
+        prices: [{ amountType: 'fixed', priceAmount: amount, priceCurrency: 'usd' }],
+      });
+    const monthly = await plan('Pro plan (monthly)', 'month', 2000);
+    const yearly = await plan('Pro plan (yearly)', 'year', 20000);
+    const customer = await polar.customers.create({ email: 'switcher@example.test' });
+    const bought = await buyInSandbox(polar, env.stack.baseUrl, monthly.id, customer.id);
+    const [order] = (await polar.orders.list({ checkoutId: bought.id })).result.items;
+    const [subscription] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
+    await polar.subscriptions.update({
+      id: subscription!.id,
+      subscriptionUpdate: { productId: yearly.id, prorationBehavior: 'prorate' },
+    });
+    await polar.subscriptions.update({
+      id: subscription!.id,
+      subscriptionUpdate: { cancelAtPeriodEnd: true },
+    });
+    await polar.products.update({ id: monthly.id, productUpdate: { name: 'Starter (renamed)' } });
+    await polar.products.update({ id: yearly.id, productUpdate: { name: 'Annual (renamed)' } });
+
+    const { items } = await timelineOf(token, customer.id);
+    const ofPlan = items.filter((entry) => entry.subscription_id === subscription!.id);
+    expect(ofPlan.map((entry) => [entry.type, entry.reference, entry.previous_reference])).toEqual([
+      ['subscription_canceled', 'Pro plan (yearly)', null],
+      ['subscription_changed', 'Pro plan (yearly)', 'Pro plan (monthly)'],
+      ['subscription_started', 'Pro plan (monthly)', null],
+    ]);
+    // Set to end at the period's end, not ended: the entry says when it ends.
+    const canceled = await polar.subscriptions.get({ id: subscription!.id });
+    expect(ofPlan[0]!.ends_at).toBe(canceled.endsAt!.toISOString());
+    expect(items).toContainEqual(
+      expect.objectContaining({ type: 'order', order_id: order!.id, reference: 'Pro plan (monthly)' }),
+    );
+
+    // The order itself says what was bought by the name of the day; `product` is the product now.
+    const read = await callV1(env.stack.baseUrl, token, 'GET', `/orders/${order!.id}`);
+    expect(read.body).toMatchObject({
+      description: 'Pro plan (monthly)',
+      product: { name: 'Starter (renamed)' },
+    });
+  });
+
+  it('says "canceled" only for a plan ended at once, without an end date', async () => {
+    const { token, polar } = await seller();
+    const club = await polar.products.create({
+      name: 'Lamp club',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 900, priceCurrency: 'usd' }],
+    });
+    const customer = await polar.customers.create({ email: 'revoked@example.test' });
+    await buyInSandbox(polar, env.stack.baseUrl, club.id, customer.id);
+    const [subscription] = (await polar.subscriptions.list({ customerId: customer.id })).result.items;
+    await polar.subscriptions.revoke({ id: subscription!.id });
+    const { items } = await eventually(
+      () => timelineOf(token, customer.id),
+      (timeline) => timeline.items.some((entry) => entry.type === 'subscription_ended'),
+    );
+    expect(items.find((entry) => entry.type === 'subscription_canceled')).toMatchObject({
+      reference: 'Lamp club',
+      ends_at: null,
+    });
   });
 
   it('starts with the first purchase for a buyer whose record that purchase made', async () => {

@@ -9,6 +9,7 @@ import {
   createOrganization,
   createWebhookEndpoint,
 } from '../../test/factories.js';
+import { WEBHOOK_URL_MESSAGES } from '../../domain/webhooks/rules.js';
 import { useTestStack } from '../../test/stack.js';
 import { startWebhookReceiver } from '../../test/webhook-receiver.js';
 import { eventually } from '../../test/eventually.js';
@@ -108,6 +109,15 @@ describe('/v1/webhooks', () => {
         expect(response.status).toBe(422);
         expect(((await response.json()) as { detail: { loc: unknown[] }[] }).detail[0]?.loc).toEqual(loc);
       }
+      // Not a web address and not https are told apart, each with its own code and sentence.
+      const refusedUrl = async (url: string) =>
+        ((await (await post({ ...valid, url })).json()) as { detail: unknown[] }).detail;
+      expect(await refusedUrl('hooks.acme.test/polar')).toEqual([
+        { loc: ['body', 'url'], msg: WEBHOOK_URL_MESSAGES.notAUrl, type: 'invalid_format' },
+      ]);
+      expect(await refusedUrl('http://hooks.acme.test/polar')).toEqual([
+        { loc: ['body', 'url'], msg: WEBHOOK_URL_MESSAGES.notHttps, type: 'custom' },
+      ]);
       const user = await signUpUser(env.stack.baseUrl);
       await addMember(env.database.db, organization.id, user.user.id, 'owner');
       const withoutOrganization = await post(valid, { ...user.sessionHeaders() });

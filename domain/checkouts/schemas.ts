@@ -7,6 +7,7 @@ import { METADATA_STRING_MAX_LENGTH, metadataInputSchema, metadataSchema } from 
 import { organizationSchema } from '../organizations/schemas.js';
 import {
   emailAddressSchema,
+  minorUnitsSchema,
   oneOrManyUuids,
   pageQuerySchema,
   queryListSchema,
@@ -124,7 +125,7 @@ const emailSchema = emailAddressSchema('A valid email address is required.').tra
   email.toLowerCase(),
 );
 const customerNameSchema = textSchema({ max: TEXT_MAX_LENGTH.name, trim: true });
-const amountSchema = z.number().int().min(0).max(99_999_999);
+const amountSchema = minorUnitsSchema().min(0).max(99_999_999);
 const taxIdSchema = textSchema({ max: 64, min: 1, trim: true });
 const ipSchema = z.union([z.ipv4(), z.ipv6()]);
 

@@ -268,6 +268,7 @@ const customerOrder = {
       product_price_id: ids.price,
     },
   ],
+  description: 'Team plan (monthly)',
 };
 
 const customerSubscription = {

@@ -402,6 +402,28 @@ export const customerLicenseKeyListQuerySchema = licenseKeyListQuerySchema.exten
 });
 export type CustomerLicenseKeyListQuery = z.infer<typeof customerLicenseKeyListQuerySchema>;
 
+/**
+ * A buyer's key with the purchase it came with: two keys of one benefit, from two purchases, are
+ * told apart by the product and the order.
+ */
+export const customerLicenseKeySchema = licenseKeySchema.extend({
+  granted_for: z
+    .object({
+      /** The product's name when it was bought. */
+      product_name: z.string(),
+      order_id: z.uuid(),
+      ordered_at: z.iso.datetime({ offset: true }),
+      subscription_id: z.uuid().nullable(),
+    })
+    .nullable()
+    .meta({
+      description:
+        "Tollgate extension: the order the key came with (a plan's first order for a subscription's key), with the product's name when it was bought; null when the order is gone.",
+      'x-tollgate': true,
+    }),
+});
+export type CustomerLicenseKey = z.infer<typeof customerLicenseKeySchema>;
+
 /** Present when the validation named an activation. */
 export const validatedLicenseKeySchema = licenseKeySchema.extend({
   activation: licenseKeyActivationBaseSchema.nullable().optional(),

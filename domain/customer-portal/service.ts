@@ -19,8 +19,8 @@ import type { FileStorage } from '../files/storage.js';
 import { fileView } from '../files/views.js';
 import { findLicenseKey, listLicenseKeyRows } from '../license-keys/repository.js';
 import { licenseKeyActivationView, licenseKeyView } from '../license-keys/views.js';
-import type { LicenseKey, LicenseKeyWithActivations } from '../license-keys/schemas.js';
-import type { OrderRow } from '../orders/repository.js';
+import type { LicenseKeyWithActivations } from '../license-keys/schemas.js';
+import { findOriginOrders, type OrderRow } from '../orders/repository.js';
 import {
   applyOrderUpdate,
   findOrderOfCustomer,
@@ -60,6 +60,7 @@ import {
   type CustomerBenefitGrantUpdate,
   type CustomerCustomerMeter,
   type CustomerCustomerMeterListQuery,
+  type CustomerLicenseKey,
   type CustomerLicenseKeyListQuery,
   type CustomerOrder,
   type CustomerOrderListQuery,
@@ -387,8 +388,32 @@ export async function listPortalLicenseKeys(
     ...(query.benefit_id ? { benefitId: query.benefit_id } : {}),
   };
   const [rows, total] = await listLicenseKeyRows(ctx.db, where, pageToSkipTake(query));
+  const origins = await findOriginOrders(ctx.db.sql, {
+    orderIds: rows.flatMap(({ grant }) => (grant.orderId ? [grant.orderId] : [])),
+    subscriptionIds: rows.flatMap(({ grant }) => (grant.subscriptionId ? [grant.subscriptionId] : [])),
+  });
+  const byOrder = new Map(origins.map((order) => [order.id, order]));
+  const bySubscription = new Map(origins.map((order) => [order.subscriptionId, order]));
   return paginated(
-    rows.map((row): LicenseKey => licenseKeyView(row)),
+    rows.map((row): CustomerLicenseKey => {
+      const { orderId, subscriptionId } = row.grant;
+      const origin = orderId
+        ? byOrder.get(orderId)
+        : subscriptionId
+          ? bySubscription.get(subscriptionId)
+          : null;
+      return {
+        ...licenseKeyView(row),
+        granted_for: origin
+          ? {
+              product_name: origin.productName,
+              order_id: origin.id,
+              ordered_at: origin.createdAt.toISOString(),
+              subscription_id: origin.subscriptionId,
+            }
+          : null,
+      };
+    }),
     total,
     query,
   );

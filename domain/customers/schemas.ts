@@ -210,6 +210,7 @@ export const CUSTOMER_TIMELINE_ENTRY_TYPES = [
   'order',
   'refund',
   'subscription_started',
+  'subscription_changed',
   'subscription_canceled',
   'subscription_ended',
   'benefit_granted',
@@ -225,10 +226,17 @@ export const customerTimelineEntrySchema = z.object({
   /** An order's total or a refund's amount, in minor units of `currency`. */
   amount: z.number().int().nullable(),
   currency: z.string().nullable(),
-  /** What it concerns, by name: the product bought or subscribed to, the benefit granted. */
+  /**
+   * What it concerns, by name as it was then: the product bought or subscribed to (a plan change's
+   * new product), the benefit granted.
+   */
   reference: z.string().nullable(),
   order_id: z.uuid().nullable(),
   subscription_id: z.uuid().nullable(),
+  /** A plan change's product before the change. */
+  previous_reference: z.string().nullable(),
+  /** A cancellation that takes effect later: when the plan ends (the period's end). */
+  ends_at: z.iso.datetime({ offset: true }).nullable(),
 });
 export type CustomerTimelineEntry = z.infer<typeof customerTimelineEntrySchema>;
 

@@ -1,5 +1,6 @@
 // A customer's timeline for the seller (our extension): what they bought, refunds, plans and
-// benefits, newest first. Emails are left to each order's timeline: the mail log is kept by
+// benefits, newest first, named as they were recorded when they happened (orders' product names,
+// the products each plan has been on). Emails are left to each order's timeline: the mail log is kept by
 // address, across organizations, and a customer's page must show only its own seller's rows.
 
 import type { Db } from '../../infra/db.js';
@@ -21,6 +22,8 @@ const entry = (
   reference: null,
   order_id: null,
   subscription_id: null,
+  previous_reference: null,
+  ends_at: null,
   ...fields,
 });
 
@@ -31,11 +34,12 @@ async function orderEntries(db: Db, { organizationId, customerId }: Scope) {
     status: string;
     totalAmount: number;
     currency: string;
-    productName: string | null;
+    productName: string;
   }>(
+    // The product's name as the order recorded it: a product renamed since keeps its past orders'.
     `SELECT o.id, o.created_at AS "createdAt", o.status, o.total_amount AS "totalAmount", o.currency,
-            p.name AS "productName"
-     FROM orders o LEFT JOIN products p ON p.id = o.product_id
+            o.product_name AS "productName"
+     FROM orders o
      WHERE o.customer_id = $2::uuid AND o.organization_id = $1::uuid
      ORDER BY o.created_at DESC LIMIT ${CUSTOMER_TIMELINE_LIMIT}`,
     [organizationId, customerId],
@@ -79,31 +83,68 @@ async function refundEntries(db: Db, { organizationId, customerId }: Scope) {
   );
 }
 
+/** The products a plan has been on, oldest first, named as they were then. */
+type ProductSpell = { name: string; since: string };
+
+/** The plan's product at `at`: the last one it took on or before then. */
+function productAt(history: ProductSpell[], at: Date): string {
+  let name = history[0]!.name;
+  for (const spell of history) if (Date.parse(spell.since) <= at.getTime()) name = spell.name;
+  return name;
+}
+
 async function subscriptionEntries(db: Db, { organizationId, customerId }: Scope) {
   const { rows } = await db.sql.query<{
     id: string;
     createdAt: Date;
     startedAt: Date | null;
     canceledAt: Date | null;
+    endsAt: Date | null;
     endedAt: Date | null;
     productName: string;
+    history: ProductSpell[];
   }>(
     `SELECT s.id, s.created_at AS "createdAt", s.started_at AS "startedAt", s.canceled_at AS "canceledAt",
-            s.ended_at AS "endedAt", p.name AS "productName"
+            s.ends_at AS "endsAt", s.ended_at AS "endedAt", p.name AS "productName",
+            coalesce((SELECT json_agg(json_build_object('name', h.product_name, 'since', h.since)
+                                      ORDER BY h.since, h.created_at)
+                      FROM subscription_products h WHERE h.subscription_id = s.id), '[]') AS history
      FROM subscriptions s JOIN products p ON p.id = s.product_id
      WHERE s.customer_id = $2::uuid AND s.organization_id = $1::uuid
      ORDER BY s.created_at DESC LIMIT ${CUSTOMER_TIMELINE_LIMIT}`,
     [organizationId, customerId],
   );
   return rows.flatMap((row) => {
-    const about = { reference: row.productName, subscription_id: row.id };
+    const startedAt = row.startedAt ?? row.createdAt;
+    // A plan made without its history (seeded rows) has only its present product to go by.
+    const history =
+      row.history.length > 0 ? row.history : [{ name: row.productName, since: startedAt.toISOString() }];
+    const about = (at: Date) => ({ reference: productAt(history, at), subscription_id: row.id });
+    const changes = history.slice(1).map((spell, index) =>
+      entry({
+        type: 'subscription_changed',
+        at: new Date(spell.since).toISOString(),
+        reference: spell.name,
+        previous_reference: history[index]!.name,
+        subscription_id: row.id,
+      }),
+    );
     return [
-      entry({ type: 'subscription_started', at: (row.startedAt ?? row.createdAt).toISOString(), ...about }),
+      entry({ type: 'subscription_started', at: startedAt.toISOString(), ...about(startedAt) }),
+      ...changes,
       ...(row.canceledAt
-        ? [entry({ type: 'subscription_canceled', at: row.canceledAt.toISOString(), ...about })]
+        ? [
+            entry({
+              type: 'subscription_canceled',
+              at: row.canceledAt.toISOString(),
+              // Set to end later (at the period's end) rather than ended at once.
+              ends_at: row.endsAt && row.endsAt > row.canceledAt ? row.endsAt.toISOString() : null,
+              ...about(row.canceledAt),
+            }),
+          ]
         : []),
       ...(row.endedAt
-        ? [entry({ type: 'subscription_ended', at: row.endedAt.toISOString(), ...about })]
+        ? [entry({ type: 'subscription_ended', at: row.endedAt.toISOString(), ...about(row.endedAt) })]
         : []),
     ];
   });

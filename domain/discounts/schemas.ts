@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import {
+  basisPointsSchema,
+  minorUnitsSchema,
   nameSchema,
   oneOrManyUuids,
   pageQuerySchema,
@@ -79,9 +81,9 @@ export const discountCreateSchema = z
     type: discountTypeSchema,
     duration: discountDurationSchema,
     duration_in_months: z.number().int().min(1).max(999).optional(),
-    amount: z.number().int().min(1).max(MAX_AMOUNT).optional(),
+    amount: minorUnitsSchema().min(1).max(MAX_AMOUNT).optional(),
     currency: z.literal('usd').default('usd'),
-    basis_points: z.number().int().min(1).max(10_000).optional(),
+    basis_points: basisPointsSchema().min(1).max(10_000).optional(),
     organization_id: z.uuid().nullable().optional(),
   })
   .superRefine((discount, context) => {
@@ -116,9 +118,9 @@ export const discountUpdateSchema = z.strictObject({
   type: discountTypeSchema.nullable().optional(),
   duration: discountDurationSchema.nullable().optional(),
   duration_in_months: z.number().int().min(1).max(999).nullable().optional(),
-  amount: z.number().int().min(1).max(MAX_AMOUNT).nullable().optional(),
+  amount: minorUnitsSchema().min(1).max(MAX_AMOUNT).nullable().optional(),
   currency: z.literal('usd').nullable().optional(),
-  basis_points: z.number().int().min(1).max(10_000).nullable().optional(),
+  basis_points: basisPointsSchema().min(1).max(10_000).nullable().optional(),
 });
 export type DiscountUpdate = z.infer<typeof discountUpdateSchema>;
 

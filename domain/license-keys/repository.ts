@@ -14,7 +14,7 @@ export function listLicenseKeyRows(
   return db.$transaction([
     db.licenseKey.findMany({
       where,
-      include: { customer: true },
+      include: { customer: true, grant: { select: { orderId: true, subscriptionId: true } } },
       orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
       ...page,
     }),

@@ -36,17 +36,16 @@ export async function sendOrderReceipt(
   const { rows } = await ctx.db.sql.query<{
     email: string;
     customerName: string | null;
-    productName: string;
     organizationName: string;
     organizationEmail: string | null;
     organizationWebsite: string | null;
     slug: string;
   }>(
-    `SELECT c.email, c.name AS "customerName", p.name AS "productName", o.name AS "organizationName",
+    `SELECT c.email, c.name AS "customerName", o.name AS "organizationName",
             o.email AS "organizationEmail", o.website AS "organizationWebsite", o.slug
-     FROM customers c, products p, organizations o
-     WHERE c.id = $1::uuid AND p.id = $2::uuid AND o.id = $3::uuid`,
-    [order.customerId, order.productId, order.organizationId],
+     FROM customers c, organizations o
+     WHERE c.id = $1::uuid AND o.id = $2::uuid`,
+    [order.customerId, order.organizationId],
   );
   const buyer = rows[0];
   if (!buyer) return 'gone';
@@ -60,7 +59,7 @@ export async function sendOrderReceipt(
     idempotencyKey: `order:${order.id}:receipt`,
     ...orderReceiptEmail({
       customerName: buyer.customerName,
-      productName: buyer.productName,
+      productName: order.productName,
       orderNumber: orderNumber(order.id),
       organizationName: buyer.organizationName,
       organizationEmail: buyer.organizationEmail,

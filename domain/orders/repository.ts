@@ -186,6 +186,29 @@ export async function recordPaymentAttempt(
   );
 }
 
+export type OriginOrder = { id: string; createdAt: Date; productName: string; subscriptionId: string | null };
+
+/**
+ * The orders things were granted for: these orders, and the first order of each of these
+ * subscriptions (the purchase that started it).
+ */
+export async function findOriginOrders(
+  sql: SqlClient,
+  ids: { orderIds: string[]; subscriptionIds: string[] },
+): Promise<OriginOrder[]> {
+  const { rows } = await sql.query<OriginOrder>(
+    `SELECT id, created_at AS "createdAt", product_name AS "productName", subscription_id AS "subscriptionId"
+     FROM orders WHERE id = ANY($1::uuid[])
+     UNION ALL
+     SELECT * FROM (
+       SELECT DISTINCT ON (subscription_id) id, created_at, product_name, subscription_id FROM orders
+       WHERE subscription_id = ANY($2::uuid[]) ORDER BY subscription_id, created_at, id
+     ) first_orders`,
+    [ids.orderIds, ids.subscriptionIds],
+  );
+  return rows;
+}
+
 /** These customers' paid one-time orders: each entitles its buyer to the product's benefits. */
 export async function paidPurchasesOf(
   sql: SqlClient,
@@ -333,8 +356,8 @@ const orderExportSelect = {
   refundedAmount: true,
   refundedTaxAmount: true,
   invoiceNumber: true,
+  productName: true,
   customer: { select: { email: true, name: true } },
-  product: { select: { name: true } },
 } as const satisfies Prisma.OrderSelect;
 
 export type OrderExportRow = Prisma.OrderGetPayload<{ select: typeof orderExportSelect }>;

@@ -88,6 +88,11 @@ export const orderSchema = z.object({
   discount: discountSchema.omit({ products: true }).nullable(),
   subscription: orderSubscriptionSchema.nullable(),
   items: z.array(orderItemSchema),
+  description: z.string().meta({
+    description:
+      "Tollgate extension (newer Polar APIs have the field): what was bought, by the product's name when the order was made; `product` is the product as it is now.",
+    'x-tollgate': true,
+  }),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -64,6 +64,7 @@ export function orderView(row: OrderRow): Order {
       proration: item.proration,
       product_price_id: item.productPriceId,
     })),
+    description: row.productName,
   });
 }
 
@@ -99,7 +100,7 @@ export function orderExportRow(row: OrderExportRow): (string | number | null)[] 
     row.billingReason,
     row.customer.email,
     row.customer.name,
-    row.product.name,
+    row.productName,
     row.currency.toUpperCase(),
     row.subtotalAmount,
     row.discountAmount,

@@ -157,3 +157,21 @@ export const oneOrManyUuids = queryListSchema(z.uuid());
 
 /** `/{id}` path parameters, with the message Polar's API gives for a malformed id. */
 export const idParamsSchema = z.object({ id: z.uuid({ message: 'Input should be a valid UUID' }) });
+
+// ── Amounts and percentages ─────────────────────────────────────────────────────────────────────
+// Money travels in whole minor units and percentages in whole basis points (spec §5). A value with
+// more precision than that (10.999 dollars sent as 1099.9 cents, 12.345 % as 1234.5) is refused at
+// its field, never rounded: the caller meant an amount the currency cannot hold.
+
+const MINOR_UNITS_MESSAGE =
+  'Expected a whole number of minor units of the currency (cents: 1099 for $10.99); an amount with more decimals than the currency has is refused, not rounded.';
+const BASIS_POINTS_MESSAGE =
+  'Expected a whole number of basis points (hundredths of a percent: 1250 for 12.5%); a percentage with more than two decimals is refused, not rounded.';
+
+/** An amount in minor units of its currency: a whole number. */
+export const minorUnitsSchema = () =>
+  z.number({ error: MINOR_UNITS_MESSAGE }).int({ error: MINOR_UNITS_MESSAGE });
+
+/** A percentage in basis points (1 = 0.01 %): a whole number. */
+export const basisPointsSchema = () =>
+  z.number({ error: BASIS_POINTS_MESSAGE }).int({ error: BASIS_POINTS_MESSAGE });

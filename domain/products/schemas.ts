@@ -3,7 +3,7 @@ import { benefitSchema } from '../benefits/schemas.js';
 import { attachedCustomFieldCreateSchema, attachedCustomFieldSchema } from '../custom-fields/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
+import { minorUnitsSchema, nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 import {
   MAX_CUSTOM_AMOUNT,
   MAX_PRICE_AMOUNT,
@@ -83,15 +83,13 @@ export type Product = z.infer<typeof productSchema>;
 const currencySchema = z
   .enum(SUPPORTED_CURRENCIES, { message: 'Currently, only usd is supported.' })
   .default(SUPPORTED_CURRENCIES[0]);
-const priceAmountSchema = z.number().int().min(MIN_PRICE_AMOUNT).max(MAX_PRICE_AMOUNT);
+const priceAmountSchema = minorUnitsSchema().min(MIN_PRICE_AMOUNT).max(MAX_PRICE_AMOUNT);
 const customBoundSchema = priceAmountSchema.max(MAX_CUSTOM_AMOUNT).nullable().optional();
 /**
  * Polar's pay-what-you-want minimum: 0 makes the price "free or pay what you want" (the checkout
  * then takes 0 or a chargeable amount); any other minimum must itself be chargeable.
  */
-const customMinimumSchema = z
-  .number()
-  .int()
+const customMinimumSchema = minorUnitsSchema()
   .min(0)
   .max(MAX_PRICE_AMOUNT)
   .refine((amount) => amount === 0 || amount >= MIN_PRICE_AMOUNT, {
@@ -103,7 +101,7 @@ const unitAmountSchema = z.union([z.number(), textSchema({ max: 64 })]).transfor
   if (normalized === null) {
     ctx.addIssue({
       code: 'custom',
-      message: `A positive amount in cents with at most ${UNIT_AMOUNT_DECIMALS} decimals is expected.`,
+      message: `Expected a positive amount in cents below 100000 with at most ${UNIT_AMOUNT_DECIMALS} decimals (0.5 for half a cent); more decimals are refused, not rounded.`,
     });
     return z.NEVER;
   }
@@ -129,7 +127,7 @@ export const priceCreateSchema = z.discriminatedUnion('amount_type', [
     meter_id: z.uuid(),
     price_currency: currencySchema,
     unit_amount: unitAmountSchema,
-    cap_amount: z.number().int().min(0).max(MAX_PRICE_AMOUNT).nullable().optional(),
+    cap_amount: minorUnitsSchema().min(0).max(MAX_PRICE_AMOUNT).nullable().optional(),
   }),
 ]);
 

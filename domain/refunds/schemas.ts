@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { oneOrManyUuids, pageQuerySchema, sortingSchema, textSchema } from '../platform/schemas.js';
+import {
+  minorUnitsSchema,
+  oneOrManyUuids,
+  pageQuerySchema,
+  sortingSchema,
+  textSchema,
+} from '../platform/schemas.js';
 
 // Polar's Refund as @polar-sh/sdk@0.33.2 reads it (spec §3 Refund, §4 refund status).
 
@@ -42,7 +48,7 @@ export const refundCreateSchema = z.strictObject({
   order_id: z.uuid(),
   reason: refundReasonSchema,
   /** Excluding tax, minor units; the tax is refunded in proportion. */
-  amount: z.number().int().min(1, 'A refund must be at least 1.'),
+  amount: minorUnitsSchema().min(1, 'A refund must be at least 1.'),
   comment: textSchema({ max: 1000, trim: true }).nullable().optional(),
   revoke_benefits: z.boolean().default(false),
 });

@@ -23,6 +23,7 @@ import {
   findSubscription,
   insertPendingItem,
   lockSubscription,
+  recordSubscriptionProduct,
   replaceSubscriptionPrices,
   subscriptionNow,
   updateSubscriptionRow,
@@ -252,6 +253,12 @@ export async function changeSubscriptionProduct(
             currentPeriodEnd: plan.period.end,
           }
         : {}),
+    });
+    await recordSubscriptionProduct(tx.prisma, {
+      subscriptionId: id,
+      productId: product!.id,
+      productName: product!.name,
+      since: at,
     });
     await recordSubscriptionChange(ctx, tx, row, updated, at);
     return updated;

@@ -58,6 +58,14 @@ export function insertSubscription(
   return tx.subscription.create({ data, include: subscriptionInclude });
 }
 
+/** The product a subscription is on from `since`, under the name it has now (its history). */
+export async function recordSubscriptionProduct(
+  tx: Prisma.TransactionClient,
+  entry: { subscriptionId: string; productId: string; productName: string; since: Date },
+): Promise<void> {
+  await tx.subscriptionProduct.create({ data: entry, select: { id: true } });
+}
+
 /** Whether the customer has a subscription of these statuses in the organization. */
 export async function hasSubscriptionWithStatus(
   db: Client,

@@ -25,6 +25,7 @@ import {
   insertSubscription,
   listSubscriptionRows,
   lockSubscription,
+  recordSubscriptionProduct,
   subscriptionNow,
   updateSubscriptionRow,
   type SubscriptionRow,
@@ -153,6 +154,12 @@ export async function startSubscription(
     clockCaughtUpTo: input.onTestClock ? input.at : null,
     createdAt: input.at,
     prices: { create: input.prices.map((price) => ({ ...price, createdAt: input.at })) },
+  });
+  await recordSubscriptionProduct(tx, {
+    subscriptionId: row.id,
+    productId: row.productId,
+    productName: row.product.name,
+    since: input.at,
   });
   const data = subscriptionView(row, publicUrl);
   for (const type of ['subscription.created', 'subscription.active'] as const) {

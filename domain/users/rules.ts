@@ -2,6 +2,10 @@
 // each further failure makes the account wait longer before the next attempt, whatever address it
 // comes from (the per-address limit alone lets a distributed guesser go on forever).
 
+/** A password's length (Better Auth's defaults, said on the sign-up and reset pages). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
 /** Failed sign-ins an account may have before it has to wait. */
 export const FREE_SIGN_IN_FAILURES = 5;
 /** Failures older than this no longer count: an account is not punished for last week's typos. */

@@ -59,6 +59,16 @@ export function shouldDisableEndpoint(consecutiveFailedEvents: number): boolean 
 
 export type DisabledReason = 'gone' | 'failing';
 
+/**
+ * Why an endpoint URL is refused, for the seller to act on: not a web address at all, or one that
+ * is not https. The API's 422 and the dashboard's form say the same.
+ */
+export const WEBHOOK_URL_MESSAGES = {
+  notAUrl: 'Enter a full web address, such as https://example.com/webhooks.',
+  notHttps:
+    'Use an address starting with https://: webhooks are sent over https only (http only to localhost or 127.0.0.1, for development).',
+} as const;
+
 /** `https:` anywhere; plain `http:` only to this machine, for development and tests. */
 export function isAllowedWebhookUrl(value: string): boolean {
   let url: URL;

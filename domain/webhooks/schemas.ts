@@ -7,15 +7,34 @@ import {
   textSchema,
   withTextRule,
 } from '../platform/schemas.js';
-import { DISABLED_CAUSES, ENDPOINT_HEALTH_STATUSES, isAllowedWebhookUrl, WEBHOOK_FORMATS } from './rules.js';
+import {
+  DISABLED_CAUSES,
+  ENDPOINT_HEALTH_STATUSES,
+  isAllowedWebhookUrl,
+  WEBHOOK_FORMATS,
+  WEBHOOK_URL_MESSAGES,
+} from './rules.js';
 
 export const webhookFormatSchema = z.enum(WEBHOOK_FORMATS);
 export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
+/** Not a URL and not https are two refusals, with two issue codes, so a form can say which. */
 const urlSchema = withTextRule(
-  z.string().trim().refine(isAllowedWebhookUrl, {
-    message: 'URL must use https (http is allowed for localhost and 127.0.0.1 only)',
-  }),
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      if (!URL.canParse(value)) {
+        ctx.addIssue({
+          code: 'invalid_format',
+          format: 'url',
+          input: value,
+          message: WEBHOOK_URL_MESSAGES.notAUrl,
+        });
+      } else if (!isAllowedWebhookUrl(value)) {
+        ctx.addIssue({ code: 'custom', input: value, message: WEBHOOK_URL_MESSAGES.notHttps });
+      }
+    }),
   { max: TEXT_MAX_LENGTH.url },
 );
 const secretSchema = textSchema({ max: 255, min: 1 });

@@ -1,11 +1,35 @@
 import { QueryObserver, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { redirect } from '@tanstack/react-router';
-import { authClient, hasRole, unwrap } from './client';
+import { authClient, errorMessage, hasRole, unwrap } from './client';
+import {
+  FALLBACK_WAIT_SECONDS,
+  retryDelayFor,
+  retryUnlessExhausted,
+  TooManyRequests,
+  withRetryAfter,
+} from './rate-limit';
 
-const fetchSession = () => unwrap(authClient.getSession());
+async function fetchSession() {
+  const { result, waitSeconds } = await withRetryAfter((fetchOptions) =>
+    authClient.getSession({ fetchOptions }),
+  );
+  if (result.error?.status === 429) {
+    throw new TooManyRequests(errorMessage(result.error) ?? '', waitSeconds ?? FALLBACK_WAIT_SECONDS);
+  }
+  return unwrap(Promise.resolve(result));
+}
 
-/** The signed-in user and their session (with the active organization), or null when signed out. */
-export const sessionQuery = queryOptions({ queryKey: ['auth', 'session'], queryFn: fetchSession });
+/**
+ * The signed-in user and their session (with the active organization), or null when signed out.
+ * A check refused for too many requests waits as asked and tries again, as often as it takes:
+ * the guards await it, and the pending page says the wait (`PendingPage`).
+ */
+export const sessionQuery = queryOptions({
+  queryKey: ['auth', 'session'],
+  queryFn: fetchSession,
+  retry: retryUnlessExhausted,
+  retryDelay: retryDelayFor,
+});
 
 export type Session = NonNullable<Awaited<ReturnType<typeof fetchSession>>>;
 

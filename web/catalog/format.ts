@@ -1,7 +1,7 @@
 import type { Discount } from '../../domain/discounts/schemas';
 import type { Product, ProductPrice } from '../../domain/products/schemas';
 import { describeMeteredPrice } from '../../domain/usage/metered-prices';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney, readMajorInput } from '../checkouts/money';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -12,18 +12,19 @@ export function formatCents(cents: number | null | undefined): string {
 
 export type DollarsRead = { cents: number | null; error: null } | { cents: null; error: string };
 
+const DOLLARS_EXPECTED = 'Enter an amount in dollars, such as 9.99.';
+
 /**
  * "12.5" dollars → 1250 cents; null for an empty field, or the sentence saying why the text is not
- * an amount. Rounded to the cent because the API takes integer minor units (spec §5) and
- * 19.99 * 100 is 1998.9999999999998 in floating point.
+ * an amount. A leading "$" and thousands separators ("1,250.00") are allowed; more decimals than
+ * the currency has ("10.999") are refused with the precision it allows, never rounded.
  */
-export function readDollars(text: string): DollarsRead {
-  const trimmed = text.trim().replace(/^\$/, '').replace(/,/g, '');
-  if (!trimmed) return { cents: null, error: null };
-  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) {
-    return { cents: null, error: 'Enter an amount in dollars, such as 9.99.' };
-  }
-  return { cents: Math.round(Number(trimmed) * 100), error: null };
+export function readDollars(text: string, currency = 'usd'): DollarsRead {
+  const trimmed = text.trim().replace(/^\$/, '');
+  const ungrouped = /^\d{1,3}(,\d{3})+(\.\d*)?$/.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
+  if (/,/.test(ungrouped)) return { cents: null, error: DOLLARS_EXPECTED };
+  const read = readMajorInput(ungrouped, currency, DOLLARS_EXPECTED);
+  return read.error === null ? { cents: read.amount, error: null } : { cents: null, error: read.error };
 }
 
 /** A price as the seller reads it, in its own currency: "$20.00 / month", "$0.002 per unit of Tokens". */

@@ -4,7 +4,7 @@
 
 import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import type { ValidationIssue } from '../api';
-import { parseMajorInput, toMajorInput } from './money';
+import { parseMajorInput, readMajorInput, toMajorInput } from './money';
 import type { CheckoutUpdate } from './queries';
 import type { CheckoutPublic as WireCheckout } from '../../domain/checkouts/schemas';
 
@@ -264,7 +264,9 @@ export function missingFields(values: CheckoutFormValues, checkout: FormCheckout
         ? null
         : `at most ${toMajorInput(price.maximum_amount, checkout.currency)}`,
     ].filter(Boolean);
-    errors.amount = `Enter an amount${bounds.length ? ` of ${bounds.join(' and ')}` : ''}.`;
+    const inBounds = `Enter an amount${bounds.length ? ` of ${bounds.join(' and ')}` : ''}.`;
+    // More decimals than the currency has is said as such: the amount is never rounded for the buyer.
+    errors.amount = readMajorInput(values.amount, checkout.currency, inBounds).error ?? inBounds;
   }
   for (const { custom_field: field, required } of checkout.attached_custom_fields) {
     const value = values.customFields[field.slug];

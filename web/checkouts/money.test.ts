@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatMoney, minorDigits, parseMajorInput, toMajorInput } from './money';
+import {
+  decimalsMessage,
+  formatMoney,
+  minorDigits,
+  parseMajorInput,
+  readMajorInput,
+  toMajorInput,
+} from './money';
 
 describe('minorDigits', () => {
   it('knows currencies without, with two and with three minor digits', () => {
@@ -42,5 +49,33 @@ describe('parseMajorInput', () => {
     expect(parseMajorInput('-3', 'usd')).toBeNull();
     expect(parseMajorInput('ten', 'usd')).toBeNull();
     expect(parseMajorInput('', 'usd')).toBeNull();
+  });
+});
+
+describe('readMajorInput', () => {
+  const NOT_AN_AMOUNT = 'Enter an amount.';
+
+  it('reads amounts as their currency holds them, and nothing for an empty field', () => {
+    expect(readMajorInput('10.99', 'usd', NOT_AN_AMOUNT)).toEqual({ amount: 1099, error: null });
+    expect(readMajorInput('.5', 'usd', NOT_AN_AMOUNT)).toEqual({ amount: 50, error: null });
+    expect(readMajorInput('500', 'jpy', NOT_AN_AMOUNT)).toEqual({ amount: 500, error: null });
+    expect(readMajorInput('  ', 'usd', NOT_AN_AMOUNT)).toEqual({ amount: null, error: null });
+  });
+
+  it('refuses more decimals than the currency has with the precision it allows, never rounding', () => {
+    expect(readMajorInput('10.999', 'usd', NOT_AN_AMOUNT)).toEqual({
+      amount: null,
+      error: 'Enter at most 2 decimals, such as 10.99.',
+    });
+    expect(readMajorInput('10,999', 'usd', NOT_AN_AMOUNT).error).toBe(decimalsMessage('usd'));
+    expect(readMajorInput('5.5', 'jpy', NOT_AN_AMOUNT).error).toBe(
+      'JPY amounts have no decimals: enter a whole number, such as 500.',
+    );
+    expect(decimalsMessage('bhd')).toBe('Enter at most 3 decimals, such as 10.999.');
+  });
+
+  it('says what to type for text that is no amount at all', () => {
+    expect(readMajorInput('ten', 'usd', NOT_AN_AMOUNT)).toEqual({ amount: null, error: NOT_AN_AMOUNT });
+    expect(readMajorInput('-3', 'usd', NOT_AN_AMOUNT).error).toBe(NOT_AN_AMOUNT);
   });
 });

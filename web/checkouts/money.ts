@@ -44,3 +44,30 @@ export function parseMajorInput(text: string, currency: string): number | null {
   if (fraction.length > digits) return null;
   return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
 }
+
+/** What a field of `currency` says when more decimals were typed than the currency has. */
+export function decimalsMessage(currency: string): string {
+  const digits = minorDigits(currency);
+  return digits === 0
+    ? `${currency.toUpperCase()} amounts have no decimals: enter a whole number, such as 500.`
+    : `Enter at most ${digits} decimals, such as 10.${'9'.repeat(digits)}.`;
+}
+
+export type MajorInputRead = { amount: number | null; error: null } | { amount: null; error: string };
+
+/**
+ * Typed text as an amount of `currency` in minor units: null for an empty field; refused with the
+ * precision the currency allows when it has more decimals (10.999 dollars is never rounded to
+ * 11.00), and with `notAnAmount` when it is not a number at all.
+ */
+export function readMajorInput(text: string, currency: string, notAnAmount: string): MajorInputRead {
+  const trimmed = text.trim();
+  if (!trimmed) return { amount: null, error: null };
+  const decimal = /^(\d*)[.,](\d+)$/.exec(trimmed);
+  if (decimal && decimal[2]!.length > minorDigits(currency)) {
+    return { amount: null, error: decimalsMessage(currency) };
+  }
+  // ".5" is half a unit too, as people type it.
+  const amount = parseMajorInput(trimmed.replace(/^([.,])/, '0$1'), currency);
+  return amount === null ? { amount: null, error: notAnAmount } : { amount, error: null };
+}

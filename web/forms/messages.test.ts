@@ -87,6 +87,38 @@ describe('formErrorsInWords', () => {
     expect(errors).toEqual({ fields: { 'prices.0': INVALID_VALUE_MESSAGE }, form: UNKNOWN_FIELD_MESSAGE });
   });
 
+  it("shows the service's own sentence next to its field, not the field's general words", () => {
+    // Regression: a second discount with a taken code read "A code is 3 to 256 letters…".
+    const words: FormWords = {
+      code: { other: 'A code is 3 to 256 letters, digits, dashes or underscores.' },
+    };
+    const taken = formErrorsInWords(
+      refusal({
+        loc: ['body', 'code'],
+        msg: 'A discount with this code already exists.',
+        type: 'value_error',
+      }),
+      words,
+    );
+    expect(taken).toEqual({ fields: { code: 'A discount with this code already exists.' }, form: null });
+    // A schema refusal of the same field still gets the field's words.
+    const short = formErrorsInWords(
+      refusal({
+        loc: ['body', 'code'],
+        msg: 'Too small: expected string to have >=3 characters',
+        type: 'too_small',
+      }),
+      words,
+    );
+    expect(short.fields.code).toBe('A code is 3 to 256 letters, digits, dashes or underscores.');
+    // FastAPI-style schema sentences are not the service's words either.
+    const missing = formErrorsInWords(
+      refusal({ loc: ['body', 'code'], msg: 'Field required', type: 'missing' }),
+      words,
+    );
+    expect(missing.fields.code).toBe('A code is 3 to 256 letters, digits, dashes or underscores.');
+  });
+
   it('shows a service sentence about the whole body as the form message', () => {
     const errors = formErrorsInWords(
       refusal({

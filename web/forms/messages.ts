@@ -7,8 +7,9 @@ import { ApiError, type ValidationIssue } from '../api';
 /** What one field says, by the issue's `type` (zod's codes, or a service's such as `value_error`). */
 export type FieldWords = {
   /**
-   * Said for any kind of problem the field does not name. Without it, a rule only the service
-   * checks (a taken code, a redeemed discount) keeps the service's sentence, written for people.
+   * Said for any schema problem the field does not name. A rule only the service checks (a taken
+   * code, a redeemed discount) keeps the service's own sentence, written for people, unless the
+   * field names its type (`value_error`).
    */
   other?: string;
 } & Partial<Record<string, string>>;
@@ -23,8 +24,14 @@ export type FormErrors = { fields: Record<string, string>; form: string | null }
 
 export const NO_ERRORS: FormErrors = { fields: {}, form: null };
 
-/** The codes zod gives its issues: their sentences are the schema's, never shown as they come. */
+/**
+ * The codes zod gives its issues, and the FastAPI-style ones a few checks give in its words
+ * ("Field required", "Input should be a valid integer"): their sentences are the schema's, never
+ * shown as they come.
+ */
 const SCHEMA_ISSUE_TYPES = new Set([
+  'missing',
+  'int_type',
   'invalid_type',
   'too_big',
   'too_small',
@@ -64,7 +71,9 @@ export function describeIssue(
   const isSchemaText = issue.type === undefined || SCHEMA_ISSUE_TYPES.has(issue.type) || !issue.msg;
   const own = isSchemaText ? null : (issue.msg ?? null);
   if (field) {
-    const message = field[issue.type ?? ''] ?? field.other ?? own ?? INVALID_VALUE_MESSAGE;
+    // The service's own sentence is the truth about its rule ("A discount with this code already
+    // exists."): the field's general words are for schema refusals only.
+    const message = field[issue.type ?? ''] ?? own ?? field.other ?? INVALID_VALUE_MESSAGE;
     return { field: path.join('.'), message };
   }
   return { field: null, message: own ?? UNKNOWN_FIELD_MESSAGE };

@@ -72,13 +72,21 @@ export function choiceWords(what: string): FieldWords {
   return { invalid_type: `Choose a ${what}.`, other: `Choose a ${what} from the list.` };
 }
 
-export type NumberRead = { value: number | null; error: null } | { value: null; error: string };
+export type PercentRead = { basisPoints: number | null; error: null } | { basisPoints: null; error: string };
 
-/** A typed decimal ("12.5"); null for an empty field. */
-export function readNumber(text: string, error: string): NumberRead {
-  const trimmed = text.trim();
-  if (!trimmed) return { value: null, error: null };
-  return /^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)
-    ? { value: Number(trimmed), error: null }
-    : { value: null, error };
+/** Said when a percentage has more decimals than basis points hold. */
+export const PERCENT_DECIMALS = 'Enter a percentage with at most 2 decimals, such as 12.35.';
+
+/**
+ * A typed percentage ("12.5", "12,5") in basis points (1250), from its digits: 12.345 % cannot be
+ * sent and is refused with the precision allowed, never rounded; null for an empty field.
+ */
+export function readPercent(text: string, notAPercentage: string): PercentRead {
+  const trimmed = text.trim().replace(/\s*%$/, '');
+  if (!trimmed) return { basisPoints: null, error: null };
+  const match = /^(\d{0,6})(?:[.,](\d*))?$/.exec(trimmed);
+  if (!match || !/\d/.test(trimmed)) return { basisPoints: null, error: notAPercentage };
+  const [, whole = '', fraction = ''] = match;
+  if (fraction.length > 2) return { basisPoints: null, error: PERCENT_DECIMALS };
+  return { basisPoints: Number(whole || '0') * 100 + Number(fraction.padEnd(2, '0')), error: null };
 }

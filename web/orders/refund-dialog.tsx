@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { sendJson } from '../api';
 import { focusFirstInvalid, FormField } from '../checkouts/fields';
-import { formatMoney, parseMajorInput, toMajorInput } from '../checkouts/money';
+import { formatMoney, readMajorInput, toMajorInput } from '../checkouts/money';
 import type { Order } from '../../domain/orders/schemas';
 import { REFUND_REASONS, refundSchema, type Refund } from '../../domain/refunds/schemas';
 import { REFUND_REASON_LABELS } from './status';
@@ -41,9 +41,11 @@ export function RefundDialog({ order }: { order: Order }) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const cents = parseMajorInput(amount, order.currency);
+    const read = readMajorInput(amount, order.currency, 'Enter an amount greater than zero.');
+    const cents = read.amount;
     const found: Errors = {};
-    if (cents === null || cents <= 0) found.amount = 'Enter an amount greater than zero.';
+    if (read.error !== null) found.amount = read.error;
+    else if (cents === null || cents <= 0) found.amount = 'Enter an amount greater than zero.';
     else if (cents > refundable) found.amount = `At most ${money(refundable)} can be refunded.`;
     if (!reason) found.reason = 'Choose a reason.';
     setErrors(found);

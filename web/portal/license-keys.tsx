@@ -1,7 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { Link } from '@tanstack/react-router';
 import { z } from 'zod';
+import type { CustomerLicenseKey } from '../../domain/customer-portal/schemas';
 import type { LicenseKey, LicenseKeyStatus } from '../../domain/license-keys/schemas';
+import { orderNumber } from '../../domain/orders/rules';
 import { ConfirmButton, ErrorNote, formatDate } from '../components';
 import { publicPortalCall } from './api';
 import { describeExpiry, describeUsage, maskLicenseKey } from './format';
@@ -122,7 +125,24 @@ function Activations({ slug, licenseKey }: { slug: string; licenseKey: LicenseKe
   );
 }
 
-export function LicenseKeyItem(props: { slug: string; licenseKey: LicenseKey; name: string }) {
+/** "Came with Pro plan, order 3F2A91C0 of 3 Mar 2026": which purchase the key belongs to. */
+function GrantedFor({ slug, origin }: { slug: string; origin: CustomerLicenseKey['granted_for'] }) {
+  if (!origin) return null;
+  return (
+    <>
+      <dt>From</dt>
+      <dd data-testid="license-key-origin">
+        <span className="wrap">{origin.product_name}</span>, order{' '}
+        <Link to="/portal/$organizationSlug/orders" params={{ organizationSlug: slug }}>
+          {orderNumber(origin.order_id)}
+        </Link>{' '}
+        of {formatDate(origin.ordered_at)}
+      </dd>
+    </>
+  );
+}
+
+export function LicenseKeyItem(props: { slug: string; licenseKey: CustomerLicenseKey; name: string }) {
   const { licenseKey } = props;
   const [label, tone] = STATUS[licenseKey.status];
   const headingId = useId();
@@ -138,6 +158,7 @@ export function LicenseKeyItem(props: { slug: string; licenseKey: LicenseKey; na
       </div>
       <KeyValue licenseKey={licenseKey} />
       <dl className="portal-facts">
+        <GrantedFor slug={props.slug} origin={licenseKey.granted_for} />
         <dt>Expiry</dt>
         <dd data-testid="license-key-expiry">{describeExpiry(licenseKey.expires_at)}</dd>
         <dt>Usage</dt>

@@ -100,7 +100,7 @@ function InvoiceButton({ slug, order }: { slug: string; order: CustomerOrder }) 
         type="button"
         className="secondary"
         disabled={state.kind === 'working'}
-        aria-label={`Download invoice for ${order.product.name}, ${formatDate(order.created_at)}`}
+        aria-label={`Download invoice for ${order.description}, ${formatDate(order.created_at)}`}
         onClick={() => void download()}
       >
         {state.kind === 'working' ? 'Preparing invoice…' : 'Download invoice'}
@@ -135,7 +135,7 @@ export function OrderItem({ slug, order }: { slug: string; order: CustomerOrder 
   return (
     <li className="portal-item" data-testid="portal-order">
       <div className="portal-item-head">
-        <h3 className="wrap">{order.product.name}</h3>
+        <h3 className="wrap">{order.description}</h3>
         <OrderStatusBadge status={order.status} />
       </div>
       <dl className="portal-facts">

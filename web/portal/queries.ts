@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   customerBenefitGrantSchema,
   customerCustomerMeterSchema,
+  customerLicenseKeySchema,
   customerOrderSchema,
   customerOrganizationSchema,
   customerPortalCustomerSchema,
@@ -11,7 +12,7 @@ import {
   type CustomerSubscription,
   type CustomerSubscriptionUpdate,
 } from '../../domain/customer-portal/schemas';
-import { licenseKeySchema, licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas';
+import { licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas';
 import { paymentMethodSchema } from '../../domain/payment-methods/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import {
@@ -138,7 +139,7 @@ export const portalOrdersQuery = (slug: string, page: number) =>
   customerListQuery(slug, 'orders', page, '/orders/', customerOrderSchema, '-created_at');
 
 export const portalLicenseKeysQuery = (slug: string, page: number) =>
-  customerListQuery(slug, 'license-keys', page, '/license-keys/', licenseKeySchema);
+  customerListQuery(slug, 'license-keys', page, '/license-keys/', customerLicenseKeySchema);
 
 export const portalLicenseKeyQuery = (slug: string, id: string) =>
   customerQuery(slug, ['license-keys', id], `/license-keys/${id}`, licenseKeyWithActivationsSchema);

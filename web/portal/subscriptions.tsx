@@ -101,7 +101,7 @@ export function SubscriptionCard(props: {
         <h3 id={headingId} className="wrap">
           {subscription.product.name}
         </h3>
-        <SubscriptionStatusBadge status={subscription.status} />
+        <SubscriptionStatusBadge subscription={subscription} />
       </div>
       <FailedPayment slug={props.slug} subscription={subscription} />
       <dl className="portal-facts">

@@ -1,7 +1,10 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/users/rules';
 import { authClient, errorMessage } from '../auth/client';
+import { PASSWORD_HINT, passwordLengthError } from '../auth/words';
+import { FormField } from '../checkouts/fields';
 import { ErrorNote, Field, formValues } from '../components';
 
 const searchSchema = z.object({
@@ -22,6 +25,8 @@ function ResetPasswordPage() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const { password = '', repeat = '' } = formValues(event.currentTarget);
+    const tooShort = passwordLengthError(password);
+    if (tooShort) return setError(tooShort);
     if (password !== repeat) return setError('The two passwords differ.');
     const result = await authClient.resetPassword({ newPassword: password, token: token ?? '' });
     setError(errorMessage(result.error));
@@ -55,8 +60,19 @@ function ResetPasswordPage() {
   return (
     <section className="narrow">
       <h1>Choose a new password</h1>
-      <form onSubmit={onSubmit} className="stack">
-        <Field label="New password" name="password" type="password" autoComplete="new-password" />
+      <form onSubmit={onSubmit} className="stack" noValidate>
+        <FormField label="New password" field="password" hint={PASSWORD_HINT} required>
+          {(control) => (
+            <input
+              {...control}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              minLength={PASSWORD_MIN_LENGTH}
+              maxLength={PASSWORD_MAX_LENGTH}
+            />
+          )}
+        </FormField>
         <Field label="Repeat the new password" name="repeat" type="password" autoComplete="new-password" />
         <ErrorNote message={error} />
         <button type="submit">Change password</button>

@@ -1,48 +1,91 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { authClient, errorMessage } from '../auth/client';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/users/rules';
+import { authClient } from '../auth/client';
+import { FALLBACK_WAIT_SECONDS, useRetryAfterWait, withRetryAfter } from '../auth/rate-limit';
 import { redirectSignedIn, refreshSession } from '../auth/session';
+import { WaitNotice } from '../auth/wait-notice';
+import { PASSWORD_CODES, PASSWORD_HINT, passwordLengthError } from '../auth/words';
+import { FormField } from '../checkouts/fields';
 import { ErrorNote, Field, formValues } from '../components';
+import { authErrorsInWords, NO_ERRORS, type FormErrors } from '../forms/messages';
 
 export const Route = createFileRoute('/sign-up')({
   beforeLoad: ({ context }) => redirectSignedIn(context.queryClient),
   component: SignUpPage,
 });
 
+type SignUp = { name: string; email: string; username: string; password: string };
+
 function SignUpPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
+  const wait = useRetryAfterWait();
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { name, email, username, password } = formValues(event.currentTarget);
+  async function signUp(values: SignUp) {
     setBusy(true);
-    const result = await authClient.signUp.email({
-      name: name ?? '',
-      email: email ?? '',
-      username,
-      password: password ?? '',
-      // Where the emailed verification link lands once Better Auth has checked it.
-      callbackURL: '/verify-email',
-    });
+    const { result, waitSeconds } = await withRetryAfter((fetchOptions) =>
+      authClient.signUp.email({
+        ...values,
+        // Where the emailed verification link lands once Better Auth has checked it.
+        callbackURL: '/verify-email',
+        fetchOptions,
+      }),
+    );
+    if (result.error?.status === 429) {
+      setErrors(NO_ERRORS);
+      // Better Auth's per-address limit: the same sign-up goes again once the wait is over.
+      wait.schedule(waitSeconds ?? FALLBACK_WAIT_SECONDS, () => void signUp(values));
+      return;
+    }
     setBusy(false);
-    if (result.error) return setError(errorMessage(result.error));
+    if (result.error) return setErrors(authErrorsInWords(result.error, {}, PASSWORD_CODES));
     await refreshSession(queryClient);
     await navigate({ to: '/dashboard' });
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const { name = '', email = '', username = '', password = '' } = formValues(event.currentTarget);
+    const tooShort = passwordLengthError(password);
+    if (tooShort) return setErrors({ fields: { password: tooShort }, form: null });
+    void signUp({ name, email, username, password });
   }
 
   return (
     <section className="narrow">
       <h1>Create your account</h1>
-      <form onSubmit={onSubmit} className="stack">
+      <form onSubmit={onSubmit} className="stack" noValidate>
         <Field label="Name" name="name" autoComplete="name" />
         <Field label="Email" name="email" type="email" autoComplete="email" />
         <Field label="Username" name="username" autoComplete="username" />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" />
-        <ErrorNote message={error} />
+        <FormField
+          label="Password"
+          field="password"
+          hint={PASSWORD_HINT}
+          error={errors.fields.password}
+          required
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              minLength={PASSWORD_MIN_LENGTH}
+              maxLength={PASSWORD_MAX_LENGTH}
+            />
+          )}
+        </FormField>
+        <ErrorNote message={errors.form} />
+        <WaitNotice
+          retryAt={wait.retryAt}
+          reason="Too many sign-ups from this address."
+          next="Creating your account"
+        />
         <button type="submit" disabled={busy}>
           Create account
         </button>

@@ -2,8 +2,11 @@ import type { ReactNode } from 'react';
 import { Card, ErrorNote, formatDateTime } from '../components';
 import './sales.css';
 
-/** The colour of an entry's dot: what went well, what went wrong, what merely happened. */
-export type TimelineTone = 'ok' | 'bad' | 'quiet';
+/**
+ * The colour of an entry's dot: what went well, what went wrong, what is coming (a plan set to
+ * end), what merely happened.
+ */
+export type TimelineTone = 'ok' | 'bad' | 'warn' | 'quiet';
 
 type TimelineData = { items: readonly { type: string; at: string }[] };
 

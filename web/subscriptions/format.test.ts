@@ -6,6 +6,7 @@ import {
   describePreviewPrice,
   describeRenewal,
   describeSubscriptionPrice,
+  describeSubscriptionStatus,
   formatPlanAmount,
   isResumable,
   monthlyAmount,
@@ -128,5 +129,26 @@ describe('describePreviewPrice', () => {
     ).toBe(
       `${formatMoney(3600, 'usd')} until ${formatDate('2026-02-28T10:00:00Z')}, then ${formatMoney(4500, 'usd')} / month`,
     );
+  });
+});
+
+describe('describeSubscriptionStatus', () => {
+  const base = {
+    ...running,
+    ends_at: null,
+    cancel_at_period_end: false,
+    current_period_end: '2026-03-15T12:00:00Z',
+  };
+
+  it('says "Ends on <date>" in amber for a plan set to cancel until it has ended, never "Canceled"', () => {
+    const ending = { ...base, cancel_at_period_end: true, ends_at: base.current_period_end };
+    expect(describeSubscriptionStatus(ending)).toEqual([
+      `Ends on ${formatDate(base.current_period_end)}`,
+      'warn',
+    ]);
+    expect(describeSubscriptionStatus(base)).toEqual(['Active', 'ok']);
+    expect(
+      describeSubscriptionStatus({ ...ending, status: 'canceled', ended_at: '2026-03-15T12:00:00Z' }),
+    ).toEqual(['Canceled', 'neutral']);
   });
 });

@@ -26,8 +26,24 @@ export const SUBSCRIPTION_STATUS_LABELS = Object.fromEntries(
   Object.entries(STATUS).map(([status, [label]]) => [status, label]),
 ) as Record<SubscriptionStatus, string>;
 
-export function SubscriptionStatusBadge({ status }: { status: SubscriptionStatus }) {
-  const [label, tone] = STATUS[status];
+type BadgeFields = Pick<
+  Subscription,
+  'status' | 'ended_at' | 'ends_at' | 'cancel_at_period_end' | 'current_period_end'
+>;
+
+/**
+ * The badge's words and tone: a plan set to cancel at its period's end still runs until then, so
+ * it reads "Ends on <date>" (amber) rather than a status that would call it canceled or active.
+ */
+export function describeSubscriptionStatus(subscription: BadgeFields): [string, Tone] {
+  if (subscription.cancel_at_period_end && !hasEnded(subscription)) {
+    return [`Ends on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}`, 'warn'];
+  }
+  return STATUS[subscription.status];
+}
+
+export function SubscriptionStatusBadge({ subscription }: { subscription: BadgeFields }) {
+  const [label, tone] = describeSubscriptionStatus(subscription);
   return (
     <span className={`badge badge-${tone}`} data-testid="subscription-status">
       {label}

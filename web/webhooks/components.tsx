@@ -1,6 +1,10 @@
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/events/schemas';
-import { WEBHOOK_FORMATS } from '../../domain/webhooks/rules';
+import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
+import { WEBHOOK_FORMATS, WEBHOOK_URL_MESSAGES } from '../../domain/webhooks/rules';
+import { FormField } from '../checkouts/fields';
+import type { FormWords } from '../forms/messages';
+import { choiceWords, textWords, URL_WORDS } from '../forms/words';
 import './webhooks.css';
 
 const FORMAT_LABELS: Record<(typeof WEBHOOK_FORMATS)[number], string> = {
@@ -9,27 +13,57 @@ const FORMAT_LABELS: Record<(typeof WEBHOOK_FORMATS)[number], string> = {
   slack: 'Slack',
 };
 
-/** URL, format and events of an endpoint, as named form fields (`url`, `format`, `events`). */
+/**
+ * The words of the endpoint forms: the URL's two refusals are the API's own sentences (not a web
+ * address; not https), and a refusal of the deployment (a private address) keeps its sentence.
+ */
+export const ENDPOINT_WORDS: FormWords = {
+  url: {
+    invalid_format: WEBHOOK_URL_MESSAGES.notAUrl,
+    custom: WEBHOOK_URL_MESSAGES.notHttps,
+    ...URL_WORDS,
+    other: WEBHOOK_URL_MESSAGES.notAUrl,
+  },
+  format: choiceWords('format'),
+  events: { other: 'Choose the events again: one of them is not known.' },
+  'events.*': { other: 'Choose the events again: one of them is not known.' },
+  secret: textWords(255),
+};
+
+/**
+ * URL, format and events of an endpoint, as named form fields (`url`, `format`, `events`), with
+ * the URL's error under it. An endpoint without events is warned about once the seller is filling
+ * the form in (or editing one that has none), not on the empty form of a new one.
+ */
 export function EndpointFields(props: {
   url?: string;
   format?: string;
   events?: readonly WebhookEventType[];
+  errors?: Record<string, string>;
 }) {
   const [events, setEvents] = useState<WebhookEventType[]>([...(props.events ?? [])]);
+  const [isFilledIn, setFilledIn] = useState(props.events !== undefined);
   const allChecked = events.length === WEBHOOK_EVENT_TYPES.length;
+  const choose = (chosen: WebhookEventType[]) => {
+    setFilledIn(true);
+    setEvents(chosen);
+  };
   return (
     <>
-      <label className="field">
-        <span>Endpoint URL</span>
-        <input
-          name="url"
-          type="url"
-          inputMode="url"
-          defaultValue={props.url ?? ''}
-          placeholder="https://"
-          required
-        />
-      </label>
+      <FormField label="Endpoint URL" field="url" error={props.errors?.url} required className="field">
+        {(control) => (
+          <input
+            {...control}
+            name="url"
+            type="url"
+            inputMode="url"
+            maxLength={TEXT_MAX_LENGTH.url}
+            defaultValue={props.url ?? ''}
+            placeholder="https://"
+            onInput={(event) => setFilledIn(isFilledIn || event.currentTarget.value.trim() !== '')}
+          />
+        )}
+      </FormField>
       <label className="field">
         <span>Format</span>
         <select aria-label="Format" name="format" defaultValue={props.format ?? 'raw'}>
@@ -46,11 +80,12 @@ export function EndpointFields(props: {
           <input
             type="checkbox"
             checked={allChecked}
-            onChange={() => setEvents(allChecked ? [] : [...WEBHOOK_EVENT_TYPES])}
+            onChange={() => choose(allChecked ? [] : [...WEBHOOK_EVENT_TYPES])}
           />
           All events
         </label>
-        {events.length === 0 ? <NoEventsWarning /> : null}
+        {events.length === 0 && isFilledIn ? <NoEventsWarning /> : null}
+        {props.errors?.events ? <p className="field-error">{props.errors.events}</p> : null}
         <div className="event-grid">
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="checkbox">
@@ -60,9 +95,7 @@ export function EndpointFields(props: {
                 value={type}
                 checked={events.includes(type)}
                 onChange={(event) =>
-                  setEvents(
-                    event.target.checked ? [...events, type] : events.filter((other) => other !== type),
-                  )
+                  choose(event.target.checked ? [...events, type] : events.filter((other) => other !== type))
                 }
               />
               {type}

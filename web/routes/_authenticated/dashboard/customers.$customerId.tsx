@@ -124,7 +124,7 @@ function CustomerSubscriptions({ customerId }: { customerId: string }) {
           },
           {
             header: 'Status',
-            cell: (subscription) => <SubscriptionStatusBadge status={subscription.status} />,
+            cell: (subscription) => <SubscriptionStatusBadge subscription={subscription} />,
           },
           { header: 'Amount', cell: (subscription) => describeSubscriptionPrice(subscription) },
           { header: 'Next renewal', cell: (subscription) => describeRenewal(subscription) },

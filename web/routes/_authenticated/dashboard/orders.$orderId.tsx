@@ -75,7 +75,7 @@ function OrderPage() {
             {data.customer.name ? ` (${data.customer.name})` : ''}
           </dd>
           <dt>Product</dt>
-          <dd>{data.product.name}</dd>
+          <dd>{data.description}</dd>
           <dt>Billing reason</dt>
           <dd>{BILLING_REASON_LABELS[data.billing_reason]}</dd>
           {data.subscription_id ? (

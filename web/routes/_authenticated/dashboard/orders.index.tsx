@@ -156,7 +156,7 @@ function Orders({ organizationId }: { organizationId: string }) {
           },
           {
             header: sortHeader('Product', 'product'),
-            cell: (order) => <Truncated text={order.product.name} />,
+            cell: (order) => <Truncated text={order.description} />,
           },
           {
             header: sortHeader('Amount', 'amount', 'desc'),

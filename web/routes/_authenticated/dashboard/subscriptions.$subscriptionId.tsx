@@ -138,7 +138,7 @@ function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
       <dl className="details" data-testid="subscription-details">
         <dt>Status</dt>
         <dd>
-          <SubscriptionStatusBadge status={subscription.status} />
+          <SubscriptionStatusBadge subscription={subscription} />
         </dd>
         <dt>Customer</dt>
         <dd>
@@ -160,7 +160,8 @@ function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
         <dd data-testid="subscription-renewal">{describeRenewal(subscription)}</dd>
         {subscription.canceled_at ? (
           <>
-            <dt>Canceled</dt>
+            {/* Asked for, not done, while a plan set to end at its period's end still runs. */}
+            <dt>{hasEnded(subscription) ? 'Canceled' : 'Cancellation asked'}</dt>
             <dd data-testid="subscription-cancellation">
               {formatDateTime(subscription.canceled_at)}
               {cancellationReason ? ` · ${CANCELLATION_REASON_LABELS[cancellationReason]}` : ''}

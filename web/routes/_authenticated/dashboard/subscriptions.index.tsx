@@ -90,7 +90,7 @@ function Subscriptions({ organizationId }: { organizationId: string }) {
         columns={[
           {
             header: 'Status',
-            cell: (subscription) => <SubscriptionStatusBadge status={subscription.status} />,
+            cell: (subscription) => <SubscriptionStatusBadge subscription={subscription} />,
           },
           {
             header: 'Customer',

@@ -127,7 +127,7 @@ function ClockCustomer({ customerId, isAdvancing }: { customerId: string; isAdva
             <Link to="/dashboard/subscriptions/$subscriptionId" params={{ subscriptionId: subscription.id }}>
               <Truncated text={subscription.product.name} />
             </Link>
-            <SubscriptionStatusBadge status={subscription.status} />
+            <SubscriptionStatusBadge subscription={subscription} />
             <span>
               {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
             </span>

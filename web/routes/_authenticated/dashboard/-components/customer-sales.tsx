@@ -82,7 +82,7 @@ export function CustomerOrders({
         columns={[
           { header: 'Order', cell: (order) => <OrderNumberLink orderId={order.id} /> },
           { header: 'Created', className: 'nowrap', cell: (order) => formatDateTime(order.created_at) },
-          { header: 'Product', cell: (order) => <Truncated text={order.product.name} /> },
+          { header: 'Product', cell: (order) => <Truncated text={order.description} /> },
           {
             header: 'Total',
             className: 'nowrap',

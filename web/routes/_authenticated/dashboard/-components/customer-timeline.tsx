@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { CustomerTimelineEntry } from '../../../../../domain/customers/schemas';
 import { formatMoney } from '../../../../checkouts/money';
-import { Truncated } from '../../../../components';
+import { formatDate, Truncated } from '../../../../components';
 import { customerTimelineQuery } from '../../../../customers/queries';
 import { ORDER_STATUS_LABELS, REFUND_STATUS_LABELS } from '../../../../orders/status';
 import { TimelineCard, type TimelineTone } from '../../../../sales/timeline';
@@ -26,8 +26,13 @@ function describe(entry: CustomerTimelineEntry): { title: string; tone: Timeline
     }
     case 'subscription_started':
       return { title: `Subscribed to ${name}`, tone: 'ok' };
+    case 'subscription_changed':
+      return { title: `Switched from ${entry.previous_reference ?? 'another plan'} to ${name}`, tone: 'ok' };
     case 'subscription_canceled':
-      return { title: `Canceled ${name}`, tone: 'bad' };
+      // Set to end at the period's end: the plan goes on until then.
+      return entry.ends_at
+        ? { title: `Set ${name} to end on ${formatDate(entry.ends_at)}`, tone: 'warn' }
+        : { title: `Canceled ${name}`, tone: 'bad' };
     case 'subscription_ended':
       return { title: `${name} ended`, tone: 'quiet' };
     case 'benefit_granted':

@@ -9,6 +9,7 @@ import {
 import { sendJson } from '../../../../api';
 import { readDollars } from '../../../../catalog/format';
 import { productChoiceLabel } from '../../../../catalog/format';
+import { toMajorInput } from '../../../../checkouts/money';
 import { productsQuery } from '../../../../catalog/queries';
 import { FormField, focusFirstInvalid, type ControlProps } from '../../../../checkouts/fields';
 import {
@@ -18,7 +19,7 @@ import {
   type FormErrors,
   type FormWords,
 } from '../../../../forms/messages';
-import { countWords, dollarWords, nameWords, PERCENT_WORDS, readNumber } from '../../../../forms/words';
+import { countWords, dollarWords, nameWords, PERCENT_WORDS, readPercent } from '../../../../forms/words';
 import { toLocalInput } from '../../../../test-clocks/queries';
 import { FormButtons, ResourceForm } from '../../../../resources/resource-page';
 import '../../../../forms/forms.css';
@@ -44,7 +45,9 @@ const DISCOUNT_WORDS: FormWords = {
   duration_in_months: countWords('months', { min: 1, max: MAX_MONTHS }),
   max_redemptions: countWords('redemptions', { min: 1, max: MAX_REDEMPTIONS }),
   starts_at: { other: 'Choose a valid start date and time.' },
-  ends_at: { other: 'Choose an end after the start.' },
+  // The service says it with the wire's names ("ends_at must be after starts_at.") when the stored
+  // start is later than a new end.
+  ends_at: { other: 'Choose an end after the start.', value_error: 'Choose an end after the start.' },
   products: { too_big: `Choose at most ${MAX_PRODUCTS} products.` },
 };
 
@@ -70,7 +73,7 @@ function toDraft(discount: Discount | null): Draft {
     name: discount?.name ?? '',
     code: discount?.code ?? '',
     type: discount?.type ?? 'percentage',
-    amount: discount?.amount === undefined ? '' : String(discount.amount / 100),
+    amount: discount?.amount === undefined ? '' : toMajorInput(discount.amount, discount.currency ?? 'usd'),
     percent: discount?.basis_points === undefined ? '' : String(discount.basis_points / 100),
     duration: discount?.duration ?? 'once',
     months: discount?.duration_in_months === undefined ? '' : String(discount.duration_in_months),
@@ -88,7 +91,7 @@ function typingErrors(draft: Draft, withTerms: boolean): FormErrors | null {
   return fieldErrors({
     amount: withTerms && draft.type === 'fixed' ? readDollars(draft.amount).error : null,
     basis_points:
-      withTerms && draft.type === 'percentage' ? readNumber(draft.percent, PERCENT_TYPING).error : null,
+      withTerms && draft.type === 'percentage' ? readPercent(draft.percent, PERCENT_TYPING).error : null,
     duration_in_months:
       withTerms && draft.duration === 'repeating'
         ? count(draft.months, 'Enter a whole number of months.')
@@ -99,13 +102,12 @@ function typingErrors(draft: Draft, withTerms: boolean): FormErrors | null {
 
 /** The value and duration as the API takes them: cents, basis points, months. */
 function termsOf(draft: Draft) {
-  const percent = readNumber(draft.percent, PERCENT_TYPING).value;
   return {
     type: draft.type,
     duration: draft.duration,
     ...(draft.type === 'fixed'
       ? { amount: readDollars(draft.amount).cents, currency: 'usd' }
-      : { basis_points: percent === null ? null : Math.round(percent * 100) }),
+      : { basis_points: readPercent(draft.percent, PERCENT_TYPING).basisPoints }),
     ...(draft.duration === 'repeating'
       ? { duration_in_months: draft.months.trim() ? Number(draft.months) : null }
       : {}),

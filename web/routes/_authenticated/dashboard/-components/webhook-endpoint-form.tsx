@@ -4,12 +4,14 @@ import { webhookEndpointSchema } from '../../../../../domain/webhooks/schemas';
 import { sendJson } from '../../../../api';
 import { formValues } from '../../../../components';
 import { ResourceForm } from '../../../../resources/resource-page';
-import { checkedEvents, EndpointFields, SecretOnce } from '../../../../webhooks/components';
+import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { formErrorsInWords, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
+import { checkedEvents, ENDPOINT_WORDS, EndpointFields, SecretOnce } from '../../../../webhooks/components';
 import { generateWebhookSecret } from '../../../../webhooks/secret';
 
 export function WebhookEndpointForm({ organizationId }: { organizationId: string }) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [secret, setSecret] = useState<string | null>(null);
   // Remounts the fields after a creation, which empties them.
   const [generation, setGeneration] = useState(0);
@@ -31,27 +33,33 @@ export function WebhookEndpointForm({ organizationId }: { organizationId: string
         },
         webhookEndpointSchema,
       );
-      setError(null);
+      setErrors(NO_ERRORS);
       setSecret(chosen);
       setGeneration(generation + 1);
       await queryClient.invalidateQueries({ queryKey: ['webhook-endpoints', organizationId] });
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, ENDPOINT_WORDS));
+      requestAnimationFrame(() => focusFirstInvalid(form));
     }
   }
   return (
     <ResourceForm
       title="Add an endpoint"
       onSubmit={onSubmit}
-      error={error}
+      error={errors.form}
       notice={secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
       formKey={generation}
     >
-      <EndpointFields />
-      <label className="field">
-        <span>Signing secret (leave empty to generate one)</span>
-        <input name="secret" autoComplete="off" />
-      </label>
+      <EndpointFields errors={errors.fields} />
+      <FormField
+        label="Signing secret (leave empty to generate one)"
+        field="secret"
+        error={errors.fields.secret}
+        markOptional={false}
+        className="field"
+      >
+        {(control) => <input {...control} name="secret" autoComplete="off" maxLength={255} />}
+      </FormField>
       <div>
         <button type="submit">Add endpoint</button>
       </div>

@@ -11,7 +11,8 @@ import {
   formValues,
   SuccessNote,
 } from '../../../../components';
-import { checkedEvents, EndpointFields, SecretOnce } from '../../../../webhooks/components';
+import { formErrorsInWords, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
+import { checkedEvents, ENDPOINT_WORDS, EndpointFields, SecretOnce } from '../../../../webhooks/components';
 import { webhookEndpointQuery } from '../../../../webhooks/queries';
 import { generateWebhookSecret } from '../../../../webhooks/secret';
 import '../../../../webhooks/webhooks.css';
@@ -27,7 +28,7 @@ export function WebhookEndpointSettings({
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [saved, setSaved] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
 
@@ -43,11 +44,11 @@ export function WebhookEndpointSettings({
       await queryClient.invalidateQueries({ queryKey: ['webhook-endpoints'] });
       // Enabling or disabling changes the endpoint's health and its next retries.
       await queryClient.invalidateQueries({ queryKey: ['webhook-endpoint', endpoint.id, 'health'] });
-      setError(null);
+      setErrors(NO_ERRORS);
       setSaved(done);
       return true;
     } catch (failure) {
-      setError((failure as Error).message);
+      setErrors(formErrorsInWords(failure, ENDPOINT_WORDS));
       setSaved(null);
       return false;
     }
@@ -78,7 +79,12 @@ export function WebhookEndpointSettings({
         noValidate
       >
         <fieldset className="plain-fieldset stack" disabled={!canManage}>
-          <EndpointFields url={endpoint.url} format={endpoint.format} events={endpoint.events} />
+          <EndpointFields
+            url={endpoint.url}
+            format={endpoint.format}
+            events={endpoint.events}
+            errors={errors.fields}
+          />
         </fieldset>
         {canManage === false ? (
           <p className="muted">Only owners and admins can change this endpoint.</p>
@@ -110,14 +116,14 @@ export function WebhookEndpointSettings({
               onConfirm={() =>
                 deleteResource(`/v1/webhooks/endpoints/${endpoint.id}`)
                   .then(() => navigate({ to: '/dashboard/webhooks' }))
-                  .catch((failure: Error) => setError(failure.message))
+                  .catch((failure: Error) => setErrors({ fields: {}, form: failure.message }))
               }
             />
           </div>
         ) : null}
       </form>
       <SuccessNote message={saved} />
-      <ErrorNote message={error} />
+      <ErrorNote message={errors.form} />
     </Card>
   );
 }
