@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   deleteAccountEmail,
+  invitationEmail,
+  invitationReminderEmail,
   passwordResetEmail,
   verificationEmail,
   webhookEndpointDisabledEmail,
@@ -51,5 +53,27 @@ describe('webhook endpoint disabled email', () => {
       url: 'https://pay.example/',
     });
     expect(failing.text).toContain('last 10 events');
+  });
+});
+
+describe('invitation emails', () => {
+  it("give the expiry on the organization's clocks, naming the zone", () => {
+    const expiresAt = new Date('2026-11-24T23:30:00Z');
+    const invitation = invitationEmail({
+      inviterName: 'Ada',
+      organizationName: 'Acme',
+      role: 'admin',
+      url: 'https://tollgate.test/invitations/1',
+      expiresAt,
+      timeZone: 'Europe/Berlin',
+    });
+    expect(invitation.text).toContain('The invitation is open until November 25, 2026 at 12:30 AM GMT+1.');
+    const reminder = invitationReminderEmail({
+      organizationName: 'Acme',
+      url: 'https://tollgate.test/invitations/1',
+      expiresAt,
+      timeZone: 'UTC',
+    });
+    expect(reminder.text).toContain('expires on November 24, 2026 at 11:30 PM UTC.');
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
+import { TIME_ZONE_MAX_LENGTH } from '../dates/rules.js';
 import {
   emailAddressSchema,
   nameSchema,
@@ -49,8 +50,15 @@ export const organizationSchema = z.object({
   avatar_url: z.string().nullable(),
   email: z.string().nullable(),
   website: z.string().nullable(),
-  /** Our extension: the seller's postal address, printed in the invoice's seller block. */
-  address: addressSchema.nullable(),
+  address: addressSchema.nullable().meta({
+    description: "Tollgate extension: the seller's postal address, printed in the invoice's seller block.",
+    'x-tollgate': true,
+  }),
+  time_zone: z.string().meta({
+    description:
+      'Tollgate extension: the IANA time zone (e.g. Europe/Berlin) of the days and times people read in the dashboard, emails and invoices. UTC unless set.',
+    'x-tollgate': true,
+  }),
   socials: z.array(socialLinkSchema),
   details_submitted_at: z.iso.datetime({ offset: true }).nullable(),
   feature_settings: organizationFeatureSettingsSchema.nullable(),
@@ -90,6 +98,16 @@ const profileFields = {
   email: emailInputSchema.nullable().optional(),
   website: urlInputSchema.nullable().optional(),
   address: addressInputSchema.nullable().optional(),
+  time_zone: z
+    .string()
+    .min(1, 'Choose a time zone.')
+    .max(TIME_ZONE_MAX_LENGTH, 'Choose a time zone from the list, such as Europe/Berlin.')
+    .optional()
+    .meta({
+      description:
+        'Tollgate extension: the IANA time zone (e.g. Europe/Berlin) of the days and times people read in the dashboard, emails and invoices.',
+      'x-tollgate': true,
+    }),
   socials: z.array(socialLinkInputSchema).nullable().optional(),
   details: organizationDetailsSchema.nullable().optional(),
   feature_settings: z

@@ -14,6 +14,8 @@ import {
 } from './repository.js';
 import type { Organization, OrganizationCreate, OrganizationUpdate } from './schemas.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { knownTimeZones } from '../platform/repository.js';
+import { isKnownTimeZone } from '../dates/rules.js';
 import { organizationView } from './views.js';
 
 /** Seller-profile columns from a create/update body; absent and null fields leave columns alone. */
@@ -24,6 +26,7 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   if (input.email !== undefined) data.email = input.email;
   if (input.website !== undefined) data.website = input.website;
   if (input.address !== undefined) data.address = input.address ?? Prisma.DbNull;
+  if (input.time_zone !== undefined) data.timeZone = input.time_zone;
   if (input.socials) data.socials = input.socials;
   if (input.details) {
     data.details = input.details;
@@ -41,6 +44,19 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
     data.prorationBehavior = input.subscription_settings.proration_behavior;
   }
   return data;
+}
+
+/**
+ * A time zone both PostgreSQL (the metrics cut the organization's days by it) and Intl (emails,
+ * invoices and pages write its dates) know: an IANA name, not one of PostgreSQL's `posix/…` aliases.
+ */
+async function checkTimeZone(db: Db, input: OrganizationUpdate): Promise<void> {
+  const zone = input.time_zone;
+  if (zone === undefined || (isKnownTimeZone(zone) && (await knownTimeZones(db.sql)).has(zone))) return;
+  throw new InvalidFieldError(
+    ['body', 'time_zone'],
+    `Unknown time zone: ${input.time_zone}. Choose an IANA name such as Europe/Berlin.`,
+  );
 }
 
 const SORT_COLUMNS = { created_at: 'createdAt', slug: 'slug', name: 'name' } as const;
@@ -80,6 +96,7 @@ export async function updateOrganization(
   if (access === 'read') {
     throw new AppError('NotPermitted', 'Only owners and admins can update the organization.');
   }
+  await checkTimeZone(db, input);
   const now = new Date();
   return db.$transaction(async (tx) => {
     const row = await updateOrganizationProfile(tx, id, profileData(input, now));
@@ -147,6 +164,7 @@ export async function createOrganization(
     throw new AppError('NotPermitted', 'Organizations are created by signed-in users, not access tokens.');
   }
   const ownerId = caller.userId;
+  await checkTimeZone(db, input);
   if (await findOrganizationBySlug(db, input.slug)) {
     throw new InvalidFieldError(['body', 'slug'], 'An organization with this slug already exists.');
   }

@@ -21,6 +21,7 @@ import {
   subscriptionStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
+import { DOCUMENT_LOCALE, formatDay } from '../dates/rules.js';
 import { customBenefitNotes } from '../orders/receipts.js';
 import { customerPortalUrl, RECEIPT_SIGN_IN_TTL_MS } from '../customer-sessions/rules.js';
 import { openCustomerSession } from '../customer-sessions/service.js';
@@ -714,13 +715,14 @@ export async function notifySubscriptionPaymentFailed(
       productName: row.product.name,
       amount: formatMoney(order.totalAmount, order.currency),
       reason: input.reason,
-      nextAttemptOn: input.nextAttemptAt ? emailDate(new Date(input.nextAttemptAt)) : null,
+      nextAttemptOn: input.nextAttemptAt ? emailDate(new Date(input.nextAttemptAt), row) : null,
     }),
   });
 }
 
-const emailDate = (date: Date) =>
-  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** A day in the buyer's email: the seller's calendar (its time zone), in English. */
+const emailDate = (date: Date, row: SubscriptionStepRow) =>
+  formatDay(date, { timeZone: row.organization.timeZone, locale: DOCUMENT_LOCALE, style: 'long' });
 
 const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
   organizationName: row.organization.name,
@@ -761,7 +763,7 @@ export async function notifySubscription(
           portalUrl: customerPortalUrl(ctx.publicUrl, row.organization.slug, token),
           amount: formatMoney(row.amount, row.currency),
           interval: row.recurringInterval as RecurringInterval,
-          nextPaymentOn: emailDate(row.currentPeriodEnd),
+          nextPaymentOn: emailDate(row.currentPeriodEnd, row),
           benefitNotes: await customBenefitNotes(ctx.db.sql, row.product.id),
         }),
       });
@@ -771,7 +773,7 @@ export async function notifySubscription(
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `subscription:${row.id}:canceled:${row.canceledAt.toISOString()}`,
-        ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt) }),
+        ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt, row) }),
       });
     case 'receipt': {
       const order = inHand?.order ?? (await findOrderWithItems(ctx.db.sql, notice.orderId));
@@ -784,8 +786,8 @@ export async function notifySubscription(
           ...base,
           amount: formatMoney(order.totalAmount, order.currency),
           card: card?.brand && card.last4 ? `${card.brand} card ending ${card.last4}` : null,
-          periodStart: emailDate(row.currentPeriodStart),
-          periodEnd: emailDate(row.currentPeriodEnd),
+          periodStart: emailDate(row.currentPeriodStart, row),
+          periodEnd: emailDate(row.currentPeriodEnd, row),
           lines: order.items.map((item) => ({
             label: item.label,
             amount: formatMoney(item.amount, order.currency),
