@@ -346,3 +346,34 @@ export function portalSignInCodeEmail(input: {
     input.sellerName,
   );
 }
+
+/**
+ * To a member of the seller's organization, once per paid order (unless they switched it off in
+ * their notification settings): what sold, to whom, for how much, and where the order is.
+ */
+export function newOrderEmail(input: {
+  memberName: string;
+  organizationName: string;
+  /** `orderNumber`, as the buyer's receipt and every page write it. */
+  orderNumber: string;
+  productName: string;
+  /** The total the buyer paid, tax included. */
+  amount: string;
+  customer: string;
+  /** When it was placed, on the organization's clocks. */
+  placedAt: string;
+  orderUrl: string;
+  settingsUrl: string;
+}): RenderedEmail {
+  return render(
+    `New order ${input.orderNumber}: ${input.productName} for ${input.amount}`,
+    greet(input.memberName),
+    [
+      `${input.customer} bought ${input.productName} from ${input.organizationName} for ${input.amount}.`,
+      `Order number: ${input.orderNumber}`,
+      `Placed on ${input.placedAt}.`,
+      `You get this email for each paid order. To stop it, switch off "New order" emails in your notification settings: ${input.settingsUrl}`,
+    ],
+    { label: 'Open the order', url: input.orderUrl },
+  );
+}

@@ -157,3 +157,22 @@ export const sellerProfileInputSchema = z.object({
   allowCustomerUpdates: z.boolean().optional(),
   prorationBehavior: prorationBehaviorSchema.optional(),
 });
+
+/** The signed-in member's own notifications from one organization (our extension). */
+export const notificationSettingsSchema = z.object({
+  new_order_email: z.boolean().meta({
+    description: 'Whether this member gets the "New order" email for each paid order of the organization.',
+  }),
+  new_order_email_default: z.boolean().meta({
+    description:
+      "What this member's role gets unless they choose: on for owners and admins, off for members.",
+  }),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
+export const notificationSettingsUpdateSchema = z.strictObject({
+  new_order_email: z.boolean().nullable().meta({
+    description: "true or false: the member's own choice; null: back to their role's default.",
+  }),
+});
+export type NotificationSettingsUpdate = z.infer<typeof notificationSettingsUpdateSchema>;

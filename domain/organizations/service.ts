@@ -1,6 +1,14 @@
 import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import {
+  getsNewOrderEmail,
+  hasAnyRole,
+  NEW_ORDER_EMAIL_ROLES,
+  ORDER_READERS,
+  ORGANIZATION_MANAGERS,
+  type Caller,
+} from '../access/rules.js';
+import { findMemberNotificationChoice, setMemberNewOrderEmail } from '../access/repository.js';
 import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
 import { recordEvent } from '../events/repository.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
@@ -12,7 +20,13 @@ import {
   updateOrganizationProfile,
   updateOrganizationRow,
 } from './repository.js';
-import type { Organization, OrganizationCreate, OrganizationUpdate } from './schemas.js';
+import type {
+  NotificationSettings,
+  NotificationSettingsUpdate,
+  Organization,
+  OrganizationCreate,
+  OrganizationUpdate,
+} from './schemas.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { knownTimeZones } from '../platform/repository.js';
 import { isKnownTimeZone } from '../dates/rules.js';
@@ -171,4 +185,47 @@ export async function createOrganization(
   const { id } = await createForUser({ name: input.name, slug: input.slug, userId: ownerId });
   const row = await updateOrganizationProfile(db, id, profileData(input, new Date()));
   return organizationView(row);
+}
+
+/**
+ * The signed-in caller's own membership, for their notification settings: a token has no member
+ * behind it (403), and an organization the caller is not a member of is not found (404).
+ */
+async function ownMembership(db: Db, caller: Caller, organizationId: string) {
+  if (caller.kind !== 'user_session') {
+    throw new AppError(
+      'NotPermitted',
+      'Notification settings belong to a signed-in member; an access token has none.',
+    );
+  }
+  const member = await findMemberNotificationChoice(db, organizationId, caller.userId);
+  if (!member) throw new AppError('ResourceNotFound', 'Organization not found');
+  return member;
+}
+
+const notificationSettingsOf = (member: { role: string; newOrderEmail: boolean | null }) => ({
+  new_order_email: getsNewOrderEmail(member),
+  new_order_email_default: hasAnyRole(member.role, NEW_ORDER_EMAIL_ROLES),
+});
+
+export async function getNotificationSettings(
+  db: Db,
+  caller: Caller,
+  organizationId: string,
+): Promise<NotificationSettings> {
+  return notificationSettingsOf(await ownMembership(db, caller, organizationId));
+}
+
+/** Changes the caller's own choice only: the operation names no member, so no one sets another's. */
+export async function updateNotificationSettings(
+  db: Db,
+  caller: Caller,
+  organizationId: string,
+  input: NotificationSettingsUpdate,
+): Promise<NotificationSettings> {
+  const member = await ownMembership(db, caller, organizationId);
+  if (input.new_order_email === true && !hasAnyRole(member.role, ORDER_READERS)) {
+    throw new AppError('NotPermitted', 'Your role may not see orders, so it gets no "New order" email.');
+  }
+  return notificationSettingsOf(await setMemberNewOrderEmail(db, member.id, input.new_order_email));
 }
