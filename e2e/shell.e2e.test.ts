@@ -199,7 +199,7 @@ describe('the dashboard shell in Chromium', () => {
     await field.fill(order.id);
     await results
       .getByRole('group', { name: 'Orders' })
-      .getByRole('option', { name: new RegExp(`^Order ${order.id.slice(0, 8)}`) })
+      .getByRole('option', { name: new RegExp(`^Order ${order.id.slice(0, 8).toUpperCase()}`) })
       .click();
     await poll('the order page', async () =>
       path(seller) === `/dashboard/orders/${order.id}` ? true : undefined,

@@ -13,6 +13,7 @@ import { countOf } from '../../../sales/format';
 import { EmptyHint } from '../../../sales/list-controls';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
 import { CopyUrl, linkName } from './-components/checkout-link-url';
+import { PageTitle } from '../../../shell/page-title';
 
 /** The latest checkouts of the link: its first page, newest first. */
 const recentCheckouts = (linkId: string) => ({ checkoutLinkId: linkId, sorting: '-created_at' });
@@ -29,6 +30,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/checkout-links/$
 });
 
 function CheckoutLinkPage() {
+  const { linkId } = Route.useParams();
+  const link = useQuery(checkoutLinkQuery(linkId));
+  return (
+    <>
+      <PageTitle title={link.data ? linkName(link.data) : 'Checkout link'} />
+      <CheckoutLinkPageContent />
+    </>
+  );
+}
+
+function CheckoutLinkPageContent() {
   const { linkId } = Route.useParams();
   const { organizationId, session } = Route.useRouteContext();
   const canManage = useCanManageActiveOrganization(session.user.id);

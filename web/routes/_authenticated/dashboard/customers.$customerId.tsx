@@ -20,6 +20,7 @@ import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
 import { CustomerEditForm } from './-components/customer-edit-form';
 import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
 import { CustomerTimeline } from './-components/customer-timeline';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
   loader: ({ context, params }) => {
@@ -33,6 +34,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/customers/$custo
 });
 
 function CustomerPage() {
+  const { customerId } = Route.useParams();
+  const customer = useQuery(customerStateQuery(customerId)).data;
+  return (
+    <>
+      <PageTitle title={customer ? customer.name?.trim() || customer.email : 'Customer'} />
+      <CustomerPageContent />
+    </>
+  );
+}
+
+function CustomerPageContent() {
   const { customerId } = Route.useParams();
   const state = useQuery(customerStateQuery(customerId));
   if (state.error) return <ErrorNote message={state.error.message} />;

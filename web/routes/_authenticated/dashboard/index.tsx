@@ -5,6 +5,7 @@ import { DEFAULT_OVERVIEW_RANGE, OVERVIEW_RANGE_IDS, overviewWindows } from '../
 import { Overview } from '../../../overview/overview';
 import { hasOrdersQuery, metricsQuery } from '../../../overview/queries';
 import { CreateOrganizationForm } from './-components/create-organization-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/')({
   validateSearch: z.object({ range: z.enum(OVERVIEW_RANGE_IDS).optional().catch(undefined) }),
@@ -19,11 +20,20 @@ export const Route = createFileRoute('/_authenticated/dashboard/')({
   component: DashboardHome,
 });
 
+function DashboardHome() {
+  return (
+    <>
+      <PageTitle title="Overview" />
+      <DashboardHomeContent />
+    </>
+  );
+}
+
 /**
  * The landing page: the active organization's Overview (its members have a page of their own).
  * Without one, what a new seller needs first: an organization.
  */
-function DashboardHome() {
+function DashboardHomeContent() {
   const { organizationId } = Route.useRouteContext();
   const range = Route.useSearch().range ?? DEFAULT_OVERVIEW_RANGE;
   const navigate = useNavigate({ from: Route.fullPath });

@@ -14,6 +14,7 @@ import { canManage } from '../../../organizations/roles';
 import type { ActiveOrganization } from '../../../organizations/types';
 import { ORGANIZATION_CODES, ORGANIZATION_WORDS } from '../../../organizations/words';
 import { DeleteOrganization } from './-components/delete-organization';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/settings')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -25,6 +26,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/settings')({
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
 function SettingsPage() {
+  return (
+    <>
+      <PageTitle title="Organization settings" />
+      <SettingsPageContent />
+    </>
+  );
+}
+
+function SettingsPageContent() {
   const active = authClient.useActiveOrganization();
   const organizations = authClient.useListOrganizations();
   if (!active.data) return <p>Create or choose an organization to see its settings.</p>;
