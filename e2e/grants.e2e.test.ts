@@ -303,7 +303,7 @@ describe('benefit grants in the dashboard, and the portal’s cancel and keep, i
     await member.getByLabel('Username', { exact: true }).fill(`mia_${suffix}`);
     await member.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await member.getByRole('button', { name: 'Create account' }).click();
-    await member.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await member.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     const user = await env.database.db.user.findUniqueOrThrow({
       where: { email: `mia-${suffix}@example.test` },
     });

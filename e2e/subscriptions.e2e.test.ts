@@ -278,7 +278,7 @@ describe('subscriptions in Chromium', () => {
     await member.getByLabel('Username', { exact: true }).fill(`mo_${suffix}`);
     await member.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await member.getByRole('button', { name: 'Create account' }).click();
-    await member.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await member.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     const user = await env.database.db.user.findUniqueOrThrow({
       where: { email: `mo-${suffix}@example.test` },
     });

@@ -22,10 +22,11 @@ export function NotificationSettingsCard({ organizationId }: { organizationId: s
   const queryClient = useQueryClient();
   const settings = useQuery(notificationSettingsQuery(organizationId));
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The box follows the click at once; the answer (or a refusal) settles it.
+  const [choosing, setChoosing] = useState<boolean | null>(null);
 
   async function choose(newOrderEmail: boolean) {
-    setBusy(true);
+    setChoosing(newOrderEmail);
     setError(null);
     await sendJson(
       'PATCH',
@@ -36,7 +37,7 @@ export function NotificationSettingsCard({ organizationId }: { organizationId: s
       (saved) => queryClient.setQueryData(notificationSettingsQuery(organizationId).queryKey, saved),
       (failure: Error) => setError(failure.message),
     );
-    setBusy(false);
+    setChoosing(null);
   }
 
   return (
@@ -48,8 +49,8 @@ export function NotificationSettingsCard({ organizationId }: { organizationId: s
             <label className="checkbox">
               <input
                 type="checkbox"
-                checked={settings.data.new_order_email}
-                disabled={busy}
+                checked={choosing ?? settings.data.new_order_email}
+                disabled={choosing !== null}
                 onChange={(event) => void choose(event.target.checked)}
               />
               Email me each new order

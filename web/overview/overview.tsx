@@ -135,6 +135,7 @@ function OverviewCard(props: {
         title={`${spec.title} by ${interval}, ${label.toLowerCase()}`}
         formatValue={format}
         formatTick={axisFormat(spec.figure, current.currency)}
+        isFractional={spec.figure === 'rate'}
         seriesNames={{ current: label, previous: capitalized(previousWords) }}
         points={current.periods.map((period, index) => {
           const earlier = comparable ? previous.periods[index] : undefined;

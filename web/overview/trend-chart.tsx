@@ -63,6 +63,8 @@ export function TrendChart(props: {
   formatValue: (value: number) => string;
   /** Axis labels: shorter than `formatValue` ("$1.2K"). */
   formatTick: (value: number) => string;
+  /** Ratios (0 to 1) have ticks between the whole numbers; counts and minor units do not. */
+  isFractional?: boolean;
   /** What the chart shows, e.g. "Revenue by day, last 30 days". */
   title: string;
   seriesNames: { current: string; previous: string };
@@ -83,6 +85,7 @@ export function TrendChart(props: {
       <ComposedChart
         responsive
         data={points}
+        width="100%"
         height={CHART_HEIGHT}
         margin={{ top: 8, right: 4, bottom: 0, left: 0 }}
         title={props.title}
@@ -100,7 +103,7 @@ export function TrendChart(props: {
           width={48}
           tickLine={false}
           axisLine={false}
-          allowDecimals={false}
+          allowDecimals={props.isFractional ?? false}
           tickCount={3}
           tickFormatter={(value: number) => props.formatTick(value)}
           tick={{ fontSize: 11, fill: '#57606a' }}
