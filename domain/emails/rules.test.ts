@@ -3,6 +3,7 @@ import {
   deleteAccountEmail,
   invitationEmail,
   invitationReminderEmail,
+  newOrderEmail,
   passwordResetEmail,
   verificationEmail,
   webhookEndpointDisabledEmail,
@@ -75,5 +76,30 @@ describe('invitation emails', () => {
       timeZone: 'UTC',
     });
     expect(reminder.text).toContain('expires on November 24, 2026 at 11:30 PM UTC.');
+  });
+});
+
+describe('new order email', () => {
+  it('tells a member what sold, to whom, for how much, and links the order and the switch', () => {
+    const email = newOrderEmail({
+      memberName: 'Paula',
+      organizationName: 'Acme',
+      orderNumber: '3F2A91C0',
+      productName: 'Field guide',
+      amount: '$20.00',
+      customer: 'Ada Buyer (ada@example.test)',
+      placedAt: 'November 24, 2026 at 11:30 PM UTC',
+      orderUrl: 'https://tollgate.test/dashboard/orders/3f2a91c0',
+      settingsUrl: 'https://tollgate.test/dashboard/settings#notifications',
+    });
+    expect(email.subject).toBe('New order 3F2A91C0: Field guide for $20.00');
+    expect(email.text).toContain('Ada Buyer (ada@example.test) bought Field guide from Acme for $20.00.');
+    expect(email.text).toContain('Order number: 3F2A91C0');
+    expect(email.text).toContain('Placed on November 24, 2026 at 11:30 PM UTC.');
+    expect(email.text).toContain('Open the order: https://tollgate.test/dashboard/orders/3f2a91c0');
+    expect(email.text).toContain('https://tollgate.test/dashboard/settings#notifications');
+    expect(email.html).toContain(
+      '<a href="https://tollgate.test/dashboard/orders/3f2a91c0">Open the order</a>',
+    );
   });
 });

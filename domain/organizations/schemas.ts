@@ -98,16 +98,11 @@ const profileFields = {
   email: emailInputSchema.nullable().optional(),
   website: urlInputSchema.nullable().optional(),
   address: addressInputSchema.nullable().optional(),
-  time_zone: z
-    .string()
-    .min(1, 'Choose a time zone.')
-    .max(TIME_ZONE_MAX_LENGTH, 'Choose a time zone from the list, such as Europe/Berlin.')
-    .optional()
-    .meta({
-      description:
-        'Tollgate extension: the IANA time zone (e.g. Europe/Berlin) of the days and times people read in the dashboard, emails and invoices.',
-      'x-tollgate': true,
-    }),
+  time_zone: textSchema({ max: TIME_ZONE_MAX_LENGTH, min: 1 }).optional().meta({
+    description:
+      'Tollgate extension: the IANA time zone (e.g. Europe/Berlin) of the days and times people read in the dashboard, emails and invoices.',
+    'x-tollgate': true,
+  }),
   socials: z.array(socialLinkInputSchema).nullable().optional(),
   details: organizationDetailsSchema.nullable().optional(),
   feature_settings: z
