@@ -275,7 +275,7 @@ describe('the dashboard shell in Chromium', () => {
     const fits: Record<string, boolean> = {};
     for (const [name, target] of pages) {
       await phone.goto(`${env.baseUrl}${target}`);
-      await phone.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
+      await phone.getByRole('heading', { level: 1 }).waitFor();
       await phone.waitForLoadState('networkidle');
       expect(await navigation(phone).isVisible()).toBe(false);
       fits[name] = await hasNoHorizontalOverflow(phone);

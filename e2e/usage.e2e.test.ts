@@ -136,7 +136,7 @@ describe('usage in Chromium', () => {
       .getByRole('link', { name: 'Meters', exact: true })
       .click();
     await seller.getByTestId('meter-row').getByRole('link', { name: meterName }).click();
-    await seller.getByRole('heading', { name: meterName }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: meterName }).waitFor();
     const details = (await seller.getByTestId('meter-details').textContent()) ?? '';
     expect(details).toContain('name equals "api_call"');
     expect(details).toContain('count of events');
@@ -201,7 +201,7 @@ describe('usage in Chromium', () => {
     ).toBe(true);
 
     await adaRow.getByRole('link', { name: ada.name }).click();
-    await seller.getByRole('heading', { name: ada.email }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: ada.email }).waitFor();
   });
 
   it('says when a meter has no usage in the range instead of drawing an empty chart', async () => {
@@ -289,6 +289,6 @@ describe('usage in Chromium', () => {
     await seller.screenshot({ path: screenshotPath('usage-subscription'), fullPage: true });
 
     await row.getByRole('link', { name: meterName }).click();
-    await seller.getByRole('heading', { name: meterName }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: meterName }).waitFor();
   });
 });

@@ -61,7 +61,7 @@ function BenefitDetails({ benefit }: { benefit: Benefit }) {
   const note = benefit.type === 'custom' ? (benefit.properties.note as string | null) : null;
   const gives = describeBenefit(benefit);
   return (
-    <Card title={benefit.description}>
+    <Card title="Details">
       <dl className="details" data-testid="benefit-details">
         <dt>Type</dt>
         <dd>{BENEFIT_TYPE_LABELS[benefit.type]}</dd>

@@ -38,7 +38,7 @@ function CustomerPage() {
   const customer = useQuery(customerStateQuery(customerId)).data;
   return (
     <>
-      <PageTitle title={customer ? customer.name?.trim() || customer.email : 'Customer'} />
+      <PageTitle title={customer?.email ?? 'Customer'} />
       <CustomerPageContent />
     </>
   );
@@ -52,7 +52,7 @@ function CustomerPageContent() {
   const customer = state.data;
   return (
     <>
-      <Card title={customer.email}>
+      <Card title="Details">
         <dl className="details">
           <dt>Name</dt>
           <dd>{customer.name ?? '—'}</dd>

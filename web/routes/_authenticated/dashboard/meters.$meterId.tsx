@@ -58,7 +58,7 @@ function MeterPageContent() {
         <p>Loading…</p>
       ) : (
         <>
-          <Card title={meter.data.name}>
+          <Card title="Details">
             <dl className="details" data-testid="meter-details">
               <dt>Counts events where</dt>
               <dd>{describeFilter(meter.data.filter)}</dd>

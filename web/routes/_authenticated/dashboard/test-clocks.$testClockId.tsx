@@ -73,7 +73,7 @@ function TestClockPageContent() {
       <p>
         <Link to="/dashboard/test-clocks">← All test clocks</Link>
       </p>
-      <Card title={clockName(data)}>
+      <Card title="Details">
         <dl className="details" data-testid="test-clock-details">
           <dt>Time</dt>
           <dd data-testid="frozen-time">{formatDateTime(data.frozen_time)}</dd>
