@@ -94,10 +94,13 @@ describe('usage in Chromium', () => {
     const organization = await env.database.db.organization.findFirstOrThrow({
       where: { name: `Usage ${suffix}` },
     });
+    // As if set in Settings (e2e/product-pages.e2e.test.ts does that): the page reads it on loading.
     await env.database.db.organization.update({
       where: { id: organization.id },
       data: { timeZone: TIME_ZONE },
     });
+    await seller.reload();
+    await seller.getByRole('navigation', { name: 'Dashboard' }).waitFor();
     token = await createAccessToken(env.database.db, organization.id);
     polar = new Polar({ accessToken: token, serverURL: env.baseUrl });
 
