@@ -15,6 +15,7 @@ import {
   type CheckoutWorkflows,
 } from '../domain/checkouts/service.js';
 import type { Mailer } from '../domain/emails/mailer.js';
+import { sendNewOrderEmails } from '../domain/orders/new-order-emails.js';
 import { sendOrderReceipt } from '../domain/orders/receipts.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
@@ -52,6 +53,9 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       // A plan's first payment has its own email (the subscription workflow's "started").
       if (fulfilled.orderId && !fulfilled.orphan && !fulfilled.subscriptionId) {
         await sendOrderReceipt({ db: deps.db, publicUrl: deps.publicUrl }, deps.mailer, fulfilled.orderId);
+      }
+      if (fulfilled.orderId && !fulfilled.orphan) {
+        await sendNewOrderEmails({ db: deps.db, publicUrl: deps.publicUrl }, deps.mailer, fulfilled.orderId);
       }
       const { movedSubscriptionIds: _moved, ...outcome } = fulfilled;
       return outcome;

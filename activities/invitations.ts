@@ -36,6 +36,7 @@ export function createInvitationActivities({ db, mailer, publicUrl, workflows }:
               organizationName: invitation.organization.name,
               url,
               expiresAt: invitation.expiresAt,
+              timeZone: invitation.organization.timeZone,
             })
           : invitationEmail({
               inviterName: invitation.inviter.name,
@@ -43,6 +44,7 @@ export function createInvitationActivities({ db, mailer, publicUrl, workflows }:
               role: invitation.role ?? 'member',
               url,
               expiresAt: invitation.expiresAt,
+              timeZone: invitation.organization.timeZone,
             });
       const key =
         input.kind === 'reminder'

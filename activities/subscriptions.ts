@@ -1,4 +1,5 @@
 import type { Mailer } from '../domain/emails/mailer.js';
+import { sendNewOrderEmails } from '../domain/orders/new-order-emails.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import {
   collectSubscriptionOrder,
@@ -41,8 +42,14 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     loadSubscriptionState(subscriptionId: string) {
       return subscriptionWorkflowState(deps.db, subscriptionId);
     },
-    renewSubscription(input: { subscriptionId: string; index: number; nowMs: number }) {
-      return renewSubscription(ctx, deps.processor, deps.mailer, input);
+    async renewSubscription(input: { subscriptionId: string; index: number; nowMs: number }) {
+      const renewed = await renewSubscription(ctx, deps.processor, deps.mailer, input);
+      // Also after a retry that finds the renewal paid already: each email's key sends it once.
+      const { cycled } = renewed;
+      if (cycled.outcome === 'renewed' && cycled.orderId) {
+        await sendNewOrderEmails(ctx, deps.mailer, cycled.orderId);
+      }
+      return renewed;
     },
     collectSubscriptionOrder(input: {
       subscriptionId: string;
@@ -61,8 +68,12 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     }) {
       return notifySubscriptionPaymentFailed(ctx, deps.mailer, input);
     },
-    notifySubscription(notice: SubscriptionNotice) {
-      return notifySubscription(ctx, deps.mailer, notice);
+    async notifySubscription(notice: SubscriptionNotice) {
+      const outcome = await notifySubscription(ctx, deps.mailer, notice);
+      // A paid order's receipt goes with the seller's "New order" email (a renewal paid on a retry,
+      // a plan change billed at once).
+      if (notice.kind === 'receipt') await sendNewOrderEmails(ctx, deps.mailer, notice.orderId);
+      return outcome;
     },
     reportCaughtUpWithClock(input: { subscriptionId: string; frozenTimeMs: number }) {
       return reportCaughtUpWithClock(deps.db, input);

@@ -61,7 +61,7 @@ describe('catalog and webhook dashboard pages in Chromium', () => {
     await page.getByLabel('Username', { exact: true }).fill(`${first.toLowerCase()}_${suffix}`);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     const name = `Shop ${suffix}`;
     await page.getByLabel('Organization name', { exact: true }).fill(name);
     await page.getByRole('button', { name: 'Create organization' }).click();

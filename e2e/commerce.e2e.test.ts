@@ -35,9 +35,7 @@ describe('commerce pages in Chromium', () => {
     await page.getByLabel('Search customers', { exact: true }).fill('buyer one');
     await page.getByRole('link', { name: 'buyer.one@example.test' }).click();
     await page.getByRole('heading', { name: 'Granted benefits' }).waitFor();
-    expect(await page.getByRole('region', { name: 'buyer.one@example.test' }).textContent()).toContain(
-      'Buyer One',
-    );
+    expect(await page.getByRole('region', { name: 'Details' }).textContent()).toContain('Buyer One');
   });
 
   it('creates a benefit with the form of its type, and shows the API’s message for bad properties', async () => {

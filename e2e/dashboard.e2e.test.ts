@@ -47,7 +47,7 @@ describe('seller dashboard in Chromium', () => {
     await page.getByLabel('Username', { exact: true }).fill(who.username);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
   }
 
   async function signIn(page: Page, identifier: string, withPassword = password) {
@@ -187,7 +187,7 @@ describe('seller dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await signIn(page, tess.email);
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     await page.getByLabel('Active organization').selectOption(organization.id);
     await page.getByRole('link', { name: 'Teams' }).click();
     await confirm(page, `Remove ${organization.name}`);
@@ -368,7 +368,7 @@ describe('seller dashboard in Chromium', () => {
     await admin.getByRole('button', { name: 'Ban user', exact: true }).waitFor();
     expect((await bobUser()).banned).toBe(false);
     await signIn(bobPage, bob.email);
-    await bobPage.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await bobPage.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
 
     await admin.reload();
     await admin.getByTestId('session-row').first().waitFor();
@@ -465,7 +465,7 @@ describe('seller dashboard in Chromium', () => {
     await alert(page, 'Invalid email or password').waitFor();
     await page.getByLabel('Password', { exact: true }).fill(newPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
 
     // The same link again: its token was used up.
     await page.goto(link ?? '');

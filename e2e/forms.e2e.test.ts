@@ -42,7 +42,7 @@ describe('dashboard forms in Chromium', () => {
     await page.getByLabel('Username', { exact: true }).fill(who.username);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
   }
 
   const label = (page: Page, text: string) => page.getByLabel(text, { exact: true });

@@ -191,7 +191,7 @@ describe('benefit grants in the dashboard, and the portal’s cancel and keep, i
     await navigation(seller, 'Benefits').click();
     await seller.getByTestId('benefit-row').filter({ hasText: 'tollgate-dev/desktop (pull)' }).waitFor();
     await seller.getByRole('link', { name: benefitNames.repository }).click();
-    await seller.getByRole('region', { name: benefitNames.repository }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: benefitNames.repository }).waitFor();
     expect(await seller.getByTestId('benefit-details').textContent()).toContain('GitHub repository access');
     const row = seller.getByTestId('benefit-grant-row');
     await row.waitFor();
@@ -218,7 +218,7 @@ describe('benefit grants in the dashboard, and the portal’s cancel and keep, i
     await seller.getByRole('link', { name: '← All benefits' }).click();
     await seller.getByRole('link', { name: benefitNames.note }).click();
     await seller.getByTestId('benefit-grant-row').getByRole('link', { name: buyerEmail }).click();
-    await seller.getByRole('region', { name: buyerEmail }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: buyerEmail }).waitFor();
   });
 
   it('follows the subscriber cancelling in the portal, then keeping the plan, on the subscription page', async () => {
@@ -303,7 +303,7 @@ describe('benefit grants in the dashboard, and the portal’s cancel and keep, i
     await member.getByLabel('Username', { exact: true }).fill(`mia_${suffix}`);
     await member.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await member.getByRole('button', { name: 'Create account' }).click();
-    await member.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await member.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     const user = await env.database.db.user.findUniqueOrThrow({
       where: { email: `mia-${suffix}@example.test` },
     });

@@ -16,7 +16,7 @@ describe('identity in Chromium', () => {
     await page.getByLabel('Username', { exact: true }).fill(person.username);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
   }
 
   /** The members and invitations cards have a page of their own, under Settings in the sidebar. */
@@ -61,7 +61,7 @@ describe('identity in Chromium', () => {
     await invitee.goto(link ?? '');
     await invitee.getByText(`Widgets ${suffix}`).waitFor();
     await invitee.getByRole('button', { name: 'Accept invitation' }).click();
-    await invitee.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await invitee.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
 
     await owner.reload();
     const inviteeRow = owner.getByTestId('member-row').filter({ hasText: inviteeEmail });
@@ -139,7 +139,7 @@ describe('identity in Chromium', () => {
     await page.getByRole('heading', { name: 'Two-factor verification' }).waitFor();
     await page.getByLabel('Code from your authenticator app', { exact: true }).fill(totpCode(uri));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     expect(await page.getByText(`Signed in as ${email}`).isVisible()).toBe(true);
   });
 });

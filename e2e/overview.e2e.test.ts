@@ -9,6 +9,7 @@ import {
   seedRefund,
   seedSubscription,
 } from '../test/metrics-seed.js';
+import { hasNoHorizontalOverflow } from './portal-support.js';
 import { poll, recordPolicyViolations, screenshotPath, signUpSeller, useBrowserStack } from './support.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,6 +33,8 @@ describe('the Overview in Chromium', () => {
   it('shows a new seller how to get the first order', async () => {
     const context = await env.browser.newContext({
       locale: 'en-US',
+      timezoneId: 'UTC',
+      viewport: { width: 1366, height: 900 },
       extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.61' },
     });
     recordPolicyViolations(context, policyViolations);
@@ -156,18 +159,56 @@ describe('the Overview in Chromium', () => {
     expect(await change('checkout-conversion')).toBe('+15.0 pts');
     expect(await card('checkout-conversion').textContent()).toContain('2 paid of 5 checkouts');
 
-    // A bar a day, named for screen readers, and the 30 days before as the dashed line.
+    // A bar a day against axes of days and amounts, summed up for screen readers, and the 30 days
+    // before as the dashed line.
     const chart = card('revenue').getByTestId('trend-chart');
-    expect(await chart.getByTestId('trend-bar').count()).toBe(30);
-    expect(await chart.getAttribute('role')).toBe('img');
     const label = (await chart.getAttribute('aria-label')) ?? '';
     expect(label).toContain('Revenue by day, last 30 days: 30 bars');
     expect(label).toContain('the highest $100.00');
-    const values = await chart
-      .getByTestId('trend-bar')
-      .evaluateAll((bars) => bars.map((bar) => Number(bar.getAttribute('data-value'))));
-    expect(values.reduce((total, value) => total + value, 0)).toBe(14_000);
-    await seller.screenshot({ path: screenshotPath('overview'), fullPage: true });
+    const dayTick = (days: number) =>
+      new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+        daysAgo(days),
+      );
+    const dayLabel = (days: number) =>
+      new Intl.DateTimeFormat('en-US', {
+        weekday: 'short',
+        month: 'short',
+        day: 'numeric',
+        timeZone: 'UTC',
+      }).format(daysAgo(days));
+    const xTicks = await chart
+      .locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')
+      .allTextContents();
+    expect(xTicks.length).toBeGreaterThan(2);
+    expect(xTicks[0]).toBe(dayTick(29));
+    expect(xTicks.at(-1)).toBe(dayTick(0));
+    const yTicks = await chart
+      .locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value')
+      .allTextContents();
+    expect(yTicks[0]).toBe('$0');
+    expect(yTicks.at(-1)).toMatch(/^\$\d/);
+    await chart.locator('.trend-previous .recharts-line-curve').waitFor();
+    expect(await chart.locator('.trend-legend').textContent()).toBe('Last 30 daysThe 30 days before');
+
+    // Hovering the highest bar (10 days ago, $100) shows its value and the same day of the stretch
+    // before (40 days ago, $25).
+    const bars = chart.locator('.trend-current path.recharts-rectangle');
+    const heights = await bars.evaluateAll((paths) =>
+      paths.map((path) => path.getBoundingClientRect().height),
+    );
+    await bars.nth(heights.indexOf(Math.max(...heights))).hover();
+    const tooltip = chart.getByTestId('trend-tooltip');
+    await tooltip.waitFor();
+    expect(await tooltip.locator('.trend-tooltip-current').textContent()).toBe(`${dayLabel(10)}: $100.00`);
+    expect(await tooltip.locator('.trend-tooltip-previous').textContent()).toBe(`${dayLabel(40)}: $25.00`);
+
+    await seller.setViewportSize({ width: 1366, height: 900 });
+    await seller.screenshot({ path: screenshotPath('overview-1366'), fullPage: true });
+    await seller.setViewportSize({ width: 390, height: 844 });
+    await card('revenue').getByTestId('trend-chart').locator('.recharts-xAxis-tick-labels').waitFor();
+    expect(await hasNoHorizontalOverflow(seller)).toBe(true);
+    await seller.screenshot({ path: screenshotPath('overview-390'), fullPage: true });
+    await seller.setViewportSize({ width: 1366, height: 900 });
   });
 
   it('follows the range the seller picks', async () => {
@@ -176,12 +217,22 @@ describe('the Overview in Chromium', () => {
       (await figure('orders')) === '2' && (await figure('revenue')) === '$40.00' ? true : undefined,
     );
     expect(new URL(seller.url()).searchParams.get('range')).toBe('7d');
-    expect(await card('orders').getByTestId('trend-bar').count()).toBe(7);
+    expect(
+      await card('orders')
+        .locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value')
+        .last()
+        .textContent(),
+    ).toBe(
+      new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+        new Date(),
+      ),
+    );
+    expect(await card('orders').getByTestId('trend-chart').getAttribute('aria-label')).toContain('7 bars');
 
     await seller.getByLabel('Range').selectOption({ label: 'Last 12 months' });
     await poll('the last 12 months', async () =>
       (await figure('orders')) === '5' && (await figure('revenue')) === '$190.00' ? true : undefined,
     );
-    expect(await card('orders').getByTestId('trend-bar').count()).toBe(12);
+    expect(await card('orders').getByTestId('trend-chart').getAttribute('aria-label')).toContain('12 bars');
   });
 });

@@ -168,7 +168,7 @@ describe('sales pages in Chromium', () => {
     await seller.getByLabel('Label', { exact: true }).fill('Lamp launch, autumn');
     await seller.getByRole('button', { name: 'Save checkout link' }).click();
     await seller.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    await seller.getByRole('region', { name: 'Lamp launch, autumn' }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: 'Lamp launch, autumn' }).waitFor();
     const link = await env.database.db.checkoutLink.findFirstOrThrow({ where: { organizationId } });
     expect(link).toMatchObject({
       label: 'Lamp launch, autumn',

@@ -83,7 +83,7 @@ describe('subscriptions in Chromium', () => {
     await seller.getByLabel('Clock name').fill(clockName);
     await seller.getByRole('button', { name: 'Create test clock' }).click();
     // The new clock opens.
-    await seller.getByRole('heading', { name: clockName }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: clockName }).waitFor();
     await seller.getByTestId('test-clock-status').filter({ hasText: 'Ready' }).waitFor();
 
     // A time before the clock's own is refused, next to the field.
@@ -177,7 +177,7 @@ describe('subscriptions in Chromium', () => {
   it('advances the clock a month and shows the renewal order', async () => {
     await navigation(seller, 'Test clocks').click();
     await seller.getByRole('link', { name: clockName }).click();
-    await seller.getByRole('heading', { name: clockName }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: clockName }).waitFor();
     const status = seller.getByTestId('test-clock-status');
     // The new plan catches up with the clock's time first.
     await status.filter({ hasText: 'Ready' }).waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
@@ -278,7 +278,7 @@ describe('subscriptions in Chromium', () => {
     await member.getByLabel('Username', { exact: true }).fill(`mo_${suffix}`);
     await member.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
     await member.getByRole('button', { name: 'Create account' }).click();
-    await member.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+    await member.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     const user = await env.database.db.user.findUniqueOrThrow({
       where: { email: `mo-${suffix}@example.test` },
     });
@@ -303,7 +303,7 @@ describe('subscriptions in Chromium', () => {
 
     await navigation(member, 'Test clocks').click();
     await member.getByRole('link', { name: clockName }).click();
-    await member.getByRole('heading', { name: clockName }).waitFor();
+    await member.getByRole('heading', { level: 1, name: clockName }).waitFor();
     await member.getByText('Only owners and admins can advance test clocks and attach customers.').waitFor();
     expect(await member.getByRole('button', { name: 'Advance 1 month' }).count()).toBe(0);
     expect(await member.getByRole('button', { name: 'Delete test clock' }).count()).toBe(0);

@@ -52,7 +52,7 @@ export async function signUpSeller(
   await page.getByLabel('Username', { exact: true }).fill(handle);
   await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
   await page.getByLabel('Organization name', { exact: true }).fill(seller.organizationName);
   await page.getByRole('button', { name: 'Create organization' }).click();
   // The sidebar's navigation is drawn once the new organization is the active one, so its row is

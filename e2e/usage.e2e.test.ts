@@ -76,8 +76,9 @@ describe('usage in Chromium', () => {
     );
 
   it('prepares a seller with a count meter and two customers who used it over the last weeks', async () => {
+    // The browser lives elsewhere: the chart follows the organization's zone, not the viewer's.
     const context = await env.browser.newContext({
-      timezoneId: TIME_ZONE,
+      timezoneId: 'America/Los_Angeles',
       locale: 'en-US',
       extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.31' },
     });
@@ -93,6 +94,13 @@ describe('usage in Chromium', () => {
     const organization = await env.database.db.organization.findFirstOrThrow({
       where: { name: `Usage ${suffix}` },
     });
+    // As if set in Settings (e2e/product-pages.e2e.test.ts does that): the page reads it on loading.
+    await env.database.db.organization.update({
+      where: { id: organization.id },
+      data: { timeZone: TIME_ZONE },
+    });
+    await seller.reload();
+    await seller.getByRole('navigation', { name: 'Dashboard' }).waitFor();
     token = await createAccessToken(env.database.db, organization.id);
     polar = new Polar({ accessToken: token, serverURL: env.baseUrl });
 
@@ -130,13 +138,13 @@ describe('usage in Chromium', () => {
     ]);
   });
 
-  it('draws the meter by day of the browser’s time zone, with each range’s total', async () => {
+  it('draws the meter by day of the organization’s time zone, with each range’s total', async () => {
     await seller
       .getByRole('navigation', { name: 'Dashboard' })
       .getByRole('link', { name: 'Meters', exact: true })
       .click();
     await seller.getByTestId('meter-row').getByRole('link', { name: meterName }).click();
-    await seller.getByRole('heading', { name: meterName }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: meterName }).waitFor();
     const details = (await seller.getByTestId('meter-details').textContent()) ?? '';
     expect(details).toContain('name equals "api_call"');
     expect(details).toContain('count of events');
@@ -201,7 +209,7 @@ describe('usage in Chromium', () => {
     ).toBe(true);
 
     await adaRow.getByRole('link', { name: ada.name }).click();
-    await seller.getByRole('heading', { name: ada.email }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: ada.email }).waitFor();
   });
 
   it('says when a meter has no usage in the range instead of drawing an empty chart', async () => {
@@ -289,6 +297,6 @@ describe('usage in Chromium', () => {
     await seller.screenshot({ path: screenshotPath('usage-subscription'), fullPage: true });
 
     await row.getByRole('link', { name: meterName }).click();
-    await seller.getByRole('heading', { name: meterName }).waitFor();
+    await seller.getByRole('heading', { level: 1, name: meterName }).waitFor();
   });
 });

@@ -1,4 +1,5 @@
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
+import { DEFAULT_TIME_ZONE, formatDay, formatInstant, isKnownTimeZone } from '../domain/dates/rules';
 
 export function Field(props: {
   label: string;
@@ -100,18 +101,40 @@ export function ConfirmButton(props: {
   );
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+// Dates for people (domain/dates/rules.ts): the viewer's locale, the organization's time zone. The
+// page's frame (the dashboard's, the portal's) sets the zone with `DatesIn` before its pages render.
+let displayTimeZone = DEFAULT_TIME_ZONE;
+const viewerTimeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** A timestamp for people; `fallback` when there is none (e.g. "never"). */
-export function formatDateTime(value: string | Date | null | undefined, fallback = '—'): string {
-  return value ? dateTimeFormat.format(new Date(value)) : fallback;
+/**
+ * Shows the dates of `children` in `timeZone` (the organization's). A new zone mounts the pages
+ * anew, so every date on them changes with it.
+ */
+export function DatesIn({ timeZone, children }: { timeZone: string; children: ReactNode }) {
+  // A zone this browser cannot name (newer than its time zone data) falls back to UTC.
+  const zone = isKnownTimeZone(timeZone) ? timeZone : DEFAULT_TIME_ZONE;
+  // Set while rendering, before the children read it; the same value on every render of a zone.
+  displayTimeZone = zone;
+  return <Fragment key={zone}>{children}</Fragment>;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+/** The zone pages show dates in, for what says it in words ("Times are in Europe/Berlin"). */
+export function currentTimeZone(): string {
+  return displayTimeZone;
+}
+
+/**
+ * A timestamp for people; `fallback` when there is none (e.g. "never"). The zone is named when the
+ * viewer's own clocks differ, so "3:04 PM" never means two instants.
+ */
+export function formatDateTime(value: string | Date | null | undefined, fallback = '—'): string {
+  if (!value) return fallback;
+  return formatInstant(value, { timeZone: displayTimeZone, withZone: displayTimeZone !== viewerTimeZone });
+}
 
 /** A day for people (renewals, period ends), without the time. */
 export function formatDate(value: string | Date | null | undefined, fallback = '—'): string {
-  return value ? dateFormat.format(new Date(value)) : fallback;
+  return value ? formatDay(value, { timeZone: displayTimeZone }) : fallback;
 }
 
 /**

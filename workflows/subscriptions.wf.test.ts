@@ -17,6 +17,7 @@ import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';
 import { createRecordingSink } from '../test/stripe-factories.js';
 import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
+import { DOCUMENT_LOCALE, formatDay } from '../domain/dates/rules.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -361,8 +362,10 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const notices = await database.db.emailMessage.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:canceled:` } },
     });
+    // The end's day on the organization's calendar (UTC unless it chose a zone), in English.
+    const { endsAt } = await rowOf(subscription.id);
     expect(notices.map((email) => email.subject)).toEqual([
-      expect.stringMatching(/^Your Pro plan subscription will end on \d{1,2} \w+ \d{4}$/),
+      `Your Pro plan subscription will end on ${formatDay(endsAt!, { locale: DOCUMENT_LOCALE, style: 'long' })}`,
     ]);
   });
 

@@ -449,6 +449,85 @@ describe('GET /v1/metrics/', () => {
     });
   });
 
+  describe('time zones', () => {
+    it('cuts the days and months at the midnights of the time zone asked for', async () => {
+      const { db } = env.database;
+      const organization = await createOrganization(db);
+      const token = await createAccessToken(db, organization.id);
+      const catalog = await createMetricsCatalog(db, organization.id);
+      const buyer = await seedCustomer(db, organization.id, { createdAt: new Date('2025-03-01T12:00:00Z') });
+      const sell = (at: string) =>
+        seedOrder(db, {
+          organizationId: organization.id,
+          customerId: buyer.id,
+          productId: catalog.oneTime.productId,
+          netAmount: 1000,
+          createdAt: new Date(at),
+        });
+      // In New York: the evening of the 8th (UTC−5), then the 9th, when the clocks move to UTC−4,
+      // at noon and a minute before its midnight.
+      await sell('2025-03-09T03:30:00Z');
+      await sell('2025-03-09T12:00:00Z');
+      await sell('2025-03-10T03:59:00Z');
+      const days = async (timezone?: string) => {
+        const answer = await rawMetrics(token, {
+          start_date: '2025-03-08',
+          end_date: '2025-03-10',
+          interval: 'day',
+          ...(timezone ? { timezone } : {}),
+        });
+        expect(answer.status).toBe(200);
+        return (answer.body as MetricsResponse).periods.map((period) => [period.timestamp, period.orders]);
+      };
+      expect(await days('America/New_York')).toEqual([
+        ['2025-03-08T05:00:00.000Z', 1],
+        ['2025-03-09T05:00:00.000Z', 2],
+        ['2025-03-10T04:00:00.000Z', 0],
+      ]);
+      expect(await days()).toEqual([
+        ['2025-03-08T00:00:00.000Z', 0],
+        ['2025-03-09T00:00:00.000Z', 2],
+        ['2025-03-10T00:00:00.000Z', 1],
+      ]);
+
+      // 31 March 12:00 UTC is already 1 April in Auckland (UTC+13).
+      await sell('2025-03-31T12:00:00Z');
+      const months = await rawMetrics(token, {
+        start_date: '2025-03-01',
+        end_date: '2025-04-30',
+        interval: 'month',
+        timezone: 'Pacific/Auckland',
+      });
+      expect(
+        (months.body as MetricsResponse).periods.map((period) => [period.timestamp, period.orders]),
+      ).toEqual([
+        ['2025-02-28T11:00:00.000Z', 3],
+        ['2025-03-31T11:00:00.000Z', 1],
+      ]);
+    });
+
+    it('refuses a time zone it does not know, at timezone', async () => {
+      const answer = await rawMetrics(ours.token, {
+        start_date: '2025-01-01',
+        end_date: '2025-01-31',
+        interval: 'day',
+        timezone: 'Mars/Olympus_Mons',
+      });
+      expect(answer).toEqual({
+        status: 422,
+        body: {
+          detail: [
+            {
+              loc: ['query', 'timezone'],
+              msg: 'Unknown time zone: Mars/Olympus_Mons. Use an IANA name such as Europe/Berlin.',
+              type: 'value_error',
+            },
+          ],
+        },
+      });
+    });
+  });
+
   describe('organizations', () => {
     it("never counts another organization's business, and counts nothing for its id", async () => {
       const range = { start: '2025-01-01', end: '2025-06-30', interval: 'month' } as const;

@@ -203,6 +203,49 @@ describe('/v1/organizations', () => {
       expect(await env.database.db.outboxEvent.count()).toBe(0);
     });
 
+    it("keeps the organization's time zone: an IANA name, UTC until set, read by Polar's SDK all along", async () => {
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
+      const patch = (body: unknown) =>
+        fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const read = async () =>
+        (
+          (await (
+            await fetch(`${env.stack.baseUrl}/v1/organizations/${organization.id}`, {
+              headers: { authorization: `Bearer ${token}` },
+            })
+          ).json()) as { time_zone: string }
+        ).time_zone;
+      expect(await read()).toBe('UTC');
+
+      const changed = await patch({ time_zone: 'America/New_York' });
+      expect(changed.status).toBe(200);
+      expect(((await changed.json()) as { time_zone: string }).time_zone).toBe('America/New_York');
+      // The SDK of the seed's version knows nothing of the field and still reads the organization.
+      const fetched = await polarWith(token).organizations.get({ id: organization.id });
+      expect(fetched.id).toBe(organization.id);
+
+      // Not a zone at all, PostgreSQL's POSIX aliases (Intl knows none), a name too long: 422 at the field.
+      for (const zone of ['Mars/Olympus_Mons', 'posix/Europe/Berlin', 'Europe/'.padEnd(80, 'x'), '']) {
+        const refused = await patch({ time_zone: zone });
+        expect(refused.status).toBe(422);
+        const body = (await refused.json()) as { detail: { loc: string[]; msg: string }[] };
+        expect(body.detail).toHaveLength(1);
+        expect(body.detail[0]?.loc).toEqual(['body', 'time_zone']);
+      }
+      const unknown = (await (await patch({ time_zone: 'Mars/Olympus_Mons' })).json()) as {
+        detail: { msg: string }[];
+      };
+      expect(unknown.detail[0]?.msg).toBe(
+        'Unknown time zone: Mars/Olympus_Mons. Choose an IANA name such as Europe/Berlin.',
+      );
+      expect(await read()).toBe('America/New_York');
+    });
+
     it.each([
       ['owner', 200],
       ['admin', 200],
@@ -217,6 +260,102 @@ describe('/v1/organizations', () => {
         body: JSON.stringify({ website: 'https://acme.example' }),
       });
       expect(response.status).toBe(status);
+    });
+  });
+
+  describe('/v1/organizations/{id}/notification-settings', () => {
+    const settingsOf = (user: { sessionHeaders: () => Record<string, string> }, organizationId: string) =>
+      fetch(`${env.stack.baseUrl}/v1/organizations/${organizationId}/notification-settings`, {
+        headers: user.sessionHeaders(),
+      });
+    const choose = (
+      user: { sessionHeaders: () => Record<string, string> },
+      organizationId: string,
+      body: unknown,
+    ) =>
+      fetch(`${env.stack.baseUrl}/v1/organizations/${organizationId}/notification-settings`, {
+        method: 'PATCH',
+        headers: { ...user.sessionHeaders(), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    it('gives owners and admins the New order email by default and members not; each changes only their own', async () => {
+      const organization = await createOrganization(env.database.db);
+      const [owner, admin, member] = await Promise.all([
+        signUpUser(env.stack.baseUrl),
+        signUpUser(env.stack.baseUrl),
+        signUpUser(env.stack.baseUrl),
+      ]);
+      await addMember(env.database.db, organization.id, owner.user.id, 'owner');
+      await addMember(env.database.db, organization.id, admin.user.id, 'admin');
+      await addMember(env.database.db, organization.id, member.user.id, 'member');
+      const read = async (user: typeof owner) => (await settingsOf(user, organization.id)).json();
+
+      expect(await read(owner)).toEqual({ new_order_email: true, new_order_email_default: true });
+      expect(await read(admin)).toEqual({ new_order_email: true, new_order_email_default: true });
+      expect(await read(member)).toEqual({ new_order_email: false, new_order_email_default: false });
+
+      // The owner switches theirs off, the member opts in: nobody else's changes.
+      expect(await (await choose(owner, organization.id, { new_order_email: false })).json()).toEqual({
+        new_order_email: false,
+        new_order_email_default: true,
+      });
+      expect((await choose(member, organization.id, { new_order_email: true })).status).toBe(200);
+      expect(await read(owner)).toEqual({ new_order_email: false, new_order_email_default: true });
+      expect(await read(admin)).toEqual({ new_order_email: true, new_order_email_default: true });
+      expect(await read(member)).toEqual({ new_order_email: true, new_order_email_default: false });
+      const rows = await env.database.db.member.findMany({
+        where: { organizationId: organization.id },
+        select: { userId: true, newOrderEmail: true },
+      });
+      expect(Object.fromEntries(rows.map((row) => [row.userId, row.newOrderEmail]))).toEqual({
+        [owner.user.id]: false,
+        [admin.user.id]: null,
+        [member.user.id]: true,
+      });
+
+      // null: back to the role's default.
+      expect(await (await choose(owner, organization.id, { new_order_email: null })).json()).toEqual({
+        new_order_email: true,
+        new_order_email_default: true,
+      });
+    });
+
+    it('names no member: a body naming another is refused, and an organization of others is not found', async () => {
+      const organization = await createOrganization(env.database.db);
+      const other = await createOrganization(env.database.db);
+      const [owner, stranger] = await Promise.all([
+        signUpUser(env.stack.baseUrl),
+        signUpUser(env.stack.baseUrl),
+      ]);
+      await addMember(env.database.db, organization.id, owner.user.id, 'owner');
+      await addMember(env.database.db, other.id, stranger.user.id, 'owner');
+
+      const naming = await choose(owner, organization.id, {
+        new_order_email: false,
+        user_id: stranger.user.id,
+      });
+      expect(naming.status).toBe(422);
+      expect((await choose(owner, organization.id, { new_order_email: 'yes' })).status).toBe(422);
+      const foreign = await choose(stranger, organization.id, { new_order_email: false });
+      expect(foreign.status).toBe(404);
+      expect(await foreign.json()).toMatchObject({ error: 'ResourceNotFound' });
+      expect((await settingsOf(stranger, organization.id)).status).toBe(404);
+      expect(await env.database.db.member.count({ where: { newOrderEmail: { not: null } } })).toBe(0);
+    });
+
+    it('refuses an access token with 403: a token has no member behind it', async () => {
+      const organization = await createOrganization(env.database.db);
+      const token = await createAccessToken(env.database.db, organization.id);
+      const response = await fetch(
+        `${env.stack.baseUrl}/v1/organizations/${organization.id}/notification-settings`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({
+        error: 'NotPermitted',
+        detail: 'Notification settings belong to a signed-in member; an access token has none.',
+      });
     });
   });
 

@@ -1,5 +1,7 @@
 import { isAPIError } from 'better-auth/api';
 import {
+  notificationSettingsSchema,
+  notificationSettingsUpdateSchema,
   organizationCreateSchema,
   organizationIdParamsSchema,
   organizationSchema,
@@ -8,8 +10,10 @@ import {
 } from '../../domain/organizations/schemas.js';
 import {
   createOrganization,
+  getNotificationSettings,
   getOrganization,
   listOrganizations,
+  updateNotificationSettings,
   updateOrganization,
   type CreateOrganizationForUser,
 } from '../../domain/organizations/service.js';
@@ -98,5 +102,35 @@ export function registerOrganizationOperations(api: OperationRegistry, { db, aut
       response: organizationSchema,
     },
     async ({ params, body, caller }) => updateOrganization(db, caller, params.id, body),
+  );
+
+  const notifications =
+    'Tollgate extension: the signed-in member\'s own notifications from the organization (docs/web.md, "New order" emails). Each member reads and changes only their own; an access token has none.';
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/organizations/{id}/notification-settings',
+      operationId: 'organizations:get_notification_settings',
+      summary: 'Get my notification settings',
+      extension: notifications,
+      params: organizationIdParamsSchema,
+      response: notificationSettingsSchema,
+    },
+    async ({ params, caller }) => getNotificationSettings(db, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/organizations/{id}/notification-settings',
+      operationId: 'organizations:update_notification_settings',
+      summary: 'Update my notification settings',
+      extension: notifications,
+      params: organizationIdParamsSchema,
+      body: notificationSettingsUpdateSchema,
+      response: notificationSettingsSchema,
+    },
+    async ({ params, body, caller }) => updateNotificationSettings(db, caller, params.id, body),
   );
 }

@@ -68,6 +68,32 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'notification settings',
+    scope: null,
+    seed: async (organization) => ({ id: organization.id }),
+    stored: (db, seed) =>
+      db.member.findMany({
+        where: { organizationId: seed.id },
+        select: { id: true, newOrderEmail: true },
+        orderBy: { id: 'asc' },
+      }),
+    operations: [
+      {
+        operationId: 'organizations:get_notification_settings',
+        method: 'get',
+        path: '/organizations/{id}/notification-settings',
+      },
+      {
+        operationId: 'organizations:update_notification_settings',
+        method: 'patch',
+        path: '/organizations/{id}/notification-settings',
+        body: () => ({ new_order_email: false }),
+        // Each member's own choice, read-only members included.
+        canMembersCall: true,
+      },
+    ],
+  }),
+  tenancyScenario({
     name: 'organization access tokens',
     scope: null,
     seed: async ({ db, id }) => ({

@@ -20,3 +20,28 @@ export function listOrganizationMembersWithUsers(db: Db, organizationId: string)
     select: { role: true, user: { select: { email: true, name: true } } },
   });
 }
+
+/** A member's role and their own choice of the "New order" email (null: their role's default). */
+export function findMemberNotificationChoice(db: Db, organizationId: string, userId: string) {
+  return db.member.findFirst({
+    where: { organizationId, userId },
+    select: { id: true, role: true, newOrderEmail: true },
+  });
+}
+
+export function setMemberNewOrderEmail(db: Db, memberId: string, choice: boolean | null) {
+  return db.member.update({
+    where: { id: memberId },
+    data: { newOrderEmail: choice },
+    select: { id: true, role: true, newOrderEmail: true },
+  });
+}
+
+/** Every member with their choice of the "New order" email and their address. */
+export function listNewOrderEmailCandidates(db: Db, organizationId: string) {
+  return db.member.findMany({
+    where: { organizationId },
+    select: { role: true, newOrderEmail: true, userId: true, user: { select: { email: true, name: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
+}

@@ -27,3 +27,15 @@ export function hasAnyRole(memberRole: string, allowed: readonly OrganizationRol
 
 /** Roles allowed to change an organization's profile and its API access (spec §6 "organization update"). */
 export const ORGANIZATION_MANAGERS: readonly OrganizationRole[] = ['owner', 'admin'];
+
+/** Roles that may read the organization's orders, and so may get its "New order" email. */
+export const ORDER_READERS: readonly OrganizationRole[] = ORGANIZATION_ROLES;
+
+/** Roles that get the "New order" email unless the member switches it off; the others may switch it on. */
+export const NEW_ORDER_EMAIL_ROLES: readonly OrganizationRole[] = ORGANIZATION_MANAGERS;
+
+/** Whether a member gets the "New order" email: their own choice, else their role's default. */
+export function getsNewOrderEmail(member: { role: string; newOrderEmail: boolean | null }): boolean {
+  if (!hasAnyRole(member.role, ORDER_READERS)) return false;
+  return member.newOrderEmail ?? hasAnyRole(member.role, NEW_ORDER_EMAIL_ROLES);
+}

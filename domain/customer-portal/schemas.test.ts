@@ -103,6 +103,7 @@ const organization = {
   email: 'billing@acme.test',
   website: 'https://acme.test',
   address: null,
+  time_zone: 'Europe/Berlin',
   socials: [{ platform: 'github', url: 'https://github.com/acme' }],
   details_submitted_at: at,
   feature_settings: { issue_funding_enabled: false, usage_based_billing_enabled: true },

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   deleteAccountEmail,
+  invitationEmail,
+  invitationReminderEmail,
+  newOrderEmail,
   passwordResetEmail,
   subscriptionReceiptEmail,
   subscriptionStartedEmail,
@@ -99,5 +102,52 @@ describe('subscription emails', () => {
       'Your plan costs $16.00 until 3 April 2026, then $20.00 / month.',
     );
     expect(receipt(null)).not.toContain('Your plan costs');
+  });
+});
+
+describe('invitation emails', () => {
+  it("give the expiry on the organization's clocks, naming the zone", () => {
+    const expiresAt = new Date('2026-11-24T23:30:00Z');
+    const invitation = invitationEmail({
+      inviterName: 'Ada',
+      organizationName: 'Acme',
+      role: 'admin',
+      url: 'https://tollgate.test/invitations/1',
+      expiresAt,
+      timeZone: 'Europe/Berlin',
+    });
+    expect(invitation.text).toContain('The invitation is open until November 25, 2026 at 12:30 AM GMT+1.');
+    const reminder = invitationReminderEmail({
+      organizationName: 'Acme',
+      url: 'https://tollgate.test/invitations/1',
+      expiresAt,
+      timeZone: 'UTC',
+    });
+    expect(reminder.text).toContain('expires on November 24, 2026 at 11:30 PM UTC.');
+  });
+});
+
+describe('new order email', () => {
+  it('tells a member what sold, to whom, for how much, and links the order and the switch', () => {
+    const email = newOrderEmail({
+      memberName: 'Paula',
+      organizationName: 'Acme',
+      orderNumber: '3F2A91C0',
+      productName: 'Field guide',
+      amount: '$20.00',
+      customer: 'Ada Buyer (ada@example.test)',
+      placedAt: 'November 24, 2026 at 11:30 PM UTC',
+      orderUrl: 'https://tollgate.test/dashboard/orders/3f2a91c0',
+      settingsUrl: 'https://tollgate.test/dashboard/settings#notifications',
+    });
+    expect(email.subject).toBe('New order 3F2A91C0: Field guide for $20.00');
+    expect(email.text).toContain('Ada Buyer (ada@example.test) bought Field guide from Acme for $20.00.');
+    expect(email.text).toContain('Order number: 3F2A91C0');
+    expect(email.text).toContain('Placed on November 24, 2026 at 11:30 PM UTC.');
+    expect(email.text).toContain('Open the order: https://tollgate.test/dashboard/orders/3f2a91c0');
+    expect(email.text).toContain('https://tollgate.test/dashboard/settings#notifications');
+    expect(email.html).toContain(
+      '<a href="https://tollgate.test/dashboard/orders/3f2a91c0">Open the order</a>',
+    );
   });
 });

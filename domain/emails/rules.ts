@@ -1,5 +1,7 @@
 // The emails of the sign-in flows: plain text plus a minimal HTML version, no remote assets.
 
+import { DOCUMENT_LOCALE, formatInstant } from '../dates/rules.js';
+
 export type RenderedEmail = { subject: string; text: string; html: string };
 
 function escapeHtml(text: string): string {
@@ -30,6 +32,10 @@ function render(
 }
 
 const greet = (name: string) => `Hello ${name || 'there'},`;
+
+/** An instant in an email: its reader may be anywhere, so the zone is named ("November 24, 2026 at 3:04 PM UTC"). */
+const emailInstant = (at: Date, timeZone: string) =>
+  formatInstant(at, { timeZone, locale: DOCUMENT_LOCALE, style: 'long', withZone: true });
 
 export function verificationEmail(input: { name: string; url: string }): RenderedEmail {
   return render(
@@ -87,13 +93,15 @@ export function invitationEmail(input: {
   role: string;
   url: string;
   expiresAt: Date;
+  /** The organization's: the invitee reads its days and times. */
+  timeZone: string;
 }): RenderedEmail {
   return render(
     `${input.inviterName} invited you to ${input.organizationName} on Tollgate`,
     'Hello,',
     [
       `${input.inviterName} invited you to join ${input.organizationName} as ${input.role}.`,
-      `The invitation is open until ${input.expiresAt.toUTCString()}.`,
+      `The invitation is open until ${emailInstant(input.expiresAt, input.timeZone)}.`,
     ],
     { label: 'Accept or decline the invitation', url: input.url },
   );
@@ -103,12 +111,13 @@ export function invitationReminderEmail(input: {
   organizationName: string;
   url: string;
   expiresAt: Date;
+  timeZone: string;
 }): RenderedEmail {
   return render(
     `Reminder: your invitation to ${input.organizationName} expires soon`,
     'Hello,',
     [
-      `Your invitation to join ${input.organizationName} on Tollgate expires on ${input.expiresAt.toUTCString()}.`,
+      `Your invitation to join ${input.organizationName} on Tollgate expires on ${emailInstant(input.expiresAt, input.timeZone)}.`,
     ],
     { label: 'Accept or decline the invitation', url: input.url },
   );
@@ -349,5 +358,36 @@ export function portalSignInCodeEmail(input: {
     ],
     { label: 'Open your account page', url: input.url },
     input.sellerName,
+  );
+}
+
+/**
+ * To a member of the seller's organization, once per paid order (unless they switched it off in
+ * their notification settings): what sold, to whom, for how much, and where the order is.
+ */
+export function newOrderEmail(input: {
+  memberName: string;
+  organizationName: string;
+  /** `orderNumber`, as the buyer's receipt and every page write it. */
+  orderNumber: string;
+  productName: string;
+  /** The total the buyer paid, tax included. */
+  amount: string;
+  customer: string;
+  /** When it was placed, on the organization's clocks. */
+  placedAt: string;
+  orderUrl: string;
+  settingsUrl: string;
+}): RenderedEmail {
+  return render(
+    `New order ${input.orderNumber}: ${input.productName} for ${input.amount}`,
+    greet(input.memberName),
+    [
+      `${input.customer} bought ${input.productName} from ${input.organizationName} for ${input.amount}.`,
+      `Order number: ${input.orderNumber}`,
+      `Placed on ${input.placedAt}.`,
+      `You get this email for each paid order. To stop it, switch off "New order" emails in your notification settings: ${input.settingsUrl}`,
+    ],
+    { label: 'Open the order', url: input.orderUrl },
   );
 }

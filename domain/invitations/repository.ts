@@ -13,7 +13,7 @@ export function findInvitationForEmail(db: Db, id: string) {
       role: true,
       status: true,
       expiresAt: true,
-      organization: { select: { name: true } },
+      organization: { select: { name: true, timeZone: true } },
       inviter: { select: { name: true, email: true } },
     },
   });

@@ -44,7 +44,7 @@ function createInvoiceDocument(overrides: Partial<InvoiceDocument> = {}): Invoic
     discount: { label: 'Launch 10%', amount: 790 },
     taxAmount: 1350,
     totalAmount: 8460,
-    orderId: '0d6f0d44-5a5e-4f43-9d55-0a7a3b7c3b1e',
+    orderNumber: '0D6F0D44',
     paidAt: new Date('2026-03-12T09:31:00Z'),
     ...overrides,
   };
@@ -80,7 +80,8 @@ describe('renderInvoicePdf', () => {
       'Invoice',
       'ACME-0042',
       'March 12, 2026',
-      '0d6f0d44-5a5e-4f43-9d55-0a7a3b7c3b1e',
+      'Order number',
+      '0D6F0D44',
       'Acme Software Inc.',
       '548 Market St',
       'San Francisco, CA 94104',
@@ -170,6 +171,20 @@ describe('renderInvoicePdf', () => {
     expect(yen?.texts).toContain('¥8,460');
   });
 
+  it("dates the invoice by the seller's calendar, not the worker's", async () => {
+    const lateEvening = new Date('2026-03-12T23:30:00Z');
+    const inTokyo = createInvoiceDocument({
+      issuedAt: lateEvening,
+      paidAt: lateEvening,
+      timeZone: 'Asia/Tokyo',
+    });
+    const texts = (await readPdf(await renderInvoicePdf(inTokyo)))[0]?.texts;
+    expect(texts).toContain('$84.60 paid on March 13, 2026');
+    expect(texts).not.toContain('March 12, 2026');
+    const inUtc = (await readPdf(await renderInvoicePdf(createInvoiceDocument({ paidAt: lateEvening }))))[0];
+    expect(inUtc?.texts).toContain('$84.60 paid on March 12, 2026');
+  });
+
   it('runs many items onto further pages, repeating the column headings', async () => {
     const items = Array.from({ length: 90 }, (_, index) => ({
       label: `Usage line ${index + 1}`,
@@ -249,6 +264,6 @@ describe('renderInvoicePdf', () => {
     await expect(renderInvoicePdf(createInvoiceDocument({ subtotalAmount: 7901 }))).rejects.toThrow(ZodError);
     await expect(renderInvoicePdf(createInvoiceDocument({ totalAmount: 8461 }))).rejects.toThrow(ZodError);
     await expect(renderInvoicePdf(withItems([]))).rejects.toThrow(ZodError);
-    await expect(renderInvoicePdf(createInvoiceDocument({ orderId: 'order-1' }))).rejects.toThrow(ZodError);
+    await expect(renderInvoicePdf(createInvoiceDocument({ orderNumber: ' ' }))).rejects.toThrow(ZodError);
   });
 });

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import { formatDay } from '../dates/rules.js';
 import { formatAddressLines, formatMoney } from './rules.js';
 import { invoiceDocumentSchema, type InvoiceDocument } from './schemas.js';
 
@@ -49,7 +50,7 @@ export async function renderInvoicePdf(input: InvoiceDocument): Promise<Uint8Arr
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.setTitle(`Invoice ${document.number}`, { showInWindowTitleBar: true });
   pdf.setAuthor(document.seller.name);
-  pdf.setSubject(`Order ${document.orderId}`);
+  pdf.setSubject(`Order ${document.orderNumber}`);
   pdf.setCreator('Tollgate');
   pdf.setProducer('Tollgate');
   pdf.setLanguage(locale);
@@ -81,9 +82,11 @@ type InvoiceContent = {
 
 function describeInvoice(document: InvoiceDocument, locale: string): InvoiceContent {
   const money = (amount: number) => formatMoney(amount, document.currency, locale);
-  // Calendar days in UTC, the time zone every instant is stored in, so that the date printed
-  // does not depend on where the worker runs.
-  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+  // Calendar days of the seller's time zone (given, never the worker's), as its emails and
+  // dashboard show them.
+  const dates = {
+    format: (date: Date) => formatDay(date, { locale, timeZone: document.timeZone, style: 'long' }),
+  };
   const { seller, buyer, paidAt } = document;
   const refunded = document.refundedAmount ?? 0;
 
@@ -92,7 +95,7 @@ function describeInvoice(document: InvoiceDocument, locale: string): InvoiceCont
     ['Date of issue', dates.format(document.issuedAt)],
   ];
   if (paidAt) meta.push(['Date paid', dates.format(paidAt)]);
-  meta.push(['Order', document.orderId]);
+  meta.push(['Order number', document.orderNumber]);
 
   const sellerLines: Line[] = [
     { text: seller.name, face: 'bold' },

@@ -29,6 +29,8 @@ export const invoiceDocumentSchema = z
     currency: z.string().regex(/^[A-Za-z]{3}$/, 'An ISO 4217 currency code is expected.'),
     /** BCP 47 tag for numbers, dates and country names; the labels are English. Default en-US. */
     locale: z.string().refine(isLocale, 'A BCP 47 language tag is expected.').optional(),
+    /** IANA name of the seller's time zone, whose calendar days the dates are. Default UTC. */
+    timeZone: z.string().optional(),
     /** Default: Letter where the locale's region uses it (US, CA, MX, …), else A4. */
     paperSize: z.enum(['a4', 'letter']).optional(),
     seller: z.object({
@@ -51,7 +53,8 @@ export const invoiceDocumentSchema = z
       .nullable(),
     taxAmount: minorAmountSchema.nonnegative(),
     totalAmount: minorAmountSchema,
-    orderId: z.uuid(),
+    /** The order's number (`orderNumber` of the orders domain), as every page and email writes it. */
+    orderNumber: z.string().trim().min(1),
     paidAt: z.date().nullable(),
     refundedAmount: minorAmountSchema.nonnegative().optional(),
   })

@@ -20,7 +20,7 @@ import {
 import type { BILLING_TYPES } from './schemas.js';
 
 const FIXED_PERIOD_HOURS: Partial<Record<MetricsRange['interval'], number>> = { hour: 1, day: 24, week: 168 };
-/** A Monday at midnight UTC: days and hours are counted from a midnight, weeks from a Monday (ISO 8601). */
+/** A Monday at midnight UTC: UTC's days and hours are counted from a midnight, weeks from a Monday (ISO 8601). */
 const WEEK_ORIGIN = new Date('2000-01-03T00:00:00Z');
 
 export type MetricsScope = {
@@ -110,34 +110,55 @@ class Statement {
     return this.once('customers', this.scope.customerIds, '::uuid[]');
   }
 
-  /** Hours, days and weeks have a fixed length; months and years follow the calendar. */
-  private get stride(): string | null {
-    const hours = FIXED_PERIOD_HOURS[this.scope.range.interval];
-    return hours === undefined ? null : this.once('stride', `${hours} hours`, '::interval');
+  /** The calendar's time zone, as a parameter; UTC is written into the text (its fast paths below). */
+  private get zone(): string {
+    return this.isUtc ? `'UTC'` : this.once('zone', this.scope.range.timeZone, '::text');
+  }
+
+  private get isUtc(): boolean {
+    return this.scope.range.timeZone === 'UTC';
   }
 
   /**
-   * Periods in UTC, from the one holding the start date (a week starts on Monday, a month on
-   * its 1st) to the one holding the end date's last instant, as instants (`timestamptz`). Fixed
-   * strides are counted in hours, which no session time zone's daylight saving time stretches.
+   * Hours, days and weeks of UTC have a fixed length; months and years follow the calendar, and so
+   * do days and weeks of a zone with daylight saving time (a day of 23 or 25 hours). An hour is an
+   * hour everywhere.
+   */
+  private get stride(): string | null {
+    const { interval } = this.scope.range;
+    const hours = FIXED_PERIOD_HOURS[interval];
+    if (hours === undefined || (!this.isUtc && interval !== 'hour')) return null;
+    return this.once('stride', `${hours} hours`, '::interval');
+  }
+
+  /**
+   * Periods of the range's time zone, from the one holding the start date (a week starts on
+   * Monday, a month on its 1st) to the one holding the end date's last instant, as instants
+   * (`timestamptz`). Fixed strides are counted in hours, which no session time zone's daylight
+   * saving time stretches; calendar periods step through the zone's wall clock.
    */
   periods(): string {
     const last = `${this.to} - interval '1 millisecond'`;
     const series = this.stride
       ? `generate_series(${this.periodOf(this.from)}, ${last}, ${this.stride})`
-      : `generate_series(date_trunc(${this.unit}, ${this.from} AT TIME ZONE 'UTC'), (${last}) AT TIME ZONE 'UTC',
-           ${this.once('step', `1 ${this.scope.range.interval}`, '::interval')}) AT TIME ZONE 'UTC'`;
+      : `generate_series(date_trunc(${this.unit}, ${this.from} AT TIME ZONE ${this.zone}), (${last}) AT TIME ZONE ${this.zone},
+           ${this.once('step', `1 ${this.scope.range.interval}`, '::interval')}) AT TIME ZONE ${this.zone}`;
     return `periods AS (SELECT ${series} AS period)`;
   }
 
   /**
    * The start of the period holding an instant. `date_bin` is arithmetic on the instant, a third
-   * cheaper per row than converting it to UTC's calendar, which only months and years need.
+   * cheaper per row than converting it to a calendar, which months and years (and the days of a
+   * zone other than UTC) need.
    */
   periodOf(column: string): string {
-    if (this.stride)
-      return `date_bin(${this.stride}, ${column}, ${this.once('origin', WEEK_ORIGIN, '::timestamptz')})`;
-    return `(date_trunc(${this.unit}, ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+    if (this.stride) {
+      const origin = this.isUtc
+        ? this.once('origin', WEEK_ORIGIN, '::timestamptz')
+        : `date_trunc('hour', ${this.from}, ${this.zone})`;
+      return `date_bin(${this.stride}, ${column}, ${origin})`;
+    }
+    return `(date_trunc(${this.unit}, ${column} AT TIME ZONE ${this.zone}) AT TIME ZONE ${this.zone})`;
   }
 
   /** The column is inside the range: a plain comparison, so the `created_at` index bounds the scan. */

@@ -17,6 +17,25 @@ describe('metricsRange', () => {
         from: new Date('2025-01-01T00:00:00Z'),
         to: new Date('2025-02-01T00:00:00Z'),
         interval: 'day',
+        timeZone: 'UTC',
+      },
+    });
+  });
+
+  it('counts the days of the time zone asked for, across a change of its clocks', () => {
+    const berlin = metricsRange({
+      start_date: '2026-03-28',
+      end_date: '2026-03-29',
+      interval: 'day',
+      timezone: 'Europe/Berlin',
+    });
+    // Berlin's clocks move from UTC+1 to UTC+2 on the 29th: that day has 23 hours.
+    expect(berlin).toEqual({
+      range: {
+        from: new Date('2026-03-27T23:00:00Z'),
+        to: new Date('2026-03-29T22:00:00Z'),
+        interval: 'day',
+        timeZone: 'Europe/Berlin',
       },
     });
   });

@@ -1,3 +1,4 @@
+import { DEFAULT_TIME_ZONE, startOfDayIn } from '../dates/rules.js';
 import type { FieldIssue } from '../platform/errors.js';
 import type { TimeInterval } from '../usage/schemas.js';
 import type {
@@ -77,11 +78,12 @@ export function metricsLimits(): MetricsLimits {
 }
 
 /** What is counted: from the start date's midnight UTC up to (not including) the midnight after the end date. */
-export type MetricsRange = { from: Date; to: Date; interval: TimeInterval };
+/** The instants counted (`to` excluded), cut into periods of `interval` on the time zone's calendar. */
+export type MetricsRange = { from: Date; to: Date; interval: TimeInterval; timeZone: string };
 
 /** The range the dates describe, or what is wrong with them, each issue at its field. */
 export function metricsRange(
-  query: Pick<MetricsQuery, 'start_date' | 'end_date' | 'interval'>,
+  query: Pick<MetricsQuery, 'start_date' | 'end_date' | 'interval' | 'timezone'>,
 ): { range: MetricsRange } | { issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   const issue = (field: string, msg: string) =>
@@ -105,7 +107,17 @@ export function metricsRange(
     );
   }
   if (issues.length > 0) return { issues };
-  return { range: { from, to: new Date(last.getTime() + DAY_MS), interval: query.interval } };
+  const timeZone = query.timezone ?? DEFAULT_TIME_ZONE;
+  // The days are the time zone's: from the start date's midnight there to the one after the end date.
+  const dayAfterEnd = new Date(last.getTime() + DAY_MS).toISOString().slice(0, 10);
+  return {
+    range: {
+      from: startOfDayIn(query.start_date, timeZone),
+      to: startOfDayIn(dayAfterEnd, timeZone),
+      interval: query.interval,
+      timeZone,
+    },
+  };
 }
 
 // What the repository reads, one row per period of the same series in every family.

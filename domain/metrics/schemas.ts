@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { oneOrManyUuids, queryListSchema } from '../platform/schemas.js';
+import { TIME_ZONE_MAX_LENGTH } from '../dates/rules.js';
+import { oneOrManyUuids, queryListSchema, textSchema } from '../platform/schemas.js';
 import { timeIntervalSchema } from '../usage/schemas.js';
 
 // `GET /v1/metrics/` and `GET /v1/metrics/limits` as @polar-sh/sdk@0.33.2 reads them
@@ -55,12 +56,18 @@ export const BILLING_TYPES = ['one_time', 'recurring'] as const;
 
 export const metricsQuerySchema = z.object({
   start_date: z.iso.date({ message: 'Enter the start date as YYYY-MM-DD.' }).meta({
-    description: 'First day counted, from its midnight UTC.',
+    description: 'First day counted, from its midnight (in `timezone`, UTC by default).',
   }),
   end_date: z.iso.date({ message: 'Enter the end date as YYYY-MM-DD.' }).meta({
-    description: 'Last day counted, to its end (midnight UTC of the next day).',
+    description: 'Last day counted, to its end (the next midnight in `timezone`, UTC by default).',
   }),
   interval: timeIntervalSchema,
+  // Polar's later API has it; @polar-sh/sdk 0.33.2 does not send it (our extension there).
+  timezone: textSchema({ min: 1, max: TIME_ZONE_MAX_LENGTH }).optional().meta({
+    description:
+      'Tollgate extension, not in @polar-sh/sdk 0.33.2: the IANA time zone whose days the dates and periods are (they start at its midnights). UTC when absent.',
+    'x-tollgate': true,
+  }),
   organization_id: oneOrManyUuids.optional(),
   product_id: oneOrManyUuids.optional(),
   billing_type: queryListSchema(z.enum(BILLING_TYPES)).optional(),

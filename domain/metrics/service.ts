@@ -1,7 +1,9 @@
 import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import { organizationsToList } from '../access/service.js';
+import { isKnownTimeZone } from '../dates/rules.js';
 import { InvalidFieldError, InvalidInputError } from '../platform/errors.js';
+import { knownTimeZones } from '../platform/repository.js';
 import { metricFamilyRows, organizationCurrency } from './repository.js';
 import { METRICS_DEFAULT_CURRENCY, metricsAnswer, metricsRange } from './rules.js';
 import type { MetricsQuery, MetricsResponse } from './schemas.js';
@@ -13,6 +15,13 @@ import type { MetricsQuery, MetricsResponse } from './schemas.js';
  * filtered to it shows nothing. Amounts are in one currency (`organizationCurrency`).
  */
 export async function getMetrics(db: Db, caller: Caller, query: MetricsQuery): Promise<MetricsResponse> {
+  const zone = query.timezone;
+  if (zone !== undefined && !(isKnownTimeZone(zone) && (await knownTimeZones(db.sql)).has(zone))) {
+    throw new InvalidFieldError(
+      ['query', 'timezone'],
+      `Unknown time zone: ${zone}. Use an IANA name such as Europe/Berlin.`,
+    );
+  }
   const checked = metricsRange(query);
   if ('issues' in checked) throw new InvalidInputError(checked.issues);
   const organizationIds = await organizationsToList(db, caller, query.organization_id);

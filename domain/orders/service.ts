@@ -9,7 +9,7 @@ import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';
 import { formatInvoiceNumber, invoicePrefixFor } from '../invoices/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import { statusAfterRefund, taxOfItems } from './rules.js';
+import { orderNumber, statusAfterRefund, taxOfItems } from './rules.js';
 import {
   findOrder,
   insertOrder,
@@ -417,7 +417,8 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
         : null,
     taxAmount: numbered.taxAmount,
     totalAmount: numbered.totalAmount,
-    orderId: numbered.id,
+    orderNumber: orderNumber(numbered.id),
+    timeZone: organization.timeZone,
     paidAt: numbered.createdAt,
     refundedAmount: numbered.refundedAmount + numbered.refundedTaxAmount,
   });

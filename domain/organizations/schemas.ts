@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
+import { TIME_ZONE_MAX_LENGTH } from '../dates/rules.js';
 import {
   emailAddressSchema,
   nameSchema,
@@ -49,8 +50,15 @@ export const organizationSchema = z.object({
   avatar_url: z.string().nullable(),
   email: z.string().nullable(),
   website: z.string().nullable(),
-  /** Our extension: the seller's postal address, printed in the invoice's seller block. */
-  address: addressSchema.nullable(),
+  address: addressSchema.nullable().meta({
+    description: "Tollgate extension: the seller's postal address, printed in the invoice's seller block.",
+    'x-tollgate': true,
+  }),
+  time_zone: z.string().meta({
+    description:
+      'Tollgate extension: the IANA time zone (e.g. Europe/Berlin) of the days and times people read in the dashboard, emails and invoices. UTC unless set.',
+    'x-tollgate': true,
+  }),
   socials: z.array(socialLinkSchema),
   details_submitted_at: z.iso.datetime({ offset: true }).nullable(),
   feature_settings: organizationFeatureSettingsSchema.nullable(),
@@ -90,6 +98,11 @@ const profileFields = {
   email: emailInputSchema.nullable().optional(),
   website: urlInputSchema.nullable().optional(),
   address: addressInputSchema.nullable().optional(),
+  time_zone: textSchema({ max: TIME_ZONE_MAX_LENGTH, min: 1 }).optional().meta({
+    description:
+      'Tollgate extension: the IANA time zone (e.g. Europe/Berlin) of the days and times people read in the dashboard, emails and invoices.',
+    'x-tollgate': true,
+  }),
   socials: z.array(socialLinkInputSchema).nullable().optional(),
   details: organizationDetailsSchema.nullable().optional(),
   feature_settings: z
@@ -139,3 +152,22 @@ export const sellerProfileInputSchema = z.object({
   allowCustomerUpdates: z.boolean().optional(),
   prorationBehavior: prorationBehaviorSchema.optional(),
 });
+
+/** The signed-in member's own notifications from one organization (our extension). */
+export const notificationSettingsSchema = z.object({
+  new_order_email: z.boolean().meta({
+    description: 'Whether this member gets the "New order" email for each paid order of the organization.',
+  }),
+  new_order_email_default: z.boolean().meta({
+    description:
+      "What this member's role gets unless they choose: on for owners and admins, off for members.",
+  }),
+});
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
+
+export const notificationSettingsUpdateSchema = z.strictObject({
+  new_order_email: z.boolean().nullable().meta({
+    description: "true or false: the member's own choice; null: back to their role's default.",
+  }),
+});
+export type NotificationSettingsUpdate = z.infer<typeof notificationSettingsUpdateSchema>;

@@ -1,6 +1,14 @@
 import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
+import {
+  getsNewOrderEmail,
+  hasAnyRole,
+  NEW_ORDER_EMAIL_ROLES,
+  ORDER_READERS,
+  ORGANIZATION_MANAGERS,
+  type Caller,
+} from '../access/rules.js';
+import { findMemberNotificationChoice, setMemberNewOrderEmail } from '../access/repository.js';
 import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
 import { recordEvent } from '../events/repository.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
@@ -12,8 +20,16 @@ import {
   updateOrganizationProfile,
   updateOrganizationRow,
 } from './repository.js';
-import type { Organization, OrganizationCreate, OrganizationUpdate } from './schemas.js';
+import type {
+  NotificationSettings,
+  NotificationSettingsUpdate,
+  Organization,
+  OrganizationCreate,
+  OrganizationUpdate,
+} from './schemas.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { knownTimeZones } from '../platform/repository.js';
+import { isKnownTimeZone } from '../dates/rules.js';
 import { organizationView } from './views.js';
 
 /** Seller-profile columns from a create/update body; absent and null fields leave columns alone. */
@@ -24,6 +40,7 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   if (input.email !== undefined) data.email = input.email;
   if (input.website !== undefined) data.website = input.website;
   if (input.address !== undefined) data.address = input.address ?? Prisma.DbNull;
+  if (input.time_zone !== undefined) data.timeZone = input.time_zone;
   if (input.socials) data.socials = input.socials;
   if (input.details) {
     data.details = input.details;
@@ -41,6 +58,19 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
     data.prorationBehavior = input.subscription_settings.proration_behavior;
   }
   return data;
+}
+
+/**
+ * A time zone both PostgreSQL (the metrics cut the organization's days by it) and Intl (emails,
+ * invoices and pages write its dates) know: an IANA name, not one of PostgreSQL's `posix/…` aliases.
+ */
+async function checkTimeZone(db: Db, input: OrganizationUpdate): Promise<void> {
+  const zone = input.time_zone;
+  if (zone === undefined || (isKnownTimeZone(zone) && (await knownTimeZones(db.sql)).has(zone))) return;
+  throw new InvalidFieldError(
+    ['body', 'time_zone'],
+    `Unknown time zone: ${input.time_zone}. Choose an IANA name such as Europe/Berlin.`,
+  );
 }
 
 const SORT_COLUMNS = { created_at: 'createdAt', slug: 'slug', name: 'name' } as const;
@@ -80,6 +110,7 @@ export async function updateOrganization(
   if (access === 'read') {
     throw new AppError('NotPermitted', 'Only owners and admins can update the organization.');
   }
+  await checkTimeZone(db, input);
   const now = new Date();
   return db.$transaction(async (tx) => {
     const row = await updateOrganizationProfile(tx, id, profileData(input, now));
@@ -147,10 +178,54 @@ export async function createOrganization(
     throw new AppError('NotPermitted', 'Organizations are created by signed-in users, not access tokens.');
   }
   const ownerId = caller.userId;
+  await checkTimeZone(db, input);
   if (await findOrganizationBySlug(db, input.slug)) {
     throw new InvalidFieldError(['body', 'slug'], 'An organization with this slug already exists.');
   }
   const { id } = await createForUser({ name: input.name, slug: input.slug, userId: ownerId });
   const row = await updateOrganizationProfile(db, id, profileData(input, new Date()));
   return organizationView(row);
+}
+
+/**
+ * The signed-in caller's own membership, for their notification settings: a token has no member
+ * behind it (403), and an organization the caller is not a member of is not found (404).
+ */
+async function ownMembership(db: Db, caller: Caller, organizationId: string) {
+  if (caller.kind !== 'user_session') {
+    throw new AppError(
+      'NotPermitted',
+      'Notification settings belong to a signed-in member; an access token has none.',
+    );
+  }
+  const member = await findMemberNotificationChoice(db, organizationId, caller.userId);
+  if (!member) throw new AppError('ResourceNotFound', 'Organization not found');
+  return member;
+}
+
+const notificationSettingsOf = (member: { role: string; newOrderEmail: boolean | null }) => ({
+  new_order_email: getsNewOrderEmail(member),
+  new_order_email_default: hasAnyRole(member.role, NEW_ORDER_EMAIL_ROLES),
+});
+
+export async function getNotificationSettings(
+  db: Db,
+  caller: Caller,
+  organizationId: string,
+): Promise<NotificationSettings> {
+  return notificationSettingsOf(await ownMembership(db, caller, organizationId));
+}
+
+/** Changes the caller's own choice only: the operation names no member, so no one sets another's. */
+export async function updateNotificationSettings(
+  db: Db,
+  caller: Caller,
+  organizationId: string,
+  input: NotificationSettingsUpdate,
+): Promise<NotificationSettings> {
+  const member = await ownMembership(db, caller, organizationId);
+  if (input.new_order_email === true && !hasAnyRole(member.role, ORDER_READERS)) {
+    throw new AppError('NotPermitted', 'Your role may not see orders, so it gets no "New order" email.');
+  }
+  return notificationSettingsOf(await setMemberNewOrderEmail(db, member.id, input.new_order_email));
 }

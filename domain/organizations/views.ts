@@ -13,6 +13,7 @@ export function organizationView(row: OrganizationRow): Organization {
     email: row.email,
     website: row.website,
     address: row.address === null ? null : addressSchema.parse(row.address),
+    time_zone: row.timeZone,
     socials: socialLinkSchema.array().parse(row.socials),
     details_submitted_at: row.detailsSubmittedAt?.toISOString() ?? null,
     feature_settings: {

@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db.js';
+import type { Db, SqlClient } from '../../infra/db.js';
 import { PRESENCE_LOCK_NAMESPACE } from '../../infra/process-presence.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
@@ -133,4 +133,21 @@ export async function releaseRequests(db: Db, key: string, windowStart: Date, un
   await db.$executeRaw`
     UPDATE api_rate_limits SET count = GREATEST(0, count - ${unused}::int)
     WHERE key = ${key} AND window_start = ${windowStart}`;
+}
+
+/**
+ * Time zone names PostgreSQL knows, read once per process: a zone the database cuts days by
+ * (meter buckets, metrics) or an organization keeps must be one of them.
+ */
+let timeZoneNames: Promise<Set<string>> | null = null;
+
+export function knownTimeZones(sql: SqlClient): Promise<Set<string>> {
+  timeZoneNames ??= sql
+    .query<{ name: string }>('SELECT name FROM pg_timezone_names')
+    .then(({ rows }) => new Set(rows.map((row) => row.name)))
+    .catch((error: unknown) => {
+      timeZoneNames = null;
+      throw error;
+    });
+  return timeZoneNames;
 }

@@ -17,6 +17,7 @@ import {
   subscriptionStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
+import { DOCUMENT_LOCALE, formatDay } from '../dates/rules.js';
 import { customBenefitNotes } from '../orders/receipts.js';
 import { customerPortalUrl, RECEIPT_SIGN_IN_TTL_MS } from '../customer-sessions/rules.js';
 import { openCustomerSession } from '../customer-sessions/service.js';
@@ -561,13 +562,14 @@ export async function notifySubscriptionPaymentFailed(
       productName: row.product.name,
       amount: formatMoney(order.totalAmount, order.currency),
       reason: input.reason,
-      nextAttemptOn: input.nextAttemptAt ? emailDate(new Date(input.nextAttemptAt)) : null,
+      nextAttemptOn: input.nextAttemptAt ? emailDate(new Date(input.nextAttemptAt), row) : null,
     }),
   });
 }
 
-const emailDate = (date: Date) =>
-  date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** A day in the buyer's email: the seller's calendar (its time zone), in English. */
+const emailDate = (date: Date, row: SubscriptionStepRow) =>
+  formatDay(date, { timeZone: row.organization.timeZone, locale: DOCUMENT_LOCALE, style: 'long' });
 
 const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
   organizationName: row.organization.name,
@@ -597,7 +599,11 @@ export async function notifySubscription(
   if (!row) return 'gone';
   const base = { customerName: row.customer.name, productName: row.product.name, ...sellerOf(ctx, row) };
   const inWords = (from: 'purchase' | 'current') =>
-    planWords(row, { money: (amount) => formatMoney(amount, row.currency), date: emailDate }, from);
+    planWords(
+      row,
+      { money: (amount) => formatMoney(amount, row.currency), date: (date) => emailDate(date, row) },
+      from,
+    );
   switch (notice.kind) {
     case 'started': {
       // The first email signs the buyer straight into the portal, as a one-time receipt does.
@@ -612,7 +618,7 @@ export async function notifySubscription(
           price: plan.price ?? formatMoney(row.amount, row.currency),
           usage: plan.usage,
           nextPayment: plan.nextPayment
-            ? { amount: plan.nextPayment, on: emailDate(row.currentPeriodEnd) }
+            ? { amount: plan.nextPayment, on: emailDate(row.currentPeriodEnd, row) }
             : null,
           benefitNotes: await customBenefitNotes(ctx.db.sql, row.product.id),
         }),
@@ -623,7 +629,7 @@ export async function notifySubscription(
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `subscription:${row.id}:canceled:${row.canceledAt.toISOString()}`,
-        ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt) }),
+        ...subscriptionCanceledEmail({ ...base, endsOn: emailDate(row.endsAt, row) }),
       });
     case 'receipt': {
       const order = inHand?.order ?? (await findOrderWithItems(ctx.db.sql, notice.orderId));
@@ -636,8 +642,8 @@ export async function notifySubscription(
           ...base,
           amount: formatMoney(order.totalAmount, order.currency),
           card: card?.brand && card.last4 ? `${card.brand} card ending ${card.last4}` : null,
-          periodStart: emailDate(row.currentPeriodStart),
-          periodEnd: emailDate(row.currentPeriodEnd),
+          periodStart: emailDate(row.currentPeriodStart, row),
+          periodEnd: emailDate(row.currentPeriodEnd, row),
           lines: order.items.map((item) => ({
             label: item.label,
             amount: formatMoney(item.amount, order.currency),

@@ -241,7 +241,7 @@ export async function findSubscriptionIdsBehindTheirClock(
  */
 export const subscriptionStepInclude = {
   ...subscriptionInclude,
-  organization: { select: { name: true, email: true, website: true, slug: true } },
+  organization: { select: { name: true, email: true, website: true, slug: true, timeZone: true } },
   pendingItems: { where: { orderId: null }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
 } as const satisfies Prisma.SubscriptionInclude;
 

@@ -316,17 +316,3 @@ export async function meterQuantityRows(
     total: Number(rows[0]?.total ?? 0),
   };
 }
-
-/** Time zone names PostgreSQL knows (the buckets are cut by it), read once per process. */
-let timeZoneNames: Promise<Set<string>> | null = null;
-
-export function knownTimeZones(sql: SqlClient): Promise<Set<string>> {
-  timeZoneNames ??= sql
-    .query<{ name: string }>('SELECT name FROM pg_timezone_names')
-    .then(({ rows }) => new Set(rows.map((row) => row.name)))
-    .catch((error: unknown) => {
-      timeZoneNames = null;
-      throw error;
-    });
-  return timeZoneNames;
-}

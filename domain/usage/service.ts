@@ -8,12 +8,12 @@ import { findMeter } from '../meters/repository.js';
 import { aggregationSchema, filterSchema, type Filter } from '../meters/schemas.js';
 import { filterIssues } from '../meters/rules.js';
 import { AppError, InvalidFieldError, InvalidInputError, type FieldIssue } from '../platform/errors.js';
+import { knownTimeZones } from '../platform/repository.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findCustomersForEvents,
   findEventRow,
   insertEvents,
-  knownTimeZones,
   listEventNameRows,
   listEventRows,
   meterQuantityRows,

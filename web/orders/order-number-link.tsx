@@ -1,10 +1,11 @@
 import { Link } from '@tanstack/react-router';
+import { orderNumber } from '../../domain/orders/rules';
 
-/** An order's number (the head of its id, as the receipt prints it), linking to the order's page. */
+/** An order's number (`orderNumber`, as the receipt, the invoice and emails write it), linking to its page. */
 export function OrderNumberLink({ orderId }: { orderId: string }) {
   return (
-    <Link to="/dashboard/orders/$orderId" params={{ orderId }}>
-      {orderId.slice(0, 8)}
+    <Link to="/dashboard/orders/$orderId" params={{ orderId }} className="order-number">
+      {orderNumber(orderId)}
     </Link>
   );
 }

@@ -37,6 +37,7 @@ export type ProfileDraft = {
   avatar_url: string;
   email: string;
   website: string;
+  time_zone: string;
   address: AddressDraft;
   socials: { platform: Platform; url: string }[];
   issue_funding_enabled: boolean;
@@ -53,12 +54,22 @@ function toDraft(profile: Organization): ProfileDraft {
     avatar_url: profile.avatar_url ?? '',
     email: profile.email ?? '',
     website: profile.website ?? '',
+    time_zone: profile.time_zone,
     address: toAddressDraft(profile.address),
     socials: profile.socials,
     issue_funding_enabled: profile.feature_settings?.issue_funding_enabled ?? false,
     usage_based_billing_enabled: profile.feature_settings?.usage_based_billing_enabled ?? false,
     ...profile.subscription_settings,
   };
+}
+
+/**
+ * The IANA zones this browser knows, UTC first, and the organization's own even when the browser's
+ * list lacks it (the server accepts what PostgreSQL and its own Intl know).
+ */
+function timeZoneChoices(current: string): string[] {
+  const known = Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC');
+  return ['UTC', ...(current === 'UTC' || known.includes(current) ? [] : [current]), ...known];
 }
 
 type TextKey = 'name' | 'slug' | 'avatar_url' | 'email' | 'website';
@@ -146,6 +157,28 @@ export function ProfileForm(props: {
         {text('Avatar URL', 'avatar_url', 'url')}
         {text('Support email', 'email', 'email')}
         {text('Website', 'website', 'url')}
+        <FormField
+          label="Time zone"
+          field="time_zone"
+          hint="The dashboard, your emails and your invoices show days and times in it."
+          error={errors.fields.time_zone}
+          markOptional={false}
+          className="field"
+        >
+          {(control) => (
+            <select
+              {...control}
+              value={draft.time_zone}
+              onChange={(event) => set('time_zone', event.target.value)}
+            >
+              {timeZoneChoices(draft.time_zone).map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replaceAll('_', ' ')}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
 
         <fieldset className="stack">
           <legend>Postal address</legend>

@@ -24,6 +24,8 @@ export const ORGANIZATION_WORDS: FormWords = {
   logo: URL_WORDS,
   website: URL_WORDS,
   email: EMAIL_WORDS,
+  // An unknown zone keeps the API's sentence, which names it.
+  time_zone: { too_small: 'Choose a time zone.', too_big: 'Choose a time zone from the list.' },
   'socials.*.url': URL_WORDS,
   'socials.*.platform': { other: 'Choose a platform.' },
 };

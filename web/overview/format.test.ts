@@ -1,8 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatRate, overviewWindows, percentChange, periodLabel, pointChange } from './format';
+import { dayIn } from '../../domain/dates/rules';
+import {
+  axisFormat,
+  formatRate,
+  overviewWindows,
+  percentChange,
+  periodLabel,
+  periodTick,
+  pointChange,
+  windowDates,
+} from './format';
 
 describe('overviewWindows', () => {
-  const now = new Date('2026-11-24T20:00:00Z');
+  const now = '2026-11-24';
 
   it('ends a range of days today and compares it with as many days before', () => {
     expect(overviewWindows('7d', now)).toEqual({
@@ -17,8 +27,10 @@ describe('overviewWindows', () => {
     });
   });
 
-  it('counts days in UTC, whatever the hour', () => {
-    expect(overviewWindows('7d', new Date('2026-11-24T00:30:00+02:00')).current.end_date).toBe('2026-11-23');
+  it("ends on the organization's today, whatever the hour in UTC", () => {
+    const lateEvening = new Date('2026-11-24T23:30:00Z');
+    expect(overviewWindows('7d', dayIn(lateEvening, 'UTC')).current.end_date).toBe('2026-11-24');
+    expect(overviewWindows('7d', dayIn(lateEvening, 'Pacific/Auckland')).current.end_date).toBe('2026-11-25');
   });
 
   it('takes twelve months to today, against the same dates a year earlier', () => {
@@ -29,7 +41,7 @@ describe('overviewWindows', () => {
   });
 
   it('ends the year before on the last day of a shorter month', () => {
-    expect(overviewWindows('12m', new Date('2028-02-29T12:00:00Z')).previous).toEqual({
+    expect(overviewWindows('12m', '2028-02-29').previous).toEqual({
       start_date: '2026-03-01',
       end_date: '2027-02-28',
       interval: 'month',
@@ -57,9 +69,28 @@ describe('changes', () => {
   });
 });
 
-describe('periodLabel', () => {
-  it('names days and months in UTC', () => {
-    expect(periodLabel('2026-11-24T00:00:00.000Z', 'day', 'en-US')).toBe('Tue, Nov 24');
-    expect(periodLabel('2026-11-01T00:00:00.000Z', 'month', 'en-US')).toBe('November 2026');
+describe('periodLabel and periodTick', () => {
+  it("name days and months in the organization's time zone, where the metrics cut them", () => {
+    expect(periodLabel('2026-11-24T00:00:00.000Z', 'day', 'UTC', 'en-US')).toBe('Tue, Nov 24');
+    expect(periodLabel('2026-11-01T00:00:00.000Z', 'month', 'UTC', 'en-US')).toBe('November 2026');
+    // Midnight in Auckland is 11:00 UTC the day before.
+    expect(periodLabel('2026-11-23T11:00:00.000Z', 'day', 'Pacific/Auckland', 'en-US')).toBe('Tue, Nov 24');
+    expect(periodTick('2026-11-23T11:00:00.000Z', 'day', 'Pacific/Auckland', 'en-US')).toBe('Nov 24');
+    expect(periodTick('2026-10-31T11:00:00.000Z', 'month', 'Pacific/Auckland', 'en-US')).toBe('Nov 2026');
+  });
+});
+
+describe('windowDates and axisFormat', () => {
+  it('write a window as a range of days', () => {
+    const dates = windowDates({ start_date: '2026-10-26', end_date: '2026-11-24', interval: 'day' }, 'en-US');
+    // ICU sets the dash between thin spaces.
+    expect(dates.replace(/\s/g, ' ')).toBe('Oct 26 – Nov 24, 2026');
+  });
+
+  it('shortens the axis: money from minor units, counts and rates', () => {
+    expect(axisFormat('money', 'usd', 'en-US')(125_000)).toBe('$1.3K');
+    expect(axisFormat('money', 'jpy', 'en-US')(5000)).toBe('¥5K');
+    expect(axisFormat('count', 'usd', 'en-US')(340)).toBe('340');
+    expect(axisFormat('rate', 'usd', 'en-US')(0.25)).toBe('25%');
   });
 });

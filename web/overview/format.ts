@@ -1,5 +1,7 @@
-// The Overview's ranges and how its figures read. The metrics count in UTC (docs/metrics.md), so
-// the ranges are UTC dates and the periods are named in UTC too.
+import { minorDigits } from '../checkouts/money';
+
+// The Overview's ranges and how its figures read. The metrics count the organization's days (the
+// `timezone` of docs/metrics.md): the ranges are its dates and the periods are named in its zone.
 
 export const OVERVIEW_RANGE_IDS = ['7d', '30d', '90d', '12m'] as const;
 export type OverviewRange = (typeof OVERVIEW_RANGE_IDS)[number];
@@ -7,7 +9,7 @@ export const DEFAULT_OVERVIEW_RANGE: OverviewRange = '30d';
 
 export type OverviewInterval = 'day' | 'month';
 
-/** Each choice ends today (UTC) and is compared with as long a stretch just before it. */
+/** Each choice ends today (the organization's) and is compared with as long a stretch just before it. */
 export const OVERVIEW_RANGES: Record<
   OverviewRange,
   { label: string; interval: OverviewInterval; length: number; previous: string }
@@ -35,16 +37,19 @@ function monthsBefore(time: number, months: number): number {
 }
 
 /**
- * The range's dates and those of the stretch before it. Days: the last N days with today, and
- * the N days before. Months: the 11 whole months before this one and this month to today,
- * against the same dates a year earlier, so both end on the same day of their month.
+ * The range's dates and those of the stretch before it, from `today` (`YYYY-MM-DD`, the
+ * organization's: `dayIn(now, timeZone)`). Days: the last N days with today, and the N days
+ * before. Months: the 11 whole months before this one and this month to today, against the same
+ * dates a year earlier, so both end on the same day of their month.
  */
 export function overviewWindows(
   range: OverviewRange,
-  now: Date,
+  todayDate: string,
 ): { current: MetricsWindow; previous: MetricsWindow } {
   const { interval, length } = OVERVIEW_RANGES[range];
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  // Calendar arithmetic on the date alone: a UTC midnight stands for it, whatever the zone.
+  const now = new Date(`${todayDate}T00:00:00Z`);
+  const today = now.getTime();
   if (interval === 'day') {
     const start = today - (length - 1) * DAY_MS;
     return {
@@ -100,20 +105,74 @@ export function formatRate(ratio: number, locale?: string): string {
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** A period as people name it, from the instant it starts (UTC): "Mon, Nov 24", "November 2026". */
-export function periodLabel(timestamp: string, interval: OverviewInterval, locale?: string): string {
-  const key = `${locale ?? ''}:${interval}`;
-  let format = dayFormats.get(key);
+function formatOf(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}:${JSON.stringify(options)}`;
+  let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat(
-      locale,
-      interval === 'day'
-        ? { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }
-        : { month: 'long', year: 'numeric', timeZone: 'UTC' },
-    );
-    dayFormats.set(key, format);
+    format = new Intl.DateTimeFormat(locale, options);
+    formats.set(key, format);
   }
-  return format.format(new Date(timestamp));
+  return format;
+}
+
+/**
+ * A period as people name it, from the instant it starts (a midnight of `timeZone`, where the
+ * metrics cut it): "Tue, Nov 24", "November 2026".
+ */
+export function periodLabel(
+  timestamp: string,
+  interval: OverviewInterval,
+  timeZone: string,
+  locale?: string,
+): string {
+  return formatOf(
+    locale,
+    interval === 'day'
+      ? { weekday: 'short', month: 'short', day: 'numeric', timeZone }
+      : { month: 'long', year: 'numeric', timeZone },
+  ).format(new Date(timestamp));
+}
+
+/** The same, short enough for an axis: "Nov 24", "Nov 2026". */
+export function periodTick(
+  timestamp: string,
+  interval: OverviewInterval,
+  timeZone: string,
+  locale?: string,
+): string {
+  return formatOf(
+    locale,
+    interval === 'day'
+      ? { month: 'short', day: 'numeric', timeZone }
+      : { month: 'short', year: 'numeric', timeZone },
+  ).format(new Date(timestamp));
+}
+
+/** A window's dates as people read them: "Oct 26 – Nov 24, 2026". */
+export function windowDates(window: MetricsWindow, locale?: string): string {
+  const day = (date: string) => new Date(`${date}T00:00:00Z`);
+  return formatOf(locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(
+    day(window.start_date),
+    day(window.end_date),
+  );
+}
+
+/** An axis's amounts, short: "$1.2K", "340", "25%". */
+export function axisFormat(figure: 'money' | 'count' | 'rate', currency: string, locale?: string) {
+  const format =
+    figure === 'money'
+      ? new Intl.NumberFormat(locale, {
+          style: 'currency',
+          currency: currency.toUpperCase(),
+          notation: 'compact',
+          maximumFractionDigits: 1,
+        })
+      : figure === 'rate'
+        ? new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })
+        : new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
+  // Money arrives in minor units; the axis speaks in the currency's units.
+  const scale = figure === 'money' ? 10 ** minorDigits(currency) : 1;
+  return (value: number) => format.format(value / scale);
 }

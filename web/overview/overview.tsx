@@ -3,14 +3,18 @@ import { Link } from '@tanstack/react-router';
 import type { MetricSlug, MetricsResponse } from '../../domain/metrics/schemas';
 import { formatMoney } from '../checkouts/money';
 import { ErrorNote } from '../components';
+import { dayIn } from '../../domain/dates/rules';
 import {
+  axisFormat,
   formatRate,
   OVERVIEW_RANGE_IDS,
   OVERVIEW_RANGES,
   overviewWindows,
   percentChange,
   periodLabel,
+  periodTick,
   pointChange,
+  windowDates,
   type Change,
   type OverviewRange,
 } from './format';
@@ -83,6 +87,8 @@ function formatFigure(value: number, figure: Figure, currency: string): string {
   return value.toLocaleString();
 }
 
+const capitalized = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
+
 /** Whether a change is good news for the seller, for its colour; the words say the direction. */
 function toneClass(change: Change, isLowerBetter: boolean): string {
   if (change.tone === 'flat') return 'overview-change-flat';
@@ -94,8 +100,9 @@ function OverviewCard(props: {
   current: MetricsResponse;
   previous: MetricsResponse;
   range: OverviewRange;
+  timeZone: string;
 }) {
-  const { spec, current, previous, range } = props;
+  const { spec, current, previous, range, timeZone } = props;
   const { interval, label, previous: previousWords } = OVERVIEW_RANGES[range];
   const value = current.totals[spec.metric];
   const before = previous.totals[spec.metric];
@@ -127,12 +134,17 @@ function OverviewCard(props: {
       <TrendChart
         title={`${spec.title} by ${interval}, ${label.toLowerCase()}`}
         formatValue={format}
+        formatTick={axisFormat(spec.figure, current.currency)}
+        isFractional={spec.figure === 'rate'}
+        seriesNames={{ current: label, previous: capitalized(previousWords) }}
         points={current.periods.map((period, index) => {
           const earlier = comparable ? previous.periods[index] : undefined;
           return {
-            label: periodLabel(period.timestamp, interval),
+            label: periodLabel(period.timestamp, interval, timeZone),
+            tick: periodTick(period.timestamp, interval, timeZone),
             value: period[spec.metric],
             previous: earlier ? earlier[spec.metric] : null,
+            previousLabel: earlier ? periodLabel(earlier.timestamp, interval, timeZone) : null,
           };
         })}
       />
@@ -147,18 +159,20 @@ function OverviewCard(props: {
 export function Overview(props: {
   organizationId: string;
   range: OverviewRange;
+  /** The organization's: its days are the ranges' and the periods'. */
+  timeZone: string;
   onRange: (range: OverviewRange) => void;
 }) {
-  const { organizationId, range } = props;
-  const windows = overviewWindows(range, new Date());
-  const current = useQuery(metricsQuery(organizationId, windows.current));
-  const previous = useQuery(metricsQuery(organizationId, windows.previous));
+  const { organizationId, range, timeZone } = props;
+  const windows = overviewWindows(range, dayIn(new Date(), timeZone));
+  const current = useQuery(metricsQuery(organizationId, windows.current, timeZone));
+  const previous = useQuery(metricsQuery(organizationId, windows.previous, timeZone));
   const hasOrders = useQuery(hasOrdersQuery(organizationId));
   const error = current.error ?? previous.error ?? hasOrders.error;
   return (
-    <section className="card overview" aria-label="Overview">
+    <section className="card overview" aria-label="Figures">
       <div className="overview-heading">
-        <h2>Overview</h2>
+        <h2>{OVERVIEW_RANGES[range].label}</h2>
         {hasOrders.data ? (
           <label className="field overview-range">
             <span>Range</span>
@@ -182,9 +196,9 @@ export function Overview(props: {
         <p>Loading…</p>
       ) : (
         <>
-          <p className="muted overview-dates">
-            {windows.current.start_date} to {windows.current.end_date} (UTC), against{' '}
-            {windows.previous.start_date} to {windows.previous.end_date}.
+          <p className="muted overview-dates" data-testid="overview-dates">
+            {windowDates(windows.current)}, against {windowDates(windows.previous)}; days in{' '}
+            {timeZone.replaceAll('_', ' ')}.
           </p>
           <div className="overview-cards">
             {CARDS.map((spec) => (
@@ -194,6 +208,7 @@ export function Overview(props: {
                 current={current.data}
                 previous={previous.data}
                 range={range}
+                timeZone={timeZone}
               />
             ))}
           </div>

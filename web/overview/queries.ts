@@ -4,12 +4,15 @@ import { metricsResponseSchema } from '../../domain/metrics/schemas';
 import { getJson } from '../api';
 import type { MetricsWindow } from './format';
 
-/** One organization's metrics over one window (the Overview asks for its range and the one before). */
-export const metricsQuery = (organizationId: string, window: MetricsWindow) =>
+/**
+ * One organization's metrics over one window of its days (`timeZone`, the organization's): the
+ * Overview asks for its range and, as a second call with the dates moved back, the one before.
+ */
+export const metricsQuery = (organizationId: string, window: MetricsWindow, timeZone: string) =>
   queryOptions({
-    queryKey: ['metrics', organizationId, window.start_date, window.end_date, window.interval],
+    queryKey: ['metrics', organizationId, window.start_date, window.end_date, window.interval, timeZone],
     queryFn: () => {
-      const query = new URLSearchParams({ ...window, organization_id: organizationId });
+      const query = new URLSearchParams({ ...window, timezone: timeZone, organization_id: organizationId });
       return getJson(`/v1/metrics/?${query.toString()}`, metricsResponseSchema);
     },
   });

@@ -13,6 +13,7 @@ import { formatDate } from '../components';
 import { OrderStatusBadge } from '../orders/status';
 import { portalCall } from './api';
 import { portalMeQuery, portalResourceKey } from './queries';
+import { orderNumber } from '../../domain/orders/rules';
 
 /** The invoice is rendered while the POST is answered; a moment's grace covers a slow storage. */
 const INVOICE_TRIES = 5;
@@ -139,6 +140,8 @@ export function OrderItem({ slug, order }: { slug: string; order: CustomerOrder 
         <OrderStatusBadge status={order.status} />
       </div>
       <dl className="portal-facts">
+        <dt>Order number</dt>
+        <dd data-testid="order-number">{orderNumber(order.id)}</dd>
         <dt>Date</dt>
         <dd data-testid="order-date">{formatDate(order.created_at)}</dd>
         <dt>Amount</dt>

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { z } from 'zod';
 import type { Organization } from '../../domain/organizations/schemas';
 import { ApiError } from '../api';
+import { DatesIn } from '../components';
 import { portalCall } from '../portal/api';
 import { portalCustomerKey, portalOrganizationQuery } from '../portal/queries';
 import { endPortalSession, savePortalToken, usePortalToken, useSessionEnd } from '../portal/session';
@@ -145,7 +146,10 @@ function PortalLayout() {
             </ul>
           </nav>
           <main className="portal-main" id="portal-main">
-            <Outlet />
+            {/* The buyer reads the seller's days, as in the seller's emails and invoices. */}
+            <DatesIn timeZone={seller.time_zone}>
+              <Outlet />
+            </DatesIn>
           </main>
         </div>
       ) : (

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResults } from '../../domain/search/schemas';
 import { formatMoney } from '../checkouts/money';
 import { searchQuery } from './queries';
+import { orderNumber } from '../../domain/orders/rules';
 
 /** Typing pauses this long before the search runs: one request per word, not per key. */
 const TYPING_PAUSE_MS = 200;
@@ -33,7 +34,7 @@ function groupsOf(answer: SearchResults): Group[] {
       title: 'Orders',
       results: answer.orders.map((order): Result => ({
         key: `order-${order.id}`,
-        label: `Order ${order.id.slice(0, 8)}`,
+        label: `Order ${orderNumber(order.id)}`,
         detail: `${order.customer_email} · ${order.product_name} · ${formatMoney(order.total_amount, order.currency)}`,
         link: { to: '/dashboard/orders/$orderId', params: { orderId: order.id } },
       })),

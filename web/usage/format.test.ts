@@ -49,3 +49,16 @@ describe('describeTotal', () => {
     }
   });
 });
+
+describe('rangeBounds in a time zone', () => {
+  it("cuts the days at the zone's midnights, whatever the runtime's", () => {
+    // 23:30 UTC on Wednesday 4 March is already Thursday the 5th in Auckland (UTC+13).
+    const now = new Date('2026-03-04T23:30:00Z');
+    // From Friday 27 February to the end of Thursday 5 March, Auckland's midnights in UTC.
+    expect(rangeBounds('7d', now, 'Pacific/Auckland')).toEqual({
+      start: new Date('2026-02-26T11:00:00Z'),
+      end: new Date(new Date('2026-03-05T11:00:00Z').getTime() - 1),
+    });
+    expect(rangeBounds('7d', now, 'UTC').start).toEqual(new Date('2026-02-26T00:00:00Z'));
+  });
+});

@@ -1,3 +1,4 @@
+import { dayIn, startOfDayIn } from '../../domain/dates/rules';
 import type { Aggregation } from '../../domain/meters/schemas';
 
 export const USAGE_RANGE_IDS = ['7d', '30d', '12w', '12m'] as const;
@@ -14,47 +15,47 @@ export const USAGE_RANGES: Record<UsageRange, { label: string; interval: ChartIn
   '12m': { label: 'Last 12 months, by month', interval: 'month', buckets: 12 },
 };
 
-/** The IANA zone the browser lives in: the API starts the buckets at its midnights. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
-
 /**
- * From the start of the range's first bucket to the end of the current one, in the browser's
- * time zone. Aligned on buckets, the first bar is a whole day (week, month) rather than the part
- * after "now minus 30 days", and the bounds (the query's key) stay the same until the current
- * bucket ends.
+ * From the start of the range's first bucket to the end of the current one, in `timeZone` (the
+ * organization's on its pages; the runtime's own by default). Aligned on buckets, the first bar is
+ * a whole day (week, month) rather than the part after "now minus 30 days", and the bounds (the
+ * query's key) stay the same until the current bucket ends.
  */
-export function rangeBounds(range: UsageRange, now: Date): { start: Date; end: Date } {
+export function rangeBounds(
+  range: UsageRange,
+  now: Date,
+  timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
+): { start: Date; end: Date } {
   const { interval, buckets } = USAGE_RANGES[range];
-  const year = now.getFullYear();
-  const month = now.getMonth();
-  let first: Date;
-  let next: Date;
+  const [year, month, day] = dayIn(now, timeZone).split('-').map(Number) as [number, number, number];
+  // Calendar arithmetic on dates alone (Date.UTC carries a day 0 or 32 into the next month).
+  const date = (y: number, m: number, d: number) =>
+    new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10);
+  let first: string;
+  let next: string;
   if (interval === 'month') {
-    first = new Date(year, month - (buckets - 1), 1);
-    next = new Date(year, month + 1, 1);
+    first = date(year, month - (buckets - 1), 1);
+    next = date(year, month + 1, 1);
   } else {
     const days = interval === 'week' ? 7 : 1;
     // Weeks start on Monday, as the API's do.
-    const current = now.getDate() - (interval === 'week' ? (now.getDay() + 6) % 7 : 0);
-    first = new Date(year, month, current - days * (buckets - 1));
-    next = new Date(year, month, current + days);
+    const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+    const current = day - (interval === 'week' ? (weekday + 6) % 7 : 0);
+    first = date(year, month, current - days * (buckets - 1));
+    next = date(year, month, current + days);
   }
   // The API counts an event at the end instant, and the next bucket starts there.
-  return { start: first, end: new Date(next.getTime() - 1) };
+  return { start: startOfDayIn(first, timeZone), end: new Date(startOfDayIn(next, timeZone).getTime() - 1) };
 }
 
-const dayFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
-const weekFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric' });
-const monthFormat = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric' });
-
-/** A bucket as people name it, from the instant it starts. */
-export function bucketLabel(timestamp: string, interval: ChartInterval): string {
+/** A bucket as people name it, from the instant it starts (a midnight of `timeZone`). */
+export function bucketLabel(timestamp: string, interval: ChartInterval, timeZone?: string): string {
   const start = new Date(timestamp);
-  if (interval === 'day') return dayFormat.format(start);
-  if (interval === 'week') return `Week of ${weekFormat.format(start)}`;
-  return monthFormat.format(start);
+  const format = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(undefined, { ...options, timeZone }).format(start);
+  if (interval === 'day') return format({ weekday: 'short', month: 'short', day: 'numeric' });
+  if (interval === 'week') return `Week of ${format({ month: 'short', day: 'numeric', year: 'numeric' })}`;
+  return format({ month: 'long', year: 'numeric' });
 }
 
 /** A side of the chart's axis: the furthest bar from zero rounded out to 1, 2 or 5 × 10ⁿ (12 → 20, 0.3 → 0.5). */

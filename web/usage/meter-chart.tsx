@@ -1,4 +1,5 @@
 import type { MeterQuantities } from '../../domain/usage/schemas';
+import { currentTimeZone } from '../components';
 import { axisLimit, bucketLabel, type ChartInterval } from './format';
 
 // The drawing's own units; the SVG scales to the card's width and keeps its proportions.
@@ -30,7 +31,7 @@ export function MeterChart(props: {
   const last = quantities.at(-1);
   const summary =
     `${props.title}: ${quantities.length} bars, the highest ${highest.quantity.toLocaleString()} ` +
-    `(${bucketLabel(highest.timestamp, interval)}).`;
+    `(${bucketLabel(highest.timestamp, interval, currentTimeZone())}).`;
 
   return (
     <svg
@@ -67,7 +68,7 @@ export function MeterChart(props: {
         const barTop = Math.min(y(bucket.quantity), zero);
         return (
           <g key={bucket.timestamp} data-testid="meter-chart-bar" data-quantity={bucket.quantity}>
-            <title>{`${bucketLabel(bucket.timestamp, interval)}: ${bucket.quantity.toLocaleString()}`}</title>
+            <title>{`${bucketLabel(bucket.timestamp, interval, currentTimeZone())}: ${bucket.quantity.toLocaleString()}`}</title>
             {/* The whole column answers the pointer, so that a short or empty bar has a tooltip too. */}
             <rect
               className="meter-chart-slot"
@@ -90,10 +91,10 @@ export function MeterChart(props: {
       {first && last ? (
         <>
           <text className="meter-chart-axis" x={PLOT_LEFT} y={HEIGHT - 4}>
-            {bucketLabel(first.timestamp, interval)}
+            {bucketLabel(first.timestamp, interval, currentTimeZone())}
           </text>
           <text className="meter-chart-axis" x={WIDTH} y={HEIGHT - 4} textAnchor="end">
-            {bucketLabel(last.timestamp, interval)}
+            {bucketLabel(last.timestamp, interval, currentTimeZone())}
           </text>
         </>
       ) : null}

@@ -3,14 +3,15 @@ import { customerMeterSchema } from '../../domain/customer-meters/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { meterQuantitiesSchema } from '../../domain/usage/schemas';
 import { getJson } from '../api';
-import { browserTimeZone, rangeBounds, USAGE_RANGES, type UsageRange } from './format';
+import { currentTimeZone } from '../components';
+import { rangeBounds, USAGE_RANGES, type UsageRange } from './format';
 
 export const CUSTOMER_METERS_PAGE_SIZE = 20;
 
-/** A meter's quantities over one of the chart's ranges, in buckets of the browser's time zone. */
+/** A meter's quantities over one of the chart's ranges, in buckets of the organization's time zone. */
 export const meterQuantitiesQuery = (meterId: string, range: UsageRange, now: Date) => {
-  const { start, end } = rangeBounds(range, now);
-  const timeZone = browserTimeZone();
+  const timeZone = currentTimeZone();
+  const { start, end } = rangeBounds(range, now, timeZone);
   return queryOptions({
     queryKey: ['meter-quantities', meterId, range, start.toISOString(), timeZone],
     queryFn: () => {

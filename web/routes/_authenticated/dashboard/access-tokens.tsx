@@ -10,6 +10,7 @@ import { canManage } from '../../../organizations/roles';
 import type { ActiveOrganization } from '../../../organizations/types';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { AccessTokenForm, NewAccessToken } from './-components/access-token-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/access-tokens')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -19,6 +20,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/access-tokens')(
 });
 
 function AccessTokensPage() {
+  return (
+    <>
+      <PageTitle title="Access tokens" />
+      <AccessTokensPageContent />
+    </>
+  );
+}
+
+function AccessTokensPageContent() {
   const userId = Route.useRouteContext().session.user.id;
   const organization = authClient.useActiveOrganization().data;
   if (!organization) return <p>Create or choose an organization to manage its access tokens.</p>;

@@ -12,6 +12,7 @@ import { Card, ErrorNote, formatDateTime, Pager, Truncated } from '../../../comp
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { BENEFIT_TYPE_LABELS, describeBenefit } from './-components/benefit-labels';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/benefits/$benefitId')({
   validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
@@ -24,6 +25,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/benefits/$benefi
 });
 
 function BenefitPage() {
+  const { benefitId } = Route.useParams();
+  const benefit = useQuery(benefitQuery(benefitId));
+  return (
+    <>
+      <PageTitle title={benefit.data?.description ?? 'Benefit'} />
+      <BenefitPageContent />
+    </>
+  );
+}
+
+function BenefitPageContent() {
   const { benefitId } = Route.useParams();
   const benefit = useQuery(benefitQuery(benefitId));
   return (
@@ -49,7 +61,7 @@ function BenefitDetails({ benefit }: { benefit: Benefit }) {
   const note = benefit.type === 'custom' ? (benefit.properties.note as string | null) : null;
   const gives = describeBenefit(benefit);
   return (
-    <Card title={benefit.description}>
+    <Card title="Details">
       <dl className="details" data-testid="benefit-details">
         <dt>Type</dt>
         <dd>{BENEFIT_TYPE_LABELS[benefit.type]}</dd>

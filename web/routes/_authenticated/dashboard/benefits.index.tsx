@@ -9,6 +9,7 @@ import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { DeleteButton, ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { BenefitForm } from './-components/benefit-form';
 import { BENEFIT_TYPE_LABELS, describeBenefit } from './-components/benefit-labels';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/benefits/')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -18,6 +19,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/benefits/')({
 });
 
 function BenefitsPage() {
+  return (
+    <>
+      <PageTitle title="Benefits" />
+      <BenefitsPageContent />
+    </>
+  );
+}
+
+function BenefitsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its benefits.</p>;
   return <Benefits organizationId={organizationId} />;

@@ -14,6 +14,7 @@ import { countOf } from '../../../sales/format';
 import { EmptyHint } from '../../../sales/list-controls';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
 import { CopyUrl, linkName } from './-components/checkout-link-url';
+import { PageTitle } from '../../../shell/page-title';
 
 /** The latest checkouts of the link: its first page, newest first. */
 const recentCheckouts = (linkId: string) => ({ checkoutLinkId: linkId, sorting: '-created_at' });
@@ -31,6 +32,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/checkout-links/$
 
 function CheckoutLinkPage() {
   const { linkId } = Route.useParams();
+  const link = useQuery(checkoutLinkQuery(linkId));
+  return (
+    <>
+      <PageTitle title={link.data ? linkName(link.data) : 'Checkout link'} />
+      <CheckoutLinkPageContent />
+    </>
+  );
+}
+
+function CheckoutLinkPageContent() {
+  const { linkId } = Route.useParams();
   const { organizationId, session } = Route.useRouteContext();
   const canManage = useCanManageActiveOrganization(session.user.id);
   const queryClient = useQueryClient();
@@ -46,7 +58,7 @@ function CheckoutLinkPage() {
       <p>
         <Link to="/dashboard/checkout-links">← All checkout links</Link>
       </p>
-      <Card title={linkName(data)} testId="checkout-link-details">
+      <Card title="Details" testId="checkout-link-details">
         <dl className="details">
           <dt>URL</dt>
           <dd>

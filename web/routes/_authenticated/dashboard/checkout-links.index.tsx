@@ -8,6 +8,7 @@ import { DeleteButton, ResourceCard, ResourceList } from '../../../resources/res
 import { EmptyHint } from '../../../sales/list-controls';
 import { CheckoutLinkForm } from './-components/checkout-link-form';
 import { CopyUrl, linkName } from './-components/checkout-link-url';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/checkout-links/')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -20,6 +21,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/checkout-links/'
 });
 
 function CheckoutLinksPage() {
+  return (
+    <>
+      <PageTitle title="Checkout links" />
+      <CheckoutLinksPageContent />
+    </>
+  );
+}
+
+function CheckoutLinksPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its checkout links.</p>;
   return <CheckoutLinks organizationId={organizationId} />;

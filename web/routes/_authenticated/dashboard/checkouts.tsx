@@ -12,6 +12,7 @@ import { countOf } from '../../../sales/format';
 import { EmptyHint, ListSummary, SalesFilterBar, sortHeadersOf } from '../../../sales/list-controls';
 import { checkoutWorkflowId } from '../../../../domain/checkouts/rules';
 import { WorkflowLink } from '../../../system/workflow-link';
+import { PageTitle } from '../../../shell/page-title';
 
 const SORTINGS = ['created_at', '-created_at', 'expires_at', '-expires_at', 'status', '-status'] as const;
 
@@ -43,6 +44,15 @@ function filtersOf(search: Search): CheckoutFilters {
 }
 
 function CheckoutsPage() {
+  return (
+    <>
+      <PageTitle title="Checkouts" />
+      <CheckoutsPageContent />
+    </>
+  );
+}
+
+function CheckoutsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its checkouts.</p>;
   return <Checkouts organizationId={organizationId} />;

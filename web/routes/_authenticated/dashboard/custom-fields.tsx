@@ -9,6 +9,7 @@ import { ManagersOnly, managersOnlyActions } from '../../../organizations/manage
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { DeleteButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { CUSTOM_FIELD_TYPE_LABELS, CustomFieldForm } from './-components/custom-field-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -18,6 +19,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/custom-fields')(
 });
 
 function CustomFieldsPage() {
+  return (
+    <>
+      <PageTitle title="Custom fields" />
+      <CustomFieldsPageContent />
+    </>
+  );
+}
+
+function CustomFieldsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its custom fields.</p>;
   return <CustomFields organizationId={organizationId} />;

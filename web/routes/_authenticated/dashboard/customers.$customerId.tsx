@@ -25,6 +25,7 @@ import { CustomerEditForm } from './-components/customer-edit-form';
 import { CustomerPaymentMethods } from './-components/customer-payment-methods';
 import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
 import { CustomerTimeline } from './-components/customer-timeline';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
   loader: ({ context, params }) => {
@@ -39,13 +40,24 @@ export const Route = createFileRoute('/_authenticated/dashboard/customers/$custo
 
 function CustomerPage() {
   const { customerId } = Route.useParams();
+  const customer = useQuery(customerStateQuery(customerId)).data;
+  return (
+    <>
+      <PageTitle title={customer?.email ?? 'Customer'} />
+      <CustomerPageContent />
+    </>
+  );
+}
+
+function CustomerPageContent() {
+  const { customerId } = Route.useParams();
   const state = useQuery(customerStateQuery(customerId));
   if (state.error) return <ErrorNote message={state.error.message} />;
   if (!state.data) return <p>Loading…</p>;
   const customer = state.data;
   return (
     <>
-      <Card title={customer.email}>
+      <Card title="Details">
         <dl className="details">
           <dt>Name</dt>
           <dd>{customer.name ?? '—'}</dd>

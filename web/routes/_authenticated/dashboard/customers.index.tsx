@@ -8,6 +8,7 @@ import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { countOf } from '../../../sales/format';
 import { EmptyHint, FilterBar, ListSummary, SearchField, sortHeadersOf } from '../../../sales/list-controls';
 import { CustomerForm } from './-components/customer-form';
+import { PageTitle } from '../../../shell/page-title';
 
 const SORTINGS = ['created_at', '-created_at', 'email', '-email', 'name', '-name'] as const;
 
@@ -32,6 +33,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/customers/')({
 type Search = ReturnType<typeof Route.useSearch>;
 
 function CustomersPage() {
+  return (
+    <>
+      <PageTitle title="Customers" />
+      <CustomersPageContent />
+    </>
+  );
+}
+
+function CustomersPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its customers.</p>;
   return <Customers organizationId={organizationId} />;

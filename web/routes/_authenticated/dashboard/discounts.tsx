@@ -9,6 +9,7 @@ import { ManagersOnly, managersOnlyActions } from '../../../organizations/manage
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { DeleteButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { DiscountForm } from './-components/discount-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/discounts')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -31,6 +32,15 @@ function valueOf(discount: Discount): string {
 }
 
 function DiscountsPage() {
+  return (
+    <>
+      <PageTitle title="Discounts" />
+      <DiscountsPageContent />
+    </>
+  );
+}
+
+function DiscountsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its discounts.</p>;
   return <Discounts organizationId={organizationId} />;

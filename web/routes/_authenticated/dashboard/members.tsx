@@ -5,13 +5,23 @@ import { InvitationsCard } from '../../../organizations/invitations';
 import { MembersCard } from '../../../organizations/members';
 import { canManage } from '../../../organizations/roles';
 import { CreateOrganizationForm } from './-components/create-organization-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/members')({
   component: MembersPage,
 });
 
-/** The active organization's members and invitations, and a new organization of one's own. */
 function MembersPage() {
+  return (
+    <>
+      <PageTitle title="Members" />
+      <MembersPageContent />
+    </>
+  );
+}
+
+/** The active organization's members and invitations, and a new organization of one's own. */
+function MembersPageContent() {
   const { session } = Route.useRouteContext();
   const userId = session.user.id;
   const active = authClient.useActiveOrganization();

@@ -16,6 +16,7 @@ import {
 import { MeterChart } from '../../../usage/meter-chart';
 import { meterCustomersQuery, meterQuantitiesQuery } from '../../../usage/queries';
 import { describeAggregation, describeFilter } from './-components/meter-labels';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/meters/$meterId')({
   validateSearch: z.object({
@@ -33,6 +34,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/meters/$meterId'
 
 function MeterPage() {
   const { meterId } = Route.useParams();
+  const meter = useQuery(meterQuery(meterId));
+  return (
+    <>
+      <PageTitle title={meter.data?.name ?? 'Meter'} />
+      <MeterPageContent />
+    </>
+  );
+}
+
+function MeterPageContent() {
+  const { meterId } = Route.useParams();
   const { organizationId } = Route.useRouteContext();
   const meter = useQuery(meterQuery(meterId));
   return (
@@ -46,7 +58,7 @@ function MeterPage() {
         <p>Loading…</p>
       ) : (
         <>
-          <Card title={meter.data.name}>
+          <Card title="Details">
             <dl className="details" data-testid="meter-details">
               <dt>Counts events where</dt>
               <dd>{describeFilter(meter.data.filter)}</dd>

@@ -9,6 +9,7 @@ import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { EditButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { MeterForm } from './-components/meter-form';
 import { describeAggregation, describeFilter } from './-components/meter-labels';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/meters/')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -18,6 +19,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/meters/')({
 });
 
 function MetersPage() {
+  return (
+    <>
+      <PageTitle title="Meters" />
+      <MetersPageContent />
+    </>
+  );
+}
+
+function MetersPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its meters.</p>;
   return <Meters organizationId={organizationId} />;

@@ -18,6 +18,8 @@ import {
 import { OrderBillingForm } from './-components/order-billing-form';
 import { OrderInvoice } from './-components/order-invoice';
 import { OrderTimeline } from './-components/order-timeline';
+import { orderNumber } from '../../../../domain/orders/rules';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId')({
   loader: ({ context: { queryClient }, params: { orderId } }) => {
@@ -29,6 +31,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId'
 });
 
 function OrderPage() {
+  const { orderId } = Route.useParams();
+  const order = useQuery(orderQuery(orderId));
+  return (
+    <>
+      <PageTitle title={order.data ? `Order ${orderNumber(order.data.id)}` : 'Order'} />
+      <OrderPageContent />
+    </>
+  );
+}
+
+function OrderPageContent() {
   const { orderId } = Route.useParams();
   const refunds = useQuery({
     ...orderRefundsQuery(orderId),
@@ -59,7 +72,7 @@ function OrderPage() {
       <p>
         <Link to="/dashboard/orders">← All orders</Link>
       </p>
-      <Card title={`Order ${data.id.slice(0, 8)}`}>
+      <Card title="Details">
         <dl className="details" data-testid="order-details">
           <dt>Status</dt>
           <dd>

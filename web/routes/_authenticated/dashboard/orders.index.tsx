@@ -11,6 +11,7 @@ import { ORDER_STATUS_LABELS, OrderStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
 import { countOf, endOfDay, startOfDay } from '../../../sales/format';
 import { EmptyHint, ListSummary, SalesFilterBar, sortHeadersOf } from '../../../sales/list-controls';
+import { PageTitle } from '../../../shell/page-title';
 
 const SORTINGS = [
   'created_at',
@@ -55,6 +56,15 @@ function filtersOf(search: Search): OrderFilters {
 }
 
 function OrdersPage() {
+  return (
+    <>
+      <PageTitle title="Orders" />
+      <OrdersPageContent />
+    </>
+  );
+}
+
+function OrdersPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its orders.</p>;
   return <Orders organizationId={organizationId} />;
@@ -150,6 +160,7 @@ function Orders({ organizationId }: { organizationId: string }) {
             className: 'nowrap',
             cell: (order) => formatDateTime(order.created_at),
           },
+          { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
           {
             header: sortHeader('Customer', 'customer'),
             cell: (order) => <Truncated text={order.customer.email} />,
@@ -164,7 +175,6 @@ function Orders({ organizationId }: { organizationId: string }) {
             testId: 'order-total',
             cell: (order) => formatMoney(order.total_amount, order.currency),
           },
-          { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} /> },
         ]}
       />
     </ResourceCard>

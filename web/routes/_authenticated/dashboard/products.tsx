@@ -11,6 +11,7 @@ import { ManagersOnly, managersOnlyActions } from '../../../organizations/manage
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
 import { ProductForm } from './-components/product-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/products')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -25,6 +26,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/products')({
 });
 
 function ProductsPage() {
+  return (
+    <>
+      <PageTitle title="Products" />
+      <ProductsPageContent />
+    </>
+  );
+}
+
+function ProductsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its products.</p>;
   return <Products organizationId={organizationId} />;

@@ -8,6 +8,7 @@ import { OrderNumberLink } from '../../../orders/order-number-link';
 import { REFUND_POLL_MS, refundsQuery } from '../../../orders/queries';
 import { REFUND_REASON_LABELS, RefundStatusBadge } from '../../../orders/status';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/refunds')({
   validateSearch: z.object({ page: z.coerce.number().int().min(1).optional().catch(undefined) }),
@@ -19,6 +20,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/refunds')({
 });
 
 function RefundsPage() {
+  return (
+    <>
+      <PageTitle title="Refunds" />
+      <RefundsPageContent />
+    </>
+  );
+}
+
+function RefundsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its refunds.</p>;
   return <Refunds organizationId={organizationId} />;

@@ -1,4 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Outlet } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { DEFAULT_TIME_ZONE } from '../../../../domain/dates/rules';
+import { DatesIn } from '../../../components';
+import { prefetch } from '../../../loaders';
+import { organizationProfileQuery } from '../../../organizations/queries';
 import { MyInvitations } from '../../../organizations/my-invitations';
 import { DashboardShell } from '../../../shell/shell';
 import { VerifyEmailNotice } from './-components/verify-email-notice';
@@ -6,6 +12,9 @@ import { VerifyEmailNotice } from './-components/verify-email-notice';
 export const Route = createFileRoute('/_authenticated/dashboard')({
   // The pages below read and load the active organization's data.
   beforeLoad: ({ context }) => ({ organizationId: context.session.session.activeOrganizationId ?? null }),
+  loader: ({ context: { queryClient, organizationId } }) => {
+    if (organizationId) prefetch(queryClient, organizationProfileQuery(organizationId));
+  },
   component: DashboardLayout,
 });
 
@@ -14,10 +23,25 @@ function DashboardLayout() {
   const { user } = session;
   return (
     <DashboardShell organizationId={organizationId} user={user}>
-      <h1 className="shell-title">Dashboard</h1>
       {user.emailVerified ? null : <VerifyEmailNotice email={user.email} />}
       <MyInvitations emailVerified={user.emailVerified} />
-      <Outlet />
+      {organizationId ? (
+        <OrganizationDates organizationId={organizationId}>
+          <Outlet />
+        </OrganizationDates>
+      ) : (
+        <Outlet />
+      )}
     </DashboardShell>
   );
+}
+
+/**
+ * Every page's dates in the organization's time zone; the pages wait for it (one read, cached and
+ * started by the loader) rather than show dates that would change a moment later.
+ */
+function OrganizationDates({ organizationId, children }: { organizationId: string; children: ReactNode }) {
+  const profile = useQuery(organizationProfileQuery(organizationId));
+  if (profile.isPending) return <p>Loading…</p>;
+  return <DatesIn timeZone={profile.data?.time_zone ?? DEFAULT_TIME_ZONE}>{children}</DatesIn>;
 }

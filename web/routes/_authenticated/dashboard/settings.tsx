@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { useState } from 'react';
 import { organizationSchema } from '../../../../domain/organizations/schemas';
 import { addressWords, fromAddressDraft } from '../../../addresses/address-fields';
 import { sendJson } from '../../../api';
@@ -8,12 +7,14 @@ import { authClient, hasRole } from '../../../auth/client';
 import { authErrorsInWords, formErrorsInWords, type FormErrors } from '../../../forms/messages';
 import { Card, ErrorNote, SuccessNote } from '../../../components';
 import { prefetch } from '../../../loaders';
+import { NotificationSettingsCard } from '../../../organizations/notification-settings';
 import { ProfileForm, type ProfileDraft } from '../../../organizations/profile-form';
 import { organizationKeys, organizationProfileQuery } from '../../../organizations/queries';
 import { canManage } from '../../../organizations/roles';
 import type { ActiveOrganization } from '../../../organizations/types';
 import { ORGANIZATION_CODES, ORGANIZATION_WORDS } from '../../../organizations/words';
 import { DeleteOrganization } from './-components/delete-organization';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/settings')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -25,6 +26,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/settings')({
 const orNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
 function SettingsPage() {
+  return (
+    <>
+      <PageTitle title="Organization settings" />
+      <SettingsPageContent />
+    </>
+  );
+}
+
+function SettingsPageContent() {
   const active = authClient.useActiveOrganization();
   const organizations = authClient.useListOrganizations();
   if (!active.data) return <p>Create or choose an organization to see its settings.</p>;
@@ -44,7 +54,10 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
   const userId = Route.useRouteContext().session.user.id;
   const queryClient = useQueryClient();
   const profile = useQuery(organizationProfileQuery(organization.id));
-  const [saved, setSaved] = useState(false);
+  // A new time zone mounts the page anew (`DatesIn`): the note is kept with the queries instead.
+  const savedKey = [...organizationKeys.all(organization.id), 'settings-saved'];
+  const saved = useQuery({ queryKey: savedKey, queryFn: () => false, staleTime: Infinity }).data ?? false;
+  const setSaved = (value: boolean) => queryClient.setQueryData(savedKey, value);
   const role = organization.members.find((member) => member.userId === userId)?.role;
 
   async function save(draft: ProfileDraft): Promise<FormErrors | null> {
@@ -58,6 +71,7 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
         avatar_url: orNull(draft.avatar_url),
         email: orNull(draft.email),
         website: orNull(draft.website),
+        time_zone: draft.time_zone,
         address: fromAddressDraft(draft.address),
         socials: draft.socials,
         feature_settings: {
@@ -108,6 +122,7 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
         )}
         <SuccessNote message={saved ? 'Settings saved.' : null} />
       </Card>
+      <NotificationSettingsCard organizationId={organization.id} />
       {hasRole(role, 'owner') ? (
         <DeleteOrganization organizationId={organization.id} name={organization.name} />
       ) : null}

@@ -30,6 +30,7 @@ import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
 import { SubscriptionDiscountForm } from './-components/subscription-discount-form';
 import { SubscriptionPlanChange } from './-components/subscription-plan-change';
 import { SubscriptionUpcomingInvoice } from './-components/subscription-upcoming-invoice';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/$subscriptionId')({
   loader: ({ context: { queryClient }, params: { subscriptionId } }) => {
@@ -41,6 +42,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/$s
 });
 
 function SubscriptionPage() {
+  const { subscriptionId } = Route.useParams();
+  const subscription = useQuery(subscriptionQuery(subscriptionId)).data;
+  return (
+    <>
+      <PageTitle title={subscription ? `Subscription to ${subscription.product.name}` : 'Subscription'} />
+      <SubscriptionPageContent />
+    </>
+  );
+}
+
+function SubscriptionPageContent() {
   const { subscriptionId } = Route.useParams();
   const { organizationId, session } = Route.useRouteContext();
   const canManage = useCanManageActiveOrganization(session.user.id);

@@ -12,6 +12,7 @@ import {
   SubscriptionStatusBadge,
 } from '../../../subscriptions/format';
 import { subscriptionsQuery } from '../../../subscriptions/queries';
+import { PageTitle } from '../../../shell/page-title';
 
 const FILTERS = { all: undefined, active: true, inactive: false } as const;
 type Filter = keyof typeof FILTERS;
@@ -30,6 +31,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/')
 });
 
 function SubscriptionsPage() {
+  return (
+    <>
+      <PageTitle title="Subscriptions" />
+      <SubscriptionsPageContent />
+    </>
+  );
+}
+
+function SubscriptionsPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its subscriptions.</p>;
   return <Subscriptions organizationId={organizationId} />;

@@ -13,6 +13,7 @@ import { TeamMembersCard } from '../../../organizations/team-members';
 import type { ActiveOrganization } from '../../../organizations/types';
 import { ResourceCard, ResourceList } from '../../../resources/resource-page';
 import { RenameTeamForm } from './-components/rename-team-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/teams')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -22,6 +23,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/teams')({
 });
 
 function TeamsPage() {
+  return (
+    <>
+      <PageTitle title="Teams" />
+      <TeamsPageContent />
+    </>
+  );
+}
+
+function TeamsPageContent() {
   const organization = authClient.useActiveOrganization().data;
   if (!organization) return <p>Create or choose an organization to see its teams.</p>;
   return <Teams organization={organization} />;

@@ -21,6 +21,7 @@ import {
 import { clockName, TestClockStatusBadge } from '../../../test-clocks/status';
 import { TestClockAdvance } from './-components/test-clock-advance';
 import { TestClockAttachForm } from './-components/test-clock-attach-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/test-clocks/$testClockId')({
   loader: ({ context: { queryClient }, params: { testClockId } }) => {
@@ -30,6 +31,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/test-clocks/$tes
 });
 
 function TestClockPage() {
+  const { testClockId } = Route.useParams();
+  const clock = useQuery(testClockQuery(testClockId));
+  return (
+    <>
+      <PageTitle title={clock.data ? clockName(clock.data) : 'Test clock'} />
+      <TestClockPageContent />
+    </>
+  );
+}
+
+function TestClockPageContent() {
   const { testClockId } = Route.useParams();
   const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const queryClient = useQueryClient();
@@ -61,7 +73,7 @@ function TestClockPage() {
       <p>
         <Link to="/dashboard/test-clocks">← All test clocks</Link>
       </p>
-      <Card title={clockName(data)}>
+      <Card title="Details">
         <dl className="details" data-testid="test-clock-details">
           <dt>Time</dt>
           <dd data-testid="frozen-time">{formatDateTime(data.frozen_time)}</dd>

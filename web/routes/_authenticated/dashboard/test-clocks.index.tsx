@@ -9,6 +9,7 @@ import { settingsQuery } from '../../../system/queries';
 import { TEST_CLOCK_POLL_MS, testClocksQuery } from '../../../test-clocks/queries';
 import { clockName, LIVE_MODE_NOTE, TestClockStatusBadge } from '../../../test-clocks/status';
 import { TestClockForm } from './-components/test-clock-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/test-clocks/')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -18,6 +19,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/test-clocks/')({
 });
 
 function TestClocksPage() {
+  return (
+    <>
+      <PageTitle title="Test clocks" />
+      <TestClocksPageContent />
+    </>
+  );
+}
+
+function TestClocksPageContent() {
   const { organizationId } = Route.useRouteContext();
   const settings = useQuery(settingsQuery);
   if (!organizationId) return <p>Choose an organization to see its test clocks.</p>;

@@ -17,6 +17,7 @@ import {
 } from '../../../webhooks/queries';
 import { WebhookDeliveryLog } from './-components/webhook-delivery-log';
 import { WebhookEndpointSettings } from './-components/webhook-endpoint-settings';
+import { PageTitle } from '../../../shell/page-title';
 
 /** Health follows the deliveries the worker makes in the background. */
 const HEALTH_REFRESH_MS = 5_000;
@@ -31,6 +32,17 @@ export const Route = createFileRoute('/_authenticated/dashboard/webhooks/$endpoi
 });
 
 function EndpointPage() {
+  const { endpointId } = Route.useParams();
+  const endpoint = useQuery(webhookEndpointQuery(endpointId));
+  return (
+    <>
+      <PageTitle title={endpoint.data?.url ?? 'Webhook endpoint'} />
+      <EndpointPageContent />
+    </>
+  );
+}
+
+function EndpointPageContent() {
   const { endpointId } = Route.useParams();
   const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const endpoint = useQuery(webhookEndpointQuery(endpointId));

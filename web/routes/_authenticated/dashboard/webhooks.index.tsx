@@ -10,6 +10,7 @@ import { ResourceCard, ResourceTable, type Column } from '../../../resources/res
 import { HealthBadge, shortSuccessSummary } from '../../../webhooks/health';
 import { webhookEndpointsQuery, webhookHealthListQuery } from '../../../webhooks/queries';
 import { WebhookEndpointForm } from './-components/webhook-endpoint-form';
+import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/webhooks/')({
   loader: ({ context: { queryClient, organizationId } }) => {
@@ -21,6 +22,15 @@ export const Route = createFileRoute('/_authenticated/dashboard/webhooks/')({
 });
 
 function WebhooksPage() {
+  return (
+    <>
+      <PageTitle title="Webhooks" />
+      <WebhooksPageContent />
+    </>
+  );
+}
+
+function WebhooksPageContent() {
   const { organizationId } = Route.useRouteContext();
   if (!organizationId) return <p>Choose an organization to see its webhooks.</p>;
   return <Webhooks organizationId={organizationId} />;
