@@ -196,7 +196,7 @@ describe('a subscription’s price schedule (x-tollgate)', () => {
       (email) => email !== null,
     );
     expect(started!.text).toContain('You pay $16.00 today, then $20.00 / month.');
-    expect(started!.text).toContain('Your next payment, $20.00, is on 28 February 2026');
+    expect(started!.text).toContain('Your next payment, $20.00, is on February 28, 2026');
     expect(started!.text).not.toContain('every month');
 
     await advanceTo('2026-03-01T00:00:00.000Z');
