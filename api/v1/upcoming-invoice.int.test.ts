@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import type { Order } from '@polar-sh/sdk/models/components/order.js';
 import type { UpcomingInvoice } from '../../domain/subscriptions/schemas.js';
+import type { TaxCalculator, TaxQuoteInput } from '../../domain/tax/calculator.js';
 import { rateTableTax } from '../../domain/tax/rules.js';
 import { buyInSandbox, createAccessToken, createOrganization } from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
@@ -13,8 +14,21 @@ const TAX_RATES = { DE: 1900 };
 /** Renewals are taxed at the customer's own billing address. */
 const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' } as const;
 
+/** The rate table, remembering what each quote was asked with (the renewal's tax id). */
+function recordedRates(quotes: TaxQuoteInput[]): TaxCalculator {
+  const rates = rateTableTax(TAX_RATES);
+  return {
+    name: rates.name,
+    quote: async (input) => {
+      quotes.push(input);
+      return rates.quote(input);
+    },
+  };
+}
+
 describe('the upcoming invoice (our extension): the next renewal order, priced before it is made', () => {
-  const env = useTestStack({ tax: rateTableTax(TAX_RATES) });
+  const quotes: TaxQuoteInput[] = [];
+  const env = useTestStack({ tax: recordedRates(quotes) });
 
   async function seller() {
     const organization = await createOrganization(env.database.db);
@@ -80,6 +94,46 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
         timestamp: new Date(Date.parse(at) + index * 1000),
       })),
     });
+
+  /** The buyer checks out with a German address (and what else `confirm` adds); answers the plan. */
+  async function subscribe(
+    polar: Polar,
+    productId: string,
+    customerId: string,
+    confirm: { customerTaxId?: string } = {},
+  ) {
+    const checkout = await polar.checkouts.create({ products: [productId], customerId });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerName: 'Lin Buyer',
+        customerBillingAddress: {
+          country: 'DE',
+          city: 'Berlin',
+          postalCode: '10117',
+          line1: 'Unter den Linden 1',
+        },
+        confirmationTokenId: 'pm_card_visa',
+        ...confirm,
+      },
+    });
+    const paid = await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    return { id: paid.subscriptionId!, checkout: paid };
+  }
+
+  /** The `subscription_cycle` order of the product once it is paid. */
+  const cycleOrderOf = async (polar: Polar, productId: string) =>
+    (await eventually(
+      async () =>
+        (await polar.orders.list({ productId, limit: 10 })).result.items.find(
+          (order) => order.billingReason === 'subscription_cycle',
+        ),
+      (order) => order?.status === 'paid',
+      30_000,
+    ))!;
 
   /** The renewal order as the estimate spells it: its lines, amounts and date. */
   function asEstimated(order: Order) {
@@ -455,5 +509,43 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
     const nobodys = await call(`customer-portal/subscriptions/${randomUUID()}/upcoming-invoice`, bobSession);
     expect(notBobs).toEqual(nobodys);
     expect(nobodys).toMatchObject({ status: 404, body: { error: 'ResourceNotFound' } });
+  });
+
+  it('taxes the renewal of an existing customer at the address and tax id its checkout saved onto the customer (regression: a customer created without an address renewed untaxed)', async () => {
+    const { polar, token } = await seller();
+    const plan = await polar.products.create({
+      name: 'Team',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 2000, priceCurrency: 'usd' }],
+    });
+    const clock = clocks(token);
+    const { id: clockId } = await clock.create('2026-07-01T00:00:00.000Z');
+    // The seller's API made the customer without an address: only the checkout collects one.
+    const customer = await polar.customers.create({ email: 'lin@example.test', name: 'Lin' });
+    await clock.attach(clockId, customer.id);
+    const { id, checkout } = await subscribe(polar, plan.id, customer.id, {
+      customerTaxId: 'DE 123 456 789',
+    });
+    expect(checkout.taxAmount).toBe(380);
+
+    // The checkout's completion keeps them on the customer, as Polar's does.
+    const saved = await polar.customers.get({ id: customer.id });
+    expect(saved.billingAddress).toMatchObject({ country: 'DE', city: 'Berlin', postalCode: '10117' });
+    expect(saved.taxId).toEqual(['DE123456789', 'eu_vat']);
+
+    const estimate = await sellerEstimate(token, id);
+    expect(estimate).toMatchObject({ net_amount: 2000, tax_amount: 380, total_amount: 2380 });
+    await clock.advanceTo(clockId, '2026-08-01T01:00:00.000Z');
+    const renewal = await cycleOrderOf(polar, plan.id);
+    expect(asEstimated(renewal)).toEqual(estimated(estimate));
+    expect(renewal.billingAddress).toMatchObject({ country: 'DE' });
+    // The renewal is quoted with the customer's tax id, as the checkout was with the one typed.
+    const renewalQuotes = quotes.filter((quote) =>
+      quote.idempotencyKey.startsWith(`subscription:${id}:cycle:1:tax:`),
+    );
+    expect(renewalQuotes.length).toBeGreaterThan(0);
+    for (const quote of renewalQuotes) {
+      expect(quote).toMatchObject({ taxId: 'DE123456789', billingAddress: { country: 'DE' } });
+    }
   });
 });

@@ -6,7 +6,6 @@
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import type { addressSchema } from '../addresses/schemas.js';
 import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer } from '../customers/repository.js';
@@ -16,9 +15,8 @@ import { findOrganizationById } from '../organizations/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import type { z } from 'zod';
 import { recordSubscriptionChange } from './billing.js';
-import { meteredUsageLines } from './renewal-pricing.js';
+import { customerTaxBasis, meteredUsageLines } from './renewal-pricing.js';
 import {
   findSubscription,
   insertPendingItem,
@@ -177,8 +175,6 @@ const isChangeable = (row: SubscriptionRow) =>
   BILLABLE_STATUSES.includes(row.status as SubscriptionStatus) &&
   !row.cancelAtPeriodEnd;
 
-type Address = z.infer<typeof addressSchema>;
-
 /**
  * A subscription on a test clock that is advancing has not lived up to the clock's time yet: a
  * change now would be dated in a period it has not reached. Refused until the clock is ready.
@@ -214,8 +210,7 @@ export async function changeSubscriptionProduct(
       ? await ctx.tax.quote({
           amount: quoted.net,
           currency: current.currency,
-          billingAddress: (customer?.billingAddress as Address | null) ?? null,
-          taxId: null,
+          ...customerTaxBasis(customer),
           productId: input.product_id,
           idempotencyKey: `subscription:${id}:change:${input.product_id}:${quoted.net}`,
         })

@@ -9,7 +9,7 @@ import { discountAmountFor } from '../checkouts/rules.js';
 import { usageInWindows } from '../customer-meters/repository.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
-import type { TaxCalculator } from '../tax/calculator.js';
+import type { TaxCalculator, TaxQuoteInput } from '../tax/calculator.js';
 import { meteredLineCharge, type MeteredLineCharge } from '../usage/rules.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import {
@@ -191,6 +191,22 @@ type Address = z.infer<typeof addressSchema>;
 export const billedCustomerOf = (row: Pick<SubscriptionStepRow, 'customer'>) =>
   row.customer.deletedAt ? null : row.customer;
 
+/**
+ * What an order of a subscription is taxed by: its customer's billing address and tax number as
+ * they are when it is billed, as Stripe Billing and Polar tax a renewal (the checkout that started
+ * the plan saved what it collected onto the customer). The number goes as a checkout's does, its
+ * kind left to the calculator (a reverse charge is Stripe Tax's to decide, `stripeTaxIdOf`).
+ */
+export function customerTaxBasis(
+  customer: Pick<SubscriptionStepRow['customer'], 'billingAddress' | 'taxId'> | null,
+): Pick<TaxQuoteInput, 'billingAddress' | 'taxId'> {
+  return {
+    billingAddress: (customer?.billingAddress as Address | null) ?? null,
+    // Stored as `[value, format]`.
+    taxId: (customer?.taxId as [string, string] | null)?.[0] ?? null,
+  };
+}
+
 export type PricedRenewal = {
   plan: RenewalPlan;
   /** The ended period's metered usage, measured once: a later event dated in it is not billed. */
@@ -221,8 +237,7 @@ export async function priceRenewal(
       ? await ctx.tax.quote({
           amount: plan.bill.net,
           currency: row.currency,
-          billingAddress: (customer?.billingAddress as Address | null) ?? null,
-          taxId: null,
+          ...customerTaxBasis(customer),
           productId: row.productId,
           idempotencyKey: `${cycleKey(row.id, index)}:tax:${plan.bill.net}`,
         })
