@@ -548,4 +548,58 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
       expect(quote).toMatchObject({ taxId: 'DE123456789', billingAddress: { country: 'DE' } });
     }
   });
+
+  it('ends a plan whose credit outweighs its final bill with a final order recording the credit owed to the customer, carrying nothing (regression: no order, and the credit duplicated as a new pending line)', async () => {
+    const { polar, token } = await seller();
+    const pro = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 3000, priceCurrency: 'usd' }],
+    });
+    const basic = await polar.products.create({
+      name: 'Basic',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' }],
+    });
+    const clock = clocks(token);
+    const { id: clockId } = await clock.create('2026-10-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', billingAddress: ADDRESS });
+    await clock.attach(clockId, customer.id);
+    const { id } = await subscribe(polar, pro.id, customer.id);
+
+    // With 16 of October's 31 days left, a downgrade billed now: 16/31 of Basic's 1,000 ¢ (516 ¢)
+    // less 16/31 of Pro's 3,000 ¢ (1,548 ¢) is a credit of 1,032 ¢ for the next order. Then the
+    // seller cancels: there will be no next order.
+    await clock.advanceTo(clockId, '2026-10-16T00:00:00.000Z');
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: basic.id, prorationBehavior: 'invoice' },
+    });
+    await polar.subscriptions.update({ id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+
+    const final = await sellerEstimate(token, id);
+    expect(final).toMatchObject({
+      billed_at: '2026-11-01T00:00:00.000Z',
+      ends_subscription: true,
+      net_amount: 0,
+      tax_amount: 0,
+      total_amount: 0,
+      carried_credit_amount: 0,
+    });
+    expect(final.lines.map((line) => [line.type, line.label, line.amount])).toEqual([
+      ['proration', 'Credit from the change to Basic', -1032],
+      ['proration', 'Unused credit owed to the customer (the plan ended)', 1032],
+    ]);
+
+    await clock.advanceTo(clockId, '2026-11-01T01:00:00.000Z');
+    const finalOrder = await cycleOrderOf(polar, basic.id);
+    expect(asEstimated(finalOrder)).toEqual(estimated(final));
+    expect((await polar.subscriptions.get({ id })).status).toBe('canceled');
+    // The credit line is billed by the final order, and nothing is left waiting for another.
+    const pending = await env.database.db.subscriptionPendingItem.findMany({ where: { subscriptionId: id } });
+    expect(pending.map((item) => [item.label, item.amount, item.orderId])).toEqual([
+      ['Credit from the change to Basic', -1032, finalOrder.id],
+    ]);
+    expect(await sellerEstimate(token, id)).toMatchObject({ billed_at: null, lines: [] });
+  });
 });

@@ -201,8 +201,8 @@ type CycleResult = {
  * Period `index` begins (the current one ended at or before `nowMs`): the subscription moves into
  * it, its discount is dropped once its duration is over, and the renewal order bills the new
  * period's fees with the proration lines waiting for it. A subscription set to cancel ends
- * instead, billing only the debits still pending. One transaction; the order's request key makes
- * a retry return the same order.
+ * instead, its final order billing what is pending (credit left is owed, not carried: `cycleBill`).
+ * One transaction; the order's request key makes a retry return the same order.
  */
 async function cycleSubscription(
   ctx: SubscriptionBillingContext,
@@ -237,7 +237,7 @@ async function cycleSubscription(
       }
       const at = new Date(input.nowMs);
       const ending = row.cancelAtPeriodEnd;
-      const order = renewalMakesOrder(plan.bill, ending)
+      const order = renewalMakesOrder(plan.bill)
         ? await createSubscriptionOrder(
             tx,
             {

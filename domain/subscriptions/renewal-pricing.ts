@@ -162,7 +162,7 @@ export type RenewalPlan = {
 /**
  * The bill of the order that opens period `index`: its fees less the discount as it applies to
  * that period, then the usage lines and the proration lines waiting for it. A subscription set to
- * cancel bills no fees (it ends instead), only what is pending.
+ * cancel bills no fees (it ends instead), only what is pending, and carries no credit.
  */
 export function planRenewal(row: SubscriptionStepRow, index: number, usage: BillingLine[]): RenewalPlan {
   const interval = row.recurringInterval as RecurringInterval;
@@ -170,6 +170,7 @@ export function planRenewal(row: SubscriptionStepRow, index: number, usage: Bill
   const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
   const { fees, discount, keepsDiscount } = periodFees(row, start);
   const bill = cycleBill({
+    ending: row.cancelAtPeriodEnd,
     fees: row.cancelAtPeriodEnd ? [] : fees,
     feeDiscount: row.cancelAtPeriodEnd ? 0 : discount,
     pending: [

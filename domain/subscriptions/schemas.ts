@@ -301,7 +301,10 @@ export const upcomingInvoiceSchema = z
     net_amount: z.number().int(),
     tax_amount: z.number().int(),
     total_amount: z.number().int(),
-    /** Credit the order cannot absorb, carried to the order after it. */
+    /**
+     * Credit the order cannot absorb, carried to the order after it; 0 for a plan that ends, whose
+     * final order records what is left as owed to the customer.
+     */
     carried_credit_amount: z.number().int(),
     /** Every metered price of the plan in the current period, those that bill nothing included. */
     meters: z.array(upcomingInvoiceMeterSchema),
