@@ -304,9 +304,10 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
     expect(await writtenRows(id)).toEqual(before);
 
     const basicCalls = basic.prices.find((price) => price.amountType === 'metered_unit')!.id;
-    // April's Basic fee, a quarter off (month 2 of 3); March's calls on Basic since the change: 300 −
-    // 100 credited = 200 × 0.35 ¢ = 70 ¢, capped at 50 ¢; what the change left: Pro's calls (600 −
-    // 100) × 0.35 ¢ = 175 ¢, 16/31 of Basic's 750 ¢ and, credited, 16/31 of Pro's 2,250 ¢.
+    // April's Basic fee, a quarter off (month 2 of 3); March's calls on Basic since the change: 300
+    // × 0.35 ¢ = 105 ¢ (the month's 100 credits went to Pro's calls, which came first), capped at
+    // 50 ¢; what the change left: Pro's calls (600 − 100) × 0.35 ¢ = 175 ¢, 16/31 of Basic's 750 ¢
+    // and, credited, 16/31 of Pro's 2,250 ¢.
     expect(estimate).toMatchObject({
       subscription_id: id,
       currency: 'usd',
@@ -346,8 +347,8 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
       meter_id: calls.id,
       meter_name: 'Calls',
       consumed_units: 300,
-      credited_units: 100,
-      billable_units: 200,
+      credited_units: 0,
+      billable_units: 300,
       unit_amount: '0.35',
       cap_amount: 50,
       capped: true,
@@ -510,7 +511,6 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
     expect(notBobs).toEqual(nobodys);
     expect(nobodys).toMatchObject({ status: 404, body: { error: 'ResourceNotFound' } });
   });
-
   it('taxes the renewal of an existing customer at the address and tax id its checkout saved onto the customer (regression: a customer created without an address renewed untaxed)', async () => {
     const { polar, token } = await seller();
     const plan = await polar.products.create({
@@ -547,6 +547,83 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
     for (const quote of renewalQuotes) {
       expect(quote).toMatchObject({ taxId: 'DE123456789', billingAddress: { country: 'DE' } });
     }
+  });
+
+  it('applies a period’s meter credits once across a plan change that swaps the metered price, earliest usage first (regression: each line took all of them)', async () => {
+    const { polar, token, calls } = await seller();
+    const included = await polar.benefits.create({
+      type: 'meter_credit',
+      description: '100 calls a month',
+      properties: { units: 100, rollover: false, meterId: calls.id },
+    });
+    const pro = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 3000, priceCurrency: 'usd' },
+        { amountType: 'metered_unit', meterId: calls.id, priceCurrency: 'usd', unitAmount: '1' },
+      ],
+    });
+    const basic = await polar.products.create({
+      name: 'Basic',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' },
+        { amountType: 'metered_unit', meterId: calls.id, priceCurrency: 'usd', unitAmount: '1' },
+      ],
+    });
+    for (const product of [pro, basic]) {
+      await polar.products.updateBenefits({
+        id: product.id,
+        productBenefitsUpdate: { benefits: [included.id] },
+      });
+    }
+    const clock = clocks(token);
+    const { id: clockId } = await clock.create('2026-09-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', billingAddress: ADDRESS });
+    await clock.attach(clockId, customer.id);
+    const { id } = await subscribe(polar, pro.id, customer.id);
+
+    // 60 calls on Pro, all within the 100 credited: the change bills nothing for them, but they
+    // used 60 of the credits.
+    await ingestCalls(polar, customer.id, '2026-09-03T12:00:00Z', 60);
+    await eventually(
+      () => sellerEstimate(token, id),
+      (estimate) => estimate.meters[0]?.credited_units === 100 && estimate.meters[0]?.consumed_units === 60,
+      30_000,
+    );
+    await clock.advanceTo(clockId, '2026-09-16T00:00:00.000Z');
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: basic.id, prorationBehavior: 'prorate' },
+    });
+    await ingestCalls(polar, customer.id, '2026-09-20T12:00:00Z', 80);
+
+    const estimate = await sellerEstimate(token, id);
+    const basicCalls = basic.prices.find((price) => price.amountType === 'metered_unit')!.id;
+    // 80 calls on Basic, 40 credits left: 40 × 1 ¢.
+    expect(estimate.meters).toEqual([
+      expect.objectContaining({
+        product_price_id: basicCalls,
+        consumed_units: 80,
+        credited_units: 40,
+        billable_units: 40,
+        amount: 40,
+      }),
+    ]);
+    expect(
+      estimate.lines.filter((line) => line.label.startsWith('Calls')).map((line) => line.amount),
+    ).toEqual([40]);
+    // subscription.meters says the same.
+    const running = await eventually(
+      () => polar.subscriptions.get({ id }),
+      (subscription) => subscription.meters[0]?.consumedUnits === 80,
+      30_000,
+    );
+    expect(running.meters[0]).toMatchObject({ creditedUnits: 40, amount: 40 });
+
+    await clock.advanceTo(clockId, '2026-10-01T01:00:00.000Z');
+    expect(asEstimated(await cycleOrderOf(polar, basic.id))).toEqual(estimated(estimate));
   });
 
   it('ends a plan whose credit outweighs its final bill with a final order recording the credit owed to the customer, carrying nothing (regression: no order, and the credit duplicated as a new pending line)', async () => {

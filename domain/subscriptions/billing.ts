@@ -46,7 +46,7 @@ import {
   type SubscriptionStepRow,
   type SubscriptionWorkflowRow,
 } from './repository.js';
-import { billedCustomerOf, cycleKey, periodFees, planRenewal, priceRenewal } from './renewal-pricing.js';
+import { billedCustomerOf, cycleKey, openedPeriod, planRenewal, priceRenewal } from './renewal-pricing.js';
 import {
   nextAttemptAfter,
   renewalMakesOrder,
@@ -287,17 +287,8 @@ async function cycleSubscription(
       await requestGrantCycles(tx.sql, row.id, plan.start);
       // The metered prices' usage starts again with the new period (subscription.meters).
       if (usage.length > 0) await markCustomerMetersStale(tx.prisma, [row.customerId]);
-      const fees = periodFees(row, plan.start);
-      const amount = fees.fees.reduce((sum, line) => sum + line.amount, 0) - fees.discount;
       const renewed = await updateSubscriptionRecord(tx.sql, row.id, {
-        currentPeriodIndex: plan.index,
-        currentPeriodStart: plan.start,
-        currentPeriodEnd: plan.end,
-        amount,
-        ...(plan.keepsDiscount ? {} : { discountId: null, discountFirstPeriodStart: null }),
-        periodBilled: amount,
-        periodUsed: 0,
-        periodLedgerSince: plan.start,
+        ...openedPeriod(row, plan),
         failedAttempts: 0,
         nextAttemptAt: null,
       });

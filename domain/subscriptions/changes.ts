@@ -16,7 +16,7 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './billing.js';
-import { customerTaxBasis, meteredUsageLines } from './renewal-pricing.js';
+import { customerTaxBasis, measureMeteredUsage } from './renewal-pricing.js';
 import {
   findSubscription,
   insertPendingItem,
@@ -37,6 +37,7 @@ import {
 } from './rules.js';
 import {
   BILLABLE_STATUSES,
+  type PeriodMeterCredits,
   type ProrationPreview,
   type ProrationPreviewRequest,
   type Subscription,
@@ -226,7 +227,7 @@ export async function changeSubscriptionProduct(
     // The clock moved a little between the quote and the lock: the quoted rate applies to what is billed.
     const tax =
       taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;
-    await applyPlan(tx, row, product!, plan, at, tax, customer);
+    const creditsTaken = await applyPlan(tx, row, product!, plan, at, tax, customer);
     // Its metered prices, and so subscription.meters, may be others now.
     await markCustomerMetersStale(tx.prisma, [row.customerId]);
     const updated = await updateSubscriptionRow(tx.prisma, id, {
@@ -235,6 +236,8 @@ export async function changeSubscriptionProduct(
       periodBilled: plan.ledger.billed,
       periodUsed: plan.ledger.used,
       periodLedgerSince: plan.ledger.since,
+      // A new interval starts a new period, whose credits nothing has taken yet.
+      periodMeterCredits: plan.intervalChange ? {} : creditsTaken,
       ...(plan.intervalChange
         ? {
             recurringInterval: product!.recurringInterval!,
@@ -256,19 +259,27 @@ export async function changeSubscriptionProduct(
 /**
  * The period's usage so far that the new plan will not bill at its renewal (a metered price it
  * drops, or every one when the change restarts the period): billed with the next renewal instead.
+ * `creditsTaken`: the period's meter credits once that usage took its part (even when it bills
+ * nothing), which the renewal does not offer again.
  */
-async function droppedUsageLines(
+async function droppedUsage(
   sql: SqlClient,
   row: SubscriptionRow,
   plan: PlanChangePlan,
   at: Date,
   productName: string,
-): Promise<BillingLine[]> {
+): Promise<{ lines: BillingLine[]; creditsTaken: PeriodMeterCredits }> {
   const kept = new Set(plan.intervalChange ? [] : plan.prices.map((price) => price.productPriceId));
-  const usage = await meteredUsageLines(sql, row, at, (productPriceId) => !kept.has(productPriceId));
-  return usage
-    .filter((line) => line.amount > 0)
-    .map((line) => ({ ...line, label: `${line.label}, used before the change to ${productName}` }));
+  const { usage, creditsTaken } = await measureMeteredUsage(
+    sql,
+    row,
+    at,
+    (productPriceId) => !kept.has(productPriceId),
+  );
+  const lines = usage
+    .filter(({ line }) => line.amount > 0)
+    .map(({ line }) => ({ ...line, label: `${line.label}, used before the change to ${productName}` }));
+  return { lines, creditsTaken };
 }
 
 async function applyPlan(
@@ -279,8 +290,9 @@ async function applyPlan(
   at: Date,
   taxAmount: number,
   customer: Awaited<ReturnType<typeof findLiveCustomer>>,
-): Promise<void> {
-  for (const line of await droppedUsageLines(tx.sql, row, plan, at, product.name)) {
+): Promise<PeriodMeterCredits> {
+  const dropped = await droppedUsage(tx.sql, row, plan, at, product.name);
+  for (const line of dropped.lines) {
     await insertPendingItem(tx.sql, {
       subscriptionId: row.id,
       label: line.label,
@@ -300,7 +312,7 @@ async function applyPlan(
         createdAt: at,
       });
     }
-    return;
+    return dropped.creditsTaken;
   }
   if (plan.net <= 0) {
     // A downgrade billed now: its credit waits for the next order instead of a negative charge.
@@ -312,7 +324,7 @@ async function applyPlan(
         createdAt: at,
       });
     }
-    return;
+    return dropped.creditsTaken;
   }
   await createSubscriptionOrder(
     tx,
@@ -337,6 +349,7 @@ async function applyPlan(
     },
     { customer: row.customer, product, discount: null, subscription: row },
   );
+  return dropped.creditsTaken;
 }
 
 /**
@@ -411,7 +424,7 @@ export async function previewProductChange(
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
   const at = subscriptionNow(current);
   const plan = planProductChange(current, product, behavior, at);
-  const usage = await droppedUsageLines(ctx.db.sql, current, plan, at, product!.name);
+  const usage = (await droppedUsage(ctx.db.sql, current, plan, at, product!.name)).lines;
   const usageTotal = usage.reduce((sum, line) => sum + line.amount, 0);
   const dueNow = plan.behavior === 'invoice' ? Math.max(plan.net, 0) : 0;
   return {

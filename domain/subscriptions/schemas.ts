@@ -243,7 +243,11 @@ export const upcomingInvoiceMeterSchema = z
     meter_name: z.string(),
     /** What the meter counted in the period so far (from when the price joined the plan, if later). */
     consumed_units: z.number(),
-    /** Units credited in the period (a meter credit benefit), taken off first. */
+    /**
+     * The period's meter credits (a meter credit benefit) offered to this price's usage, taken off
+     * first; those that usage billed earlier in the period took (a plan change's dropped price) are
+     * not offered again.
+     */
     credited_units: z.number(),
     /** Consumed less credited, never below zero. */
     billable_units: z.number(),
@@ -311,3 +315,10 @@ export const upcomingInvoiceSchema = z
   })
   .meta({ id: 'UpcomingInvoice' });
 export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
+
+/**
+ * `subscriptions.period_meter_credits` as stored (never on the wire): by meter id, the units of the
+ * current period's meter credits that usage billed before the renewal already took.
+ */
+export const periodMeterCreditsSchema = z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/));
+export type PeriodMeterCredits = z.infer<typeof periodMeterCreditsSchema>;
