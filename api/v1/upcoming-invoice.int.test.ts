@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import type { Order } from '@polar-sh/sdk/models/components/order.js';
 import type { UpcomingInvoice } from '../../domain/subscriptions/schemas.js';
+import type { TaxCalculator, TaxQuoteInput } from '../../domain/tax/calculator.js';
 import { rateTableTax } from '../../domain/tax/rules.js';
 import { buyInSandbox, createAccessToken, createOrganization } from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
@@ -13,8 +14,21 @@ const TAX_RATES = { DE: 1900 };
 /** Renewals are taxed at the customer's own billing address. */
 const ADDRESS = { country: 'DE', city: 'Berlin', postalCode: '10117', line1: 'Unter den Linden 1' } as const;
 
+/** The rate table, remembering what each quote was asked with (the renewal's tax id). */
+function recordedRates(quotes: TaxQuoteInput[]): TaxCalculator {
+  const rates = rateTableTax(TAX_RATES);
+  return {
+    name: rates.name,
+    quote: async (input) => {
+      quotes.push(input);
+      return rates.quote(input);
+    },
+  };
+}
+
 describe('the upcoming invoice (our extension): the next renewal order, priced before it is made', () => {
-  const env = useTestStack({ tax: rateTableTax(TAX_RATES) });
+  const quotes: TaxQuoteInput[] = [];
+  const env = useTestStack({ tax: recordedRates(quotes) });
 
   async function seller() {
     const organization = await createOrganization(env.database.db);
@@ -80,6 +94,46 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
         timestamp: new Date(Date.parse(at) + index * 1000),
       })),
     });
+
+  /** The buyer checks out with a German address (and what else `confirm` adds); answers the plan. */
+  async function subscribe(
+    polar: Polar,
+    productId: string,
+    customerId: string,
+    confirm: { customerTaxId?: string } = {},
+  ) {
+    const checkout = await polar.checkouts.create({ products: [productId], customerId });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerName: 'Lin Buyer',
+        customerBillingAddress: {
+          country: 'DE',
+          city: 'Berlin',
+          postalCode: '10117',
+          line1: 'Unter den Linden 1',
+        },
+        confirmationTokenId: 'pm_card_visa',
+        ...confirm,
+      },
+    });
+    const paid = await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    return { id: paid.subscriptionId!, checkout: paid };
+  }
+
+  /** The `subscription_cycle` order of the product once it is paid. */
+  const cycleOrderOf = async (polar: Polar, productId: string) =>
+    (await eventually(
+      async () =>
+        (await polar.orders.list({ productId, limit: 10 })).result.items.find(
+          (order) => order.billingReason === 'subscription_cycle',
+        ),
+      (order) => order?.status === 'paid',
+      30_000,
+    ))!;
 
   /** The renewal order as the estimate spells it: its lines, amounts and date. */
   function asEstimated(order: Order) {
@@ -250,9 +304,10 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
     expect(await writtenRows(id)).toEqual(before);
 
     const basicCalls = basic.prices.find((price) => price.amountType === 'metered_unit')!.id;
-    // April's Basic fee, a quarter off (month 2 of 3); March's calls on Basic since the change: 300 −
-    // 100 credited = 200 × 0.35 ¢ = 70 ¢, capped at 50 ¢; what the change left: Pro's calls (600 −
-    // 100) × 0.35 ¢ = 175 ¢, 16/31 of Basic's 750 ¢ and, credited, 16/31 of Pro's 2,250 ¢.
+    // April's Basic fee, a quarter off (month 2 of 3); March's calls on Basic since the change: 300
+    // × 0.35 ¢ = 105 ¢ (the month's 100 credits went to Pro's calls, which came first), capped at
+    // 50 ¢; what the change left: Pro's calls (600 − 100) × 0.35 ¢ = 175 ¢, 16/31 of Basic's 750 ¢
+    // and, credited, 16/31 of Pro's 2,250 ¢.
     expect(estimate).toMatchObject({
       subscription_id: id,
       currency: 'usd',
@@ -292,8 +347,8 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
       meter_id: calls.id,
       meter_name: 'Calls',
       consumed_units: 300,
-      credited_units: 100,
-      billable_units: 200,
+      credited_units: 0,
+      billable_units: 300,
       unit_amount: '0.35',
       cap_amount: 50,
       capped: true,
@@ -455,5 +510,173 @@ describe('the upcoming invoice (our extension): the next renewal order, priced b
     const nobodys = await call(`customer-portal/subscriptions/${randomUUID()}/upcoming-invoice`, bobSession);
     expect(notBobs).toEqual(nobodys);
     expect(nobodys).toMatchObject({ status: 404, body: { error: 'ResourceNotFound' } });
+  });
+  it('taxes the renewal of an existing customer at the address and tax id its checkout saved onto the customer (regression: a customer created without an address renewed untaxed)', async () => {
+    const { polar, token } = await seller();
+    const plan = await polar.products.create({
+      name: 'Team',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 2000, priceCurrency: 'usd' }],
+    });
+    const clock = clocks(token);
+    const { id: clockId } = await clock.create('2026-07-01T00:00:00.000Z');
+    // The seller's API made the customer without an address: only the checkout collects one.
+    const customer = await polar.customers.create({ email: 'lin@example.test', name: 'Lin' });
+    await clock.attach(clockId, customer.id);
+    const { id, checkout } = await subscribe(polar, plan.id, customer.id, {
+      customerTaxId: 'DE 123 456 789',
+    });
+    expect(checkout.taxAmount).toBe(380);
+
+    // The checkout's completion keeps them on the customer, as Polar's does.
+    const saved = await polar.customers.get({ id: customer.id });
+    expect(saved.billingAddress).toMatchObject({ country: 'DE', city: 'Berlin', postalCode: '10117' });
+    expect(saved.taxId).toEqual(['DE123456789', 'eu_vat']);
+
+    const estimate = await sellerEstimate(token, id);
+    expect(estimate).toMatchObject({ net_amount: 2000, tax_amount: 380, total_amount: 2380 });
+    await clock.advanceTo(clockId, '2026-08-01T01:00:00.000Z');
+    const renewal = await cycleOrderOf(polar, plan.id);
+    expect(asEstimated(renewal)).toEqual(estimated(estimate));
+    expect(renewal.billingAddress).toMatchObject({ country: 'DE' });
+    // The renewal is quoted with the customer's tax id, as the checkout was with the one typed.
+    const renewalQuotes = quotes.filter((quote) =>
+      quote.idempotencyKey.startsWith(`subscription:${id}:cycle:1:tax:`),
+    );
+    expect(renewalQuotes.length).toBeGreaterThan(0);
+    for (const quote of renewalQuotes) {
+      expect(quote).toMatchObject({ taxId: 'DE123456789', billingAddress: { country: 'DE' } });
+    }
+  });
+
+  it('applies a period’s meter credits once across a plan change that swaps the metered price, earliest usage first (regression: each line took all of them)', async () => {
+    const { polar, token, calls } = await seller();
+    const included = await polar.benefits.create({
+      type: 'meter_credit',
+      description: '100 calls a month',
+      properties: { units: 100, rollover: false, meterId: calls.id },
+    });
+    const pro = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 3000, priceCurrency: 'usd' },
+        { amountType: 'metered_unit', meterId: calls.id, priceCurrency: 'usd', unitAmount: '1' },
+      ],
+    });
+    const basic = await polar.products.create({
+      name: 'Basic',
+      recurringInterval: 'month',
+      prices: [
+        { amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' },
+        { amountType: 'metered_unit', meterId: calls.id, priceCurrency: 'usd', unitAmount: '1' },
+      ],
+    });
+    for (const product of [pro, basic]) {
+      await polar.products.updateBenefits({
+        id: product.id,
+        productBenefitsUpdate: { benefits: [included.id] },
+      });
+    }
+    const clock = clocks(token);
+    const { id: clockId } = await clock.create('2026-09-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', billingAddress: ADDRESS });
+    await clock.attach(clockId, customer.id);
+    const { id } = await subscribe(polar, pro.id, customer.id);
+
+    // 60 calls on Pro, all within the 100 credited: the change bills nothing for them, but they
+    // used 60 of the credits.
+    await ingestCalls(polar, customer.id, '2026-09-03T12:00:00Z', 60);
+    await eventually(
+      () => sellerEstimate(token, id),
+      (estimate) => estimate.meters[0]?.credited_units === 100 && estimate.meters[0]?.consumed_units === 60,
+      30_000,
+    );
+    await clock.advanceTo(clockId, '2026-09-16T00:00:00.000Z');
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: basic.id, prorationBehavior: 'prorate' },
+    });
+    await ingestCalls(polar, customer.id, '2026-09-20T12:00:00Z', 80);
+
+    const estimate = await sellerEstimate(token, id);
+    const basicCalls = basic.prices.find((price) => price.amountType === 'metered_unit')!.id;
+    // 80 calls on Basic, 40 credits left: 40 × 1 ¢.
+    expect(estimate.meters).toEqual([
+      expect.objectContaining({
+        product_price_id: basicCalls,
+        consumed_units: 80,
+        credited_units: 40,
+        billable_units: 40,
+        amount: 40,
+      }),
+    ]);
+    expect(
+      estimate.lines.filter((line) => line.label.startsWith('Calls')).map((line) => line.amount),
+    ).toEqual([40]);
+    // subscription.meters says the same.
+    const running = await eventually(
+      () => polar.subscriptions.get({ id }),
+      (subscription) => subscription.meters[0]?.consumedUnits === 80,
+      30_000,
+    );
+    expect(running.meters[0]).toMatchObject({ creditedUnits: 40, amount: 40 });
+
+    await clock.advanceTo(clockId, '2026-10-01T01:00:00.000Z');
+    expect(asEstimated(await cycleOrderOf(polar, basic.id))).toEqual(estimated(estimate));
+  });
+
+  it('ends a plan whose credit outweighs its final bill with a final order recording the credit owed to the customer, carrying nothing (regression: no order, and the credit duplicated as a new pending line)', async () => {
+    const { polar, token } = await seller();
+    const pro = await polar.products.create({
+      name: 'Pro',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 3000, priceCurrency: 'usd' }],
+    });
+    const basic = await polar.products.create({
+      name: 'Basic',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 1000, priceCurrency: 'usd' }],
+    });
+    const clock = clocks(token);
+    const { id: clockId } = await clock.create('2026-10-01T00:00:00.000Z');
+    const customer = await polar.customers.create({ email: 'ada@example.test', billingAddress: ADDRESS });
+    await clock.attach(clockId, customer.id);
+    const { id } = await subscribe(polar, pro.id, customer.id);
+
+    // With 16 of October's 31 days left, a downgrade billed now: 16/31 of Basic's 1,000 ¢ (516 ¢)
+    // less 16/31 of Pro's 3,000 ¢ (1,548 ¢) is a credit of 1,032 ¢ for the next order. Then the
+    // seller cancels: there will be no next order.
+    await clock.advanceTo(clockId, '2026-10-16T00:00:00.000Z');
+    await polar.subscriptions.update({
+      id,
+      subscriptionUpdate: { productId: basic.id, prorationBehavior: 'invoice' },
+    });
+    await polar.subscriptions.update({ id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+
+    const final = await sellerEstimate(token, id);
+    expect(final).toMatchObject({
+      billed_at: '2026-11-01T00:00:00.000Z',
+      ends_subscription: true,
+      net_amount: 0,
+      tax_amount: 0,
+      total_amount: 0,
+      carried_credit_amount: 0,
+    });
+    expect(final.lines.map((line) => [line.type, line.label, line.amount])).toEqual([
+      ['proration', 'Credit from the change to Basic', -1032],
+      ['proration', 'Unused credit owed to the customer (the plan ended)', 1032],
+    ]);
+
+    await clock.advanceTo(clockId, '2026-11-01T01:00:00.000Z');
+    const finalOrder = await cycleOrderOf(polar, basic.id);
+    expect(asEstimated(finalOrder)).toEqual(estimated(final));
+    expect((await polar.subscriptions.get({ id })).status).toBe('canceled');
+    // The credit line is billed by the final order, and nothing is left waiting for another.
+    const pending = await env.database.db.subscriptionPendingItem.findMany({ where: { subscriptionId: id } });
+    expect(pending.map((item) => [item.label, item.amount, item.orderId])).toEqual([
+      ['Credit from the change to Basic', -1032, finalOrder.id],
+    ]);
+    expect(await sellerEstimate(token, id)).toMatchObject({ billed_at: null, lines: [] });
   });
 });

@@ -191,6 +191,7 @@ export async function fulfilCheckout(
       email: checkout.customerEmail!,
       name: checkout.customerName,
       billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
+      taxId: checkout.customerTaxId,
     });
     // A customer on a test clock (sandbox) buys in the clock's time: the plan starts, and its
     // first order is dated, at the clock's frozen time, which later renewals follow.

@@ -300,6 +300,8 @@ export type MeteredSubscriptionPrice = {
   /** When the price joined the subscription, in the subscription's time: usage counts from then. */
   attachedAt: Date;
   periodStart: Date;
+  /** The period's credits of the meter that usage billed earlier took (a plan change), as units. */
+  creditsTaken: string;
 };
 
 export async function findMeteredSubscriptionPrices(
@@ -316,7 +318,8 @@ export async function findMeteredSubscriptionPrices(
     `SELECT s.id AS "subscriptionId", s.customer_id AS "customerId", s.organization_id AS "organizationId",
             m.id AS "meterId", m.filter, m.aggregation, sp.created_at AS "attachedAt",
             pp.unit_amount::text AS "unitAmount", pp.cap_amount AS "capAmount",
-            s.current_period_start AS "periodStart"
+            s.current_period_start AS "periodStart",
+            coalesce(s.period_meter_credits ->> m.id::text, '0') AS "creditsTaken"
      FROM subscriptions s
      JOIN subscription_prices sp ON sp.subscription_id = s.id
      JOIN product_prices pp ON pp.id = sp.product_price_id AND pp.amount_type = 'metered_unit'

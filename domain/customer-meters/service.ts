@@ -23,7 +23,7 @@ import {
   type MeteredSubscriptionPrice,
   type SubscriptionMeterValues,
 } from './repository.js';
-import { meteredLineAmount } from '../usage/rules.js';
+import { meteredLineAmount, shareMeterCredits } from '../usage/rules.js';
 import type { CustomerMeter, CustomerMeterListQuery } from './schemas.js';
 import type { CustomerCustomerMeterListQuery } from '../customer-portal/schemas.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
@@ -84,9 +84,9 @@ export async function refreshStaleCustomerMeters(
 
 /**
  * The current period of these customers' metered subscription prices (subscription.meters): units
- * since the period began (or the price joined the subscription), the period's credits, and what
- * its end would bill so far (the renewal's own rule: subscriptions/billing.ts). Answers the
- * customers whose subscriptions' meters changed.
+ * since the period began (or the price joined the subscription), the period's credits less those
+ * a plan change's billed usage took, and what its end would bill so far (the renewal's own rule:
+ * subscriptions/renewal-pricing.ts). Answers the customers whose subscriptions' meters changed.
  */
 async function refreshSubscriptionMeters(sql: SqlClient, customerIds: string[]): Promise<string[]> {
   const prices = byOrganization(await findMeteredSubscriptionPrices(sql, customerIds));
@@ -115,15 +115,21 @@ async function refreshSubscriptionMeters(sql: SqlClient, customerIds: string[]):
       if (seen.has(keyOf(price))) continue;
       seen.add(keyOf(price));
       const measured = usage.get(keyOf(price)) ?? { units: '0', credited: '0' };
+      // The renewal's rule: credits that usage billed earlier in the period took are not offered again.
+      const [credited] = shareMeterCredits({
+        credited: measured.credited,
+        takenBefore: price.creditsTaken,
+        units: [measured.units],
+      }).available;
       values.push({
         subscriptionId: price.subscriptionId,
         meterId: price.meter.id,
         consumed: measured.units,
-        credited: measured.credited,
+        credited: credited!,
         amount: meteredLineAmount({
           unitAmount: price.unitAmount,
           units: measured.units,
-          creditedUnits: measured.credited,
+          creditedUnits: credited!,
           capAmount: price.capAmount,
         }),
       });

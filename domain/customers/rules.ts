@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { taxIdFormatSchema } from './schemas.js';
+import type { addressSchema } from '../addresses/schemas.js';
+import { TAX_ID_FORMATS, type taxIdFormatSchema } from './schemas.js';
 
 type TaxIdFormat = z.infer<typeof taxIdFormatSchema>;
 
@@ -78,3 +79,56 @@ const EU_COUNTRIES = new Set([
   'SI',
   'SK',
 ]);
+
+type Address = z.infer<typeof addressSchema>;
+
+const ADDRESS_FIELDS = ['line1', 'line2', 'postal_code', 'city', 'state', 'country'] as const;
+
+const sameAddress = (a: Address | null, b: Address | null) =>
+  a === null || b === null
+    ? a === b
+    : ADDRESS_FIELDS.every((field) => (a[field] ?? null) === (b[field] ?? null));
+
+/** What a customer's record holds that a purchase may fill in. */
+export type PurchaseDetails = {
+  name: string | null;
+  billingAddress: Address | null;
+  /** `[value, format]`, as the customer's record keeps it. */
+  taxId: readonly [string, TaxIdFormat] | null;
+};
+
+/**
+ * The tax number a buyer typed at checkout (no format on the wire) as a customer keeps it: its
+ * normalized value and the format it fits, the EU's VAT first for an EU address. Null when it fits
+ * none (nor would Stripe Tax have used it: `stripeTaxIdOf` only sends shapes it is sure of).
+ */
+export function purchaseTaxId(typed: string | null, country: string | null): PurchaseDetails['taxId'] {
+  if (!typed) return null;
+  const format = taxIdFormatOf(typed, TAX_ID_FORMATS, country);
+  const value = format ? validateTaxId(typed, format) : null;
+  return format && value ? [value, format] : null;
+}
+
+/**
+ * What a successful checkout writes onto the customer it went to, as Polar's does on completion:
+ * the billing address and tax id it collected (the customer's renewals are taxed by them), and its
+ * name only when the customer has none (a card's holder may pay for a company). What the checkout
+ * did not collect is never erased. Null when nothing changes.
+ */
+export function purchaseCustomerChanges(
+  current: PurchaseDetails,
+  purchase: PurchaseDetails,
+): Partial<PurchaseDetails> | null {
+  const changes: Partial<PurchaseDetails> = {};
+  if (current.name === null && purchase.name !== null) changes.name = purchase.name;
+  if (purchase.billingAddress !== null && !sameAddress(current.billingAddress, purchase.billingAddress)) {
+    changes.billingAddress = purchase.billingAddress;
+  }
+  if (
+    purchase.taxId !== null &&
+    (current.taxId === null || current.taxId.some((part, index) => part !== purchase.taxId![index]))
+  ) {
+    changes.taxId = purchase.taxId;
+  }
+  return Object.keys(changes).length > 0 ? changes : null;
+}

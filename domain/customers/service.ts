@@ -22,7 +22,7 @@ import {
   customerHoldingsIn,
   findLiveCustomerWithHoldings,
 } from './repository.js';
-import { validateTaxId } from './rules.js';
+import { purchaseCustomerChanges, purchaseTaxId, validateTaxId, type PurchaseDetails } from './rules.js';
 import {
   customerSummarySchema,
   type Customer,
@@ -270,13 +270,10 @@ export type PurchaseCustomer = {
   email: string;
   name: string | null;
   billingAddress: Prisma.InputJsonValue | null;
+  /** The tax number the buyer typed, if any (a checkout's has no format). */
+  taxId: string | null;
 };
 
-/**
- * The buyer of a successful checkout as a customer: the one the checkout named, else the live
- * customer with its external id, else with its email; created (with its events) otherwise. Runs in
- * the transaction that creates the order, so a retry finds what an earlier attempt created.
- */
 /** The existing customer a purchase goes to: by id, then external id, then email. */
 export async function findPurchasingCustomer(
   db: Db | Prisma.TransactionClient,
@@ -291,18 +288,54 @@ export async function findPurchasingCustomer(
   );
 }
 
+/**
+ * The buyer of a successful checkout as a customer: the one the checkout named, else the live
+ * customer with its external id, else with its email, given what the checkout collected
+ * (`purchaseCustomerChanges`: its renewals are taxed by it); created (with its events) otherwise.
+ * Runs in the transaction that creates the order, so a retry finds what an earlier attempt wrote.
+ */
 export async function customerForPurchase(
   tx: Prisma.TransactionClient,
   buyer: PurchaseCustomer,
 ): Promise<{ row: CustomerRow; created: boolean }> {
+  const billingAddress = (buyer.billingAddress as PurchaseDetails['billingAddress']) ?? null;
+  const purchase: PurchaseDetails = {
+    name: buyer.name,
+    billingAddress,
+    taxId: purchaseTaxId(buyer.taxId, billingAddress?.country ?? null),
+  };
   const existing = await findPurchasingCustomer(tx, buyer);
-  if (existing) return { row: existing, created: false };
+  if (existing) {
+    const changes = purchaseCustomerChanges(
+      {
+        name: existing.name,
+        billingAddress: existing.billingAddress as PurchaseDetails['billingAddress'],
+        taxId: existing.taxId as PurchaseDetails['taxId'],
+      },
+      purchase,
+    );
+    if (!changes) return { row: existing, created: false };
+    const row = await updateCustomerRow(tx, existing.id, {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.billingAddress ? { billingAddress: changes.billingAddress } : {}),
+      ...(changes.taxId ? { taxId: [...changes.taxId] } : {}),
+    });
+    // The caller records customer.state_changed with the purchase.
+    await recordEvent(tx, {
+      organizationId: row.organizationId,
+      type: 'customer.updated',
+      data: customerView(row),
+      at: row.modifiedAt ?? row.createdAt,
+    });
+    return { row, created: false };
+  }
   const row = await insertCustomer(tx, {
     organizationId: buyer.organizationId,
     email: buyer.email.toLowerCase(),
     externalId: buyer.externalId,
     name: buyer.name,
     billingAddress: buyer.billingAddress ?? undefined,
+    taxId: purchase.taxId ? [...purchase.taxId] : undefined,
     metadata: {},
   });
   await withEvents(tx, row, 'created');

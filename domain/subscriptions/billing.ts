@@ -47,7 +47,7 @@ import {
   type SubscriptionStepRow,
   type SubscriptionWorkflowRow,
 } from './repository.js';
-import { billedCustomerOf, cycleKey, periodFees, planRenewal, priceRenewal } from './renewal-pricing.js';
+import { billedCustomerOf, cycleKey, openedPeriod, planRenewal, priceRenewal } from './renewal-pricing.js';
 import { nextAttemptAfter, renewalMakesOrder, type SubscriptionWorkflowState } from './rules.js';
 import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
 import { planWords } from './plan-words.js';
@@ -198,8 +198,8 @@ type CycleResult = {
  * Period `index` begins (the current one ended at or before `nowMs`): the subscription moves into
  * it, its discount is dropped once its duration is over, and the renewal order bills the new
  * period's fees with the proration lines waiting for it. A subscription set to cancel ends
- * instead, billing only the debits still pending. One transaction; the order's request key makes
- * a retry return the same order.
+ * instead, its final order billing what is pending (credit left is owed, not carried: `cycleBill`).
+ * One transaction; the order's request key makes a retry return the same order.
  */
 async function cycleSubscription(
   ctx: SubscriptionBillingContext,
@@ -234,7 +234,7 @@ async function cycleSubscription(
       }
       const at = new Date(input.nowMs);
       const ending = row.cancelAtPeriodEnd;
-      const order = renewalMakesOrder(plan.bill, ending)
+      const order = renewalMakesOrder(plan.bill)
         ? await createSubscriptionOrder(
             tx,
             {
@@ -284,17 +284,8 @@ async function cycleSubscription(
       await requestGrantCycles(tx.sql, row.id, plan.start);
       // The metered prices' usage starts again with the new period (subscription.meters).
       if (usage.length > 0) await markCustomerMetersStale(tx.prisma, [row.customerId]);
-      const fees = periodFees(row, plan.start);
-      const amount = fees.fees.reduce((sum, line) => sum + line.amount, 0) - fees.discount;
       const renewed = await updateSubscriptionRecord(tx.sql, row.id, {
-        currentPeriodIndex: plan.index,
-        currentPeriodStart: plan.start,
-        currentPeriodEnd: plan.end,
-        amount,
-        ...(plan.keepsDiscount ? {} : { discountId: null, discountFirstPeriodStart: null }),
-        periodBilled: amount,
-        periodUsed: 0,
-        periodLedgerSince: plan.start,
+        ...openedPeriod(row, plan),
         failedAttempts: 0,
         nextAttemptAt: null,
       });

@@ -6,7 +6,6 @@
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import type { addressSchema } from '../addresses/schemas.js';
 import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer } from '../customers/repository.js';
@@ -16,9 +15,8 @@ import { findOrganizationById } from '../organizations/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import type { z } from 'zod';
 import { recordSubscriptionChange } from './billing.js';
-import { meteredUsageLines } from './renewal-pricing.js';
+import { customerTaxBasis, measureMeteredUsage } from './renewal-pricing.js';
 import {
   findSubscription,
   insertPendingItem,
@@ -42,6 +40,7 @@ import { priceSchedule } from './schedule.js';
 import {
   BILLABLE_STATUSES,
   type PricePhaseWire,
+  type PeriodMeterCredits,
   type ProrationPreview,
   type ProrationPreviewRequest,
   type Subscription,
@@ -180,8 +179,6 @@ const isChangeable = (row: SubscriptionRow) =>
   BILLABLE_STATUSES.includes(row.status as SubscriptionStatus) &&
   !row.cancelAtPeriodEnd;
 
-type Address = z.infer<typeof addressSchema>;
-
 /**
  * A subscription on a test clock that is advancing has not lived up to the clock's time yet: a
  * change now would be dated in a period it has not reached. Refused until the clock is ready.
@@ -217,8 +214,7 @@ export async function changeSubscriptionProduct(
       ? await ctx.tax.quote({
           amount: quoted.net,
           currency: current.currency,
-          billingAddress: (customer?.billingAddress as Address | null) ?? null,
-          taxId: null,
+          ...customerTaxBasis(customer),
           productId: input.product_id,
           idempotencyKey: `subscription:${id}:change:${input.product_id}:${quoted.net}`,
         })
@@ -234,7 +230,7 @@ export async function changeSubscriptionProduct(
     // The clock moved a little between the quote and the lock: the quoted rate applies to what is billed.
     const tax =
       taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;
-    await applyPlan(tx, row, product!, plan, at, tax, customer);
+    const creditsTaken = await applyPlan(tx, row, product!, plan, at, tax, customer);
     // Its metered prices, and so subscription.meters, may be others now.
     await markCustomerMetersStale(tx.prisma, [row.customerId]);
     const updated = await updateSubscriptionRow(tx.prisma, id, {
@@ -243,6 +239,8 @@ export async function changeSubscriptionProduct(
       periodBilled: plan.ledger.billed,
       periodUsed: plan.ledger.used,
       periodLedgerSince: plan.ledger.since,
+      // A new interval starts a new period, whose credits nothing has taken yet.
+      periodMeterCredits: plan.intervalChange ? {} : creditsTaken,
       ...(plan.intervalChange
         ? {
             recurringInterval: product!.recurringInterval!,
@@ -270,19 +268,27 @@ export async function changeSubscriptionProduct(
 /**
  * The period's usage so far that the new plan will not bill at its renewal (a metered price it
  * drops, or every one when the change restarts the period): billed with the next renewal instead.
+ * `creditsTaken`: the period's meter credits once that usage took its part (even when it bills
+ * nothing), which the renewal does not offer again.
  */
-async function droppedUsageLines(
+async function droppedUsage(
   sql: SqlClient,
   row: SubscriptionRow,
   plan: PlanChangePlan,
   at: Date,
   productName: string,
-): Promise<BillingLine[]> {
+): Promise<{ lines: BillingLine[]; creditsTaken: PeriodMeterCredits }> {
   const kept = new Set(plan.intervalChange ? [] : plan.prices.map((price) => price.productPriceId));
-  const usage = await meteredUsageLines(sql, row, at, (productPriceId) => !kept.has(productPriceId));
-  return usage
-    .filter((line) => line.amount > 0)
-    .map((line) => ({ ...line, label: `${line.label}, used before the change to ${productName}` }));
+  const { usage, creditsTaken } = await measureMeteredUsage(
+    sql,
+    row,
+    at,
+    (productPriceId) => !kept.has(productPriceId),
+  );
+  const lines = usage
+    .filter(({ line }) => line.amount > 0)
+    .map(({ line }) => ({ ...line, label: `${line.label}, used before the change to ${productName}` }));
+  return { lines, creditsTaken };
 }
 
 async function applyPlan(
@@ -293,8 +299,9 @@ async function applyPlan(
   at: Date,
   taxAmount: number,
   customer: Awaited<ReturnType<typeof findLiveCustomer>>,
-): Promise<void> {
-  for (const line of await droppedUsageLines(tx.sql, row, plan, at, product.name)) {
+): Promise<PeriodMeterCredits> {
+  const dropped = await droppedUsage(tx.sql, row, plan, at, product.name);
+  for (const line of dropped.lines) {
     await insertPendingItem(tx.sql, {
       subscriptionId: row.id,
       label: line.label,
@@ -314,7 +321,7 @@ async function applyPlan(
         createdAt: at,
       });
     }
-    return;
+    return dropped.creditsTaken;
   }
   if (plan.net <= 0) {
     // A downgrade billed now: its credit waits for the next order instead of a negative charge.
@@ -326,7 +333,7 @@ async function applyPlan(
         createdAt: at,
       });
     }
-    return;
+    return dropped.creditsTaken;
   }
   await createSubscriptionOrder(
     tx,
@@ -351,6 +358,7 @@ async function applyPlan(
     },
     { customer: row.customer, product, discount: null, subscription: row },
   );
+  return dropped.creditsTaken;
 }
 
 /**
@@ -425,7 +433,7 @@ export async function previewProductChange(
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
   const at = subscriptionNow(current);
   const plan = planProductChange(current, product, behavior, at);
-  const usage = await droppedUsageLines(ctx.db.sql, current, plan, at, product!.name);
+  const usage = (await droppedUsage(ctx.db.sql, current, plan, at, product!.name)).lines;
   const usageTotal = usage.reduce((sum, line) => sum + line.amount, 0);
   const dueNow = plan.behavior === 'invoice' ? Math.max(plan.net, 0) : 0;
   return {

@@ -7,9 +7,10 @@ import type { Db, SqlClient } from '../../infra/db.js';
 import type { addressSchema } from '../addresses/schemas.js';
 import { usageInWindows } from '../customer-meters/repository.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
-import type { TaxCalculator } from '../tax/calculator.js';
-import { meteredLineCharge, type MeteredLineCharge } from '../usage/rules.js';
+import type { TaxCalculator, TaxQuoteInput } from '../tax/calculator.js';
+import { meteredLineCharge, shareMeterCredits, type MeteredLineCharge } from '../usage/rules.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
+import { periodMeterCreditsSchema, type PeriodMeterCredits } from './schemas.js';
 import { discountOfPeriod } from './schedule.js';
 import { planPricingOf } from './views.js';
 import { cycleBill, periodStart, type BillingLine, type CycleBill, type RecurringInterval } from './rules.js';
@@ -23,7 +24,10 @@ export type MeteredUsage = {
   /** The order's line: named after the meter, the charge's amount. */
   line: BillingLine;
   meter: { id: string; name: string };
-  /** Units the meter counted and units credited in the window (decimal texts, exact). */
+  /**
+   * Units the meter counted in the window, and the period's credits left for them when their turn
+   * came (decimal texts, exact): what earlier usage in the period took is not offered again.
+   */
   units: string;
   creditedUnits: string;
   /** Cents per unit, a decimal. */
@@ -32,9 +36,12 @@ export type MeteredUsage = {
   charge: MeteredLineCharge;
 };
 
+/** Metered usage measured over a window, and the period's meter credits taken once it is billed. */
+export type MeasuredUsage = { usage: MeteredUsage[]; creditsTaken: PeriodMeterCredits };
+
 type MeteredRow = Pick<
   SubscriptionRow,
-  'prices' | 'product' | 'organizationId' | 'customerId' | 'currentPeriodStart'
+  'prices' | 'product' | 'organizationId' | 'customerId' | 'currentPeriodStart' | 'periodMeterCredits'
 >;
 
 /**
@@ -42,28 +49,38 @@ type MeteredRow = Pick<
  * named after its meter, in the order the product lists them: the customer's usage from the
  * period's start (or from when the price joined the subscription, in the subscription's time, if
  * later: usage from before the subscription, or before its price or meter existed, is never
- * billed), less the period's credits, at the price's unit amount, capped. `which` picks the
- * prices (all, by default).
+ * billed), less the period's credits, at the price's unit amount, capped. A meter's credits count
+ * once in a period (`shareMeterCredits`): usage billed before (a plan change's dropped price) took
+ * its part already (`period_meter_credits`), and of these prices the earliest usage takes first.
+ * `which` picks the prices (all, by default).
  */
 export async function measureMeteredUsage(
   sql: SqlClient,
   row: MeteredRow,
   until: Date,
   which: (productPriceId: string) => boolean = () => true,
-): Promise<MeteredUsage[]> {
+): Promise<MeasuredUsage> {
+  const takenBefore = periodMeterCreditsSchema.parse(row.periodMeterCredits);
+  const periodStartMs = row.currentPeriodStart.getTime();
   const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) =>
     price.amountType === 'metered_unit' && price.meter && price.unitAmount && which(price.id)
-      ? [{ price, meter: price.meter, unitAmount: price.unitAmount.toFixed(), attachedAt }]
+      ? [
+          {
+            price,
+            meter: price.meter,
+            unitAmount: price.unitAmount.toFixed(),
+            from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
+          },
+        ]
       : [],
   );
-  if (metered.length === 0) return [];
+  if (metered.length === 0) return { usage: [], creditsTaken: takenBefore };
   const listed = (id: string) => row.product.prices.findIndex((price) => price.id === id);
   metered.sort((a, b) => listed(a.price.id) - listed(b.price.id));
-  const periodStartMs = row.currentPeriodStart.getTime();
-  const usage = await usageInWindows(
+  const measured = await usageInWindows(
     sql,
     row.organizationId,
-    metered.map(({ price, meter, attachedAt }) => ({
+    metered.map(({ price, meter, from }) => ({
       key: price.id,
       customerId: row.customerId,
       meter: {
@@ -71,39 +88,43 @@ export async function measureMeteredUsage(
         filter: filterSchema.parse(meter.filter),
         aggregation: aggregationSchema.parse(meter.aggregation),
       },
-      from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
+      from,
       to: until,
       creditsFrom: row.currentPeriodStart,
     })),
   );
-  return metered.map(({ price, meter, unitAmount }) => {
-    const measured = usage.get(price.id) ?? { units: '0', credited: '0' };
-    const charge = meteredLineCharge({
-      unitAmount,
-      units: measured.units,
-      creditedUnits: measured.credited,
-      capAmount: price.capAmount,
+  const unitsOf = (priceId: string) => measured.get(priceId)?.units ?? '0';
+  // Each meter's credits, shared by its prices in the order their usage began (the sort is stable:
+  // prices that began together keep the product's order).
+  const offered = new Map<string, string>();
+  const creditsTaken = { ...takenBefore };
+  const byStart = [...metered].sort((a, b) => a.from.getTime() - b.from.getTime());
+  for (const meterId of new Set(byStart.map(({ meter }) => meter.id))) {
+    const ofMeter = byStart.filter(({ meter }) => meter.id === meterId);
+    const shared = shareMeterCredits({
+      // Every window of a meter reads the same credits: those dated in the period up to `until`.
+      credited: measured.get(ofMeter[0]!.price.id)?.credited ?? '0',
+      takenBefore: takenBefore[meterId] ?? '0',
+      units: ofMeter.map(({ price }) => unitsOf(price.id)),
     });
+    ofMeter.forEach(({ price }, index) => offered.set(price.id, shared.available[index]!));
+    creditsTaken[meterId] = shared.taken;
+  }
+  const usage = metered.map(({ price, meter, unitAmount }) => {
+    const units = unitsOf(price.id);
+    const creditedUnits = offered.get(price.id) ?? '0';
+    const charge = meteredLineCharge({ unitAmount, units, creditedUnits, capAmount: price.capAmount });
     return {
       line: { label: meter.name, amount: charge.amount, proration: false, productPriceId: price.id },
       meter: { id: meter.id, name: meter.name },
-      units: measured.units,
-      creditedUnits: measured.credited,
+      units,
+      creditedUnits,
       unitAmount,
       capAmount: price.capAmount,
       charge,
     };
   });
-}
-
-/** The lines of `measureMeteredUsage`: what a plan change bills for the usage it drops. */
-export async function meteredUsageLines(
-  sql: SqlClient,
-  row: MeteredRow,
-  until: Date,
-  which?: (productPriceId: string) => boolean,
-): Promise<BillingLine[]> {
-  return (await measureMeteredUsage(sql, row, until, which)).map((usage) => usage.line);
+  return { usage, creditsTaken };
 }
 
 /** The fees of one period and their discount, for the discount as it applies to that period. */
@@ -134,7 +155,7 @@ export type RenewalPlan = {
 /**
  * The bill of the order that opens period `index`: its fees less the discount as it applies to
  * that period, then the usage lines and the proration lines waiting for it. A subscription set to
- * cancel bills no fees (it ends instead), only what is pending.
+ * cancel bills no fees (it ends instead), only what is pending, and carries no credit.
  */
 export function planRenewal(row: SubscriptionStepRow, index: number, usage: BillingLine[]): RenewalPlan {
   const interval = row.recurringInterval as RecurringInterval;
@@ -142,6 +163,7 @@ export function planRenewal(row: SubscriptionStepRow, index: number, usage: Bill
   const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
   const { fees, discount, keepsDiscount } = periodFees(row, start);
   const bill = cycleBill({
+    ending: row.cancelAtPeriodEnd,
     fees: row.cancelAtPeriodEnd ? [] : fees,
     feeDiscount: row.cancelAtPeriodEnd ? 0 : discount,
     pending: [
@@ -157,11 +179,49 @@ export function planRenewal(row: SubscriptionStepRow, index: number, usage: Bill
   return { index, start, end, bill, keepsDiscount, pendingIds: row.pendingItems.map((item) => item.id) };
 }
 
+/**
+ * The subscription's own fields once its renewal opened `plan`'s period: its dates, what it pays
+ * per period (the fees less the discount as it applies to that period; a discount whose duration
+ * is over is dropped), and a fresh ledger: the fee billed, nothing used yet, none of the period's
+ * meter credits taken.
+ */
+export function openedPeriod(row: SubscriptionStepRow, plan: RenewalPlan) {
+  const { fees, discount } = periodFees(row, plan.start);
+  const amount = fees.reduce((sum, line) => sum + line.amount, 0) - discount;
+  return {
+    currentPeriodIndex: plan.index,
+    currentPeriodStart: plan.start,
+    currentPeriodEnd: plan.end,
+    amount,
+    ...(plan.keepsDiscount ? {} : { discountId: null, discountFirstPeriodStart: null }),
+    periodBilled: amount,
+    periodUsed: 0,
+    periodLedgerSince: plan.start,
+    periodMeterCredits: {},
+  };
+}
+
 type Address = z.infer<typeof addressSchema>;
 
 /** The customer an order is billed to: none once deleted (no name, no address, no tax). */
 export const billedCustomerOf = (row: Pick<SubscriptionStepRow, 'customer'>) =>
   row.customer.deletedAt ? null : row.customer;
+
+/**
+ * What an order of a subscription is taxed by: its customer's billing address and tax number as
+ * they are when it is billed, as Stripe Billing and Polar tax a renewal (the checkout that started
+ * the plan saved what it collected onto the customer). The number goes as a checkout's does, its
+ * kind left to the calculator (a reverse charge is Stripe Tax's to decide, `stripeTaxIdOf`).
+ */
+export function customerTaxBasis(
+  customer: Pick<SubscriptionStepRow['customer'], 'billingAddress' | 'taxId'> | null,
+): Pick<TaxQuoteInput, 'billingAddress' | 'taxId'> {
+  return {
+    billingAddress: (customer?.billingAddress as Address | null) ?? null,
+    // Stored as `[value, format]`.
+    taxId: (customer?.taxId as [string, string] | null)?.[0] ?? null,
+  };
+}
 
 export type PricedRenewal = {
   plan: RenewalPlan;
@@ -181,7 +241,7 @@ export async function priceRenewal(
   row: SubscriptionStepRow,
   index: number,
 ): Promise<PricedRenewal> {
-  const usage = await measureMeteredUsage(ctx.db.sql, row, row.currentPeriodEnd);
+  const { usage } = await measureMeteredUsage(ctx.db.sql, row, row.currentPeriodEnd);
   const plan = planRenewal(
     row,
     index,
@@ -193,8 +253,7 @@ export async function priceRenewal(
       ? await ctx.tax.quote({
           amount: plan.bill.net,
           currency: row.currency,
-          billingAddress: (customer?.billingAddress as Address | null) ?? null,
-          taxId: null,
+          ...customerTaxBasis(customer),
           productId: row.productId,
           idempotencyKey: `${cycleKey(row.id, index)}:tax:${plan.bill.net}`,
         })

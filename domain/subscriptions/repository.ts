@@ -286,7 +286,12 @@ export async function lockSubscriptionForStep(
   return { record, prices, pendingItems };
 }
 
-const SUBSCRIPTION_JSON_FIELDS = ['metadata', 'customFieldData', 'paymentMethod'] as const;
+const SUBSCRIPTION_JSON_FIELDS = [
+  'metadata',
+  'customFieldData',
+  'paymentMethod',
+  'periodMeterCredits',
+] as const;
 
 /** The row's own fields changed in the transaction of `sql`; its relations are the caller's. */
 export async function updateSubscriptionRecord(

@@ -330,6 +330,20 @@ describe('cycleBill', () => {
     expect(bill.items.reduce((sum, item) => sum + item.amount, 0)).toBe(bill.subtotal);
   });
 
+  it('carries nothing from a plan that ends: the credit left is recorded as owed to the customer, once', () => {
+    const bill = cycleBill({ fees: [], feeDiscount: 0, pending: [line(8), line(-1032)], ending: true });
+    expect(bill).toMatchObject({ net: 0, subtotal: 0, discount: 0, carriedCredit: 0 });
+    expect(bill.items.map((item) => [item.label, item.amount])).toEqual([
+      ['Proration', 8],
+      ['Proration', -1032],
+      ['Unused credit owed to the customer (the plan ended)', 1024],
+    ]);
+    // A credit that the final bill absorbs whole leaves nothing owed.
+    const absorbed = cycleBill({ fees: [], feeDiscount: 0, pending: [line(500), line(-200)], ending: true });
+    expect(absorbed).toMatchObject({ net: 300, carriedCredit: 0 });
+    expect(absorbed.items.map((item) => item.amount)).toEqual([500, -200]);
+  });
+
   it('keeps subtotal − discount = net whatever the mix', () => {
     for (const [feeAmount, discount, pending] of [
       [0, 0, [-100]],
@@ -360,17 +374,16 @@ describe('renewalMakesOrder', () => {
   const line = (amount: number) => ({ label: 'Calls', amount, proration: false, productPriceId: 'm' });
 
   it('makes a renewal order whenever it has lines, a free one included', () => {
-    expect(renewalMakesOrder(cycleBill({ fees: [fee(1000)], feeDiscount: 1000, pending: [] }), false)).toBe(
-      true,
-    );
-    expect(renewalMakesOrder(cycleBill({ fees: [fee(0)], feeDiscount: 0, pending: [] }), false)).toBe(false);
+    expect(renewalMakesOrder(cycleBill({ fees: [fee(1000)], feeDiscount: 1000, pending: [] }))).toBe(true);
+    expect(renewalMakesOrder(cycleBill({ fees: [fee(0)], feeDiscount: 0, pending: [] }))).toBe(false);
   });
 
-  it('makes a final order for a plan that ends only when something is left to charge', () => {
-    expect(renewalMakesOrder(cycleBill({ fees: [], feeDiscount: 0, pending: [line(8)] }), true)).toBe(true);
-    expect(
-      renewalMakesOrder(cycleBill({ fees: [], feeDiscount: 0, pending: [line(8), line(-20)] }), true),
-    ).toBe(false);
-    expect(renewalMakesOrder(cycleBill({ fees: [], feeDiscount: 0, pending: [] }), true)).toBe(false);
+  it('makes a final order for a plan that ends when something is left to charge or to account for', () => {
+    const ending = (pending: ReturnType<typeof line>[]) =>
+      cycleBill({ fees: [], feeDiscount: 0, pending, ending: true });
+    expect(renewalMakesOrder(ending([line(8)]))).toBe(true);
+    // Regression: only credit left made no order, and the credit was carried to one that never came.
+    expect(renewalMakesOrder(ending([line(8), line(-20)]))).toBe(true);
+    expect(renewalMakesOrder(ending([]))).toBe(false);
   });
 });

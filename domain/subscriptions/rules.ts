@@ -249,15 +249,23 @@ export type CycleBill = {
   carriedCredit: number;
 };
 
+/** The line that brings an order whose credits outweigh it back to zero, by what becomes of the rest. */
+const LEFTOVER_CREDIT_LABEL = {
+  carried: 'Credit carried to the next invoice',
+  owed: 'Unused credit owed to the customer (the plan ended)',
+} as const;
+
 /**
  * The order of a renewal: the fees of the new period less their discount, plus pending debits,
  * minus pending credits. Credits never make a charge negative: what they cannot absorb now is
- * carried to the next order.
+ * carried to the next order. A plan that ends (`ending`) has no next order: the rest is recorded
+ * on its final order as credit owed to the customer, for the seller to refund, and carried nowhere.
  */
 export function cycleBill(input: {
   fees: BillingLine[];
   feeDiscount: number;
   pending: BillingLine[];
+  ending?: boolean;
 }): CycleBill {
   const feeTotal = input.fees.reduce((sum, line) => sum + line.amount, 0);
   const discount = Math.min(input.feeDiscount, feeTotal);
@@ -266,17 +274,18 @@ export function cycleBill(input: {
   const chargeable = feeTotal - discount + debits.reduce((sum, line) => sum + line.amount, 0);
   const creditTotal = -credits.reduce((sum, line) => sum + line.amount, 0);
   const applied = Math.min(creditTotal, chargeable);
+  const leftover = creditTotal - applied;
   const items = [...input.fees.filter((line) => line.amount !== 0), ...debits, ...credits];
-  const subtotal = items.reduce((sum, line) => sum + line.amount, 0) + (creditTotal - applied);
+  const subtotal = items.reduce((sum, line) => sum + line.amount, 0) + leftover;
   return {
     items:
-      applied === creditTotal
+      leftover === 0
         ? items
         : [
             ...items,
             {
-              label: 'Credit carried to the next invoice',
-              amount: creditTotal - applied,
+              label: LEFTOVER_CREDIT_LABEL[input.ending ? 'owed' : 'carried'],
+              amount: leftover,
               proration: true,
               productPriceId: null,
             },
@@ -284,13 +293,14 @@ export function cycleBill(input: {
     subtotal,
     discount,
     net: chargeable - applied,
-    carriedCredit: creditTotal - applied,
+    carriedCredit: input.ending ? 0 : leftover,
   };
 }
 
 /**
- * Whether a renewal makes an order: one with lines, and, for a plan that ends instead of renewing,
- * only when something is left to charge (its final order).
+ * Whether a renewal makes an order: whenever it has lines. A plan that ends makes its final order
+ * for what is left to charge, and also when only credit is left: the order bills the pending
+ * credit lines and records what of them the customer is owed, instead of leaving them waiting for
+ * an order that will never come.
  */
-export const renewalMakesOrder = (bill: CycleBill, ending: boolean) =>
-  bill.items.length > 0 && (!ending || bill.net > 0);
+export const renewalMakesOrder = (bill: CycleBill) => bill.items.length > 0;

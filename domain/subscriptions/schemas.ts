@@ -263,7 +263,11 @@ export const upcomingInvoiceMeterSchema = z
     meter_name: z.string(),
     /** What the meter counted in the period so far (from when the price joined the plan, if later). */
     consumed_units: z.number(),
-    /** Units credited in the period (a meter credit benefit), taken off first. */
+    /**
+     * The period's meter credits (a meter credit benefit) offered to this price's usage, taken off
+     * first; those that usage billed earlier in the period took (a plan change's dropped price) are
+     * not offered again.
+     */
     credited_units: z.number(),
     /** Consumed less credited, never below zero. */
     billable_units: z.number(),
@@ -321,10 +325,20 @@ export const upcomingInvoiceSchema = z
     net_amount: z.number().int(),
     tax_amount: z.number().int(),
     total_amount: z.number().int(),
-    /** Credit the order cannot absorb, carried to the order after it. */
+    /**
+     * Credit the order cannot absorb, carried to the order after it; 0 for a plan that ends, whose
+     * final order records what is left as owed to the customer.
+     */
     carried_credit_amount: z.number().int(),
     /** Every metered price of the plan in the current period, those that bill nothing included. */
     meters: z.array(upcomingInvoiceMeterSchema),
   })
   .meta({ id: 'UpcomingInvoice' });
 export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
+
+/**
+ * `subscriptions.period_meter_credits` as stored (never on the wire): by meter id, the units of the
+ * current period's meter credits that usage billed before the renewal already took.
+ */
+export const periodMeterCreditsSchema = z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/));
+export type PeriodMeterCredits = z.infer<typeof periodMeterCreditsSchema>;

@@ -213,7 +213,7 @@ export function upcomingInvoiceView(
   >,
   priced: PricedRenewal | null,
 ): UpcomingInvoice {
-  const bill = priced && renewalMakesOrder(priced.plan.bill, row.cancelAtPeriodEnd) ? priced.plan.bill : null;
+  const bill = priced && renewalMakesOrder(priced.plan.bill) ? priced.plan.bill : null;
   const taxAmount = bill ? priced!.taxAmount : 0;
   const taxes = taxOfItems(bill?.items.map((item) => item.amount) ?? [], taxAmount);
   const usageByPrice = new Map(priced?.usage.map((usage) => [usage.line.productPriceId, usage]) ?? []);

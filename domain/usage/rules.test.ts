@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { meteredLineAmount, meteredLineCharge } from './rules.js';
+import { meteredLineAmount, meteredLineCharge, shareMeterCredits } from './rules.js';
 
 describe('meteredLineAmount', () => {
   const amount = (unitAmount: string, units: string, creditedUnits = '0', capAmount: number | null = null) =>
@@ -78,5 +78,33 @@ describe('meteredLineCharge', () => {
         meteredLineAmount({ unitAmount, units, creditedUnits: credited, capAmount: cap }),
       );
     }
+  });
+});
+
+describe('shareMeterCredits', () => {
+  const share = (credited: string, units: string[], takenBefore = '0') =>
+    shareMeterCredits({ credited, takenBefore, units });
+
+  it('offers one line all of the period’s credits, used or not', () => {
+    expect(share('100', ['600'])).toEqual({ available: ['100'], taken: '100' });
+    expect(share('100', ['0'])).toEqual({ available: ['100'], taken: '0' });
+  });
+
+  it('applies them once across a meter’s lines, the earliest usage first (regression: each line took them all)', () => {
+    // A plan change dropped the first price after 60 units; the next one used 80.
+    expect(share('100', ['60', '80'])).toEqual({ available: ['100', '40'], taken: '100' });
+    expect(share('100', ['600', '300'])).toEqual({ available: ['100', '0'], taken: '100' });
+  });
+
+  it('offers only what usage billed earlier in the period left', () => {
+    expect(share('100', ['80'], '60')).toEqual({ available: ['40'], taken: '100' });
+    expect(share('100', ['10'], '60')).toEqual({ available: ['40'], taken: '70' });
+    // Credits taken back after they were used leave nothing to offer, and take nothing back.
+    expect(share('50', ['10'], '60')).toEqual({ available: ['0'], taken: '60' });
+  });
+
+  it('is exact with fractional units', () => {
+    expect(share('1.5', ['0.25', '2'])).toEqual({ available: ['1.5', '1.25'], taken: '1.5' });
+    expect(share('10', ['0.001'], '2.5')).toEqual({ available: ['7.5'], taken: '2.501' });
   });
 });

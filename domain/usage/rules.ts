@@ -223,3 +223,32 @@ export function meteredLineCharge(input: {
 export function meteredLineAmount(input: Parameters<typeof meteredLineCharge>[0]): number {
   return meteredLineCharge(input).amount;
 }
+
+/**
+ * A period's credits of one meter, applied once across the lines that bill its usage in that
+ * period, in the order they used the meter: the earliest usage first, as a credit is consumed by
+ * the first units. `takenBefore` is what usage billed earlier in the period already took (a plan
+ * change that dropped a metered price). Each line is offered what is left when its turn comes
+ * (`available`, the credits its charge takes off) and uses what its units need of it; `taken` is
+ * what the period's lines have taken so far, these included. Exact, in decimal texts.
+ */
+export function shareMeterCredits(input: {
+  credited: string;
+  takenBefore: string;
+  units: readonly string[];
+}): { available: string[]; taken: string } {
+  const decimals = [input.credited, input.takenBefore, ...input.units].map(scaledDecimal);
+  const scale = Math.max(...decimals.map((decimal) => decimal.scale));
+  const [credited, takenBefore, ...units] = decimals.map(
+    (decimal) => decimal.digits * 10n ** BigInt(scale - decimal.scale),
+  );
+  const atLeastZero = (value: bigint) => (value > 0n ? value : 0n);
+  const offeredFirst = atLeastZero(credited! - takenBefore!);
+  let left = offeredFirst;
+  const available = units.map((used) => {
+    const offered = left;
+    left -= atLeastZero(used) < offered ? atLeastZero(used) : offered;
+    return decimalText(offered, scale);
+  });
+  return { available, taken: decimalText(takenBefore! + offeredFirst - left, scale) };
+}

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "subscriptions" ADD COLUMN     "period_meter_credits" JSONB NOT NULL DEFAULT '{}';
+
