@@ -257,6 +257,7 @@ const customerOrder = {
   user_id: ids.customer,
   product: { ...customerProduct, organization },
   subscription: subscriptionFields,
+  payment_confirmation: null,
   items: [
     {
       ...stamps,
@@ -285,6 +286,7 @@ const customerSubscription = {
       meter: { ...stamps, id: ids.meter, name: 'API calls' },
     },
   ],
+  payment_confirmation: null,
 };
 
 const grantOf = (type: string, benefitProperties: object, properties: object) => ({

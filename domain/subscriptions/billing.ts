@@ -27,6 +27,7 @@ import { openCustomerSession } from '../customer-sessions/service.js';
 import {
   findOrderStatusByRequestKey,
   findOrderWithItems,
+  lastPaymentAttemptOf,
   recordPaymentAttempt,
   type OrderRow,
   type OrderWithItems,
@@ -53,6 +54,9 @@ import {
   type SubscriptionWorkflowRow,
 } from './repository.js';
 import {
+  AWAITING_CUSTOMER_MESSAGE,
+  AUTHENTICATION_REQUIRED,
+  awaitsCustomer,
   cycleBill,
   discountApplies,
   nextAttemptAfter,
@@ -64,6 +68,7 @@ import {
 } from './rules.js';
 import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
 import { subscriptionView } from './views.js';
+import { stopCustomerPayments } from '../orders/customer-payments.js';
 
 export type SubscriptionBillingContext = {
   db: Db;
@@ -76,7 +81,7 @@ export type SubscriptionBillingContext = {
 /** Each step locks the subscription row; a burst of renewals at one instant waits its turn. */
 const STEP_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
 
-const isEnded = (row: { endedAt: Date | null; status: string }) =>
+export const isEnded = (row: { endedAt: Date | null; status: string }) =>
   row.endedAt !== null || !BILLABLE_STATUSES.includes(row.status as SubscriptionStatus);
 
 export async function subscriptionWorkflowState(
@@ -111,6 +116,7 @@ export async function subscriptionWorkflowState(
             row.nextAttemptAt?.getTime() ??
             row.endedAt?.getTime() ??
             Math.max(row.currentPeriodStart.getTime(), unpaid.createdAt.getTime()),
+          awaitsCustomer: !final && awaitsCustomer(row.unpaidLastTry, row.paymentMethodId),
         }
       : null,
     testClock: row.clockFrozenTime
@@ -186,7 +192,7 @@ async function lockStepRow(tx: Tx, before: SubscriptionStepRow): Promise<Subscri
 }
 
 /** What an order of this subscription refers to, for its events. */
-const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRelations => ({
+export const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRelations => ({
   customer: row.customer,
   product: row.product,
   discount: row.discount,
@@ -505,7 +511,7 @@ export type ChargeAttemptOutcome = { outcome: 'stale' } | OffSessionPaymentResul
 async function chargeSubscriptionOrder(
   ctx: SubscriptionBillingContext,
   processor: PaymentProcessor,
-  input: { attempt: number },
+  input: { attempt: number; nowMs: number },
   row: SubscriptionStepRow,
   order: OrderWithItems,
 ): Promise<ChargeAttemptOutcome> {
@@ -519,6 +525,21 @@ async function chargeSubscriptionOrder(
       declineCode: 'no_payment_method',
       message: 'No card is saved for this subscription.',
     };
+  }
+  // A first try has nothing before it; a later one may find the customer paying it themselves.
+  if (input.attempt > 1) {
+    if (awaitsCustomer(await lastPaymentAttemptOf(ctx.db.sql, order.id), row.paymentMethodId)) {
+      // The bank would ask again: the try is counted (the schedule still ends the plan) and the
+      // buyer reminded, but the card is not charged.
+      return {
+        status: 'failed',
+        paymentId: null,
+        declineCode: AUTHENTICATION_REQUIRED,
+        message: AWAITING_CUSTOMER_MESSAGE,
+      };
+    }
+    const paidByCustomer = await stopCustomerPayments(ctx.db, processor, order.id, input.nowMs);
+    if (paidByCustomer) return paidByCustomer;
   }
   return processor.chargeOffSession({
     idempotencyKey: `${order.requestKey ?? `subscription:${row.id}:order:${order.id}`}:attempt:${input.attempt}`,
@@ -543,9 +564,15 @@ export type SettleOutcome =
  * `active`; a failure makes it `past_due` with the next try on the retry schedule (benefits are
  * kept meanwhile), or, after the last try, ends it `unpaid`.
  */
-async function settleSubscriptionCharge(
+export async function settleSubscriptionCharge(
   ctx: SubscriptionBillingContext,
-  input: { attempt: number; result: OffSessionPaymentResult; nowMs: number },
+  input: {
+    attempt: number;
+    result: OffSessionPaymentResult;
+    nowMs: number;
+    /** Paid by the customer in the portal, on this card (null: a new card), not by the try. */
+    byCustomer?: { paymentMethodId: string | null };
+  },
   before: SubscriptionStepRow,
   order: OrderWithItems,
 ): Promise<SettleOutcome> {
@@ -568,7 +595,13 @@ async function settleSubscriptionCharge(
         status: input.result.status,
         paymentId: input.result.paymentId,
         declineCode: input.result.status === 'failed' ? input.result.declineCode : null,
-        message: input.result.status === 'failed' ? input.result.message : null,
+        message:
+          input.result.status === 'failed'
+            ? input.result.message
+            : input.byCustomer
+              ? 'Paid by the customer, who confirmed it with their bank.'
+              : null,
+        paymentMethodId: input.byCustomer ? input.byCustomer.paymentMethodId : row.paymentMethodId,
         createdAt: at,
       });
       const paid = input.result.status === 'succeeded';
@@ -621,7 +654,14 @@ async function settleSubscriptionCharge(
 
 export type CollectOutcome =
   | { outcome: 'stale' }
-  | (SettleOutcome & { charge: { status: OffSessionPaymentResult['status']; message: string | null } });
+  | (SettleOutcome & {
+      charge: {
+        status: OffSessionPaymentResult['status'];
+        message: string | null;
+        /** Absent in outcomes recorded before it was reported. */
+        declineCode?: string | null;
+      };
+    });
 
 /**
  * Try `attempt` of an unpaid order, charged and settled in one step: the charge's key returns the
@@ -643,7 +683,11 @@ export async function collectSubscriptionOrder(
   const settled = await settleSubscriptionCharge(ctx, { ...input, result: charged }, row, order);
   return {
     ...settled,
-    charge: { status: charged.status, message: charged.status === 'failed' ? charged.message : null },
+    charge: {
+      status: charged.status,
+      message: charged.status === 'failed' ? charged.message : null,
+      declineCode: charged.status === 'failed' ? charged.declineCode : null,
+    },
   };
 }
 
@@ -719,10 +763,10 @@ export async function notifySubscriptionPaymentFailed(
   });
 }
 
-const emailDate = (date: Date) =>
+export const emailDate = (date: Date) =>
   date.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
+export const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
   organizationName: row.organization.name,
   organizationEmail: row.organization.email,
   organizationWebsite: row.organization.website,
