@@ -145,14 +145,31 @@ export async function confirmCustomerOrderPayment(
     }
     return insertCustomerPayment(tx.prisma, { orderId: order.id, paymentMethodId: card, createdAt: at });
   });
-  const result = await ctx.workflows.payAsCustomer({
-    customerPaymentId: payment.id,
-    orderId: order.id,
-    subscriptionId: subscription.id,
-    processorCustomerId,
-    source,
-  });
-  return { status: result.status, client_secret: result.clientSecret, error: result.error };
+  try {
+    const result = await ctx.workflows.payAsCustomer({
+      customerPaymentId: payment.id,
+      orderId: order.id,
+      subscriptionId: subscription.id,
+      processorCustomerId,
+      source,
+    });
+    return { status: result.status, client_secret: result.clientSecret, error: result.error };
+  } catch (error) {
+    // Its workflow ended without an answer (no worker in time): the buyer may try again at once.
+    // A payment it made all the same still settles the order by its event.
+    await recordCustomerPaymentResult(
+      ctx.db,
+      payment.id,
+      {
+        status: 'failed',
+        paymentId: null,
+        declineCode: 'unavailable',
+        message: 'The payment could not be sent.',
+      },
+      at,
+    );
+    throw error;
+  }
 }
 
 /**
