@@ -11,7 +11,17 @@ import {
   subscriptionWorkflowState,
   type SubscriptionBillingContext,
 } from '../domain/subscriptions/billing.js';
-import { DEFAULT_DUNNING_RETRY_DAYS } from '../domain/subscriptions/rules.js';
+import {
+  notifyPaymentConfirmationNeeded,
+  payOrderAsCustomer,
+  settleCustomerPayment,
+} from '../domain/subscriptions/customer-payments.js';
+import {
+  AUTHENTICATION_REQUIRED,
+  DEFAULT_DUNNING_RETRY_DAYS,
+  type CustomerPaymentInput,
+  type CustomerPaymentOutcome,
+} from '../domain/subscriptions/rules.js';
 import {
   reconcileSubscriptionWorkflows,
   type SubscriptionWorkflows,
@@ -65,8 +75,19 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       attempt: number;
       reason: string;
       nextAttemptAt: string | null;
+      declineCode?: string | null;
     }) {
-      return notifySubscriptionPaymentFailed(ctx, deps.mailer, input);
+      // A card whose bank wants the buyer: they are asked to confirm the payment in the portal.
+      return input.declineCode === AUTHENTICATION_REQUIRED
+        ? notifyPaymentConfirmationNeeded(ctx, deps.mailer, input)
+        : notifySubscriptionPaymentFailed(ctx, deps.mailer, input);
+    },
+    settleCustomerPayment(input: { subscriptionId: string; outcome: CustomerPaymentOutcome; nowMs: number }) {
+      return settleCustomerPayment(ctx, deps.processor, input);
+    },
+    /** `customer-payment:<id>`'s one step. */
+    payOrderAsCustomer(input: CustomerPaymentInput) {
+      return payOrderAsCustomer({ db: deps.db, processor: deps.processor }, input);
     },
     async notifySubscription(notice: SubscriptionNotice) {
       const outcome = await notifySubscription(ctx, deps.mailer, notice);

@@ -46,15 +46,16 @@ export function temporalStarters(
 ): WorkflowStarters {
   const checkouts = temporalCheckoutWorkflows(temporal, taskQueue, operators);
   const refunds = temporalRefundWorkflows(temporal, taskQueue, operators);
+  const subscriptions = temporalSubscriptionWorkflows(temporal, taskQueue, operators);
   return {
     checkouts,
     refunds,
-    subscriptions: temporalSubscriptionWorkflows(temporal, taskQueue, operators),
+    subscriptions,
     invitations: temporalInvitationWorkflows(temporal, taskQueue, operators),
     webhooks: temporalWebhookWorkflows(temporal, taskQueue, operators),
     customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue, operators),
     benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue, operators),
     paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue, operators),
-    processorEvents: processorEventRouter({ checkouts, refunds }),
+    processorEvents: processorEventRouter({ checkouts, refunds, subscriptions }),
   };
 }

@@ -1,13 +1,16 @@
 // The `subscription:<id>` workflows as the subscription domain sees them (SubscriptionWorkflows).
 
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { AppError } from '../domain/platform/errors.js';
 import {
+  customerPaymentWorkflowId,
   SUBSCRIPTION_SIGNALS,
   subscriptionWorkflowId,
+  type CustomerPaymentOutcome,
   type SubscriptionWorkflowInput,
 } from '../domain/subscriptions/rules.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
-import type { subscriptionWorkflow } from '../workflows/subscriptions.js';
+import type { customerPaymentWorkflow, subscriptionWorkflow } from '../workflows/subscriptions.js';
 import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startMissing, startOnce } from './workflow-control.js';
 
@@ -42,5 +45,37 @@ export function temporalSubscriptionWorkflows(
       });
     },
     startMissing: (subscriptionIds) => startMissing(temporal, subscriptionIds, subscriptionWorkflowId, start),
+    async signalCustomerPayment(subscriptionId, outcome) {
+      // With start, as `changed`: an ended plan's workflow still records the money it was paid.
+      await temporal.workflow.signalWithStart<typeof subscriptionWorkflow, [CustomerPaymentOutcome]>(
+        'subscriptionWorkflow',
+        {
+          ...(await options(subscriptionId)),
+          signal: SUBSCRIPTION_SIGNALS.customerPayment,
+          signalArgs: [outcome],
+        },
+      );
+    },
+    async payAsCustomer(input) {
+      try {
+        return await temporal.workflow.execute<typeof customerPaymentWorkflow>('customerPaymentWorkflow', {
+          workflowId: customerPaymentWorkflowId(input.customerPaymentId),
+          taskQueue,
+          args: [input],
+          // The customer is waiting: no worker in time, or a processor that kept failing, is an
+          // outage they can retry, not a fault of their card.
+          workflowExecutionTimeout: '1 minute',
+          ...(await operators.entity('subscription', input.subscriptionId, 'customer_paying')),
+        });
+      } catch (error) {
+        if (error instanceof WorkflowFailedError) {
+          throw new AppError(
+            'ServiceUnavailable',
+            'Payments are not available right now. Try again in a minute.',
+          );
+        }
+        throw error;
+      }
+    },
   };
 }

@@ -380,6 +380,50 @@ export async function createRefund(polar: Polar, orderId: string, overrides: Par
  * confirm call, a test card), and the checkout is waited for until it succeeded. Answers the
  * paid checkout and the session token its confirmation handed the buyer.
  */
+/**
+ * Buys a plan with a card that asks for 3-D Secure (`pm_card_authenticationRequired`), answering
+ * the sandbox's test page as a buyer who completes it; the plan then renews on that card.
+ */
+export async function buyAuthenticatingInSandbox(
+  polar: Polar,
+  baseUrl: string,
+  productId: string,
+  customerId: string,
+) {
+  const checkout = await polar.checkouts.create({ products: [productId], customerId });
+  const buyer = new PolarClient({ serverURL: baseUrl });
+  await buyer.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: {
+      customerName: 'Ada Lovelace',
+      customerBillingAddress: {
+        country: 'DE',
+        city: 'Berlin',
+        postalCode: '10117',
+        line1: 'Unter den Linden 1',
+      },
+      confirmationTokenId: 'pm_card_authenticationRequired',
+    },
+  });
+  const waiting = await eventually(
+    () => buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret }),
+    (value) => value.paymentProcessorMetadata.intent_status === 'requires_action',
+  );
+  const answered = await fetch(`${baseUrl}/api/sandbox/payments/authenticate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_secret: waiting.paymentProcessorMetadata.intent_client_secret,
+      outcome: 'complete',
+    }),
+  });
+  if (!answered.ok) throw new Error(`the sandbox's 3-D Secure page answered ${answered.status}`);
+  return eventually(
+    () => polar.checkouts.get({ id: checkout.id }),
+    (value) => value.status === 'succeeded',
+  );
+}
+
 export async function buyInSandbox(
   polar: Polar,
   baseUrl: string,

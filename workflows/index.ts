@@ -11,7 +11,11 @@ export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
 export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
 export { paymentMethodDetachWorkflow, paymentMethodSetupWorkflow } from './payment-methods.js';
-export { reconcileSubscriptionsWorkflow, subscriptionWorkflow } from './subscriptions.js';
+export {
+  customerPaymentWorkflow,
+  reconcileSubscriptionsWorkflow,
+  subscriptionWorkflow,
+} from './subscriptions.js';
 export {
   benefitGrantDispatcherWorkflow,
   benefitGrantWorkflow,

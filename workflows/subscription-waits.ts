@@ -15,6 +15,21 @@ export function subscriptionWait(
   context: { sinceMs: number; lastDecline: string | null },
 ): OperatorWait {
   const due = dueWords(state, step);
+  if (step.kind === 'charge' && state.unpaidOrder?.awaitsCustomer) {
+    // Later tries only remind the customer (domain/subscriptions/customer-payments.ts).
+    const clock = state.testClock
+      ? ` Try ${step.attempt} is due at ${isoUtc(step.atMs)}; the test clock is at ${isoUtc(state.testClock.frozenTimeMs)}.`
+      : '';
+    return {
+      kind: 'waiting',
+      waitingFor: `the customer to confirm the payment of order ${step.orderId} with their bank`,
+      until: state.testClock
+        ? null
+        : { atMs: step.atMs, then: `try ${step.attempt} reminds them without charging the card` },
+      sinceMs: context.sinceMs,
+      reason: `Their bank asks them to confirm the payment (3-D Secure); the email links them to it in the portal. The plan ends unpaid after the last try.${clock}`,
+    };
+  }
   if (state.testClock) {
     return {
       kind: 'waiting',

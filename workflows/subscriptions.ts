@@ -12,6 +12,9 @@ import type { SubscriptionActivities } from '../activities/subscriptions.js';
 import {
   SUBSCRIPTION_SIGNALS,
   nextSubscriptionStep,
+  type CustomerPaymentInput,
+  type CustomerPaymentOutcome,
+  type CustomerPaymentResult,
   type SubscriptionWorkflowInput,
   type SubscriptionWorkflowState,
 } from '../domain/subscriptions/rules.js';
@@ -27,8 +30,13 @@ const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximum
 // activities: in the worker, inside the workflow task, recorded as a marker in the history. A
 // renewal then costs the server a timer and two workflow tasks instead of also an activity task
 // and its round trips, which is what lets thousands of plans due at one instant renew at once.
-const { loadSubscriptionState, renewSubscription, collectSubscriptionOrder, reportCaughtUpWithClock } =
-  proxyLocalActivities<SubscriptionActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
+const {
+  loadSubscriptionState,
+  renewSubscription,
+  collectSubscriptionOrder,
+  reportCaughtUpWithClock,
+  settleCustomerPayment,
+} = proxyLocalActivities<SubscriptionActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
 
 // Emails may wait on an SMTP server: ordinary activities, off the workflow task.
 const { notifySubscriptionPaymentFailed, notifySubscription } = proxyActivities<SubscriptionActivities>({
@@ -37,6 +45,10 @@ const { notifySubscriptionPaymentFailed, notifySubscription } = proxyActivities<
 });
 
 export const subscriptionChangedSignal = defineSignal(SUBSCRIPTION_SIGNALS.changed);
+/** A payment the customer made for one of its orders ended, as the processor reported it. */
+export const subscriptionCustomerPaymentSignal = defineSignal<[CustomerPaymentOutcome]>(
+  SUBSCRIPTION_SIGNALS.customerPayment,
+);
 /** What the workflow waits for, in words, for whoever looks at it in the Temporal UI. */
 export const subscriptionWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
@@ -54,6 +66,12 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   const { subscriptionId } = input;
   let woken = false;
   setHandler(subscriptionChangedSignal, () => {
+    woken = true;
+  });
+  /** Customers' payments reported and not settled yet, oldest first. */
+  const customerPayments: CustomerPaymentOutcome[] = [];
+  setHandler(subscriptionCustomerPaymentSignal, (outcome) => {
+    customerPayments.push(outcome);
     woken = true;
   });
   let renewed = false;
@@ -78,6 +96,20 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (!state) {
       view.finished('the subscription was deleted');
       return 'gone';
+    }
+    const paid = customerPayments.shift();
+    if (paid) {
+      // Settled even once the plan has ended: money the customer paid is always recorded.
+      view.working(`settling the customer's payment of order ${paid.orderId}`);
+      const settled = await settleCustomerPayment({
+        subscriptionId,
+        outcome: paid,
+        nowMs: state.testClock ? state.testClock.frozenTimeMs : Date.now(),
+      });
+      if (settled.outcome === 'paid') {
+        await notifySubscription({ kind: 'receipt', subscriptionId, orderId: paid.orderId });
+      }
+      continue;
     }
     view.status(operatorStatus(state));
     const clock = state.testClock;
@@ -171,6 +203,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         attempt,
         reason: collected.charge.message ?? 'The payment failed.',
         nextAttemptAt: collected.outcome === 'past_due' ? collected.nextAttemptAt : null,
+        declineCode: collected.charge.declineCode ?? null,
       });
     }
   }
@@ -195,4 +228,19 @@ const { reconcileSubscriptions } = proxyActivities<SubscriptionActivities>({
  */
 export async function reconcileSubscriptionsWorkflow(): Promise<{ started: string[]; woken: string[] }> {
   return reconcileSubscriptions();
+}
+
+// The customer waits for the answer in the portal: a few quick tries, then the error reaches them.
+const { payOrderAsCustomer } = proxyActivities<SubscriptionActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+/**
+ * `customer-payment:<id>`: charges an unpaid order of a subscription with its customer present
+ * (the portal's confirm-payment) and answers the processor's first word; its outcome reaches
+ * `subscription:<id>` as a processor event.
+ */
+export async function customerPaymentWorkflow(input: CustomerPaymentInput): Promise<CustomerPaymentResult> {
+  return payOrderAsCustomer(input);
 }

@@ -452,7 +452,7 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
     ).toBe(404);
   });
 
-  it('previews a plan change for the customer before they confirm it', async () => {
+  it('previews a plan change for the customer before they confirm it, with the benefits gained and lost', async () => {
     const { polar } = await seller();
     const plan = await polar.products.create({
       name: 'Pro',
@@ -463,6 +463,21 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
       name: 'Team',
       recurringInterval: 'month',
       prices: [{ amountType: 'fixed', priceAmount: 4500, priceCurrency: 'usd' }],
+    });
+    const custom = (description: string) =>
+      polar.benefits.create({ type: 'custom', description, properties: { note: null } });
+    const [support, chat, seats] = [
+      await custom('Email support'),
+      await custom('Community chat'),
+      await custom('Team seats'),
+    ];
+    await polar.products.updateBenefits({
+      id: plan.id,
+      productBenefitsUpdate: { benefits: [support.id, chat.id] },
+    });
+    await polar.products.updateBenefits({
+      id: team.id,
+      productBenefitsUpdate: { benefits: [chat.id, seats.id] },
     });
     const customer = await polar.customers.create({ email: 'preview@example.test' });
     const { subscriptionId } = await buy(polar, plan.id, customer.id);
@@ -476,8 +491,14 @@ describe('customer sessions and the customer portal (through @polar-sh/sdk)', ()
       },
     );
     expect(preview.status).toBe(200);
-    const body = (await preview.json()) as { lines: { amount: number }[] };
+    const body = (await preview.json()) as {
+      lines: { amount: number }[];
+      benefits_gained: unknown[];
+      benefits_lost: unknown[];
+    };
     expect(body.lines.length).toBeGreaterThan(0);
+    expect(body.benefits_gained).toEqual([{ id: seats.id, type: 'custom', description: 'Team seats' }]);
+    expect(body.benefits_lost).toEqual([{ id: support.id, type: 'custom', description: 'Email support' }]);
     // Nothing changed.
     expect((await polar.subscriptions.get({ id: subscriptionId! })).productId).toBe(plan.id);
   });

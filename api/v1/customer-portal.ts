@@ -8,8 +8,11 @@ import {
   customerCustomerMeterSchema,
   customerLicenseKeyListQuerySchema,
   customerLicenseKeySchema,
+  customerOrderConfirmPaymentSchema,
   customerOrderInvoiceSchema,
   customerOrderListQuerySchema,
+  customerOrderPaymentConfirmationSchema,
+  customerOrderPaymentStatusSchema,
   customerOrderSchema,
   customerOrderUpdateSchema,
   customerOrganizationSchema,
@@ -77,6 +80,10 @@ import {
   listPortalPaymentMethods,
   setDefaultPortalPaymentMethod,
 } from '../../domain/payment-methods/service.js';
+import {
+  confirmCustomerOrderPayment,
+  customerOrderPaymentStatus,
+} from '../../domain/subscriptions/customer-payments.js';
 import { prorationPreviewSchema } from '../../domain/subscriptions/schemas.js';
 import { previewCustomerSubscriptionChange } from '../../domain/subscriptions/service.js';
 import { licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
@@ -120,7 +127,7 @@ const tokenParamsSchema = z.object({
 });
 
 /**
- * The 27 customer-portal operations. Those of a signed-in customer take a customer session; the
+ * The 29 customer-portal operations. Those of a signed-in customer take a customer session; the
  * seller's page, the license-key checks and a download link take none (the key or the link is
  * the credential).
  */
@@ -333,6 +340,43 @@ export function registerCustomerPortalOperations(
       errors: ['ResourceNotFound'],
     },
     ({ customer, params }) => portalInvoice(ctx, customer, params.id),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/orders/{id}/payment-status',
+      operationId: 'customer_portal:orders:get_payment_status',
+      summary: "How an order's latest payment stands",
+      tag,
+      params: idParamsSchema,
+      response: customerOrderPaymentStatusSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => customerOrderPaymentStatus(ctx.db, customer, params.id),
+  );
+  api.addForCustomer(
+    {
+      method: 'post',
+      path: '/customer-portal/orders/{id}/confirm-payment',
+      operationId: 'customer_portal:orders:confirm_retry_payment',
+      // The plan's unpaid order, once tried: with the customer present their bank may ask them
+      // to authenticate (`requires_action` and the client secret its page needs).
+      summary: 'Pay an unpaid order of a subscription now, with a saved card or a new one',
+      tag,
+      params: idParamsSchema,
+      body: customerOrderConfirmPaymentSchema,
+      status: 200,
+      response: customerOrderPaymentConfirmationSchema,
+      errors: [
+        'ResourceNotFound',
+        'PaymentAlreadyInProgress',
+        'OrderNotEligibleForRetry',
+        'ManualRetryLimitExceeded',
+        'ServiceUnavailable',
+      ],
+    },
+    ({ customer, params, body }) =>
+      confirmCustomerOrderPayment(ctx.customerPayments, customer, params.id, body),
   );
 
   // Subscriptions ------------------------------------------------------------------------------------------

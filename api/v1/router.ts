@@ -172,6 +172,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
       tax: deps.tax,
     },
     paymentMethods: { db: deps.db, workflows: deps.workflows },
+    customerPayments: { db: deps.db, workflows: deps.workflows.subscriptions },
   };
   router.use('/customer-portal', express.json({ limit: PUBLIC_BODY_LIMIT }));
   // A license key is checked from the buyer's machine: limited per address and per key, so

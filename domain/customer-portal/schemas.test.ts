@@ -258,6 +258,7 @@ const customerOrder = {
   user_id: ids.customer,
   product: { ...customerProduct, organization },
   subscription: subscriptionFields,
+  payment_confirmation: null,
   items: [
     {
       ...stamps,
@@ -289,6 +290,7 @@ const customerSubscription = {
   ],
   // Our extension: the SDK reads past it.
   price_schedule: [{ amount: 1500, periods: null, starts_at: at, ends_at: null }],
+  payment_confirmation: null,
 };
 
 const grantOf = (type: string, benefitProperties: object, properties: object) => ({

@@ -126,13 +126,70 @@ export const customerOrderSubscriptionSchema = orderSubscriptionSchema.omit({
   custom_field_data: true,
 });
 
+/** The saved card an order waiting for its customer is confirmed with (none: a new card). */
+const paymentConfirmationCardSchema = z.uuid().nullable();
+
 export const customerOrderSchema = orderSchema
   .omit({ metadata: true, custom_field_data: true, customer: true, discount: true })
   .extend({
     product: customerProductWithOrganizationSchema,
     subscription: customerOrderSubscriptionSchema.nullable(),
+    payment_confirmation: z.object({ payment_method_id: paymentConfirmationCardSchema }).nullable().meta({
+      description:
+        "Tollgate extension: set while the order waits for its customer to confirm the payment with their bank (3-D Secure asked for on a charge made without them); `payment_method_id` is the saved card to confirm it with (confirm-payment's), null when none is. Null otherwise.",
+      'x-tollgate': true,
+    }),
   });
 export type CustomerOrder = z.infer<typeof customerOrderSchema>;
+
+/**
+ * Polar's confirm-payment (`customerPortalOrdersConfirmRetryPayment`): a saved card of the
+ * customer or a new card's confirmation token, exactly one. Stripe's is the only processor named
+ * on the wire (the sandbox reproduces its test mode).
+ */
+export const customerOrderConfirmPaymentSchema = z
+  .strictObject({
+    confirmation_token_id: textSchema({ max: 255 }).nullable().optional(),
+    payment_method_id: idOf('payment method').nullable().optional(),
+    payment_processor: z.literal('stripe', { message: 'The payment processor is stripe.' }).default('stripe'),
+  })
+  .superRefine((body, check) => {
+    const hasToken = body.confirmation_token_id != null;
+    const hasCard = body.payment_method_id != null;
+    if (!hasToken && !hasCard) {
+      check.addIssue({
+        code: 'custom',
+        path: ['payment_method_id'],
+        message: 'Choose a saved card (payment_method_id) or a new card (confirmation_token_id).',
+      });
+    } else if (hasToken && hasCard) {
+      check.addIssue({
+        code: 'custom',
+        path: ['confirmation_token_id'],
+        message: 'Pay with a saved card or a new card, not both.',
+      });
+    }
+  });
+export type CustomerOrderConfirmPayment = z.infer<typeof customerOrderConfirmPaymentSchema>;
+
+export const customerOrderPaymentConfirmationSchema = z
+  .object({
+    /** `requires_action`: the bank asks the customer; `client_secret` opens its page. */
+    status: z.enum(['succeeded', 'processing', 'requires_action', 'failed']),
+    client_secret: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'CustomerOrderPaymentConfirmation' });
+export type CustomerOrderPaymentConfirmation = z.infer<typeof customerOrderPaymentConfirmationSchema>;
+
+/** The order's latest payment: none yet, one under way, or how the last one ended. */
+export const customerOrderPaymentStatusSchema = z
+  .object({
+    status: z.enum(['no_payment', 'pending', 'succeeded', 'failed']),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'CustomerOrderPaymentStatus' });
+export type CustomerOrderPaymentStatus = z.infer<typeof customerOrderPaymentStatusSchema>;
 
 /** Both fields are required, as Polar has them: a buyer sends the whole billing identity. */
 export const customerOrderUpdateSchema = orderUpdateSchema;
@@ -179,6 +236,14 @@ export const customerSubscriptionSchema = subscriptionSchema
   .extend({
     product: customerProductWithOrganizationSchema,
     meters: z.array(customerSubscriptionMeterSchema),
+    payment_confirmation: z
+      .object({ order_id: z.uuid(), payment_method_id: paymentConfirmationCardSchema })
+      .nullable()
+      .meta({
+        description:
+          "Tollgate extension: set while the plan's unpaid order waits for its customer to confirm the payment with their bank (see the order's `payment_confirmation`). Null otherwise.",
+        'x-tollgate': true,
+      }),
   });
 export type CustomerSubscription = z.infer<typeof customerSubscriptionSchema>;
 

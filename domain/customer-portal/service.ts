@@ -45,6 +45,7 @@ import {
   updateCustomerSubscription,
   type SubscriptionChangeContext,
 } from '../subscriptions/service.js';
+import { paymentConfirmationsOf, type CustomerPaymentContext } from '../subscriptions/customer-payments.js';
 import type { Subscription } from '../subscriptions/schemas.js';
 import { subscriptionView } from '../subscriptions/views.js';
 import {
@@ -82,6 +83,7 @@ export type PortalContext = {
   linkSecret: () => Promise<string>;
   subscriptions: SubscriptionChangeContext;
   paymentMethods: PaymentMethodsContext;
+  customerPayments: CustomerPaymentContext;
 };
 
 // Customer ----------------------------------------------------------------------------------------
@@ -164,9 +166,19 @@ async function customerOrderViews(ctx: PortalContext, customer: CustomerCaller, 
     customer.organizationId,
     rows.map((row) => row.productId),
   );
-  return rows.map((row): CustomerOrder =>
-    customerOrderSchema.parse({ ...orderView(row), product: products.get(row.productId) }),
+  const pending = rows.filter((row) => row.status === 'pending' && row.subscriptionId);
+  const confirmations = await paymentConfirmationsOf(
+    ctx.db,
+    pending.map((row) => row.subscriptionId!),
   );
+  return rows.map((row): CustomerOrder => {
+    const waiting = row.subscriptionId ? confirmations.get(row.subscriptionId) : undefined;
+    return customerOrderSchema.parse({
+      ...orderView(row),
+      product: products.get(row.productId),
+      payment_confirmation: waiting?.orderId === row.id ? { payment_method_id: waiting.savedCardId } : null,
+    });
+  });
 }
 
 export async function listPortalOrders(
@@ -213,9 +225,20 @@ async function customerSubscriptionViews(
   views: Subscription[],
 ): Promise<CustomerSubscription[]> {
   const organization = await organizationWire(ctx.db, customer.organizationId);
-  return views.map((view) =>
-    customerSubscriptionSchema.parse({ ...view, product: { ...view.product, organization } }),
+  const confirmations = await paymentConfirmationsOf(
+    ctx.db,
+    views.filter((view) => view.status === 'past_due').map((view) => view.id),
   );
+  return views.map((view) => {
+    const waiting = confirmations.get(view.id);
+    return customerSubscriptionSchema.parse({
+      ...view,
+      product: { ...view.product, organization },
+      payment_confirmation: waiting
+        ? { order_id: waiting.orderId, payment_method_id: waiting.savedCardId }
+        : null,
+    });
+  });
 }
 
 export async function listPortalSubscriptions(

@@ -16,9 +16,17 @@ export const RECEIPT_SIGN_IN_TTL_MS = 24 * 60 * 60 * 1000;
 export const looksLikeCustomerSessionToken = (value: string) =>
   value.startsWith(CUSTOMER_SESSION_PREFIX) && TOKEN_BODY.test(value.slice(CUSTOMER_SESSION_PREFIX.length));
 
-/** The portal's address for a session, the token in the link so one click signs the buyer in. */
-export const customerPortalUrl = (publicUrl: string, organizationSlug: string, token: string) =>
-  `${publicUrl}/portal/${encodeURIComponent(organizationSlug)}?customer_session_token=${encodeURIComponent(token)}`;
+/**
+ * The portal's address for a session, the token in the link so one click signs the buyer in;
+ * `page` opens one of its pages (`orders`) instead of the overview.
+ */
+export const customerPortalUrl = (
+  publicUrl: string,
+  organizationSlug: string,
+  token: string,
+  page?: 'orders',
+) =>
+  `${publicUrl}/portal/${encodeURIComponent(organizationSlug)}${page ? `/${page}` : ''}?customer_session_token=${encodeURIComponent(token)}`;
 
 /** Who calls the portal: a customer of one organization. */
 export type CustomerCaller = {

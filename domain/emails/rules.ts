@@ -194,6 +194,44 @@ export function subscriptionPaymentFailedEmail(input: {
   );
 }
 
+/**
+ * To the buyer whose card's bank wants them to confirm a payment we made without them (3-D Secure
+ * on a renewal or a plan change): the portal's link signs them in to the order to confirm it.
+ * Sent at the first try and at each later one, which does not charge the card again.
+ */
+export function subscriptionPaymentConfirmationEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    amount: string;
+    /** Whether the plan was just charged (the first try), or this reminds the buyer. */
+    firstTry: boolean;
+    /** When the plan ends unless the payment is confirmed; null when this was the last try. */
+    endsOn: string | null;
+  },
+): RenderedEmail {
+  const contact = input.organizationEmail
+    ? [`Questions? Write to ${input.organizationName} at ${input.organizationEmail}.`]
+    : [];
+  return render(
+    input.endsOn
+      ? `Confirm your payment for ${input.productName}`
+      : `Your ${input.productName} subscription ended: payment not confirmed`,
+    greet(input.customerName ?? ''),
+    [
+      input.firstTry
+        ? `Your bank asks you to confirm the payment of ${input.amount} for ${input.productName} before it goes through.`
+        : `Your payment of ${input.amount} for ${input.productName} still waits for you to confirm it with your bank.`,
+      input.endsOn
+        ? `Confirm it on your account page (this link signs you in for 24 hours and opens your orders). Until you do, your subscription is past due; if it is not paid by ${input.endsOn}, it ends.`
+        : `This was the last try, so your ${input.productName} subscription has ended.`,
+      ...contact,
+    ],
+    input.endsOn ? { label: 'Confirm your payment', url: input.portalUrl } : null,
+    input.organizationName,
+  );
+}
+
 type SellerContact = {
   organizationName: string;
   organizationEmail: string | null;

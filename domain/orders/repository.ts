@@ -172,8 +172,9 @@ export async function recordPaymentAttempt(
   data: Omit<Prisma.OrderPaymentAttemptCreateManyInput, 'id'>,
 ): Promise<void> {
   await sql.query(
-    `INSERT INTO order_payment_attempts (order_id, attempt, status, payment_id, decline_code, message, created_at)
-     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7) ON CONFLICT (order_id, attempt) DO NOTHING`,
+    `INSERT INTO order_payment_attempts
+       (order_id, attempt, status, payment_id, decline_code, message, payment_method_id, created_at)
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (order_id, attempt) DO NOTHING`,
     [
       data.orderId,
       data.attempt,
@@ -181,6 +182,7 @@ export async function recordPaymentAttempt(
       data.paymentId ?? null,
       data.declineCode ?? null,
       data.message ?? null,
+      data.paymentMethodId ?? null,
       data.createdAt,
     ],
   );
@@ -207,6 +209,85 @@ export async function findOriginOrders(
     [ids.orderIds, ids.subscriptionIds],
   );
   return rows;
+}
+
+export type PaymentAttemptSummary = {
+  status: string;
+  declineCode: string | null;
+  message: string | null;
+  paymentMethodId: string | null;
+  createdAt: Date;
+};
+
+/** The order's latest try, or null before its first. */
+export async function lastPaymentAttemptOf(
+  sql: SqlClient,
+  orderId: string,
+): Promise<PaymentAttemptSummary | null> {
+  const { rows } = await sql.query<PaymentAttemptSummary>(
+    `SELECT status, decline_code AS "declineCode", message, payment_method_id AS "paymentMethodId",
+            created_at AS "createdAt"
+     FROM order_payment_attempts WHERE order_id = $1::uuid ORDER BY attempt DESC LIMIT 1`,
+    [orderId],
+  );
+  return rows[0] ?? null;
+}
+
+// Payments a customer makes themselves for an order (order_customer_payments).
+
+export type CustomerPaymentRow = Prisma.OrderCustomerPaymentGetPayload<object>;
+
+/** Still in the processor's hands: the customer may yet pay (or is paying) with it. */
+export const OPEN_CUSTOMER_PAYMENT_STATUSES = ['creating', 'requires_action', 'processing'] as const;
+
+export function insertCustomerPayment(
+  db: Client,
+  data: { orderId: string; paymentMethodId: string | null; createdAt: Date },
+): Promise<CustomerPaymentRow> {
+  return db.orderCustomerPayment.create({ data: { ...data, status: 'creating' } });
+}
+
+export function findCustomerPayment(db: Client, id: string) {
+  return db.orderCustomerPayment.findUnique({ where: { id } });
+}
+
+export function findCustomerPaymentByPaymentId(db: Client, paymentId: string) {
+  return db.orderCustomerPayment.findFirst({ where: { paymentId }, orderBy: { createdAt: 'desc' } });
+}
+
+/** Newest first. */
+export function listCustomerPaymentsOfOrder(db: Client, orderId: string) {
+  return db.orderCustomerPayment.findMany({
+    where: { orderId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+}
+
+/**
+ * Moves a customer payment on, unless it already ended (succeeded, failed, canceled, refunded):
+ * a late or repeated answer never rewrites how it ended. Null when it had.
+ */
+export async function updateOpenCustomerPayment(
+  db: Client,
+  id: string,
+  data: Pick<
+    Prisma.OrderCustomerPaymentUncheckedUpdateInput,
+    'status' | 'paymentId' | 'declineCode' | 'message' | 'modifiedAt'
+  >,
+): Promise<boolean> {
+  const { count } = await db.orderCustomerPayment.updateMany({
+    where: { id, status: { in: [...OPEN_CUSTOMER_PAYMENT_STATUSES] } },
+    data,
+  });
+  return count === 1;
+}
+
+/** A customer payment that ended as succeeded, and was then given back (the order was paid already). */
+export function markCustomerPaymentRefunded(db: Client, id: string, message: string, at: Date) {
+  return db.orderCustomerPayment.updateMany({
+    where: { id, status: 'succeeded' },
+    data: { status: 'refunded', message, modifiedAt: at },
+  });
 }
 
 /** These customers' paid one-time orders: each entitles its buyer to the product's benefits. */

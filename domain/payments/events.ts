@@ -11,6 +11,7 @@
 import type { Db } from '../../infra/db.js';
 import type { CheckoutWorkflows } from '../checkouts/service.js';
 import type { RefundWorkflows } from '../refunds/service.js';
+import type { SubscriptionWorkflows } from '../subscriptions/service.js';
 import type { ProcessorEvent, ProcessorEventSink, ProcessorName } from './processor.js';
 import {
   claimProcessorEvent,
@@ -23,13 +24,15 @@ import {
 import { processorEventSchema } from './schemas.js';
 
 /**
- * The sink every processor event ends in: payment events wake the checkout's workflow, refund
- * events the refund's, starting it when it ended (it then re-reads its row and ends again, so a
- * late or repeated event changes nothing).
+ * The sink every processor event ends in: payment events wake the checkout's workflow, a
+ * customer's own payment for a subscription's order wakes the subscription's, refund events the
+ * refund's, starting it when it ended (it then re-reads its row and ends again, so a late or
+ * repeated event changes nothing).
  */
 export function processorEventRouter(workflows: {
   checkouts: Pick<CheckoutWorkflows, 'signalPayment'>;
   refunds: Pick<RefundWorkflows, 'signalOutcome'>;
+  subscriptions: Pick<SubscriptionWorkflows, 'signalCustomerPayment'>;
 }): ProcessorEventSink {
   return {
     async deliver(event) {
@@ -43,6 +46,22 @@ export function processorEventRouter(workflows: {
           return workflows.checkouts.signalPayment(event.checkoutId, {
             type: event.type,
             paymentId: event.paymentId,
+            message: event.message,
+          });
+        case 'order_payment.succeeded':
+          return workflows.subscriptions.signalCustomerPayment(event.subscriptionId, {
+            orderId: event.orderId,
+            paymentId: event.paymentId,
+            status: 'succeeded',
+            declineCode: null,
+            message: null,
+          });
+        case 'order_payment.failed':
+          return workflows.subscriptions.signalCustomerPayment(event.subscriptionId, {
+            orderId: event.orderId,
+            paymentId: event.paymentId,
+            status: 'failed',
+            declineCode: event.declineCode,
             message: event.message,
           });
         case 'refund.succeeded':

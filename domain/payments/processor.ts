@@ -59,7 +59,8 @@ export type SavedPaymentMethod = {
 
 /**
  * A charge made without the buyer (a renewal) to a saved payment method. It can never ask for
- * authentication: a card that wants it fails with `authentication_required`.
+ * authentication: a card that wants it fails with `authentication_required`, and the order then
+ * waits for the buyer to pay it themselves (`pay` with `CUSTOMER_CONFIRMATION_METADATA`).
  */
 export type OffSessionPaymentInput = {
   idempotencyKey: string;
@@ -145,6 +146,29 @@ export type ProcessorEvent =
       declineCode: string;
       message: string;
     }
+  /**
+   * A payment the customer made for an order of their subscription in the portal (its metadata
+   * names the order, the subscription and `payment_trigger: customer_confirmation`).
+   */
+  | {
+      id: string;
+      type: 'order_payment.succeeded';
+      occurredAt: string;
+      orderId: string;
+      subscriptionId: string;
+      paymentId: string;
+      paymentMethod: PaymentMethodSummary | null;
+    }
+  | {
+      id: string;
+      type: 'order_payment.failed';
+      occurredAt: string;
+      orderId: string;
+      subscriptionId: string;
+      paymentId: string | null;
+      declineCode: string;
+      message: string;
+    }
   | {
       id: string;
       type: 'refund.succeeded';
@@ -160,6 +184,32 @@ export type ProcessorEvent =
       processorRefundId: string | null;
       reason: string;
     };
+
+/**
+ * The metadata that marks a payment the customer made themselves for an order (the portal's
+ * confirm-payment): its outcome is reported as an `order_payment.*` event. Renewals charged
+ * without the buyer answer at once and are not reported.
+ */
+export const CUSTOMER_CONFIRMATION_METADATA = { payment_trigger: 'customer_confirmation' } as const;
+
+/**
+ * Where a payment's metadata routes its outcome: the checkout it pays, or the order of a
+ * subscription its customer paid in the portal; null for anything else (a renewal's charge).
+ */
+export function paymentRouteOf(
+  metadata: Record<string, string> | null | undefined,
+): { checkoutId: string } | { orderId: string; subscriptionId: string } | null {
+  if (!metadata) return null;
+  if (metadata.checkout_id) return { checkoutId: metadata.checkout_id };
+  if (
+    metadata.order_id &&
+    metadata.subscription_id &&
+    metadata.payment_trigger === CUSTOMER_CONFIRMATION_METADATA.payment_trigger
+  ) {
+    return { orderId: metadata.order_id, subscriptionId: metadata.subscription_id };
+  }
+  return null;
+}
 
 /** Hands a new (not yet seen) processor event to the workflow it concerns. */
 export type ProcessorEventSink = {

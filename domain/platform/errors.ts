@@ -35,6 +35,9 @@ export const ERRORS = {
     message: 'This subscription is already canceled or will be at the end of the period.',
   },
   ResourceUnavailable: { status: 410, message: 'This resource is no longer available.' },
+  OrderNotEligibleForRetry: { status: 422, message: 'This order has no payment to confirm.' },
+  PaymentAlreadyInProgress: { status: 409, message: 'A payment for this order is under way.' },
+  ManualRetryLimitExceeded: { status: 429, message: 'This order cannot be paid here any more.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorName = keyof typeof ERRORS;

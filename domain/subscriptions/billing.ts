@@ -24,6 +24,7 @@ import { openCustomerSession } from '../customer-sessions/service.js';
 import {
   findOrderStatusByRequestKey,
   findOrderWithItems,
+  lastPaymentAttemptOf,
   recordPaymentAttempt,
   type OrderRow,
   type OrderWithItems,
@@ -48,10 +49,18 @@ import {
   type SubscriptionWorkflowRow,
 } from './repository.js';
 import { billedCustomerOf, cycleKey, openedPeriod, planRenewal, priceRenewal } from './renewal-pricing.js';
-import { nextAttemptAfter, renewalMakesOrder, type SubscriptionWorkflowState } from './rules.js';
+import {
+  AWAITING_CUSTOMER_MESSAGE,
+  AUTHENTICATION_REQUIRED,
+  awaitsCustomer,
+  nextAttemptAfter,
+  renewalMakesOrder,
+  type SubscriptionWorkflowState,
+} from './rules.js';
 import { ACTIVE_STATUSES, BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
 import { planWords } from './plan-words.js';
 import { subscriptionView } from './views.js';
+import { stopCustomerPayments } from '../orders/customer-payments.js';
 
 export type SubscriptionBillingContext = {
   db: Db;
@@ -100,6 +109,7 @@ export async function subscriptionWorkflowState(
             row.nextAttemptAt?.getTime() ??
             row.endedAt?.getTime() ??
             Math.max(row.currentPeriodStart.getTime(), unpaid.createdAt.getTime()),
+          awaitsCustomer: !final && awaitsCustomer(row.unpaidLastTry, row.paymentMethodId),
         }
       : null,
     testClock: row.clockFrozenTime
@@ -172,7 +182,7 @@ async function lockStepRow(tx: Tx, before: SubscriptionStepRow): Promise<Subscri
 }
 
 /** What an order of this subscription refers to, for its events. */
-const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRelations => ({
+export const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRelations => ({
   customer: row.customer,
   product: row.product,
   discount: row.discount,
@@ -344,7 +354,7 @@ export type ChargeAttemptOutcome = { outcome: 'stale' } | OffSessionPaymentResul
 async function chargeSubscriptionOrder(
   ctx: SubscriptionBillingContext,
   processor: PaymentProcessor,
-  input: { attempt: number },
+  input: { attempt: number; nowMs: number },
   row: SubscriptionStepRow,
   order: OrderWithItems,
 ): Promise<ChargeAttemptOutcome> {
@@ -358,6 +368,21 @@ async function chargeSubscriptionOrder(
       declineCode: 'no_payment_method',
       message: 'No card is saved for this subscription.',
     };
+  }
+  // A first try has nothing before it; a later one may find the customer paying it themselves.
+  if (input.attempt > 1) {
+    if (awaitsCustomer(await lastPaymentAttemptOf(ctx.db.sql, order.id), row.paymentMethodId)) {
+      // The bank would ask again: the try is counted (the schedule still ends the plan) and the
+      // buyer reminded, but the card is not charged.
+      return {
+        status: 'failed',
+        paymentId: null,
+        declineCode: AUTHENTICATION_REQUIRED,
+        message: AWAITING_CUSTOMER_MESSAGE,
+      };
+    }
+    const paidByCustomer = await stopCustomerPayments(ctx.db, processor, order.id, input.nowMs);
+    if (paidByCustomer) return paidByCustomer;
   }
   return processor.chargeOffSession({
     idempotencyKey: `${order.requestKey ?? `subscription:${row.id}:order:${order.id}`}:attempt:${input.attempt}`,
@@ -382,9 +407,15 @@ export type SettleOutcome =
  * `active`; a failure makes it `past_due` with the next try on the retry schedule (benefits are
  * kept meanwhile), or, after the last try, ends it `unpaid`.
  */
-async function settleSubscriptionCharge(
+export async function settleSubscriptionCharge(
   ctx: SubscriptionBillingContext,
-  input: { attempt: number; result: OffSessionPaymentResult; nowMs: number },
+  input: {
+    attempt: number;
+    result: OffSessionPaymentResult;
+    nowMs: number;
+    /** Paid by the customer in the portal, on this card (null: a new card), not by the try. */
+    byCustomer?: { paymentMethodId: string | null };
+  },
   before: SubscriptionStepRow,
   order: OrderWithItems,
 ): Promise<SettleOutcome> {
@@ -407,7 +438,13 @@ async function settleSubscriptionCharge(
         status: input.result.status,
         paymentId: input.result.paymentId,
         declineCode: input.result.status === 'failed' ? input.result.declineCode : null,
-        message: input.result.status === 'failed' ? input.result.message : null,
+        message:
+          input.result.status === 'failed'
+            ? input.result.message
+            : input.byCustomer
+              ? 'Paid by the customer, who confirmed it with their bank.'
+              : null,
+        paymentMethodId: input.byCustomer ? input.byCustomer.paymentMethodId : row.paymentMethodId,
         createdAt: at,
       });
       const paid = input.result.status === 'succeeded';
@@ -460,7 +497,14 @@ async function settleSubscriptionCharge(
 
 export type CollectOutcome =
   | { outcome: 'stale' }
-  | (SettleOutcome & { charge: { status: OffSessionPaymentResult['status']; message: string | null } });
+  | (SettleOutcome & {
+      charge: {
+        status: OffSessionPaymentResult['status'];
+        message: string | null;
+        /** Absent in outcomes recorded before it was reported. */
+        declineCode?: string | null;
+      };
+    });
 
 /**
  * Try `attempt` of an unpaid order, charged and settled in one step: the charge's key returns the
@@ -482,7 +526,11 @@ export async function collectSubscriptionOrder(
   const settled = await settleSubscriptionCharge(ctx, { ...input, result: charged }, row, order);
   return {
     ...settled,
-    charge: { status: charged.status, message: charged.status === 'failed' ? charged.message : null },
+    charge: {
+      status: charged.status,
+      message: charged.status === 'failed' ? charged.message : null,
+      declineCode: charged.status === 'failed' ? charged.declineCode : null,
+    },
   };
 }
 
@@ -559,10 +607,10 @@ export async function notifySubscriptionPaymentFailed(
 }
 
 /** A day in the buyer's email: the seller's calendar (its time zone), in English. */
-const emailDate = (date: Date, row: SubscriptionStepRow) =>
+export const emailDate = (date: Date, row: SubscriptionStepRow) =>
   formatDay(date, { timeZone: row.organization.timeZone, locale: DOCUMENT_LOCALE, style: 'long' });
 
-const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
+export const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) => ({
   organizationName: row.organization.name,
   organizationEmail: row.organization.email,
   organizationWebsite: row.organization.website,

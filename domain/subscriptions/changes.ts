@@ -9,6 +9,7 @@ import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js
 import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer } from '../customers/repository.js';
+import type { BenefitType } from '../benefits/schemas.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { createSubscriptionOrder } from '../orders/service.js';
 import { findOrganizationById } from '../organizations/repository.js';
@@ -29,6 +30,7 @@ import {
 } from './repository.js';
 import {
   addCalendarMonths,
+  benefitChanges,
   changeInterval,
   changePlan,
   discountApplies,
@@ -447,6 +449,7 @@ export async function previewProductChange(
     recurring_interval: product!.recurringInterval as RecurringInterval,
     current_period_end: plan.period.end.toISOString(),
     price_schedule: scheduleAfterChange(current, plan, product!.recurringInterval as RecurringInterval, at),
+    ...benefitsOfChange(current.product, product!),
   };
 }
 
@@ -466,4 +469,18 @@ function scheduleAfterChange(
     currentAmount: plan.newAmount,
     renews: true,
   }).map(pricePhaseView);
+}
+
+type PlanBenefits = Pick<ProductRow, 'benefits'>;
+
+/** The benefits the change gives and takes away, as the preview names them. */
+function benefitsOfChange(current: PlanBenefits, next: PlanBenefits) {
+  const named = (product: PlanBenefits) =>
+    product.benefits.map(({ benefit }) => ({
+      id: benefit.id,
+      type: benefit.type as BenefitType,
+      description: benefit.description,
+    }));
+  const { gained, lost } = benefitChanges(named(current), named(next));
+  return { benefits_gained: gained, benefits_lost: lost };
 }

@@ -348,6 +348,9 @@ export type SubscriptionWorkflowRow = {
   /** The pending order that opens the next period (an ended plan's final order). */
   nextPeriodOrderId: string | null;
   nextPeriodOrderCreatedAt: Date | null;
+  /** The card the plan renews on, and the unpaid order's last try (rules.ts `awaitsCustomer`). */
+  paymentMethodId: string | null;
+  unpaidLastTry: { status: string; declineCode: string | null; paymentMethodId: string | null } | null;
 };
 
 /** Everything the workflow decides its next step from, in one round trip (read on every wake). */
@@ -363,7 +366,11 @@ export async function findSubscriptionWorkflowRow(
            s.failed_attempts AS "failedAttempts", s.next_attempt_at AS "nextAttemptAt",
            s.clock_caught_up_to AS "clockCaughtUpTo", t.frozen_time AS "clockFrozenTime",
            unpaid.id::text AS "unpaidOrderId", unpaid.created_at AS "unpaidOrderCreatedAt",
-           next_period.id::text AS "nextPeriodOrderId", next_period.created_at AS "nextPeriodOrderCreatedAt"
+           next_period.id::text AS "nextPeriodOrderId", next_period.created_at AS "nextPeriodOrderCreatedAt",
+           s.payment_method_id AS "paymentMethodId",
+           CASE WHEN last_try.status IS NULL THEN NULL ELSE json_build_object(
+             'status', last_try.status, 'declineCode', last_try.decline_code,
+             'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry"
     FROM subscriptions s
     JOIN customers c ON c.id = s.customer_id
     LEFT JOIN test_clocks t ON t.id = c.test_clock_id
@@ -372,6 +379,10 @@ export async function findSubscriptionWorkflowRow(
       WHERE o.subscription_id = s.id AND o.status = 'pending'
       ORDER BY o.created_at, o.id LIMIT 1
     ) unpaid ON true
+    LEFT JOIN LATERAL (
+      SELECT a.status, a.decline_code, a.payment_method_id FROM order_payment_attempts a
+      WHERE a.order_id = unpaid.id ORDER BY a.attempt DESC LIMIT 1
+    ) last_try ON true
     LEFT JOIN LATERAL (
       SELECT o.id, o.created_at FROM orders o
       WHERE o.request_key = 'subscription:' || s.id::text || ':cycle:' || (s.current_period_index + 1)::text
@@ -426,4 +437,47 @@ export function findSubscriptionForOperators(db: Db, id: string) {
       startedAt: true,
     },
   });
+}
+
+export type UnpaidOrderOfPlan = {
+  subscriptionId: string;
+  orderId: string;
+  /** The card the plan renews on, as the processor names it and as the customer's saved card. */
+  paymentMethodId: string | null;
+  savedCardId: string | null;
+  lastTry: { status: string; declineCode: string | null; paymentMethodId: string | null };
+};
+
+/**
+ * The unpaid order (the oldest pending one) of each of these live plans that was tried at least
+ * once, with its last try and the card the plan renews on: whether it waits for its customer
+ * (rules.ts `awaitsCustomer`) for a list of the portal in one statement.
+ */
+export async function findTriedUnpaidOrders(
+  sql: SqlClient,
+  subscriptionIds: string[],
+  statuses: readonly SubscriptionStatus[],
+): Promise<UnpaidOrderOfPlan[]> {
+  if (subscriptionIds.length === 0) return [];
+  const { rows } = await sql.query<UnpaidOrderOfPlan>(
+    `SELECT s.id::text AS "subscriptionId", unpaid.id::text AS "orderId",
+            s.payment_method_id AS "paymentMethodId", card.id::text AS "savedCardId",
+            json_build_object('status', last_try.status, 'declineCode', last_try.decline_code,
+              'paymentMethodId', last_try.payment_method_id) AS "lastTry"
+     FROM subscriptions s
+     JOIN LATERAL (
+       SELECT o.id FROM orders o WHERE o.subscription_id = s.id AND o.status = 'pending'
+       ORDER BY o.created_at, o.id LIMIT 1
+     ) unpaid ON true
+     JOIN LATERAL (
+       SELECT a.status, a.decline_code, a.payment_method_id FROM order_payment_attempts a
+       WHERE a.order_id = unpaid.id ORDER BY a.attempt DESC LIMIT 1
+     ) last_try ON true
+     LEFT JOIN customer_payment_methods card
+       ON card.customer_id = s.customer_id AND card.processor_payment_method_id = s.payment_method_id
+      AND card.deleted_at IS NULL
+     WHERE s.id = ANY($1::uuid[]) AND s.ended_at IS NULL AND s.status = ANY($2::text[])`,
+    [subscriptionIds, statuses],
+  );
+  return rows;
 }

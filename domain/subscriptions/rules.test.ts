@@ -1,11 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   addCalendarMonths,
+  awaitsCustomer,
+  benefitChanges,
   changeInterval,
   changePlan,
   cycleBill,
   DEFAULT_DUNNING_RETRY_DAYS,
   discountApplies,
+  lastTryAt,
   nextAttemptAfter,
   nextSubscriptionStep,
   openLedger,
@@ -385,5 +388,56 @@ describe('renewalMakesOrder', () => {
     // Regression: only credit left made no order, and the credit was carried to one that never came.
     expect(renewalMakesOrder(ending([line(8), line(-20)]))).toBe(true);
     expect(renewalMakesOrder(ending([]))).toBe(false);
+  });
+});
+
+describe('awaitsCustomer', () => {
+  const declined = (declineCode: string, paymentMethodId: string | null) => ({
+    status: 'failed',
+    declineCode,
+    paymentMethodId,
+  });
+
+  it('waits for the buyer once their bank asked to authenticate, while the plan renews on that card', () => {
+    expect(awaitsCustomer(declined('authentication_required', 'pm_a'), 'pm_a')).toBe(true);
+  });
+
+  it('charges again after a new card, a plain decline, a paid try, no try, or a try recorded without its card', () => {
+    expect(awaitsCustomer(declined('authentication_required', 'pm_a'), 'pm_b')).toBe(false);
+    expect(awaitsCustomer(declined('insufficient_funds', 'pm_a'), 'pm_a')).toBe(false);
+    expect(awaitsCustomer({ status: 'succeeded', declineCode: null, paymentMethodId: 'pm_a' }, 'pm_a')).toBe(
+      false,
+    );
+    expect(awaitsCustomer(null, 'pm_a')).toBe(false);
+    expect(awaitsCustomer(declined('authentication_required', null), null)).toBe(false);
+  });
+});
+
+describe('lastTryAt', () => {
+  it('is the last try of the schedule: +2, +5, +7, +7 days ends 21 days after the first failure', () => {
+    const failedAt = utc('2026-03-01T09:00:00');
+    const next = nextAttemptAfter(DEFAULT_DUNNING_RETRY_DAYS, 1, failedAt)!;
+    expect(lastTryAt(DEFAULT_DUNNING_RETRY_DAYS, 1, next)).toEqual(
+      new Date(failedAt.getTime() + 21 * DAY_MS),
+    );
+    // Seen from try 4: one try (+7) is left.
+    const fourth = utc('2026-03-15T09:00:00');
+    expect(lastTryAt(DEFAULT_DUNNING_RETRY_DAYS, 4, new Date(fourth.getTime() + 7 * DAY_MS))).toEqual(
+      new Date(fourth.getTime() + 7 * DAY_MS),
+    );
+  });
+});
+
+describe('benefitChanges', () => {
+  it("names what the new plan adds and what the current one loses, in each plan's order", () => {
+    const chat = { id: 'chat' };
+    const files = { id: 'files' };
+    const license = { id: 'license' };
+    const support = { id: 'support' };
+    expect(benefitChanges([chat, files, license], [support, license, chat])).toEqual({
+      gained: [support],
+      lost: [files],
+    });
+    expect(benefitChanges([chat], [chat])).toEqual({ gained: [], lost: [] });
   });
 });

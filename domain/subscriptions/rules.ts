@@ -158,6 +158,22 @@ export function changeInterval(
   return { credit, debit: rates.next, ledger: { billed: rates.next, used: 0, since: at } };
 }
 
+/**
+ * The benefits a change from one plan to another gives and takes away: the new plan's that the
+ * current one lacks, and the current plan's that the new one lacks, each in its plan's order.
+ */
+export function benefitChanges<T extends { id: string }>(
+  current: readonly T[],
+  next: readonly T[],
+): { gained: T[]; lost: T[] } {
+  const currentIds = new Set(current.map((benefit) => benefit.id));
+  const nextIds = new Set(next.map((benefit) => benefit.id));
+  return {
+    gained: next.filter((benefit) => !currentIds.has(benefit.id)),
+    lost: current.filter((benefit) => !nextIds.has(benefit.id)),
+  };
+}
+
 // ── The subscription workflow ──────────────────────────────────────────────────────────────────
 
 export const subscriptionWorkflowId = (subscriptionId: string) => `subscription:${subscriptionId}`;
@@ -173,8 +189,68 @@ export type SubscriptionWorkflowInput = {
   state?: SubscriptionWorkflowState;
 };
 
-/** Wakes the workflow to re-read its row: a cancel, uncancel, revoke, new card or plan change. */
-export const SUBSCRIPTION_SIGNALS = { changed: 'changed' } as const;
+/**
+ * `changed` wakes the workflow to re-read its row: a cancel, uncancel, revoke, new card or plan
+ * change. `customerPayment` brings the outcome of a payment the customer made themselves for one
+ * of its orders (the portal's confirm-payment), as the processor reported it.
+ */
+export const SUBSCRIPTION_SIGNALS = { changed: 'changed', customerPayment: 'customerPayment' } as const;
+
+/** What the processor said of a payment the customer made for an order of the subscription. */
+export type CustomerPaymentOutcome = {
+  orderId: string;
+  paymentId: string | null;
+  status: 'succeeded' | 'failed';
+  declineCode: string | null;
+  message: string | null;
+};
+
+/** A payment the customer makes in the portal for an order, run by `customer-payment:<id>`. */
+export type CustomerPaymentInput = {
+  /** The `order_customer_payments` row; the processor's idempotency key derives from it. */
+  customerPaymentId: string;
+  orderId: string;
+  subscriptionId: string;
+  processorCustomerId: string;
+  /** A saved card (the processor's payment method id) or a new card's confirmation token. */
+  source: { paymentMethodId: string } | { confirmationTokenId: string };
+};
+
+/** The processor's first answer: `requires_action` hands the client secret to the bank's page. */
+export type CustomerPaymentResult = {
+  status: 'succeeded' | 'processing' | 'requires_action' | 'failed';
+  clientSecret: string | null;
+  error: string | null;
+};
+
+export const customerPaymentWorkflowId = (customerPaymentId: string) =>
+  `customer-payment:${customerPaymentId}`;
+
+/** Stripe's decline code for a charge made without the buyer that their bank wants them to confirm. */
+export const AUTHENTICATION_REQUIRED = 'authentication_required';
+
+/**
+ * Whether an unpaid order waits for its customer: its last try was declined because the bank
+ * asks the buyer to authenticate (3-D Secure), on the card the plan still renews on. Such a card
+ * cannot pass without them, so the dunning schedule's later tries do not charge it again (they
+ * remind the buyer, and the last one still ends the plan); a new card is charged as usual.
+ */
+export function awaitsCustomer(
+  lastTry: { status: string; declineCode: string | null; paymentMethodId: string | null } | null,
+  renewsOn: string | null,
+): boolean {
+  return (
+    lastTry !== null &&
+    lastTry.status === 'failed' &&
+    lastTry.declineCode === AUTHENTICATION_REQUIRED &&
+    lastTry.paymentMethodId !== null &&
+    lastTry.paymentMethodId === renewsOn
+  );
+}
+
+/** What a try that does not charge a card waiting for its customer records, in the seller's words. */
+export const AWAITING_CUSTOMER_MESSAGE =
+  'Not charged: the card needs the customer to confirm the payment with their bank (3-D Secure).';
 
 /** Days after each failed renewal until the next try; after the last one fails the plan ends. */
 export const DEFAULT_DUNNING_RETRY_DAYS: readonly number[] = [2, 5, 7, 7];
@@ -194,6 +270,15 @@ export function nextAttemptAfter(
   return days === undefined ? null : new Date(at.getTime() + days * DAY_MS);
 }
 
+/**
+ * When the plan ends unpaid if none of the tries left pays it: the next try at `nextAttemptAt`,
+ * then the ones after it on the schedule, the last of which ends it.
+ */
+export function lastTryAt(retryDays: readonly number[], failedAttempts: number, nextAttemptAt: Date): Date {
+  const later = retryDays.slice(failedAttempts).reduce((sum, days) => sum + days, 0);
+  return new Date(nextAttemptAt.getTime() + later * DAY_MS);
+}
+
 /** What the workflow reads on every wake. */
 export type SubscriptionWorkflowState = {
   /** Ended (canceled at period end, revoked, unpaid): nothing more to do. */
@@ -202,8 +287,12 @@ export type SubscriptionWorkflowState = {
   currentPeriodEndMs: number;
   /** When it was set to cancel at the end of the period; null while it renews. */
   canceledAtMs: number | null;
-  /** An order of the subscription still to be paid (a renewal, a plan change billed now). */
-  unpaidOrder: { id: string; attempt: number; dueAtMs: number } | null;
+  /**
+   * An order of the subscription still to be paid (a renewal, a plan change billed now);
+   * `awaitsCustomer` while its card needs the buyer to authenticate (absent in states recorded
+   * before that existed).
+   */
+  unpaidOrder: { id: string; attempt: number; dueAtMs: number; awaitsCustomer?: boolean } | null;
   /**
    * Its customer's test clock (sandbox): the time the subscription lives in instead of the
    * wall clock; the workflow waits for the clock to be advanced rather than for a timer.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { benefitTypeSchema } from '../benefits/schemas.js';
 import { customFieldDataSchema } from '../checkouts/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
@@ -210,6 +211,9 @@ export const prorationPreviewRequestSchema = z.strictObject({
 });
 export type ProrationPreviewRequest = z.infer<typeof prorationPreviewRequestSchema>;
 
+/** A benefit as a plan change's preview names it. */
+const planBenefitSchema = z.object({ id: z.uuid(), type: benefitTypeSchema, description: z.string() });
+
 export const prorationPreviewSchema = z.object({
   proration_behavior: prorationBehaviorSchema,
   currency: z.string(),
@@ -228,6 +232,10 @@ export const prorationPreviewSchema = z.object({
       "Tollgate extension: the subscription's `price_schedule` once changed, from its current period on (a discount that ends says when).",
     'x-tollgate': true,
   }),
+  /** What the customer gets with the new plan that the current one does not give. */
+  benefits_gained: z.array(planBenefitSchema),
+  /** What the current plan gives that the new one does not: taken away at the change. */
+  benefits_lost: z.array(planBenefitSchema),
 });
 export type ProrationPreview = z.infer<typeof prorationPreviewSchema>;
 

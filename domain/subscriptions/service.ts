@@ -16,11 +16,19 @@ import { listPaymentAttemptsOfSubscription } from '../orders/repository.js';
 import { recordEvent } from '../events/repository.js';
 import { AppError } from '../platform/errors.js';
 import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
-import { periodStart, type RecurringInterval } from './rules.js';
+import {
+  awaitsCustomer,
+  periodStart,
+  type CustomerPaymentInput,
+  type CustomerPaymentOutcome,
+  type CustomerPaymentResult,
+  type RecurringInterval,
+} from './rules.js';
 import {
   findBillableSubscriptionIds,
   findSubscription,
   findSubscriptionIdsBehindTheirClock,
+  findSubscriptionWorkflowRow,
   hasSubscriptionWithStatus,
   insertSubscription,
   listSubscriptionRows,
@@ -175,6 +183,10 @@ export type SubscriptionWorkflows = {
   signalChanged(subscriptionId: string): Promise<void>;
   /** Starts the workflow of each of these subscriptions that has none running; answers their ids. */
   startMissing(subscriptionIds: string[]): Promise<string[]>;
+  /** A payment the customer made for one of its orders ended (a processor event). */
+  signalCustomerPayment(subscriptionId: string, outcome: CustomerPaymentOutcome): Promise<void>;
+  /** Asks the processor for the customer's payment (`customer-payment:<id>`) and answers its result. */
+  payAsCustomer(input: CustomerPaymentInput): Promise<CustomerPaymentResult>;
 };
 
 /** A subscription younger than this may still be starting its workflow. */
@@ -492,6 +504,14 @@ export async function retryCustomerSubscriptionPayment(
   const row = await findSubscriptionOfCustomer(ctx.db, customer, id);
   if (row.status !== 'past_due') {
     throw new AppError('Conflict', 'This subscription has no failed payment to try again.');
+  }
+  const state = await findSubscriptionWorkflowRow(ctx.db.sql, id);
+  if (state && awaitsCustomer(state.unpaidLastTry, state.paymentMethodId)) {
+    // Charging the card again without the buyer would only be declined again.
+    throw new AppError(
+      'Conflict',
+      'Your bank asks you to confirm this payment: choose "Confirm your payment", or use another card.',
+    );
   }
   const { rows } = await ctx.db.sql.query<{ lastAttemptAt: Date | null }>(
     `SELECT max(a.created_at) AS "lastAttemptAt"

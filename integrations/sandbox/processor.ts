@@ -8,18 +8,19 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
 import { ingestProcessorEvent } from '../../domain/payments/events.js';
-import type {
-  OffSessionPaymentInput,
-  OffSessionPaymentResult,
-  PaymentInput,
-  SetupInput,
-  PaymentProcessor,
-  PaymentResult,
-  ProcessorCustomerInput,
-  ProcessorEvent,
-  ProcessorEventSink,
-  RefundInput,
-  RefundResult,
+import {
+  paymentRouteOf,
+  type OffSessionPaymentInput,
+  type OffSessionPaymentResult,
+  type PaymentInput,
+  type SetupInput,
+  type PaymentProcessor,
+  type PaymentResult,
+  type ProcessorCustomerInput,
+  type ProcessorEvent,
+  type ProcessorEventSink,
+  type RefundInput,
+  type RefundResult,
 } from '../../domain/payments/processor.js';
 import {
   sandboxCustomerExists,
@@ -126,24 +127,37 @@ function paymentResult(row: SandboxPaymentRow): PaymentResult {
 
 /**
  * The event Stripe would send for this payment once it ended; none while it waits for the buyer,
- * once canceled (nobody listens for that), or without a checkout to route it to.
+ * once canceled (nobody listens for that), or without a checkout or a customer's payment of an
+ * order to route it to (a renewal's charge answers at once).
  */
 function paymentEvent(row: SandboxPaymentRow): ProcessorEvent | null {
-  const checkoutId = (row.metadata as Record<string, string>).checkout_id;
-  if (!checkoutId || row.status === 'canceled') return null;
+  const route = paymentRouteOf(row.metadata as Record<string, string>);
+  if (!route || row.status === 'canceled') return null;
   const result = paymentResult(row);
-  const common = { id: row.eventId, occurredAt: row.createdAt.toISOString(), checkoutId };
+  const common = { id: row.eventId, occurredAt: row.createdAt.toISOString() };
   switch (result.status) {
     case 'succeeded':
-      return { ...common, type: 'payment.succeeded', paymentId: row.id, paymentMethod: result.paymentMethod };
-    case 'failed':
-      return {
-        ...common,
-        type: 'payment.failed',
-        paymentId: row.id,
-        declineCode: result.declineCode,
-        message: result.message,
-      };
+      return 'checkoutId' in route
+        ? {
+            ...common,
+            ...route,
+            type: 'payment.succeeded',
+            paymentId: row.id,
+            paymentMethod: result.paymentMethod,
+          }
+        : {
+            ...common,
+            ...route,
+            type: 'order_payment.succeeded',
+            paymentId: row.id,
+            paymentMethod: result.paymentMethod,
+          };
+    case 'failed': {
+      const failure = { paymentId: row.id, declineCode: result.declineCode, message: result.message };
+      return 'checkoutId' in route
+        ? { ...common, ...route, ...failure, type: 'payment.failed' }
+        : { ...common, ...route, ...failure, type: 'order_payment.failed' };
+    }
     default:
       return null;
   }

@@ -131,6 +131,49 @@ describe('stripeEventToProcessorEvent', () => {
     });
   });
 
+  it('routes a payment a customer made for an order in the portal to its subscription, and no renewal charge', () => {
+    const metadata = {
+      order_id: '7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      subscription_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      organization_id: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+    };
+    const paid = createPaymentIntent({
+      status: 'succeeded',
+      metadata: { ...metadata, payment_trigger: 'customer_confirmation' },
+    });
+    const event = createStripeEvent('payment_intent.succeeded', paid, { created: 1_795_000_123 });
+    expect(stripeEventToProcessorEvent(event)).toEqual({
+      id: event.id,
+      type: 'order_payment.succeeded',
+      occurredAt: '2026-11-18T11:08:43.000Z',
+      orderId: metadata.order_id,
+      subscriptionId: metadata.subscription_id,
+      paymentId: paid.id,
+      paymentMethod: null,
+    });
+    const failed = createPaymentIntent({
+      status: 'requires_payment_method',
+      metadata: { ...metadata, payment_trigger: 'customer_confirmation' },
+      last_payment_error: {
+        type: 'card_error',
+        code: 'payment_intent_authentication_failure',
+        message: 'We are unable to authenticate your payment method.',
+      },
+    });
+    expect(
+      stripeEventToProcessorEvent(createStripeEvent('payment_intent.payment_failed', failed)),
+    ).toMatchObject({
+      type: 'order_payment.failed',
+      orderId: metadata.order_id,
+      subscriptionId: metadata.subscription_id,
+      paymentId: failed.id,
+      declineCode: 'payment_intent_authentication_failure',
+    });
+    // A renewal's own charge answered synchronously: its events change nothing.
+    const renewal = createPaymentIntent({ status: 'succeeded', metadata });
+    expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.succeeded', renewal))).toBeNull();
+  });
+
   it('turns payment_intent.payment_failed into payment.failed with the decline', () => {
     const intent = createPaymentIntent({
       status: 'requires_payment_method',

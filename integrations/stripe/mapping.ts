@@ -2,12 +2,13 @@
 // Stripe SDK is imported for its types only.
 import type Stripe from 'stripe';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
-import type {
-  PaymentMethodSummary,
-  PaymentResult,
-  ProcessorEvent,
-  RefundResult,
-  SavedPaymentMethod,
+import {
+  paymentRouteOf,
+  type PaymentMethodSummary,
+  type PaymentResult,
+  type ProcessorEvent,
+  type RefundResult,
+  type SavedPaymentMethod,
 } from '../../domain/payments/processor.js';
 
 export function paymentMethodSummary(
@@ -161,36 +162,41 @@ function refundEvent(event: Stripe.Event, refund: Stripe.Refund): ProcessorEvent
 
 /**
  * The ProcessorEvent a verified Stripe event stands for; null when it concerns nothing of ours:
- * another event type, an object without our metadata (created outside Tollgate), a refund still pending.
+ * another event type, an object without our metadata (created outside Tollgate, or a renewal's
+ * charge, answered at once), a refund still pending. A PaymentIntent a customer made in the
+ * portal for an order (an off-session charge their bank wanted them to confirm) routes to its
+ * subscription.
  */
 export function stripeEventToProcessorEvent(event: Stripe.Event): ProcessorEvent | null {
   switch (event.type) {
     case 'payment_intent.succeeded': {
       const intent = event.data.object;
-      const checkoutId = intent.metadata?.checkout_id;
-      if (!checkoutId) return null;
-      return {
+      const route = paymentRouteOf(intent.metadata);
+      if (!route) return null;
+      const common = {
         id: event.id,
-        type: 'payment.succeeded',
         occurredAt: occurredAt(event),
-        checkoutId,
         paymentId: intent.id,
         // Events carry the PaymentMethod's id only; its card is in the synchronous answer.
         paymentMethod: paymentMethodSummary(intent.payment_method),
       };
+      return 'checkoutId' in route
+        ? { ...common, ...route, type: 'payment.succeeded' }
+        : { ...common, ...route, type: 'order_payment.succeeded' };
     }
     case 'payment_intent.payment_failed': {
       const intent = event.data.object;
-      const checkoutId = intent.metadata?.checkout_id;
-      if (!checkoutId) return null;
-      return {
+      const route = paymentRouteOf(intent.metadata);
+      if (!route) return null;
+      const common = {
         id: event.id,
-        type: 'payment.failed',
         occurredAt: occurredAt(event),
-        checkoutId,
         paymentId: intent.id,
         ...lastPaymentError(intent),
       };
+      return 'checkoutId' in route
+        ? { ...common, ...route, type: 'payment.failed' }
+        : { ...common, ...route, type: 'order_payment.failed' };
     }
     case 'setup_intent.succeeded':
     case 'setup_intent.setup_failed': {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { sandboxAuthenticationResultSchema } from '../../domain/payments/schemas';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { sendJson } from '../api';
@@ -64,30 +64,54 @@ function SandboxAuthentication({
   checkout: CheckoutPublic;
   clientSecret: string;
 }) {
+  return (
+    <SandboxChallenge
+      clientSecret={clientSecret}
+      amount={formatMoney(checkout.total_amount, checkout.currency)}
+      payee={checkout.organization.name}
+      heading="h1"
+    />
+  );
+}
+
+/**
+ * Sandbox mode's stand-in for the bank's 3-D Secure page, with Stripe's two test answers: the
+ * checkout's, and the customer portal's when the buyer confirms a payment of their plan. Once
+ * answered it says the payment is being processed; `onAnswered` lets the page move on.
+ */
+export function SandboxChallenge(props: {
+  clientSecret: string;
+  /** The amount as the buyer reads it ("$15.00"). */
+  amount: string;
+  payee: string;
+  heading: 'h1' | 'h2';
+  onAnswered?: () => void;
+}) {
+  const Heading = props.heading;
+  const headingId = useId();
   const answer = useMutation({
     mutationFn: (outcome: 'complete' | 'fail') =>
       sendJson(
         'POST',
         '/api/sandbox/payments/authenticate',
-        { client_secret: clientSecret, outcome },
+        { client_secret: props.clientSecret, outcome },
         sandboxAuthenticationResultSchema,
       ),
+    onSuccess: () => props.onAnswered?.(),
   });
   if (answer.data) {
     return (
       <section className="checkout-message" role="status" aria-live="polite">
-        <h1>Processing your payment…</h1>
+        <Heading>Processing your payment…</Heading>
         <p>This page updates by itself once your bank’s answer arrives.</p>
       </section>
     );
   }
   return (
-    <section className="checkout-message" aria-labelledby="authentication-heading">
-      <h1 id="authentication-heading">3-D Secure test authentication</h1>
+    <section className="checkout-message" aria-labelledby={headingId}>
+      <Heading id={headingId}>3-D Secure test authentication</Heading>
       <p>
-        Your bank asks you to confirm a payment of{' '}
-        <strong>{formatMoney(checkout.total_amount, checkout.currency)}</strong> to{' '}
-        {checkout.organization.name}.
+        Your bank asks you to confirm a payment of <strong>{props.amount}</strong> to {props.payee}.
       </p>
       <p className="muted">Sandbox mode: this page stands in for the bank’s. No real card is involved.</p>
       {answer.error ? <p role="alert">{answer.error.message}</p> : null}

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FocusEvent } from 'react';
 import { customerSubscriptionSchema, type CustomerSubscription } from '../../domain/customer-portal/schemas';
 import { ApiError } from '../api';
 import { portalCall } from './api';
+import { ConfirmPlanPayment } from './payment-confirmation';
 import { refreshAfterSubscriptionChange, showPortalSubscription } from './queries';
 
 /**
@@ -94,14 +95,35 @@ export function FailedPayment({ slug, subscription }: { slug: string; subscripti
     ) : null;
   }
 
+  const keepFocus = {
+    onFocus: () => (hadFocus.current = true),
+    onBlur: (event: FocusEvent<HTMLDivElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget)) hadFocus.current = false;
+    },
+  };
+
+  // Charging the card again would only be declined again: the buyer confirms it with their bank.
+  const confirmation = subscription.payment_confirmation;
+  if (confirmation) {
+    return (
+      <div
+        className="portal-banner portal-banner-error portal-failed-payment"
+        data-testid="past-due-banner"
+        {...keepFocus}
+      >
+        <p role="alert">
+          Your bank asks you to confirm the last payment for this subscription. Until you do, it is past due.
+        </p>
+        <ConfirmPlanPayment slug={slug} orderId={confirmation.order_id} />
+      </div>
+    );
+  }
+
   return (
     <div
       className="portal-banner portal-banner-error portal-failed-payment"
       data-testid="past-due-banner"
-      onFocus={() => (hadFocus.current = true)}
-      onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget)) hadFocus.current = false;
-      }}
+      {...keepFocus}
     >
       <p role="alert">
         Your last payment for this subscription didn’t go through. We’ll try your card again over the next few

@@ -12,6 +12,7 @@ import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';
 import { OrderStatusBadge } from '../orders/status';
 import { portalCall } from './api';
+import { ConfirmOrderPayment } from './payment-confirmation';
 import { portalMeQuery, portalResourceKey } from './queries';
 import { orderNumber } from '../../domain/orders/rules';
 
@@ -133,6 +134,8 @@ function InvoiceButton({ slug, order }: { slug: string; order: CustomerOrder }) 
 }
 
 export function OrderItem({ slug, order }: { slug: string; order: CustomerOrder }) {
+  // Once paid here, the order no longer waits for the buyer: the thank-you stays until they leave.
+  const [confirmedHere, setConfirmedHere] = useState(false);
   return (
     <li className="portal-item" data-testid="portal-order">
       <div className="portal-item-head">
@@ -147,6 +150,15 @@ export function OrderItem({ slug, order }: { slug: string; order: CustomerOrder 
         <dt>Amount</dt>
         <dd data-testid="order-amount">{formatMoney(order.total_amount, order.currency)}</dd>
       </dl>
+      {order.payment_confirmation || confirmedHere ? (
+        <div
+          className={`portal-banner${confirmedHere ? '' : ' portal-banner-error'}`}
+          data-testid="order-payment-confirmation"
+        >
+          {confirmedHere ? null : <p>Your bank asks you to confirm this payment before it goes through.</p>}
+          <ConfirmOrderPayment slug={slug} order={order} onPaid={() => setConfirmedHere(true)} />
+        </div>
+      ) : null}
       {order.paid ? <InvoiceButton slug={slug} order={order} /> : null}
     </li>
   );

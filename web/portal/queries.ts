@@ -138,6 +138,9 @@ export const portalUpcomingInvoiceQuery = (slug: string, subscriptionId: string)
 export const portalOrdersQuery = (slug: string, page: number) =>
   customerListQuery(slug, 'orders', page, '/orders/', customerOrderSchema, '-created_at');
 
+export const portalOrderQuery = (slug: string, id: string) =>
+  customerQuery(slug, ['orders', id], `/orders/${id}`, customerOrderSchema);
+
 export const portalLicenseKeysQuery = (slug: string, page: number) =>
   customerListQuery(slug, 'license-keys', page, '/license-keys/', customerLicenseKeySchema);
 

@@ -16,8 +16,10 @@ import {
   isResumable,
   SubscriptionStatusBadge,
 } from '../subscriptions/format';
+import { BenefitChanges } from '../subscriptions/benefit-changes';
 import { PortalDialog } from './dialog';
 import { FailedPayment } from './failed-payment';
+import { PlanChangePayment } from './plan-change-payment';
 import { BUYER_CANCELLATION_REASONS, describeProductPrice, signedMoney } from './format';
 import { portalProrationPreviewQuery, usePortalSubscriptionChange } from './queries';
 
@@ -57,6 +59,8 @@ export function SubscriptionCard(props: {
   const [dialog, setDialog] = useState<'cancel' | 'change' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** A plan change billed now: its payment's outcome shows in place of a notice. */
+  const [billedChange, setBilledChange] = useState<{ productName: string; at: number } | null>(null);
   const [isBusy, setBusy] = useState(false);
   const actions = useRef<HTMLDivElement>(null);
   const headingId = useId();
@@ -103,7 +107,8 @@ export function SubscriptionCard(props: {
         </h3>
         <SubscriptionStatusBadge subscription={subscription} />
       </div>
-      <FailedPayment slug={props.slug} subscription={subscription} />
+      {/* A change billed just now says itself what became of its payment (below). */}
+      {billedChange ? null : <FailedPayment slug={props.slug} subscription={subscription} />}
       <dl className="portal-facts">
         <dt>Price</dt>
         <dd data-testid="subscription-amount">{describeSubscriptionPrice(subscription)}</dd>
@@ -154,6 +159,15 @@ export function SubscriptionCard(props: {
           {notice}
         </p>
       ) : null}
+      {billedChange ? (
+        <PlanChangePayment
+          key={billedChange.at}
+          slug={props.slug}
+          subscriptionId={subscription.id}
+          productName={billedChange.productName}
+          changedAt={billedChange.at}
+        />
+      ) : null}
       <PortalDialog
         open={dialog === 'cancel'}
         onClose={onDialogClosed}
@@ -182,10 +196,17 @@ export function SubscriptionCard(props: {
           subscription={subscription}
           products={props.products}
           onChange={(productId) => change(subscription.id, { product_id: productId })}
-          onDone={(name) => {
+          onDone={(name, dueNow) => {
             focusAfterDialog.current = true;
             setDialog(null);
-            setNotice(`Your plan is now ${name}.`);
+            // Billed now: the card's answer decides what the buyer reads, not the change alone.
+            if (dueNow > 0) {
+              setNotice(null);
+              setBilledChange({ productName: name, at: Date.now() });
+            } else {
+              setBilledChange(null);
+              setNotice(`Your plan is now ${name}.`);
+            }
           }}
           onClose={() => setDialog(null)}
         />
@@ -287,7 +308,8 @@ function ChangePlanForm(props: {
   subscription: CustomerSubscription;
   products: CustomerProduct[];
   onChange: (productId: string) => Promise<CustomerSubscription>;
-  onDone: (productName: string) => void;
+  /** `dueNow`: what the preview said the change bills now, before tax. */
+  onDone: (productName: string, dueNow: number) => void;
   onClose: () => void;
 }) {
   const { subscription } = props;
@@ -314,7 +336,7 @@ function ChangePlanForm(props: {
     setError(null);
     try {
       const updated = await props.onChange(chosen.id);
-      props.onDone(updated.product.name);
+      props.onDone(updated.product.name, preview.data?.amount_due_now ?? 0);
     } catch (failure) {
       setError(failureMessage(failure));
       setBusy(false);
@@ -409,6 +431,7 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
       {preview.amount_due_now > 0 ? (
         <p className="muted">Taxes, if any, are added to the amount charged now.</p>
       ) : null}
+      <BenefitChanges preview={preview} reader="buyer" />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { FormField } from '../../../../checkouts/fields';
 import { formatMoney } from '../../../../checkouts/money';
 import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
 import { organizationProfileQuery } from '../../../../organizations/queries';
+import { BenefitChanges } from '../../../../subscriptions/benefit-changes';
 import { useSubscriptionChange } from '../../../../subscriptions/changes';
 import { describePreviewPrice } from '../../../../subscriptions/format';
 import { previewPlanChange, type PlanChange } from '../../../../subscriptions/queries';
@@ -91,7 +92,11 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
     setBusy(true);
     try {
       const updated = await change({ product_id: productId, proration_behavior: behavior });
-      setChangedTo(updated.product.name);
+      setChangedTo(
+        preview && preview.amount_due_now > 0
+          ? `The plan is now ${updated.product.name}. ${signedMoney(preview.amount_due_now, preview.currency)} (before tax) is being charged to the customer's card: Payment attempts shows how it went.`
+          : `The plan is now ${updated.product.name}.`,
+      );
       setPreview(null);
       setProductId('');
       setErrors(NO_ERRORS);
@@ -163,7 +168,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
         />
       ) : null}
       <ErrorNote message={errors.form} />
-      <SuccessNote message={changedTo ? `The plan is now ${changedTo}.` : null} />
+      <SuccessNote message={changedTo} />
     </Card>
   );
 }
@@ -220,6 +225,7 @@ function PlanChangePreview(props: {
         <dt>Next renewal</dt>
         <dd>{formatDate(preview.current_period_end)}</dd>
       </dl>
+      <BenefitChanges preview={preview} reader="seller" />
       <div className="button-row">
         <button type="button" disabled={props.isBusy} onClick={props.onConfirm}>
           {props.isBusy ? 'Changing…' : 'Confirm change'}
