@@ -128,7 +128,7 @@ describe('payments that need the buyer, in the customer portal (through @polar-s
       'Confirm your payment for Pro',
       'Confirm your payment for Pro',
     ]);
-    expect(emails[0]!.text).toContain('if it is not paid by 22 April 2026, it ends');
+    expect(emails[0]!.text).toContain('if it is not paid by April 22, 2026, it ends');
 
     // The buyer confirms with the saved card: the bank asks them (3-D Secure).
     const confirmed = await customerPortalOrdersConfirmRetryPayment(core(), security, {
