@@ -4,13 +4,15 @@ import type { PaymentProcessor } from '../domain/payments/processor.js';
 import {
   collectSubscriptionOrder,
   renewSubscription,
-  notifySubscription,
-  notifySubscriptionPaymentFailed,
   reportCaughtUpWithClock,
-  type SubscriptionNotice,
   subscriptionWorkflowState,
   type SubscriptionBillingContext,
 } from '../domain/subscriptions/billing.js';
+import {
+  notifySubscription,
+  notifySubscriptionPaymentFailed,
+  type SubscriptionNotice,
+} from '../domain/subscriptions/notices.js';
 import {
   notifyPaymentConfirmationNeeded,
   payOrderAsCustomer,

@@ -7,7 +7,7 @@ import {
   customerOrderPaymentStatus,
   payOrderAsCustomer,
 } from '../domain/subscriptions/customer-payments.js';
-import { retryCustomerSubscriptionPayment } from '../domain/subscriptions/service.js';
+import { retryCustomerSubscriptionPayment } from '../domain/subscriptions/customer-changes.js';
 import { eventually } from '../test/eventually.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';

@@ -8,13 +8,6 @@ import {
   customerCustomerMeterSchema,
   customerLicenseKeyListQuerySchema,
   customerLicenseKeySchema,
-  customerOrderConfirmPaymentSchema,
-  customerOrderInvoiceSchema,
-  customerOrderListQuerySchema,
-  customerOrderPaymentConfirmationSchema,
-  customerOrderPaymentStatusSchema,
-  customerOrderSchema,
-  customerOrderUpdateSchema,
   customerOrganizationSchema,
   customerPortalCustomerSchema,
   customerPortalCustomerUpdateSchema,
@@ -34,25 +27,20 @@ import {
 import {
   cancelPortalSubscription,
   followDownloadLink,
-  generatePortalInvoice,
   getPortalCustomer,
   getPortalGrant,
   getPortalLicenseKey,
   getPortalMeter,
-  getPortalOrder,
   getPortalOrganization,
   getPortalSubscription,
   listPortalDownloadables,
   listPortalGrants,
   listPortalLicenseKeys,
   listPortalMeters,
-  listPortalOrders,
   listPortalSubscriptions,
-  portalInvoice,
   retryPortalSubscriptionPayment,
   updatePortalCustomer,
   updatePortalGrant,
-  updatePortalOrder,
   updatePortalSubscription,
   type PortalContext,
 } from '../../domain/customer-portal/service.js';
@@ -80,12 +68,8 @@ import {
   listPortalPaymentMethods,
   setDefaultPortalPaymentMethod,
 } from '../../domain/payment-methods/service.js';
-import {
-  confirmCustomerOrderPayment,
-  customerOrderPaymentStatus,
-} from '../../domain/subscriptions/customer-payments.js';
 import { prorationPreviewSchema } from '../../domain/subscriptions/schemas.js';
-import { previewCustomerSubscriptionChange } from '../../domain/subscriptions/service.js';
+import { previewCustomerSubscriptionChange } from '../../domain/subscriptions/customer-changes.js';
 import { licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas.js';
 import {
   activateLicenseKey,
@@ -127,9 +111,9 @@ const tokenParamsSchema = z.object({
 });
 
 /**
- * The 29 customer-portal operations. Those of a signed-in customer take a customer session; the
- * seller's page, the license-key checks and a download link take none (the key or the link is
- * the credential).
+ * The customer portal's operations, its orders aside (`customer-portal-orders.ts`). Those of a
+ * signed-in customer take a customer session; the seller's page, the license-key checks and a
+ * download link take none (the key or the link is the credential).
  */
 export function registerCustomerPortalOperations(
   api: OperationRegistry,
@@ -269,114 +253,6 @@ export function registerCustomerPortalOperations(
     async ({ customer, params }) => {
       await deletePortalPaymentMethod(ctx.paymentMethods, customer, params.id);
     },
-  );
-
-  // Orders ----------------------------------------------------------------------------------------------
-  api.addForCustomer(
-    {
-      method: 'get',
-      path: '/customer-portal/orders/',
-      operationId: 'customer_portal:orders:list',
-      summary: "List the customer's orders",
-      tag,
-      query: customerOrderListQuerySchema,
-      response: listResourceSchema(customerOrderSchema),
-    },
-    ({ customer, query }) => listPortalOrders(ctx, customer, query),
-  );
-  api.addForCustomer(
-    {
-      method: 'get',
-      path: '/customer-portal/orders/{id}',
-      operationId: 'customer_portal:orders:get',
-      summary: 'Get an order',
-      tag,
-      params: idParamsSchema,
-      response: customerOrderSchema,
-      errors: ['ResourceNotFound'],
-    },
-    ({ customer, params }) => getPortalOrder(ctx, customer, params.id),
-  );
-  api.addForCustomer(
-    {
-      method: 'patch',
-      path: '/customer-portal/orders/{id}',
-      operationId: 'customer_portal:orders:update',
-      summary: "Update an order's billing details",
-      tag,
-      params: idParamsSchema,
-      body: customerOrderUpdateSchema,
-      response: customerOrderSchema,
-      errors: ['ResourceNotFound'],
-    },
-    ({ customer, params, body }) => updatePortalOrder(ctx, customer, params.id, body),
-  );
-  api.addForCustomer(
-    {
-      method: 'post',
-      path: '/customer-portal/orders/{id}/invoice',
-      operationId: 'customer_portal:orders:generate_invoice',
-      summary: "Generate an order's invoice",
-      tag,
-      params: idParamsSchema,
-      status: 202,
-      response: z.object({}),
-      errors: ['ResourceNotFound', 'InvoiceAlreadyExists', 'MissingInvoiceBillingDetails', 'NotPaidOrder'],
-    },
-    async ({ customer, params }) => {
-      await generatePortalInvoice(ctx, customer, params.id);
-      return {};
-    },
-  );
-  api.addForCustomer(
-    {
-      method: 'get',
-      path: '/customer-portal/orders/{id}/invoice',
-      operationId: 'customer_portal:orders:invoice',
-      summary: "A link to an order's invoice",
-      tag,
-      params: idParamsSchema,
-      response: customerOrderInvoiceSchema,
-      errors: ['ResourceNotFound'],
-    },
-    ({ customer, params }) => portalInvoice(ctx, customer, params.id),
-  );
-  api.addForCustomer(
-    {
-      method: 'get',
-      path: '/customer-portal/orders/{id}/payment-status',
-      operationId: 'customer_portal:orders:get_payment_status',
-      summary: "How an order's latest payment stands",
-      tag,
-      params: idParamsSchema,
-      response: customerOrderPaymentStatusSchema,
-      errors: ['ResourceNotFound'],
-    },
-    ({ customer, params }) => customerOrderPaymentStatus(ctx.db, customer, params.id),
-  );
-  api.addForCustomer(
-    {
-      method: 'post',
-      path: '/customer-portal/orders/{id}/confirm-payment',
-      operationId: 'customer_portal:orders:confirm_retry_payment',
-      // The plan's unpaid order, once tried: with the customer present their bank may ask them
-      // to authenticate (`requires_action` and the client secret its page needs).
-      summary: 'Pay an unpaid order of a subscription now, with a saved card or a new one',
-      tag,
-      params: idParamsSchema,
-      body: customerOrderConfirmPaymentSchema,
-      status: 200,
-      response: customerOrderPaymentConfirmationSchema,
-      errors: [
-        'ResourceNotFound',
-        'PaymentAlreadyInProgress',
-        'OrderNotEligibleForRetry',
-        'ManualRetryLimitExceeded',
-        'ServiceUnavailable',
-      ],
-    },
-    ({ customer, params, body }) =>
-      confirmCustomerOrderPayment(ctx.customerPayments, customer, params.id, body),
   );
 
   // Subscriptions ------------------------------------------------------------------------------------------

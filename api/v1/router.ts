@@ -14,6 +14,7 @@ import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
 import { registerCustomerPortalOperations, registerCustomerSessionOperations } from './customer-portal.js';
 import { registerCustomerUpcomingInvoiceOperations } from './customer-portal-upcoming-invoices.js';
+import { registerCustomerPortalOrderOperations } from './customer-portal-orders.js';
 import type { PortalContext } from '../../domain/customer-portal/service.js';
 import { registerCustomerOAuthAccountOperations } from './customer-oauth-accounts.js';
 import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../../domain/customer-accounts/platforms.js';
@@ -209,6 +210,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
   );
   registerCustomerPortalOperations(registry, { ...portal, mailer: deps.mailer });
+  registerCustomerPortalOrderOperations(registry, portal);
   registerCustomerUpcomingInvoiceOperations(registry, { db: deps.db, tax: deps.tax });
   registerCustomerOAuthAccountOperations(registry, {
     db: deps.db,

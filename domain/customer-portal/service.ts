@@ -37,14 +37,14 @@ import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findLiveProductsOfOrganization, findProductsByIds } from '../products/repository.js';
 import { productView } from '../products/views.js';
 import type { PaymentMethodsContext } from '../payment-methods/service.js';
+import type { SubscriptionChangeContext } from '../subscriptions/service.js';
 import {
   cancelCustomerSubscription,
   findSubscriptionOfCustomer,
   listSubscriptionRowsOfCustomer,
   retryCustomerSubscriptionPayment,
   updateCustomerSubscription,
-  type SubscriptionChangeContext,
-} from '../subscriptions/service.js';
+} from '../subscriptions/customer-changes.js';
 import { paymentConfirmationsOf, type CustomerPaymentContext } from '../subscriptions/customer-payments.js';
 import type { Subscription } from '../subscriptions/schemas.js';
 import { subscriptionView } from '../subscriptions/views.js';

@@ -452,3 +452,14 @@ export function listOrderExportRows(
 ) {
   return db.order.findMany({ where, orderBy, select: orderExportSelect, ...page });
 }
+
+/** When the subscription's unpaid orders were last tried, or null before their first try. */
+export async function lastTryOfUnpaidOrders(sql: SqlClient, subscriptionId: string): Promise<Date | null> {
+  const { rows } = await sql.query<{ lastAttemptAt: Date | null }>(
+    `SELECT max(a.created_at) AS "lastAttemptAt"
+     FROM order_payment_attempts a JOIN orders o ON o.id = a.order_id
+     WHERE o.subscription_id = $1::uuid AND o.status = 'pending'`,
+    [subscriptionId],
+  );
+  return rows[0]?.lastAttemptAt ?? null;
+}

@@ -33,13 +33,12 @@ import { findLivePaymentMethod } from '../payment-methods/repository.js';
 import { CUSTOMER_CONFIRMATION_METADATA, type PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import {
-  emailDate,
   isEnded,
   orderRelationsOf,
-  sellerOf,
   settleSubscriptionCharge,
   type SubscriptionBillingContext,
 } from './billing.js';
+import { emailDate, sellerOf } from './notices.js';
 import {
   findSubscription,
   findSubscriptionForStep,

@@ -1,8 +1,5 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
-import type { CustomerCaller } from '../customer-sessions/rules.js';
-import type { CustomerSubscriptionListQuery } from '../customer-portal/schemas.js';
-import { findOrganizationById } from '../organizations/repository.js';
 import { transaction, type Db } from '../../infra/db.js';
 import { hasPlanCheckoutInPayment, lockBuyer } from '../checkouts/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -17,7 +14,6 @@ import { recordEvent } from '../events/repository.js';
 import { AppError } from '../platform/errors.js';
 import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
 import {
-  awaitsCustomer,
   periodStart,
   type CustomerPaymentInput,
   type CustomerPaymentOutcome,
@@ -28,7 +24,6 @@ import {
   findBillableSubscriptionIds,
   findSubscription,
   findSubscriptionIdsBehindTheirClock,
-  findSubscriptionWorkflowRow,
   hasSubscriptionWithStatus,
   insertSubscription,
   listSubscriptionRows,
@@ -210,7 +205,10 @@ export async function reconcileSubscriptionWorkflows(
 
 export type SubscriptionsContext = { db: Db; publicUrl: string };
 
-const SORTS: Record<string, (direction: 'asc' | 'desc') => Prisma.SubscriptionOrderByWithRelationInput> = {
+export const SUBSCRIPTION_SORTS: Record<
+  string,
+  (direction: 'asc' | 'desc') => Prisma.SubscriptionOrderByWithRelationInput
+> = {
   customer: (direction) => ({ customer: { email: direction } }),
   status: (direction) => ({ status: direction }),
   started_at: (direction) => ({ startedAt: direction }),
@@ -244,7 +242,7 @@ export async function listSubscriptions(
   const organizationIds = await organizationsToList(ctx.db, caller, query.organization_id);
   const orderBy = [
     ...parseSorting<string>(query.sorting ?? ['-started_at']).map(({ field, direction }) =>
-      SORTS[field]!(direction),
+      SUBSCRIPTION_SORTS[field]!(direction),
     ),
     { id: 'asc' as const },
   ];
@@ -304,7 +302,7 @@ export type SubscriptionChangeContext = SubscriptionsContext & {
   tax: TaxCalculator;
 };
 
-type Cancellation = Pick<
+export type Cancellation = Pick<
   Extract<SubscriptionUpdate, { cancel_at_period_end: boolean }>,
   'customer_cancellation_reason' | 'customer_cancellation_comment'
 >;
@@ -324,7 +322,7 @@ async function changeSubscription(
   return applySubscriptionChange(ctx, id, change);
 }
 
-async function applySubscriptionChange(
+export async function applySubscriptionChange(
   ctx: SubscriptionChangeContext,
   id: string,
   change: (row: SubscriptionRow, now: Date) => Prisma.SubscriptionUncheckedUpdateInput,
@@ -357,7 +355,7 @@ function cancellationFields(fields: Cancellation) {
 }
 
 /** Cancel at the end of the period: benefits are kept until then, and nothing more is charged. */
-function cancelAtPeriodEnd(fields: Cancellation) {
+export function cancelAtPeriodEnd(fields: Cancellation) {
   return (row: SubscriptionRow, now: Date): Prisma.SubscriptionUncheckedUpdateInput => {
     if (!isBillable(row) || row.cancelAtPeriodEnd) throw new AppError('AlreadyCanceledSubscription');
     return {
@@ -369,7 +367,7 @@ function cancelAtPeriodEnd(fields: Cancellation) {
   };
 }
 
-function uncancel(row: SubscriptionRow): Prisma.SubscriptionUncheckedUpdateInput {
+export function uncancel(row: SubscriptionRow): Prisma.SubscriptionUncheckedUpdateInput {
   if (row.endedAt !== null)
     throw new AppError('ResourceUnavailable', 'This subscription has ended; it cannot be resumed.');
   if (!ACTIVE_STATUSES.includes(row.status as SubscriptionStatus) || !row.cancelAtPeriodEnd) {
@@ -467,172 +465,4 @@ export async function listSubscriptionPaymentAttempts(
     ),
     next_attempt_at: subscription.nextAttemptAt?.toISOString() ?? null,
   };
-}
-
-// The customer portal's changes: a customer acts on their own subscriptions only.
-
-/** The customer's subscription; another customer's is not found. */
-export async function findSubscriptionOfCustomer(
-  db: Db,
-  customer: CustomerCaller,
-  id: string,
-): Promise<SubscriptionRow> {
-  const row = await findSubscription(db, id);
-  if (!row || row.customerId !== customer.customerId || row.organizationId !== customer.organizationId) {
-    throw new AppError('ResourceNotFound', 'Subscription not found');
-  }
-  return row;
-}
-
-/**
- * The least time between a buyer's own tries of a failed renewal: each failed try counts as one of
- * the dunning's tries, so trying the same card over and over would end the plan sooner.
- */
-const MANUAL_RETRY_INTERVAL_MS = 60 * 60_000;
-
-const clockTime = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
-
-/**
- * The portal's "Retry now" on a plan in dunning: its unpaid order is charged at once instead of at
- * the next scheduled try (our extension; a card change tries again by itself).
- */
-export async function retryCustomerSubscriptionPayment(
-  ctx: SubscriptionChangeContext,
-  customer: CustomerCaller,
-  id: string,
-): Promise<Subscription> {
-  const row = await findSubscriptionOfCustomer(ctx.db, customer, id);
-  if (row.status !== 'past_due') {
-    throw new AppError('Conflict', 'This subscription has no failed payment to try again.');
-  }
-  const state = await findSubscriptionWorkflowRow(ctx.db.sql, id);
-  if (state && awaitsCustomer(state.unpaidLastTry, state.paymentMethodId)) {
-    // Charging the card again without the buyer would only be declined again.
-    throw new AppError(
-      'Conflict',
-      'Your bank asks you to confirm this payment: choose "Confirm your payment", or use another card.',
-    );
-  }
-  const { rows } = await ctx.db.sql.query<{ lastAttemptAt: Date | null }>(
-    `SELECT max(a.created_at) AS "lastAttemptAt"
-     FROM order_payment_attempts a JOIN orders o ON o.id = a.order_id
-     WHERE o.subscription_id = $1::uuid AND o.status = 'pending'`,
-    [id],
-  );
-  const now = subscriptionNow(row);
-  const lastAttemptAt = rows[0]?.lastAttemptAt ?? null;
-  const allowedAt = lastAttemptAt ? new Date(lastAttemptAt.getTime() + MANUAL_RETRY_INTERVAL_MS) : now;
-  if (allowedAt > now) {
-    throw new AppError(
-      'TooManyRequests',
-      `We tried your card at ${clockTime(lastAttemptAt!)}. Try again after ${clockTime(allowedAt)}, or use another card.`,
-      { 'Retry-After': String(Math.ceil((allowedAt.getTime() - now.getTime()) / 1000)) },
-    );
-  }
-  // Due now (in the plan's time), so the try is dated when the buyer asked for it.
-  await updateSubscriptionRow(ctx.db, id, { nextAttemptAt: now });
-  await ctx.workflows.signalChanged(id);
-  return subscriptionView(row, ctx.publicUrl);
-}
-
-/**
- * A customer's change from the portal: cancel at the period's end (with their reason), resume,
- * or switch plans when the seller allows it, at the organization's proration default.
- */
-export async function updateCustomerSubscription(
-  ctx: SubscriptionChangeContext,
-  customer: CustomerCaller,
-  id: string,
-  body:
-    | { product_id: string }
-    | {
-        cancel_at_period_end?: boolean | null;
-        cancellation_reason?: string | null;
-        cancellation_comment?: string | null;
-      },
-): Promise<Subscription> {
-  const current = await findSubscriptionOfCustomer(ctx.db, customer, id);
-  if ('product_id' in body) {
-    await assertCustomerMayChangePlan(ctx.db, current.organizationId);
-    return changeSubscriptionProduct(ctx, current, { product_id: body.product_id });
-  }
-  if (body.cancel_at_period_end === true) {
-    return applySubscriptionChange(
-      ctx,
-      id,
-      cancelAtPeriodEnd({
-        customer_cancellation_reason: (body.cancellation_reason ??
-          null) as Cancellation['customer_cancellation_reason'],
-        customer_cancellation_comment: body.cancellation_comment ?? null,
-      }),
-    );
-  }
-  if (body.cancel_at_period_end === false) return applySubscriptionChange(ctx, id, uncancel);
-  return subscriptionView(current, ctx.publicUrl);
-}
-
-/** The portal's DELETE: cancels at the period's end (never ends it now, as Polar's portal did). */
-export async function cancelCustomerSubscription(
-  ctx: SubscriptionChangeContext,
-  customer: CustomerCaller,
-  id: string,
-): Promise<Subscription> {
-  await findSubscriptionOfCustomer(ctx.db, customer, id);
-  return applySubscriptionChange(ctx, id, cancelAtPeriodEnd({}));
-}
-
-/** The customer's own subscriptions, as the portal lists them. */
-export async function listSubscriptionRowsOfCustomer(
-  db: Db,
-  customer: CustomerCaller,
-  query: CustomerSubscriptionListQuery,
-) {
-  const where: Prisma.SubscriptionWhereInput = {
-    organizationId: customer.organizationId,
-    customerId: customer.customerId,
-    startedAt: { not: null },
-  };
-  if (query.organization_id && ![query.organization_id].flat().includes(customer.organizationId)) {
-    where.id = { in: [] };
-  }
-  if (query.product_id) where.productId = { in: query.product_id };
-  if (query.active !== undefined) {
-    where.status = query.active ? { in: [...ACTIVE_STATUSES] } : { notIn: [...ACTIVE_STATUSES] };
-  }
-  if (query.query) where.product = { name: { contains: query.query, mode: 'insensitive' } };
-  // One organization per customer: its sort is the default order.
-  const sorts: typeof SORTS = { ...SORTS, organization: (direction) => ({ startedAt: direction }) };
-  const orderBy = [
-    ...parseSorting<string>(query.sorting ?? ['-started_at']).map(({ field, direction }) =>
-      sorts[field]!(direction),
-    ),
-    { id: 'asc' as const },
-  ];
-  return listSubscriptionRows(db, where, orderBy, pageToSkipTake(query));
-}
-
-/**
- * The portal's preview of a plan change: what the customer would pay, at the organization's
- * proration default, before they confirm; refused as the change itself would be.
- */
-export async function previewCustomerSubscriptionChange(
-  ctx: SubscriptionsContext,
-  customer: CustomerCaller,
-  id: string,
-  productId: string,
-): Promise<ProrationPreview> {
-  const current = await findSubscriptionOfCustomer(ctx.db, customer, id);
-  await assertCustomerMayChangePlan(ctx.db, current.organizationId);
-  return previewProductChange(ctx, current, { product_id: productId });
-}
-
-/** A seller may keep plan changes to themselves (`allow_customer_updates`). */
-async function assertCustomerMayChangePlan(db: Db, organizationId: string): Promise<void> {
-  const organization = await findOrganizationById(db.sql, organizationId);
-  if (!organization?.allowCustomerUpdates) {
-    throw new AppError(
-      'NotPermitted',
-      'This seller does not let customers change their plan; contact them to change it.',
-    );
-  }
 }
