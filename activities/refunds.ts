@@ -1,6 +1,6 @@
 import type { Mailer } from '../domain/emails/mailer.js';
-import { sendRefundConfirmation } from '../domain/orders/receipts.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
+import { sendRefundConfirmation } from '../domain/refunds/confirmation.js';
 import type { RefundExecution, RefundSettlement } from '../domain/refunds/rules.js';
 import {
   executeRefund,

@@ -1,5 +1,5 @@
 import { purgeExpiredIdempotencyKeys, purgeIdleRateLimitCounters } from '../domain/platform/repository.js';
-import type { Db } from '../infra/db.js';
+import { databaseTime, type Db } from '../infra/db.js';
 
 export type SystemActivityDeps = { db: Db; workerIdentity: string };
 
@@ -10,8 +10,7 @@ export function createSystemActivities({ db, workerIdentity }: SystemActivityDep
      * its own connection pool (the API's pool being healthy says nothing about the worker's).
      */
     async checkWorkerDatabase(): Promise<{ workerIdentity: string; databaseTime: string }> {
-      const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
-      return { workerIdentity, databaseTime: (row?.now ?? new Date()).toISOString() };
+      return { workerIdentity, databaseTime: ((await databaseTime(db)) ?? new Date()).toISOString() };
     },
 
     /** Idempotency keys answer replays for 24 hours; after that they are only weight. */

@@ -96,6 +96,12 @@ export async function pingDatabase(db: Db): Promise<void> {
   await db.$queryRaw`SELECT 1`;
 }
 
+/** The database server's clock, read through the pool (the worker's readiness). */
+export async function databaseTime(db: Db): Promise<Date | null> {
+  const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
+  return row?.now ?? null;
+}
+
 /** PostgreSQL's SQLSTATEs for a server shutting down, starting up or a lost connection. */
 const UNAVAILABLE_SQLSTATE = /^(57P0[123]|08\d{3})$/;
 /** What node-postgres and PostgreSQL say when the server went away or never answered. */

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { databaseCall, mayQuery, prismaModelDelegates } from './eslint/repository-queries.js';
 import { projectRoot } from './lib/paths.js';
 
 const SOURCE_FOLDERS = [
@@ -19,27 +20,6 @@ const SOURCE_FOLDERS = [
   'config',
 ];
 const LONG_FILE_LINES = 600;
-
-const PRISMA_OPERATIONS = new Set([
-  'findUnique',
-  'findUniqueOrThrow',
-  'findFirst',
-  'findFirstOrThrow',
-  'findMany',
-  'create',
-  'createMany',
-  'createManyAndReturn',
-  'update',
-  'updateMany',
-  'updateManyAndReturn',
-  'upsert',
-  'delete',
-  'deleteMany',
-  'count',
-  'aggregate',
-  'groupBy',
-]);
-const RAW_OPERATIONS = new Set(['$queryRaw', '$executeRaw', '$queryRawUnsafe', '$executeRawUnsafe']);
 
 function isProductionSource(relative: string): boolean {
   return (
@@ -65,10 +45,8 @@ function listSources(): string[] {
   return files.sort();
 }
 
-function prismaModelDelegates(): Set<string> {
-  const schema = fs.readFileSync(path.join(projectRoot, 'prisma', 'schema.prisma'), 'utf8');
-  const names = [...schema.matchAll(/^model (\w+)/gm)].map((match) => match[1]!);
-  return new Set(names.map((name) => name[0]!.toLowerCase() + name.slice(1)));
+function projectModels(): Set<string> {
+  return prismaModelDelegates(fs.readFileSync(path.join(projectRoot, 'prisma', 'schema.prisma'), 'utf8'));
 }
 
 /** Import specifiers that load code at run time (`import type` and all-type specifier lists left out). */
@@ -168,36 +146,28 @@ function priceTypeBranches(source: ts.SourceFile): number {
   return count;
 }
 
-/** Calls on a Prisma model (`x.order.findMany(…)`), raw statements and node-postgres queries. */
+/** Database calls (scripts/eslint/repository-queries.js says which), counted as the lint rule sees them. */
 function databaseCalls(source: ts.SourceFile, models: Set<string>): number {
   let count = 0;
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) || ts.isTaggedTemplateExpression(node)) {
       const callee = ts.isCallExpression(node) ? node.expression : node.tag;
-      if (ts.isPropertyAccessExpression(callee)) {
-        const operation = callee.name.text;
-        const target = callee.expression;
-        const onModel =
-          PRISMA_OPERATIONS.has(operation) &&
-          ts.isPropertyAccessExpression(target) &&
-          models.has(target.name.text);
-        const raw = RAW_OPERATIONS.has(operation);
-        const pgQuery =
-          operation === 'query' &&
-          ((ts.isIdentifier(target) && target.text === 'sql') ||
-            (ts.isPropertyAccessExpression(target) && target.name.text === 'sql'));
-        if (onModel || raw || pgQuery) count += 1;
+      if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.name)) {
+        let target: ts.Expression = callee.expression;
+        while (ts.isNonNullExpression(target)) target = target.expression;
+        const isProperty = ts.isPropertyAccessExpression(target);
+        const name = ts.isPropertyAccessExpression(target)
+          ? target.name.text
+          : ts.isIdentifier(target)
+            ? target.text
+            : null;
+        if (databaseCall(callee.name.text, { name, isProperty, models })) count += 1;
       }
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
   return count;
-}
-
-/** Where database calls belong: repositories, and the floor that implements them (the web app has none). */
-function mayQuery(relative: string): boolean {
-  return /(^|\/)repository(\.[\w-]+)?\.ts$/.test(relative) || relative.startsWith('infra/');
 }
 
 export type StructureFigures = {
@@ -211,7 +181,7 @@ export type StructureFigures = {
 };
 
 export function measureStructure(): StructureFigures {
-  const models = prismaModelDelegates();
+  const models = projectModels();
   const graph = new Map<string, Set<string>>();
   const domainFolders = new Set<string>();
   const branchesByFile: Record<string, number> = {};

@@ -4,7 +4,7 @@ import { pageToSkipTake, paginated } from '../../domain/platform/rules.js';
 import { pageQuerySchema } from '../../domain/platform/schemas.js';
 import type { MailboxMessage, PublicSettings } from '../../domain/system/schemas.js';
 import type { Db } from '../../infra/db.js';
-import { listMailboxMessages } from '../../integrations/smtp/mailbox.js';
+import { listMailboxMessages } from '../../domain/emails/repository.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
 import type { Auth } from '../auth/auth.js';
 import { AppError } from '../../domain/platform/errors.js';

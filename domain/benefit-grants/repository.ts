@@ -273,3 +273,25 @@ export function activeGrantsFromJson(json: unknown): ActiveGrant[] {
 }
 
 export type GrantRow = Awaited<ReturnType<typeof listGrants>>[0][number];
+
+/** A customer's grants that were ever granted or revoked, the latest change first (their timeline). */
+export async function listCustomerGrantHistory(
+  sql: SqlClient,
+  organizationId: string,
+  customerId: string,
+  limit: number,
+) {
+  const { rows } = await sql.query<{
+    grantedAt: Date | null;
+    revokedAt: Date | null;
+    description: string;
+  }>(
+    `SELECT g.granted_at AS "grantedAt", g.revoked_at AS "revokedAt", b.description
+     FROM benefit_grants g JOIN benefits b ON b.id = g.benefit_id
+     WHERE g.customer_id = $2::uuid AND b.organization_id = $1::uuid
+       AND (g.granted_at IS NOT NULL OR g.revoked_at IS NOT NULL)
+     ORDER BY COALESCE(g.revoked_at, g.granted_at) DESC LIMIT $3`,
+    [organizationId, customerId, limit],
+  );
+  return rows;
+}

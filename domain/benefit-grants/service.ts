@@ -2,8 +2,10 @@
 
 import { transaction, type Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
+import { findBenefitOrThrow } from '../benefits/repository.js';
 import { benefitView } from '../benefits/views.js';
 import type { BenefitType } from '../benefits/schemas.js';
+import { findCustomerOrThrow, liveCustomerIdsAmong } from '../customers/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
 import { recordEvents } from '../events/repository.js';
@@ -59,12 +61,7 @@ export async function syncBenefitGrants(
       const customerIds = await claimGrantSyncs(sql, limit);
       if (customerIds.length === 0) return { customers: 0, pairs: [] };
       await lockCustomersForGrants(sql, customerIds);
-      const live = (
-        await prisma.customer.findMany({
-          where: { id: { in: customerIds }, deletedAt: null },
-          select: { id: true },
-        })
-      ).map(({ id }) => id);
+      const live = await liveCustomerIdsAmong(prisma, customerIds);
       const purchases = await paidPurchasesOf(sql, live);
       const revoked = await ordersWithBenefitsRevoked(
         prisma,
@@ -135,8 +132,8 @@ export async function applyBenefitGrants(
       async ({ prisma, sql }) => {
         const grants = await lockGrantsOfPair(sql, pair);
         if (!grants.some((grant) => nextGrantStep(grant))) return { done: 0, waiting: null };
-        const benefit = await prisma.benefit.findUniqueOrThrow({ where: { id: pair.benefitId } });
-        const customer = await prisma.customer.findUniqueOrThrow({ where: { id: pair.customerId } });
+        const benefit = await findBenefitOrThrow(prisma, pair.benefitId);
+        const customer = await findCustomerOrThrow(prisma, pair.customerId);
         // A customer on a test clock lives in its time: their credits and keys are dated by it.
         const clock = customer.testClockId
           ? await findTestClock(prisma, customer.testClockId, [customer.organizationId])

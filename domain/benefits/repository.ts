@@ -7,6 +7,11 @@ export function findLiveBenefit(db: Db, id: string) {
   return db.benefit.findFirst({ where: { id, ...live } });
 }
 
+/** Any benefit, deleted or not; a missing one throws (a grant's benefit is never removed). */
+export function findBenefitOrThrow(db: Db | Prisma.TransactionClient, id: string) {
+  return db.benefit.findUniqueOrThrow({ where: { id } });
+}
+
 export function listLiveBenefits(
   db: Db,
   where: Prisma.BenefitWhereInput,

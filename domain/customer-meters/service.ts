@@ -3,6 +3,7 @@ import { transaction, type Db, type SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
+import { listCustomersByIds } from '../customers/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
 import { AppError } from '../platform/errors.js';
@@ -70,10 +71,7 @@ export async function refreshStaleCustomerMeters(
       }
       changed.push(...(await refreshSubscriptionMeters(sql, customerIds)));
       if (changed.length > 0) {
-        const rows = await prisma.customer.findMany({
-          where: { id: { in: [...new Set(changed)] } },
-          orderBy: { id: 'asc' },
-        });
+        const rows = await listCustomersByIds(prisma, [...new Set(changed)]);
         for (const row of rows) await recordCustomerStateChanged(prisma, row);
       }
       return { customers: customerIds.length, changed: new Set(changed).size };

@@ -22,6 +22,34 @@ export function findLiveCustomer(db: Client, id: string) {
   return db.customer.findFirst({ where: { id, ...live } });
 }
 
+/** Where a customer's emails go and whom they greet; deleted customers too (their receipts). */
+export async function findCustomerContact(
+  sql: SqlClient,
+  id: string,
+): Promise<{ email: string; name: string | null } | null> {
+  const { rows } = await sql.query<{ email: string; name: string | null }>(
+    `SELECT c.email, c.name FROM customers c WHERE c.id = $1::uuid`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Any customer, deleted or not; a missing one throws (a caller that knows it exists). */
+export function findCustomerOrThrow(db: Client, id: string) {
+  return db.customer.findUniqueOrThrow({ where: { id } });
+}
+
+/** Customers by id, deleted ones too, in id order. */
+export function listCustomersByIds(db: Client, ids: string[]) {
+  return db.customer.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } });
+}
+
+/** Which of these customers are live (not deleted). */
+export async function liveCustomerIdsAmong(db: Client, ids: string[]): Promise<string[]> {
+  const rows = await db.customer.findMany({ where: { id: { in: ids }, ...live }, select: { id: true } });
+  return rows.map(({ id }) => id);
+}
+
 /** The organization's live customer with this id, external id or (lower-cased) email. */
 export function findLiveCustomerOfOrganization(
   db: Client,

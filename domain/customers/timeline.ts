@@ -5,6 +5,10 @@
 
 import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
+import { listCustomerGrantHistory } from '../benefit-grants/repository.js';
+import { listCustomerOrderHistory } from '../orders/repository.js';
+import { listCustomerRefundHistory } from '../refunds/repository.js';
+import { listCustomerSubscriptionHistory, type ProductSpell } from '../subscriptions/repository.js';
 import { customerTimelineSchema, type CustomerTimeline, type CustomerTimelineEntry } from './schemas.js';
 import { findCustomerFor } from './service.js';
 
@@ -28,22 +32,7 @@ const entry = (
 });
 
 async function orderEntries(db: Db, { organizationId, customerId }: Scope) {
-  const { rows } = await db.sql.query<{
-    id: string;
-    createdAt: Date;
-    status: string;
-    totalAmount: number;
-    currency: string;
-    productName: string;
-  }>(
-    // The product's name as the order recorded it: a product renamed since keeps its past orders'.
-    `SELECT o.id, o.created_at AS "createdAt", o.status, o.total_amount AS "totalAmount", o.currency,
-            o.product_name AS "productName"
-     FROM orders o
-     WHERE o.customer_id = $2::uuid AND o.organization_id = $1::uuid
-     ORDER BY o.created_at DESC LIMIT ${CUSTOMER_TIMELINE_LIMIT}`,
-    [organizationId, customerId],
-  );
+  const rows = await listCustomerOrderHistory(db.sql, organizationId, customerId, CUSTOMER_TIMELINE_LIMIT);
   return rows.map((row) =>
     entry({
       type: 'order',
@@ -58,19 +47,7 @@ async function orderEntries(db: Db, { organizationId, customerId }: Scope) {
 }
 
 async function refundEntries(db: Db, { organizationId, customerId }: Scope) {
-  const { rows } = await db.sql.query<{
-    createdAt: Date;
-    status: string;
-    amount: number;
-    currency: string;
-    orderId: string;
-  }>(
-    `SELECT r.created_at AS "createdAt", r.status, r.amount, r.currency, r.order_id AS "orderId"
-     FROM refunds r JOIN orders o ON o.id = r.order_id
-     WHERE o.customer_id = $2::uuid AND r.organization_id = $1::uuid
-     ORDER BY r.created_at DESC LIMIT ${CUSTOMER_TIMELINE_LIMIT}`,
-    [organizationId, customerId],
-  );
+  const rows = await listCustomerRefundHistory(db.sql, organizationId, customerId, CUSTOMER_TIMELINE_LIMIT);
   return rows.map((row) =>
     entry({
       type: 'refund',
@@ -83,9 +60,6 @@ async function refundEntries(db: Db, { organizationId, customerId }: Scope) {
   );
 }
 
-/** The products a plan has been on, oldest first, named as they were then. */
-type ProductSpell = { name: string; since: string };
-
 /** The plan's product at `at`: the last one it took on or before then. */
 function productAt(history: ProductSpell[], at: Date): string {
   let name = history[0]!.name;
@@ -94,25 +68,11 @@ function productAt(history: ProductSpell[], at: Date): string {
 }
 
 async function subscriptionEntries(db: Db, { organizationId, customerId }: Scope) {
-  const { rows } = await db.sql.query<{
-    id: string;
-    createdAt: Date;
-    startedAt: Date | null;
-    canceledAt: Date | null;
-    endsAt: Date | null;
-    endedAt: Date | null;
-    productName: string;
-    history: ProductSpell[];
-  }>(
-    `SELECT s.id, s.created_at AS "createdAt", s.started_at AS "startedAt", s.canceled_at AS "canceledAt",
-            s.ends_at AS "endsAt", s.ended_at AS "endedAt", p.name AS "productName",
-            coalesce((SELECT json_agg(json_build_object('name', h.product_name, 'since', h.since)
-                                      ORDER BY h.since, h.created_at)
-                      FROM subscription_products h WHERE h.subscription_id = s.id), '[]') AS history
-     FROM subscriptions s JOIN products p ON p.id = s.product_id
-     WHERE s.customer_id = $2::uuid AND s.organization_id = $1::uuid
-     ORDER BY s.created_at DESC LIMIT ${CUSTOMER_TIMELINE_LIMIT}`,
-    [organizationId, customerId],
+  const rows = await listCustomerSubscriptionHistory(
+    db.sql,
+    organizationId,
+    customerId,
+    CUSTOMER_TIMELINE_LIMIT,
   );
   return rows.flatMap((row) => {
     const startedAt = row.startedAt ?? row.createdAt;
@@ -151,18 +111,7 @@ async function subscriptionEntries(db: Db, { organizationId, customerId }: Scope
 }
 
 async function grantEntries(db: Db, { organizationId, customerId }: Scope) {
-  const { rows } = await db.sql.query<{
-    grantedAt: Date | null;
-    revokedAt: Date | null;
-    description: string;
-  }>(
-    `SELECT g.granted_at AS "grantedAt", g.revoked_at AS "revokedAt", b.description
-     FROM benefit_grants g JOIN benefits b ON b.id = g.benefit_id
-     WHERE g.customer_id = $2::uuid AND b.organization_id = $1::uuid
-       AND (g.granted_at IS NOT NULL OR g.revoked_at IS NOT NULL)
-     ORDER BY COALESCE(g.revoked_at, g.granted_at) DESC LIMIT ${CUSTOMER_TIMELINE_LIMIT}`,
-    [organizationId, customerId],
-  );
+  const rows = await listCustomerGrantHistory(db.sql, organizationId, customerId, CUSTOMER_TIMELINE_LIMIT);
   return rows.flatMap((row) => [
     ...(row.grantedAt
       ? [entry({ type: 'benefit_granted', at: row.grantedAt.toISOString(), reference: row.description })]

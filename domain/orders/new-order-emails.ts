@@ -4,10 +4,13 @@
 import type { Db } from '../../infra/db.js';
 import { getsNewOrderEmail } from '../access/rules.js';
 import { listNewOrderEmailCandidates } from '../access/repository.js';
+import { findCustomerContact } from '../customers/repository.js';
 import { DOCUMENT_LOCALE, formatInstant } from '../dates/rules.js';
 import type { Mailer } from '../emails/mailer.js';
 import { newOrderEmail } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
+import { findOrganizationById } from '../organizations/repository.js';
+import { findProductName } from '../products/repository.js';
 import { findOrderWithItems } from './repository.js';
 import { orderNumber } from './rules.js';
 
@@ -29,23 +32,12 @@ export async function sendNewOrderEmails(
     getsNewOrderEmail,
   );
   if (recipients.length === 0) return 0;
-  const { rows } = await ctx.db.sql.query<{
-    email: string;
-    customerName: string | null;
-    productName: string | null;
-    organizationName: string;
-    timeZone: string;
-  }>(
-    `SELECT c.email, c.name AS "customerName", p.name AS "productName", o.name AS "organizationName",
-            o.time_zone AS "timeZone"
-     FROM customers c
-     JOIN organizations o ON o.id = $2::uuid
-     LEFT JOIN products p ON p.id = $3::uuid
-     WHERE c.id = $1::uuid`,
-    [order.customerId, order.organizationId, order.productId],
-  );
-  const sale = rows[0];
-  if (!sale) return 0;
+  const [customer, organization, productName] = await Promise.all([
+    findCustomerContact(ctx.db.sql, order.customerId),
+    findOrganizationById(ctx.db.sql, order.organizationId),
+    order.productId ? findProductName(ctx.db.sql, order.productId) : null,
+  ]);
+  if (!customer || !organization) return 0;
   const number = orderNumber(order.id);
   let sent = 0;
   for (const member of recipients) {
@@ -54,13 +46,13 @@ export async function sendNewOrderEmails(
       idempotencyKey: newOrderEmailKey(order.id, member.userId),
       ...newOrderEmail({
         memberName: member.user.name,
-        organizationName: sale.organizationName,
+        organizationName: organization.name,
         orderNumber: number,
-        productName: sale.productName ?? order.items[0]?.label ?? 'an order',
+        productName: productName ?? order.items[0]?.label ?? 'an order',
         amount: formatMoney(order.totalAmount, order.currency),
-        customer: sale.customerName?.trim() ? `${sale.customerName} (${sale.email})` : sale.email,
+        customer: customer.name?.trim() ? `${customer.name} (${customer.email})` : customer.email,
         placedAt: formatInstant(order.createdAt, {
-          timeZone: sale.timeZone,
+          timeZone: organization.timeZone,
           locale: DOCUMENT_LOCALE,
           style: 'long',
           withZone: true,

@@ -359,21 +359,6 @@ export async function listSandboxPayments(
   return rows;
 }
 
-export function findEmailsByKeys(db: Db, keys: string[]) {
-  return db.emailMessage.findMany({
-    where: { idempotencyKey: { in: keys } },
-    select: {
-      idempotencyKey: true,
-      toAddress: true,
-      subject: true,
-      status: true,
-      createdAt: true,
-      sentAt: true,
-    },
-    orderBy: [{ createdAt: 'asc' }],
-  });
-}
-
 export type OrderEventRecord = {
   id: string;
   type: string;
@@ -462,4 +447,30 @@ export async function lastTryOfUnpaidOrders(sql: SqlClient, subscriptionId: stri
     [subscriptionId],
   );
   return rows[0]?.lastAttemptAt ?? null;
+}
+
+/** A customer's orders, newest first, with the product's name as each order recorded it (their timeline). */
+export async function listCustomerOrderHistory(
+  sql: SqlClient,
+  organizationId: string,
+  customerId: string,
+  limit: number,
+) {
+  const { rows } = await sql.query<{
+    id: string;
+    createdAt: Date;
+    status: string;
+    totalAmount: number;
+    currency: string;
+    productName: string;
+  }>(
+    // The product's name as the order recorded it: a product renamed since keeps its past orders'.
+    `SELECT o.id, o.created_at AS "createdAt", o.status, o.total_amount AS "totalAmount", o.currency,
+            o.product_name AS "productName"
+     FROM orders o
+     WHERE o.customer_id = $2::uuid AND o.organization_id = $1::uuid
+     ORDER BY o.created_at DESC LIMIT $3`,
+    [organizationId, customerId, limit],
+  );
+  return rows;
 }

@@ -3,10 +3,10 @@
 
 import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
+import { findEmailsByKeys } from '../emails/repository.js';
 import { sandboxPaymentOutcome } from '../payments/rules.js';
 import { testCardFor } from '../payments/test-cards.js';
 import {
-  findEmailsByKeys,
   listOrderEvents,
   listPaymentAttemptsOfOrder,
   listRefundsOfOrder,

@@ -37,6 +37,21 @@ export async function lockCustomerForPaymentMethods(tx: Prisma.TransactionClient
   await tx.$queryRaw`SELECT id FROM customers WHERE id = ${customerId}::uuid FOR UPDATE`;
 }
 
+/** Any card, deleted or not: a deleted one's workflow still takes it off the processor. */
+export function findPaymentMethod(db: Client, id: string) {
+  return db.customerPaymentMethod.findUnique({ where: { id } });
+}
+
+/** The processor customer the customer's live cards on this processor are saved on, the default's first. */
+export async function processorCustomerIdOfCards(db: Client, customerId: string, processor: string) {
+  const card = await db.customerPaymentMethod.findFirst({
+    where: { customerId, processor, deletedAt: null },
+    orderBy: [{ isDefault: 'desc' }, { createdAt: 'desc' }],
+    select: { processorCustomerId: true },
+  });
+  return card?.processorCustomerId ?? null;
+}
+
 /** A card the processor saved for a customer, as it is kept. */
 export type SavedCard = {
   organizationId: string;

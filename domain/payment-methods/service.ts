@@ -6,19 +6,23 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
+import { findLiveCustomerOfOrganization } from '../customers/repository.js';
 import { findCustomerFor } from '../customers/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
+import { latestLivePlanCurrencyOf, latestProcessorCustomerIdOf } from '../subscriptions/repository.js';
 import type { SubscriptionWorkflows } from '../subscriptions/service.js';
 import {
   billableSubscriptionsOn,
   findLivePaymentMethod,
+  findPaymentMethod,
   listPaymentMethodRows,
   livePaymentMethodsOf,
   lockCustomerForPaymentMethods,
   moveSubscriptionsToPaymentMethod,
+  processorCustomerIdOfCards,
   setDefaultPaymentMethod,
   softDeletePaymentMethod,
   upsertPaymentMethod,
@@ -125,24 +129,8 @@ async function processorCustomerOf(
   customer: { id: string; email: string; name: string | null },
 ): Promise<string> {
   const known =
-    (
-      await db.customerPaymentMethod.findFirst({
-        where: { customerId: customer.id, processor: processor.name, deletedAt: null },
-        orderBy: [{ isDefault: 'desc' }, { createdAt: 'desc' }],
-        select: { processorCustomerId: true },
-      })
-    )?.processorCustomerId ??
-    (
-      await db.subscription.findFirst({
-        where: {
-          customerId: customer.id,
-          paymentProcessor: processor.name,
-          processorCustomerId: { not: null },
-        },
-        orderBy: { createdAt: 'desc' },
-        select: { processorCustomerId: true },
-      })
-    )?.processorCustomerId;
+    (await processorCustomerIdOfCards(db, customer.id, processor.name)) ??
+    (await latestProcessorCustomerIdOf(db, customer.id, processor.name));
   if (known) return known;
   const created = await processor.ensureCustomer({
     idempotencyKey: `customer:${customer.id}:processor-customer`,
@@ -157,22 +145,18 @@ export async function setUpPaymentMethod(
   ctx: { db: Db; processor: PaymentProcessor; subscriptions: Wakes },
   input: PaymentMethodSetupInput,
 ): Promise<PaymentMethodSetupResult> {
-  const customer = await ctx.db.customer.findFirst({
-    where: { id: input.customerId, organizationId: input.organizationId, deletedAt: null },
+  const customer = await findLiveCustomerOfOrganization(ctx.db, input.organizationId, {
+    id: input.customerId,
   });
   if (!customer) return { status: 'declined', message: 'This customer no longer exists.' };
-  const plan = await ctx.db.subscription.findFirst({
-    where: { customerId: customer.id, endedAt: null },
-    orderBy: { createdAt: 'desc' },
-    select: { currency: true },
-  });
+  const planCurrency = await latestLivePlanCurrencyOf(ctx.db, customer.id);
   const processorCustomerId = await processorCustomerOf(ctx.db, ctx.processor, customer);
   const idempotencyKey = `payment-method-setup:${input.requestId}`;
   const result = await ctx.processor.setUpOffSession({
     idempotencyKey,
     confirmationTokenId: input.confirmationTokenId,
     processorCustomerId,
-    currency: plan?.currency ?? 'usd',
+    currency: planCurrency ?? 'usd',
     metadata: { customer_id: customer.id, organization_id: customer.organizationId },
     description: 'Card saved in the customer portal',
   });
@@ -208,7 +192,7 @@ export async function detachDeletedPaymentMethod(
   ctx: { db: Db; processor: PaymentProcessor },
   paymentMethodId: string,
 ): Promise<'detached' | 'kept'> {
-  const row = await ctx.db.customerPaymentMethod.findUnique({ where: { id: paymentMethodId } });
+  const row = await findPaymentMethod(ctx.db, paymentMethodId);
   if (!row || row.deletedAt === null || row.processor !== ctx.processor.name) return 'kept';
   await ctx.processor.detachPaymentMethod({ paymentMethodId: row.processorPaymentMethodId });
   return 'detached';

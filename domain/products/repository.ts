@@ -1,5 +1,6 @@
 import type { Db, SqlClient } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import type { BenefitNote } from '../emails/rules.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -61,6 +62,14 @@ export async function findProductCustomFieldTypes(db: Client, organizationId: st
     select: { customFields: { select: { customField: { select: { slug: true, type: true } } } } },
   });
   return (product?.customFields ?? []).map(({ customField }) => customField);
+}
+
+/** A product's name, archived or not. */
+export async function findProductName(sql: SqlClient, id: string): Promise<string | null> {
+  const { rows } = await sql.query<{ name: string }>(`SELECT p.name FROM products p WHERE p.id = $1::uuid`, [
+    id,
+  ]);
+  return rows[0]?.name ?? null;
 }
 
 export function findProductsByIds(db: Client, ids: string[]) {
@@ -244,6 +253,19 @@ export async function benefitIdsOfProducts(
   for (const row of rows)
     byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row.benefitId]);
   return byProduct;
+}
+
+/** The notes of a product's custom benefits, in the product's order; benefits without one are left out. */
+export async function customBenefitNotes(sql: SqlClient, productId: string): Promise<BenefitNote[]> {
+  const { rows } = await sql.query<BenefitNote>(
+    `SELECT b.description, b.properties->>'note' AS note
+     FROM product_benefits pb JOIN benefits b ON b.id = pb.benefit_id
+     WHERE pb.product_id = $1::uuid AND b.type = 'custom' AND b.deleted_at IS NULL
+       AND coalesce(btrim(b.properties->>'note'), '') <> ''
+     ORDER BY pb."order"`,
+    [productId],
+  );
+  return rows;
 }
 
 /** What a seller offers now: live products, newest first (the portal's plan choice). */

@@ -1,4 +1,4 @@
-import type { Db } from '../../infra/db.js';
+import type { Db, SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
 type Client = Db | Prisma.TransactionClient;
@@ -96,4 +96,55 @@ export function findRefundForOperators(db: Db, id: string) {
       reason: true,
     },
   });
+}
+
+/** Refunds of a customer's orders, newest first (their timeline). */
+export async function listCustomerRefundHistory(
+  sql: SqlClient,
+  organizationId: string,
+  customerId: string,
+  limit: number,
+) {
+  const { rows } = await sql.query<{
+    createdAt: Date;
+    status: string;
+    amount: number;
+    currency: string;
+    orderId: string;
+  }>(
+    `SELECT r.created_at AS "createdAt", r.status, r.amount, r.currency, r.order_id AS "orderId"
+     FROM refunds r JOIN orders o ON o.id = r.order_id
+     WHERE o.customer_id = $2::uuid AND r.organization_id = $1::uuid
+     ORDER BY r.created_at DESC LIMIT $3`,
+    [organizationId, customerId, limit],
+  );
+  return rows;
+}
+
+/** A refund that went through, with what its confirmation email says (the buyer, product and seller). */
+export async function findRefundConfirmation(sql: SqlClient, refundId: string) {
+  const { rows } = await sql.query<{
+    amount: number;
+    taxAmount: number;
+    currency: string;
+    email: string;
+    customerName: string | null;
+    productName: string | null;
+    organizationName: string;
+    organizationEmail: string | null;
+    organizationWebsite: string | null;
+    slug: string;
+  }>(
+    `SELECT r.amount, r.tax_amount AS "taxAmount", r.currency, c.email, c.name AS "customerName",
+            p.name AS "productName", o.name AS "organizationName", o.email AS "organizationEmail",
+            o.website AS "organizationWebsite", o.slug
+     FROM refunds r
+     JOIN orders ord ON ord.id = r.order_id
+     JOIN customers c ON c.id = ord.customer_id
+     LEFT JOIN products p ON p.id = ord.product_id
+     JOIN organizations o ON o.id = r.organization_id
+     WHERE r.id = $1::uuid AND r.status = 'succeeded'`,
+    [refundId],
+  );
+  return rows[0] ?? null;
 }

@@ -12,8 +12,8 @@ import {
   subscriptionStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../invoices/rules.js';
-import { customBenefitNotes } from '../orders/receipts.js';
 import { findOrderWithItems, type OrderWithItems } from '../orders/repository.js';
+import { customBenefitNotes } from '../products/repository.js';
 import type { SubscriptionBillingContext } from './billing.js';
 import { planWords } from './plan-words.js';
 import { findSubscriptionForStep, type SubscriptionStepRow } from './repository.js';

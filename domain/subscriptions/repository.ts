@@ -42,6 +42,26 @@ export function findSubscription(db: Client, id: string) {
   return db.subscription.findUnique({ where: { id }, include: subscriptionInclude });
 }
 
+/** The processor customer of the customer's latest plan on this processor that has one. */
+export async function latestProcessorCustomerIdOf(db: Client, customerId: string, processor: string) {
+  const plan = await db.subscription.findFirst({
+    where: { customerId, paymentProcessor: processor, processorCustomerId: { not: null } },
+    orderBy: { createdAt: 'desc' },
+    select: { processorCustomerId: true },
+  });
+  return plan?.processorCustomerId ?? null;
+}
+
+/** The currency of the customer's latest plan that has not ended, if any. */
+export async function latestLivePlanCurrencyOf(db: Client, customerId: string) {
+  const plan = await db.subscription.findFirst({
+    where: { customerId, endedAt: null },
+    orderBy: { createdAt: 'desc' },
+    select: { currency: true },
+  });
+  return plan?.currency ?? null;
+}
+
 export function findSubscriptionOfCheckout(db: Client, checkoutId: string) {
   return db.subscription.findUnique({ where: { checkoutId }, include: subscriptionInclude });
 }
@@ -478,6 +498,42 @@ export async function findTriedUnpaidOrders(
       AND card.deleted_at IS NULL
      WHERE s.id = ANY($1::uuid[]) AND s.ended_at IS NULL AND s.status = ANY($2::text[])`,
     [subscriptionIds, statuses],
+  );
+  return rows;
+}
+
+/** A product a plan has been on since a moment (ISO-8601), named as it was then. */
+export type ProductSpell = { name: string; since: string };
+
+/**
+ * A customer's plans, newest first, each with the products it has been on, oldest first (their
+ * timeline).
+ */
+export async function listCustomerSubscriptionHistory(
+  sql: SqlClient,
+  organizationId: string,
+  customerId: string,
+  limit: number,
+) {
+  const { rows } = await sql.query<{
+    id: string;
+    createdAt: Date;
+    startedAt: Date | null;
+    canceledAt: Date | null;
+    endsAt: Date | null;
+    endedAt: Date | null;
+    productName: string;
+    history: ProductSpell[];
+  }>(
+    `SELECT s.id, s.created_at AS "createdAt", s.started_at AS "startedAt", s.canceled_at AS "canceledAt",
+            s.ends_at AS "endsAt", s.ended_at AS "endedAt", p.name AS "productName",
+            coalesce((SELECT json_agg(json_build_object('name', h.product_name, 'since', h.since)
+                                      ORDER BY h.since, h.created_at)
+                      FROM subscription_products h WHERE h.subscription_id = s.id), '[]') AS history
+     FROM subscriptions s JOIN products p ON p.id = s.product_id
+     WHERE s.customer_id = $2::uuid AND s.organization_id = $1::uuid
+     ORDER BY s.created_at DESC LIMIT $3`,
+    [organizationId, customerId, limit],
   );
   return rows;
 }

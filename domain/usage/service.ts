@@ -2,6 +2,7 @@
 import type { Db } from '../../infra/db.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationAccess, organizationsToList } from '../access/service.js';
+import { listCustomersByIds } from '../customers/repository.js';
 import type { MetadataQuery } from '../metadata/rules.js';
 import type { MeterCache } from '../meters/cache.js';
 import { findMeter } from '../meters/repository.js';
@@ -150,8 +151,7 @@ function customersOf(query: { customer_id?: string[]; external_customer_id?: str
 /** Events with their customers, read in one query for the page. */
 async function eventViews(db: Db, rows: EventRecord[]): Promise<Event[]> {
   const customerIds = [...new Set(rows.flatMap((row) => (row.customerId ? [row.customerId] : [])))];
-  const customers =
-    customerIds.length > 0 ? await db.customer.findMany({ where: { id: { in: customerIds } } }) : [];
+  const customers = customerIds.length > 0 ? await listCustomersByIds(db, customerIds) : [];
   const byId = new Map(customers.map((customer) => [customer.id, customer]));
   return rows.map((row) => eventView(row, row.customerId ? (byId.get(row.customerId) ?? null) : null));
 }

@@ -3,6 +3,11 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
+import {
+  findEmailMessageStatus,
+  insertEmailMessage,
+  markEmailMessageSent,
+} from '../../domain/emails/repository.js';
 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
@@ -16,17 +21,15 @@ export function createMailer(deps: { db: Db; smtpUrl?: string; from: string; log
       transport: 'mailbox',
       async send({ idempotencyKey, to, subject, text, html }) {
         try {
-          await db.emailMessage.create({
-            data: {
-              idempotencyKey,
-              toAddress: to,
-              subject,
-              text,
-              html,
-              transport: 'mailbox',
-              status: 'sent',
-              sentAt: new Date(),
-            },
+          await insertEmailMessage(db, {
+            idempotencyKey,
+            toAddress: to,
+            subject,
+            text,
+            html,
+            transport: 'mailbox',
+            status: 'sent',
+            sentAt: new Date(),
           });
           logger.info({ to, subject }, 'email kept in the dev mailbox');
           return 'sent';
@@ -41,15 +44,17 @@ export function createMailer(deps: { db: Db; smtpUrl?: string; from: string; log
   return {
     transport: 'smtp',
     async send({ idempotencyKey, to, subject, text, html }) {
-      const existing = await db.emailMessage.findUnique({
-        where: { idempotencyKey },
-        select: { status: true },
-      });
+      const existing = await findEmailMessageStatus(db, idempotencyKey);
       if (existing?.status === 'sent') return 'duplicate';
       if (!existing) {
         try {
-          await db.emailMessage.create({
-            data: { idempotencyKey, toAddress: to, subject, text, html, transport: 'smtp' },
+          await insertEmailMessage(db, {
+            idempotencyKey,
+            toAddress: to,
+            subject,
+            text,
+            html,
+            transport: 'smtp',
           });
         } catch (error) {
           // A concurrent send of the same email won the insert; let it be the one that sends.
@@ -60,10 +65,7 @@ export function createMailer(deps: { db: Db; smtpUrl?: string; from: string; log
       // A 'pending' row means an earlier attempt died mid-send: SMTP cannot tell us whether the
       // message left, so it is sent again (the only window in which a duplicate can occur).
       await smtp.sendMail({ from, to, subject, text, html, messageId: `<${idempotencyKey}@tollgate>` });
-      await db.emailMessage.update({
-        where: { idempotencyKey },
-        data: { status: 'sent', sentAt: new Date() },
-      });
+      await markEmailMessageSent(db, idempotencyKey, new Date());
       logger.info({ to, subject }, 'email sent');
       return 'sent';
     },
