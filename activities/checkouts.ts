@@ -8,12 +8,12 @@ import {
   refundOrphanPayment,
   type ChargeOutcome,
 } from '../domain/checkouts/payment.js';
+import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import {
   checkoutWorkflowState,
   reconcileCheckoutWorkflows,
   type CheckoutWorkflowState,
-  type CheckoutWorkflows,
-} from '../domain/checkouts/service.js';
+} from '../domain/checkouts/workflow-state.js';
 import type { Mailer } from '../domain/emails/mailer.js';
 import { sendNewOrderEmails } from '../domain/orders/new-order-emails.js';
 import { sendOrderReceipt } from '../domain/orders/receipts.js';

@@ -4,13 +4,11 @@ import type { WebhookDeliveryTarget } from '../domain/webhooks/rules.js';
 import {
   attemptWebhookDelivery,
   deliverWebhookEventBatch,
-  DISPATCH_BATCH_SIZE,
-  dispatchOutboxEvents,
   findDisabledEndpointNotice,
   recordWebhookEventFailure,
-  type WebhookSender,
-  type WebhookWorkflows,
-} from '../domain/webhooks/service.js';
+} from '../domain/webhooks/attempts.js';
+import { DISPATCH_BATCH_SIZE, dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
+import type { WebhookSender, WebhookWorkflows } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
 

@@ -33,7 +33,7 @@ import {
 } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
-import { embedOriginOf } from '../domain/checkouts/service.js';
+import { embedOriginOf } from '../domain/checkouts/client.js';
 import { AppError } from '../domain/platform/errors.js';
 import type { AccessTokenCache } from '../domain/access-tokens/cache.js';
 import type { ProcessPresence } from '../infra/process-presence.js';

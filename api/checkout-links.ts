@@ -2,7 +2,8 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { z } from 'zod';
 import { findLiveCheckoutLinkBySecret } from '../domain/checkout-links/repository.js';
 import { checkoutLinkQuerySchema } from '../domain/checkouts/schemas.js';
-import { createCheckoutFromLink, type CheckoutsContext } from '../domain/checkouts/service.js';
+import { createCheckoutFromLink } from '../domain/checkouts/link-visits.js';
+import type { CheckoutsContext } from '../domain/checkouts/service.js';
 import { AppError, InvalidInputError } from '../domain/platform/errors.js';
 
 const paramsSchema = z.object({ clientSecret: z.string().regex(/^tollgate_cl_[A-Za-z0-9_-]{32}$/) });

@@ -7,12 +7,10 @@ import { refundWorkflowId } from '../domain/refunds/rules.js';
 import { subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
 import { reconcileSubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import { checkoutConfirmSchema, checkoutCreateSchema } from '../domain/checkouts/schemas.js';
-import {
-  confirmClientCheckout,
-  createCheckout,
-  reconcileCheckoutWorkflows,
-  type CheckoutsContext,
-} from '../domain/checkouts/service.js';
+import { confirmClientCheckout } from '../domain/checkouts/client.js';
+import { createCheckout } from '../domain/checkouts/seller.js';
+import type { CheckoutsContext } from '../domain/checkouts/service.js';
+import { reconcileCheckoutWorkflows } from '../domain/checkouts/workflow-state.js';
 import { refundCreateSchema } from '../domain/refunds/schemas.js';
 import { createRefund, reconcileRefundWorkflows } from '../domain/refunds/service.js';
 import { noTax } from '../domain/tax/rules.js';

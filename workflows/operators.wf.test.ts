@@ -11,7 +11,7 @@ import { createWebhookActivities } from '../activities/webhooks.js';
 import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
 import { recordEvent } from '../domain/events/repository.js';
 import { webhookDeliveryWorkflowId } from '../domain/webhooks/rules.js';
-import { dispatchOutboxEvents } from '../domain/webhooks/service.js';
+import { dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';

@@ -10,7 +10,8 @@ import {
   webhookDeliveryWorkflowId,
   webhookEndpointDeliveryWorkflowId,
 } from '../domain/webhooks/rules.js';
-import { dispatchOutboxEvents, type WebhookWorkflows } from '../domain/webhooks/service.js';
+import { dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
+import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';

@@ -16,16 +16,18 @@ import {
 } from '../../domain/checkouts/schemas.js';
 import {
   confirmClientCheckout,
-  createCheckout,
   embedOriginOf,
+  getClientCheckout,
+  updateClientCheckout,
+} from '../../domain/checkouts/client.js';
+import {
+  createCheckout,
   exportCheckouts,
   getCheckout,
-  getClientCheckout,
   listCheckouts,
   updateCheckout,
-  updateClientCheckout,
-  type CheckoutsContext,
-} from '../../domain/checkouts/service.js';
+} from '../../domain/checkouts/seller.js';
+import type { CheckoutsContext } from '../../domain/checkouts/service.js';
 import { getClientCheckoutOrder } from '../../domain/checkouts/confirmation.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import { streamCsv } from '../http/csv.js';

@@ -12,11 +12,24 @@ import { perCaller, perClientIp, rateLimit, type RateLimitKey } from '../http/ra
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import type { WorkflowStarters } from '../../temporal/starters.js';
 import { registerBenefitOperations } from './benefits.js';
-import { registerCustomerPortalOperations, registerCustomerSessionOperations } from './customer-portal.js';
-import { registerCustomerUpcomingInvoiceOperations } from './customer-portal-upcoming-invoices.js';
-import { registerCustomerPortalOrderOperations } from './customer-portal-orders.js';
-import type { PortalContext } from '../../domain/customer-portal/service.js';
-import { registerCustomerOAuthAccountOperations } from './customer-oauth-accounts.js';
+import { registerPortalBenefitGrantOperations } from './customer-portal/benefit-grants.js';
+import { registerPortalCustomerOperations } from './customer-portal/customer.js';
+import { registerPortalCustomerMeterOperations } from './customer-portal/customer-meters.js';
+import {
+  registerCustomerSessionOperations,
+  registerPortalSignInOperations,
+} from './customer-portal/customer-sessions.js';
+import { registerPortalDownloadableOperations } from './customer-portal/downloadables.js';
+import { registerPortalLicenseKeyOperations } from './customer-portal/license-keys.js';
+import { registerPortalOAuthAccountOperations } from './customer-portal/oauth-accounts.js';
+import { registerPortalOrderOperations } from './customer-portal/orders.js';
+import { registerPortalOrganizationOperations } from './customer-portal/organizations.js';
+import { registerPortalPaymentMethodOperations } from './customer-portal/payment-methods.js';
+import {
+  registerPortalSubscriptionOperations,
+  registerPortalUpcomingInvoiceOperations,
+} from './customer-portal/subscriptions.js';
+import type { PortalContext } from '../../domain/customer-portal/context.js';
 import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../../domain/customer-accounts/platforms.js';
 import { registerLicenseKeyOperations } from './license-keys.js';
 import {
@@ -209,10 +222,19 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
     '/customer-portal',
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
   );
-  registerCustomerPortalOperations(registry, { ...portal, mailer: deps.mailer });
-  registerCustomerPortalOrderOperations(registry, portal);
-  registerCustomerUpcomingInvoiceOperations(registry, { db: deps.db, tax: deps.tax });
-  registerCustomerOAuthAccountOperations(registry, {
+  // In this order: it is the OpenAPI document's, and Express matches the first route that fits.
+  registerPortalSignInOperations(registry, { ...portal, mailer: deps.mailer });
+  registerPortalCustomerOperations(registry, portal);
+  registerPortalPaymentMethodOperations(registry, portal);
+  registerPortalSubscriptionOperations(registry, portal);
+  registerPortalBenefitGrantOperations(registry, portal);
+  registerPortalLicenseKeyOperations(registry, portal);
+  registerPortalDownloadableOperations(registry, portal);
+  registerPortalCustomerMeterOperations(registry, portal);
+  registerPortalOrganizationOperations(registry, portal);
+  registerPortalOrderOperations(registry, portal);
+  registerPortalUpcomingInvoiceOperations(registry, { db: deps.db, tax: deps.tax });
+  registerPortalOAuthAccountOperations(registry, {
     db: deps.db,
     publicUrl: deps.publicUrl,
     platforms: deps.accountPlatforms ?? NO_ACCOUNT_PLATFORMS,

@@ -13,18 +13,19 @@ import {
   webhookEndpointHealthSchema,
   webhookHealthListQuerySchema,
 } from '../../domain/webhooks/schemas.js';
+import { listWebhookDeliveries, redeliverWebhookEvent } from '../../domain/webhooks/deliveries.js';
 import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  getWebhookEndpoint,
-  listWebhookDeliveries,
-  listWebhookEndpoints,
-  redeliverWebhookEvent,
-  updateWebhookEndpoint,
   getWebhookEndpointHealth,
   listWebhookEndpointEvents,
   listWebhookEndpointHealth,
   sendTestWebhookEvent,
+} from '../../domain/webhooks/endpoint-activity.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
   type WebhookSender,
   type WebhookWorkflows,
 } from '../../domain/webhooks/service.js';

@@ -244,6 +244,29 @@ export function listGrants(
   ]);
 }
 
+const WITH_BENEFIT = { benefit: true, customer: true } as const;
+export type GrantWithBenefitRow = Prisma.BenefitGrantGetPayload<{ include: typeof WITH_BENEFIT }>;
+
+/** A page of grants with their benefit and customer, in this order, and how many match. */
+export function listGrantsWithBenefit(
+  db: Db,
+  where: Prisma.BenefitGrantWhereInput,
+  orderBy: Prisma.BenefitGrantOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return db.$transaction([
+    db.benefitGrant.findMany({ where, include: WITH_BENEFIT, orderBy, ...page }),
+    db.benefitGrant.count({ where }),
+  ]);
+}
+
+export function findGrantWithBenefit(
+  db: Db,
+  where: Prisma.BenefitGrantWhereInput,
+): Promise<GrantWithBenefitRow | null> {
+  return db.benefitGrant.findFirst({ where, include: WITH_BENEFIT });
+}
+
 export type ActiveGrant = GrantRecord & { benefit: { type: string } };
 
 const GRANT_REVIVALS: JsonRevivals<GrantRecord> = {

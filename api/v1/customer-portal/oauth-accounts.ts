@@ -1,18 +1,19 @@
+// The customer's linked GitHub and Discord accounts (Polar's portal `oauth-accounts`).
 import {
   accountLinkCallbackQuerySchema,
   accountLinkQuerySchema,
   accountLinkSchema,
   accountPlatformParamsSchema,
-} from '../../domain/customer-accounts/schemas.js';
+} from '../../../domain/customer-accounts/schemas.js';
 import {
   completeAccountLink,
   startAccountLink,
   unlinkAccount,
   type AccountLinkingContext,
-} from '../../domain/customer-accounts/service.js';
-import type { OperationRegistry } from '../http/operations.js';
+} from '../../../domain/customer-accounts/service.js';
+import type { OperationRegistry } from '../../http/operations.js';
+import { PORTAL_TAG as tag } from './tag.js';
 
-const tag = 'customer_portal';
 const extension = (what: string) =>
   `Tollgate extension, not in @polar-sh/sdk 0.33.2: ${what} (GitHub and Discord benefits are granted to the linked account).`;
 
@@ -20,7 +21,7 @@ const extension = (what: string) =>
  * Linking the customer's GitHub or Discord account (OAuth 2). Registered after the portal's
  * authentication; the callback takes no session, its signed `state` names the customer.
  */
-export function registerCustomerOAuthAccountOperations(api: OperationRegistry, ctx: AccountLinkingContext) {
+export function registerPortalOAuthAccountOperations(api: OperationRegistry, ctx: AccountLinkingContext) {
   // Before `/{platform}`: its 405 for other methods would otherwise answer these paths.
   api.addForCustomer(
     {

@@ -1,3 +1,4 @@
+// The signed-in customer's orders (Polar's portal `orders`).
 import { z } from 'zod';
 import {
   customerOrderConfirmPaymentSchema,
@@ -7,30 +8,29 @@ import {
   customerOrderPaymentStatusSchema,
   customerOrderSchema,
   customerOrderUpdateSchema,
-} from '../../domain/customer-portal/schemas.js';
+} from '../../../domain/customer-portal/schemas.js';
+import type { PortalContext } from '../../../domain/customer-portal/context.js';
 import {
   generatePortalInvoice,
   getPortalOrder,
   listPortalOrders,
   portalInvoice,
   updatePortalOrder,
-  type PortalContext,
-} from '../../domain/customer-portal/service.js';
-import { idParamsSchema, listResourceSchema } from '../../domain/platform/schemas.js';
+} from '../../../domain/customer-portal/orders.js';
+import { idParamsSchema, listResourceSchema } from '../../../domain/platform/schemas.js';
 import {
   confirmCustomerOrderPayment,
   customerOrderPaymentStatus,
-} from '../../domain/subscriptions/customer-payments.js';
-import type { OperationRegistry } from '../http/operations.js';
-
-const tag = 'customer_portal';
+} from '../../../domain/subscriptions/customer-payments.js';
+import type { OperationRegistry } from '../../http/operations.js';
+import { PORTAL_TAG as tag } from './tag.js';
 
 /**
  * The signed-in customer's orders: list, read, billing details, invoice, and paying one that
  * waits for them (Polar's confirm-payment and payment-status). Registered after the portal's
  * authentication, like the rest of the portal.
  */
-export function registerCustomerPortalOrderOperations(api: OperationRegistry, ctx: PortalContext) {
+export function registerPortalOrderOperations(api: OperationRegistry, ctx: PortalContext) {
   api.addForCustomer(
     {
       method: 'get',
