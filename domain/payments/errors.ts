@@ -1,19 +1,61 @@
 /**
+ * What retrying a failed processor request can achieve (docs/payments.md, "Retry contract"):
+ * - `permanent`: the processor refused the request itself (parameters it rejects, a resource it
+ *   does not have, an idempotency key first used with other parameters); it would refuse it again.
+ * - `transient`: it could not answer (network, rate limit, an outage on its side); a later try may.
+ * - `configuration`: it refused the deployment's credentials or account (an invalid or expired API
+ *   key, a permission the key lacks, an account not activated); a try succeeds once the seller or
+ *   the operator fixes the setup, so it is retried, and reported meanwhile.
+ */
+export type ProcessorFailureClass = 'permanent' | 'transient' | 'configuration';
+
+/**
+ * The Temporal failure `type` each class is raised as (activities/failures.ts), so a workflow reads
+ * the class from the failure and its activity options name them in `nonRetryableErrorTypes`.
+ */
+export const PROCESSOR_FAILURE_TYPES = {
+  permanent: 'ProcessorRequestRefused',
+  transient: 'ProcessorUnavailable',
+  configuration: 'ProcessorMisconfigured',
+} as const satisfies Record<ProcessorFailureClass, string>;
+
+/**
  * A processor request that did not produce an outcome: the processor refused the request itself
  * (an idempotency key reused with other parameters, an unknown customer, bad credentials) or could
  * not be reached. Card declines are not errors: they are `failed` results.
- *
- * `isRetryable` tells an activity what to do (STYLE.md, "Errors"): retry network, rate-limit and
- * processor-side failures; fail permanently on refused requests, which would be refused again.
  */
 export class PaymentProcessorError extends Error {
   constructor(
     /** Stripe's error code where it gives one (`idempotency_key_in_use`, `resource_missing`, …). */
     readonly code: string,
     message: string,
-    readonly isRetryable: boolean,
+    readonly failureClass: ProcessorFailureClass,
   ) {
     super(message);
     this.name = 'PaymentProcessorError';
+  }
+}
+
+/** A processor refusal that retrying cannot change, or null for any other error. */
+export function permanentProcessorFailure(error: unknown): PaymentProcessorError | null {
+  return error instanceof PaymentProcessorError && error.failureClass === 'permanent' ? error : null;
+}
+
+/** What the seller reads of a refused request, on the entity it failed (a checkout, a refund, a try). */
+export function refusalReason(error: PaymentProcessorError): string {
+  return `The payment processor refused the request (${error.code}): ${error.message}`;
+}
+
+/**
+ * The request's answer, or its permanent refusal as a value for the caller to record on its entity
+ * (the checkout fails, the refund fails, the renewal's try fails); other errors are thrown on.
+ */
+export async function answerOrRefusal<T>(request: Promise<T>): Promise<T | PaymentProcessorError> {
+  try {
+    return await request;
+  } catch (error) {
+    const refused = permanentProcessorFailure(error);
+    if (refused) return refused;
+    throw error;
   }
 }
