@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { PaymentProcessorError, PROCESSOR_FAILURE_TYPES } from '../domain/payments/errors.js';
+import { PaymentProcessorError } from '../domain/payments/errors.js';
+import { PROCESSOR_FAILURE_TYPES } from '../domain/payments/rules.js';
 
 /** What a workflow reads of a processor failure (`details[0]` of the ApplicationFailure). */
 export type ProcessorFailureDetails = { code: string };

@@ -322,17 +322,22 @@ export async function refundOrphanPayment(
 ): Promise<RefundResult> {
   const checkout = await findCheckout(ctx.db, input.checkoutId);
   if (!checkout) throw new Error(`checkout ${input.checkoutId} vanished with an orphan payment`);
-  return processor.refund({
-    idempotencyKey: `checkout:${checkout.id}:orphan:${input.paymentId}`,
-    paymentId: input.paymentId,
-    amount: null,
-    currency: checkout.currency,
-    metadata: {
-      checkout_id: checkout.id,
-      organization_id: checkout.organizationId,
-      reason: 'payment_not_taken_by_checkout',
-    },
-  });
+  const result = await answerOrRefusal(
+    processor.refund({
+      idempotencyKey: `checkout:${checkout.id}:orphan:${input.paymentId}`,
+      paymentId: input.paymentId,
+      amount: null,
+      currency: checkout.currency,
+      metadata: {
+        checkout_id: checkout.id,
+        organization_id: checkout.organizationId,
+        reason: 'payment_not_taken_by_checkout',
+      },
+    }),
+  );
+  return result instanceof PaymentProcessorError
+    ? { status: 'failed', processorRefundId: null, reason: refusalReason(result) }
+    : result;
 }
 
 /**

@@ -2,7 +2,8 @@
 // key (derived from workflow and step), so a retried activity never charges or refunds twice.
 // Outcomes that settle later reach us as Stripe's webhooks (api/integrations/stripe.ts).
 import Stripe from 'stripe';
-import { PaymentProcessorError, type ProcessorFailureClass } from '../../domain/payments/errors.js';
+import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import type { ProcessorFailureClass } from '../../domain/payments/rules.js';
 import type {
   OffSessionPaymentResult,
   PaymentInput,
