@@ -59,6 +59,9 @@ export function stripeFailureClass(error: Stripe.errors.StripeError): ProcessorF
   if (
     error instanceof Stripe.errors.StripeAuthenticationError ||
     error instanceof Stripe.errors.StripePermissionError ||
+    // Unauthorized and Forbidden: the key, whatever class the SDK gave the error.
+    error.statusCode === 401 ||
+    error.statusCode === 403 ||
     CONFIGURATION_CODES.has(error.code ?? '')
   ) {
     return 'configuration';
