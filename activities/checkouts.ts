@@ -20,6 +20,7 @@ import { sendOrderReceipt } from '../domain/orders/receipts.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { Db } from '../infra/db.js';
+import { withRetryContract } from './failures.js';
 
 export type CheckoutActivityDeps = {
   db: Db;
@@ -33,7 +34,7 @@ export type CheckoutActivityDeps = {
 /** The steps of `checkout:<id>`; each is idempotent, so Temporal may retry any of them. */
 export function createCheckoutActivities(deps: CheckoutActivityDeps) {
   const view = { db: deps.db, publicUrl: deps.publicUrl, processorMetadata: deps.processorMetadata };
-  return {
+  return withRetryContract({
     loadCheckoutState(checkoutId: string): Promise<CheckoutWorkflowState | null> {
       return checkoutWorkflowState(deps.db, checkoutId);
     },
@@ -84,7 +85,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
     reconcileCheckouts() {
       return reconcileCheckoutWorkflows(deps.db, deps.workflows.checkouts);
     },
-  };
+  });
 }
 
 export type CheckoutActivities = ReturnType<typeof createCheckoutActivities>;

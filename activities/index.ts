@@ -15,6 +15,7 @@ import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
 import { createPaymentMethodActivities } from './payment-methods.js';
 import { createPaymentActivities } from './payments.js';
+import { createProcessorConfigurationActivities } from './processor-configuration.js';
 import { createRefundActivities } from './refunds.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createUsageActivities } from './usage.js';
@@ -60,6 +61,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
     ...createPaymentMethodActivities(deps),
+    ...createProcessorConfigurationActivities(deps),
     ...createUsageActivities(deps),
     ...createBenefitGrantActivities(deps),
   };

@@ -6,6 +6,7 @@ import {
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
 import type { Db } from '../infra/db.js';
+import { withRetryContract } from './failures.js';
 
 export type PaymentMethodActivityDeps = {
   db: Db;
@@ -15,14 +16,14 @@ export type PaymentMethodActivityDeps = {
 
 export function createPaymentMethodActivities(deps: PaymentMethodActivityDeps) {
   const ctx = { db: deps.db, processor: deps.processor, subscriptions: deps.workflows.subscriptions };
-  return {
+  return withRetryContract({
     setUpCustomerPaymentMethod(input: PaymentMethodSetupInput) {
       return setUpPaymentMethod(ctx, input);
     },
     detachCustomerPaymentMethod(paymentMethodId: string) {
       return detachDeletedPaymentMethod(ctx, paymentMethodId);
     },
-  };
+  });
 }
 
 export type PaymentMethodActivities = ReturnType<typeof createPaymentMethodActivities>;

@@ -9,6 +9,7 @@ import {
   type RefundWorkflows,
 } from '../domain/refunds/service.js';
 import type { Db } from '../infra/db.js';
+import { withRetryContract } from './failures.js';
 
 export type RefundActivityDeps = {
   db: Db;
@@ -20,7 +21,7 @@ export type RefundActivityDeps = {
 
 /** The steps of `refund:<id>`; each is idempotent (the processor's key is the refund's id). */
 export function createRefundActivities(deps: RefundActivityDeps) {
-  return {
+  return withRetryContract({
     executeRefund(refundId: string): Promise<RefundExecution> {
       return executeRefund(deps.db, deps.processor, refundId);
     },
@@ -35,7 +36,7 @@ export function createRefundActivities(deps: RefundActivityDeps) {
     reconcileRefunds() {
       return reconcileRefundWorkflows(deps.db, deps.workflows.refunds);
     },
-  };
+  });
 }
 
 export type RefundActivities = ReturnType<typeof createRefundActivities>;

@@ -30,6 +30,7 @@ import {
 } from '../domain/subscriptions/service.js';
 import type { TaxCalculator } from '../domain/tax/calculator.js';
 import type { Db } from '../infra/db.js';
+import { withRetryContract } from './failures.js';
 
 export type SubscriptionActivityDeps = {
   db: Db;
@@ -50,7 +51,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     tax: deps.tax,
     retryDays: deps.dunningRetryDays ?? DEFAULT_DUNNING_RETRY_DAYS,
   };
-  return {
+  return withRetryContract({
     loadSubscriptionState(subscriptionId: string) {
       return subscriptionWorkflowState(deps.db, subscriptionId);
     },
@@ -105,7 +106,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
     reconcileSubscriptions() {
       return reconcileSubscriptionWorkflows(deps.db, deps.workflows.subscriptions);
     },
-  };
+  });
 }
 
 export type SubscriptionActivities = ReturnType<typeof createSubscriptionActivities>;

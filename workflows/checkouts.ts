@@ -18,6 +18,7 @@ import {
 } from '../domain/checkouts/rules.js';
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView, type OperatorView } from './operators.js';
+import { CAPPED_RETRY, PROCESSOR_STEP_RETRY, untilProcessorAccepts } from './retry.js';
 
 const {
   loadCheckoutState,
@@ -31,7 +32,7 @@ const {
   startToCloseTimeout: '1 minute',
   // Every step is idempotent (processor idempotency keys, unique order per checkout, conditional
   // status changes), so PostgreSQL or processor hiccups are simply retried.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: PROCESSOR_STEP_RETRY,
 });
 
 /**
@@ -40,7 +41,7 @@ const {
  */
 const { expireCheckout: expireCheckoutLocally } = proxyLocalActivities<CheckoutActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: CAPPED_RETRY,
 });
 
 export const checkoutConfirmedSignal = defineSignal<[CheckoutConfirmedSignal]>(CHECKOUT_SIGNALS.confirmed);
@@ -89,6 +90,7 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
   });
   const charged = new Set<number>();
   const view = operatorView(checkoutWaitingForQuery);
+  const processorEntity = { kind: 'checkout', id: checkoutId } as const;
   const quiet = patched(QUIET_UNTIL_CONFIRMED_PATCH);
   const expireIfDue = async () => {
     view.working('expiring the checkout');
@@ -139,7 +141,9 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
       const attempt = state.paymentAttempt;
       charged.add(attempt);
       view.working(`charging payment attempt ${attempt} with the payment processor`);
-      const result = await chargeCheckout({ checkoutId, attempt });
+      const result = await untilProcessorAccepts(view, processorEntity, () =>
+        chargeCheckout({ checkoutId, attempt }),
+      );
       if (result.outcome === 'succeeded' || result.outcome === 'free') {
         await settlePayment(view, checkoutId, result.outcome === 'succeeded' ? result.paymentId : null);
       } else if (result.outcome === 'failed') {
@@ -175,7 +179,9 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
         continue;
       }
       view.working(`canceling payment attempt ${attempt}, which was not authenticated in time`);
-      const result = await cancelCheckoutPayment({ checkoutId, attempt });
+      const result = await untilProcessorAccepts(view, processorEntity, () =>
+        cancelCheckoutPayment({ checkoutId, attempt }),
+      );
       if (result.outcome === 'succeeded') {
         await settlePayment(view, checkoutId, result.paymentId);
       } else if (result.outcome === 'failed') {
@@ -207,14 +213,20 @@ async function settlePayment(
   paymentId: string | null,
 ): Promise<void> {
   view.working(paymentId ? `fulfilling the order paid by payment ${paymentId}` : 'fulfilling the order');
-  const { orphan } = await fulfilCheckout({ checkoutId, paymentId });
+  const entity = { kind: 'checkout', id: checkoutId } as const;
+  const { orphan } = await untilProcessorAccepts(view, entity, () =>
+    fulfilCheckout({ checkoutId, paymentId }),
+  );
   if (orphan && paymentId) {
     view.working(`refunding payment ${paymentId}, which the checkout could not take`);
-    await refundOrphanPayment({ checkoutId, paymentId });
+    await untilProcessorAccepts(view, entity, () => refundOrphanPayment({ checkoutId, paymentId }));
   }
 }
 
-const { reconcileCheckouts } = proxyActivities<CheckoutActivities>({ startToCloseTimeout: '5 minutes' });
+const { reconcileCheckouts } = proxyActivities<CheckoutActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: CAPPED_RETRY,
+});
 
 /**
  * Run by the `reconcile-checkouts` schedule: starts the workflows that checkouts are missing and

@@ -9,6 +9,7 @@ import {
 import {
   currentDetails,
   ENTITY_KIND,
+  PROCESSOR_PROBLEM,
   STATUS,
   STATUS_PATCH,
   waitingForSentence,
@@ -42,6 +43,15 @@ export function operatorView(waitingForQuery: QueryDefinition<string, []>) {
       if (!patched(STATUS_PATCH)) return;
       status = next;
       upsertSearchAttributes([{ key: STATUS, value: next }]);
+    },
+    /**
+     * Marks (or unmarks, with null) the run as held back by the processor's configuration. Only
+     * reached after a configuration failure, which no history recorded before it holds.
+     */
+    processorProblem(problem: 'configuration' | null): void {
+      if (workflowInfo().typedSearchAttributes.get(ENTITY_KIND) === undefined) return;
+      if (workflowInfo().typedSearchAttributes.get(PROCESSOR_PROBLEM) === (problem ?? undefined)) return;
+      upsertSearchAttributes([{ key: PROCESSOR_PROBLEM, value: problem }]);
     },
     /** Someone or something else must act; `until` is when the wait ends by itself, if ever. */
     waiting(waitingFor: string, until: Deadline | null, reason: string): void {

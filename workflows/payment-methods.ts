@@ -3,6 +3,7 @@ import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import type { PaymentMethodSetupInput, PaymentMethodSetupResult } from '../domain/payment-methods/rules.js';
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
+import { CAPPED_RETRY } from './retry.js';
 
 /** What saving the card waits for, in words (docs/architecture.md, "Operators"). */
 export const paymentMethodSetupWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
@@ -18,13 +19,18 @@ const SETUP_OUTCOMES: Record<PaymentMethodSetupResult['status'], string> = {
 // The buyer waits for the answer in the portal: a few quick tries, then the error reaches them.
 const { setUpCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+  retry: {
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: CAPPED_RETRY.nonRetryableErrorTypes,
+  },
 });
 
 // Nobody waits: tried until the processor lets go of the card.
 const { detachCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+  retry: { ...CAPPED_RETRY, maximumInterval: '10 minutes' },
 });
 
 /**

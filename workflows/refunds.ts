@@ -8,11 +8,12 @@ import {
 } from '../domain/refunds/rules.js';
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
+import { CAPPED_RETRY, PROCESSOR_STEP_RETRY, untilProcessorAccepts } from './retry.js';
 
 const { executeRefund, settleRefund } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '1 minute',
   // The processor call's idempotency key is the refund: a retry never refunds twice.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: PROCESSOR_STEP_RETRY,
 });
 
 export const refundOutcomeSignal = defineSignal<[RefundOutcomeSignal]>(REFUND_SIGNALS.outcome);
@@ -32,7 +33,9 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
   });
   const view = operatorView(refundWaitingForQuery);
   view.working('asking the payment processor for the refund');
-  const result = await executeRefund(refundId);
+  const result = await untilProcessorAccepts(view, { kind: 'refund', id: refundId }, () =>
+    executeRefund(refundId),
+  );
   if (result.outcome === 'settled') {
     view.status(result.status);
     view.finished(`the refund ${result.status}`);
@@ -67,7 +70,10 @@ export async function refundWorkflow(input: RefundWorkflowInput): Promise<string
   return settlement.status;
 }
 
-const { reconcileRefunds } = proxyActivities<RefundActivities>({ startToCloseTimeout: '5 minutes' });
+const { reconcileRefunds } = proxyActivities<RefundActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: CAPPED_RETRY,
+});
 
 /** Run by the `reconcile-refunds` schedule: starts the workflows that pending refunds are missing. */
 export async function reconcileRefundsWorkflow(): Promise<{ started: string[] }> {

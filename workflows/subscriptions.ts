@@ -21,10 +21,13 @@ import {
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
 import { subscriptionStepWork, subscriptionWait } from './subscription-waits.js';
+import { CAPPED_RETRY, PROCESSOR_STEP_RETRY, untilProcessorAccepts } from './retry.js';
 
 // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
-// conditional status changes), so PostgreSQL or processor hiccups are simply retried.
-const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' };
+// conditional status changes), so PostgreSQL or processor hiccups are simply retried, at most five
+// minutes apart; a charge the processor refuses fails its try (dunning), and a refused key or
+// account is retried by the workflow, which reports it (workflows/retry.ts).
+const STEP_RETRY = PROCESSOR_STEP_RETRY;
 
 // The billing steps are short (a few statements and one processor call) and run as local
 // activities: in the worker, inside the workflow task, recorded as a marker in the history. A
@@ -79,6 +82,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   let welcomed = input.continued ?? false;
   let known: SubscriptionWorkflowState | null = input.state ?? null;
   const view = operatorView(subscriptionWaitingForQuery);
+  const processorEntity = { kind: 'subscription', id: subscriptionId } as const;
   /** The processor's answer to the last failed try, for the dunning wait's details. */
   let lastDecline: string | null = null;
 
@@ -101,11 +105,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (paid) {
       // Settled even once the plan has ended: money the customer paid is always recorded.
       view.working(`settling the customer's payment of order ${paid.orderId}`);
-      const settled = await settleCustomerPayment({
-        subscriptionId,
-        outcome: paid,
-        nowMs: state.testClock ? state.testClock.frozenTimeMs : Date.now(),
-      });
+      const nowMs = state.testClock ? state.testClock.frozenTimeMs : Date.now();
+      const settled = await untilProcessorAccepts(view, processorEntity, () =>
+        settleCustomerPayment({ subscriptionId, outcome: paid, nowMs }),
+      );
       if (settled.outcome === 'paid') {
         await notifySubscription({ kind: 'receipt', subscriptionId, orderId: paid.orderId });
       }
@@ -152,11 +155,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     const stepAtMs = clock ? step.atMs : nowMs;
     view.show(subscriptionStepWork(step, Date.now()));
     if (step.kind === 'cycle') {
-      const { cycled, collected, after } = await renewSubscription({
-        subscriptionId,
-        index: step.index,
-        nowMs: stepAtMs,
-      });
+      const { cycled, collected, after } = await untilProcessorAccepts(view, processorEntity, () =>
+        renewSubscription({ subscriptionId, index: step.index, nowMs: stepAtMs }),
+      );
       if (cycled.outcome === 'renewed') renewed = true;
       // Paid at once: the next run starts with a short history, from the row as the renewal left
       // it unless a signal said it changed since.
@@ -173,12 +174,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       continue;
     }
 
-    const collected = await collectSubscriptionOrder({
-      subscriptionId,
-      orderId: step.orderId,
-      attempt: step.attempt,
-      nowMs: stepAtMs,
-    });
+    const collected = await untilProcessorAccepts(view, processorEntity, () =>
+      collectSubscriptionOrder({
+        subscriptionId,
+        orderId: step.orderId,
+        attempt: step.attempt,
+        nowMs: stepAtMs,
+      }),
+    );
     if (collected.outcome === 'paid') {
       await notifySubscription({ kind: 'receipt', subscriptionId, orderId: step.orderId });
       // The renewal is paid: the next run starts from a fresh read (and a short history).
@@ -220,6 +223,7 @@ function operatorStatus(state: SubscriptionWorkflowState): string {
 
 const { reconcileSubscriptions } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '5 minutes',
+  retry: CAPPED_RETRY,
 });
 
 /**
@@ -233,7 +237,12 @@ export async function reconcileSubscriptionsWorkflow(): Promise<{ started: strin
 // The customer waits for the answer in the portal: a few quick tries, then the error reaches them.
 const { payOrderAsCustomer } = proxyActivities<SubscriptionActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumAttempts: 3 },
+  retry: {
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: CAPPED_RETRY.nonRetryableErrorTypes,
+  },
 });
 
 /**

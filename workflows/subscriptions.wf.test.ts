@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
 import type { PaymentProcessor, ProcessorEvent, ProcessorEventSink } from '../domain/payments/processor.js';
 import { processorEventRouter } from '../domain/payments/events.js';
+import { PaymentProcessorError } from '../domain/payments/errors.js';
 import {
   confirmCustomerOrderPayment,
   customerOrderPaymentStatus,
@@ -315,6 +316,45 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const types = await eventTypes(subscription.organizationId);
     expect(types.filter((type) => type === 'subscription.revoked')).toHaveLength(1);
     expect(types.filter((type) => type === 'order.paid')).toHaveLength(0);
+  });
+
+  it('dunning: a renewal the processor refuses for good is a failed try, asked once, and dunning goes on', async () => {
+    const { subscription } = await subscribe('pm_card_visa');
+    let charges = 0;
+    const refusing: PaymentProcessor = {
+      ...processor(),
+      chargeOffSession: async () => {
+        charges += 1;
+        throw new PaymentProcessorError('resource_missing', "No such PaymentMethod: 'pm_gone'", 'permanent');
+      },
+    };
+    await withWorker(
+      async (taskQueue) => {
+        await start(taskQueue, subscription.id);
+        await sleepPastPeriodEnd(subscription.id, 1);
+        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 1 });
+        // The buyer is told, as of a decline; the run then waits for try 2 (no step in flight).
+        await eventually(
+          () => database.db.emailMessage.count({ where: { subject: 'Your payment for Pro plan failed' } }),
+          (count) => count === 1,
+        );
+      },
+      undefined,
+      refusing,
+    );
+    expect(charges).toBe(1);
+    const attempts = await database.db.orderPaymentAttempt.findMany({
+      where: { order: { subscriptionId: subscription.id } },
+    });
+    expect(attempts).toMatchObject([
+      {
+        attempt: 1,
+        status: 'failed',
+        declineCode: 'resource_missing',
+        message:
+          "The payment processor refused the request (resource_missing): No such PaymentMethod: 'pm_gone'",
+      },
+    ]);
   });
 
   it('dunning: fail, fail, then a new card is tried at once and the subscription is active again', async () => {

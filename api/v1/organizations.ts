@@ -24,6 +24,8 @@ import {
   TEXT_MAX_LENGTH,
   textSchema,
 } from '../../domain/platform/schemas.js';
+import { getProcessorStatus } from '../../domain/payments/configuration.js';
+import { processorStatusSchema } from '../../domain/payments/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
 import { AppError, InvalidInputError } from '../../domain/platform/errors.js';
@@ -102,6 +104,21 @@ export function registerOrganizationOperations(api: OperationRegistry, { db, aut
       response: organizationSchema,
     },
     async ({ params, body, caller }) => updateOrganization(db, caller, params.id, body),
+  );
+
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/organizations/{id}/processor-status',
+      operationId: 'organizations:get_processor_status',
+      summary: "Get the payment processor's configuration problem, if any",
+      extension:
+        "Tollgate extension (docs/payments.md, \"Retry contract\"): set while the payment processor refuses the deployment's key or account for this organization's payments, which are retried meanwhile; cleared once one goes through. Owners and admins only (the dashboard's banner).",
+      params: organizationIdParamsSchema,
+      response: processorStatusSchema,
+    },
+    async ({ params, caller }) => getProcessorStatus(db, caller, params.id),
   );
 
   const notifications =

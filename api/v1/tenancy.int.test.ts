@@ -60,6 +60,12 @@ const scenarios = [
       },
       { operationId: 'organizations:get', method: 'get', path: '/organizations/{id}' },
       {
+        operationId: 'organizations:get_processor_status',
+        method: 'get',
+        path: '/organizations/{id}/processor-status',
+        isForManagers: true,
+      },
+      {
         operationId: 'organizations:update',
         method: 'patch',
         path: '/organizations/{id}',

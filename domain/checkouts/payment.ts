@@ -26,6 +26,7 @@ import {
   type CheckoutRow,
 } from './repository.js';
 import { savesCardWithoutCharge } from './rules.js';
+import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 
 export type ChargeOutcome =
@@ -56,37 +57,12 @@ export async function chargeCheckout(
   if (!row || row.status !== 'confirmed' || row.paymentAttempt !== input.attempt) return { outcome: 'stale' };
   const setupOnly = savesCardWithoutCharge(row);
   if (row.totalAmount === 0 && !setupOnly) return { outcome: 'free' };
-  const { processorCustomerId } = await processor.ensureCustomer({
-    idempotencyKey: `checkout:${row.id}:customer`,
-    email: row.customerEmail!,
-    name: row.customerName,
-    customerId: row.customerId ?? row.id,
-  });
-  const metadata = {
-    checkout_id: row.id,
-    organization_id: row.organizationId,
-    attempt: String(input.attempt),
-  };
-  const result = setupOnly
-    ? await processor.setUpOffSession({
-        idempotencyKey: `checkout:${row.id}:setup:${input.attempt}`,
-        confirmationTokenId: row.confirmationTokenId!,
-        processorCustomerId,
-        currency: row.currency,
-        metadata,
-        description: row.product.name,
-      })
-    : await processor.pay({
-        idempotencyKey: `checkout:${row.id}:payment:${input.attempt}`,
-        amount: row.totalAmount,
-        currency: row.currency,
-        confirmationTokenId: row.confirmationTokenId!,
-        processorCustomerId,
-        metadata,
-        description: row.product.name,
-        // A plan's renewals are charged later to the card the buyer pays with now.
-        saveForOffSession: row.product.recurringInterval !== null,
-      });
+  const result = await answerOrRefusal(requestCharge(processor, row, input.attempt, setupOnly));
+  if (result instanceof PaymentProcessorError) {
+    // Asked again it would be refused again: the attempt fails with the reason, and the buyer may
+    // confirm again (a new attempt, a new key).
+    return { outcome: 'failed', paymentId: null, declineCode: result.code, message: refusalReason(result) };
+  }
   if (result.paymentId) {
     await recordCheckoutPayment(ctx.db, {
       checkoutId: row.id,
@@ -96,6 +72,46 @@ export async function chargeCheckout(
     });
   }
   return chargeOutcome(result);
+}
+
+/** The processor's customer, then the payment (or the card setup) of `attempt`. */
+async function requestCharge(
+  processor: PaymentProcessor,
+  row: CheckoutRow,
+  attempt: number,
+  setupOnly: boolean,
+): Promise<PaymentResult> {
+  const { processorCustomerId } = await processor.ensureCustomer({
+    idempotencyKey: `checkout:${row.id}:customer`,
+    email: row.customerEmail!,
+    name: row.customerName,
+    customerId: row.customerId ?? row.id,
+  });
+  const metadata = {
+    checkout_id: row.id,
+    organization_id: row.organizationId,
+    attempt: String(attempt),
+  };
+  return setupOnly
+    ? await processor.setUpOffSession({
+        idempotencyKey: `checkout:${row.id}:setup:${attempt}`,
+        confirmationTokenId: row.confirmationTokenId!,
+        processorCustomerId,
+        currency: row.currency,
+        metadata,
+        description: row.product.name,
+      })
+    : await processor.pay({
+        idempotencyKey: `checkout:${row.id}:payment:${attempt}`,
+        amount: row.totalAmount,
+        currency: row.currency,
+        confirmationTokenId: row.confirmationTokenId!,
+        processorCustomerId,
+        metadata,
+        description: row.product.name,
+        // A plan's renewals are charged later to the card the buyer pays with now.
+        saveForOffSession: row.product.recurringInterval !== null,
+      });
 }
 
 function chargeOutcome(result: PaymentResult): ChargeOutcome {
@@ -306,17 +322,22 @@ export async function refundOrphanPayment(
 ): Promise<RefundResult> {
   const checkout = await findCheckout(ctx.db, input.checkoutId);
   if (!checkout) throw new Error(`checkout ${input.checkoutId} vanished with an orphan payment`);
-  return processor.refund({
-    idempotencyKey: `checkout:${checkout.id}:orphan:${input.paymentId}`,
-    paymentId: input.paymentId,
-    amount: null,
-    currency: checkout.currency,
-    metadata: {
-      checkout_id: checkout.id,
-      organization_id: checkout.organizationId,
-      reason: 'payment_not_taken_by_checkout',
-    },
-  });
+  const result = await answerOrRefusal(
+    processor.refund({
+      idempotencyKey: `checkout:${checkout.id}:orphan:${input.paymentId}`,
+      paymentId: input.paymentId,
+      amount: null,
+      currency: checkout.currency,
+      metadata: {
+        checkout_id: checkout.id,
+        organization_id: checkout.organizationId,
+        reason: 'payment_not_taken_by_checkout',
+      },
+    }),
+  );
+  return result instanceof PaymentProcessorError
+    ? { status: 'failed', processorRefundId: null, reason: refusalReason(result) }
+    : result;
 }
 
 /**

@@ -13,11 +13,21 @@ export const ORGANIZATION_ID = keyword('TollgateOrganizationId');
 export const ENTITY_KIND = keyword('TollgateEntityKind');
 export const ENTITY_ID = keyword('TollgateEntityId');
 export const STATUS = keyword('TollgateStatus');
+/**
+ * Set (to the failure's class, `configuration`) while a step is held back by the payment
+ * processor refusing the deployment's key or account; unset once the step goes through
+ * (docs/payments.md, "Retry contract").
+ */
+export const PROCESSOR_PROBLEM = keyword('TollgateProcessorProblem');
 
 /** Every custom search attribute, as `temporal server start-dev --search-attribute` names them. */
-export const SEARCH_ATTRIBUTE_NAMES = [ORGANIZATION_ID, ENTITY_KIND, ENTITY_ID, STATUS].map(
-  (key) => key.name,
-);
+export const SEARCH_ATTRIBUTE_NAMES = [
+  ORGANIZATION_ID,
+  ENTITY_KIND,
+  ENTITY_ID,
+  STATUS,
+  PROCESSOR_PROBLEM,
+].map((key) => key.name);
 
 /**
  * The `patched()` id guarding status updates from inside workflows: an upsert is a command, so a

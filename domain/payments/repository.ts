@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../infra/db.js';
+import type { Db, SqlClient } from '../../infra/db.js';
 import type { ProcessorEvent, ProcessorName } from './processor.js';
+import type { ProcessorEntity } from './rules.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -76,4 +77,46 @@ export function listUndeliveredProcessorEvents(
     orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
     take: limit,
   });
+}
+
+// ----- processor_configuration_problems --------------------------------------------------------
+
+/** The entities whose workflows call the processor, and the table that names their organization. */
+const ENTITY_TABLES: Record<ProcessorEntity['kind'], string> = {
+  checkout: 'checkouts',
+  refund: 'refunds',
+  subscription: 'subscriptions',
+};
+
+/**
+ * Records (or refreshes) the organization's problem, found through the entity in the same
+ * statement; `since` stays the first sighting.
+ */
+export async function upsertProcessorConfigurationProblem(
+  sql: SqlClient,
+  entity: ProcessorEntity,
+  problem: { processor: string; code: string; message: string; at: Date },
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO processor_configuration_problems
+       (organization_id, processor, code, message, since, last_seen_at)
+     SELECT organization_id, $2, $3, $4, $5, $5 FROM ${ENTITY_TABLES[entity.kind]} WHERE id = $1
+     ON CONFLICT (organization_id) DO UPDATE
+       SET processor = EXCLUDED.processor, code = EXCLUDED.code, message = EXCLUDED.message,
+           last_seen_at = EXCLUDED.last_seen_at`,
+    [entity.id, problem.processor, problem.code, problem.message, problem.at],
+  );
+}
+
+/** Clears the problem of the entity's organization, if it has one. */
+export async function deleteProcessorConfigurationProblem(sql: SqlClient, entity: ProcessorEntity) {
+  await sql.query(
+    `DELETE FROM processor_configuration_problems
+      WHERE organization_id = (SELECT organization_id FROM ${ENTITY_TABLES[entity.kind]} WHERE id = $1)`,
+    [entity.id],
+  );
+}
+
+export function findProcessorConfigurationProblem(db: Client, organizationId: string) {
+  return db.processorConfigurationProblem.findUnique({ where: { organizationId } });
 }

@@ -135,3 +135,27 @@ export const SANDBOX_REFUND_FAILURE_REASON = 'declined';
 export function sandboxCardExpiry(savedAt: Date): { month: number; year: number } {
   return { month: savedAt.getUTCMonth() + 1, year: savedAt.getUTCFullYear() + 4 };
 }
+
+/**
+ * What retrying a failed processor request can achieve (docs/payments.md, "Retry contract"):
+ * - `permanent`: the processor refused the request itself (parameters it rejects, a resource it
+ *   does not have, an idempotency key first used with other parameters); it would refuse it again.
+ * - `transient`: it could not answer (network, rate limit, an outage on its side); a later try may.
+ * - `configuration`: it refused the deployment's credentials or account (an invalid or expired API
+ *   key, a permission the key lacks, an account not activated); a try succeeds once the seller or
+ *   the operator fixes the setup, so it is retried, and reported meanwhile.
+ */
+export type ProcessorFailureClass = 'permanent' | 'transient' | 'configuration';
+
+/**
+ * The Temporal failure `type` each class is raised as (activities/failures.ts), so a workflow reads
+ * the class from the failure and its activity options name them in `nonRetryableErrorTypes`.
+ */
+export const PROCESSOR_FAILURE_TYPES = {
+  permanent: 'ProcessorRequestRefused',
+  transient: 'ProcessorUnavailable',
+  configuration: 'ProcessorMisconfigured',
+} as const satisfies Record<ProcessorFailureClass, string>;
+
+/** An entity whose workflow calls the processor, through which its organization is found. */
+export type ProcessorEntity = { kind: 'checkout' | 'refund' | 'subscription'; id: string };

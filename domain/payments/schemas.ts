@@ -101,3 +101,21 @@ export const sandboxConfirmationTokenSchema = z.object({
   card: z.object({ exp_month: z.number().int(), exp_year: z.number().int() }),
 });
 export type SandboxConfirmationToken = z.infer<typeof sandboxConfirmationTokenSchema>;
+
+/**
+ * `GET /v1/organizations/{id}/processor-status` (our extension): a problem with the processor's
+ * key or account that holds back the organization's payments, or null.
+ */
+export const processorStatusSchema = z.object({
+  configuration_problem: z
+    .object({
+      processor: z.string(),
+      /** The processor's code: `StripeAuthenticationError`, `testmode_charges_only`, … */
+      code: z.string(),
+      message: z.string(),
+      since: occurredAt,
+      last_seen_at: occurredAt,
+    })
+    .nullable(),
+});
+export type ProcessorStatus = z.infer<typeof processorStatusSchema>;

@@ -1,3 +1,4 @@
+import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
@@ -145,13 +146,19 @@ export async function executeRefund(
     // Nothing was charged (a fully discounted order): there is no money to move.
     return { outcome: 'succeeded', processorRefundId: `none:${refund.id}` };
   }
-  const result = await processor.refund({
-    idempotencyKey: `refund:${refund.id}`,
-    paymentId: refund.order.paymentId,
-    amount: total,
-    currency: refund.currency,
-    metadata: { refund_id: refund.id, order_id: refund.orderId, organization_id: refund.organizationId },
-  });
+  const result = await answerOrRefusal(
+    processor.refund({
+      idempotencyKey: `refund:${refund.id}`,
+      paymentId: refund.order.paymentId,
+      amount: total,
+      currency: refund.currency,
+      metadata: { refund_id: refund.id, order_id: refund.orderId, organization_id: refund.organizationId },
+    }),
+  );
+  // Asked again it would be refused again: the refund fails with the processor's reason.
+  if (result instanceof PaymentProcessorError) {
+    return { outcome: 'failed', processorRefundId: null, reason: refusalReason(result) };
+  }
   if (result.status === 'failed') {
     return { outcome: 'failed', processorRefundId: result.processorRefundId, reason: result.reason };
   }

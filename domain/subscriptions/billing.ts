@@ -23,6 +23,7 @@ import {
   markSubscriptionOrderPaid,
   type SubscriptionOrderRelations,
 } from '../orders/service.js';
+import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
 import type { OffSessionPaymentResult, PaymentProcessor } from '../payments/processor.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import {
@@ -373,15 +374,22 @@ async function chargeSubscriptionOrder(
     const paidByCustomer = await stopCustomerPayments(ctx.db, processor, order.id, input.nowMs);
     if (paidByCustomer) return paidByCustomer;
   }
-  return processor.chargeOffSession({
-    idempotencyKey: `${order.requestKey ?? `subscription:${row.id}:order:${order.id}`}:attempt:${input.attempt}`,
-    amount: order.totalAmount,
-    currency: order.currency,
-    processorCustomerId: row.processorCustomerId,
-    paymentMethodId: row.paymentMethodId,
-    metadata: { subscription_id: row.id, order_id: order.id, organization_id: row.organizationId },
-    description: `${row.product.name} (${order.billingReason === 'subscription_update' ? 'plan change' : 'renewal'})`,
-  });
+  const charged = await answerOrRefusal(
+    processor.chargeOffSession({
+      idempotencyKey: `${order.requestKey ?? `subscription:${row.id}:order:${order.id}`}:attempt:${input.attempt}`,
+      amount: order.totalAmount,
+      currency: order.currency,
+      processorCustomerId: row.processorCustomerId,
+      paymentMethodId: row.paymentMethodId,
+      metadata: { subscription_id: row.id, order_id: order.id, organization_id: row.organizationId },
+      description: `${row.product.name} (${order.billingReason === 'subscription_update' ? 'plan change' : 'renewal'})`,
+    }),
+  );
+  // Asked again it would be refused again: the try fails with the reason and dunning goes on (the
+  // next try has a key of its own).
+  return charged instanceof PaymentProcessorError
+    ? { status: 'failed', paymentId: null, declineCode: charged.code, message: refusalReason(charged) }
+    : charged;
 }
 
 export type SettleOutcome =

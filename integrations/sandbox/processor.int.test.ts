@@ -87,7 +87,7 @@ describe('sandbox processor', () => {
       await processor.ensureCustomer(input);
       const reuse = processor.ensureCustomer({ ...input, email: 'b@example.com' });
       await expect(reuse).rejects.toThrow(PaymentProcessorError);
-      await expect(reuse).rejects.toMatchObject({ code: 'idempotency_error', isRetryable: false });
+      await expect(reuse).rejects.toMatchObject({ code: 'idempotency_error', failureClass: 'permanent' });
     });
   });
 
@@ -437,7 +437,7 @@ describe('sandbox processor', () => {
 
     it('refuses an unknown customer: a request error, not a decline', async () => {
       const attempt = processor.pay(paymentInput({ processorCustomerId: 'cus_unknown' }));
-      await expect(attempt).rejects.toMatchObject({ code: 'resource_missing', isRetryable: false });
+      await expect(attempt).rejects.toMatchObject({ code: 'resource_missing', failureClass: 'permanent' });
     });
 
     it('refuses amounts that are not positive integers', async () => {
@@ -482,7 +482,7 @@ describe('sandbox processor', () => {
       await processor.pay(input);
       await expect(processor.pay({ ...input, amount: 9900 })).rejects.toMatchObject({
         code: 'idempotency_error',
-        isRetryable: false,
+        failureClass: 'permanent',
       });
       await expect(
         processor.pay({ ...input, confirmationTokenId: 'pm_card_chargeDeclined' }),

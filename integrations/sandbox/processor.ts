@@ -76,7 +76,7 @@ function assertSameRequest(row: { requestHash: string }, hash: string, idempoten
     throw new PaymentProcessorError(
       'idempotency_error',
       `Idempotency key '${idempotencyKey}' was first used with other parameters; use another key for a different request.`,
-      false,
+      'permanent',
     );
   }
 }
@@ -84,7 +84,7 @@ function assertSameRequest(row: { requestHash: string }, hash: string, idempoten
 /** As Stripe: a payment for a customer it does not know is refused before anything is made. */
 async function assertSandboxCustomer(db: Db, id: string) {
   if (!(await sandboxCustomerExists(db.sql, id))) {
-    throw new PaymentProcessorError('resource_missing', `No such customer: '${id}'`, false);
+    throw new PaymentProcessorError('resource_missing', `No such customer: '${id}'`, 'permanent');
   }
 }
 
@@ -93,7 +93,7 @@ function assertAmount(amount: number) {
     throw new PaymentProcessorError(
       'parameter_invalid_integer',
       `Invalid amount: ${amount} (a positive integer of minor units).`,
-      false,
+      'permanent',
     );
   }
 }
@@ -319,7 +319,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
           throw new PaymentProcessorError(
             'resource_missing',
             `No such payment_intent: '${paymentId}'`,
-            false,
+            'permanent',
           );
         }
         if (payment.status !== 'requires_action') return payment;
@@ -458,7 +458,7 @@ export async function authenticateSandboxPayment(
       throw new PaymentProcessorError(
         'resource_missing',
         `No such payment_intent: '${input.paymentId}'`,
-        false,
+        'permanent',
       );
     }
     if (payment.status !== 'requires_action') return payment;

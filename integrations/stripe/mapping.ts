@@ -60,7 +60,7 @@ function intentResult(
         throw new PaymentProcessorError(
           'missing_client_secret',
           `${kind} ${intent.id} requires action but came without its client secret`,
-          false,
+          'permanent',
         );
       }
       return { status: 'requires_action', paymentId: intent.id, clientSecret: intent.client_secret };
@@ -76,7 +76,7 @@ function intentResult(
       throw new PaymentProcessorError(
         'unexpected_status',
         `${kind} ${intent.id} is ${intent.status} after confirmation`,
-        false,
+        'permanent',
       );
   }
 }

@@ -191,7 +191,10 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
       });
       const reused = processor.pay(paymentInput());
       await expect(reused).rejects.toBeInstanceOf(PaymentProcessorError);
-      await expect(reused).rejects.toMatchObject({ code: 'StripeIdempotencyError', isRetryable: false });
+      await expect(reused).rejects.toMatchObject({
+        code: 'StripeIdempotencyError',
+        failureClass: 'permanent',
+      });
 
       proxy.answer(400, {
         type: 'invalid_request_error',
@@ -201,21 +204,49 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
       });
       await expect(processor.pay(paymentInput())).rejects.toMatchObject({
         code: 'resource_missing',
-        isRetryable: false,
+        failureClass: 'permanent',
+      });
+    });
+
+    it('throws a refused key or account as a configuration error: retried, and reported to the seller', async () => {
+      proxy.answer(401, { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_****' });
+      await expect(processor.pay(paymentInput())).rejects.toMatchObject({
+        code: 'StripeAuthenticationError',
+        failureClass: 'configuration',
+      });
+
+      proxy.answer(403, {
+        type: 'invalid_request_error',
+        code: 'secret_key_required',
+        message: 'The provided key does not have access to this resource.',
+      });
+      await expect(processor.pay(paymentInput())).rejects.toMatchObject({ failureClass: 'configuration' });
+
+      proxy.answer(400, {
+        type: 'invalid_request_error',
+        code: 'testmode_charges_only',
+        message: 'Your account cannot currently make live charges.',
+      });
+      await expect(processor.pay(paymentInput())).rejects.toMatchObject({
+        code: 'testmode_charges_only',
+        failureClass: 'configuration',
       });
     });
 
     it('throws outages and rate limits as retryable errors, after the SDK retried with the same key', async () => {
       proxy.answer(500, { type: 'api_error', message: 'Something went wrong on our end.' });
       const input = paymentInput();
-      await expect(processor.pay(input)).rejects.toMatchObject({ code: 'StripeAPIError', isRetryable: true });
+      await expect(processor.pay(input)).rejects.toMatchObject({
+        code: 'StripeAPIError',
+        failureClass: 'transient',
+      });
       expect(proxy.requests.length).toBeGreaterThan(1);
       expect(new Set(proxy.requests.map((request) => request.headers['idempotency-key']))).toEqual(
         new Set([input.idempotencyKey]),
       );
 
       proxy.answer(429, { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests.' });
-      await expect(processor.pay(paymentInput())).rejects.toMatchObject({ isRetryable: true });
+      await expect(processor.pay(paymentInput())).rejects.toMatchObject({ failureClass: 'transient' });
     });
 
     it('throws a connection failure as retryable', async () => {
@@ -224,7 +255,7 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
       });
       await expect(unreachable.pay(paymentInput())).rejects.toMatchObject({
         code: 'StripeConnectionError',
-        isRetryable: true,
+        failureClass: 'transient',
       });
     }, 30_000);
   });

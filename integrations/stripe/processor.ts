@@ -3,6 +3,7 @@
 // Outcomes that settle later reach us as Stripe's webhooks (api/integrations/stripe.ts).
 import Stripe from 'stripe';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import type { ProcessorFailureClass } from '../../domain/payments/rules.js';
 import type {
   OffSessionPaymentResult,
   PaymentInput,
@@ -38,19 +39,54 @@ export function createStripeClient({ secretKey, apiBase }: { secretKey: string; 
   });
 }
 
-/** Transient failures are retried by the activity; refused requests would be refused again. */
-export function toPaymentProcessorError(error: unknown): unknown {
-  if (!(error instanceof Stripe.errors.StripeError)) return error;
-  const code = error.code ?? error.type;
-  const isRetryable =
+/**
+ * Stripe's codes for a request refused because of the account or its key rather than the request:
+ * retrying succeeds once the setup is fixed (docs/payments.md, "Retry contract").
+ */
+const CONFIGURATION_CODES = new Set([
+  'account_invalid',
+  'account_closed',
+  'api_key_expired',
+  'platform_api_key_expired',
+  'platform_account_required',
+  'secret_key_required',
+  'testmode_charges_only',
+  'livemode_mismatch',
+]);
+
+/** Which class of the retry contract a Stripe error is in. */
+export function stripeFailureClass(error: Stripe.errors.StripeError): ProcessorFailureClass {
+  if (
+    error instanceof Stripe.errors.StripeAuthenticationError ||
+    error instanceof Stripe.errors.StripePermissionError ||
+    // Unauthorized and Forbidden: the key, whatever class the SDK gave the error.
+    error.statusCode === 401 ||
+    error.statusCode === 403 ||
+    CONFIGURATION_CODES.has(error.code ?? '')
+  ) {
+    return 'configuration';
+  }
+  if (
     error instanceof Stripe.errors.StripeConnectionError ||
     error instanceof Stripe.errors.StripeAPIError ||
     error instanceof Stripe.errors.StripeRateLimitError ||
     // Another request with the same key is still running: retrying later replays its answer.
     error.code === 'idempotency_key_in_use' ||
     error.code === 'lock_timeout' ||
-    (error.statusCode ?? 0) >= 500;
-  return new PaymentProcessorError(code, error.message, isRetryable);
+    error.code === 'rate_limit' ||
+    (error.statusCode ?? 0) >= 500
+  ) {
+    return 'transient';
+  }
+  // StripeIdempotencyError (a key reused with other parameters), StripeInvalidRequestError
+  // (`resource_missing`, refused parameters) and any other refusal would be refused again.
+  return 'permanent';
+}
+
+/** Stripe's errors as the processor's, classified; anything else passes through. */
+export function toPaymentProcessorError(error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  return new PaymentProcessorError(error.code ?? error.type, error.message, stripeFailureClass(error));
 }
 
 /** A buyer's card declined, or a PaymentMethod/ConfirmationToken Stripe does not accept: a failed payment. */

@@ -6,6 +6,7 @@ import { DatesIn } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { organizationProfileQuery } from '../../../organizations/queries';
 import { MyInvitations } from '../../../organizations/my-invitations';
+import { ProcessorProblemBanner } from '../../../organizations/processor-problem';
 import { DashboardShell } from '../../../shell/shell';
 import { VerifyEmailNotice } from './-components/verify-email-notice';
 
@@ -27,6 +28,7 @@ function DashboardLayout() {
       <MyInvitations emailVerified={user.emailVerified} />
       {organizationId ? (
         <OrganizationDates organizationId={organizationId}>
+          <ProcessorProblemBanner organizationId={organizationId} userId={user.id} />
           <Outlet />
         </OrganizationDates>
       ) : (
