@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { domainLayersRule } from './scripts/eslint/domain-layers.js';
 import { workflowImportsRule } from './scripts/eslint/workflow-imports.js';
 
 export default tseslint.config(
@@ -200,5 +201,13 @@ export default tseslint.config(
     ignores: ['workflows/**/*.test.ts'],
     plugins: { tollgate: { rules: { 'workflow-imports': workflowImportsRule } } },
     rules: { 'tollgate/workflow-imports': 'error' },
+  },
+  // Inside domain/, layers (docs/architecture.md, "Domain layers"): foundation, entities, catalogue,
+  // holdings, processes; a domain loads only the layers below it and what its row allows.
+  {
+    files: ['domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'tollgate-domain': { rules: { 'domain-layers': domainLayersRule } } },
+    rules: { 'tollgate-domain/domain-layers': 'error' },
   },
 );
