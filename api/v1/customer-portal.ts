@@ -44,9 +44,9 @@ import {
   updatePortalSubscription,
   type PortalContext,
 } from '../../domain/customer-portal/service.js';
+import { endCustomerSession } from '../../domain/customer-portal/sign-in.js';
 import {
   createCustomerSession,
-  endCustomerSession,
   requestPortalSignInCode,
   verifyPortalSignInCode,
 } from '../../domain/customer-sessions/service.js';

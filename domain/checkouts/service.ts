@@ -1,4 +1,4 @@
-import { assertMayStartSubscription } from '../subscriptions/service.js';
+import { assertMayStartSubscription } from './subscription-limit.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderSubscriptionSchema } from '../subscriptions/schemas.js';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
-import { customFieldDataSchema } from '../checkouts/schemas.js';
+import { customFieldDataSchema } from '../custom-fields/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
 import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import {

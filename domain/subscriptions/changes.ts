@@ -6,7 +6,8 @@
 import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
+import { discountAmountFor, discountApplicability } from '../discounts/rules.js';
+import { selectCheckoutPrice } from '../products/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer } from '../customers/repository.js';
 import type { BenefitType } from '../benefits/schemas.js';

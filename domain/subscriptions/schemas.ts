@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { benefitTypeSchema } from '../benefits/schemas.js';
-import { customFieldDataSchema } from '../checkouts/schemas.js';
+import { customFieldDataSchema } from '../custom-fields/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
 import { meterSchema } from '../meters/schemas.js';

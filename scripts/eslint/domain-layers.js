@@ -106,7 +106,7 @@ export const DOMAIN_LAYERS = [
       'test-clocks': ['subscriptions'],
       checkouts: ['customer-sessions', 'orders', 'subscriptions', 'test-clocks'],
       refunds: ['orders'],
-      'customer-portal': ['customer-sessions', 'orders', 'subscriptions'],
+      'customer-portal': ['customer-sessions', 'orders', 'subscriptions', 'checkouts'],
     },
   },
 ];
@@ -129,21 +129,15 @@ export const PENDING_DOMAIN_IMPORTS = {
     "benefits/service.ts lists a benefit's grants and asks them to follow an edit",
   'customer-accounts -> benefit-grants':
     'customer-accounts/service.ts marks grants stale and moves them to a chosen account',
-  'customer-sessions -> checkouts':
-    "customer-sessions/service.ts signs in with a paid checkout's session token",
   'customers -> benefit-grants': 'customer state reads grants; deleteCustomer marks grants stale',
   'customers -> customer-meters': 'customer state reads meters; updateCustomer marks meters stale',
   'customers -> subscriptions': 'customer state reads and shows subscriptions',
-  'license-keys -> benefit-grants': 'license-keys/views.ts shows a key with displayKeyOf',
   'meters -> customer-meters': 'meters/service.ts marks meters stale (markOrganizationCustomerMetersStale)',
-  'orders -> checkouts': 'orders/schemas.ts takes customFieldDataSchema from checkouts',
   'orders -> subscriptions':
     'orders show their subscription (orderSubscriptionSchema, orderSubscriptionView)',
   'products -> benefit-grants': 'updateProductBenefits marks the buyers stale',
   'products -> orders': 'updateProductBenefits reads the buyers (purchaserIdsOfProduct)',
   'products -> subscriptions': 'updateProductBenefits reads the subscribers (subscriberIdsOfProduct)',
-  'subscriptions -> checkouts':
-    'discount and price rules, customFieldDataSchema, and the plan-checkout lock taken from checkouts',
 };
 
 const layerOf = new Map(
