@@ -2,49 +2,8 @@ import type { Db, SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { jsonSelectList, returningList, revive, updateRow, type JsonRevivals } from '../../infra/sql.js';
 import { Prisma as PrismaNamespace } from '../../generated/prisma/client.js';
+import { markBenefitGrantsStale } from '../customers/repository.js';
 import type { DesiredGrant, GrantDesire } from './rules.js';
-
-type Client = Db | Prisma.TransactionClient;
-
-/** These customers' benefits may have to change: the dispatcher will look (docs/benefits.md). */
-export async function markBenefitGrantsStale(tx: Client, customerIds: string[]): Promise<void> {
-  if (customerIds.length === 0) return;
-  await tx.benefitGrantSync.createMany({
-    data: [...new Set(customerIds)].map((customerId) => ({ customerId })),
-  });
-}
-
-/** The same, for the plain-SQL paths (the renewal step). */
-export async function markBenefitGrantsStaleSql(sql: SqlClient, customerIds: string[]): Promise<void> {
-  if (customerIds.length === 0) return;
-  await sql.query(`INSERT INTO benefit_grant_syncs (customer_id) SELECT unnest($1::uuid[])`, [
-    [...new Set(customerIds)],
-  ]);
-}
-
-/** Every customer holding a grant of this benefit (it was edited or deleted). */
-export async function markBenefitHoldersStale(tx: Client, benefitId: string): Promise<void> {
-  await tx.$executeRaw`INSERT INTO benefit_grant_syncs (customer_id)
-    SELECT DISTINCT customer_id FROM benefit_grants WHERE benefit_id = ${benefitId}::uuid`;
-}
-
-/**
- * Takes the oldest marks (up to `limit`) and every other mark of their customers, deleting them in
- * the caller's transaction: if it fails, they are there again.
- */
-export async function claimGrantSyncs(sql: SqlClient, limit: number): Promise<string[]> {
-  const { rows } = await sql.query<{ customerId: string }>(
-    `WITH picked AS (
-       SELECT DISTINCT customer_id FROM (
-         SELECT customer_id FROM benefit_grant_syncs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-       ) oldest
-     )
-     DELETE FROM benefit_grant_syncs s USING picked p WHERE s.customer_id = p.customer_id
-     RETURNING s.customer_id AS "customerId"`,
-    [limit],
-  );
-  return [...new Set(rows.map((row) => row.customerId))];
-}
 
 /** Serializes the dispatcher's rounds for these customers (two workers, one customer). */
 export async function lockCustomersForGrants(sql: SqlClient, customerIds: string[]): Promise<void> {
@@ -175,13 +134,6 @@ export async function requestGrantCycles(sql: SqlClient, subscriptionId: string,
      INSERT INTO benefit_grant_syncs (customer_id) SELECT DISTINCT customer_id FROM cycled`,
     [subscriptionId, at],
   );
-}
-
-/** The benefit changed: its granted grants follow it, and their customers are looked at. */
-export async function requestGrantUpdates(tx: Client, benefitId: string): Promise<void> {
-  await tx.$executeRaw`UPDATE benefit_grants SET update_requested = true, modified_at = now()
-    WHERE benefit_id = ${benefitId}::uuid AND desired = 'granted'`;
-  await markBenefitHoldersStale(tx, benefitId);
 }
 
 /** Whether the customer holds this benefit through another grant (a second order, say). */

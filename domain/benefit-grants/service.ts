@@ -14,7 +14,6 @@ import { ordersWithBenefitsRevoked } from '../refunds/repository.js';
 import { benefitHoldingSubscriptionsOf } from '../subscriptions/repository.js';
 import { BILLABLE_STATUSES } from '../subscriptions/schemas.js';
 import {
-  claimGrantSyncs,
   grantRowsOfCustomers,
   holdsThroughAnotherGrant,
   insertDesiredGrants,
@@ -36,6 +35,7 @@ import { GrantWaitsForCustomer, STRATEGIES, type AccountAccess, type GrantProper
 import type { AccountPlatforms } from '../customer-accounts/platforms.js';
 import { findLinkedAccountSql } from '../customer-accounts/repository.js';
 import { currentAccessToken } from '../customer-accounts/service.js';
+import { claimGrantSyncs } from '../customers/repository.js';
 
 /** Customers one dispatcher round looks at: one transaction. */
 export const CUSTOMERS_PER_SYNC = 200;

@@ -2,8 +2,6 @@
 // workflow's activities: charge, then fulfil (customer + order) or record the failure; expire.
 
 import { keepPaymentMethod } from '../payment-methods/service.js';
-import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
-import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
@@ -27,6 +25,7 @@ import {
 } from './repository.js';
 import { savesCardWithoutCharge } from './rules.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
+import { markBenefitGrantsStale, markCustomerMetersStale } from '../customers/repository.js';
 
 export type ChargeOutcome =
   /** The checkout moved on (another attempt, already paid, expired): nothing to do for this one. */

@@ -12,7 +12,7 @@ import { findLiveCustomer, type CustomerRow } from '../customers/repository.js';
 import { TAX_ID_FORMATS } from '../customers/schemas.js';
 import { applyCustomerUpdate } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
-import { chooseGrantAccount, oauthAccountsOf } from '../customer-accounts/service.js';
+import { oauthAccountsOf } from '../customer-accounts/service.js';
 import { countDownload, findGrantedDownloadable, listDownloadableRows } from '../downloadables/repository.js';
 import { DOWNLOAD_LINK_TTL_MS, signDownloadToken, verifyDownloadToken } from '../downloadables/rules.js';
 import type { FileStorage } from '../files/storage.js';
@@ -74,6 +74,7 @@ import {
   type Downloadable,
   type DownloadableListQuery,
 } from './schemas.js';
+import { chooseGrantAccount } from '../benefit-grants/requests.js';
 
 export type PortalContext = {
   db: Db;

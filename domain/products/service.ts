@@ -43,9 +43,9 @@ import type {
 } from './schemas.js';
 import { priceView, productView } from './views.js';
 import { findSelectableBenefitIds } from '../benefits/repository.js';
-import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { purchaserIdsOfProduct } from '../orders/repository.js';
 import { subscriberIdsOfProduct } from '../subscriptions/repository.js';
+import { markBenefitGrantsStale } from '../customers/repository.js';
 
 export type ProductsContext = { db: Db; publicUrl: string };
 

@@ -125,17 +125,12 @@ export const PENDING_DOMAIN_IMPORTS = {
     'benefit-grants/service.ts reads billable subscriptions (benefitHoldingSubscriptionsOf, BILLABLE_STATUSES)',
   'benefit-grants -> test-clocks':
     "benefit-grants/service.ts reads the customer's test clock (findTestClock)",
-  'benefits -> benefit-grants':
-    "benefits/service.ts lists a benefit's grants and asks them to follow an edit",
-  'customer-accounts -> benefit-grants':
-    'customer-accounts/service.ts marks grants stale and moves them to a chosen account',
-  'customers -> benefit-grants': 'customer state reads grants; deleteCustomer marks grants stale',
-  'customers -> customer-meters': 'customer state reads meters; updateCustomer marks meters stale',
+  'customers -> benefit-grants': 'customer state reads grants (activeGrantsJsonSql)',
+  'customers -> customer-meters':
+    'customer state reads meters (customerMetersJsonSql, customerStateMeterView)',
   'customers -> subscriptions': 'customer state reads and shows subscriptions',
-  'meters -> customer-meters': 'meters/service.ts marks meters stale (markOrganizationCustomerMetersStale)',
   'orders -> subscriptions':
     'orders show their subscription (orderSubscriptionSchema, orderSubscriptionView)',
-  'products -> benefit-grants': 'updateProductBenefits marks the buyers stale',
   'products -> orders': 'updateProductBenefits reads the buyers (purchaserIdsOfProduct)',
   'products -> subscriptions': 'updateProductBenefits reads the subscribers (subscriberIdsOfProduct)',
 };
