@@ -2,7 +2,7 @@ import type { Db, SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { jsonSelectList, returningList, revive, updateRow, type JsonRevivals } from '../../infra/sql.js';
 import { Prisma as PrismaNamespace } from '../../generated/prisma/client.js';
-import { markBenefitGrantsStale } from '../customers/repository.js';
+import type { SubscriptionStatus } from '../products/schemas.js';
 import type { DesiredGrant, GrantDesire } from './rules.js';
 
 /** Serializes the dispatcher's rounds for these customers (two workers, one customer). */
@@ -166,7 +166,7 @@ export async function propertiesOfOtherHeldGrants(
 
 /**
  * The customer chose the account a GitHub or Discord benefit goes to: its held grants that went
- * to another account follow it (an update step), and the customer is looked at again.
+ * to another account follow it (an update step); the caller marks the customer to be looked at again.
  */
 export async function requestGrantAccountMoves(
   tx: Prisma.TransactionClient,
@@ -177,7 +177,6 @@ export async function requestGrantAccountMoves(
     WHERE customer_id = ${pair.customerId}::uuid AND benefit_id = ${pair.benefitId}::uuid
       AND desired = 'granted' AND granted_at IS NOT NULL AND revoked_at IS NULL
       AND coalesce(properties->>'account_id', '') <> ${accountId}`;
-  await markBenefitGrantsStale(tx, [pair.customerId]);
 }
 
 export function listGrants(
@@ -225,3 +224,47 @@ export function activeGrantsFromJson(json: unknown): ActiveGrant[] {
 }
 
 export type GrantRow = Awaited<ReturnType<typeof listGrants>>[0][number];
+
+// What customers bought, read (never written) for the grants they should hold: the orders, refunds
+// and subscriptions belong to the processes above, which mark their customers when they change.
+
+/** These customers' paid one-time orders: each entitles its buyer to the product's benefits. */
+export async function paidPurchasesOf(
+  sql: SqlClient,
+  customerIds: string[],
+): Promise<{ id: string; customerId: string; productId: string }[]> {
+  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
+    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM orders
+     WHERE customer_id = ANY($1::uuid[]) AND subscription_id IS NULL
+       AND status IN ('paid', 'partially_refunded', 'refunded')`,
+    [customerIds],
+  );
+  return rows;
+}
+
+/** Of these orders, those a succeeded refund took the benefits of. */
+export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClient, orderIds: string[]) {
+  if (orderIds.length === 0) return new Set<string>();
+  const rows = await db.refund.findMany({
+    where: { orderId: { in: orderIds }, status: 'succeeded', revokeBenefits: true },
+    select: { orderId: true },
+  });
+  return new Set(rows.map((row) => row.orderId));
+}
+
+/**
+ * These customers' subscriptions that hold their product's benefits: billable (past_due keeps
+ * them through dunning) and not ended.
+ */
+export async function benefitHoldingSubscriptionsOf(
+  sql: SqlClient,
+  customerIds: string[],
+  statuses: readonly SubscriptionStatus[],
+): Promise<{ id: string; customerId: string; productId: string }[]> {
+  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
+    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM subscriptions
+     WHERE customer_id = ANY($1::uuid[]) AND status = ANY($2::text[]) AND ended_at IS NULL`,
+    [customerIds, statuses],
+  );
+  return rows;
+}

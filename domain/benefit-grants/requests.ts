@@ -6,6 +6,7 @@ import type { Caller } from '../access/rules.js';
 import { findBenefitFor } from '../benefits/service.js';
 import type { BenefitGrant, BenefitGrantListQuery } from '../benefits/schemas.js';
 import { findLinkedAccount } from '../customer-accounts/repository.js';
+import { markBenefitGrantsStale } from '../customers/repository.js';
 import { PLATFORM_NAMES, PLATFORM_OF_BENEFIT_TYPE } from '../customer-accounts/rules.js';
 import { InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
@@ -44,7 +45,12 @@ export async function chooseGrantAccount(
       `This is not a ${PLATFORM_NAMES[platform]} account you linked: connect it first.`,
     );
   }
-  await transaction(db, ({ prisma }) =>
-    requestGrantAccountMoves(prisma, { customerId: grant.customerId, benefitId: grant.benefitId }, accountId),
-  );
+  await transaction(db, async ({ prisma }) => {
+    await requestGrantAccountMoves(
+      prisma,
+      { customerId: grant.customerId, benefitId: grant.benefitId },
+      accountId,
+    );
+    await markBenefitGrantsStale(prisma, [grant.customerId]);
+  });
 }

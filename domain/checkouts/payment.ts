@@ -13,7 +13,6 @@ import type {
   RefundResult,
 } from '../payments/processor.js';
 import { releaseDiscount } from '../discounts/repository.js';
-import { clockTimeOfCustomer } from '../test-clocks/repository.js';
 import { startSubscription } from '../subscriptions/service.js';
 import type { RecurringInterval } from '../subscriptions/rules.js';
 import {
@@ -25,7 +24,11 @@ import {
 } from './repository.js';
 import { savesCardWithoutCharge } from './rules.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
-import { markBenefitGrantsStale, markCustomerMetersStale } from '../customers/repository.js';
+import {
+  markBenefitGrantsStale,
+  markCustomerMetersStale,
+  clockTimeOfCustomer,
+} from '../customers/repository.js';
 
 export type ChargeOutcome =
   /** The checkout moved on (another attempt, already paid, expired): nothing to do for this one. */

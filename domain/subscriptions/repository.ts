@@ -394,36 +394,6 @@ export async function findSubscriptionWorkflowRow(
   return rows[0] ?? null;
 }
 
-/**
- * These customers' subscriptions that hold their product's benefits: billable (past_due keeps
- * them through dunning) and not ended.
- */
-export async function benefitHoldingSubscriptionsOf(
-  sql: SqlClient,
-  customerIds: string[],
-  statuses: readonly SubscriptionStatus[],
-): Promise<{ id: string; customerId: string; productId: string }[]> {
-  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
-    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM subscriptions
-     WHERE customer_id = ANY($1::uuid[]) AND status = ANY($2::text[]) AND ended_at IS NULL`,
-    [customerIds, statuses],
-  );
-  return rows;
-}
-
-/** Every customer subscribed to the product, ended plans excepted (its benefits changed). */
-export async function subscriberIdsOfProduct(
-  tx: Prisma.TransactionClient,
-  productId: string,
-): Promise<string[]> {
-  const rows = await tx.subscription.findMany({
-    where: { productId, endedAt: null },
-    select: { customerId: true },
-    distinct: ['customerId'],
-  });
-  return rows.map((row) => row.customerId);
-}
-
 /** What the start of a subscription's workflow tells operators (temporal/entity-directory.ts). */
 export function findSubscriptionForOperators(db: Db, id: string) {
   return db.subscription.findUnique({

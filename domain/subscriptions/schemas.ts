@@ -13,29 +13,27 @@ import {
   sortingSchema,
   textSchema,
 } from '../platform/schemas.js';
-import { productPriceSchema, productSchema, recurringIntervalSchema } from '../products/schemas.js';
+import {
+  productPriceSchema,
+  productSchema,
+  recurringIntervalSchema,
+  subscriptionStatusSchema,
+} from '../products/schemas.js';
 
 // Polar's Subscription as @polar-sh/sdk@0.33.2 reads it (spec §3 Subscription, §4 statuses), and
 // the bodies of PATCH /v1/subscriptions/{id}, matched by shape as Polar matches them.
 
 const datetime = z.iso.datetime({ offset: true });
 
-export const SUBSCRIPTION_STATUSES = [
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'canceled',
-  'unpaid',
-] as const;
-export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
-export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
-
-/** `active=true` lists these, `active=false` the rest (Polar's groups). */
-export const ACTIVE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active'];
-/** Renewed at the end of each period and charged: the active group and past_due. */
-export const BILLABLE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+// The statuses live with the products subscribed to, so that customer state and benefit grants,
+// below this domain, read them too.
+export {
+  ACTIVE_STATUSES,
+  BILLABLE_STATUSES,
+  SUBSCRIPTION_STATUSES,
+  subscriptionStatusSchema,
+  type SubscriptionStatus,
+} from '../products/schemas.js';
 
 export const CANCELLATION_REASONS = [
   'customer_service',

@@ -117,22 +117,12 @@ export const DOMAIN_LAYERS = [
  * @type {Record<string, string>}
  */
 export const PENDING_DOMAIN_IMPORTS = {
-  'benefit-grants -> orders':
-    'benefit-grants/service.ts reads paid orders (paidPurchasesOf) for what customers should hold',
-  'benefit-grants -> refunds':
-    'benefit-grants/service.ts reads refunds that revoked benefits (ordersWithBenefitsRevoked)',
-  'benefit-grants -> subscriptions':
-    'benefit-grants/service.ts reads billable subscriptions (benefitHoldingSubscriptionsOf, BILLABLE_STATUSES)',
-  'benefit-grants -> test-clocks':
-    "benefit-grants/service.ts reads the customer's test clock (findTestClock)",
   'customers -> benefit-grants': 'customer state reads grants (activeGrantsJsonSql)',
   'customers -> customer-meters':
     'customer state reads meters (customerMetersJsonSql, customerStateMeterView)',
   'customers -> subscriptions': 'customer state reads and shows subscriptions',
   'orders -> subscriptions':
     'orders show their subscription (orderSubscriptionSchema, orderSubscriptionView)',
-  'products -> orders': 'updateProductBenefits reads the buyers (purchaserIdsOfProduct)',
-  'products -> subscriptions': 'updateProductBenefits reads the subscribers (subscriberIdsOfProduct)',
 };
 
 const layerOf = new Map(
