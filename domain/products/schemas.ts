@@ -205,3 +205,15 @@ export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 export const ACTIVE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active'];
 /** Renewed at the end of each period and charged: the active group and past_due. */
 export const BILLABLE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+export const CANCELLATION_REASONS = [
+  'customer_service',
+  'low_quality',
+  'missing_features',
+  'switched_service',
+  'too_complex',
+  'too_expensive',
+  'unused',
+  'other',
+] as const;
+export const cancellationReasonSchema = z.enum(CANCELLATION_REASONS);

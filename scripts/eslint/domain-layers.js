@@ -121,8 +121,6 @@ export const PENDING_DOMAIN_IMPORTS = {
   'customers -> customer-meters':
     'customer state reads meters (customerMetersJsonSql, customerStateMeterView)',
   'customers -> subscriptions': 'customer state reads and shows subscriptions',
-  'orders -> subscriptions':
-    'orders show their subscription (orderSubscriptionSchema, orderSubscriptionView)',
 };
 
 const layerOf = new Map(
