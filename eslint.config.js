@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { repositoryQueriesRule } from './scripts/eslint/repository-queries.js';
+import { domainLayersRule } from './scripts/eslint/domain-layers.js';
 import { workflowImportsRule } from './scripts/eslint/workflow-imports.js';
 
 export default tseslint.config(
@@ -209,5 +210,13 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     plugins: { repositories: { rules: { 'queries-in-repositories': repositoryQueriesRule } } },
     rules: { 'repositories/queries-in-repositories': 'error' },
+  },
+  // Inside domain/, layers (docs/architecture.md, "Domain layers"): foundation, entities, catalogue,
+  // holdings, processes; a domain loads only the layers below it and what its row allows.
+  {
+    files: ['domain/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'tollgate-domain': { rules: { 'domain-layers': domainLayersRule } } },
+    rules: { 'tollgate-domain/domain-layers': 'error' },
   },
 );

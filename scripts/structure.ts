@@ -172,6 +172,8 @@ function databaseCalls(source: ts.SourceFile, models: Set<string>): number {
 
 export type StructureFigures = {
   domainFolders: number;
+  /** Each domain folder's runtime imports of other domain folders. */
+  domainImports: Record<string, string[]>;
   largestCycle: string[];
   cycles: string[][];
   mutualPairs: [string, string][];
@@ -228,6 +230,7 @@ export function measureStructure(): StructureFigures {
   const sum = (record: Record<string, number>) => Object.values(record).reduce((total, n) => total + n, 0);
   return {
     domainFolders: domainFolders.size,
+    domainImports: Object.fromEntries([...graph].map(([from, targets]) => [from, [...targets].sort()])),
     largestCycle: found[0] ?? [],
     cycles: found,
     mutualPairs: mutualPairs.sort(),

@@ -5,7 +5,7 @@ import { authenticateAccessToken } from '../../domain/access-tokens/service.js';
 import { looksLikeAccessToken } from '../../domain/access-tokens/rules.js';
 import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
 import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
-import { authenticateCustomerSession } from '../../domain/customer-sessions/service.js';
+import { authenticateCustomerSession } from '../../domain/customer-portal/sign-in.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
 import { untrustedOriginMessage } from '../auth/origins.js';

@@ -11,7 +11,6 @@ import {
   createBenefit,
   deleteBenefit,
   findBenefitFor,
-  listBenefitGrants,
   listBenefits,
   updateBenefit,
 } from '../../domain/benefits/service.js';
@@ -19,6 +18,7 @@ import { benefitView } from '../../domain/benefits/views.js';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
+import { listBenefitGrants } from '../../domain/benefit-grants/requests.js';
 
 const common = { tag: 'benefits', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 

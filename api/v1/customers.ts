@@ -28,7 +28,7 @@ import { customerPaymentMethodSchema } from '../../domain/payment-methods/schema
 import { listCustomerPaymentMethods } from '../../domain/payment-methods/service.js';
 import type { Db } from '../../infra/db.js';
 import { streamCsv } from '../http/csv.js';
-import { getCustomerTimeline } from '../../domain/customers/timeline.js';
+import { getCustomerTimeline } from '../../domain/customer-timeline/service.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'customers', errors: ['NotPermitted', 'ResourceNotFound'] } as const;

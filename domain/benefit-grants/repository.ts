@@ -2,49 +2,8 @@ import type { Db, SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { jsonSelectList, returningList, revive, updateRow, type JsonRevivals } from '../../infra/sql.js';
 import { Prisma as PrismaNamespace } from '../../generated/prisma/client.js';
+import type { SubscriptionStatus } from '../products/schemas.js';
 import type { DesiredGrant, GrantDesire } from './rules.js';
-
-type Client = Db | Prisma.TransactionClient;
-
-/** These customers' benefits may have to change: the dispatcher will look (docs/benefits.md). */
-export async function markBenefitGrantsStale(tx: Client, customerIds: string[]): Promise<void> {
-  if (customerIds.length === 0) return;
-  await tx.benefitGrantSync.createMany({
-    data: [...new Set(customerIds)].map((customerId) => ({ customerId })),
-  });
-}
-
-/** The same, for the plain-SQL paths (the renewal step). */
-export async function markBenefitGrantsStaleSql(sql: SqlClient, customerIds: string[]): Promise<void> {
-  if (customerIds.length === 0) return;
-  await sql.query(`INSERT INTO benefit_grant_syncs (customer_id) SELECT unnest($1::uuid[])`, [
-    [...new Set(customerIds)],
-  ]);
-}
-
-/** Every customer holding a grant of this benefit (it was edited or deleted). */
-export async function markBenefitHoldersStale(tx: Client, benefitId: string): Promise<void> {
-  await tx.$executeRaw`INSERT INTO benefit_grant_syncs (customer_id)
-    SELECT DISTINCT customer_id FROM benefit_grants WHERE benefit_id = ${benefitId}::uuid`;
-}
-
-/**
- * Takes the oldest marks (up to `limit`) and every other mark of their customers, deleting them in
- * the caller's transaction: if it fails, they are there again.
- */
-export async function claimGrantSyncs(sql: SqlClient, limit: number): Promise<string[]> {
-  const { rows } = await sql.query<{ customerId: string }>(
-    `WITH picked AS (
-       SELECT DISTINCT customer_id FROM (
-         SELECT customer_id FROM benefit_grant_syncs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-       ) oldest
-     )
-     DELETE FROM benefit_grant_syncs s USING picked p WHERE s.customer_id = p.customer_id
-     RETURNING s.customer_id AS "customerId"`,
-    [limit],
-  );
-  return [...new Set(rows.map((row) => row.customerId))];
-}
 
 /** Serializes the dispatcher's rounds for these customers (two workers, one customer). */
 export async function lockCustomersForGrants(sql: SqlClient, customerIds: string[]): Promise<void> {
@@ -177,13 +136,6 @@ export async function requestGrantCycles(sql: SqlClient, subscriptionId: string,
   );
 }
 
-/** The benefit changed: its granted grants follow it, and their customers are looked at. */
-export async function requestGrantUpdates(tx: Client, benefitId: string): Promise<void> {
-  await tx.$executeRaw`UPDATE benefit_grants SET update_requested = true, modified_at = now()
-    WHERE benefit_id = ${benefitId}::uuid AND desired = 'granted'`;
-  await markBenefitHoldersStale(tx, benefitId);
-}
-
 /** Whether the customer holds this benefit through another grant (a second order, say). */
 export async function holdsThroughAnotherGrant(
   sql: SqlClient,
@@ -214,7 +166,7 @@ export async function propertiesOfOtherHeldGrants(
 
 /**
  * The customer chose the account a GitHub or Discord benefit goes to: its held grants that went
- * to another account follow it (an update step), and the customer is looked at again.
+ * to another account follow it (an update step); the caller marks the customer to be looked at again.
  */
 export async function requestGrantAccountMoves(
   tx: Prisma.TransactionClient,
@@ -225,7 +177,6 @@ export async function requestGrantAccountMoves(
     WHERE customer_id = ${pair.customerId}::uuid AND benefit_id = ${pair.benefitId}::uuid
       AND desired = 'granted' AND granted_at IS NOT NULL AND revoked_at IS NULL
       AND coalesce(properties->>'account_id', '') <> ${accountId}`;
-  await markBenefitGrantsStale(tx, [pair.customerId]);
 }
 
 export function listGrants(
@@ -315,6 +266,50 @@ export async function listCustomerGrantHistory(
        AND (g.granted_at IS NOT NULL OR g.revoked_at IS NOT NULL)
      ORDER BY COALESCE(g.revoked_at, g.granted_at) DESC LIMIT $3`,
     [organizationId, customerId, limit],
+  );
+  return rows;
+}
+
+// What customers bought, read (never written) for the grants they should hold: the orders, refunds
+// and subscriptions belong to the processes above, which mark their customers when they change.
+
+/** These customers' paid one-time orders: each entitles its buyer to the product's benefits. */
+export async function paidPurchasesOf(
+  sql: SqlClient,
+  customerIds: string[],
+): Promise<{ id: string; customerId: string; productId: string }[]> {
+  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
+    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM orders
+     WHERE customer_id = ANY($1::uuid[]) AND subscription_id IS NULL
+       AND status IN ('paid', 'partially_refunded', 'refunded')`,
+    [customerIds],
+  );
+  return rows;
+}
+
+/** Of these orders, those a succeeded refund took the benefits of. */
+export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClient, orderIds: string[]) {
+  if (orderIds.length === 0) return new Set<string>();
+  const rows = await db.refund.findMany({
+    where: { orderId: { in: orderIds }, status: 'succeeded', revokeBenefits: true },
+    select: { orderId: true },
+  });
+  return new Set(rows.map((row) => row.orderId));
+}
+
+/**
+ * These customers' subscriptions that hold their product's benefits: billable (past_due keeps
+ * them through dunning) and not ended.
+ */
+export async function benefitHoldingSubscriptionsOf(
+  sql: SqlClient,
+  customerIds: string[],
+  statuses: readonly SubscriptionStatus[],
+): Promise<{ id: string; customerId: string; productId: string }[]> {
+  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
+    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM subscriptions
+     WHERE customer_id = ANY($1::uuid[]) AND status = ANY($2::text[]) AND ended_at IS NULL`,
+    [customerIds, statuses],
   );
   return rows;
 }

@@ -2,13 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import {
   creditTakenBack,
   cycleCredits,
-  displayKeyOf,
   licenseKeyExpiresAt,
   licenseKeyFor,
   nextGrantStep,
   planGrants,
   type ExistingGrant,
 } from './rules.js';
+import { displayKeyOf } from '../license-keys/rules.js';
 
 const CUSTOMER = '00000000-0000-4000-8000-000000000001';
 const BENEFIT = '00000000-0000-4000-8000-0000000000b1';

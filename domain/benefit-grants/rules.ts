@@ -99,9 +99,6 @@ export function licenseKeyFor(prefix: string | null, uuid: string): string {
   return prefix ? `${prefix.toUpperCase()}-${body}` : body;
 }
 
-/** What lists show instead of the key: its last six characters. */
-export const displayKeyOf = (key: string) => `****-${key.slice(-6)}`;
-
 export type LicenseKeyExpiry = { ttl: number; timeframe: 'year' | 'month' | 'day' };
 
 /** Calendar arithmetic in UTC; a month from Jan 31 is the last day of February. */

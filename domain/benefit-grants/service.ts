@@ -10,13 +10,8 @@ import { recordCustomerStateChanged } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
 import { recordEvents } from '../events/repository.js';
 import type { WebhookEventType } from '../events/schemas.js';
-import { paidPurchasesOf } from '../orders/repository.js';
 import { benefitIdsOfProducts } from '../products/repository.js';
-import { ordersWithBenefitsRevoked } from '../refunds/repository.js';
-import { benefitHoldingSubscriptionsOf } from '../subscriptions/repository.js';
-import { BILLABLE_STATUSES } from '../subscriptions/schemas.js';
 import {
-  claimGrantSyncs,
   grantRowsOfCustomers,
   holdsThroughAnotherGrant,
   insertDesiredGrants,
@@ -30,14 +25,18 @@ import {
   updateGrantRow,
   type GrantPair,
   type GrantRecord,
+  paidPurchasesOf,
+  ordersWithBenefitsRevoked,
+  benefitHoldingSubscriptionsOf,
 } from './repository.js';
 import { nextGrantStep, planGrants, type DesiredGrant, type GrantStep } from './rules.js';
 import { benefitGrantSchema } from '../benefits/schemas.js';
-import { findTestClock } from '../test-clocks/repository.js';
 import { GrantWaitsForCustomer, STRATEGIES, type AccountAccess, type GrantProperties } from './strategies.js';
 import type { AccountPlatforms } from '../customer-accounts/platforms.js';
 import { findLinkedAccountSql } from '../customer-accounts/repository.js';
 import { currentAccessToken } from '../customer-accounts/service.js';
+import { claimGrantSyncs, clockTimeOfCustomer } from '../customers/repository.js';
+import { BILLABLE_STATUSES } from '../products/schemas.js';
 
 /** Customers one dispatcher round looks at: one transaction. */
 export const CUSTOMERS_PER_SYNC = 200;
@@ -135,10 +134,7 @@ export async function applyBenefitGrants(
         const benefit = await findBenefitOrThrow(prisma, pair.benefitId);
         const customer = await findCustomerOrThrow(prisma, pair.customerId);
         // A customer on a test clock lives in its time: their credits and keys are dated by it.
-        const clock = customer.testClockId
-          ? await findTestClock(prisma, customer.testClockId, [customer.organizationId])
-          : null;
-        const at = clock?.frozenTime ?? now;
+        const at = (await clockTimeOfCustomer(prisma, customer)) ?? now;
         const strategy = STRATEGIES[benefit.type as BenefitType];
         const accounts: AccountAccess = {
           platforms,

@@ -26,11 +26,11 @@ import {
 import type { LinkedAccount } from '../customer-accounts/repository.js';
 import { PLATFORM_NAMES } from '../customer-accounts/rules.js';
 import type { AccountPlatform, GithubPermission } from '../customer-accounts/schemas.js';
+import { displayKeyOf } from '../license-keys/rules.js';
 import type { GrantRecord } from './repository.js';
 import {
   creditTakenBack,
   cycleCredits,
-  displayKeyOf,
   licenseKeyExpiresAt,
   licenseKeyFor,
   type LicenseKeyExpiry,

@@ -55,3 +55,25 @@ export function findBenefitForOperators(db: Db, id: string) {
     select: { organizationId: true, organization: { select: { name: true } }, description: true, type: true },
   });
 }
+
+// A benefit's edit reaches the grants of it in the edit's transaction: they are asked to follow it,
+// and their customers are marked for the grant dispatcher (docs/benefits.md).
+
+/** Every customer holding a grant of this benefit (it was edited or deleted). */
+export async function markBenefitHoldersStale(
+  tx: Db | Prisma.TransactionClient,
+  benefitId: string,
+): Promise<void> {
+  await tx.$executeRaw`INSERT INTO benefit_grant_syncs (customer_id)
+    SELECT DISTINCT customer_id FROM benefit_grants WHERE benefit_id = ${benefitId}::uuid`;
+}
+
+/** The benefit changed: its granted grants follow it, and their customers are looked at. */
+export async function requestGrantUpdates(
+  tx: Db | Prisma.TransactionClient,
+  benefitId: string,
+): Promise<void> {
+  await tx.$executeRaw`UPDATE benefit_grants SET update_requested = true, modified_at = now()
+    WHERE benefit_id = ${benefitId}::uuid AND desired = 'granted'`;
+  await markBenefitHoldersStale(tx, benefitId);
+}

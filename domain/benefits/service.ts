@@ -13,20 +13,12 @@ import {
   listLiveBenefits,
   updateBenefitRow,
   type BenefitRow,
+  markBenefitHoldersStale,
+  requestGrantUpdates,
 } from './repository.js';
 import { storedProperties } from './rules.js';
-import type {
-  Benefit,
-  BenefitCreate,
-  BenefitGrant,
-  BenefitGrantListQuery,
-  BenefitListQuery,
-  BenefitType,
-  BenefitUpdate,
-} from './schemas.js';
+import type { Benefit, BenefitCreate, BenefitListQuery, BenefitType, BenefitUpdate } from './schemas.js';
 import { benefitView } from './views.js';
-import { listGrants, markBenefitHoldersStale, requestGrantUpdates } from '../benefit-grants/repository.js';
-import { grantView } from '../benefit-grants/service.js';
 
 /** What a benefit points at must be the organization's own: the credited meter, uploaded downloadables. */
 async function assertReferences(
@@ -151,18 +143,4 @@ export async function deleteBenefit(db: Db, caller: Caller, id: string): Promise
     // A deleted benefit is taken back from everyone who holds it.
     await markBenefitHoldersStale(tx, id);
   });
-}
-
-export async function listBenefitGrants(db: Db, caller: Caller, id: string, query: BenefitGrantListQuery) {
-  const benefit = await findBenefitFor(db, caller, id);
-  const where: Prisma.BenefitGrantWhereInput = { benefitId: benefit.id };
-  if (query.customer_id) where.customerId = { in: query.customer_id };
-  if (query.is_granted === true) Object.assign(where, { grantedAt: { not: null }, revokedAt: null });
-  if (query.is_granted === false) where.OR = [{ grantedAt: null }, { revokedAt: { not: null } }];
-  const [rows, total] = await listGrants(db, where, pageToSkipTake(query));
-  return paginated(
-    rows.map((row) => grantView(row, row.customer) as unknown as BenefitGrant),
-    total,
-    query,
-  );
 }

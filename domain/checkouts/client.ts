@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import { redeemDiscount } from '../discounts/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
-import { assertMayStartSubscription } from '../subscriptions/service.js';
+import { assertMayStartSubscription } from './subscription-limit.js';
 import { applyChanges, assertChangeable } from './changes.js';
 import {
   findCheckout,

@@ -2,8 +2,6 @@
 // workflow's activities: charge, then fulfil (customer + order) or record the failure; expire.
 
 import { keepPaymentMethod } from '../payment-methods/service.js';
-import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
-import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
@@ -15,7 +13,6 @@ import type {
   RefundResult,
 } from '../payments/processor.js';
 import { releaseDiscount } from '../discounts/repository.js';
-import { clockTimeOfCustomer } from '../test-clocks/repository.js';
 import { startSubscription } from '../subscriptions/service.js';
 import type { RecurringInterval } from '../subscriptions/rules.js';
 import {
@@ -28,6 +25,11 @@ import {
 import { savesCardWithoutCharge } from './rules.js';
 import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
+import {
+  markBenefitGrantsStale,
+  markCustomerMetersStale,
+  clockTimeOfCustomer,
+} from '../customers/repository.js';
 
 export type ChargeOutcome =
   /** The checkout moved on (another attempt, already paid, expired): nothing to do for this one. */

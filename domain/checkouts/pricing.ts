@@ -9,21 +9,21 @@ import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { InvalidInputError, type FieldIssue } from '../platform/errors.js';
 import type { TaxAddress, TaxCalculator } from '../tax/calculator.js';
 import { findProduct, findCurrentPriceOfProduct } from '../products/repository.js';
+import { selectCheckoutPrice } from '../products/rules.js';
 import {
   billingAddressIssues,
   checkoutPriceOf,
   checkoutSubtotals,
   customAmountIssue,
   customerBillingAddressFields,
-  discountApplicability,
   isBillingAddressRequired,
   minimumChargeIssue,
-  selectCheckoutPrice,
   withTax,
   type BillingAddressFields,
 } from './rules.js';
 import { customFieldView } from '../custom-fields/views.js';
 import { findDiscountOfOrganization } from '../discounts/repository.js';
+import { discountApplicability } from '../discounts/rules.js';
 
 type Client = Db | Prisma.TransactionClient;
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_PRICE_AMOUNT } from '../products/rules.js';
 import {
   billingAddressIssues,
   checkoutAmounts,
@@ -8,20 +7,22 @@ import {
   customAmountIssue,
   customerBillingAddressFields,
   defaultCustomAmount,
-  discountAmountFor,
-  discountApplicability,
   isBillingAddressRequired,
   isPriceDiscountable,
   minimumChargeAmount,
   minimumChargeIssue,
-  selectCheckoutPrice,
   withTax,
   withoutRefusedPrefills,
-  type CheckoutDiscount,
   type CheckoutPrice,
+} from './rules.js';
+import {
+  discountAmountFor,
+  discountApplicability,
+  type CheckoutDiscount,
   type DiscountContext,
   type DiscountRedemptionTerms,
-} from './rules.js';
+} from '../discounts/rules.js';
+import { MAX_PRICE_AMOUNT, selectCheckoutPrice } from '../products/rules.js';
 
 const free: CheckoutPrice = { amountType: 'free' };
 

@@ -9,16 +9,13 @@
 // `checkoutAmounts` does both when the tax amount is already known (a stored checkout).
 
 import { invalidSubdivisionMessage, normalizeAddressState } from '../addresses/rules.js';
-import type { DiscountTerms } from '../discounts/rules.js';
-import { applyBasisPoints, assertMinorUnits } from '../money/rules.js';
+import { discountAmountFor, type CheckoutDiscount } from '../discounts/rules.js';
+import { assertMinorUnits, DEFAULT_CURRENCY } from '../money/rules.js';
 import type { ProductPrice } from '../products/schemas.js';
 import { MAX_PRICE_AMOUNT } from '../products/rules.js';
 
 /** One 422 entry, as the /v1 error handler renders it (`{ detail: [{ loc, msg, type }] }`). */
 export type CheckoutIssue = { loc: (string | number)[]; msg: string; type: string };
-
-/** A free price has no currency of its own; Polar's checkouts then use USD. */
-export const DEFAULT_CURRENCY = 'usd';
 
 /**
  * The pay-what-you-want amount when the seller set neither a preset nor a non-zero minimum: $10,
@@ -109,15 +106,6 @@ export function checkoutPriceOf(price: StoredPrice): CheckoutPrice {
   }
 }
 
-/**
- * The price a checkout of this product charges: its static price (free, fixed or custom), which
- * decides the amount, as Polar picks it. Null when the product has only metered prices, which
- * cannot be bought through a checkout on their own.
- */
-export function selectCheckoutPrice<P extends { amountType: string }>(prices: readonly P[]): P | null {
-  return prices.find((price) => price.amountType !== 'metered_unit') ?? null;
-}
-
 export function checkoutCurrency(price: CheckoutPrice): string {
   return price.amountType === 'free' ? DEFAULT_CURRENCY : price.currency.toLowerCase();
 }
@@ -184,25 +172,6 @@ export function customAmountIssue(price: CheckoutPrice, requested: number): Chec
 }
 
 // ── Amounts ─────────────────────────────────────────────────────────────────────────────────────
-
-/** The value of a discount; `DiscountTerms` (domain/discounts) fits. */
-export type CheckoutDiscount = Pick<DiscountTerms, 'type' | 'amount' | 'currency' | 'basisPoints'>;
-
-/**
- * What a discount takes off `amount`. Percentages round half-up (`applyBasisPoints`); a fixed
- * discount is capped at the amount and takes nothing off an amount in another currency (Polar's
- * `is_applicable`; the service drops such a discount, this keeps money safe if it does not).
- */
-export function discountAmountFor(discount: CheckoutDiscount, amount: number, currency: string): number {
-  assertMinorUnits(amount, 'amount');
-  if (discount.type === 'percentage') {
-    if (discount.basisPoints === null) throw new RangeError('a percentage discount needs basis points');
-    return Math.min(applyBasisPoints(amount, discount.basisPoints), amount);
-  }
-  if (discount.amount === null) throw new RangeError('a fixed discount needs an amount');
-  if ((discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== currency.toLowerCase()) return 0;
-  return Math.min(discount.amount, amount);
-}
 
 export type CheckoutSubtotalsInput = {
   price: CheckoutPrice;
@@ -362,80 +331,6 @@ export function withoutRefusedPrefills(
     Object.entries(prefills.customFieldData).filter(([slug]) => !refusedSlugs.has(slug)),
   );
   return { amount, discountId, customFieldData };
-}
-
-// ── Discounts ───────────────────────────────────────────────────────────────────────────────────
-
-/** What decides whether a discount may be redeemed on a checkout now. */
-export type DiscountRedemptionTerms = {
-  type: DiscountTerms['type'];
-  /** Fixed discounts only: the currency of their amount. */
-  currency: string | null;
-  duration: DiscountTerms['duration'];
-  startsAt: Date | null;
-  endsAt: Date | null;
-  maxRedemptions: number | null;
-  /** The products it is restricted to; empty: every product of the organization. */
-  productIds: readonly string[];
-};
-
-export type DiscountContext = {
-  productId: string;
-  currency: string;
-  now: Date;
-  /** Redemptions so far; the redemption itself must still be a conditional update (DESIGN.md). */
-  redemptionsCount: number;
-  isRecurring?: boolean;
-};
-
-export type DiscountInapplicableReason =
-  'not_started' | 'ended' | 'exhausted' | 'other_product' | 'other_currency' | 'repeating_on_one_time';
-
-export type DiscountApplicability =
-  { isApplicable: true } | { isApplicable: false; reason: DiscountInapplicableReason; message: string };
-
-const INAPPLICABLE_MESSAGES: Record<DiscountInapplicableReason, string> = {
-  not_started: 'This discount is not valid yet.',
-  ended: 'This discount has expired.',
-  exhausted: 'This discount has been fully redeemed.',
-  other_product: 'This discount does not apply to this product.',
-  other_currency: 'This discount does not apply to this currency.',
-  repeating_on_one_time: 'A repeating discount applies only to subscriptions.',
-};
-
-/**
- * Whether the discount may be applied, with Polar's boundaries: valid from `starts_at` inclusive
- * until `ends_at` inclusive, redeemable while fewer than `max_redemptions` were made. Repeating
- * discounts count months of a subscription, so one-time products refuse them (Polar).
- */
-export function discountApplicability(
-  discount: DiscountRedemptionTerms,
-  context: DiscountContext,
-): DiscountApplicability {
-  const refuse = (reason: DiscountInapplicableReason): DiscountApplicability => ({
-    isApplicable: false,
-    reason,
-    message: INAPPLICABLE_MESSAGES[reason],
-  });
-  const now = context.now.getTime();
-  if (discount.startsAt && discount.startsAt.getTime() > now) return refuse('not_started');
-  if (discount.endsAt && discount.endsAt.getTime() < now) return refuse('ended');
-  if (discount.maxRedemptions !== null && context.redemptionsCount >= discount.maxRedemptions) {
-    return refuse('exhausted');
-  }
-  if (discount.productIds.length > 0 && !discount.productIds.includes(context.productId)) {
-    return refuse('other_product');
-  }
-  if (
-    discount.type === 'fixed' &&
-    (discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== context.currency.toLowerCase()
-  ) {
-    return refuse('other_currency');
-  }
-  if (discount.duration === 'repeating' && !(context.isRecurring ?? false)) {
-    return refuse('repeating_on_one_time');
-  }
-  return { isApplicable: true };
 }
 
 // ── Billing address ─────────────────────────────────────────────────────────────────────────────

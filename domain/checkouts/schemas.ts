@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { checkoutLinkProductSchema } from '../checkout-links/schemas.js';
-import { attachedCustomFieldSchema, customFieldSlugSchema } from '../custom-fields/schemas.js';
+import {
+  attachedCustomFieldSchema,
+  customFieldDataSchema,
+  customFieldSlugSchema,
+} from '../custom-fields/schemas.js';
 import { addressDraftSchema, addressSchema } from '../addresses/schemas.js';
 import { discountDurationSchema } from '../discounts/schemas.js';
 import { METADATA_STRING_MAX_LENGTH, metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
@@ -26,9 +30,6 @@ const datetime = z.iso.datetime({ offset: true });
 export const CHECKOUT_STATUSES = ['open', 'expired', 'confirmed', 'succeeded', 'failed'] as const;
 export const checkoutStatusSchema = z.enum(CHECKOUT_STATUSES);
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
-
-export const customFieldValueSchema = z.union([z.string(), z.number().int(), z.boolean()]).nullable();
-export const customFieldDataSchema = z.record(z.string(), customFieldValueSchema);
 
 export const checkoutProductSchema = checkoutLinkProductSchema.omit({ metadata: true });
 

@@ -5,6 +5,10 @@ import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js'
 
 // Polar's CustomField as @polar-sh/sdk@0.33.2 reads it; spec §3 Custom field.
 
+/** The values a buyer gave the custom fields, by slug: on a checkout, and the order and subscription it makes. */
+export const customFieldValueSchema = z.union([z.string(), z.number().int(), z.boolean()]).nullable();
+export const customFieldDataSchema = z.record(z.string(), customFieldValueSchema);
+
 export const CUSTOM_FIELD_TYPES = ['checkbox', 'date', 'number', 'select', 'text'] as const;
 export const customFieldTypeSchema = z.enum(CUSTOM_FIELD_TYPES);
 export type CustomFieldType = z.infer<typeof customFieldTypeSchema>;

@@ -2,14 +2,12 @@
 // the benefits of that platform are granted to it.
 
 import { transaction, type Db } from '../../infra/db.js';
-import { markBenefitGrantsStale, requestGrantAccountMoves } from '../benefit-grants/repository.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
-import { findLiveCustomer } from '../customers/repository.js';
+import { findLiveCustomer, markBenefitGrantsStale } from '../customers/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { OAuthRefusal, type AccountPlatforms, type OAuthProvider, type OAuthTokens } from './platforms.js';
 import {
   deleteLinkedAccount,
-  findLinkedAccount,
   linkedAccountsOf,
   lockLinkedAccount,
   saveAccountTokens,
@@ -22,7 +20,6 @@ import {
   linkCallbackUrl,
   needsRenewal,
   PLATFORM_NAMES,
-  PLATFORM_OF_BENEFIT_TYPE,
   signLinkState,
   verifyLinkState,
   withLinkError,
@@ -166,27 +163,4 @@ export async function unlinkAccount(
   if (!(await deleteLinkedAccount(db, customer.customerId, platform))) {
     throw new AppError('ResourceNotFound', `No ${PLATFORM_NAMES[platform]} account is linked.`);
   }
-}
-
-/**
- * The customer picks the account a GitHub or Discord grant goes to (the portal's grant PATCH): one
- * of their linked accounts. Grants that went to another move to it; a waiting one goes ahead.
- */
-export async function chooseGrantAccount(
-  db: Db,
-  grant: { customerId: string; benefitId: string; benefitType: string },
-  accountId: string,
-): Promise<void> {
-  const platform = PLATFORM_OF_BENEFIT_TYPE[grant.benefitType];
-  if (!platform) throw new Error(`${grant.benefitType} benefits are not granted to a linked account`);
-  const linked = await findLinkedAccount(db, grant.customerId, platform);
-  if (linked?.accountId !== accountId) {
-    throw new InvalidFieldError(
-      ['body', 'properties', 'account_id'],
-      `This is not a ${PLATFORM_NAMES[platform]} account you linked: connect it first.`,
-    );
-  }
-  await transaction(db, ({ prisma }) =>
-    requestGrantAccountMoves(prisma, { customerId: grant.customerId, benefitId: grant.benefitId }, accountId),
-  );
 }

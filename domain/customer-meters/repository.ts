@@ -7,40 +7,6 @@ import type { Aggregation, Filter } from '../meters/schemas.js';
 import { aggregateSql, filterSql, Parameters, valueSql } from '../usage/repository.js';
 import { SYSTEM_EVENT_NAMES } from '../usage/rules.js';
 
-type Client = Db | Prisma.TransactionClient;
-
-/** Marks customers' meters stale, in the transaction of the change that may have moved them. */
-export async function markCustomerMetersStale(tx: Client, customerIds: string[]): Promise<void> {
-  if (customerIds.length === 0) return;
-  await tx.customerMeterRefresh.createMany({ data: customerIds.map((customerId) => ({ customerId })) });
-}
-
-/** Every live customer of the organization: a meter was created or now counts differently. */
-export async function markOrganizationCustomerMetersStale(tx: Client, organizationId: string): Promise<void> {
-  await tx.$executeRaw`INSERT INTO customer_meter_refreshes (customer_id)
-    SELECT id FROM customers WHERE organization_id = ${organizationId}::uuid AND deleted_at IS NULL`;
-}
-
-/**
- * Takes the oldest marks (up to `limit`) and every other mark of the same customers, deleting
- * them in the caller's transaction: if it fails, they are there again. A mark committed after
- * this statement is left for the next round, and its events were committed with it, so a
- * recomputation in a later statement of the transaction sees every event of the marks it took.
- */
-export async function claimStaleCustomers(sql: SqlClient, limit: number): Promise<string[]> {
-  const { rows } = await sql.query<{ customerId: string }>(
-    `WITH picked AS (
-       SELECT DISTINCT customer_id FROM (
-         SELECT customer_id FROM customer_meter_refreshes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
-       ) oldest
-     )
-     DELETE FROM customer_meter_refreshes r USING picked p WHERE r.customer_id = p.customer_id
-     RETURNING r.customer_id AS "customerId"`,
-    [limit],
-  );
-  return [...new Set(rows.map((row) => row.customerId))].sort();
-}
-
 /** Two refreshes of one customer never interleave (a slower one would write older values last). */
 export async function lockCustomerMeters(sql: SqlClient, customerIds: string[]): Promise<void> {
   await sql.query(

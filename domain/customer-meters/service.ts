@@ -9,7 +9,6 @@ import { aggregationSchema, filterSchema } from '../meters/schemas.js';
 import { AppError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
-  claimStaleCustomers,
   findCustomerMeterRow,
   findLiveCustomersOf,
   findMetersOfOrganization,
@@ -29,6 +28,7 @@ import type { CustomerMeter, CustomerMeterListQuery } from './schemas.js';
 import type { CustomerCustomerMeterListQuery } from '../customer-portal/schemas.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
 import { customerMeterView } from './views.js';
+import { claimStaleCustomers } from '../customers/repository.js';
 
 /** Customers one round recomputes: one transaction, short enough not to hold the marks long. */
 export const CUSTOMERS_PER_REFRESH = 200;

@@ -11,7 +11,8 @@ import {
 } from '../benefit-grants/repository.js';
 import { grantView } from '../benefit-grants/service.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
-import { chooseGrantAccount, oauthAccountsOf } from '../customer-accounts/service.js';
+import { chooseGrantAccount } from '../benefit-grants/requests.js';
+import { oauthAccountsOf } from '../customer-accounts/service.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { organizationWire, type PortalContext } from './context.js';

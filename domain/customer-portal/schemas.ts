@@ -22,6 +22,7 @@ import {
   orderListQuerySchema,
   orderSchema,
   orderUpdateSchema,
+  orderSubscriptionSchema,
 } from '../orders/schemas.js';
 import { organizationSchema } from '../organizations/schemas.js';
 import {
@@ -36,7 +37,6 @@ import {
 import { productSchema } from '../products/schemas.js';
 import {
   CANCELLATION_REASONS,
-  orderSubscriptionSchema,
   subscriptionListQuerySchema,
   subscriptionMeterSchema,
   subscriptionSchema,

@@ -3,7 +3,6 @@ import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import { assertCanManage } from '../access/service.js';
 import { ORGANIZATION_MANAGERS } from '../access/rules.js';
-import { findPaidCheckoutBySessionTokenHash, forgetCheckoutSessionToken } from '../checkouts/repository.js';
 import type { CustomerSession, CustomerSessionCreate } from '../customer-portal/schemas.js';
 import { findCustomerFor } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
@@ -14,8 +13,6 @@ import { portalSignInCodeEmail } from '../emails/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import {
   countWrongSignInCode,
-  deleteCustomerSession,
-  findLiveCustomerSession,
   findUsableSignInCode,
   insertCustomerSession,
   insertSignInCode,
@@ -28,11 +25,9 @@ import {
   SIGN_IN_CODE_ATTEMPTS,
   SIGN_IN_CODE_TTL_MS,
   customerPortalUrl,
-  looksLikeCustomerSessionToken,
-  type CustomerCaller,
 } from './rules.js';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** A portal sign-in for one customer; the token is in the answer and nowhere else. */
 export async function createCustomerSession(
@@ -148,37 +143,4 @@ export async function verifyPortalSignInCode(
   if (!(await useSignInCode(db, pending.id, now))) throw wrong();
   const { token, row } = await openCustomerSession(db, customer);
   return { token, expires_at: row.expiresAt.toISOString() };
-}
-
-/**
- * The customer a portal token signs in: a customer session, or the token a paid checkout's
- * confirmation handed its buyer (valid one session's length after the payment). Null otherwise.
- */
-export async function authenticateCustomerSession(
-  db: Db,
-  token: string,
-  now = new Date(),
-): Promise<CustomerCaller | null> {
-  if (!looksLikeCustomerSessionToken(token)) return null;
-  const tokenHash = hashToken(token);
-  const session = await findLiveCustomerSession(db, tokenHash, now);
-  if (session) return { kind: 'customer_session', ...session, tokenHash };
-  const checkout = await findPaidCheckoutBySessionTokenHash(
-    db,
-    tokenHash,
-    new Date(now.getTime() - CUSTOMER_SESSION_TTL_MS),
-  );
-  if (!checkout?.customerId) return null;
-  return {
-    kind: 'customer_session',
-    customerId: checkout.customerId,
-    organizationId: checkout.organizationId,
-    tokenHash,
-  };
-}
-
-/** Signing out: the token stops working at once, whether a session's or a checkout's. */
-export async function endCustomerSession(db: Db, customer: CustomerCaller): Promise<void> {
-  await deleteCustomerSession(db, customer.tokenHash);
-  await forgetCheckoutSessionToken(db, customer.tokenHash);
 }

@@ -236,3 +236,87 @@ export function findCustomerForOperators(db: Db, id: string) {
     select: { organizationId: true, organization: { select: { name: true } }, email: true },
   });
 }
+
+// The marks that ask the meter refresher and the grant dispatcher to look at customers again
+// (`customer_meter_refreshes`, `benefit_grant_syncs`): written in the transaction of any change to
+// what a customer holds, by whichever domain makes it, and claimed by the refresher and the
+// dispatcher (docs/usage.md, docs/benefits.md).
+
+/** Marks customers' meters stale, in the transaction of the change that may have moved them. */
+export async function markCustomerMetersStale(tx: Client, customerIds: string[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await tx.customerMeterRefresh.createMany({ data: customerIds.map((customerId) => ({ customerId })) });
+}
+
+/** Every live customer of the organization: a meter was created or now counts differently. */
+export async function markOrganizationCustomerMetersStale(tx: Client, organizationId: string): Promise<void> {
+  await tx.$executeRaw`INSERT INTO customer_meter_refreshes (customer_id)
+    SELECT id FROM customers WHERE organization_id = ${organizationId}::uuid AND deleted_at IS NULL`;
+}
+
+/**
+ * Takes the oldest marks (up to `limit`) and every other mark of the same customers, deleting
+ * them in the caller's transaction: if it fails, they are there again. A mark committed after
+ * this statement is left for the next round, and its events were committed with it, so a
+ * recomputation in a later statement of the transaction sees every event of the marks it took.
+ */
+export async function claimStaleCustomers(sql: SqlClient, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ customerId: string }>(
+    `WITH picked AS (
+       SELECT DISTINCT customer_id FROM (
+         SELECT customer_id FROM customer_meter_refreshes ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+       ) oldest
+     )
+     DELETE FROM customer_meter_refreshes r USING picked p WHERE r.customer_id = p.customer_id
+     RETURNING r.customer_id AS "customerId"`,
+    [limit],
+  );
+  return [...new Set(rows.map((row) => row.customerId))].sort();
+}
+
+/** These customers' benefits may have to change: the dispatcher will look (docs/benefits.md). */
+export async function markBenefitGrantsStale(tx: Client, customerIds: string[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await tx.benefitGrantSync.createMany({
+    data: [...new Set(customerIds)].map((customerId) => ({ customerId })),
+  });
+}
+
+/** The same, for the plain-SQL paths (the renewal step). */
+export async function markBenefitGrantsStaleSql(sql: SqlClient, customerIds: string[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await sql.query(`INSERT INTO benefit_grant_syncs (customer_id) SELECT unnest($1::uuid[])`, [
+    [...new Set(customerIds)],
+  ]);
+}
+
+/**
+ * Takes the oldest marks (up to `limit`) and every other mark of their customers, deleting them in
+ * the caller's transaction: if it fails, they are there again.
+ */
+export async function claimGrantSyncs(sql: SqlClient, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ customerId: string }>(
+    `WITH picked AS (
+       SELECT DISTINCT customer_id FROM (
+         SELECT customer_id FROM benefit_grant_syncs ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED
+       ) oldest
+     )
+     DELETE FROM benefit_grant_syncs s USING picked p WHERE s.customer_id = p.customer_id
+     RETURNING s.customer_id AS "customerId"`,
+    [limit],
+  );
+  return [...new Set(rows.map((row) => row.customerId))];
+}
+
+/** The time a customer's purchases live in: their test clock's, else null (the wall clock). */
+export async function clockTimeOfCustomer(
+  db: Client,
+  customer: { testClockId: string | null },
+): Promise<Date | null> {
+  if (!customer.testClockId) return null;
+  const clock = await db.testClock.findUnique({
+    where: { id: customer.testClockId },
+    select: { frozenTime: true },
+  });
+  return clock?.frozenTime ?? null;
+}

@@ -2,8 +2,6 @@ import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
-import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
-import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { recordEvent } from '../events/repository.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
@@ -21,6 +19,8 @@ import {
   findLiveCustomerOfOrganization,
   customerHoldingsIn,
   findLiveCustomerWithHoldings,
+  markBenefitGrantsStale,
+  markCustomerMetersStale,
 } from './repository.js';
 import { purchaseCustomerChanges, purchaseTaxId, validateTaxId, type PurchaseDetails } from './rules.js';
 import {

@@ -1,6 +1,6 @@
 import { customerView } from '../customers/views.js';
 import type { LicenseKeyActivationRow, LicenseKeyRow } from './repository.js';
-import { displayKeyOf } from '../benefit-grants/rules.js';
+import { displayKeyOf } from './rules.js';
 import type { licenseKeyActivationBaseSchema, licenseKeySchema } from './schemas.js';
 import { type LicenseKey, type LicenseKeyStatus } from './schemas.js';
 import type { z } from 'zod';

@@ -13,10 +13,10 @@ import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import type { MeterCache } from './cache.js';
 import { findMeter, insertMeter, listMeters as queryMeters, updateMeter as saveMeter } from './repository.js';
-import { markOrganizationCustomerMetersStale } from '../customer-meters/repository.js';
 import { filterIssues } from './rules.js';
 import type { Filter, Meter, MeterCreate, MeterUpdate } from './schemas.js';
 import { meterView } from './views.js';
+import { markOrganizationCustomerMetersStale } from '../customers/repository.js';
 
 function assertValidFilter(filter: Filter) {
   const issues = filterIssues(filter);

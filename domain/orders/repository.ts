@@ -290,33 +290,6 @@ export function markCustomerPaymentRefunded(db: Client, id: string, message: str
   });
 }
 
-/** These customers' paid one-time orders: each entitles its buyer to the product's benefits. */
-export async function paidPurchasesOf(
-  sql: SqlClient,
-  customerIds: string[],
-): Promise<{ id: string; customerId: string; productId: string }[]> {
-  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
-    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM orders
-     WHERE customer_id = ANY($1::uuid[]) AND subscription_id IS NULL
-       AND status IN ('paid', 'partially_refunded', 'refunded')`,
-    [customerIds],
-  );
-  return rows;
-}
-
-/** Every customer who bought the product once (its benefits changed). */
-export async function purchaserIdsOfProduct(
-  tx: Prisma.TransactionClient,
-  productId: string,
-): Promise<string[]> {
-  const rows = await tx.order.findMany({
-    where: { productId, subscriptionId: null },
-    select: { customerId: true },
-    distinct: ['customerId'],
-  });
-  return rows.map((row) => row.customerId);
-}
-
 // What an order's timeline is assembled from (domain/orders/timeline.ts).
 
 export function listPaymentAttemptsOfOrder(db: Db, orderId: string) {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { orderSubscriptionSchema } from '../subscriptions/schemas.js';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
-import { customFieldDataSchema } from '../checkouts/schemas.js';
+import { customFieldDataSchema } from '../custom-fields/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
 import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import {
@@ -14,7 +13,12 @@ import {
   TEXT_MAX_LENGTH,
   textSchema,
 } from '../platform/schemas.js';
-import { productSchema } from '../products/schemas.js';
+import {
+  cancellationReasonSchema,
+  productSchema,
+  recurringIntervalSchema,
+  subscriptionStatusSchema,
+} from '../products/schemas.js';
 
 // Polar's Order as @polar-sh/sdk@0.33.2 reads it (spec §3 Order, §4 order status, billing reason).
 
@@ -53,6 +57,37 @@ export const orderProductSchema = productSchema.pick({
   is_archived: true,
   organization_id: true,
 });
+
+/**
+ * The subscription as an order shows it: its own fields, without the objects it points at. The
+ * subscriptions domain extends it into the whole Subscription (spec §3).
+ */
+export const orderSubscriptionSchema = z.object({
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  /** The fixed prices' total for one period after the discount, in minor units of `currency`. */
+  amount: z.number().int(),
+  currency: z.string(),
+  recurring_interval: recurringIntervalSchema,
+  status: subscriptionStatusSchema,
+  current_period_start: datetime,
+  current_period_end: datetime.nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: datetime.nullable(),
+  started_at: datetime.nullable(),
+  ends_at: datetime.nullable(),
+  ended_at: datetime.nullable(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  customer_cancellation_reason: cancellationReasonSchema.nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+  metadata: metadataSchema,
+  custom_field_data: customFieldDataSchema,
+});
+export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;
 
 export const orderSchema = z.object({
   id: z.uuid(),

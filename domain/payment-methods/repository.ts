@@ -53,6 +53,29 @@ export async function processorCustomerIdOfCards(db: Client, customerId: string,
 }
 
 /** A card the processor saved for a customer, as it is kept. */
+// Read only: a card saved for a customer goes to the processor customer and currency of their
+// plans, which the subscriptions domain writes.
+
+/** The processor customer of the customer's latest plan on this processor that has one. */
+export async function latestProcessorCustomerIdOf(db: Client, customerId: string, processor: string) {
+  const plan = await db.subscription.findFirst({
+    where: { customerId, paymentProcessor: processor, processorCustomerId: { not: null } },
+    orderBy: { createdAt: 'desc' },
+    select: { processorCustomerId: true },
+  });
+  return plan?.processorCustomerId ?? null;
+}
+
+/** The currency of the customer's latest plan that has not ended, if any. */
+export async function latestLivePlanCurrencyOf(db: Client, customerId: string) {
+  const plan = await db.subscription.findFirst({
+    where: { customerId, endedAt: null },
+    orderBy: { createdAt: 'desc' },
+    select: { currency: true },
+  });
+  return plan?.currency ?? null;
+}
+
 export type SavedCard = {
   organizationId: string;
   customerId: string;

@@ -12,12 +12,13 @@ import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
-import { latestLivePlanCurrencyOf, latestProcessorCustomerIdOf } from '../subscriptions/repository.js';
 import type { SubscriptionWorkflows } from '../subscriptions/service.js';
 import {
   billableSubscriptionsOn,
   findLivePaymentMethod,
   findPaymentMethod,
+  latestLivePlanCurrencyOf,
+  latestProcessorCustomerIdOf,
   listPaymentMethodRows,
   livePaymentMethodsOf,
   lockCustomerForPaymentMethods,

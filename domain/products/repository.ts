@@ -277,3 +277,32 @@ export function findLiveProductsOfOrganization(db: Client, organizationId: strin
     take: 100,
   });
 }
+
+// Who bought a product, read (never written) when its benefits change: the orders and subscriptions
+// belong to the processes above.
+
+/** Every customer who bought the product once (its benefits changed). */
+export async function purchaserIdsOfProduct(
+  tx: Prisma.TransactionClient,
+  productId: string,
+): Promise<string[]> {
+  const rows = await tx.order.findMany({
+    where: { productId, subscriptionId: null },
+    select: { customerId: true },
+    distinct: ['customerId'],
+  });
+  return rows.map((row) => row.customerId);
+}
+
+/** Every customer subscribed to the product, ended plans excepted (its benefits changed). */
+export async function subscriberIdsOfProduct(
+  tx: Prisma.TransactionClient,
+  productId: string,
+): Promise<string[]> {
+  const rows = await tx.subscription.findMany({
+    where: { productId, endedAt: null },
+    select: { customerId: true },
+    distinct: ['customerId'],
+  });
+  return rows.map((row) => row.customerId);
+}

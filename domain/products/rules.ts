@@ -99,3 +99,12 @@ export function priceSetIssues(
   }
   return issues;
 }
+
+/**
+ * The price a checkout of this product charges: its static price (free, fixed or custom), which
+ * decides the amount, as Polar picks it. Null when the product has only metered prices, which
+ * cannot be bought through a checkout on their own.
+ */
+export function selectCheckoutPrice<P extends { amountType: string }>(prices: readonly P[]): P | null {
+  return prices.find((price) => price.amountType !== 'metered_unit') ?? null;
+}

@@ -185,3 +185,35 @@ export const productSortFields = [
   'price_amount',
   '-price_amount',
 ] as const;
+
+// Subscriptions to a product: their statuses (Polar's, spec §4), read by the subscriptions domain
+// and by what reads subscriptions below it (customer state, benefit grants).
+
+export const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+] as const;
+export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/** `active=true` lists these, `active=false` the rest (Polar's groups). */
+export const ACTIVE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active'];
+/** Renewed at the end of each period and charged: the active group and past_due. */
+export const BILLABLE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+export const CANCELLATION_REASONS = [
+  'customer_service',
+  'low_quality',
+  'missing_features',
+  'switched_service',
+  'too_complex',
+  'too_expensive',
+  'unused',
+  'other',
+] as const;
+export const cancellationReasonSchema = z.enum(CANCELLATION_REASONS);

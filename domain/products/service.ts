@@ -31,6 +31,8 @@ import {
   updateProductRow,
   type ProductSort,
   findProductOwners,
+  purchaserIdsOfProduct,
+  subscriberIdsOfProduct,
 } from './repository.js';
 import { customPriceIssues, priceSetIssues, type AmountType, type PriceIssue } from './rules.js';
 import type {
@@ -43,9 +45,7 @@ import type {
 } from './schemas.js';
 import { priceView, productView } from './views.js';
 import { findSelectableBenefitIds } from '../benefits/repository.js';
-import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
-import { purchaserIdsOfProduct } from '../orders/repository.js';
-import { subscriberIdsOfProduct } from '../subscriptions/repository.js';
+import { markBenefitGrantsStale } from '../customers/repository.js';
 
 export type ProductsContext = { db: Db; publicUrl: string };
 

@@ -70,16 +70,6 @@ export function findPendingRefunds(db: Db, before: Date, limit: number) {
   });
 }
 
-/** Of these orders, those a succeeded refund took the benefits of. */
-export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClient, orderIds: string[]) {
-  if (orderIds.length === 0) return new Set<string>();
-  const rows = await db.refund.findMany({
-    where: { orderId: { in: orderIds }, status: 'succeeded', revokeBenefits: true },
-    select: { orderId: true },
-  });
-  return new Set(rows.map((row) => row.orderId));
-}
-
 /** What the start of a refund's workflow tells operators (temporal/entity-directory.ts). */
 export function findRefundForOperators(db: Db, id: string) {
   return db.refund.findUnique({

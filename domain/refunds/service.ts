@@ -5,7 +5,6 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationsToList } from '../access/service.js';
 import { recordEvent } from '../events/repository.js';
 import { findOrder, lockOrder } from '../orders/repository.js';
-import { markBenefitGrantsStale } from '../benefit-grants/repository.js';
 import { applySucceededRefund, findOrderFor } from '../orders/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
@@ -28,6 +27,7 @@ import {
 } from './rules.js';
 import type { Refund, RefundCreate, RefundListQuery } from './schemas.js';
 import { refundView } from './views.js';
+import { markBenefitGrantsStale } from '../customers/repository.js';
 
 /** What refunds ask of their `refund:<id>` workflows; temporal/refunds.ts implements it. */
 export type RefundWorkflows = {

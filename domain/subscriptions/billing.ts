@@ -3,10 +3,13 @@
 // unpaid order, settle the charge (paid, or dunning), and tell the customer a charge failed.
 import type { Prisma } from '../../generated/prisma/client.js';
 import { transaction, type Db, type Tx } from '../../infra/db.js';
-import { markBenefitGrantsStaleSql, requestGrantCycles } from '../benefit-grants/repository.js';
-import { markCustomerMetersStale } from '../customer-meters/repository.js';
+import { requestGrantCycles } from '../benefit-grants/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
-import { findLiveCustomer } from '../customers/repository.js';
+import {
+  findLiveCustomer,
+  markBenefitGrantsStaleSql,
+  markCustomerMetersStale,
+} from '../customers/repository.js';
 import { recordEvents } from '../events/repository.js';
 import type { WebhookEventType } from '../events/schemas.js';
 import type { Mailer } from '../emails/mailer.js';

@@ -3,12 +3,12 @@
 // period's ledger (rules.ts `changePlan`), so no switch is free and no credit is lost. `invoice`
 // bills the difference now (a `subscription_update` order the workflow charges); `prorate` leaves
 // the lines for the next renewal. A change of interval restarts the period now.
-import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import { discountAmountFor, discountApplicability, selectCheckoutPrice } from '../checkouts/rules.js';
+import { discountAmountFor, discountApplicability } from '../discounts/rules.js';
+import { selectCheckoutPrice } from '../products/rules.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
-import { findLiveCustomer } from '../customers/repository.js';
+import { findLiveCustomer, markCustomerMetersStale } from '../customers/repository.js';
 import type { BenefitType } from '../benefits/schemas.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { createSubscriptionOrder } from '../orders/service.js';

@@ -42,26 +42,6 @@ export function findSubscription(db: Client, id: string) {
   return db.subscription.findUnique({ where: { id }, include: subscriptionInclude });
 }
 
-/** The processor customer of the customer's latest plan on this processor that has one. */
-export async function latestProcessorCustomerIdOf(db: Client, customerId: string, processor: string) {
-  const plan = await db.subscription.findFirst({
-    where: { customerId, paymentProcessor: processor, processorCustomerId: { not: null } },
-    orderBy: { createdAt: 'desc' },
-    select: { processorCustomerId: true },
-  });
-  return plan?.processorCustomerId ?? null;
-}
-
-/** The currency of the customer's latest plan that has not ended, if any. */
-export async function latestLivePlanCurrencyOf(db: Client, customerId: string) {
-  const plan = await db.subscription.findFirst({
-    where: { customerId, endedAt: null },
-    orderBy: { createdAt: 'desc' },
-    select: { currency: true },
-  });
-  return plan?.currency ?? null;
-}
-
 export function findSubscriptionOfCheckout(db: Client, checkoutId: string) {
   return db.subscription.findUnique({ where: { checkoutId }, include: subscriptionInclude });
 }
@@ -412,36 +392,6 @@ export async function findSubscriptionWorkflowRow(
     [id],
   );
   return rows[0] ?? null;
-}
-
-/**
- * These customers' subscriptions that hold their product's benefits: billable (past_due keeps
- * them through dunning) and not ended.
- */
-export async function benefitHoldingSubscriptionsOf(
-  sql: SqlClient,
-  customerIds: string[],
-  statuses: readonly SubscriptionStatus[],
-): Promise<{ id: string; customerId: string; productId: string }[]> {
-  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
-    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM subscriptions
-     WHERE customer_id = ANY($1::uuid[]) AND status = ANY($2::text[]) AND ended_at IS NULL`,
-    [customerIds, statuses],
-  );
-  return rows;
-}
-
-/** Every customer subscribed to the product, ended plans excepted (its benefits changed). */
-export async function subscriberIdsOfProduct(
-  tx: Prisma.TransactionClient,
-  productId: string,
-): Promise<string[]> {
-  const rows = await tx.subscription.findMany({
-    where: { productId, endedAt: null },
-    select: { customerId: true },
-    distinct: ['customerId'],
-  });
-  return rows.map((row) => row.customerId);
 }
 
 /** What the start of a subscription's workflow tells operators (temporal/entity-directory.ts). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { Subscription$inboundSchema } from '@polar-sh/sdk/models/components/subscription.js';
 import { SubscriptionUpdate$outboundSchema } from '@polar-sh/sdk/models/components/subscriptionupdate.js';
+import { z } from 'zod';
+import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { subscriptionListQuerySchema, subscriptionSchema, subscriptionUpdateSchema } from './schemas.js';
 import { invalidInputFromZod } from '../platform/errors.js';
 
@@ -166,6 +168,49 @@ describe('the Subscription wire shape', () => {
     expect(subscriptionSchema.safeParse({ ...wire, customer_cancellation_reason: 'bored' }).success).toBe(
       false,
     );
+  });
+});
+
+// The order's subscription lives with orders (below subscriptions, docs/architecture.md "Domain
+// layers"); the Subscription extends it. Both keep the fields, and the order of the fields, they had.
+describe('the Subscription and the order’s subscription', () => {
+  const pointed = {
+    customer: true,
+    product: true,
+    discount: true,
+    prices: true,
+    meters: true,
+    price_schedule: true,
+  } as const;
+
+  it('write the same fields in the same order', () => {
+    const own = Object.keys(orderSubscriptionSchema.shape);
+    expect(own).toEqual([
+      'created_at',
+      'modified_at',
+      'id',
+      'amount',
+      'currency',
+      'recurring_interval',
+      'status',
+      'current_period_start',
+      'current_period_end',
+      'cancel_at_period_end',
+      'canceled_at',
+      'started_at',
+      'ends_at',
+      'ended_at',
+      'customer_id',
+      'product_id',
+      'discount_id',
+      'checkout_id',
+      'customer_cancellation_reason',
+      'customer_cancellation_comment',
+      'metadata',
+      'custom_field_data',
+    ]);
+    expect(Object.keys(subscriptionSchema.shape)).toEqual([...own, ...Object.keys(pointed)]);
+    expect(z.toJSONSchema(orderSubscriptionSchema)).toEqual(z.toJSONSchema(subscriptionSchema.omit(pointed)));
   });
 });
 

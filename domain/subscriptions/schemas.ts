@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { benefitTypeSchema } from '../benefits/schemas.js';
-import { customFieldDataSchema } from '../checkouts/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
 import { meterSchema } from '../meters/schemas.js';
-import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
+import { metadataQuerySchema } from '../metadata/schemas.js';
+import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { prorationBehaviorSchema } from '../organizations/schemas.js';
 import {
   listResourceSchema,
@@ -13,41 +13,29 @@ import {
   sortingSchema,
   textSchema,
 } from '../platform/schemas.js';
-import { productPriceSchema, productSchema, recurringIntervalSchema } from '../products/schemas.js';
+import {
+  cancellationReasonSchema,
+  productPriceSchema,
+  productSchema,
+  recurringIntervalSchema,
+} from '../products/schemas.js';
 
 // Polar's Subscription as @polar-sh/sdk@0.33.2 reads it (spec §3 Subscription, §4 statuses), and
 // the bodies of PATCH /v1/subscriptions/{id}, matched by shape as Polar matches them.
 
 const datetime = z.iso.datetime({ offset: true });
 
-export const SUBSCRIPTION_STATUSES = [
-  'incomplete',
-  'incomplete_expired',
-  'trialing',
-  'active',
-  'past_due',
-  'canceled',
-  'unpaid',
-] as const;
-export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
-export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
-
-/** `active=true` lists these, `active=false` the rest (Polar's groups). */
-export const ACTIVE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active'];
-/** Renewed at the end of each period and charged: the active group and past_due. */
-export const BILLABLE_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
-
-export const CANCELLATION_REASONS = [
-  'customer_service',
-  'low_quality',
-  'missing_features',
-  'switched_service',
-  'too_complex',
-  'too_expensive',
-  'unused',
-  'other',
-] as const;
-export const cancellationReasonSchema = z.enum(CANCELLATION_REASONS);
+// The statuses live with the products subscribed to, so that customer state and benefit grants,
+// below this domain, read them too.
+export {
+  ACTIVE_STATUSES,
+  BILLABLE_STATUSES,
+  CANCELLATION_REASONS,
+  cancellationReasonSchema,
+  SUBSCRIPTION_STATUSES,
+  subscriptionStatusSchema,
+  type SubscriptionStatus,
+} from '../products/schemas.js';
 
 export const subscriptionMeterSchema = z.object({
   created_at: datetime,
@@ -69,30 +57,7 @@ export const pricePhaseSchema = z.object({
 });
 export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
 
-export const subscriptionSchema = z.object({
-  created_at: datetime,
-  modified_at: datetime.nullable(),
-  id: z.uuid(),
-  /** The fixed prices' total for one period after the discount, in minor units of `currency`. */
-  amount: z.number().int(),
-  currency: z.string(),
-  recurring_interval: recurringIntervalSchema,
-  status: subscriptionStatusSchema,
-  current_period_start: datetime,
-  current_period_end: datetime.nullable(),
-  cancel_at_period_end: z.boolean(),
-  canceled_at: datetime.nullable(),
-  started_at: datetime.nullable(),
-  ends_at: datetime.nullable(),
-  ended_at: datetime.nullable(),
-  customer_id: z.uuid(),
-  product_id: z.uuid(),
-  discount_id: z.uuid().nullable(),
-  checkout_id: z.uuid().nullable(),
-  customer_cancellation_reason: cancellationReasonSchema.nullable(),
-  customer_cancellation_comment: z.string().nullable(),
-  metadata: metadataSchema,
-  custom_field_data: customFieldDataSchema,
+export const subscriptionSchema = orderSubscriptionSchema.extend({
   customer: customerSchema,
   product: productSchema,
   discount: discountSchema.omit({ products: true }).nullable(),
@@ -105,17 +70,6 @@ export const subscriptionSchema = z.object({
   }),
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
-
-/** The subscription as an order shows it: its own fields, without the objects it points at. */
-export const orderSubscriptionSchema = subscriptionSchema.omit({
-  customer: true,
-  product: true,
-  discount: true,
-  prices: true,
-  meters: true,
-  price_schedule: true,
-});
-export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;
 
 /** An `active_subscriptions` entry of customer state (only the `active` status is listed there). */
 export const customerStateSubscriptionSchema = subscriptionSchema

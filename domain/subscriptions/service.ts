@@ -1,11 +1,9 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
 import { transaction, type Db } from '../../infra/db.js';
-import { hasPlanCheckoutInPayment, lockBuyer } from '../checkouts/repository.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
-import { findPurchasingCustomer } from '../customers/service.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
@@ -24,7 +22,6 @@ import {
   findBillableSubscriptionIds,
   findSubscription,
   findSubscriptionIdsBehindTheirClock,
-  hasSubscriptionWithStatus,
   insertSubscription,
   listSubscriptionRows,
   lockSubscription,
@@ -52,48 +49,6 @@ import {
   type SubscriptionUpdate,
 } from './schemas.js';
 import { SUBSCRIPTION_EXPORT_COLUMNS, subscriptionExportRow, subscriptionView } from './views.js';
-
-/**
- * The organization's `allow_multiple_subscriptions=false` stops a buyer who already pays for a plan
- * (active or past due) from buying a second one; checked when they confirm, before any charge.
- */
-export async function assertMayStartSubscription(
-  tx: Prisma.TransactionClient,
-  buyer: {
-    organizationId: string;
-    allowMultipleSubscriptions: boolean;
-    checkoutId: string;
-    customerId: string | null;
-    externalId: string | null;
-    email: string;
-  },
-): Promise<void> {
-  if (buyer.allowMultipleSubscriptions) return;
-  // Two checkouts of one buyer confirmed at the same instant would each see no plan yet: the
-  // second waits for the first's commit, then sees it confirmed.
-  await lockBuyer(tx, buyer.organizationId, buyer.email);
-  const customer = await findPurchasingCustomer(tx, buyer);
-  const billable =
-    customer !== null &&
-    (await hasSubscriptionWithStatus(tx, {
-      organizationId: buyer.organizationId,
-      customerId: customer.id,
-      statuses: BILLABLE_STATUSES,
-    }));
-  if (billable) throw new AppError('AlreadyActiveSubscriptionError');
-  const paying = await hasPlanCheckoutInPayment(tx, {
-    organizationId: buyer.organizationId,
-    email: buyer.email,
-    customerId: customer?.id ?? buyer.customerId,
-    exceptCheckoutId: buyer.checkoutId,
-  });
-  if (paying) {
-    throw new AppError(
-      'AlreadyActiveSubscriptionError',
-      'A payment for another plan of yours is under way; you can have only one active subscription here.',
-    );
-  }
-}
 
 export type NewSubscription = {
   organizationId: string;

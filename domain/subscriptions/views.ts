@@ -1,12 +1,12 @@
 import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
-import { readMetadata } from '../metadata/rules.js';
 import { priceView, productView } from '../products/views.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { meterView } from '../meters/views.js';
 import type { SubscriptionRecord, SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { decimalAmount } from '../invoices/rules.js';
 import { taxOfItems } from '../orders/rules.js';
+import { subscriptionOwnFields } from '../orders/views.js';
 import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
 import { renewalMakesOrder, type RecurringInterval } from './rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
@@ -20,10 +20,8 @@ import {
   type UpcomingInvoiceMeter,
   type SubscriptionStatus,
   customerStateSubscriptionSchema,
-  orderSubscriptionSchema,
   subscriptionSchema,
   type CustomerStateSubscription,
-  type OrderSubscription,
   type PricePhaseWire,
   type Subscription,
 } from './schemas.js';
@@ -53,34 +51,6 @@ export function subscriptionExportRow(row: SubscriptionRow): (string | boolean)[
     row.currency.toUpperCase(),
     row.recurringInterval,
   ];
-}
-
-function ownFields(row: SubscriptionRecord) {
-  return {
-    created_at: row.createdAt.toISOString(),
-    modified_at: iso(row.modifiedAt),
-    id: row.id,
-    amount: row.amount,
-    currency: row.currency,
-    recurring_interval: row.recurringInterval,
-    status: row.status,
-    current_period_start: row.currentPeriodStart.toISOString(),
-    // An ended subscription has no next period.
-    current_period_end: row.endedAt ? null : row.currentPeriodEnd.toISOString(),
-    cancel_at_period_end: row.cancelAtPeriodEnd,
-    canceled_at: iso(row.canceledAt),
-    started_at: iso(row.startedAt),
-    ends_at: iso(row.endsAt),
-    ended_at: iso(row.endedAt),
-    customer_id: row.customerId,
-    product_id: row.productId,
-    discount_id: row.discountId,
-    checkout_id: row.checkoutId,
-    customer_cancellation_reason: row.customerCancellationReason,
-    customer_cancellation_comment: row.customerCancellationComment,
-    metadata: readMetadata(row.metadata),
-    custom_field_data: row.customFieldData,
-  };
 }
 
 type PricedRow = Pick<
@@ -147,7 +117,7 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
   const discount =
     row.discount && !row.discount.deletedAt ? discountView({ ...row.discount, products: [] }) : null;
   return subscriptionSchema.parse({
-    ...ownFields(row),
+    ...subscriptionOwnFields(row),
     discount_id: discount ? row.discountId : null,
     customer: customerView(row.customer),
     product: productView(row.product, publicUrl),
@@ -171,14 +141,10 @@ function subscriptionMeterFields(row: SubscriptionMeterRecord) {
   };
 }
 
-export function orderSubscriptionView(row: SubscriptionRecord): OrderSubscription {
-  return orderSubscriptionSchema.parse(ownFields(row));
-}
-
 export function customerStateSubscriptionView(
   row: SubscriptionRecord & { meters: SubscriptionMeterRecord[] },
 ): CustomerStateSubscription {
-  const own = ownFields(row);
+  const own = subscriptionOwnFields(row);
   return customerStateSubscriptionSchema.parse({
     ...own,
     status: 'active',

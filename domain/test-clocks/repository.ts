@@ -78,16 +78,3 @@ export async function hasRunningSubscriptions(db: Client, testClockId: string): 
   });
   return row !== null;
 }
-
-/** The time a customer's purchases live in: their test clock's, else null (the wall clock). */
-export async function clockTimeOfCustomer(
-  db: Client,
-  customer: { testClockId: string | null },
-): Promise<Date | null> {
-  if (!customer.testClockId) return null;
-  const clock = await db.testClock.findUnique({
-    where: { id: customer.testClockId },
-    select: { frozenTime: true },
-  });
-  return clock?.frozenTime ?? null;
-}

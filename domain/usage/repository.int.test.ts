@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createOrganization } from '../../test/factories.js';
-import { markCustomerMetersStale } from '../customer-meters/repository.js';
 import { refreshStaleCustomerMeters } from '../customer-meters/service.js';
 import type { Aggregation, Filter, FilterClause } from '../meters/schemas.js';
 import { insertEvents, listEventRows, meterQuantityRows, type NewEvent } from './repository.js';
 import { eventMatches, SYSTEM_EVENT_NAMES } from './rules.js';
 import type { TimeInterval } from './schemas.js';
+import { markCustomerMetersStale } from '../customers/repository.js';
 
 let database: TestDatabase;
 let organizationId: string;

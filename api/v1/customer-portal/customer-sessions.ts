@@ -12,9 +12,9 @@ import {
   portalSignInSchema,
   portalSignInVerifySchema,
 } from '../../../domain/customer-sessions/schemas.js';
+import { endCustomerSession } from '../../../domain/customer-portal/sign-in.js';
 import {
   createCustomerSession,
-  endCustomerSession,
   requestPortalSignInCode,
   verifyPortalSignInCode,
 } from '../../../domain/customer-sessions/service.js';

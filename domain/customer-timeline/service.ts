@@ -9,8 +9,12 @@ import { listCustomerGrantHistory } from '../benefit-grants/repository.js';
 import { listCustomerOrderHistory } from '../orders/repository.js';
 import { listCustomerRefundHistory } from '../refunds/repository.js';
 import { listCustomerSubscriptionHistory, type ProductSpell } from '../subscriptions/repository.js';
-import { customerTimelineSchema, type CustomerTimeline, type CustomerTimelineEntry } from './schemas.js';
-import { findCustomerFor } from './service.js';
+import {
+  customerTimelineSchema,
+  type CustomerTimeline,
+  type CustomerTimelineEntry,
+} from '../customers/schemas.js';
+import { findCustomerFor } from '../customers/service.js';
 
 /** Enough for the page to tell the story; older history is in the order and subscription lists. */
 export const CUSTOMER_TIMELINE_LIMIT = 100;

@@ -1,0 +1,44 @@
+// Who a portal token signs in: a customer session, or the token a paid checkout's confirmation
+// handed its buyer. Above both: the sessions are below the orders and checkouts that open them.
+import type { Db } from '../../infra/db.js';
+import { findPaidCheckoutBySessionTokenHash, forgetCheckoutSessionToken } from '../checkouts/repository.js';
+import { deleteCustomerSession, findLiveCustomerSession } from '../customer-sessions/repository.js';
+import {
+  CUSTOMER_SESSION_TTL_MS,
+  looksLikeCustomerSessionToken,
+  type CustomerCaller,
+} from '../customer-sessions/rules.js';
+import { hashToken } from '../customer-sessions/service.js';
+
+/**
+ * The customer a portal token signs in: a customer session, or the token a paid checkout's
+ * confirmation handed its buyer (valid one session's length after the payment). Null otherwise.
+ */
+export async function authenticateCustomerSession(
+  db: Db,
+  token: string,
+  now = new Date(),
+): Promise<CustomerCaller | null> {
+  if (!looksLikeCustomerSessionToken(token)) return null;
+  const tokenHash = hashToken(token);
+  const session = await findLiveCustomerSession(db, tokenHash, now);
+  if (session) return { kind: 'customer_session', ...session, tokenHash };
+  const checkout = await findPaidCheckoutBySessionTokenHash(
+    db,
+    tokenHash,
+    new Date(now.getTime() - CUSTOMER_SESSION_TTL_MS),
+  );
+  if (!checkout?.customerId) return null;
+  return {
+    kind: 'customer_session',
+    customerId: checkout.customerId,
+    organizationId: checkout.organizationId,
+    tokenHash,
+  };
+}
+
+/** Signing out: the token stops working at once, whether a session's or a checkout's. */
+export async function endCustomerSession(db: Db, customer: CustomerCaller): Promise<void> {
+  await deleteCustomerSession(db, customer.tokenHash);
+  await forgetCheckoutSessionToken(db, customer.tokenHash);
+}
