@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { MAX_PRICE_AMOUNT } from '../products/rules.js';
+import {
+  discountApplicability,
+  type DiscountContext,
+  type DiscountRedemptionTerms,
+} from '../discounts/rules.js';
+import { defaultCustomAmount } from '../prices/custom.js';
+import { discountAmountFor } from '../prices/discount.js';
+import { MAX_PRICE_AMOUNT, minimumChargeAmount } from '../prices/limits.js';
+import type { CheckoutPrice } from '../prices/registry.js';
 import {
   billingAddressIssues,
   checkoutAmounts,
@@ -7,20 +15,13 @@ import {
   checkoutSubtotals,
   customAmountIssue,
   customerBillingAddressFields,
-  defaultCustomAmount,
-  discountAmountFor,
-  discountApplicability,
   isBillingAddressRequired,
   isPriceDiscountable,
-  minimumChargeAmount,
   minimumChargeIssue,
   selectCheckoutPrice,
   withTax,
   withoutRefusedPrefills,
   type CheckoutDiscount,
-  type CheckoutPrice,
-  type DiscountContext,
-  type DiscountRedemptionTerms,
 } from './rules.js';
 
 const free: CheckoutPrice = { amountType: 'free' };

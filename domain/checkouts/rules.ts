@@ -9,104 +9,23 @@
 // `checkoutAmounts` does both when the tax amount is already known (a stored checkout).
 
 import { invalidSubdivisionMessage, normalizeAddressState } from '../addresses/rules.js';
-import type { DiscountTerms } from '../discounts/rules.js';
-import { applyBasisPoints, assertMinorUnits } from '../money/rules.js';
-import type { ProductPrice } from '../products/schemas.js';
-import { MAX_PRICE_AMOUNT } from '../products/rules.js';
+import { assertMinorUnits } from '../money/rules.js';
+import { discountAmountFor, type PriceDiscount } from '../prices/discount.js';
+import { minimumChargeAmount } from '../prices/limits.js';
+import { priceBilledInAdvance, priceType, type CheckoutPrice } from '../prices/registry.js';
+import type { ChargeIssue, StoredPrice } from '../prices/strategy.js';
 
 /** One 422 entry, as the /v1 error handler renders it (`{ detail: [{ loc, msg, type }] }`). */
-export type CheckoutIssue = { loc: (string | number)[]; msg: string; type: string };
-
-/** A free price has no currency of its own; Polar's checkouts then use USD. */
-export const DEFAULT_CURRENCY = 'usd';
-
-/**
- * The pay-what-you-want amount when the seller set neither a preset nor a non-zero minimum: $10,
- * Polar's `CUSTOM_PRICE_PRESET_FALLBACK`.
- */
-export const CUSTOM_AMOUNT_FALLBACK = 1000;
-
-/**
- * Stripe's smallest charge per presentment currency, in minor units ("Minimum and maximum charge
- * amounts", stripe.com/docs/currencies). Zero-decimal currencies (jpy) are already whole units.
- * A currency not listed falls back to USD's 50: Stripe's rule for the rest is "the equivalent of
- * $0.50", which a pure function cannot convert, and the catalog sells only USD today.
- */
-const MINIMUM_CHARGE_AMOUNTS: Readonly<Record<string, number>> = {
-  usd: 50,
-  aed: 200,
-  aud: 50,
-  bgn: 100,
-  brl: 50,
-  cad: 50,
-  chf: 50,
-  czk: 1500,
-  dkk: 250,
-  eur: 50,
-  gbp: 30,
-  hkd: 400,
-  huf: 17500,
-  inr: 50,
-  jpy: 50,
-  mxn: 1000,
-  myr: 200,
-  nok: 300,
-  nzd: 50,
-  pln: 200,
-  ron: 200,
-  sek: 300,
-  sgd: 50,
-  thb: 1000,
-};
-
-export function minimumChargeAmount(currency: string): number {
-  return MINIMUM_CHARGE_AMOUNTS[currency.toLowerCase()] ?? 50;
-}
+export type CheckoutIssue = ChargeIssue;
 
 // ── Prices ──────────────────────────────────────────────────────────────────────────────────────
-
-/** The part of a price that decides what a checkout costs. */
-export type CheckoutPrice =
-  | { amountType: 'free' }
-  | { amountType: 'fixed'; currency: string; priceAmount: number }
-  | {
-      amountType: 'custom';
-      currency: string;
-      minimumAmount: number | null;
-      maximumAmount: number | null;
-      presetAmount: number | null;
-    }
-  /** Usage is billed at the end of a period: a checkout cannot charge for it on its own. */
-  | { amountType: 'metered_unit'; currency: string };
+// What each price type charges is its own (domain/prices/); a checkout asks it.
 
 /** A price as stored (the product's price row): what `checkoutPriceOf` reads. */
-export type StoredPrice = {
-  amountType: string;
-  priceCurrency: string | null;
-  priceAmount: number | null;
-  minimumAmount: number | null;
-  maximumAmount: number | null;
-  presetAmount: number | null;
-};
+export type { StoredPrice };
 
 export function checkoutPriceOf(price: StoredPrice): CheckoutPrice {
-  const currency = price.priceCurrency ?? DEFAULT_CURRENCY;
-  switch (price.amountType as ProductPrice['amount_type']) {
-    case 'free':
-      return { amountType: 'free' };
-    case 'fixed':
-      return { amountType: 'fixed', currency, priceAmount: price.priceAmount ?? 0 };
-    case 'custom':
-      return {
-        amountType: 'custom',
-        currency,
-        minimumAmount: price.minimumAmount,
-        maximumAmount: price.maximumAmount,
-        presetAmount: price.presetAmount,
-      };
-    case 'metered_unit':
-      return { amountType: 'metered_unit', currency };
-  }
+  return priceType(price.amountType).checkout.price(price);
 }
 
 /**
@@ -114,44 +33,15 @@ export function checkoutPriceOf(price: StoredPrice): CheckoutPrice {
  * decides the amount, as Polar picks it. Null when the product has only metered prices, which
  * cannot be bought through a checkout on their own.
  */
-export function selectCheckoutPrice<P extends { amountType: string }>(prices: readonly P[]): P | null {
-  return prices.find((price) => price.amountType !== 'metered_unit') ?? null;
-}
+export const selectCheckoutPrice = priceBilledInAdvance;
 
 export function checkoutCurrency(price: CheckoutPrice): string {
-  return price.amountType === 'free' ? DEFAULT_CURRENCY : price.currency.toLowerCase();
+  return priceType(price.amountType).checkout.currency(price);
 }
 
 /** Polar's rule: every price with an amount takes discounts; a free price has nothing to take off. */
-export function isPriceDiscountable(price: CheckoutPrice): boolean {
-  return price.amountType !== 'free';
-}
-
-type CustomPrice = Extract<CheckoutPrice, { amountType: 'custom' }>;
-
-/**
- * The smallest amount a buyer may pay for a custom price other than zero: the seller's minimum,
- * but never below what the processor can charge. A minimum of 0 makes the price "free or pay what
- * you want" (Polar): 0 itself is then accepted, amounts between 1 and the currency's minimum
- * charge are not, because Stripe refuses to charge them.
- */
-function smallestChargeableAmount(price: CustomPrice): number {
-  return Math.max(price.minimumAmount ?? 0, minimumChargeAmount(price.currency));
-}
-
-function largestAmount(price: CustomPrice): number {
-  return price.maximumAmount ?? MAX_PRICE_AMOUNT;
-}
-
-/**
- * The amount a pay-what-you-want checkout starts at when the buyer has not chosen one: the preset,
- * else the minimum when it is above zero, else $10 (Polar's fallback), kept within the bounds so
- * the starting amount is always one the buyer could have typed.
- */
-export function defaultCustomAmount(price: CustomPrice): number {
-  if (price.presetAmount !== null) return price.presetAmount;
-  if (price.minimumAmount !== null && price.minimumAmount > 0) return price.minimumAmount;
-  return Math.min(Math.max(CUSTOM_AMOUNT_FALLBACK, smallestChargeableAmount(price)), largestAmount(price));
+export function isPriceDiscountable(price: { amountType: string }): boolean {
+  return !priceType(price.amountType).checkout.isFree;
 }
 
 /**
@@ -160,49 +50,13 @@ export function defaultCustomAmount(price: CustomPrice): number {
  * an issue here.
  */
 export function customAmountIssue(price: CheckoutPrice, requested: number): CheckoutIssue | null {
-  if (price.amountType !== 'custom') return null;
-  const loc = ['body', 'amount'];
-  if (!Number.isSafeInteger(requested)) {
-    return { loc, msg: 'Input should be a valid integer', type: 'int_type' };
-  }
-  if (requested === 0 && price.minimumAmount === 0) return null;
-  const smallest = smallestChargeableAmount(price);
-  if (requested < smallest) {
-    const msg =
-      price.minimumAmount !== null && price.minimumAmount >= smallest
-        ? `Amount is below the minimum of ${smallest}.`
-        : price.minimumAmount === 0
-          ? `Amount must be 0 or at least ${smallest}, the smallest charge in ${price.currency.toUpperCase()}.`
-          : `Amount must be at least ${smallest}, the smallest charge in ${price.currency.toUpperCase()}.`;
-    return { loc, msg, type: 'greater_than_equal' };
-  }
-  const largest = largestAmount(price);
-  if (requested > largest) {
-    return { loc, msg: `Amount is above the maximum of ${largest}.`, type: 'less_than_equal' };
-  }
-  return null;
+  return priceType(price.amountType).checkout.amountIssue(price, requested);
 }
 
 // ── Amounts ─────────────────────────────────────────────────────────────────────────────────────
 
 /** The value of a discount; `DiscountTerms` (domain/discounts) fits. */
-export type CheckoutDiscount = Pick<DiscountTerms, 'type' | 'amount' | 'currency' | 'basisPoints'>;
-
-/**
- * What a discount takes off `amount`. Percentages round half-up (`applyBasisPoints`); a fixed
- * discount is capped at the amount and takes nothing off an amount in another currency (Polar's
- * `is_applicable`; the service drops such a discount, this keeps money safe if it does not).
- */
-export function discountAmountFor(discount: CheckoutDiscount, amount: number, currency: string): number {
-  assertMinorUnits(amount, 'amount');
-  if (discount.type === 'percentage') {
-    if (discount.basisPoints === null) throw new RangeError('a percentage discount needs basis points');
-    return Math.min(applyBasisPoints(amount, discount.basisPoints), amount);
-  }
-  if (discount.amount === null) throw new RangeError('a fixed discount needs an amount');
-  if ((discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== currency.toLowerCase()) return 0;
-  return Math.min(discount.amount, amount);
-}
+export type CheckoutDiscount = PriceDiscount;
 
 export type CheckoutSubtotalsInput = {
   price: CheckoutPrice;
@@ -245,34 +99,16 @@ export type CheckoutAmounts = CheckoutSubtotals & {
 export function checkoutSubtotals(input: CheckoutSubtotalsInput): CheckoutSubtotals {
   const { price, requestedAmount, discount } = input;
   const currency = checkoutCurrency(price);
-  let amount: number;
-  switch (price.amountType) {
-    case 'free':
-      amount = 0;
-      break;
-    case 'fixed':
-      amount = price.priceAmount;
-      break;
-    case 'custom': {
-      if (requestedAmount !== null) {
-        const issue = customAmountIssue(price, requestedAmount);
-        if (issue) throw new RangeError(`requested amount ${requestedAmount}: ${issue.msg}`);
-      }
-      amount = requestedAmount ?? defaultCustomAmount(price);
-      break;
-    }
-    case 'metered_unit':
-      // A plan's usage is billed at the end of each period, never up front.
-      if (!input.isRecurring)
-        throw new RangeError('a metered price cannot be bought once, only as part of a plan');
-      amount = 0;
-      break;
-  }
+  const amount = priceType(price.amountType).checkout.amount(
+    price,
+    requestedAmount,
+    input.isRecurring ?? false,
+  );
   assertMinorUnits(amount, 'amount');
   const isDiscountApplicable = isPriceDiscountable(price);
   const discountAmount = discount && isDiscountApplicable ? discountAmountFor(discount, amount, currency) : 0;
   const netAmount = amount - discountAmount;
-  const isFreeProductPrice = price.amountType === 'free';
+  const isFreeProductPrice = priceType(price.amountType).checkout.isFree;
   const isPaymentRequired = netAmount > 0;
   const isPaymentSetupRequired = (input.isRecurring ?? false) && !isFreeProductPrice;
   return {
@@ -362,80 +198,6 @@ export function withoutRefusedPrefills(
     Object.entries(prefills.customFieldData).filter(([slug]) => !refusedSlugs.has(slug)),
   );
   return { amount, discountId, customFieldData };
-}
-
-// ── Discounts ───────────────────────────────────────────────────────────────────────────────────
-
-/** What decides whether a discount may be redeemed on a checkout now. */
-export type DiscountRedemptionTerms = {
-  type: DiscountTerms['type'];
-  /** Fixed discounts only: the currency of their amount. */
-  currency: string | null;
-  duration: DiscountTerms['duration'];
-  startsAt: Date | null;
-  endsAt: Date | null;
-  maxRedemptions: number | null;
-  /** The products it is restricted to; empty: every product of the organization. */
-  productIds: readonly string[];
-};
-
-export type DiscountContext = {
-  productId: string;
-  currency: string;
-  now: Date;
-  /** Redemptions so far; the redemption itself must still be a conditional update (DESIGN.md). */
-  redemptionsCount: number;
-  isRecurring?: boolean;
-};
-
-export type DiscountInapplicableReason =
-  'not_started' | 'ended' | 'exhausted' | 'other_product' | 'other_currency' | 'repeating_on_one_time';
-
-export type DiscountApplicability =
-  { isApplicable: true } | { isApplicable: false; reason: DiscountInapplicableReason; message: string };
-
-const INAPPLICABLE_MESSAGES: Record<DiscountInapplicableReason, string> = {
-  not_started: 'This discount is not valid yet.',
-  ended: 'This discount has expired.',
-  exhausted: 'This discount has been fully redeemed.',
-  other_product: 'This discount does not apply to this product.',
-  other_currency: 'This discount does not apply to this currency.',
-  repeating_on_one_time: 'A repeating discount applies only to subscriptions.',
-};
-
-/**
- * Whether the discount may be applied, with Polar's boundaries: valid from `starts_at` inclusive
- * until `ends_at` inclusive, redeemable while fewer than `max_redemptions` were made. Repeating
- * discounts count months of a subscription, so one-time products refuse them (Polar).
- */
-export function discountApplicability(
-  discount: DiscountRedemptionTerms,
-  context: DiscountContext,
-): DiscountApplicability {
-  const refuse = (reason: DiscountInapplicableReason): DiscountApplicability => ({
-    isApplicable: false,
-    reason,
-    message: INAPPLICABLE_MESSAGES[reason],
-  });
-  const now = context.now.getTime();
-  if (discount.startsAt && discount.startsAt.getTime() > now) return refuse('not_started');
-  if (discount.endsAt && discount.endsAt.getTime() < now) return refuse('ended');
-  if (discount.maxRedemptions !== null && context.redemptionsCount >= discount.maxRedemptions) {
-    return refuse('exhausted');
-  }
-  if (discount.productIds.length > 0 && !discount.productIds.includes(context.productId)) {
-    return refuse('other_product');
-  }
-  if (
-    discount.type === 'fixed' &&
-    (discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== context.currency.toLowerCase()
-  ) {
-    return refuse('other_currency');
-  }
-  if (discount.duration === 'repeating' && !(context.isRecurring ?? false)) {
-    return refuse('repeating_on_one_time');
-  }
-  return { isApplicable: true };
 }
 
 // ── Billing address ─────────────────────────────────────────────────────────────────────────────
@@ -564,6 +326,6 @@ export function savesCardWithoutCharge(checkout: {
   return (
     checkout.totalAmount === 0 &&
     checkout.product.recurringInterval !== null &&
-    checkout.productPrice.amountType !== 'free'
+    !priceType(checkout.productPrice.amountType).checkout.isFree
   );
 }
