@@ -78,7 +78,8 @@ export type EditorField = {
 };
 
 type Shape = z.ZodRawShape;
-type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+/** A shape's parsed object; a type without fields of its own (free) adds none. */
+type Out<S extends Shape> = keyof S extends never ? unknown : z.output<z.ZodObject<S>>;
 
 /** A price of the type as the API shows it: the fields every price has, its type and its own. */
 export type ViewOf<Type extends string, ViewShape extends Shape> = Out<typeof priceCommonShape> & {
