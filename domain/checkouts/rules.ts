@@ -21,9 +21,6 @@ export type CheckoutIssue = ChargeIssue;
 // ── Prices ──────────────────────────────────────────────────────────────────────────────────────
 // What each price type charges is its own (domain/prices/); a checkout asks it.
 
-/** A price as stored (the product's price row): what `checkoutPriceOf` reads. */
-export type { StoredPrice };
-
 export function checkoutPriceOf(price: StoredPrice): CheckoutPrice {
   return priceType(price.amountType).checkout.price(price);
 }

@@ -16,7 +16,7 @@ import { definePriceType, NO_COLUMNS, perInterval, type ChargeIssue, type PriceI
  * The pay-what-you-want amount when the seller set neither a preset nor a non-zero minimum: $10,
  * Polar's `CUSTOM_PRICE_PRESET_FALLBACK`.
  */
-export const CUSTOM_AMOUNT_FALLBACK = 1000;
+const CUSTOM_AMOUNT_FALLBACK = 1000;
 
 const customBoundSchema = priceAmountSchema.max(MAX_CUSTOM_AMOUNT).nullable().optional();
 /**

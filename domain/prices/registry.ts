@@ -102,7 +102,7 @@ export type PriceType = {
 // between a price and its type is what `priceType` guarantees by looking the type up by the price.
 const TYPES: Readonly<Record<AmountType, PriceType>> = PRICE_TYPES;
 
-export function isAmountType(type: string): type is AmountType {
+function isAmountType(type: string): type is AmountType {
   return Object.hasOwn(TYPES, type);
 }
 

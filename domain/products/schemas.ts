@@ -18,7 +18,7 @@ export {
   type PriceCreate,
   type ProductPrice,
 } from '../prices/registry.js';
-export { priceTypeSchema, recurringIntervalSchema, type RecurringInterval } from '../prices/schemas.js';
+export { recurringIntervalSchema, type RecurringInterval } from '../prices/schemas.js';
 
 export const productSchema = z.object({
   created_at: datetime,
