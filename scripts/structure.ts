@@ -7,43 +7,10 @@ import path from 'node:path';
 import ts from 'typescript';
 import { databaseCall, mayQuery, prismaModelDelegates } from './eslint/repository-queries.js';
 import { projectRoot } from './lib/paths.js';
+import { priceTypeBranches } from './lib/price-branches.js';
+import { listSources, readSource } from './lib/sources.js';
 
-const SOURCE_FOLDERS = [
-  'api',
-  'activities',
-  'domain',
-  'infra',
-  'integrations',
-  'temporal',
-  'workflows',
-  'web',
-  'config',
-];
 const LONG_FILE_LINES = 600;
-
-function isProductionSource(relative: string): boolean {
-  return (
-    /\.(ts|tsx)$/.test(relative) &&
-    !/\.test\.tsx?$/.test(relative) &&
-    !relative.endsWith('.d.ts') &&
-    !relative.endsWith('routeTree.gen.ts') &&
-    !relative.includes('/test/') &&
-    !relative.startsWith('test/')
-  );
-}
-
-function listSources(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(path.join(projectRoot, dir), { withFileTypes: true })) {
-      const relative = path.posix.join(dir, entry.name);
-      if (entry.isDirectory()) walk(relative);
-      else if (isProductionSource(relative)) files.push(relative);
-    }
-  };
-  for (const folder of SOURCE_FOLDERS) if (fs.existsSync(path.join(projectRoot, folder))) walk(folder);
-  return files.sort();
-}
 
 function projectModels(): Set<string> {
   return prismaModelDelegates(fs.readFileSync(path.join(projectRoot, 'prisma', 'schema.prisma'), 'utf8'));
@@ -115,37 +82,6 @@ function cycles(graph: Map<string, Set<string>>): string[][] {
   return components.sort((a, b) => b.length - a.length);
 }
 
-/** `amount_type` / `amountType` compared with a value or switched on. */
-function priceTypeBranches(source: ts.SourceFile): number {
-  let count = 0;
-  const isPriceType = (node: ts.Node): boolean => {
-    const name = ts.isPropertyAccessExpression(node)
-      ? node.name.text
-      : ts.isIdentifier(node)
-        ? node.text
-        : ts.isElementAccessExpression(node) && ts.isStringLiteral(node.argumentExpression)
-          ? node.argumentExpression.text
-          : null;
-    return name === 'amount_type' || name === 'amountType';
-  };
-  const visit = (node: ts.Node) => {
-    if (ts.isBinaryExpression(node)) {
-      const kind = node.operatorToken.kind;
-      const comparing =
-        kind === ts.SyntaxKind.EqualsEqualsEqualsToken ||
-        kind === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
-        kind === ts.SyntaxKind.EqualsEqualsToken ||
-        kind === ts.SyntaxKind.ExclamationEqualsToken;
-      if (comparing && (isPriceType(node.left) || isPriceType(node.right))) count += 1;
-    } else if (ts.isSwitchStatement(node) && isPriceType(node.expression)) {
-      count += 1;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return count;
-}
-
 /** Database calls (scripts/eslint/repository-queries.js says which), counted as the lint rule sees them. */
 function databaseCalls(source: ts.SourceFile, models: Set<string>): number {
   let count = 0;
@@ -191,16 +127,9 @@ export function measureStructure(): StructureFigures {
   const longFiles: { file: string; lines: number }[] = [];
 
   for (const relative of listSources()) {
-    const text = fs.readFileSync(path.join(projectRoot, relative), 'utf8');
+    const { text, source } = readSource(relative);
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
     if (lines > LONG_FILE_LINES) longFiles.push({ file: relative, lines });
-    const source = ts.createSourceFile(
-      relative,
-      text,
-      ts.ScriptTarget.Latest,
-      false,
-      relative.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-    );
 
     const branches = priceTypeBranches(source);
     if (branches > 0) branchesByFile[relative] = branches;

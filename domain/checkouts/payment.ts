@@ -5,6 +5,7 @@ import { keepPaymentMethod } from '../payment-methods/service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
+import { storedUsagePricesOf } from '../prices/registry.js';
 import { createPaidOrder } from '../orders/service.js';
 import type {
   PaymentMethodSummary,
@@ -287,7 +288,7 @@ export async function fulfilCheckout(
     // What was bought is granted by the benefit-grant workflows (docs/benefits.md).
     await markBenefitGrantsStale(tx, [customer.id]);
     // A plan with metered prices shows their usage from now on (subscription.meters).
-    if (subscription && checkout.product.prices.some((price) => price.amountType === 'metered_unit')) {
+    if (subscription && storedUsagePricesOf(checkout.product.prices).length > 0) {
       await markCustomerMetersStale(tx, [customer.id]);
     }
     return {
@@ -304,8 +305,8 @@ export async function fulfilCheckout(
  * buyer pays for it, and the product's metered prices, whose usage is billed at each period's end.
  */
 function subscriptionPricesOf(checkout: CheckoutRow): { productPriceId: string; amount: number }[] {
-  const metered = checkout.product.prices.filter(
-    (price) => price.amountType === 'metered_unit' && price.id !== checkout.productPriceId,
+  const metered = storedUsagePricesOf(checkout.product.prices).filter(
+    (price) => price.id !== checkout.productPriceId,
   );
   return [
     { productPriceId: checkout.productPriceId, amount: checkout.amount },

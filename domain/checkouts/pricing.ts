@@ -8,16 +8,16 @@ import { validateCustomFieldData } from '../custom-fields/rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
 import { InvalidInputError, type FieldIssue } from '../platform/errors.js';
 import type { TaxAddress, TaxCalculator } from '../tax/calculator.js';
+import { priceType } from '../prices/registry.js';
 import { findProduct, findCurrentPriceOfProduct } from '../products/repository.js';
-import { selectCheckoutPrice } from '../products/rules.js';
 import {
   billingAddressIssues,
-  checkoutPriceOf,
   checkoutSubtotals,
   customAmountIssue,
   customerBillingAddressFields,
   isBillingAddressRequired,
   minimumChargeIssue,
+  selectCheckoutPrice,
   withTax,
   type BillingAddressFields,
 } from './rules.js';
@@ -104,8 +104,9 @@ export async function priceCheckout(
       },
     ]);
   }
-  const price = checkoutPriceOf(priceRow);
-  if (price.amountType === 'metered_unit' && !isRecurring) {
+  const type = priceType(priceRow.amountType);
+  const price = type.checkout.price(priceRow);
+  if (type.billing === 'in_arrears' && !isRecurring) {
     return fail([
       {
         loc: ['body', 'product_price_id'],
@@ -114,14 +115,14 @@ export async function priceCheckout(
       },
     ]);
   }
-  const requestedAmount = price.amountType === 'custom' ? inputs.requestedAmount : null;
+  const requestedAmount = type.checkout.takesBuyerAmount ? inputs.requestedAmount : null;
   if (requestedAmount !== null) {
     const issue = customAmountIssue(price, requestedAmount);
     if (issue) fail([issue]);
   }
 
   let discountTerms: Parameters<typeof checkoutSubtotals>[0]['discount'] = null;
-  const currency = price.amountType === 'free' ? 'usd' : price.currency.toLowerCase();
+  const currency = type.checkout.currency(price);
   if (inputs.discountId) {
     const discount = await findDiscountOfOrganization(db, inputs.organizationId, inputs.discountId);
     const applicability = discount

@@ -1,28 +1,28 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  discountApplicability,
+  type DiscountContext,
+  type DiscountRedemptionTerms,
+} from '../discounts/rules.js';
+import { defaultCustomAmount } from '../prices/custom.js';
+import { discountAmountFor } from '../prices/discount.js';
+import { MAX_PRICE_AMOUNT, minimumChargeAmount } from '../prices/limits.js';
+import type { CheckoutPrice } from '../prices/registry.js';
+import {
   billingAddressIssues,
   checkoutAmounts,
   checkoutPriceOf,
   checkoutSubtotals,
   customAmountIssue,
   customerBillingAddressFields,
-  defaultCustomAmount,
   isBillingAddressRequired,
   isPriceDiscountable,
-  minimumChargeAmount,
   minimumChargeIssue,
+  selectCheckoutPrice,
   withTax,
   withoutRefusedPrefills,
-  type CheckoutPrice,
-} from './rules.js';
-import {
-  discountAmountFor,
-  discountApplicability,
   type CheckoutDiscount,
-  type DiscountContext,
-  type DiscountRedemptionTerms,
-} from '../discounts/rules.js';
-import { MAX_PRICE_AMOUNT, selectCheckoutPrice } from '../products/rules.js';
+} from './rules.js';
 
 const free: CheckoutPrice = { amountType: 'free' };
 

@@ -9,137 +9,36 @@
 // `checkoutAmounts` does both when the tax amount is already known (a stored checkout).
 
 import { invalidSubdivisionMessage, normalizeAddressState } from '../addresses/rules.js';
-import { discountAmountFor, type CheckoutDiscount } from '../discounts/rules.js';
-import { assertMinorUnits, DEFAULT_CURRENCY } from '../money/rules.js';
-import type { ProductPrice } from '../products/schemas.js';
-import { MAX_PRICE_AMOUNT } from '../products/rules.js';
+import { assertMinorUnits } from '../money/rules.js';
+import { discountAmountFor, type PriceDiscount } from '../prices/discount.js';
+import { minimumChargeAmount } from '../prices/limits.js';
+import { priceBilledInAdvance, priceType, type CheckoutPrice } from '../prices/registry.js';
+import type { ChargeIssue, StoredPrice } from '../prices/strategy.js';
 
 /** One 422 entry, as the /v1 error handler renders it (`{ detail: [{ loc, msg, type }] }`). */
-export type CheckoutIssue = { loc: (string | number)[]; msg: string; type: string };
-
-/**
- * The pay-what-you-want amount when the seller set neither a preset nor a non-zero minimum: $10,
- * Polar's `CUSTOM_PRICE_PRESET_FALLBACK`.
- */
-export const CUSTOM_AMOUNT_FALLBACK = 1000;
-
-/**
- * Stripe's smallest charge per presentment currency, in minor units ("Minimum and maximum charge
- * amounts", stripe.com/docs/currencies). Zero-decimal currencies (jpy) are already whole units.
- * A currency not listed falls back to USD's 50: Stripe's rule for the rest is "the equivalent of
- * $0.50", which a pure function cannot convert, and the catalog sells only USD today.
- */
-const MINIMUM_CHARGE_AMOUNTS: Readonly<Record<string, number>> = {
-  usd: 50,
-  aed: 200,
-  aud: 50,
-  bgn: 100,
-  brl: 50,
-  cad: 50,
-  chf: 50,
-  czk: 1500,
-  dkk: 250,
-  eur: 50,
-  gbp: 30,
-  hkd: 400,
-  huf: 17500,
-  inr: 50,
-  jpy: 50,
-  mxn: 1000,
-  myr: 200,
-  nok: 300,
-  nzd: 50,
-  pln: 200,
-  ron: 200,
-  sek: 300,
-  sgd: 50,
-  thb: 1000,
-};
-
-export function minimumChargeAmount(currency: string): number {
-  return MINIMUM_CHARGE_AMOUNTS[currency.toLowerCase()] ?? 50;
-}
+export type CheckoutIssue = ChargeIssue;
 
 // ── Prices ──────────────────────────────────────────────────────────────────────────────────────
-
-/** The part of a price that decides what a checkout costs. */
-export type CheckoutPrice =
-  | { amountType: 'free' }
-  | { amountType: 'fixed'; currency: string; priceAmount: number }
-  | {
-      amountType: 'custom';
-      currency: string;
-      minimumAmount: number | null;
-      maximumAmount: number | null;
-      presetAmount: number | null;
-    }
-  /** Usage is billed at the end of a period: a checkout cannot charge for it on its own. */
-  | { amountType: 'metered_unit'; currency: string };
-
-/** A price as stored (the product's price row): what `checkoutPriceOf` reads. */
-export type StoredPrice = {
-  amountType: string;
-  priceCurrency: string | null;
-  priceAmount: number | null;
-  minimumAmount: number | null;
-  maximumAmount: number | null;
-  presetAmount: number | null;
-};
+// What each price type charges is its own (domain/prices/); a checkout asks it.
 
 export function checkoutPriceOf(price: StoredPrice): CheckoutPrice {
-  const currency = price.priceCurrency ?? DEFAULT_CURRENCY;
-  switch (price.amountType as ProductPrice['amount_type']) {
-    case 'free':
-      return { amountType: 'free' };
-    case 'fixed':
-      return { amountType: 'fixed', currency, priceAmount: price.priceAmount ?? 0 };
-    case 'custom':
-      return {
-        amountType: 'custom',
-        currency,
-        minimumAmount: price.minimumAmount,
-        maximumAmount: price.maximumAmount,
-        presetAmount: price.presetAmount,
-      };
-    case 'metered_unit':
-      return { amountType: 'metered_unit', currency };
-  }
+  return priceType(price.amountType).checkout.price(price);
 }
 
+/**
+ * The price a checkout of this product charges: its static price (free, fixed or custom), which
+ * decides the amount, as Polar picks it. Null when the product has only metered prices, which
+ * cannot be bought through a checkout on their own.
+ */
+export const selectCheckoutPrice = priceBilledInAdvance;
+
 export function checkoutCurrency(price: CheckoutPrice): string {
-  return price.amountType === 'free' ? DEFAULT_CURRENCY : price.currency.toLowerCase();
+  return priceType(price.amountType).checkout.currency(price);
 }
 
 /** Polar's rule: every price with an amount takes discounts; a free price has nothing to take off. */
-export function isPriceDiscountable(price: CheckoutPrice): boolean {
-  return price.amountType !== 'free';
-}
-
-type CustomPrice = Extract<CheckoutPrice, { amountType: 'custom' }>;
-
-/**
- * The smallest amount a buyer may pay for a custom price other than zero: the seller's minimum,
- * but never below what the processor can charge. A minimum of 0 makes the price "free or pay what
- * you want" (Polar): 0 itself is then accepted, amounts between 1 and the currency's minimum
- * charge are not, because Stripe refuses to charge them.
- */
-function smallestChargeableAmount(price: CustomPrice): number {
-  return Math.max(price.minimumAmount ?? 0, minimumChargeAmount(price.currency));
-}
-
-function largestAmount(price: CustomPrice): number {
-  return price.maximumAmount ?? MAX_PRICE_AMOUNT;
-}
-
-/**
- * The amount a pay-what-you-want checkout starts at when the buyer has not chosen one: the preset,
- * else the minimum when it is above zero, else $10 (Polar's fallback), kept within the bounds so
- * the starting amount is always one the buyer could have typed.
- */
-export function defaultCustomAmount(price: CustomPrice): number {
-  if (price.presetAmount !== null) return price.presetAmount;
-  if (price.minimumAmount !== null && price.minimumAmount > 0) return price.minimumAmount;
-  return Math.min(Math.max(CUSTOM_AMOUNT_FALLBACK, smallestChargeableAmount(price)), largestAmount(price));
+export function isPriceDiscountable(price: { amountType: string }): boolean {
+  return !priceType(price.amountType).checkout.isFree;
 }
 
 /**
@@ -148,30 +47,13 @@ export function defaultCustomAmount(price: CustomPrice): number {
  * an issue here.
  */
 export function customAmountIssue(price: CheckoutPrice, requested: number): CheckoutIssue | null {
-  if (price.amountType !== 'custom') return null;
-  const loc = ['body', 'amount'];
-  if (!Number.isSafeInteger(requested)) {
-    return { loc, msg: 'Input should be a valid integer', type: 'int_type' };
-  }
-  if (requested === 0 && price.minimumAmount === 0) return null;
-  const smallest = smallestChargeableAmount(price);
-  if (requested < smallest) {
-    const msg =
-      price.minimumAmount !== null && price.minimumAmount >= smallest
-        ? `Amount is below the minimum of ${smallest}.`
-        : price.minimumAmount === 0
-          ? `Amount must be 0 or at least ${smallest}, the smallest charge in ${price.currency.toUpperCase()}.`
-          : `Amount must be at least ${smallest}, the smallest charge in ${price.currency.toUpperCase()}.`;
-    return { loc, msg, type: 'greater_than_equal' };
-  }
-  const largest = largestAmount(price);
-  if (requested > largest) {
-    return { loc, msg: `Amount is above the maximum of ${largest}.`, type: 'less_than_equal' };
-  }
-  return null;
+  return priceType(price.amountType).checkout.amountIssue(price, requested);
 }
 
 // ── Amounts ─────────────────────────────────────────────────────────────────────────────────────
+
+/** The value of a discount; `DiscountTerms` (domain/discounts) fits. */
+export type CheckoutDiscount = PriceDiscount;
 
 export type CheckoutSubtotalsInput = {
   price: CheckoutPrice;
@@ -214,34 +96,16 @@ export type CheckoutAmounts = CheckoutSubtotals & {
 export function checkoutSubtotals(input: CheckoutSubtotalsInput): CheckoutSubtotals {
   const { price, requestedAmount, discount } = input;
   const currency = checkoutCurrency(price);
-  let amount: number;
-  switch (price.amountType) {
-    case 'free':
-      amount = 0;
-      break;
-    case 'fixed':
-      amount = price.priceAmount;
-      break;
-    case 'custom': {
-      if (requestedAmount !== null) {
-        const issue = customAmountIssue(price, requestedAmount);
-        if (issue) throw new RangeError(`requested amount ${requestedAmount}: ${issue.msg}`);
-      }
-      amount = requestedAmount ?? defaultCustomAmount(price);
-      break;
-    }
-    case 'metered_unit':
-      // A plan's usage is billed at the end of each period, never up front.
-      if (!input.isRecurring)
-        throw new RangeError('a metered price cannot be bought once, only as part of a plan');
-      amount = 0;
-      break;
-  }
+  const amount = priceType(price.amountType).checkout.amount(
+    price,
+    requestedAmount,
+    input.isRecurring ?? false,
+  );
   assertMinorUnits(amount, 'amount');
   const isDiscountApplicable = isPriceDiscountable(price);
   const discountAmount = discount && isDiscountApplicable ? discountAmountFor(discount, amount, currency) : 0;
   const netAmount = amount - discountAmount;
-  const isFreeProductPrice = price.amountType === 'free';
+  const isFreeProductPrice = priceType(price.amountType).checkout.isFree;
   const isPaymentRequired = netAmount > 0;
   const isPaymentSetupRequired = (input.isRecurring ?? false) && !isFreeProductPrice;
   return {
@@ -459,6 +323,6 @@ export function savesCardWithoutCharge(checkout: {
   return (
     checkout.totalAmount === 0 &&
     checkout.product.recurringInterval !== null &&
-    checkout.productPrice.amountType !== 'free'
+    !priceType(checkout.productPrice.amountType).checkout.isFree
   );
 }

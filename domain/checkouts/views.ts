@@ -3,6 +3,7 @@ import { addressSchema } from '../addresses/schemas.js';
 import { termsOf as discountTermsOf } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import { organizationView } from '../organizations/views.js';
+import { priceType } from '../prices/registry.js';
 import type { ProductRow } from '../products/repository.js';
 import { priceView, productView } from '../products/views.js';
 import { decimalAmount } from '../invoices/rules.js';
@@ -91,11 +92,11 @@ function storedFlags(row: {
   const address = row.customerBillingAddress as { country?: string } | null;
   const isPaymentRequired = row.totalAmount > 0;
   // A plan that is not free saves its card for the renewals, even when nothing is due today.
-  const isPaymentSetupRequired =
-    row.product.recurringInterval !== null && row.productPrice.amountType !== 'free';
+  const { isFree } = priceType(row.productPrice.amountType).checkout;
+  const isPaymentSetupRequired = row.product.recurringInterval !== null && !isFree;
   return {
-    isDiscountApplicable: row.productPrice.amountType !== 'free',
-    isFreeProductPrice: row.productPrice.amountType === 'free',
+    isDiscountApplicable: !isFree,
+    isFreeProductPrice: isFree,
     isPaymentRequired,
     isPaymentSetupRequired,
     isPaymentFormRequired: isPaymentRequired || isPaymentSetupRequired,

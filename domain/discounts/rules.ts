@@ -1,4 +1,4 @@
-import { applyBasisPoints, assertMinorUnits, DEFAULT_CURRENCY } from '../money/rules.js';
+import { DEFAULT_CURRENCY } from '../prices/limits.js';
 import type { DiscountDuration, DiscountType } from './schemas.js';
 
 /** The value of a discount: what it takes off and for how long. */
@@ -48,26 +48,7 @@ export function sameTerms(a: DiscountTerms, b: DiscountTerms): boolean {
   );
 }
 
-/** The value of a discount as an amount is taken off; `DiscountTerms` fits. */
-export type CheckoutDiscount = Pick<DiscountTerms, 'type' | 'amount' | 'currency' | 'basisPoints'>;
-
-/**
- * What a discount takes off `amount`. Percentages round half-up (`applyBasisPoints`); a fixed
- * discount is capped at the amount and takes nothing off an amount in another currency (Polar's
- * `is_applicable`; the service drops such a discount, this keeps money safe if it does not).
- */
-export function discountAmountFor(discount: CheckoutDiscount, amount: number, currency: string): number {
-  assertMinorUnits(amount, 'amount');
-  if (discount.type === 'percentage') {
-    if (discount.basisPoints === null) throw new RangeError('a percentage discount needs basis points');
-    return Math.min(applyBasisPoints(amount, discount.basisPoints), amount);
-  }
-  if (discount.amount === null) throw new RangeError('a fixed discount needs an amount');
-  if ((discount.currency ?? DEFAULT_CURRENCY).toLowerCase() !== currency.toLowerCase()) return 0;
-  return Math.min(discount.amount, amount);
-}
-
-// ── Redemption ───────────────────────────────────────────────────────────────────────────────────
+// ── Redemption ──────────────────────────────────────────────────────────────────────────────────
 
 /** What decides whether a discount may be redeemed on a checkout now. */
 export type DiscountRedemptionTerms = {

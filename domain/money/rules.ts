@@ -2,9 +2,6 @@
 // currency (cents, or yen for zero-decimal currencies: the arithmetic is the same), never floats.
 
 /** 100% in basis points. */
-/** Polar's currency where none is given: a free price has none of its own, a fixed discount may have none. */
-export const DEFAULT_CURRENCY = 'usd';
-
 export const BASIS_POINTS_SCALE = 10_000;
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { customPriceIssues, normalizeUnitAmount, priceSetIssues } from './rules.js';
+import { customPriceIssues } from '../prices/custom.js';
+import { normalizeUnitAmount } from '../prices/limits.js';
+import { priceSetIssues } from './rules.js';
 import { priceCreateSchema, productPriceUpdateSchema } from './schemas.js';
 
 describe('normalizeUnitAmount', () => {

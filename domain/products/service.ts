@@ -34,7 +34,9 @@ import {
   purchaserIdsOfProduct,
   subscriberIdsOfProduct,
 } from './repository.js';
-import { customPriceIssues, priceSetIssues, type AmountType, type PriceIssue } from './rules.js';
+import { priceType } from '../prices/registry.js';
+import type { PriceIssue } from '../prices/strategy.js';
+import { priceSetIssues } from './rules.js';
 import type {
   PriceCreate,
   Product,
@@ -61,13 +63,14 @@ async function checkNewPrices(
   prices: { price: PriceCreate; index: number }[],
 ) {
   const issues: PriceIssue[] = prices.flatMap(({ price, index }) =>
-    price.amount_type === 'custom'
-      ? customPriceIssues(price).map((issue) => ({ ...issue, loc: ['prices', index, ...issue.loc] }))
-      : [],
+    priceType(price.amount_type)
+      .issues(price)
+      .map((issue) => ({ ...issue, loc: ['prices', index, ...issue.loc] })),
   );
-  const metered = prices.flatMap(({ price, index }) =>
-    price.amount_type === 'metered_unit' ? [{ meterId: price.meter_id, index }] : [],
-  );
+  const metered = prices.flatMap(({ price, index }) => {
+    const meterId = priceType(price.amount_type).meterId(price);
+    return meterId === null ? [] : [{ meterId, index }];
+  });
   if (metered.length > 0) {
     const found = new Set(
       (
@@ -99,14 +102,7 @@ function priceRows(
     amountType: price.amount_type,
     type: product.recurringInterval ? 'recurring' : 'one_time',
     recurringInterval: product.recurringInterval,
-    priceCurrency: price.amount_type === 'free' ? null : price.price_currency,
-    priceAmount: price.amount_type === 'fixed' ? price.price_amount : null,
-    minimumAmount: price.amount_type === 'custom' ? (price.minimum_amount ?? null) : null,
-    maximumAmount: price.amount_type === 'custom' ? (price.maximum_amount ?? null) : null,
-    presetAmount: price.amount_type === 'custom' ? (price.preset_amount ?? null) : null,
-    unitAmount: price.amount_type === 'metered_unit' ? price.unit_amount : null,
-    capAmount: price.amount_type === 'metered_unit' ? (price.cap_amount ?? null) : null,
-    meterId: price.amount_type === 'metered_unit' ? price.meter_id : null,
+    ...priceType(price.amount_type).columns(price),
   }));
 }
 
@@ -212,9 +208,7 @@ export async function updateProduct(
       'The recurring interval of a product cannot change.',
     );
   }
-  const newPrices = (input.prices ?? []).flatMap((price, index) =>
-    price.amount_type === undefined ? [] : [{ price, index }],
-  );
+  const newPrices = (input.prices ?? []).flatMap((price, index) => ('id' in price ? [] : [{ price, index }]));
   await checkNewPrices(db, organizationId, newPrices);
   if (input.medias) await checkMedias(db, organizationId, input.medias);
   if (input.attached_custom_fields) await checkCustomFields(db, organizationId, input.attached_custom_fields);
@@ -227,7 +221,7 @@ export async function updateProduct(
       const kept = new Set<string>();
       const issues: PriceIssue[] = [];
       const resulting = input.prices.map((price, index) => {
-        if (price.amount_type !== undefined) return { amount_type: price.amount_type };
+        if (!('id' in price)) return { amount_type: price.amount_type };
         const row = current.get(price.id);
         if (!row)
           issues.push({
@@ -237,7 +231,7 @@ export async function updateProduct(
         else if (kept.has(price.id))
           issues.push({ loc: ['prices', index, 'id'], message: 'This price is listed twice.' });
         kept.add(price.id);
-        return { amount_type: (row?.amountType ?? 'free') as AmountType };
+        return { amount_type: row?.amountType ?? 'free' };
       });
       if (issues.length > 0) throw invalid(issues);
       const setIssues = priceSetIssues(resulting, existing.recurringInterval as RecurringInterval | null);

@@ -3,11 +3,11 @@ import { benefitView } from '../benefits/views.js';
 import { fileView } from '../files/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import type { PriceRow, ProductRow } from './repository.js';
-import { normalizeUnitAmount, type AmountType } from './rules.js';
+import { priceType } from '../prices/registry.js';
 import { productPriceSchema, productSchema, type Product, type ProductPrice } from './schemas.js';
 
 export function priceView(row: PriceRow): ProductPrice {
-  const common = {
+  return productPriceSchema.parse({
     created_at: row.createdAt.toISOString(),
     modified_at: row.modifiedAt?.toISOString() ?? null,
     id: row.id,
@@ -16,34 +16,8 @@ export function priceView(row: PriceRow): ProductPrice {
     type: row.type,
     recurring_interval: row.recurringInterval,
     amount_type: row.amountType,
-  };
-  switch (row.amountType as AmountType) {
-    case 'free':
-      return productPriceSchema.parse(common);
-    case 'fixed':
-      return productPriceSchema.parse({
-        ...common,
-        price_currency: row.priceCurrency,
-        price_amount: row.priceAmount,
-      });
-    case 'custom':
-      return productPriceSchema.parse({
-        ...common,
-        price_currency: row.priceCurrency,
-        minimum_amount: row.minimumAmount,
-        maximum_amount: row.maximumAmount,
-        preset_amount: row.presetAmount,
-      });
-    case 'metered_unit':
-      return productPriceSchema.parse({
-        ...common,
-        price_currency: row.priceCurrency,
-        unit_amount: normalizeUnitAmount(row.unitAmount?.toFixed() ?? '') ?? row.unitAmount?.toFixed(),
-        cap_amount: row.capAmount,
-        meter_id: row.meterId,
-        meter: row.meter,
-      });
-  }
+    ...priceType(row.amountType).view(row),
+  });
 }
 
 export function productView(row: ProductRow, publicUrl: string): Product {

@@ -5,8 +5,9 @@
 // the lines for the next renewal. A change of interval restarts the period now.
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import { discountAmountFor, discountApplicability } from '../discounts/rules.js';
-import { selectCheckoutPrice } from '../products/rules.js';
+import { discountApplicability } from '../discounts/rules.js';
+import { discountAmountFor } from '../prices/discount.js';
+import { priceBilledInAdvance, priceType, storedUsagePricesOf } from '../prices/registry.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer, markCustomerMetersStale } from '../customers/repository.js';
 import type { BenefitType } from '../benefits/schemas.js';
@@ -83,19 +84,16 @@ function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
   if (product.id === row.productId) return invalid('The subscription is already on this product.');
   if (!product.recurringInterval)
     return invalid('Choose a product sold as a subscription; this one is sold once.');
-  const price = selectCheckoutPrice(product.prices);
-  if (price?.amountType === 'custom') {
-    return invalid(
-      'A pay-what-you-want product cannot be switched to; the buyer chooses its amount at checkout.',
-    );
-  }
-  const currency = price && price.amountType !== 'free' ? price.priceCurrency?.toLowerCase() : row.currency;
+  const price = priceBilledInAdvance(product.prices);
+  const terms = price ? priceType(price.amountType).cycle.planChange(price) : { fee: 0 };
+  if ('refusal' in terms) return invalid(terms.refusal);
+  const currency = (price && priceType(price.amountType).cycle.currency(price)) ?? row.currency;
   if (currency !== row.currency) {
     return invalid(
-      `This product is priced in ${currency?.toUpperCase()}; the subscription pays in ${row.currency.toUpperCase()}.`,
+      `This product is priced in ${currency.toUpperCase()}; the subscription pays in ${row.currency.toUpperCase()}.`,
     );
   }
-  return { price, interval: product.recurringInterval as RecurringInterval };
+  return { price, fee: terms.fee, interval: product.recurringInterval as RecurringInterval };
 }
 
 export function planProductChange(
@@ -104,8 +102,7 @@ export function planProductChange(
   behavior: ProrationBehavior,
   at: Date,
 ): PlanChangePlan {
-  const { price, interval } = newPlanPrice(row, product);
-  const fee = price?.amountType === 'fixed' ? (price.priceAmount ?? 0) : 0;
+  const { price, fee, interval } = newPlanPrice(row, product);
   const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
   const keepsDiscount =
     discount !== null &&
@@ -155,9 +152,7 @@ export function planProductChange(
       productPriceId: null,
     });
   }
-  const metered = product!.prices.filter(
-    (each) => each.amountType === 'metered_unit' && each.id !== price?.id,
-  );
+  const metered = storedUsagePricesOf(product!.prices).filter((each) => each.id !== price?.id);
   return {
     // A new interval starts a new period now, and a period is paid up front.
     behavior: intervalChange ? 'invoice' : behavior,

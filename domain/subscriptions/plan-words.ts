@@ -1,7 +1,8 @@
 // A plan's prices in the buyer's words, for the emails about it: what it costs over time (the
 // schedule the renewals follow), its next payment, and its metered prices. Pure.
 import { priceView } from '../products/views.js';
-import { describeMeteredPrice, usageBillingWords, type MeteredPrice } from '../usage/metered-prices.js';
+import { describeMeteredPrice, usageBillingWords, type MeteredPrice } from '../prices/metered-words.js';
+import { usagePricesOf } from '../prices/registry.js';
 import type { SubscriptionRow } from './repository.js';
 import type { RecurringInterval } from './rules.js';
 import { describePriceSchedule, nextRenewalAmount, type ScheduleFormat } from './schedule.js';
@@ -18,10 +19,7 @@ export type PlanWords = {
 
 /** The plan's metered prices, in the order the plan lists them. */
 export function meteredPricesOf(row: Pick<SubscriptionRow, 'prices'>): MeteredPrice[] {
-  return row.prices.flatMap(({ productPrice }) => {
-    const price = priceView(productPrice);
-    return price.amount_type === 'metered_unit' ? [price] : [];
-  });
+  return usagePricesOf(row.prices.map(({ productPrice }) => priceView(productPrice)));
 }
 
 /** `from`: 'purchase' for the email that welcomes the buyer, 'current' for those of a running plan. */

@@ -8,6 +8,7 @@ import type { addressSchema } from '../addresses/schemas.js';
 import { usageInWindows } from '../customer-meters/repository.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
 import type { TaxCalculator, TaxQuoteInput } from '../tax/calculator.js';
+import { priceType } from '../prices/registry.js';
 import { meteredLineCharge, shareMeterCredits, type MeteredLineCharge } from '../usage/rules.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { periodMeterCreditsSchema, type PeriodMeterCredits } from './schemas.js';
@@ -62,18 +63,19 @@ export async function measureMeteredUsage(
 ): Promise<MeasuredUsage> {
   const takenBefore = periodMeterCreditsSchema.parse(row.periodMeterCredits);
   const periodStartMs = row.currentPeriodStart.getTime();
-  const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) =>
-    price.amountType === 'metered_unit' && price.meter && price.unitAmount && which(price.id)
+  const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) => {
+    const usage = priceType(price.amountType).cycle.usage(price);
+    return usage && price.meter && which(price.id)
       ? [
           {
             price,
             meter: price.meter,
-            unitAmount: price.unitAmount.toFixed(),
+            unitAmount: usage.unitAmount,
             from: new Date(Math.max(periodStartMs, attachedAt.getTime())),
           },
         ]
-      : [],
-  );
+      : [];
+  });
   if (metered.length === 0) return { usage: [], creditsTaken: takenBefore };
   const listed = (id: string) => row.product.prices.findIndex((price) => price.id === id);
   metered.sort((a, b) => listed(a.price.id) - listed(b.price.id));

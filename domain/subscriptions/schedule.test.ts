@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { discountAmountFor } from '../discounts/rules.js';
+import { discountAmountFor } from '../prices/discount.js';
 import type { DiscountTerms } from '../discounts/rules.js';
 import { formatMoney } from '../invoices/rules.js';
 import { addCalendarMonths, discountApplies, periodStart, type RecurringInterval } from './rules.js';

@@ -3,7 +3,7 @@
 // over the periods to come, so the checkout, the portal, the dashboard and the emails say what the
 // renewals will charge instead of guessing it: a `once` or `repeating` discount is never shown as
 // the price for good.
-import { discountAmountFor } from '../discounts/rules.js';
+import { discountAmountFor } from '../prices/discount.js';
 import type { DiscountTerms } from '../discounts/rules.js';
 import { discountApplies, periodStart, type RecurringInterval } from './rules.js';
 

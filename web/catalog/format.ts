@@ -1,6 +1,6 @@
 import type { Discount } from '../../domain/discounts/schemas';
 import type { Product, ProductPrice } from '../../domain/products/schemas';
-import { describeMeteredPrice } from '../../domain/usage/metered-prices';
+import { priceType, staticPriceOf, usagePricesOf } from '../../domain/prices/registry';
 import { formatMoney, readMajorInput } from '../checkouts/money';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -29,24 +29,7 @@ export function readDollars(text: string, currency = 'usd'): DollarsRead {
 
 /** A price as the seller reads it, in its own currency: "$20.00 / month", "$0.002 per unit of Tokens". */
 export function describePrice(price: ProductPrice): string {
-  const per = price.recurring_interval ? ` / ${price.recurring_interval}` : '';
-  switch (price.amount_type) {
-    case 'free':
-      return 'Free';
-    case 'fixed':
-      return `${formatMoney(price.price_amount, price.price_currency)}${per}`;
-    case 'custom': {
-      const money = (amount: number) => formatMoney(amount, price.price_currency);
-      const bounds = [
-        price.minimum_amount === null ? null : `min ${money(price.minimum_amount)}`,
-        price.maximum_amount === null ? null : `max ${money(price.maximum_amount)}`,
-        price.preset_amount === null ? null : `suggested ${money(price.preset_amount)}`,
-      ].filter(Boolean);
-      return `Pay what you want${bounds.length ? ` (${bounds.join(', ')})` : ''}${per}`;
-    }
-    case 'metered_unit':
-      return `${describeMeteredPrice(price, price.recurring_interval)}, billed by usage`;
-  }
+  return priceType(price.amount_type).words.terms(price, { money: formatMoney });
 }
 
 /**
@@ -54,17 +37,11 @@ export function describePrice(price: ProductPrice): string {
  * price with the interval, and "plus usage" when it also has metered prices.
  */
 export function describeProductPricing(product: Pick<Product, 'prices' | 'recurring_interval'>): string {
-  const per = product.recurring_interval ? ` / ${product.recurring_interval}` : '';
-  const main = product.prices.find((price) => price.amount_type !== 'metered_unit');
-  const hasUsage = product.prices.some((price) => price.amount_type === 'metered_unit');
-  const fixed =
-    main?.amount_type === 'fixed'
-      ? `${formatMoney(main.price_amount, main.price_currency)}${per}`
-      : main?.amount_type === 'custom'
-        ? `Pay what you want${per}`
-        : main?.amount_type === 'free'
-          ? 'Free'
-          : null;
+  const main = staticPriceOf(product.prices);
+  const hasUsage = usagePricesOf(product.prices).length > 0;
+  const fixed = main
+    ? priceType(main.amount_type).words.plan(main, product.recurring_interval, { money: formatMoney })
+    : null;
   if (!fixed) return hasUsage ? 'Usage only' : 'No price';
   return hasUsage ? `${fixed} plus usage` : fixed;
 }

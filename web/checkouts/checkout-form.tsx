@@ -9,6 +9,7 @@ import { postEmbedEvent, type EmbedTarget } from './embed';
 import { focusFirstInvalid, FormField } from './fields';
 import {
   addressKey,
+  buyerAmountBounds,
   changedFields,
   countryChanged,
   customFieldKey,
@@ -23,7 +24,7 @@ import {
   type CheckoutFormValues,
   type CustomFieldInput as CustomFieldValue,
 } from './form';
-import { formatMoney, minorDigits, toMajorInput } from './money';
+import { formatMoney, toMajorInput } from './money';
 import { SandboxCardForm, StripeCardForm, stripeElementsMode, type PaymentFormHandle } from './payment-forms';
 import {
   clientCheckoutKey,
@@ -36,7 +37,8 @@ import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { rememberCheckoutPortalToken } from '../portal/session';
 import type { StripeBillingDetails } from './stripe';
 import { describeCheckoutPlan } from './plan';
-import { CheckoutTotals, describeCheckoutPrice } from './summary';
+import { BuyerAmountField, ProductChoice } from './price-fields';
+import { CheckoutTotals } from './summary';
 
 /** Long enough to wait for a pause in typing, short enough that totals follow the buyer. */
 const PATCH_DEBOUNCE_MS = 400;
@@ -300,7 +302,7 @@ export function CheckoutForm(props: {
     void enqueue(async () => {
       const next = await patch({ product_id: productId });
       if (!next) return;
-      const amount = next.product_price.amount_type === 'custom' ? next.amount : undefined;
+      const amount = buyerAmountBounds(next) ? next.amount : undefined;
       accepted.current = { ...accepted.current, amount };
       setValues((current) => ({
         ...current,
@@ -377,69 +379,25 @@ export function CheckoutForm(props: {
     }
   }
 
-  const price = checkout.product_price;
+  const amountBounds = buyerAmountBounds(checkout);
   const publishableKey = checkout.payment_processor_metadata.publishable_key;
   const canUseDiscountCodes = checkout.allow_discount_codes && checkout.is_discount_applicable;
 
   return (
     <form ref={formRef} className="checkout-form" onSubmit={(event) => void onSubmit(event)} noValidate>
       {checkout.products.length > 1 ? (
-        <fieldset className="product-choice" disabled={isSubmitting}>
-          <legend>Product</legend>
-          {checkout.products.map((product) => (
-            <label key={product.id} className="checkbox">
-              <input
-                type="radio"
-                name="product"
-                value={product.id}
-                checked={product.id === checkout.product_id}
-                onChange={() => chooseProduct(product.id)}
-              />
-              {product.name}
-              {product.prices[0] ? (
-                <span className="muted">
-                  {' '}
-                  · {describeCheckoutPrice(product.prices[0])}
-                  {product.prices[0].amount_type === 'fixed' && product.recurring_interval
-                    ? ` / ${product.recurring_interval}`
-                    : ''}
-                </span>
-              ) : null}
-            </label>
-          ))}
-        </fieldset>
+        <ProductChoice checkout={checkout} disabled={isSubmitting} onChoose={chooseProduct} />
       ) : null}
 
       <fieldset className="plain-fieldset" disabled={isSubmitting}>
-        {price.amount_type === 'custom' ? (
-          <FormField
-            label={`Amount (${checkout.currency.toUpperCase()})`}
-            field="amount"
-            required
+        {amountBounds ? (
+          <BuyerAmountField
+            currency={checkout.currency}
+            bounds={amountBounds}
+            value={values.amount}
             error={errorOf('amount')}
-            hint={[
-              price.minimum_amount === null
-                ? null
-                : `Minimum ${formatMoney(price.minimum_amount, checkout.currency)}`,
-              price.maximum_amount === null
-                ? null
-                : `maximum ${formatMoney(price.maximum_amount, checkout.currency)}`,
-            ]
-              .filter(Boolean)
-              .join(', ')}
-          >
-            {(control) => (
-              <input
-                {...control}
-                inputMode={minorDigits(checkout.currency) > 0 ? 'decimal' : 'numeric'}
-                value={values.amount}
-                onChange={(event) => {
-                  const amount = event.target.value;
-                  edit('amount', (current) => ({ ...current, amount }));
-                }}
-              />
-            )}
-          </FormField>
+            onChange={(amount) => edit('amount', (current) => ({ ...current, amount }))}
+          />
         ) : null}
 
         <FormField label="Email" field="customer_email" required error={errorOf('customer_email')}>

@@ -3,6 +3,8 @@
 // filled before paying, and where to go after success.
 
 import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
+import { priceType } from '../../domain/prices/registry';
+import type { AmountBounds } from '../../domain/prices/strategy';
 import type { ValidationIssue } from '../api';
 import { parseMajorInput, readMajorInput, toMajorInput } from './money';
 import type { CheckoutUpdate } from './queries';
@@ -47,9 +49,14 @@ type UpdateKey = keyof CheckoutUpdate;
 
 const PLAUSIBLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The bounds of the amount the buyer chooses; null when the checkout's price takes none. */
+export function buyerAmountBounds(checkout: Pick<FormCheckout, 'product_price'>): AmountBounds | null {
+  const price = checkout.product_price;
+  return priceType(price.amount_type).checkout.buyerAmount(price);
+}
+
 export function initialValues(checkout: FormCheckout): CheckoutFormValues {
   const address = checkout.customer_billing_address;
-  const price = checkout.product_price;
   return {
     email: checkout.customer_email ?? '',
     name: checkout.customer_name ?? '',
@@ -61,7 +68,7 @@ export function initialValues(checkout: FormCheckout): CheckoutFormValues {
       city: address?.city ?? '',
       state: formState(address?.country ?? '', address?.state ?? ''),
     },
-    amount: price.amount_type === 'custom' ? toMajorInput(checkout.amount, checkout.currency) : '',
+    amount: buyerAmountBounds(checkout) ? toMajorInput(checkout.amount, checkout.currency) : '',
     customFields: Object.fromEntries(
       checkout.attached_custom_fields.map(({ custom_field: field }) => {
         const stored = checkout.custom_field_data?.[field.slug];
@@ -90,12 +97,12 @@ function orNull(value: string): string | null {
 
 /** The custom amount in minor units when it is one the price allows, else null. */
 export function customAmount(values: CheckoutFormValues, checkout: FormCheckout): number | null {
-  const price = checkout.product_price;
-  if (price.amount_type !== 'custom') return null;
+  const bounds = buyerAmountBounds(checkout);
+  if (!bounds) return null;
   const amount = parseMajorInput(values.amount, checkout.currency);
   if (amount === null) return null;
-  if (price.minimum_amount !== null && amount < price.minimum_amount) return null;
-  if (price.maximum_amount !== null && amount > price.maximum_amount) return null;
+  if (bounds.minimum !== null && amount < bounds.minimum) return null;
+  if (bounds.maximum !== null && amount > bounds.maximum) return null;
   return amount;
 }
 
@@ -142,7 +149,7 @@ export function toUpdate(
           city: orNull(values.address.city),
           state: orNull(values.address.state),
         };
-  if (checkout.product_price.amount_type === 'custom') {
+  if (buyerAmountBounds(checkout)) {
     const amount = forConfirm
       ? parseMajorInput(values.amount, checkout.currency)
       : customAmount(values, checkout);
@@ -254,15 +261,15 @@ export function missingFields(values: CheckoutFormValues, checkout: FormCheckout
             : 'This field is required.';
     }
   }
-  const price = checkout.product_price;
-  if (price.amount_type === 'custom' && customAmount(values, checkout) === null) {
+  const amountBounds = buyerAmountBounds(checkout);
+  if (amountBounds && customAmount(values, checkout) === null) {
     const bounds = [
-      price.minimum_amount === null
+      amountBounds.minimum === null
         ? null
-        : `at least ${toMajorInput(price.minimum_amount, checkout.currency)}`,
-      price.maximum_amount === null
+        : `at least ${toMajorInput(amountBounds.minimum, checkout.currency)}`,
+      amountBounds.maximum === null
         ? null
-        : `at most ${toMajorInput(price.maximum_amount, checkout.currency)}`,
+        : `at most ${toMajorInput(amountBounds.maximum, checkout.currency)}`,
     ].filter(Boolean);
     const inBounds = `Enter an amount${bounds.length ? ` of ${bounds.join(' and ')}` : ''}.`;
     // More decimals than the currency has is said as such: the amount is never rounded for the buyer.

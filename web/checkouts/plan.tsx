@@ -4,7 +4,8 @@
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
 import { describePriceSchedule, priceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
-import { meteredPriceParts, usageBillingWords } from '../../domain/usage/metered-prices';
+import { meteredPriceParts, usageBillingWords } from '../../domain/prices/metered-words';
+import { usagePricesOf, type UsagePrice } from '../../domain/prices/registry';
 import { formatDate } from '../components';
 import { formatMoney } from './money';
 
@@ -27,11 +28,11 @@ export function checkoutInterval(
   return checkout.product_price.recurring_interval ?? checkout.product.recurring_interval;
 }
 
-export type MeteredProductPrice = Extract<ProductPrice, { amount_type: 'metered_unit' }>;
+export type MeteredProductPrice = UsagePrice;
 
 /** The product's metered prices, which the subscription bills by usage besides the one bought. */
 export function meteredPricesOf(product: { prices: ProductPrice[] }): MeteredProductPrice[] {
-  return product.prices.filter((price): price is MeteredProductPrice => price.amount_type === 'metered_unit');
+  return usagePricesOf(product.prices);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ProductPrice } from '../../domain/products/schemas';
+import { priceType } from '../../domain/prices/registry';
 import { formatMoney } from './money';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { checkoutInterval, describeCheckoutPlan, MeteredPrices, meteredPricesOf } from './plan';
@@ -13,18 +14,7 @@ function intervalSuffix(checkout: Pick<CheckoutPublic, 'product' | 'product_pric
 
 /** A price as the buyer reads it, in its own currency. */
 export function describeCheckoutPrice(price: ProductPrice): string {
-  switch (price.amount_type) {
-    case 'free':
-      return 'Free';
-    case 'fixed':
-      return formatMoney(price.price_amount, price.price_currency);
-    case 'custom':
-      return price.minimum_amount
-        ? `Pay what you want, from ${formatMoney(price.minimum_amount, price.price_currency)}`
-        : 'Pay what you want';
-    case 'metered_unit':
-      return `Billed by usage of ${price.meter.name}`;
-  }
+  return priceType(price.amount_type).words.checkout(price, { money: formatMoney });
 }
 
 /** "LAUNCH: 20 % off", and for a plan how long: "the first payment", "for 3 months", "forever". */
@@ -92,6 +82,7 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
 export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
   const media = checkout.product.medias[0];
   const interval = checkoutInterval(checkout);
+  const type = priceType(checkout.product_price.amount_type);
   return (
     <div className="product-summary">
       <p className="muted">{checkout.organization.name}</p>
@@ -99,10 +90,8 @@ export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
       <h1>{checkout.product.name}</h1>
       <p className="product-price">
         {describeCheckoutPrice(checkout.product_price)}
-        {checkout.product_price.amount_type === 'fixed' ? intervalSuffix(checkout) : ''}
-        {checkout.product_price.amount_type !== 'metered_unit' && meteredPricesOf(checkout.product).length > 0
-          ? ' plus usage'
-          : ''}
+        {type.words.isPerPeriod ? intervalSuffix(checkout) : ''}
+        {type.billing === 'in_advance' && meteredPricesOf(checkout.product).length > 0 ? ' plus usage' : ''}
       </p>
       {interval ? (
         <p className="muted" data-testid="billing-interval">

@@ -6,8 +6,8 @@ import { BRAND_NAMES } from '../checkouts/card-brands';
 import type { CANCELLATION_REASONS } from '../../domain/subscriptions/schemas';
 import { formatMoney } from '../checkouts/money';
 import { formatDate } from '../components';
-import { formatPlanAmount } from '../subscriptions/format';
-import { describeMeteredPrice, usageBillingWords } from '../../domain/usage/metered-prices';
+import { describeMeteredPrice, usageBillingWords } from '../../domain/prices/metered-words';
+import { priceType, staticPriceOf } from '../../domain/prices/registry';
 import { meteredPricesOf } from '../checkouts/plan';
 
 /** Why a buyer leaves, in their own words (the seller's dashboard reads the same reasons as its own). */
@@ -47,16 +47,10 @@ export function describeExpiry(expiresAt: string | null): string {
 
 /** What the fixed part of a plan costs: "$30.00 / month", "Free", "Pay what you want"; null for usage only. */
 function describeFixedPart(product: CustomerProduct): string | null {
-  const fixed = product.prices.find((price) => price.amount_type === 'fixed');
-  const interval = product.recurring_interval;
-  if (fixed?.amount_type === 'fixed') {
-    return interval
-      ? formatPlanAmount(fixed.price_amount, fixed.price_currency, interval)
-      : formatMoney(fixed.price_amount, fixed.price_currency);
-  }
-  if (product.prices.some((price) => price.amount_type === 'free')) return 'Free';
-  if (product.prices.some((price) => price.amount_type === 'custom')) return 'Pay what you want';
-  return null;
+  const price = staticPriceOf(product.prices);
+  if (!price) return null;
+  const { words } = priceType(price.amount_type);
+  return words.plan(price, words.isPerPeriod ? product.recurring_interval : null, { money: formatMoney });
 }
 
 /**

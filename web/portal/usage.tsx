@@ -3,13 +3,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { CustomerSubscription } from '../../domain/customer-portal/schemas';
+import { usagePricesOf } from '../../domain/prices/registry';
 import { ErrorNote } from '../components';
 import { formatPeriod, MeterUsageFacts, UpcomingInvoiceDetails } from '../subscriptions/upcoming-invoice';
 import { portalRenewingSubscriptionsQuery, portalUpcomingInvoiceQuery } from './queries';
 import './usage.css';
 
-const isMetered = (subscription: CustomerSubscription) =>
-  subscription.prices.some((price) => price.amount_type === 'metered_unit');
+const isMetered = (subscription: CustomerSubscription) => usagePricesOf(subscription.prices).length > 0;
 
 /** The buyer's renewing plans that have a metered price. */
 export function useMeteredPlans(slug: string) {

@@ -1,4 +1,5 @@
 import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
+import { usagePricesOf } from '../../domain/prices/registry';
 import { describePriceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
 import type {
   CANCELLATION_REASONS,
@@ -77,8 +78,7 @@ const phaseOf = (phase: PricePhaseWire): PricePhase => ({
   endsAt: phase.ends_at === null ? null : new Date(phase.ends_at),
 });
 
-export const hasMeteredPrice = (prices: readonly ProductPrice[]) =>
-  prices.some((price) => price.amount_type === 'metered_unit');
+export const hasMeteredPrice = (prices: readonly ProductPrice[]) => usagePricesOf(prices).length > 0;
 
 /** A `price_schedule` of the API in words, from where the plan stands; `fallback` when it is empty. */
 function describeScheduleWire(

@@ -1,23 +1,18 @@
 import type { ProductPrice } from '../../../../../domain/products/schemas';
-import type { AmountType } from '../../../../../domain/products/rules';
 import {
   MAX_CUSTOM_AMOUNT,
   MAX_PRICE_AMOUNT,
   MIN_PRICE_AMOUNT,
   UNIT_AMOUNT_DECIMALS,
-} from '../../../../../domain/products/rules';
+} from '../../../../../domain/prices/limits';
+import { AMOUNT_TYPES, priceType, type AmountType } from '../../../../../domain/prices/registry';
+import type { EditorField } from '../../../../../domain/prices/strategy';
 import { describePrice, formatCents, readDollars } from '../../../../catalog/format';
 import { FormField } from '../../../../checkouts/fields';
 import { ErrorNote } from '../../../../components';
 import type { FormWords } from '../../../../forms/messages';
 import { choiceWords, dollarWords } from '../../../../forms/words';
-
-const AMOUNT_TYPE_LABELS: Record<AmountType, string> = {
-  fixed: 'Fixed price',
-  custom: 'Pay what you want',
-  free: 'Free',
-  metered_unit: 'Metered, per unit',
-};
+import { Fragment } from 'react';
 
 /** A price in the form: an existing one is kept by id (prices never change, spec §3 Price); new ones are typed in. */
 export type PriceDraft = {
@@ -50,25 +45,6 @@ export function newPriceDraft(existing: ProductPrice | null = null): PriceDraft 
   };
 }
 
-/** The form's fields of a price, by the API's name of what each one sends. */
-const DRAFT_FIELDS = {
-  amount: 'price_amount',
-  minimum: 'minimum_amount',
-  maximum: 'maximum_amount',
-  preset: 'preset_amount',
-  unitAmount: 'unit_amount',
-  cap: 'cap_amount',
-} as const;
-type DraftField = keyof typeof DRAFT_FIELDS;
-
-/** The dollar fields a price of this type shows. */
-const DOLLAR_FIELDS: Record<AmountType, DraftField[]> = {
-  free: [],
-  fixed: ['amount'],
-  custom: ['minimum', 'maximum', 'preset'],
-  metered_unit: ['cap'],
-};
-
 /** The price's words for the API's refusals (spec §5: amounts in cents, typed here in dollars). */
 export const PRICE_WORDS: FormWords = {
   'prices.*.price_amount': {
@@ -96,39 +72,36 @@ export const PRICE_WORDS: FormWords = {
 export function priceDraftErrors(draft: PriceDraft, index: number): Record<string, string | null> {
   if (draft.existing) return {};
   return Object.fromEntries(
-    DOLLAR_FIELDS[draft.amountType].map((field) => [
-      `prices.${index}.${DRAFT_FIELDS[field]}`,
-      readDollars(draft[field]).error,
-    ]),
+    priceType(draft.amountType)
+      .editor.fields.filter((field) => field.kind === 'dollars')
+      .map((field) => [`prices.${index}.${field.wire}`, readDollars(draft[field.draft]).error]),
   );
 }
 
 const cents = (text: string) => readDollars(text).cents;
 
+/** What a field sends: dollars as cents, a unit amount as typed (a decimal string in cents: sub-cent unit prices must not pass through a float), no meter as null. */
+function fieldPayload(draft: PriceDraft, field: EditorField): number | string | null {
+  const typed = draft[field.draft];
+  switch (field.kind) {
+    case 'dollars':
+      return cents(typed);
+    case 'cents':
+      return typed.trim();
+    case 'meter':
+      return typed || null;
+  }
+}
+
 /** The price as the API takes it; call after `priceDraftErrors` found nothing. */
 export function pricePayload(draft: PriceDraft) {
   if (draft.existing) return { id: draft.existing.id };
-  switch (draft.amountType) {
-    case 'free':
-      return { amount_type: 'free' };
-    case 'fixed':
-      return { amount_type: 'fixed', price_amount: cents(draft.amount) };
-    case 'custom':
-      return {
-        amount_type: 'custom',
-        minimum_amount: cents(draft.minimum),
-        maximum_amount: cents(draft.maximum),
-        preset_amount: cents(draft.preset),
-      };
-    case 'metered_unit':
-      return {
-        amount_type: 'metered_unit',
-        // A decimal string in cents: sub-cent unit prices must not pass through a float.
-        unit_amount: draft.unitAmount.trim(),
-        meter_id: draft.meterId || null,
-        cap_amount: cents(draft.cap),
-      };
-  }
+  return {
+    amount_type: draft.amountType,
+    ...Object.fromEntries(
+      priceType(draft.amountType).editor.fields.map((field) => [field.wire, fieldPayload(draft, field)]),
+    ),
+  };
 }
 
 export function PriceEditor(props: {
@@ -143,11 +116,11 @@ export function PriceEditor(props: {
   const { draft, onChange } = props;
   const label = `Price ${props.index + 1}`;
   const errorOf = (field: string) => props.errors[`prices.${props.index}.${field}`] ?? null;
-  const text = (name: string, field: DraftField, required = false) => (
+  const text = ({ label: name, draft: field, wire, required }: EditorField) => (
     <FormField
       label={`${label} ${name}`}
-      field={`prices.${props.index}.${DRAFT_FIELDS[field]}`}
-      error={errorOf(DRAFT_FIELDS[field])}
+      field={`prices.${props.index}.${wire}`}
+      error={errorOf(wire)}
       required={required}
       markOptional={false}
       className="field"
@@ -178,36 +151,28 @@ export function PriceEditor(props: {
               value={draft.amountType}
               onChange={(event) => onChange({ ...draft, amountType: event.target.value as AmountType })}
             >
-              {(Object.keys(AMOUNT_TYPE_LABELS) as AmountType[]).map((type) => (
+              {AMOUNT_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {AMOUNT_TYPE_LABELS[type]}
+                  {priceType(type).words.label}
                 </option>
               ))}
             </select>
           </label>
-          {draft.amountType === 'fixed' ? text('amount (USD)', 'amount', true) : null}
-          {draft.amountType === 'custom' ? (
-            <>
-              {text('minimum (USD)', 'minimum')}
-              {text('maximum (USD)', 'maximum')}
-              {text('suggested amount (USD)', 'preset')}
-            </>
-          ) : null}
-          {draft.amountType === 'metered_unit' ? (
-            <>
-              {text('unit amount (cents)', 'unitAmount', true)}
+          {priceType(draft.amountType).editor.fields.map((field) =>
+            field.kind === 'meter' ? (
               <FormField
-                label={`${label} meter`}
-                field={`prices.${props.index}.meter_id`}
-                error={errorOf('meter_id')}
-                required
+                key={field.draft}
+                label={`${label} ${field.label}`}
+                field={`prices.${props.index}.${field.wire}`}
+                error={errorOf(field.wire)}
+                required={field.required}
                 className="field"
               >
                 {(control) => (
                   <select
                     {...control}
-                    value={draft.meterId}
-                    onChange={(event) => onChange({ ...draft, meterId: event.target.value })}
+                    value={draft[field.draft]}
+                    onChange={(event) => onChange({ ...draft, [field.draft]: event.target.value })}
                   >
                     <option value="">Choose a meter</option>
                     {props.meters.map((meter) => (
@@ -218,9 +183,10 @@ export function PriceEditor(props: {
                   </select>
                 )}
               </FormField>
-              {text('cap (USD)', 'cap')}
-            </>
-          ) : null}
+            ) : (
+              <Fragment key={field.draft}>{text(field)}</Fragment>
+            ),
+          )}
         </div>
       )}
       {/* A rule across prices (one static price per product) names the price, not one of its fields. */}

@@ -4,7 +4,7 @@ import {
   formatUnitAmount,
   meteredPriceParts,
   usageBillingWords,
-} from './metered-prices.js';
+} from './metered-words.js';
 
 const tokens = (unitAmount: string, cap: number | null, currency = 'usd') => ({
   unit_amount: unitAmount,
