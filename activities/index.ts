@@ -18,7 +18,7 @@ import { createPaymentActivities } from './payments.js';
 import { createProcessorConfigurationActivities } from './processor-configuration.js';
 import { createRefundActivities } from './refunds.js';
 import { createSubscriptionActivities } from './subscriptions.js';
-import { createUsageActivities } from './usage.js';
+import { createCustomerMeterActivities } from './customer-meters.js';
 import { createSystemActivities } from './system.js';
 import { createWebhookActivities } from './webhooks.js';
 
@@ -62,7 +62,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentActivities(deps),
     ...createPaymentMethodActivities(deps),
     ...createProcessorConfigurationActivities(deps),
-    ...createUsageActivities(deps),
+    ...createCustomerMeterActivities(deps),
     ...createBenefitGrantActivities(deps),
   };
 }

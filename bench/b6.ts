@@ -2,7 +2,7 @@ import { temporalStarters } from '../temporal/starters.js';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { recordEvent } from '../domain/events/repository.js';
+import { recordEvent } from '../domain/webhook-outbox/repository.js';
 import { webhookHeaders } from '../domain/webhooks/signing.js';
 import { createDb } from '../infra/db.js';
 import { findFreePort } from '../infra/processes.js';

@@ -5,7 +5,7 @@ import type { WorkflowExecutionInfo, WorkflowHandle } from '@temporalio/client';
 import { benefitGrantDispatcherWorkflowId, benefitGrantWorkflowId } from '../domain/benefit-grants/rules.js';
 import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
 import { customerMeterRefresherWorkflowId } from '../domain/customer-meters/service.js';
-import { recordEvent } from '../domain/events/repository.js';
+import { recordEvent } from '../domain/webhook-outbox/repository.js';
 import { invitationWorkflowId } from '../domain/invitations/rules.js';
 import { isoUtc, ENTITY_ID, ENTITY_KIND, ORGANIZATION_ID, STATUS } from '../domain/operators/rules.js';
 import {

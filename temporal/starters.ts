@@ -19,7 +19,7 @@ import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalPaymentMethodWorkflows } from './payment-methods.js';
 import { temporalRefundWorkflows } from './refunds.js';
 import { temporalSubscriptionWorkflows } from './subscriptions.js';
-import { temporalCustomerMeterWorkflows } from './usage.js';
+import { temporalCustomerMeterWorkflows } from './customer-meters.js';
 import { temporalWebhookWorkflows } from './webhooks.js';
 
 export type WorkflowStarters = {

@@ -22,4 +22,4 @@ export {
   ensureBenefitGrantDispatcherWorkflow,
   reconcileBenefitGrantsWorkflow,
 } from './benefit-grants.js';
-export { customerMeterRefresherWorkflow, ensureCustomerMeterRefresherWorkflow } from './usage.js';
+export { customerMeterRefresherWorkflow, ensureCustomerMeterRefresherWorkflow } from './customer-meters.js';

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { createCheckoutActivities } from '../activities/checkouts.js';
 import { createWebhookActivities } from '../activities/webhooks.js';
 import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
-import { recordEvent } from '../domain/events/repository.js';
+import { recordEvent } from '../domain/webhook-outbox/repository.js';
 import { webhookDeliveryWorkflowId } from '../domain/webhooks/rules.js';
 import { dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';

@@ -4,7 +4,7 @@ import { validateEvent } from '@polar-sh/sdk/webhooks';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createWebhookActivities } from '../activities/webhooks.js';
-import { recordEvent } from '../domain/events/repository.js';
+import { recordEvent } from '../domain/webhook-outbox/repository.js';
 import {
   RETRY_SCHEDULE_MS,
   webhookDeliveryWorkflowId,

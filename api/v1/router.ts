@@ -46,7 +46,7 @@ import type { FileStorage } from '../../domain/files/storage.js';
 import { registerCustomFieldOperations } from './custom-fields.js';
 import { registerFileOperations } from './files.js';
 import { registerCustomerMeterOperations } from './customer-meters.js';
-import { registerEventOperations } from './events.js';
+import { registerUsageOperations } from './usage.js';
 import { registerMeterOperations } from './meters.js';
 import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
@@ -257,7 +257,7 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerFileOperations(registry, { db: deps.db, storage: deps.fileStorage, publicUrl: deps.publicUrl });
   registerCustomFieldOperations(registry, deps);
   registerMeterOperations(registry, deps);
-  registerEventOperations(registry, deps);
+  registerUsageOperations(registry, deps);
   registerCustomerMeterOperations(registry, deps);
   registerCustomerSessionOperations(registry, portal);
   registerWebhookOperations(registry, {

@@ -8,8 +8,8 @@ import type { BenefitType } from '../benefits/schemas.js';
 import { findCustomerOrThrow, liveCustomerIdsAmong } from '../customers/repository.js';
 import { recordCustomerStateChanged } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
-import { recordEvents } from '../events/repository.js';
-import type { WebhookEventType } from '../events/schemas.js';
+import { recordEvents } from '../webhook-outbox/repository.js';
+import type { WebhookEventType } from '../webhook-outbox/schemas.js';
 import { benefitIdsOfProducts } from '../products/repository.js';
 import {
   grantRowsOfCustomers,

@@ -4,7 +4,7 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
 import { findFilesOfOrganization } from '../files/repository.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {

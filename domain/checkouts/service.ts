@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { addressSchema } from '../addresses/schemas.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { findProductsByIds } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import type { PricedCheckout } from './pricing.js';

@@ -4,7 +4,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Db, SqlClient } from '../../infra/db.js';
 import { jsonSelectList, revive, type JsonRevivals } from '../../infra/sql.js';
 import type { Aggregation, Filter } from '../meters/schemas.js';
-import { aggregateSql, filterSql, Parameters, valueSql } from '../usage/repository.js';
+import { aggregateSql, filterSql, QueryParameters, valueSql } from '../usage/repository.js';
 import { SYSTEM_EVENT_NAMES } from '../usage/rules.js';
 
 /** Two refreshes of one customer never interleave (a slower one would write older values last). */
@@ -74,7 +74,7 @@ export async function refreshCustomerMeterRows(
   meters: CountedMeter[],
 ): Promise<string[]> {
   if (customers.length === 0 || meters.length === 0) return [];
-  const params = new Parameters();
+  const params = new QueryParameters();
   const organization = params.add(organizationId, '::uuid');
   const customerIds = params.add(
     customers.map((customer) => customer.id),
@@ -204,7 +204,7 @@ export async function usageInWindows(
   windows: UsageWindow[],
 ): Promise<Map<string, { units: string; credited: string }>> {
   if (windows.length === 0) return new Map();
-  const params = new Parameters();
+  const params = new QueryParameters();
   const organization = params.add(organizationId, '::uuid');
   const customerIds = params.add([...new Set(windows.map((window) => window.customerId))], '::uuid[]');
   const byMeter = new Map<string, UsageWindow[]>();

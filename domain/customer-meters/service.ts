@@ -184,7 +184,7 @@ export async function getCustomerMeter(db: Db, caller: Caller, id: string): Prom
   return customerMeterView(row);
 }
 
-/** The refresher workflow as this domain sees it (temporal/usage.ts). */
+/** The refresher workflow as this domain sees it (temporal/customer-meters.ts). */
 export type CustomerMeterWorkflows = {
   /** Starts the deployment's refresher unless it runs; `true` when it was started. */
   ensureRefresher(): Promise<boolean>;

@@ -2,7 +2,7 @@ import type { Db } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationForWrite, organizationsToList } from '../access/service.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';

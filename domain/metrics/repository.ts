@@ -6,7 +6,7 @@
 // report over the whole business, kept in one place so that every family shares the same periods
 // and filters (docs/metrics.md).
 import type { SqlClient } from '../../infra/db.js';
-import { Parameters } from '../usage/repository.js';
+import { QueryParameters } from '../usage/repository.js';
 import {
   METRICS_DEFAULT_CURRENCY,
   type CheckoutPeriodRow,
@@ -74,7 +74,7 @@ export async function organizationCurrency(sql: SqlClient, organizationId: strin
  * value becomes a parameter when the text first uses it (PostgreSQL refuses unused parameters).
  */
 class Statement {
-  readonly params = new Parameters();
+  readonly params = new QueryParameters();
   private readonly added = new Map<string, string>();
 
   constructor(readonly scope: MetricsScope) {}

@@ -3,7 +3,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { addressSchema } from '../addresses/schemas.js';
-import { recordEvent, recordEvents } from '../events/repository.js';
+import { recordEvent, recordEvents } from '../webhook-outbox/repository.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { AppError } from '../platform/errors.js';
 import type { FileStorage } from '../files/storage.js';

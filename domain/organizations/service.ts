@@ -10,7 +10,7 @@ import {
 } from '../access/rules.js';
 import { findMemberNotificationChoice, setMemberNewOrderEmail } from '../access/repository.js';
 import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {

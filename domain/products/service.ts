@@ -9,7 +9,7 @@ import {
 } from '../access/service.js';
 import { findCustomFieldsOfOrganization } from '../custom-fields/repository.js';
 import type { AttachedCustomFieldCreate } from '../custom-fields/schemas.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { findFilesOfOrganization } from '../files/repository.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { assertCanManage, organizationsToList } from '../access/service.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { findOrder, lockOrder } from '../orders/repository.js';
 import { applySucceededRefund, findOrderFor } from '../orders/service.js';
 import type { PaymentProcessor } from '../payments/processor.js';

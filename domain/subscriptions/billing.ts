@@ -10,8 +10,8 @@ import {
   markBenefitGrantsStaleSql,
   markCustomerMetersStale,
 } from '../customers/repository.js';
-import { recordEvents } from '../events/repository.js';
-import type { WebhookEventType } from '../events/schemas.js';
+import { recordEvents } from '../webhook-outbox/repository.js';
+import type { WebhookEventType } from '../webhook-outbox/schemas.js';
 import type { Mailer } from '../emails/mailer.js';
 import {
   findOrderStatusByRequestKey,

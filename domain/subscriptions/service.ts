@@ -8,7 +8,7 @@ import { metadataWhere } from '../metadata/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import { listPaymentAttemptsOfSubscription } from '../orders/repository.js';
-import { recordEvent } from '../events/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 import { AppError } from '../platform/errors.js';
 import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
 import {

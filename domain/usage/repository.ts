@@ -11,7 +11,7 @@ import type { EventSource, TimeInterval } from './schemas.js';
 export type EventRecord = Prisma.EventGetPayload<object>;
 
 /** Positional parameters of one statement, added as its text is built. */
-export class Parameters {
+export class QueryParameters {
   readonly values: unknown[] = [];
   add(value: unknown, cast = ''): string {
     this.values.push(value);
@@ -95,7 +95,7 @@ export type EventCustomers = { ids: string[]; externalIds: string[] };
  * The WHERE clause of a read of `events e`. A customer's events are those stored with their id,
  * and those sent for their external id before they had it (stored without a customer id).
  */
-function whereClause(where: EventWhere, params: Parameters): string {
+function whereClause(where: EventWhere, params: QueryParameters): string {
   const conditions = [`e.organization_id = ANY(${params.add(where.organizationIds, '::uuid[]')})`];
   if (where.startTimestamp) conditions.push(`e.timestamp >= ${params.add(where.startTimestamp)}`);
   if (where.endTimestamp) conditions.push(`e.timestamp <= ${params.add(where.endTimestamp)}`);
@@ -125,7 +125,7 @@ function whereClause(where: EventWhere, params: Parameters): string {
 }
 
 /** A meter's filter as SQL over `events e`, exactly as `eventMatches` (rules.ts) reads it. */
-export function filterSql(filter: Filter, params: Parameters): string {
+export function filterSql(filter: Filter, params: QueryParameters): string {
   if (filter.clauses.length === 0) return 'TRUE';
   const parts = filter.clauses.map((entry) =>
     'operator' in entry ? clauseSql(entry, params) : `(${filterSql(entry, params)})`,
@@ -144,7 +144,7 @@ const SQL_OPERATORS = {
   not_like: 'NOT LIKE',
 } as const;
 
-function clauseSql(clause: FilterClause, params: Parameters): string {
+function clauseSql(clause: FilterClause, params: QueryParameters): string {
   const { operator, value } = clause;
   const sqlOperator = SQL_OPERATORS[operator];
   const isLike = operator === 'like' || operator === 'not_like';
@@ -183,7 +183,7 @@ export async function listEventRows(
   order: 'asc' | 'desc',
   page: { skip: number; take: number },
 ): Promise<{ rows: EventRecord[]; total: number }> {
-  const params = new Parameters();
+  const params = new QueryParameters();
   const clause = whereClause(where, params);
   const [{ rows }, counted] = await Promise.all([
     sql.query<EventRecord>(
@@ -229,7 +229,7 @@ export async function listEventNameRows(
   sorting: { field: keyof typeof NAME_SORTS; direction: 'asc' | 'desc' }[],
   page: { skip: number; take: number },
 ): Promise<{ rows: EventNameRow[]; total: number }> {
-  const params = new Parameters();
+  const params = new QueryParameters();
   let clause = whereClause(where, params);
   if (where.query) {
     const pattern = `%${where.query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -257,7 +257,7 @@ export async function listEventNameRows(
  * The value each event contributes to a meter: 1 for count, the metadata property's number for
  * sum/max/min/avg (an event without a number there contributes nothing).
  */
-export function valueSql(aggregation: Aggregation, params: Parameters): string {
+export function valueSql(aggregation: Aggregation, params: QueryParameters): string {
   const key = aggregatedKey(aggregation);
   if (key === null) return '1';
   const json = `e.metadata->${params.add(key)}`;
@@ -284,7 +284,7 @@ export async function meterQuantityRows(
     end: Date;
   },
 ): Promise<{ buckets: { timestamp: Date; quantity: number }[]; total: number }> {
-  const params = new Parameters();
+  const params = new QueryParameters();
   const clause = whereClause(
     { ...input.where, startTimestamp: input.start, endTimestamp: input.end },
     params,

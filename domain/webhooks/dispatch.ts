@@ -1,7 +1,7 @@
 // The outbox's fan-out: each undispatched event becomes one webhook event per subscribed endpoint,
 // handed in outbox order to the endpoint's delivery workflow. Sending them is attempts.ts.
 import type { Db } from '../../infra/db.js';
-import { listUndispatchedOutboxEvents, markOutboxEventsDispatched } from '../events/repository.js';
+import { listUndispatchedOutboxEvents, markOutboxEventsDispatched } from '../webhook-outbox/repository.js';
 import { insertWebhookEvents, listEnabledEndpoints, listWebhookEventsOfOutboxEvents } from './repository.js';
 import {
   formatWebhookBody,

@@ -1,5 +1,5 @@
 // Outgoing webhooks: pure rules shared by the API, the activities and the workflows.
-import type { WebhookEventType } from '../events/schemas.js';
+import type { WebhookEventType } from '../webhook-outbox/schemas.js';
 
 export const WEBHOOK_FORMATS = ['raw', 'discord', 'slack'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../events/schemas.js';
+import { WEBHOOK_EVENT_TYPES } from '../webhook-outbox/schemas.js';
 import {
   pageQuerySchema,
   queryListSchema,

@@ -22,7 +22,7 @@ export const DOMAIN_LAYERS = [
       'emails',
       'invoices',
       'tax',
-      'events',
+      'webhook-outbox',
       'payments',
       'operators',
       'system',

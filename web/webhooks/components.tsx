@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/events/schemas';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook-outbox/schemas';
 import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
 import { WEBHOOK_FORMATS, WEBHOOK_URL_MESSAGES } from '../../domain/webhooks/rules';
 import { FormField } from '../checkouts/fields';

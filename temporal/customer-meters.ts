@@ -5,7 +5,7 @@ import {
   customerMeterRefresherWorkflowId,
   type CustomerMeterWorkflows,
 } from '../domain/customer-meters/service.js';
-import type { customerMeterRefresherWorkflow } from '../workflows/usage.js';
+import type { customerMeterRefresherWorkflow } from '../workflows/customer-meters.js';
 import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { startOnce } from './workflow-control.js';
 

@@ -1,5 +1,5 @@
 import { continueAsNew, defineQuery, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { UsageActivities } from '../activities/usage.js';
+import type { CustomerMeterActivities } from '../activities/customer-meters.js';
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView, watchRound } from './operators.js';
 
@@ -10,14 +10,14 @@ export const customerMeterRefresherWaitingForQuery = defineQuery<string>(WAITING
 const REFRESH_WATCH_MS = 30_000;
 const REFRESH_ROUNDS_PER_RUN = 200;
 
-const { refreshCustomerMeters } = proxyActivities<UsageActivities>({
+const { refreshCustomerMeters } = proxyActivities<CustomerMeterActivities>({
   startToCloseTimeout: '2 minutes',
   // A worker that dies mid-watch is noticed this fast, and the watch resumes on another worker.
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
-const { ensureCustomerMeterRefresher } = proxyActivities<UsageActivities>({
+const { ensureCustomerMeterRefresher } = proxyActivities<CustomerMeterActivities>({
   startToCloseTimeout: '1 minute',
 });
 

@@ -14,7 +14,7 @@ import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'events', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-export function registerEventOperations(api: OperationRegistry, { db }: { db: Db }) {
+export function registerUsageOperations(api: OperationRegistry, { db }: { db: Db }) {
   api.add(
     {
       ...common,

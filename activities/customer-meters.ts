@@ -6,7 +6,7 @@ import {
 } from '../domain/customer-meters/service.js';
 import type { Db } from '../infra/db.js';
 
-export type UsageActivityDeps = { db: Db; workflows: { customerMeters: CustomerMeterWorkflows } };
+export type CustomerMeterActivityDeps = { db: Db; workflows: { customerMeters: CustomerMeterWorkflows } };
 
 /**
  * How often the refresher looks for stale customers while there are none. It is also the
@@ -15,7 +15,7 @@ export type UsageActivityDeps = { db: Db; workflows: { customerMeters: CustomerM
  */
 const REFRESH_POLL_MS = 1000;
 
-export function createUsageActivities({ db, workflows }: UsageActivityDeps) {
+export function createCustomerMeterActivities({ db, workflows }: CustomerMeterActivityDeps) {
   return {
     /**
      * Refreshes stale customers' meters as they appear, for up to `watchMs`; returns once none is
@@ -42,4 +42,4 @@ export function createUsageActivities({ db, workflows }: UsageActivityDeps) {
   };
 }
 
-export type UsageActivities = ReturnType<typeof createUsageActivities>;
+export type CustomerMeterActivities = ReturnType<typeof createCustomerMeterActivities>;
