@@ -52,9 +52,9 @@ const jestSettings: Record<Project, string[]> = {
   // file is replaced by a fresh one, which costs less than collecting it (api/v1: 200 → 165 s).
   integration: ['--maxWorkers=2', '--testTimeout=60000', '--workerIdleMemoryLimit=700MB'],
   // One file that runs Schemathesis against its own stack (bounded by scripts/schemathesis/schemathesis.toml).
-  // Its length grows with the operations (118 fuzzed) and the machine's load: ~8 minutes quiet,
-  // 15 under a busy machine. A test timeout shorter than the fuzz stops the server under it, which
-  // then reads as the server going away.
+  // Its length grows with the operations (118 fuzzed) and the machine's load: 14–15 minutes were
+  // measured on a busy two-core machine. A test timeout shorter than the fuzz stops the server under
+  // it, which then reads as the server going away.
   schemathesis: ['--runInBand', '--testTimeout=1500000'],
   workflow: ['--maxWorkers=2', '--testTimeout=60000'],
   e2e: ['--runInBand', '--testTimeout=240000'],
