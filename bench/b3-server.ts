@@ -20,7 +20,7 @@ import { LocalFileStorage } from '../integrations/local-disk/storage.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalStarters } from '../temporal/starters.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
-import { findLiveCustomerWithHoldings } from '../domain/customers/repository.js';
+import { findLiveCustomerWithHoldings } from '../domain/customer-state/repository.js';
 import { HAND_WRITTEN_QUANTITIES_SQL } from './b2-sql.js';
 
 const mode = process.argv[2];

@@ -6,22 +6,20 @@ import {
   customerIdParamsSchema,
   customerListQuerySchema,
   customerSchema,
-  customerStateSchema,
   customerSummarySchema,
   customerTimelineSchema,
   customerUpdateExternalSchema,
   customerUpdateSchema,
 } from '../../domain/customers/schemas.js';
+import { exportCustomers, findCustomerFor, listCustomers } from '../../domain/customers/service.js';
+import { customerStateSchema } from '../../domain/customer-state/schemas.js';
 import {
   createCustomer,
   deleteCustomer,
-  exportCustomers,
-  findCustomerFor,
   getCustomerState,
   getCustomerSummary,
-  listCustomers,
   updateCustomer,
-} from '../../domain/customers/service.js';
+} from '../../domain/customer-state/service.js';
 import { customerView } from '../../domain/customers/views.js';
 import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
 import { customerPaymentMethodSchema } from '../../domain/payment-methods/schemas.js';

@@ -1,6 +1,6 @@
 import type { Db, SqlClient } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { jsonSelectList, returningList, revive, updateRow, type JsonRevivals } from '../../infra/sql.js';
+import { returningList, updateRow } from '../../infra/sql.js';
 import { Prisma as PrismaNamespace } from '../../generated/prisma/client.js';
 import type { SubscriptionStatus } from '../products/schemas.js';
 import type { DesiredGrant, GrantDesire } from './rules.js';
@@ -216,34 +216,6 @@ export function findGrantWithBenefit(
   where: Prisma.BenefitGrantWhereInput,
 ): Promise<GrantWithBenefitRow | null> {
   return db.benefitGrant.findFirst({ where, include: WITH_BENEFIT });
-}
-
-export type ActiveGrant = GrantRecord & { benefit: { type: string } };
-
-const GRANT_REVIVALS: JsonRevivals<GrantRecord> = {
-  grantedAt: 'date',
-  revokedAt: 'date',
-  cycledAt: 'date',
-  createdAt: 'date',
-  modifiedAt: 'date',
-};
-
-/**
- * The SQL of the grants a customer holds now (granted and not revoked, of benefits that still
- * exist), oldest grant first, as one JSON array: a statement about the customer (`customer` is the
- * SQL of their id) reads them in the same round trip. `activeGrantsFromJson` reads the array.
- */
-export function activeGrantsJsonSql(customer: string): string {
-  return `(SELECT coalesce(json_agg(r ORDER BY r."grantedAt", r.id), '[]') FROM (
-       SELECT ${jsonSelectList(grantFields, 'g', GRANT_REVIVALS)}, json_build_object('type', b.type) AS benefit
-       FROM benefit_grants g JOIN benefits b ON b.id = g.benefit_id
-       WHERE g.customer_id = ${customer} AND g.granted_at IS NOT NULL AND g.revoked_at IS NULL
-         AND b.deleted_at IS NULL
-     ) r)`;
-}
-
-export function activeGrantsFromJson(json: unknown): ActiveGrant[] {
-  return (json as Record<string, unknown>[]).map((row) => revive<ActiveGrant>(row, GRANT_REVIVALS));
 }
 
 export type GrantRow = Awaited<ReturnType<typeof listGrants>>[0][number];

@@ -6,7 +6,7 @@ import { findBenefitOrThrow } from '../benefits/repository.js';
 import { benefitView } from '../benefits/views.js';
 import type { BenefitType } from '../benefits/schemas.js';
 import { findCustomerOrThrow, liveCustomerIdsAmong } from '../customers/repository.js';
-import { recordCustomerStateChanged } from '../customers/service.js';
+import { recordCustomerStateChanged } from '../customer-state/service.js';
 import { customerView } from '../customers/views.js';
 import { recordEvents } from '../webhook-outbox/repository.js';
 import type { WebhookEventType } from '../webhook-outbox/schemas.js';

@@ -3,7 +3,7 @@
 
 import { keepPaymentMethod } from '../payment-methods/service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { customerForPurchase, recordCustomerStateChanged } from '../customers/service.js';
+import { customerForPurchase, recordCustomerStateChanged } from '../customer-state/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
 import { storedUsagePricesOf } from '../prices/registry.js';
 import { createPaidOrder } from '../orders/service.js';

@@ -1,8 +1,7 @@
 // Customer meters: what each customer used of each meter since its last reset, and was credited.
 // Recomputed from `events` by the refresher for the customers marked stale (docs/usage.md).
-import { Prisma } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, SqlClient } from '../../infra/db.js';
-import { jsonSelectList, revive, type JsonRevivals } from '../../infra/sql.js';
 import type { Aggregation, Filter } from '../meters/schemas.js';
 import { aggregateSql, filterSql, QueryParameters, valueSql } from '../usage/repository.js';
 import { SYSTEM_EVENT_NAMES } from '../usage/rules.js';
@@ -155,33 +154,6 @@ export function findCustomerMeterRow(db: Db, id: string, organizationIds: string
     where: { id, organizationId: { in: organizationIds }, customer: { deletedAt: null } },
     include: customerMeterInclude,
   });
-}
-
-const CUSTOMER_METER_REVIVALS: JsonRevivals<CustomerMeterRecord> = {
-  consumedUnits: 'decimal',
-  creditedUnits: 'decimal',
-  balance: 'decimal',
-  createdAt: 'date',
-  modifiedAt: 'date',
-};
-
-/**
- * The SQL of every meter of the customer, oldest first, as one JSON array: a statement about the
- * customer (`customer` is the SQL of their id) reads them in the same round trip. Meters that one
- * refresher round creates share their instant: the meter's id orders them, so that the list does not
- * reshuffle between reads. `customerMetersFromJson` reads the array.
- */
-export function customerMetersJsonSql(customer: string): string {
-  return `(SELECT coalesce(json_agg(r ORDER BY r."createdAt", r."meterId"), '[]') FROM (
-       SELECT ${jsonSelectList(Prisma.CustomerMeterScalarFieldEnum, 'cm', CUSTOMER_METER_REVIVALS)}
-       FROM customer_meters cm WHERE cm.customer_id = ${customer}
-     ) r)`;
-}
-
-export function customerMetersFromJson(json: unknown): CustomerMeterRecord[] {
-  return (json as Record<string, unknown>[]).map((row) =>
-    revive<CustomerMeterRecord>(row, CUSTOMER_METER_REVIVALS),
-  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { customerSchema, customerStateMeterSchema } from '../customers/schemas.js';
+import { customerSchema } from '../customers/schemas.js';
+import { customerStateMeterSchema } from '../customer-state/schemas.js';
 import { meterSchema } from '../meters/schemas.js';
 import {
   oneOrManyUuids,

@@ -4,7 +4,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, organizationsToList } from '../access/service.js';
 import { listCustomersByIds } from '../customers/repository.js';
-import { recordCustomerStateChanged } from '../customers/service.js';
+import { recordCustomerStateChanged } from '../customer-state/service.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
 import { AppError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';

@@ -1,24 +1,8 @@
 import { customerView } from '../customers/views.js';
 import { meterView } from '../meters/views.js';
-import type { CustomerMeterRecord, CustomerMeterRow } from './repository.js';
-import { customerStateMeterSchema, type CustomerStateMeter } from '../customers/schemas.js';
+import type { CustomerMeterRow } from './repository.js';
+import { customerStateMeterView } from '../customer-state/views.js';
 import { customerMeterSchema, type CustomerMeter } from './schemas.js';
-
-const units = (row: CustomerMeterRecord) => ({
-  consumed_units: row.consumedUnits.toNumber(),
-  credited_units: row.creditedUnits.toNumber(),
-  balance: row.balance.toNumber(),
-});
-
-export function customerStateMeterView(row: CustomerMeterRecord): CustomerStateMeter {
-  return customerStateMeterSchema.parse({
-    id: row.id,
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    meter_id: row.meterId,
-    ...units(row),
-  });
-}
 
 export function customerMeterView(row: CustomerMeterRow): CustomerMeter {
   return customerMeterSchema.parse({

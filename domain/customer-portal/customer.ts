@@ -5,7 +5,7 @@ import type { CustomerCaller } from '../customer-sessions/rules.js';
 import { taxIdFormatOf } from '../customers/rules.js';
 import type { CustomerRow } from '../customers/repository.js';
 import { TAX_ID_FORMATS } from '../customers/schemas.js';
-import { applyCustomerUpdate } from '../customers/service.js';
+import { applyCustomerUpdate } from '../customer-state/service.js';
 import { customerView } from '../customers/views.js';
 import { oauthAccountsOf } from '../customer-accounts/service.js';
 import { InvalidFieldError } from '../platform/errors.js';

@@ -10,7 +10,8 @@ import {
   textSchema,
 } from '../platform/schemas.js';
 
-// Polar's Customer and CustomerState as @polar-sh/sdk@0.33.2 reads them (spec §3 Customer).
+// Polar's Customer as @polar-sh/sdk@0.33.2 reads it (spec §3 Customer); its state is in
+// customer-state/schemas.ts.
 
 export const TAX_ID_FORMATS = [
   'ad_nrt',
@@ -110,35 +111,6 @@ export const customerSchema = z.object({
   avatar_url: z.string(),
 });
 
-export const customerStateBenefitGrantSchema = z.object({
-  id: z.uuid(),
-  created_at: z.iso.datetime({ offset: true }),
-  modified_at: z.iso.datetime({ offset: true }).nullable(),
-  granted_at: z.iso.datetime({ offset: true }),
-  benefit_id: z.uuid(),
-  benefit_type: z.string(),
-  properties: z.record(z.string(), z.json()),
-});
-
-/** One customer's use of one meter since its last reset, as customer state lists it. */
-export const customerStateMeterSchema = z.object({
-  id: z.uuid(),
-  created_at: z.iso.datetime({ offset: true }),
-  modified_at: z.iso.datetime({ offset: true }).nullable(),
-  meter_id: z.uuid(),
-  consumed_units: z.number(),
-  credited_units: z.number(),
-  balance: z.number(),
-});
-
-export type CustomerStateMeter = z.infer<typeof customerStateMeterSchema>;
-
-export const customerStateSchema = customerSchema.extend({
-  active_subscriptions: z.array(z.record(z.string(), z.json())),
-  granted_benefits: z.array(customerStateBenefitGrantSchema),
-  active_meters: z.array(customerStateMeterSchema),
-});
-
 const emailSchema = emailAddressSchema().transform((email) => email.toLowerCase());
 
 const customerFields = {
@@ -178,7 +150,6 @@ export const customerIdParamsSchema = z.object({ id: z.uuid({ message: 'Input sh
 export const customerExternalIdParamsSchema = z.object({ external_id: textSchema({ max: 255, min: 1 }) });
 
 export type Customer = z.infer<typeof customerSchema>;
-export type CustomerState = z.infer<typeof customerStateSchema>;
 export type CustomerCreate = z.infer<typeof customerCreateSchema>;
 export type CustomerUpdate = z.infer<typeof customerUpdateSchema>;
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;

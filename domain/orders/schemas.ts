@@ -13,12 +13,7 @@ import {
   TEXT_MAX_LENGTH,
   textSchema,
 } from '../platform/schemas.js';
-import {
-  cancellationReasonSchema,
-  productSchema,
-  recurringIntervalSchema,
-  subscriptionStatusSchema,
-} from '../products/schemas.js';
+import { orderSubscriptionSchema, productSchema } from '../products/schemas.js';
 
 // Polar's Order as @polar-sh/sdk@0.33.2 reads it (spec §3 Order, §4 order status, billing reason).
 
@@ -58,36 +53,9 @@ export const orderProductSchema = productSchema.pick({
   organization_id: true,
 });
 
-/**
- * The subscription as an order shows it: its own fields, without the objects it points at. The
- * subscriptions domain extends it into the whole Subscription (spec §3).
- */
-export const orderSubscriptionSchema = z.object({
-  created_at: datetime,
-  modified_at: datetime.nullable(),
-  id: z.uuid(),
-  /** The fixed prices' total for one period after the discount, in minor units of `currency`. */
-  amount: z.number().int(),
-  currency: z.string(),
-  recurring_interval: recurringIntervalSchema,
-  status: subscriptionStatusSchema,
-  current_period_start: datetime,
-  current_period_end: datetime.nullable(),
-  cancel_at_period_end: z.boolean(),
-  canceled_at: datetime.nullable(),
-  started_at: datetime.nullable(),
-  ends_at: datetime.nullable(),
-  ended_at: datetime.nullable(),
-  customer_id: z.uuid(),
-  product_id: z.uuid(),
-  discount_id: z.uuid().nullable(),
-  checkout_id: z.uuid().nullable(),
-  customer_cancellation_reason: cancellationReasonSchema.nullable(),
-  customer_cancellation_comment: z.string().nullable(),
-  metadata: metadataSchema,
-  custom_field_data: customFieldDataSchema,
-});
-export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;
+// The subscription as an order shows it lives with the subscription statuses, so that customer
+// state, below this domain, shows the same fields.
+export { orderSubscriptionSchema, type OrderSubscription } from '../products/schemas.js';
 
 export const orderSchema = z.object({
   id: z.uuid(),

@@ -3,6 +3,7 @@ import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import { decimalAmount } from '../invoices/rules.js';
+import { subscriptionOwnFields } from '../products/views.js';
 import type { OrderExportRow, OrderRow } from './repository.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import { orderSchema, orderSubscriptionSchema, type Order, type OrderSubscription } from './schemas.js';
@@ -112,35 +113,6 @@ export function orderExportRow(row: OrderExportRow): (string | number | null)[] 
     decimalAmount(row.refundedAmount + row.refundedTaxAmount, row.currency),
     row.invoiceNumber,
   ];
-}
-
-/** A subscription's own wire fields: the order's subscription, and the start of the whole Subscription. */
-export function subscriptionOwnFields(row: SubscriptionRecord) {
-  return {
-    created_at: row.createdAt.toISOString(),
-    modified_at: iso(row.modifiedAt),
-    id: row.id,
-    amount: row.amount,
-    currency: row.currency,
-    recurring_interval: row.recurringInterval,
-    status: row.status,
-    current_period_start: row.currentPeriodStart.toISOString(),
-    // An ended subscription has no next period.
-    current_period_end: row.endedAt ? null : row.currentPeriodEnd.toISOString(),
-    cancel_at_period_end: row.cancelAtPeriodEnd,
-    canceled_at: iso(row.canceledAt),
-    started_at: iso(row.startedAt),
-    ends_at: iso(row.endsAt),
-    ended_at: iso(row.endedAt),
-    customer_id: row.customerId,
-    product_id: row.productId,
-    discount_id: row.discountId,
-    checkout_id: row.checkoutId,
-    customer_cancellation_reason: row.customerCancellationReason,
-    customer_cancellation_comment: row.customerCancellationComment,
-    metadata: readMetadata(row.metadata),
-    custom_field_data: row.customFieldData,
-  };
 }
 
 export function orderSubscriptionView(row: SubscriptionRecord): OrderSubscription {

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { benefitSchema } from '../benefits/schemas.js';
-import { attachedCustomFieldCreateSchema, attachedCustomFieldSchema } from '../custom-fields/schemas.js';
+import {
+  attachedCustomFieldCreateSchema,
+  attachedCustomFieldSchema,
+  customFieldDataSchema,
+} from '../custom-fields/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
@@ -124,3 +128,34 @@ export const CANCELLATION_REASONS = [
   'other',
 ] as const;
 export const cancellationReasonSchema = z.enum(CANCELLATION_REASONS);
+
+/**
+ * The subscription as an order shows it: its own fields, without the objects it points at. The
+ * subscriptions domain extends it into the whole Subscription (spec §3).
+ */
+export const orderSubscriptionSchema = z.object({
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  /** The fixed prices' total for one period after the discount, in minor units of `currency`. */
+  amount: z.number().int(),
+  currency: z.string(),
+  recurring_interval: recurringIntervalSchema,
+  status: subscriptionStatusSchema,
+  current_period_start: datetime,
+  current_period_end: datetime.nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: datetime.nullable(),
+  started_at: datetime.nullable(),
+  ends_at: datetime.nullable(),
+  ended_at: datetime.nullable(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  discount_id: z.uuid().nullable(),
+  checkout_id: z.uuid().nullable(),
+  customer_cancellation_reason: cancellationReasonSchema.nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+  metadata: metadataSchema,
+  custom_field_data: customFieldDataSchema,
+});
+export type OrderSubscription = z.infer<typeof orderSubscriptionSchema>;

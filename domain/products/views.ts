@@ -3,6 +3,7 @@ import { benefitView } from '../benefits/views.js';
 import { fileView } from '../files/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import type { PriceRow, ProductRow } from './repository.js';
+import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import { priceType } from '../prices/registry.js';
 import { productPriceSchema, productSchema, type Product, type ProductPrice } from './schemas.js';
 
@@ -42,4 +43,38 @@ export function productView(row: ProductRow, publicUrl: string): Product {
       required: attached.required,
     })),
   });
+}
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+/**
+ * A subscription's own wire fields (`orderSubscriptionSchema`): the order's subscription, customer
+ * state's, and the start of the whole Subscription.
+ */
+export function subscriptionOwnFields(row: SubscriptionRecord) {
+  return {
+    created_at: row.createdAt.toISOString(),
+    modified_at: iso(row.modifiedAt),
+    id: row.id,
+    amount: row.amount,
+    currency: row.currency,
+    recurring_interval: row.recurringInterval,
+    status: row.status,
+    current_period_start: row.currentPeriodStart.toISOString(),
+    // An ended subscription has no next period.
+    current_period_end: row.endedAt ? null : row.currentPeriodEnd.toISOString(),
+    cancel_at_period_end: row.cancelAtPeriodEnd,
+    canceled_at: iso(row.canceledAt),
+    started_at: iso(row.startedAt),
+    ends_at: iso(row.endsAt),
+    ended_at: iso(row.endedAt),
+    customer_id: row.customerId,
+    product_id: row.productId,
+    discount_id: row.discountId,
+    checkout_id: row.checkoutId,
+    customer_cancellation_reason: row.customerCancellationReason,
+    customer_cancellation_comment: row.customerCancellationComment,
+    metadata: readMetadata(row.metadata),
+    custom_field_data: row.customFieldData,
+  };
 }

@@ -4,7 +4,7 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import { transaction, type Db, type Tx } from '../../infra/db.js';
 import { requestGrantCycles } from '../benefit-grants/repository.js';
-import { recordCustomerStateChanged } from '../customers/service.js';
+import { recordCustomerStateChanged } from '../customer-state/service.js';
 import {
   findLiveCustomer,
   markBenefitGrantsStaleSql,

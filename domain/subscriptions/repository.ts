@@ -2,14 +2,7 @@
 // for the next order.
 import type { Db, SqlClient } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import {
-  insertRows,
-  jsonSelectList,
-  revive,
-  selectList,
-  updateRow,
-  type JsonRevivals,
-} from '../../infra/sql.js';
+import { insertRows, selectList, updateRow } from '../../infra/sql.js';
 import { productInclude } from '../products/repository.js';
 import type { SubscriptionStatus } from './schemas.js';
 
@@ -80,56 +73,6 @@ export async function hasSubscriptionWithStatus(
     select: { id: true },
   });
   return row !== null;
-}
-
-type SubscriptionMeterRecord = Prisma.SubscriptionMeterGetPayload<object>;
-export type SubscriptionWithMeters = SubscriptionRecord & { meters: SubscriptionMeterRecord[] };
-
-const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
-  discountFirstPeriodStart: 'date',
-  billingAnchor: 'date',
-  currentPeriodStart: 'date',
-  currentPeriodEnd: 'date',
-  canceledAt: 'date',
-  startedAt: 'date',
-  endsAt: 'date',
-  endedAt: 'date',
-  periodLedgerSince: 'date',
-  nextAttemptAt: 'date',
-  clockCaughtUpTo: 'date',
-  createdAt: 'date',
-  modifiedAt: 'date',
-};
-
-const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {
-  consumedUnits: 'decimal',
-  creditedUnits: 'decimal',
-  createdAt: 'date',
-  modifiedAt: 'date',
-};
-
-/**
- * The SQL of the customer's started `active` subscriptions, oldest first, each with its metered
- * prices' usage, as one JSON array: a statement about the customer (`customer` is the SQL of their
- * id) reads them in the same round trip. `activeSubscriptionsFromJson` reads the array.
- */
-export function activeSubscriptionsJsonSql(customer: string): string {
-  return `(SELECT coalesce(json_agg(r ORDER BY r."createdAt", r.id), '[]') FROM (
-       SELECT ${jsonSelectList(Prisma.SubscriptionScalarFieldEnum, 's', SUBSCRIPTION_REVIVALS)},
-              (SELECT coalesce(json_agg(m ORDER BY m."createdAt", m.id), '[]') FROM (
-                 SELECT ${jsonSelectList(Prisma.SubscriptionMeterScalarFieldEnum, 'sm', SUBSCRIPTION_METER_REVIVALS)}
-                 FROM subscription_meters sm WHERE sm.subscription_id = s.id
-               ) m) AS meters
-       FROM subscriptions s
-       WHERE s.customer_id = ${customer} AND s.status = 'active' AND s.started_at IS NOT NULL
-     ) r)`;
-}
-
-export function activeSubscriptionsFromJson(json: unknown): SubscriptionWithMeters[] {
-  return (json as (Record<string, unknown> & { meters: Record<string, unknown>[] })[]).map((row) => ({
-    ...revive<SubscriptionRecord>(row, SUBSCRIPTION_REVIVALS),
-    meters: row.meters.map((meter) => revive<SubscriptionMeterRecord>(meter, SUBSCRIPTION_METER_REVIVALS)),
-  }));
 }
 
 export function listSubscriptionRows(

@@ -71,42 +71,6 @@ export const subscriptionSchema = orderSubscriptionSchema.extend({
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
-/** An `active_subscriptions` entry of customer state (only the `active` status is listed there). */
-export const customerStateSubscriptionSchema = subscriptionSchema
-  .pick({
-    id: true,
-    created_at: true,
-    modified_at: true,
-    custom_field_data: true,
-    metadata: true,
-    amount: true,
-    currency: true,
-    recurring_interval: true,
-    current_period_start: true,
-    current_period_end: true,
-    cancel_at_period_end: true,
-    canceled_at: true,
-    started_at: true,
-    ends_at: true,
-    product_id: true,
-    discount_id: true,
-  })
-  .extend({
-    status: z.literal('active'),
-    meters: z.array(
-      z.object({
-        created_at: datetime,
-        modified_at: datetime.nullable(),
-        id: z.uuid(),
-        consumed_units: z.number(),
-        credited_units: z.number().int(),
-        amount: z.number().int(),
-        meter_id: z.uuid(),
-      }),
-    ),
-  });
-export type CustomerStateSubscription = z.infer<typeof customerStateSubscriptionSchema>;
-
 export const subscriptionSortFields = [
   'customer',
   '-customer',

@@ -1,12 +1,12 @@
 import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { priceView, productView } from '../products/views.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import { meterView } from '../meters/views.js';
-import type { SubscriptionRecord, SubscriptionRow, SubscriptionStepRow } from './repository.js';
+import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { decimalAmount } from '../invoices/rules.js';
 import { taxOfItems } from '../orders/rules.js';
-import { subscriptionOwnFields } from '../orders/views.js';
+import { subscriptionOwnFields } from '../products/views.js';
+import { subscriptionMeterFields } from '../customer-state/views.js';
 import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
 import { renewalMakesOrder, type RecurringInterval } from './rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
@@ -19,14 +19,10 @@ import {
   type UpcomingInvoiceLine,
   type UpcomingInvoiceMeter,
   type SubscriptionStatus,
-  customerStateSubscriptionSchema,
   subscriptionSchema,
-  type CustomerStateSubscription,
   type PricePhaseWire,
   type Subscription,
 } from './schemas.js';
-
-type SubscriptionMeterRecord = Prisma.SubscriptionMeterGetPayload<object>;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
@@ -125,30 +121,6 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     prices: row.prices.map((price) => priceView(price.productPrice)),
     meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
     price_schedule: priceScheduleOf(row).map(pricePhaseView),
-  });
-}
-
-/** A metered price's usage in the current period (kept by the customer-meter refresher). */
-function subscriptionMeterFields(row: SubscriptionMeterRecord) {
-  return {
-    created_at: row.createdAt.toISOString(),
-    modified_at: row.modifiedAt?.toISOString() ?? null,
-    id: row.id,
-    consumed_units: row.consumedUnits.toNumber(),
-    credited_units: row.creditedUnits.toNumber(),
-    amount: row.amount,
-    meter_id: row.meterId,
-  };
-}
-
-export function customerStateSubscriptionView(
-  row: SubscriptionRecord & { meters: SubscriptionMeterRecord[] },
-): CustomerStateSubscription {
-  const own = subscriptionOwnFields(row);
-  return customerStateSubscriptionSchema.parse({
-    ...own,
-    status: 'active',
-    meters: row.meters.map(subscriptionMeterFields),
   });
 }
 

@@ -1,10 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   customerSchema,
-  customerStateSchema,
   customerSummarySchema,
   customerTimelineSchema,
 } from '../../domain/customers/schemas';
+import { customerStateSchema } from '../../domain/customer-state/schemas';
 import { customerPaymentMethodSchema } from '../../domain/payment-methods/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
 import { getJson } from '../api';

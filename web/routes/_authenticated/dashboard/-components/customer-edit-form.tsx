@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { customerSchema, type CustomerState } from '../../../../../domain/customers/schemas';
+import { customerSchema } from '../../../../../domain/customers/schemas';
+import type { CustomerState } from '../../../../../domain/customer-state/schemas';
 import { deleteResource, sendJson } from '../../../../api';
 import { Card, ConfirmButton, ErrorNote, formValues, SuccessNote } from '../../../../components';
 import { customerStateQuery } from '../../../../customers/queries';
