@@ -56,7 +56,10 @@ const jestSettings: Record<Project, string[]> = {
   // measured on a busy two-core machine. A test timeout shorter than the fuzz stops the server under
   // it, which then reads as the server going away.
   schemathesis: ['--runInBand', '--testTimeout=1500000'],
-  workflow: ['--maxWorkers=2', '--testTimeout=60000'],
+  // Each file in a fresh process (a worker is replaced after every file): after the other six files
+  // in one process, the 3-D Secure subscription tests stall (the file passes alone and after any
+  // two of the others; cause not found yet, docs/progress.md). It costs about a second a file.
+  workflow: ['--maxWorkers=2', '--testTimeout=60000', '--workerIdleMemoryLimit=1MB'],
   e2e: ['--runInBand', '--testTimeout=240000'],
 };
 
