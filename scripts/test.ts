@@ -15,6 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import pg from 'pg';
 import { findFreePort } from '../infra/processes.js';
 import { buildSteps } from './build.js';
@@ -168,21 +169,55 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
   return env;
 }
 
-function readJestCounts(resultsFile: string) {
-  if (!existsSync(resultsFile)) return { passed: 0, failed: 1, skipped: 0 };
-  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-    numRuntimeErrorTestSuites: number;
-  };
+type JestResults = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numRuntimeErrorTestSuites: number;
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { fullName: string; status: string }[];
+  }[];
+};
+
+function readJestResults(resultsFile: string): JestResults | null {
+  return existsSync(resultsFile) ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as JestResults) : null;
+}
+
+function jestCounts(results: JestResults | null) {
+  if (!results) return { passed: 0, failed: 1, skipped: 0 };
   return {
     passed: results.numPassedTests,
     // A suite that fails to load has no failed tests; count it, so it cannot read as a pass.
     failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
     skipped: results.numPendingTests + results.numTodoTests,
   };
+}
+
+/**
+ * One line per failed test, and per suite that failed outside its tests (a hook, a load error, a
+ * crashed worker) with the first line of its message: CI shows only the end of a long log, and
+ * the job's own report may be far above it.
+ */
+function describeJestFailures(project: string, results: JestResults | null): string[] {
+  if (!results) return [`${project}: Jest wrote no results (it was stopped or crashed before the end)`];
+  const lines: string[] = [];
+  for (const suite of results.testResults) {
+    const file = path.relative(projectRoot, suite.name);
+    const failedTests = suite.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedTests) lines.push(`${project}: ${file} › ${test.fullName}`);
+    if (suite.status === 'failed' && failedTests.length === 0) {
+      const firstLine = stripVTControlCharacters(suite.message)
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => line && line !== '● Test suite failed to run');
+      lines.push(`${project}: ${file} failed outside its tests: ${firstLine ?? 'no message'}`);
+    }
+  }
+  return lines;
 }
 
 type Job = {
@@ -242,6 +277,7 @@ async function main(): Promise<number> {
   // Awaited by every job, so a failed start fails the run once and no job waits forever.
   services.catch(() => undefined);
   const totals = { passed: 0, failed: 0, skipped: 0 };
+  const failedTests: string[] = [];
 
   const jestJob = (project: Project): Job => ({
     name: project,
@@ -275,7 +311,12 @@ async function main(): Promise<number> {
         output,
         env,
       );
-      const counts = readJestCounts(resultsFile);
+      const results = readJestResults(resultsFile);
+      const counts = jestCounts(results);
+      if (code !== 0) {
+        const failures = describeJestFailures(project, results);
+        failedTests.push(...(failures.length > 0 ? failures : [`${project}: Jest exited with ${code}`]));
+      }
       totals.passed += counts.passed;
       totals.failed += counts.failed;
       totals.skipped += counts.skipped;
@@ -310,6 +351,7 @@ async function main(): Promise<number> {
   banner(
     failures.length === 0 ? `all checks passed in ${seconds(runStarted)}` : `failed: ${failures.join(', ')}`,
   );
+  for (const line of failedTests) console.log(`  ✗ ${line}`);
   // One plain closing line for whoever reads the log last (CI included).
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return failures.length === 0 ? 0 : 1;
