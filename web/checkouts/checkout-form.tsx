@@ -3,10 +3,10 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import { ApiError } from '../api';
-import { listCountries } from './countries';
+import { listCountries } from '../addresses/countries';
 import { CustomFieldInput } from './custom-field-input';
 import { postEmbedEvent, type EmbedTarget } from './embed';
-import { focusFirstInvalid, FormField } from './fields';
+import { focusFirstInvalid, FormField } from '../forms/form-field';
 import {
   addressKey,
   buyerAmountBounds,

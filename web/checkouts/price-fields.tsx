@@ -3,7 +3,7 @@
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { priceType } from '../../domain/prices/registry';
 import type { AmountBounds } from '../../domain/prices/strategy';
-import { FormField } from './fields';
+import { FormField } from '../forms/form-field';
 import { formatMoney, minorDigits } from './money';
 import { describeCheckoutPrice } from './summary';
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { sendJson } from '../api';
-import { focusFirstInvalid, FormField } from '../checkouts/fields';
+import { focusFirstInvalid, FormField } from '../forms/form-field';
 import { formatMoney, readMajorInput, toMajorInput } from '../checkouts/money';
 import type { Order } from '../../domain/orders/schemas';
 import { REFUND_REASONS, refundSchema, type Refund } from '../../domain/refunds/schemas';

@@ -11,7 +11,7 @@ import { readDollars } from '../../../../catalog/format';
 import { productChoiceLabel } from '../../../../catalog/format';
 import { toMajorInput } from '../../../../checkouts/money';
 import { productsQuery } from '../../../../catalog/queries';
-import { FormField, focusFirstInvalid, type ControlProps } from '../../../../checkouts/fields';
+import { FormField, focusFirstInvalid, type ControlProps } from '../../../../forms/form-field';
 import {
   fieldErrors,
   formErrorsInWords,

@@ -8,7 +8,7 @@ import {
 import { AMOUNT_TYPES, priceType, type AmountType } from '../../../../../domain/prices/registry';
 import type { EditorField } from '../../../../../domain/prices/strategy';
 import { describePrice, formatCents, readDollars } from '../../../../catalog/format';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { ErrorNote } from '../../../../components';
 import type { FormWords } from '../../../../forms/messages';
 import { choiceWords, dollarWords } from '../../../../forms/words';

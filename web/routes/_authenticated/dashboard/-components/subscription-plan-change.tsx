@@ -4,7 +4,7 @@ import type { ProrationPreview, Subscription } from '../../../../../domain/subsc
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { productChoiceLabel } from '../../../../catalog/format';
 import { productsQuery } from '../../../../catalog/queries';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { formatMoney } from '../../../../checkouts/money';
 import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
 import { organizationProfileQuery } from '../../../../organizations/queries';
