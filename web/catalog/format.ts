@@ -1,7 +1,7 @@
 import type { Discount } from '../../domain/discounts/schemas';
 import type { Product, ProductPrice } from '../../domain/products/schemas';
 import { priceType, staticPriceOf, usagePricesOf } from '../../domain/prices/registry';
-import { formatMoney, readMajorInput } from '../checkouts/money';
+import { formatMoney, readMajorInput } from '../money/format';
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 

@@ -24,7 +24,8 @@ import {
   type CheckoutFormValues,
   type CustomFieldInput as CustomFieldValue,
 } from './form';
-import { formatMoney, toMajorInput } from './money';
+import { decimalAmount } from '../../domain/money/rules';
+import { formatMoney } from '../money/format';
 import { SandboxCardForm, StripeCardForm, stripeElementsMode, type PaymentFormHandle } from './payment-forms';
 import {
   clientCheckoutKey,
@@ -306,7 +307,7 @@ export function CheckoutForm(props: {
       accepted.current = { ...accepted.current, amount };
       setValues((current) => ({
         ...current,
-        amount: amount === undefined ? '' : toMajorInput(amount, next.currency),
+        amount: amount === undefined ? '' : decimalAmount(amount, next.currency),
       }));
     });
   }

@@ -1,5 +1,6 @@
 import type { UpcomingInvoice, UpcomingInvoiceMeter } from '../../domain/subscriptions/schemas';
-import { formatMoney, minorDigits } from '../checkouts/money';
+import { minorUnitDigits } from '../../domain/money/rules';
+import { formatMoney } from '../money/format';
 import { formatUnits } from '../portal/format';
 
 /** `text` (a non-negative decimal) divided by 10^places, exactly, as decimal text: ("0.35", 2) → "0.0035". */
@@ -21,7 +22,7 @@ export function shiftDecimalLeft(text: string, places: number): `${number}` {
  * currency's main unit, every digit kept: "$0.0035". Rounding it to cents would say "$0.00".
  */
 export function formatUnitPrice(unitAmount: string, currency: string, locale?: string): string {
-  const digits = minorDigits(currency);
+  const digits = minorUnitDigits(currency);
   return new Intl.NumberFormat(locale, {
     style: 'currency',
     currency: currency.toUpperCase(),

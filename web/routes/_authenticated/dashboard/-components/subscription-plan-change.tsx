@@ -5,7 +5,7 @@ import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { productChoiceLabel } from '../../../../catalog/format';
 import { productsQuery } from '../../../../catalog/queries';
 import { FormField } from '../../../../forms/form-field';
-import { formatMoney } from '../../../../checkouts/money';
+import { formatMoney } from '../../../../money/format';
 import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
 import { organizationProfileQuery } from '../../../../organizations/queries';
 import { BenefitChanges } from '../../../../subscriptions/benefit-changes';
