@@ -3,13 +3,6 @@ import type { Product, ProductPrice } from '../../domain/products/schemas';
 import { priceType, staticPriceOf, usagePricesOf } from '../../domain/prices/registry';
 import { formatMoney, readMajorInput } from '../money/format';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** Integer cents as "$12.50". */
-export function formatCents(cents: number | null | undefined): string {
-  return cents === null || cents === undefined ? '—' : usd.format(cents / 100);
-}
-
 export type DollarsRead = { cents: number | null; error: null } | { cents: null; error: string };
 
 const DOLLARS_EXPECTED = 'Enter an amount in dollars, such as 9.99.';
