@@ -6,7 +6,7 @@ import { organizationView } from '../organizations/views.js';
 import { priceType } from '../prices/registry.js';
 import type { ProductRow } from '../products/repository.js';
 import { priceView, productView } from '../products/views.js';
-import { decimalAmount } from '../invoices/rules.js';
+import { decimalAmount } from '../money/rules.js';
 import type { CheckoutExportRow, CheckoutRow } from './repository.js';
 import { customerBillingAddressFields } from './rules.js';
 import type { Checkout, CheckoutPublic } from './schemas.js';

@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
 import { formatDay } from '../dates/rules.js';
-import { formatAddressLines, formatMoney } from './rules.js';
+import { formatMoney } from '../money/rules.js';
+import { formatAddressLines } from './rules.js';
 import { invoiceDocumentSchema, type InvoiceDocument } from './schemas.js';
 
 type Face = 'regular' | 'bold';

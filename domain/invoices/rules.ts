@@ -3,69 +3,6 @@ import type { addressSchema } from '../addresses/schemas.js';
 
 export type Address = z.infer<typeof addressSchema>;
 
-// Amounts are stored in the payment processor's minor units (spec §5), and Stripe's idea of a
-// currency's minor unit is not ICU's: ICU shows HUF, ISK, COP, IDR, PKR and a dozen more without
-// decimals, while Stripe counts them in hundredths. Deriving the exponent from Intl would print
-// those amounts a hundred times too large, so the exponent follows Stripe's published lists.
-const ZERO_DECIMAL_CURRENCIES = new Set(
-  'BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF'.split(' '),
-);
-const THREE_DECIMAL_CURRENCIES = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
-
-const CURRENCY_CODE = /^[A-Za-z]{3}$/;
-
-/** Decimal places of one minor unit of `currency` as amounts are stored: usd 2, jpy 0, kwd 3. */
-export function minorUnitDigits(currency: string): number {
-  if (!CURRENCY_CODE.test(currency)) throw new RangeError(`"${currency}" is not an ISO 4217 currency code.`);
-  const code = currency.toUpperCase();
-  if (ZERO_DECIMAL_CURRENCIES.has(code)) return 0;
-  if (THREE_DECIMAL_CURRENCIES.has(code)) return 3;
-  return 2;
-}
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function moneyFormat(currency: string, locale: string, digits: number): Intl.NumberFormat {
-  const key = `${locale}|${currency}`;
-  let format = moneyFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    });
-    moneyFormats.set(key, format);
-  }
-  return format;
-}
-
-/**
- * `amountMinor` minor units of `currency` as the locale writes money: 123456 usd → "$1,234.56",
- * 1234 jpy → "¥1,234", 1234 kwd → "KWD 1.234". Always shows every minor digit, so no amount is
- * rounded on an invoice.
- */
-export function formatMoney(amountMinor: number, currency: string, locale = 'en-US'): string {
-  const decimal = decimalAmount(amountMinor, currency);
-  return moneyFormat(currency.toUpperCase(), locale, minorUnitDigits(currency)).format(
-    decimal as `${number}`,
-  );
-}
-
-/** `amountMinor` minor units of `currency` as a plain decimal: 123456 usd → "1234.56", 1234 jpy → "1234". */
-export function decimalAmount(amountMinor: number, currency: string): string {
-  if (!Number.isSafeInteger(amountMinor)) {
-    throw new RangeError(`${amountMinor} is not an integer amount of minor units.`);
-  }
-  const digits = minorUnitDigits(currency);
-  // Placing the decimal point in the digit string keeps every digit exact: dividing by 100 in
-  // floating point would turn 9007199254740991 cents into ...740.99 dollars and then some.
-  const magnitude = String(Math.abs(amountMinor)).padStart(digits + 1, '0');
-  const whole = magnitude.slice(0, magnitude.length - digits);
-  const fraction = magnitude.slice(magnitude.length - digits);
-  return `${amountMinor < 0 ? '-' : ''}${whole}${digits > 0 ? `.${fraction}` : ''}`;
-}
-
 const INVOICE_PREFIX = /^[A-Z0-9]{1,10}$/;
 const INVOICE_PREFIX_FALLBACK = 'INV';
 const INVOICE_SEQUENCE_DIGITS = 4;

@@ -2,7 +2,7 @@
 // UI's list ("Checkout for Pro plan by buyer@example.com — Acme") and markdown details for its page.
 // Pure: the starters (temporal/entity-directory.ts) look the facts up and pass them here.
 
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { isoUtc, type EntityKind } from './rules.js';
 
 /** What an entity's workflow start knows of it, read once when the workflow starts. */

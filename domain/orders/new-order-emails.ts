@@ -8,7 +8,7 @@ import { findCustomerContact } from '../customers/repository.js';
 import { DOCUMENT_LOCALE, formatInstant } from '../dates/rules.js';
 import type { Mailer } from '../emails/mailer.js';
 import { newOrderEmail } from '../emails/rules.js';
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { findOrganizationById } from '../organizations/repository.js';
 import { findProductName } from '../products/repository.js';
 import { findOrderWithItems } from './repository.js';

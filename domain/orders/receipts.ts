@@ -6,7 +6,7 @@ import { openCustomerSession } from '../customer-sessions/service.js';
 import { findCustomerContact } from '../customers/repository.js';
 import type { Mailer } from '../emails/mailer.js';
 import { orderReceiptEmail } from '../emails/rules.js';
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { findOrganizationById } from '../organizations/repository.js';
 import { customBenefitNotes } from '../products/repository.js';
 import { orderNumber } from './rules.js';

@@ -2,7 +2,7 @@ import { addressSchema } from '../addresses/schemas.js';
 import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
-import { decimalAmount } from '../invoices/rules.js';
+import { decimalAmount } from '../money/rules.js';
 import { subscriptionOwnFields } from '../products/views.js';
 import type { OrderExportRow, OrderRow } from './repository.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';

@@ -1,7 +1,7 @@
 // A metered price as buyers and sellers read it: its unit amount with every digit the price has
 // ("$0.002", never rounded to the cent), its cap per period, and when usage is billed (at the end
 // of each period, for what was used in it: domain/usage/rules.ts `meteredLineAmount`). Pure.
-import { minorUnitDigits } from '../invoices/rules.js';
+import { minorUnitDigits } from '../money/rules.js';
 
 /** What of a `metered_unit` price (Polar's shape) the words need. */
 export type MeteredPrice = {

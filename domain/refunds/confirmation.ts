@@ -3,7 +3,7 @@
 import type { Db } from '../../infra/db.js';
 import type { Mailer } from '../emails/mailer.js';
 import { refundConfirmationEmail } from '../emails/rules.js';
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { findRefundConfirmation } from './repository.js';
 
 /** Sent once per refund that went through (its key names the refund). */

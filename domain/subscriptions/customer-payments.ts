@@ -14,7 +14,7 @@ import type {
 } from '../customer-portal/schemas.js';
 import type { Mailer } from '../emails/mailer.js';
 import { subscriptionPaymentConfirmationEmail } from '../emails/rules.js';
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { CUSTOMER_PAYMENT_CREATION_MS, recordCustomerPaymentResult } from '../orders/customer-payments.js';
 import {
   findCustomerPayment,

@@ -11,7 +11,7 @@ import {
   subscriptionReceiptEmail,
   subscriptionStartedEmail,
 } from '../emails/rules.js';
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { findOrderWithItems, type OrderWithItems } from '../orders/repository.js';
 import { customBenefitNotes } from '../products/repository.js';
 import type { SubscriptionBillingContext } from './billing.js';

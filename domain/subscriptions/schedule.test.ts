@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { discountAmountFor } from '../prices/discount.js';
 import type { DiscountTerms } from '../discounts/rules.js';
-import { formatMoney } from '../invoices/rules.js';
+import { formatMoney } from '../money/rules.js';
 import { addCalendarMonths, discountApplies, periodStart, type RecurringInterval } from './rules.js';
 import {
   describePriceSchedule,

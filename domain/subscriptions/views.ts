@@ -3,7 +3,7 @@ import { discountView } from '../discounts/views.js';
 import { priceView, productView } from '../products/views.js';
 import { meterView } from '../meters/views.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
-import { decimalAmount } from '../invoices/rules.js';
+import { decimalAmount } from '../money/rules.js';
 import { taxOfItems } from '../orders/rules.js';
 import { subscriptionOwnFields } from '../products/views.js';
 import { subscriptionMeterFields } from '../customer-state/views.js';

@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import type { z } from 'zod';
 import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import type { addressSchema } from '../../domain/addresses/schemas';
-import { listCountries } from '../checkouts/countries';
-import { FormField } from '../checkouts/fields';
+import { listCountries } from './countries';
+import { FormField } from '../forms/form-field';
 import type { FormWords } from '../forms/messages';
 import { textWords } from '../forms/words';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Product, ProductPrice } from '../../domain/products/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { describeDiscountTerms, describePrice, productChoiceLabel, readDollars } from './format';
 
 const common = {

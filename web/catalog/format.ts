@@ -1,14 +1,7 @@
 import type { Discount } from '../../domain/discounts/schemas';
 import type { Product, ProductPrice } from '../../domain/products/schemas';
 import { priceType, staticPriceOf, usagePricesOf } from '../../domain/prices/registry';
-import { formatMoney, readMajorInput } from '../checkouts/money';
-
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** Integer cents as "$12.50". */
-export function formatCents(cents: number | null | undefined): string {
-  return cents === null || cents === undefined ? '—' : usd.format(cents / 100);
-}
+import { formatMoney, readMajorInput } from '../money/format';
 
 export type DollarsRead = { cents: number | null; error: null } | { cents: null; error: string };
 

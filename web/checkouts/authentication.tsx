@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { sandboxAuthenticationResultSchema } from '../../domain/payments/schemas';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { sendJson } from '../api';
-import { formatMoney } from './money';
+import { formatMoney } from '../money/format';
 import { loadStripe } from './stripe';
 
 /**

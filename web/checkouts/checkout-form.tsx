@@ -3,10 +3,10 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import { ApiError } from '../api';
-import { listCountries } from './countries';
+import { listCountries } from '../addresses/countries';
 import { CustomFieldInput } from './custom-field-input';
 import { postEmbedEvent, type EmbedTarget } from './embed';
-import { focusFirstInvalid, FormField } from './fields';
+import { focusFirstInvalid, FormField } from '../forms/form-field';
 import {
   addressKey,
   buyerAmountBounds,
@@ -24,7 +24,8 @@ import {
   type CheckoutFormValues,
   type CustomFieldInput as CustomFieldValue,
 } from './form';
-import { formatMoney, toMajorInput } from './money';
+import { decimalAmount } from '../../domain/money/rules';
+import { formatMoney } from '../money/format';
 import { SandboxCardForm, StripeCardForm, stripeElementsMode, type PaymentFormHandle } from './payment-forms';
 import {
   clientCheckoutKey,
@@ -306,7 +307,7 @@ export function CheckoutForm(props: {
       accepted.current = { ...accepted.current, amount };
       setValues((current) => ({
         ...current,
-        amount: amount === undefined ? '' : toMajorInput(amount, next.currency),
+        amount: amount === undefined ? '' : decimalAmount(amount, next.currency),
       }));
     });
   }

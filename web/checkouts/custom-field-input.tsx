@@ -1,5 +1,5 @@
 import type { AttachedCustomField } from '../../domain/custom-fields/schemas';
-import { FormField } from './fields';
+import { FormField } from '../forms/form-field';
 import type { CustomFieldInput as Value } from './form';
 
 /** One custom field of the product, with the control its type calls for. */

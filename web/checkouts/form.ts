@@ -6,7 +6,8 @@ import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import { priceType } from '../../domain/prices/registry';
 import type { AmountBounds } from '../../domain/prices/strategy';
 import type { ValidationIssue } from '../api';
-import { parseMajorInput, readMajorInput, toMajorInput } from './money';
+import { decimalAmount } from '../../domain/money/rules';
+import { parseMajorInput, readMajorInput } from '../money/format';
 import type { CheckoutUpdate } from './queries';
 import type { CheckoutPublic as WireCheckout } from '../../domain/checkouts/schemas';
 
@@ -68,7 +69,7 @@ export function initialValues(checkout: FormCheckout): CheckoutFormValues {
       city: address?.city ?? '',
       state: formState(address?.country ?? '', address?.state ?? ''),
     },
-    amount: buyerAmountBounds(checkout) ? toMajorInput(checkout.amount, checkout.currency) : '',
+    amount: buyerAmountBounds(checkout) ? decimalAmount(checkout.amount, checkout.currency) : '',
     customFields: Object.fromEntries(
       checkout.attached_custom_fields.map(({ custom_field: field }) => {
         const stored = checkout.custom_field_data?.[field.slug];
@@ -266,10 +267,10 @@ export function missingFields(values: CheckoutFormValues, checkout: FormCheckout
     const bounds = [
       amountBounds.minimum === null
         ? null
-        : `at least ${toMajorInput(amountBounds.minimum, checkout.currency)}`,
+        : `at least ${decimalAmount(amountBounds.minimum, checkout.currency)}`,
       amountBounds.maximum === null
         ? null
-        : `at most ${toMajorInput(amountBounds.maximum, checkout.currency)}`,
+        : `at most ${decimalAmount(amountBounds.maximum, checkout.currency)}`,
     ].filter(Boolean);
     const inBounds = `Enter an amount${bounds.length ? ` of ${bounds.join(' and ')}` : ''}.`;
     // More decimals than the currency has is said as such: the amount is never rounded for the buyer.

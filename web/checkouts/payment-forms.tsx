@@ -1,5 +1,5 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
-import { FormField } from './fields';
+import { FormField } from '../forms/form-field';
 import {
   loadStripe,
   type StripeBillingDetails,

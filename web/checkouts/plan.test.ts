@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import type { ProductPrice } from '../../domain/products/schemas';
 import { checkoutPhases, describeCheckoutPlan, meteredPricesOf } from './plan';
-import { formatMoney } from './money';
+import { formatMoney } from '../money/format';
 
 const stamps = { created_at: '2026-01-31T10:00:00.000Z', modified_at: null };
 const ids = {

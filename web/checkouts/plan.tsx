@@ -7,7 +7,7 @@ import { describePriceSchedule, priceSchedule, type PricePhase } from '../../dom
 import { meteredPriceParts, usageBillingWords } from '../../domain/prices/metered-words';
 import { usagePricesOf, type UsagePrice } from '../../domain/prices/registry';
 import { formatDate } from '../components';
-import { formatMoney } from './money';
+import { formatMoney } from '../money/format';
 
 type PlanCheckout = Pick<
   CheckoutPublic,

@@ -3,8 +3,9 @@
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { priceType } from '../../domain/prices/registry';
 import type { AmountBounds } from '../../domain/prices/strategy';
-import { FormField } from './fields';
-import { formatMoney, minorDigits } from './money';
+import { FormField } from '../forms/form-field';
+import { minorUnitDigits } from '../../domain/money/rules';
+import { formatMoney } from '../money/format';
 import { describeCheckoutPrice } from './summary';
 
 export function ProductChoice(props: {
@@ -68,7 +69,7 @@ export function BuyerAmountField(props: {
       {(control) => (
         <input
           {...control}
-          inputMode={minorDigits(currency) > 0 ? 'decimal' : 'numeric'}
+          inputMode={minorUnitDigits(currency) > 0 ? 'decimal' : 'numeric'}
           value={props.value}
           onChange={(event) => props.onChange(event.target.value)}
         />

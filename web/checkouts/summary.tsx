@@ -1,6 +1,6 @@
 import type { ProductPrice } from '../../domain/products/schemas';
 import { priceType } from '../../domain/prices/registry';
-import { formatMoney } from './money';
+import { formatMoney } from '../money/format';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { checkoutInterval, describeCheckoutPlan, MeteredPrices, meteredPricesOf } from './plan';
 

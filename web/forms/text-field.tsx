@@ -1,4 +1,4 @@
-import { FormField } from '../checkouts/fields';
+import { FormField } from './form-field';
 
 export type TextFieldProps = {
   label: string;

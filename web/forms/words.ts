@@ -1,4 +1,4 @@
-import { formatCents } from '../catalog/format';
+import { formatMoney } from '../money/format';
 import type { FieldWords } from './messages';
 
 // Sentences shared by the dashboard's forms, built from the limits the API checks, so that the
@@ -31,10 +31,10 @@ export function textWords(max: number): FieldWords {
  */
 export function dollarWords({ min, max }: { min: number; max: number }): FieldWords {
   return {
-    too_small: `Enter at least ${formatCents(min)}.`,
-    too_big: `Enter at most ${formatCents(max)}.`,
+    too_small: `Enter at least ${formatMoney(min, 'usd')}.`,
+    too_big: `Enter at most ${formatMoney(max, 'usd')}.`,
     invalid_type: 'Enter an amount in dollars, such as 9.99.',
-    other: `Enter an amount from ${formatCents(min)} to ${formatCents(max)}.`,
+    other: `Enter an amount from ${formatMoney(min, 'usd')} to ${formatMoney(max, 'usd')}.`,
   };
 }
 

@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { sendJson } from '../api';
-import { focusFirstInvalid, FormField } from '../checkouts/fields';
-import { formatMoney, readMajorInput, toMajorInput } from '../checkouts/money';
+import { focusFirstInvalid, FormField } from '../forms/form-field';
+import { decimalAmount } from '../../domain/money/rules';
+import { formatMoney, readMajorInput } from '../money/format';
 import type { Order } from '../../domain/orders/schemas';
 import { REFUND_REASONS, refundSchema, type Refund } from '../../domain/refunds/schemas';
 import { REFUND_REASON_LABELS } from './status';
@@ -31,7 +32,7 @@ export function RefundDialog({ order }: { order: Order }) {
   const money = (value: number) => formatMoney(value, order.currency);
 
   function open() {
-    setAmount(toMajorInput(refundable, order.currency));
+    setAmount(decimalAmount(refundable, order.currency));
     setReason('');
     setComment('');
     setRevokeBenefits(false);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
 import { useSession } from '../auth/session';
-import { FormField } from '../checkouts/fields';
+import { FormField } from '../forms/form-field';
 import { Card, ErrorNote, formatDateTime, formValues, SuccessNote, Truncated } from '../components';
 import { authErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../forms/messages';
 import { EMAIL_WORDS } from '../forms/words';

@@ -6,7 +6,7 @@ import {
   type SocialLink,
 } from '../../domain/organizations/schemas';
 import { AddressFields, toAddressDraft, type AddressDraft } from '../addresses/address-fields';
-import { FormField, focusFirstInvalid } from '../checkouts/fields';
+import { FormField, focusFirstInvalid } from '../forms/form-field';
 import { ErrorNote } from '../components';
 import { NO_ERRORS, type FormErrors } from '../forms/messages';
 import { EMAIL_MAX_LENGTH, ORGANIZATION_NAME_MAX_LENGTH, SLUG_MAX_LENGTH, URL_MAX_LENGTH } from './words';

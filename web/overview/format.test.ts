@@ -90,6 +90,8 @@ describe('windowDates and axisFormat', () => {
   it('shortens the axis: money from minor units, counts and rates', () => {
     expect(axisFormat('money', 'usd', 'en-US')(125_000)).toBe('$1.3K');
     expect(axisFormat('money', 'jpy', 'en-US')(5000)).toBe('¥5K');
+    // Forints in hundredths, as the processor counts them: 150 000 is 1 500 forints.
+    expect(axisFormat('money', 'huf', 'en-US')(150_000)).toBe('HUF\u00a01.5K');
     expect(axisFormat('count', 'usd', 'en-US')(340)).toBe('340');
     expect(axisFormat('rate', 'usd', 'en-US')(0.25)).toBe('25%');
   });

@@ -1,4 +1,4 @@
-import { minorDigits } from '../checkouts/money';
+import { minorUnitDigits } from '../../domain/money/rules';
 
 // The Overview's ranges and how its figures read. The metrics count the organization's days (the
 // `timezone` of docs/metrics.md): the ranges are its dates and the periods are named in its zone.
@@ -172,7 +172,9 @@ export function axisFormat(figure: 'money' | 'count' | 'rate', currency: string,
       : figure === 'rate'
         ? new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })
         : new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
-  // Money arrives in minor units; the axis speaks in the currency's units.
-  const scale = figure === 'money' ? 10 ** minorDigits(currency) : 1;
+  // Money arrives in minor units; the axis speaks in the currency's units. A tick may fall between
+  // two minor units and is cut to "$1.2K" anyway, so a division is exact enough here, unlike
+  // `formatMoney`, which writes every digit and takes whole minor units only.
+  const scale = figure === 'money' ? 10 ** minorUnitDigits(currency) : 1;
   return (value: number) => format.format(value / scale);
 }

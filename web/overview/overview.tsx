@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { MetricSlug, MetricsResponse } from '../../domain/metrics/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { ErrorNote } from '../components';
 import { dayIn } from '../../domain/dates/rules';
 import {

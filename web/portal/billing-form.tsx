@@ -8,8 +8,8 @@ import {
 import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
 import { addressWords } from '../addresses/address-fields';
 import { ApiError } from '../api';
-import { listCountries } from '../checkouts/countries';
-import { focusFirstInvalid, FormField } from '../checkouts/fields';
+import { listCountries } from '../addresses/countries';
+import { focusFirstInvalid, FormField } from '../forms/form-field';
 import { ErrorNote, SuccessNote } from '../components';
 import { formErrorsInWords, type FormWords } from '../forms/messages';
 import { textWords } from '../forms/words';

@@ -4,7 +4,7 @@ import type { CardBrand } from '../../domain/payments/test-cards';
 import type { PaymentMethod } from '../../domain/payment-methods/schemas';
 import { BRAND_NAMES } from '../checkouts/card-brands';
 import type { CANCELLATION_REASONS } from '../../domain/subscriptions/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { formatDate } from '../components';
 import { describeMeteredPrice, usageBillingWords } from '../../domain/prices/metered-words';
 import { priceType, staticPriceOf } from '../../domain/prices/registry';

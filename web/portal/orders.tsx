@@ -8,7 +8,7 @@ import {
   type CustomerOrder,
 } from '../../domain/customer-portal/schemas';
 import { ApiError } from '../api';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { formatDate } from '../components';
 import { OrderStatusBadge } from '../orders/status';
 import { portalCall } from './api';

@@ -8,7 +8,7 @@ import {
 } from '../../domain/customer-portal/schemas';
 import { ApiError } from '../api';
 import { SandboxChallenge } from '../checkouts/authentication';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { loadStripe } from '../checkouts/stripe';
 import { settingsQuery } from '../system/queries';
 import { portalCall } from './api';

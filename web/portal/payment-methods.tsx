@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CustomerPortalCustomer } from '../../domain/customer-portal/schemas';
 import { paymentMethodSchema, type PaymentMethod } from '../../domain/payment-methods/schemas';
 import { ApiError, formErrors } from '../api';
-import { focusFirstInvalid } from '../checkouts/fields';
+import { focusFirstInvalid } from '../forms/form-field';
 import { SandboxCardForm, StripeCardForm, type PaymentFormHandle } from '../checkouts/payment-forms';
 import type { StripeBillingDetails } from '../checkouts/stripe';
 import { ErrorNote } from '../components';

@@ -7,7 +7,7 @@ import {
   type CustomerOrder,
 } from '../../domain/customer-portal/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { portalCall } from './api';
 import { ConfirmOrderPayment } from './payment-confirmation';
 import { portalCustomerKey, refreshAfterSubscriptionChange } from './queries';

@@ -3,7 +3,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { portalSignInSchema } from '../../domain/customer-sessions/schemas';
 import { ApiError, formErrors } from '../api';
-import { focusFirstInvalid, FormField } from '../checkouts/fields';
+import { focusFirstInvalid, FormField } from '../forms/form-field';
 import { ErrorNote } from '../components';
 import { publicPortalCall } from './api';
 import { portalCustomerKey } from './queries';

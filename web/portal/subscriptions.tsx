@@ -4,7 +4,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { CustomerProduct, CustomerSubscription } from '../../domain/customer-portal/schemas';
 import { CANCELLATION_REASONS, type ProrationPreview } from '../../domain/subscriptions/schemas';
 import { ApiError, formErrors } from '../api';
-import { FormField } from '../checkouts/fields';
+import { FormField } from '../forms/form-field';
 import { MeteredPrices, meteredPricesOf } from '../checkouts/plan';
 import { ErrorNote, formatDate } from '../components';
 import {

@@ -6,7 +6,7 @@ import { ApiError } from '../api';
 import { Authentication } from '../checkouts/authentication';
 import { embedTarget, type EmbedTarget } from '../checkouts/embed';
 import { resolveSuccessUrl } from '../checkouts/form';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { CheckoutShell, CheckoutUnavailable, embedSearchSchema, useEmbedEventOnce } from '../checkouts/page';
 import { clientCheckoutOrderQuery, clientCheckoutQuery } from '../checkouts/queries';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';

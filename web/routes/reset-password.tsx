@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/users/rules';
 import { authClient, errorMessage } from '../auth/client';
 import { PASSWORD_HINT, passwordLengthError } from '../auth/words';
-import { FormField } from '../checkouts/fields';
+import { FormField } from '../forms/form-field';
 import { ErrorNote, Field, formValues } from '../components';
 
 const searchSchema = z.object({

@@ -7,7 +7,7 @@ import { FALLBACK_WAIT_SECONDS, useRetryAfterWait, withRetryAfter } from '../aut
 import { redirectSignedIn, refreshSession } from '../auth/session';
 import { WaitNotice } from '../auth/wait-notice';
 import { PASSWORD_CODES, PASSWORD_HINT, passwordLengthError } from '../auth/words';
-import { FormField } from '../checkouts/fields';
+import { FormField } from '../forms/form-field';
 import { ErrorNote, Field, formValues } from '../components';
 import { authErrorsInWords, NO_ERRORS, type FormErrors } from '../forms/messages';
 

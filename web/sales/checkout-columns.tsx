@@ -1,5 +1,5 @@
 import type { Checkout } from '../../domain/checkouts/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { Truncated } from '../components';
 import type { Column } from '../resources/resource-page';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate, type LinkOptions } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResults } from '../../domain/search/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { searchQuery } from './queries';
 import { orderNumber } from '../../domain/orders/rules';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ProductPrice } from '../../domain/products/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { formatDate } from '../components';
 import {
   describePreviewPrice,

@@ -8,7 +8,7 @@ import type {
   Subscription,
   SubscriptionStatus,
 } from '../../domain/subscriptions/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { formatDate } from '../components';
 
 type Tone = 'ok' | 'warn' | 'error' | 'neutral';

@@ -5,7 +5,7 @@ import type {
   UpcomingInvoiceLine,
   UpcomingInvoiceMeter,
 } from '../../domain/subscriptions/schemas';
-import { formatMoney } from '../checkouts/money';
+import { formatMoney } from '../money/format';
 import { formatDate } from '../components';
 import { formatUnits } from '../portal/format';
 import { describeMeteredCharge, describeUpcomingCharge } from './usage-format';

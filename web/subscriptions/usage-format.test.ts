@@ -1,33 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { UpcomingInvoice, UpcomingInvoiceMeter } from '../../domain/subscriptions/schemas';
-import {
-  describeMeteredCharge,
-  describeUpcomingCharge,
-  formatUnitPrice,
-  shiftDecimalLeft,
-} from './usage-format';
-
-describe('shiftDecimalLeft', () => {
-  it('moves the decimal point exactly, without floating point', () => {
-    expect(shiftDecimalLeft('0.35', 2)).toBe('0.0035');
-    expect(shiftDecimalLeft('2.5', 2)).toBe('0.025');
-    expect(shiftDecimalLeft('50', 2)).toBe('0.5');
-    expect(shiftDecimalLeft('1250', 2)).toBe('12.5');
-    expect(shiftDecimalLeft('0.000000000001', 2)).toBe('0.00000000000001');
-    expect(shiftDecimalLeft('7', 0)).toBe('7');
-    expect(shiftDecimalLeft('0.145', 3)).toBe('0.000145');
-  });
-});
-
-describe('formatUnitPrice', () => {
-  it('shows a sub-cent price in dollars with every digit, never rounded to $0.00', () => {
-    expect(formatUnitPrice('0.35', 'usd', 'en-US')).toBe('$0.0035');
-    expect(formatUnitPrice('0.2', 'usd', 'en-US')).toBe('$0.002');
-    expect(formatUnitPrice('50', 'usd', 'en-US')).toBe('$0.50');
-    expect(formatUnitPrice('0.5', 'jpy', 'en-US')).toBe('¥0.5');
-    expect(formatUnitPrice('0.35', 'eur', 'de-DE')).toBe('0,0035\u00a0€');
-  });
-});
+import { describeMeteredCharge, describeUpcomingCharge } from './usage-format';
 
 const meter = (overrides: Partial<UpcomingInvoiceMeter> = {}): UpcomingInvoiceMeter => ({
   product_price_id: '00000000-0000-4000-8000-000000000001',

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook-outbox/schemas';
 import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
 import { WEBHOOK_FORMATS, WEBHOOK_URL_MESSAGES } from '../../domain/webhooks/rules';
-import { FormField } from '../checkouts/fields';
+import { FormField } from '../forms/form-field';
 import type { FormWords } from '../forms/messages';
 import { choiceWords, textWords, URL_WORDS } from '../forms/words';
 import './webhooks.css';

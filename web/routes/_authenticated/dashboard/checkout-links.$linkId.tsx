@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import type { CheckoutLink } from '../../../../domain/checkout-links/schemas';
 import { describeDiscountTerms, productChoiceLabel } from '../../../catalog/format';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { checkoutLinkQuery, checkoutLinkStatsQuery, checkoutsQuery } from '../../../checkouts/queries';
 import { Card, ErrorNote, formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';

@@ -5,6 +5,7 @@ import type { Discount } from '../../../../domain/discounts/schemas';
 import { discountsQuery, productsQuery } from '../../../catalog/queries';
 import { formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
+import { formatMoney } from '../../../money/format';
 import { ManagersOnly, managersOnlyActions } from '../../../organizations/managers-only';
 import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { DeleteButton, ResourceCard, ResourceTable, useEditor } from '../../../resources/resource-page';
@@ -24,7 +25,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/discounts')({
 function valueOf(discount: Discount): string {
   const value =
     discount.type === 'fixed'
-      ? `${((discount.amount ?? 0) / 100).toFixed(2)} ${discount.currency?.toUpperCase() ?? ''} off`
+      ? `${formatMoney(discount.amount ?? 0, discount.currency ?? 'usd')} off`
       : `${(discount.basis_points ?? 0) / 100} % off`;
   const duration =
     discount.duration === 'repeating' ? `for ${discount.duration_in_months} months` : discount.duration;

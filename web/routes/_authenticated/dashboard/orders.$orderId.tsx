@@ -3,7 +3,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { checkoutWorkflowId } from '../../../../domain/checkouts/rules';
 import { subscriptionWorkflowId } from '../../../../domain/subscriptions/rules';
 import { WorkflowLink } from '../../../system/workflow-link';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { Card, ErrorNote, formatDateTime } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { orderQuery, orderRefundsQuery, orderTimelineQuery, REFUND_POLL_MS } from '../../../orders/queries';

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../../../../domain/orders/schemas';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { formatDateTime, Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { ordersExportUrl, ordersQuery, type OrderFilters } from '../../../orders/queries';

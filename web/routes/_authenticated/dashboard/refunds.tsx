@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { formatDateTime, Pager } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { OrderNumberLink } from '../../../orders/order-number-link';

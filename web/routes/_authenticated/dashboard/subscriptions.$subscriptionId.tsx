@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { Subscription } from '../../../../domain/subscriptions/schemas';
 import { subscriptionWorkflowId } from '../../../../domain/subscriptions/rules';
 import { WorkflowLink } from '../../../system/workflow-link';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { Card, ConfirmButton, ErrorNote, formatDate, formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { BILLING_REASON_LABELS, OrderStatusBadge } from '../../../orders/status';

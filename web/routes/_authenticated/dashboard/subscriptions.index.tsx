@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { z } from 'zod';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { Pager, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { ResourceCard, ResourceTable } from '../../../resources/resource-page';

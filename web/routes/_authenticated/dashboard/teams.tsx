@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../../../auth/client';
-import { FormField } from '../../../checkouts/fields';
+import { FormField } from '../../../forms/form-field';
 import { ConfirmButton, ErrorNote, formValues, Truncated } from '../../../components';
 import { authErrorsInWords, NO_ERRORS, type FormErrors } from '../../../forms/messages';
 import { prefetch } from '../../../loaders';

@@ -3,7 +3,7 @@ import { createFileRoute, Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import type { TestClock } from '../../../../domain/test-clocks/schemas';
 import { deleteResource } from '../../../api';
-import { formatMoney } from '../../../checkouts/money';
+import { formatMoney } from '../../../money/format';
 import { Card, ConfirmButton, ErrorNote, formatDateTime, Truncated } from '../../../components';
 import { customerStateQuery } from '../../../customers/queries';
 import { prefetch } from '../../../loaders';

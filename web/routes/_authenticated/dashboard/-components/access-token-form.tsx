@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { ACCESS_TOKEN_SCOPES, accessTokenSchema } from '../../../../../domain/access-tokens/schemas';
 import { sendJson } from '../../../../api';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { ErrorNote, formValues } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
 import { nameWords } from '../../../../forms/words';

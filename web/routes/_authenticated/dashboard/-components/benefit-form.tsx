@@ -5,7 +5,7 @@ import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { sendJson } from '../../../../api';
 import { metersQuery } from '../../../../catalog/queries';
 import { uploadFile, UPLOAD_WORDS } from '../../../../catalog/upload';
-import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { FormField, focusFirstInvalid } from '../../../../forms/form-field';
 import { ErrorNote, formValues } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
 import { choiceWords, countWords, nameWords, textWords } from '../../../../forms/words';

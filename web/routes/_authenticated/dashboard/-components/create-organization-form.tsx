@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { authClient } from '../../../../auth/client';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { Card, ErrorNote, formValues } from '../../../../components';
 import { authErrorsInWords, fieldErrors, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
 import {

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { customerSchema } from '../../../../../domain/customers/schemas';
 import { sendJson } from '../../../../api';
-import { focusFirstInvalid } from '../../../../checkouts/fields';
+import { focusFirstInvalid } from '../../../../forms/form-field';
 import { formValues } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
 import { ResourceForm } from '../../../../resources/resource-page';

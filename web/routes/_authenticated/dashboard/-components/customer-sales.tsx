@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatMoney } from '../../../../checkouts/money';
+import { formatMoney } from '../../../../money/format';
 import { Card, ErrorNote, formatDateTime, Pager, Truncated } from '../../../../components';
 import { customerSummaryQuery } from '../../../../customers/queries';
 import { ordersExportUrl, ordersQuery } from '../../../../orders/queries';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { CustomerTimelineEntry } from '../../../../../domain/customers/schemas';
-import { formatMoney } from '../../../../checkouts/money';
+import { formatMoney } from '../../../../money/format';
 import { formatDate, Truncated } from '../../../../components';
 import { customerTimelineQuery } from '../../../../customers/queries';
 import { ORDER_STATUS_LABELS, REFUND_STATUS_LABELS } from '../../../../orders/status';

@@ -9,9 +9,9 @@ import {
 import { sendJson } from '../../../../api';
 import { readDollars } from '../../../../catalog/format';
 import { productChoiceLabel } from '../../../../catalog/format';
-import { toMajorInput } from '../../../../checkouts/money';
+import { decimalAmount } from '../../../../../domain/money/rules';
 import { productsQuery } from '../../../../catalog/queries';
-import { FormField, focusFirstInvalid, type ControlProps } from '../../../../checkouts/fields';
+import { FormField, focusFirstInvalid, type ControlProps } from '../../../../forms/form-field';
 import {
   fieldErrors,
   formErrorsInWords,
@@ -73,7 +73,7 @@ function toDraft(discount: Discount | null): Draft {
     name: discount?.name ?? '',
     code: discount?.code ?? '',
     type: discount?.type ?? 'percentage',
-    amount: discount?.amount === undefined ? '' : toMajorInput(discount.amount, discount.currency ?? 'usd'),
+    amount: discount?.amount === undefined ? '' : decimalAmount(discount.amount, discount.currency ?? 'usd'),
     percent: discount?.basis_points === undefined ? '' : String(discount.basis_points / 100),
     duration: discount?.duration ?? 'once',
     months: discount?.duration_in_months === undefined ? '' : String(discount.duration_in_months),

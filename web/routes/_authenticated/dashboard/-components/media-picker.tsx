@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProductMediaFile } from '../../../../../domain/files/schemas';
 import { IMAGE_ACCEPT, productImageProblem, uploadFile, UPLOAD_WORDS } from '../../../../catalog/upload';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { formErrorsInWords } from '../../../../forms/messages';
 
 export function MediaPicker(props: {

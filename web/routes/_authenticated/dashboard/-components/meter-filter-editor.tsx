@@ -1,6 +1,6 @@
 import { FILTER_OPERATORS, type Filter, type FilterClause } from '../../../../../domain/meters/schemas';
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import type { FormWords } from '../../../../forms/messages';
 import { TextField } from '../../../../forms/text-field';
 import { nameWords, textWords } from '../../../../forms/words';

@@ -8,7 +8,7 @@ import {
 } from '../../../../../domain/meters/schemas';
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { sendJson } from '../../../../api';
-import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { FormField, focusFirstInvalid } from '../../../../forms/form-field';
 import { formValues } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
 import { nameWords } from '../../../../forms/words';

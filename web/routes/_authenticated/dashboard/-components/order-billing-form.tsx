@@ -9,7 +9,7 @@ import {
   toAddressDraft,
 } from '../../../../addresses/address-fields';
 import { sendJson } from '../../../../api';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { Card, ErrorNote, SuccessNote } from '../../../../components';
 import { formErrorsInWords, NO_ERRORS, type FormErrors, type FormWords } from '../../../../forms/messages';
 import { textWords } from '../../../../forms/words';

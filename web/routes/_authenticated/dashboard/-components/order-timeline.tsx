@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrderTimelineEntry } from '../../../../../domain/orders/schemas';
-import { formatMoney } from '../../../../checkouts/money';
+import { formatMoney } from '../../../../money/format';
 import { BRAND_NAMES } from '../../../../checkouts/card-brands';
 import { orderTimelineQuery } from '../../../../orders/queries';
 import { REFUND_REASON_LABELS } from '../../../../orders/status';

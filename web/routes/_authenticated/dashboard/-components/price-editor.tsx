@@ -7,8 +7,9 @@ import {
 } from '../../../../../domain/prices/limits';
 import { AMOUNT_TYPES, priceType, type AmountType } from '../../../../../domain/prices/registry';
 import type { EditorField } from '../../../../../domain/prices/strategy';
-import { describePrice, formatCents, readDollars } from '../../../../catalog/format';
-import { FormField } from '../../../../checkouts/fields';
+import { describePrice, readDollars } from '../../../../catalog/format';
+import { formatMoney } from '../../../../money/format';
+import { FormField } from '../../../../forms/form-field';
 import { ErrorNote } from '../../../../components';
 import type { FormWords } from '../../../../forms/messages';
 import { choiceWords, dollarWords } from '../../../../forms/words';
@@ -53,8 +54,8 @@ export const PRICE_WORDS: FormWords = {
   },
   'prices.*.minimum_amount': {
     ...dollarWords({ min: MIN_PRICE_AMOUNT, max: MAX_PRICE_AMOUNT }),
-    custom: `Enter 0 (free or pay what you want) or at least ${formatCents(MIN_PRICE_AMOUNT)}.`,
-    too_small: `Enter 0 (free or pay what you want) or at least ${formatCents(MIN_PRICE_AMOUNT)}.`,
+    custom: `Enter 0 (free or pay what you want) or at least ${formatMoney(MIN_PRICE_AMOUNT, 'usd')}.`,
+    too_small: `Enter 0 (free or pay what you want) or at least ${formatMoney(MIN_PRICE_AMOUNT, 'usd')}.`,
   },
   'prices.*.maximum_amount': dollarWords({ min: MIN_PRICE_AMOUNT, max: MAX_CUSTOM_AMOUNT }),
   'prices.*.preset_amount': dollarWords({ min: MIN_PRICE_AMOUNT, max: MAX_CUSTOM_AMOUNT }),

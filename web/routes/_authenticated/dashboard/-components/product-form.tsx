@@ -5,7 +5,7 @@ import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { productSchema, type Product } from '../../../../../domain/products/schemas';
 import { sendJson } from '../../../../api';
 import { benefitsQuery, customFieldsQuery, metersQuery } from '../../../../catalog/queries';
-import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { FormField, focusFirstInvalid } from '../../../../forms/form-field';
 import { ErrorNote, formValues, Truncated } from '../../../../components';
 import {
   fieldErrors,

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { authClient } from '../../../../auth/client';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { formValues } from '../../../../components';
 import { authErrorsInWords, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
 import { TEAM_CODES, TEAM_NAME_MAX_LENGTH, TEAM_WORDS } from '../../../../organizations/words';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { CANCELLATION_REASONS, type Subscription } from '../../../../../domain/subscriptions/schemas';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { ErrorNote, formatDate } from '../../../../components';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { textWords } from '../../../../forms/words';

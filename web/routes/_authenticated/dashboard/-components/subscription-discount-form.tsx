@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { Subscription } from '../../../../../domain/subscriptions/schemas';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { discountsQuery } from '../../../../catalog/queries';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { Card, ErrorNote, SuccessNote } from '../../../../components';
 import { useSubscriptionChange } from '../../../../subscriptions/changes';
 

@@ -4,8 +4,8 @@ import type { ProrationPreview, Subscription } from '../../../../../domain/subsc
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { productChoiceLabel } from '../../../../catalog/format';
 import { productsQuery } from '../../../../catalog/queries';
-import { FormField } from '../../../../checkouts/fields';
-import { formatMoney } from '../../../../checkouts/money';
+import { FormField } from '../../../../forms/form-field';
+import { formatMoney } from '../../../../money/format';
 import { Card, ErrorNote, formatDate, SuccessNote } from '../../../../components';
 import { organizationProfileQuery } from '../../../../organizations/queries';
 import { BenefitChanges } from '../../../../subscriptions/benefit-changes';

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import type { UpcomingInvoice } from '../../../../../domain/subscriptions/schemas';
-import { formatMoney } from '../../../../checkouts/money';
+import { formatMoney } from '../../../../money/format';
 import { Card, Truncated } from '../../../../components';
 import { formatUnits } from '../../../../portal/format';
 import { ResourceTable } from '../../../../resources/resource-page';

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { TestClock } from '../../../../../domain/test-clocks/schemas';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { Card, ErrorNote } from '../../../../components';
 import { customersQuery } from '../../../../customers/queries';
 import { attachTestClockCustomer, testClockQuery } from '../../../../test-clocks/queries';

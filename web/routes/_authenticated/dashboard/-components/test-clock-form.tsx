@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { TEXT_MAX_LENGTH } from '../../../../../domain/platform/schemas';
 import { testClockSchema } from '../../../../../domain/test-clocks/schemas';
 import { sendJson } from '../../../../api';
-import { FormField } from '../../../../checkouts/fields';
+import { FormField } from '../../../../forms/form-field';
 import { Card, ErrorNote } from '../../../../components';
 import { formErrorsInWords, type FormWords } from '../../../../forms/messages';
 import { textWords } from '../../../../forms/words';

@@ -4,7 +4,7 @@ import { webhookEndpointSchema } from '../../../../../domain/webhooks/schemas';
 import { sendJson } from '../../../../api';
 import { formValues } from '../../../../components';
 import { ResourceForm } from '../../../../resources/resource-page';
-import { FormField, focusFirstInvalid } from '../../../../checkouts/fields';
+import { FormField, focusFirstInvalid } from '../../../../forms/form-field';
 import { formErrorsInWords, NO_ERRORS, type FormErrors } from '../../../../forms/messages';
 import { checkedEvents, ENDPOINT_WORDS, EndpointFields, SecretOnce } from '../../../../webhooks/components';
 import { generateWebhookSecret } from '../../../../webhooks/secret';

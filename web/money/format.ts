@@ -1,34 +1,18 @@
+import { formatMoney as formatMoneyIn, minorUnitDigits } from '../../domain/money/rules';
+
 // Amounts travel as integer minor units of their currency (spec §5); people read and type them in
-// major units. How many minor digits a currency has comes from Intl (USD 2, JPY 0, BHD 3).
+// major units. How many minor digits a currency has is the payment processor's count
+// (`minorUnitDigits`), not Intl's: Intl writes HUF or ISK without decimals, Stripe counts hundredths.
 
-const formatters = new Map<string, Intl.NumberFormat>();
+/**
+ * The reader's locale: the one Intl picks when given none, i.e. the browser's. Documents and emails,
+ * which have no reader, are written in `en-US` instead (`formatMoney` in domain/money/rules.ts).
+ */
+const READER_LOCALE = new Intl.NumberFormat().resolvedOptions().locale;
 
-function formatterFor(currency: string, locale?: string): Intl.NumberFormat {
-  const key = `${locale ?? ''}:${currency}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() });
-    formatters.set(key, formatter);
-  }
-  return formatter;
-}
-
-export function minorDigits(currency: string): number {
-  return formatterFor(currency, 'en').resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/** 1250 usd → "$12.50" in the reader's locale (`locale` fixes it, for tests). */
-export function formatMoney(amount: number, currency: string, locale?: string): string {
-  return formatterFor(currency, locale).format(amount / 10 ** minorDigits(currency));
-}
-
-/** Minor units as a plain decimal for an input field: 1250 usd → "12.50", 500 jpy → "500". */
-export function toMajorInput(amount: number, currency: string): string {
-  const digits = minorDigits(currency);
-  if (digits === 0) return String(amount);
-  const sign = amount < 0 ? '-' : '';
-  const padded = String(Math.abs(amount)).padStart(digits + 1, '0');
-  return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
+/** 1250 usd → "$12.50" in the reader's locale (`locale` fixes it, for tests), every digit exact. */
+export function formatMoney(amount: number, currency: string, locale = READER_LOCALE): string {
+  return formatMoneyIn(amount, currency, locale);
 }
 
 /**
@@ -37,7 +21,7 @@ export function toMajorInput(amount: number, currency: string): string {
  * A comma is read as the decimal separator too, as many buyers type it.
  */
 export function parseMajorInput(text: string, currency: string): number | null {
-  const digits = minorDigits(currency);
+  const digits = minorUnitDigits(currency);
   const match = /^(\d{1,12})(?:[.,](\d*))?$/.exec(text.trim());
   if (!match) return null;
   const [, whole = '', fraction = ''] = match;
@@ -47,7 +31,7 @@ export function parseMajorInput(text: string, currency: string): number | null {
 
 /** What a field of `currency` says when more decimals were typed than the currency has. */
 export function decimalsMessage(currency: string): string {
-  const digits = minorDigits(currency);
+  const digits = minorUnitDigits(currency);
   return digits === 0
     ? `${currency.toUpperCase()} amounts have no decimals: enter a whole number, such as 500.`
     : `Enter at most ${digits} decimals, such as 10.${'9'.repeat(digits)}.`;
@@ -64,7 +48,7 @@ export function readMajorInput(text: string, currency: string, notAnAmount: stri
   const trimmed = text.trim();
   if (!trimmed) return { amount: null, error: null };
   const decimal = /^(\d*)[.,](\d+)$/.exec(trimmed);
-  if (decimal && decimal[2]!.length > minorDigits(currency)) {
+  if (decimal && decimal[2]!.length > minorUnitDigits(currency)) {
     return { amount: null, error: decimalsMessage(currency) };
   }
   // ".5" is half a unit too, as people type it.

@@ -1,36 +1,29 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  decimalsMessage,
-  formatMoney,
-  minorDigits,
-  parseMajorInput,
-  readMajorInput,
-  toMajorInput,
-} from './money';
+import { decimalAmount } from '../../domain/money/rules';
+import { decimalsMessage, formatMoney, parseMajorInput, readMajorInput } from './format';
 
-describe('minorDigits', () => {
-  it('knows currencies without, with two and with three minor digits', () => {
-    expect(minorDigits('jpy')).toBe(0);
-    expect(minorDigits('usd')).toBe(2);
-    expect(minorDigits('BHD')).toBe(3);
-  });
-});
+// Intl separates a currency code from the number with a no-break space.
+const NBSP = '\u00a0';
 
 describe('formatMoney', () => {
-  it('divides by the currency’s minor units', () => {
+  it('writes each currency with the minor digits the payment processor counts', () => {
     expect(formatMoney(1250, 'usd', 'en-US')).toBe('$12.50');
     expect(formatMoney(500, 'jpy', 'en-US')).toBe('¥500');
-    // Intl separates a currency code from the number with a no-break space.
-    expect(formatMoney(1234, 'bhd', 'en-US')).toBe('BHD\u00a01.234');
+    expect(formatMoney(1234, 'kwd', 'en-US')).toBe(`KWD${NBSP}1.234`);
+    expect(formatMoney(1234, 'bhd', 'en-US')).toBe(`BHD${NBSP}1.234`);
   });
-});
 
-describe('toMajorInput', () => {
-  it('writes minor units as a decimal without floating point', () => {
-    expect(toMajorInput(1250, 'usd')).toBe('12.50');
-    expect(toMajorInput(5, 'usd')).toBe('0.05');
-    expect(toMajorInput(0, 'usd')).toBe('0.00');
-    expect(toMajorInput(500, 'jpy')).toBe('500');
+  it('writes forints in hundredths, where Intl alone would show 12345 as 12,345 forints', () => {
+    expect(formatMoney(12345, 'huf', 'en-US')).toBe(`HUF${NBSP}123.45`);
+    expect(formatMoney(50000, 'isk', 'en-US')).toBe(`ISK${NBSP}500.00`);
+  });
+
+  it('keeps every digit of the largest safe amount, which a division by 100 would round', () => {
+    expect(formatMoney(Number.MAX_SAFE_INTEGER, 'usd', 'en-US')).toBe('$90,071,992,547,409.91');
+  });
+
+  it('writes in the locale it is given', () => {
+    expect(formatMoney(123456, 'eur', 'de-DE')).toBe(`1.234,56${NBSP}€`);
   });
 });
 
@@ -77,5 +70,23 @@ describe('readMajorInput', () => {
   it('says what to type for text that is no amount at all', () => {
     expect(readMajorInput('ten', 'usd', NOT_AN_AMOUNT)).toEqual({ amount: null, error: NOT_AN_AMOUNT });
     expect(readMajorInput('-3', 'usd', NOT_AN_AMOUNT).error).toBe(NOT_AN_AMOUNT);
+  });
+});
+
+describe('an amount typed, sent and shown again', () => {
+  it('comes back as typed for forints, which the processor counts in hundredths', () => {
+    const amount = parseMajorInput('123.45', 'huf');
+    expect(amount).toBe(12345);
+    expect(decimalAmount(amount!, 'huf')).toBe('123.45');
+    expect(formatMoney(amount!, 'huf', 'en-US')).toBe(`HUF${NBSP}123.45`);
+    expect(readMajorInput('1500', 'huf', 'Enter an amount.')).toEqual({ amount: 150000, error: null });
+    expect(readMajorInput('123.456', 'huf', 'Enter an amount.').error).toBe(
+      'Enter at most 2 decimals, such as 10.99.',
+    );
+  });
+
+  it('comes back as typed for yen and dinars', () => {
+    expect(decimalAmount(parseMajorInput('500', 'jpy')!, 'jpy')).toBe('500');
+    expect(decimalAmount(parseMajorInput('1.234', 'kwd')!, 'kwd')).toBe('1.234');
   });
 });
