@@ -75,6 +75,7 @@ export function createCheckoutActivities(deps: CheckoutActivityDeps) {
       attempt?: number;
       paymentId?: string | null;
       message: string;
+      refused?: boolean;
     }) {
       return failCheckoutPayment(view, input);
     },

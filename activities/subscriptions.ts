@@ -79,6 +79,7 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       reason: string;
       nextAttemptAt: string | null;
       declineCode?: string | null;
+      refused?: boolean;
     }) {
       // A card whose bank wants the buyer: they are asked to confirm the payment in the portal.
       return input.declineCode === AUTHENTICATION_REQUIRED

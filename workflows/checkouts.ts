@@ -147,7 +147,7 @@ export async function checkoutWorkflow(input: CheckoutWorkflowInput): Promise<Ch
       if (result.outcome === 'succeeded' || result.outcome === 'free') {
         await settlePayment(view, checkoutId, result.outcome === 'succeeded' ? result.paymentId : null);
       } else if (result.outcome === 'failed') {
-        await failCheckoutPayment({ checkoutId, attempt, message: result.message });
+        await failCheckoutPayment({ checkoutId, attempt, message: result.message, refused: result.refused });
       }
       continue;
     }

@@ -5,11 +5,13 @@ import { Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createCheckoutActivities } from '../activities/checkouts.js';
 import { createProcessorConfigurationActivities } from '../activities/processor-configuration.js';
+import { getClientCheckout } from '../domain/checkouts/client.js';
 import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
 import { entitySearchAttributes, PROCESSOR_PROBLEM, WAITING_FOR_QUERY } from '../domain/operators/rules.js';
-import { PaymentProcessorError } from '../domain/payments/errors.js';
+import { PaymentProcessorError, refusedPaymentNotice } from '../domain/payments/errors.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { ProcessorFailureClass } from '../domain/payments/rules.js';
+import { noTax } from '../domain/tax/rules.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalCheckoutWorkflows } from '../temporal/checkouts.js';
@@ -141,7 +143,7 @@ describe('the retry contract (time-skipping): a checkout whose charge fails', ()
       }),
     });
 
-  it('permanent: a charge the processor refuses is asked once, and the checkout fails with the reason', async () => {
+  it('permanent: a charge the processor refuses is asked once; the seller reads the reason, the buyer plain words', async () => {
     const checkout = await confirmedCheckout();
     const processor = failingPayments(
       sandbox(),
@@ -152,25 +154,49 @@ describe('the retry contract (time-skipping): a checkout whose charge fails', ()
       },
       () => true,
     );
-    const outcome = await withWorker(processor, async (taskQueue) => {
+    const reason =
+      "The payment processor refused the request (idempotency_error): Idempotency key 'checkout:1:payment:1' was first used with other parameters.";
+    const { outcome, buyerView } = await withWorker(processor, async (taskQueue) => {
       const handle = await start(taskQueue, checkout);
-      // The buyer may confirm again until the checkout expires; nobody does here.
-      return handle.result();
+      // What the client API answers the hosted page while the buyer may confirm again.
+      await eventually(
+        () => database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } }),
+        (row) => row.status === 'failed',
+      );
+      const shown = await getClientCheckout(
+        {
+          db: database.db,
+          publicUrl: 'http://tollgate.test',
+          processorMetadata: {},
+          tax: noTax,
+          workflows: temporalCheckoutWorkflows(env.client, taskQueue),
+          checkoutTtlMs: HOUR_MS,
+        },
+        checkout.clientSecret,
+      );
+      // Nobody confirms again here: the checkout expires.
+      return { outcome: await handle.result(), buyerView: shown };
     });
     expect(outcome).toBe('expired');
+    const seller = await database.db.organization.findUniqueOrThrow({
+      where: { id: checkout.organizationId },
+    });
+    expect(buyerView.payment_processor_metadata.failure_reason).toBe(refusedPaymentNotice(seller.name));
+    expect(JSON.stringify(buyerView)).not.toMatch(/idempotency|checkout:1:payment:1|refused the request/i);
     expect(processor.payments).toBe(1);
     const row = await database.db.checkout.findUniqueOrThrow({ where: { id: checkout.id } });
-    expect(row.failureReason).toBe(
-      "The payment processor refused the request (idempotency_error): Idempotency key 'checkout:1:payment:1' was first used with other parameters.",
-    );
+    expect(row).toMatchObject({ failureReason: reason, isPaymentRefused: true });
     const events = await database.db.outboxEvent.findMany({
       where: { organizationId: checkout.organizationId, type: 'checkout.updated' },
       orderBy: { sequence: 'asc' },
     });
-    expect(events.map((event) => (event.payload as { data: { status: string } }).data.status)).toEqual([
-      'failed',
-      'expired',
-    ]);
+    type CheckoutEvent = {
+      data: { status: string; payment_processor_metadata: Record<string, string> };
+    };
+    const payloads = events.map((event) => event.payload as CheckoutEvent);
+    expect(payloads.map((payload) => payload.data.status)).toEqual(['failed', 'expired']);
+    // The seller's webhook (and API) keep the processor's words.
+    expect(payloads[0]!.data.payment_processor_metadata.failure_reason).toBe(reason);
   });
 
   it('transient: a charge the processor could not take is retried and then succeeds', async () => {

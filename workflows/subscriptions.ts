@@ -207,6 +207,7 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         reason: collected.charge.message ?? 'The payment failed.',
         nextAttemptAt: collected.outcome === 'past_due' ? collected.nextAttemptAt : null,
         declineCode: collected.charge.declineCode ?? null,
+        refused: collected.charge.refused ?? false,
       });
     }
   }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import proto from '@temporalio/proto';
 import type { PaymentProcessor, ProcessorEvent, ProcessorEventSink } from '../domain/payments/processor.js';
 import { processorEventRouter } from '../domain/payments/events.js';
-import { PaymentProcessorError } from '../domain/payments/errors.js';
+import { PaymentProcessorError, refusedPaymentNotice } from '../domain/payments/errors.js';
 import {
   confirmCustomerOrderPayment,
   customerOrderPaymentStatus,
@@ -318,7 +318,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     expect(types.filter((type) => type === 'order.paid')).toHaveLength(0);
   });
 
-  it('dunning: a renewal the processor refuses for good is a failed try, asked once, and dunning goes on', async () => {
+  it('dunning: a renewal the processor refuses for good is a failed try, asked once, and dunning goes on; the buyer reads plain words', async () => {
     const { subscription } = await subscribe('pm_card_visa');
     let charges = 0;
     const refusing: PaymentProcessor = {
@@ -343,18 +343,33 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       refusing,
     );
     expect(charges).toBe(1);
+    const reason =
+      "The payment processor refused the request (resource_missing): No such PaymentMethod: 'pm_gone'";
+    // The seller's record of the try, which the payment attempts and the order's timeline show, keeps
+    // the processor's words.
     const attempts = await database.db.orderPaymentAttempt.findMany({
       where: { order: { subscriptionId: subscription.id } },
     });
     expect(attempts).toMatchObject([
-      {
-        attempt: 1,
-        status: 'failed',
-        declineCode: 'resource_missing',
-        message:
-          "The payment processor refused the request (resource_missing): No such PaymentMethod: 'pm_gone'",
-      },
+      { attempt: 1, status: 'failed', declineCode: 'resource_missing', message: reason, isRefused: true },
     ]);
+    const [email] = await database.db.emailMessage.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:order:` } },
+    });
+    expect(email!.text).toContain(
+      'We could not take your payment of $15.00 for Pro plan because of a problem on our side, not with your card. You have not been charged.',
+    );
+    // The portal's payment status, which the buyer reads after a plan change billed at once.
+    const status = await customerOrderPaymentStatus(database.db, buyer(subscription), attempts[0]!.orderId);
+    const seller = await database.db.organization.findUniqueOrThrow({
+      where: { id: subscription.organizationId },
+    });
+    expect(status).toEqual({ status: 'failed', error: refusedPaymentNotice(seller.name) });
+    for (const technical of ['resource_missing', 'pm_gone', 'refused the request']) {
+      expect(email!.text).not.toContain(technical);
+      expect(email!.html).not.toContain(technical);
+      expect(status.error).not.toContain(technical);
+    }
   });
 
   it('dunning: fail, fail, then a new card is tried at once and the subscription is active again', async () => {

@@ -1,36 +1,57 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
-import { PaymentProcessorError } from '../../domain/payments/errors.js';
-import type { PaymentProcessor, RefundInput, RefundResult } from '../../domain/payments/processor.js';
+import { PaymentProcessorError, refusedPaymentNotice } from '../../domain/payments/errors.js';
+import type {
+  PaymentInput,
+  PaymentProcessor,
+  PaymentResult,
+  RefundInput,
+  RefundResult,
+} from '../../domain/payments/processor.js';
 import type { ProcessorFailureClass } from '../../domain/payments/rules.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { eventually } from '../../test/eventually.js';
 import {
   addMember,
   createAccessToken,
+  createCheckout,
   createOrder,
   createOrganization,
+  createProduct,
   createRefund,
 } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 
 const unused = async (): Promise<never> => {
-  throw new Error('only refunds are asked of this processor');
+  throw new Error('only payments and refunds are asked of this processor');
 };
 
-/** Refunds succeed unless `failWith` names how the processor fails them; `refunds` counts every ask. */
+/**
+ * Payments and refunds succeed unless `failWith` names how the processor fails them; `payments`
+ * and `refunds` count every ask.
+ */
 const processor = {
   name: 'sandbox' as const,
+  payments: [] as PaymentInput[],
   refunds: [] as RefundInput[],
   failWith: null as null | { failureClass: ProcessorFailureClass; code: string; message: string },
-  async refund(input: RefundInput): Promise<RefundResult> {
-    processor.refunds.push(input);
+  throwFailure() {
     const failure = processor.failWith;
     if (failure) throw new PaymentProcessorError(failure.code, failure.message, failure.failureClass);
+  },
+  async ensureCustomer() {
+    return { processorCustomerId: 'cus_1' };
+  },
+  async pay(input: PaymentInput): Promise<PaymentResult> {
+    processor.payments.push(input);
+    processor.throwFailure();
+    return { status: 'succeeded', paymentId: `pi_${processor.payments.length}`, paymentMethod: null };
+  },
+  async refund(input: RefundInput): Promise<RefundResult> {
+    processor.refunds.push(input);
+    processor.throwFailure();
     return { status: 'succeeded', processorRefundId: `re_${processor.refunds.length}` };
   },
-  ensureCustomer: unused,
-  pay: unused,
   setUpOffSession: unused,
   cancelPayment: unused,
   savedPaymentMethod: unused,
@@ -38,10 +59,11 @@ const processor = {
   chargeOffSession: unused,
 } satisfies PaymentProcessor & Record<string, unknown>;
 
-describe('the retry contract: refunds and GET /v1/organizations/{id}/processor-status', () => {
+describe('the retry contract: checkouts, refunds and GET /v1/organizations/{id}/processor-status', () => {
   const env = useTestStack({ processor });
   beforeEach(async () => {
     await env.database.reset();
+    processor.payments.length = 0;
     processor.refunds.length = 0;
     processor.failWith = null;
   });
@@ -58,6 +80,41 @@ describe('the retry contract: refunds and GET /v1/organizations/{id}/processor-s
   const refundRow = (id: string) => env.database.db.refund.findUniqueOrThrow({ where: { id } });
   const statusOf = (organizationId: string, headers: Record<string, string>) =>
     fetch(`${env.stack.baseUrl}/v1/organizations/${organizationId}/processor-status`, { headers });
+
+  it('permanent: a checkout whose charge the processor refuses tells the seller its reason and the buyer plain words', async () => {
+    processor.failWith = {
+      failureClass: 'permanent',
+      code: 'resource_missing',
+      message: "No such customer: 'cus_1'",
+    };
+    const organization = await createOrganization(env.database.db, { name: 'Acme Tools' });
+    const polar = new Polar({
+      accessToken: await createAccessToken(env.database.db, organization.id),
+      serverURL: env.stack.baseUrl,
+    });
+    const checkout = await createCheckout(polar, (await createProduct(polar)).id);
+    const buyer = new Polar({ serverURL: env.stack.baseUrl });
+    await buyer.checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerEmail: 'ada@example.test',
+        customerBillingAddress: { country: 'DE' },
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    const failed = await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'failed',
+    );
+    expect(failed.paymentProcessorMetadata).toEqual({
+      failure_reason:
+        "The payment processor refused the request (resource_missing): No such customer: 'cus_1'",
+    });
+    // The hosted page reads this through the client API, and shows it on the form.
+    const shown = await buyer.checkouts.clientGet({ clientSecret: checkout.clientSecret });
+    expect(shown.paymentProcessorMetadata).toEqual({ failure_reason: refusedPaymentNotice('Acme Tools') });
+    expect(processor.payments).toHaveLength(1);
+  });
 
   it('permanent: a refund the processor refuses is asked once and fails with the reason, shown on the order', async () => {
     processor.failWith = {

@@ -116,6 +116,7 @@ export async function confirmClientCheckout(
       paymentId: null,
       paymentClientSecret: null,
       failureReason: null,
+      isPaymentRefused: false,
       customerSessionTokenHash: sha256(sessionToken),
     });
     await recordCheckoutUpdated(ctx, tx, updated);

@@ -41,7 +41,11 @@ export type ChargeOutcome =
   | { outcome: 'processing'; paymentId: string }
   /** The buyer has to authenticate (3-D Secure) on the hosted page; the outcome comes as an event. */
   | { outcome: 'requires_action'; paymentId: string }
-  | { outcome: 'failed'; paymentId: string | null; declineCode: string; message: string };
+  /**
+   * A decline, whose message is the processor's words for the buyer, or (`refused`) a request the
+   * processor refused, which charged nothing and whose message is the refusal for the seller.
+   */
+  | { outcome: 'failed'; paymentId: string | null; declineCode: string; message: string; refused: boolean };
 
 /** The steps lock the checkout row; a burst of them (many expiries at once) waits its turn. */
 const STEP_TRANSACTION = { maxWait: 60_000, timeout: 60_000 } as const;
@@ -64,7 +68,13 @@ export async function chargeCheckout(
   if (result instanceof PaymentProcessorError) {
     // Asked again it would be refused again: the attempt fails with the reason, and the buyer may
     // confirm again (a new attempt, a new key).
-    return { outcome: 'failed', paymentId: null, declineCode: result.code, message: refusalReason(result) };
+    return {
+      outcome: 'failed',
+      paymentId: null,
+      declineCode: result.code,
+      message: refusalReason(result),
+      refused: true,
+    };
   }
   if (result.paymentId) {
     await recordCheckoutPayment(ctx.db, {
@@ -131,6 +141,7 @@ function chargeOutcome(result: PaymentResult): ChargeOutcome {
         paymentId: result.paymentId,
         declineCode: result.declineCode,
         message: result.message,
+        refused: false,
       };
   }
 }
@@ -282,6 +293,7 @@ export async function fulfilCheckout(
       paymentId: input.paymentId,
       paymentClientSecret: null,
       failureReason: null,
+      isPaymentRefused: false,
     });
     await recordCheckoutUpdated(ctx, tx, updated);
     await recordCustomerStateChanged(tx, customer);
@@ -344,12 +356,19 @@ export async function refundOrphanPayment(
 }
 
 /**
- * The processor declined attempt `attempt` (or payment `paymentId`): the checkout is `failed` with
- * the reason, its discount redemption is given back, and the buyer may confirm again.
+ * The processor declined attempt `attempt` (or payment `paymentId`), or refused its request
+ * (`refused`): the checkout is `failed` with the reason, its discount redemption is given back,
+ * and the buyer may confirm again.
  */
 export async function failCheckoutPayment(
   ctx: CheckoutViewContext,
-  input: { checkoutId: string; attempt?: number; paymentId?: string | null; message: string },
+  input: {
+    checkoutId: string;
+    attempt?: number;
+    paymentId?: string | null;
+    message: string;
+    refused?: boolean;
+  },
 ): Promise<boolean> {
   return ctx.db.$transaction(async (tx) => {
     await lockCheckout(tx, input.checkoutId);
@@ -363,6 +382,7 @@ export async function failCheckoutPayment(
     const updated = await updateCheckoutRow(tx, checkout.id, {
       status: 'failed',
       failureReason: input.message,
+      isPaymentRefused: input.refused ?? false,
       paymentClientSecret: null,
       discountRedeemed: false,
     });

@@ -2,6 +2,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { addressSchema } from '../addresses/schemas.js';
 import { termsOf as discountTermsOf } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
+import { refusedPaymentNotice } from '../payments/errors.js';
 import { organizationView } from '../organizations/views.js';
 import { priceType } from '../prices/registry.js';
 import type { ProductRow } from '../products/repository.js';
@@ -60,18 +61,34 @@ function checkoutDiscount(discount: CheckoutRow['discount']): Checkout['discount
   };
 }
 
+/** Who reads the checkout: the seller (API, webhooks) or the buyer (the client secret's calls). */
+type CheckoutReader = 'seller' | 'buyer';
+
 /**
  * The processor's settings for the hosted page (Stripe's publishable key), plus where the latest
  * payment stands when the buyer has to act: `intent_status` `requires_action` with the client
- * secret to authenticate with (as Polar hands Stripe's to its page), or the processor's reason for
- * a failed payment. Polar's schema has no other place for these; it is a string map.
+ * secret to authenticate with (as Polar hands Stripe's to its page), or why a payment failed
+ * (`failure_reason`). Polar's schema has no other place for these; it is a string map.
+ *
+ * Both readers get a decline's reason (the processor's sentence for the buyer, or ours for a payment
+ * that ran out of time) under that key. A request the processor refused is recorded in its words,
+ * codes, ids and keys included: the seller reads those, the buyer `refusedPaymentNotice` in their
+ * place, so the key keeps its meaning for each reader and neither shape changes (docs/payments.md).
  */
-function paymentProcessorMetadata(base: Record<string, string>, row: CheckoutRow): Record<string, string> {
+function paymentProcessorMetadata(
+  base: Record<string, string>,
+  row: CheckoutRow,
+  reader: CheckoutReader,
+): Record<string, string> {
   if (row.status === 'confirmed' && row.paymentClientSecret) {
     return { ...base, intent_status: 'requires_action', intent_client_secret: row.paymentClientSecret };
   }
-  if (row.status === 'failed' && row.failureReason) return { ...base, failure_reason: row.failureReason };
-  return base;
+  if (row.status !== 'failed' || !row.failureReason) return base;
+  const buyerReadsNotice = reader === 'buyer' && row.isPaymentRefused;
+  return {
+    ...base,
+    failure_reason: buyerReadsNotice ? refusedPaymentNotice(row.organization.name) : row.failureReason,
+  };
 }
 
 /** Where the buyer lands after paying: the seller's URL (with `{CHECKOUT_ID}` filled) or ours. */
@@ -109,7 +126,12 @@ function storedFlags(row: {
 }
 
 /** What the seller's and the buyer's views share; `offered`: the products the checkout sells. */
-function commonView(row: CheckoutRow, offered: ProductRow[], settings: CheckoutViewSettings) {
+function commonView(
+  row: CheckoutRow,
+  offered: ProductRow[],
+  settings: CheckoutViewSettings,
+  reader: CheckoutReader,
+) {
   const ordered = row.productIds
     .map((id) => offered.find((product) => product.id === id))
     .filter((product) => product !== undefined);
@@ -151,7 +173,7 @@ function commonView(row: CheckoutRow, offered: ProductRow[], settings: CheckoutV
     customer_billing_address:
       row.customerBillingAddress === null ? null : addressSchema.parse(row.customerBillingAddress),
     customer_tax_id: row.customerTaxId,
-    payment_processor_metadata: paymentProcessorMetadata(settings.processorMetadata, row),
+    payment_processor_metadata: paymentProcessorMetadata(settings.processorMetadata, row, reader),
     customer_billing_address_fields: derived.billingAddressFields,
     products: ordered.map((product) => checkoutProduct(product, settings.publicUrl)),
     product: checkoutProduct(row.product, settings.publicUrl),
@@ -168,7 +190,7 @@ export function checkoutView(
   settings: CheckoutViewSettings,
 ): Checkout {
   return {
-    ...commonView(row, offered, settings),
+    ...commonView(row, offered, settings, 'seller'),
     metadata: readMetadata(row.metadata),
     customer_external_id: row.customerExternalId,
     customer_metadata: readMetadata(row.customerMetadata),
@@ -182,7 +204,10 @@ export function checkoutPublicView(
   offered: ProductRow[],
   settings: CheckoutViewSettings,
 ): CheckoutPublic {
-  return { ...commonView(row, offered, settings), organization: organizationView(row.organization) };
+  return {
+    ...commonView(row, offered, settings, 'buyer'),
+    organization: organizationView(row.organization),
+  };
 }
 
 /** The CSV export's columns: amounts in minor units, and the total as a decimal of the currency. */

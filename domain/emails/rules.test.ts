@@ -5,6 +5,7 @@ import {
   invitationReminderEmail,
   newOrderEmail,
   passwordResetEmail,
+  subscriptionPaymentFailedEmail,
   subscriptionReceiptEmail,
   subscriptionStartedEmail,
   verificationEmail,
@@ -102,6 +103,54 @@ describe('subscription emails', () => {
       'Your plan costs $16.00 until 3 April 2026, then $20.00 / month.',
     );
     expect(receipt(null)).not.toContain('Your plan costs');
+  });
+
+  describe('a failed try', () => {
+    const failedTry = (
+      failure: Parameters<typeof subscriptionPaymentFailedEmail>[0]['failure'],
+      overrides: Partial<Parameters<typeof subscriptionPaymentFailedEmail>[0]> = {},
+    ) =>
+      subscriptionPaymentFailedEmail({
+        ...seller,
+        customerName: 'Ada',
+        productName: 'Pro',
+        amount: '$20.00',
+        failure,
+        nextAttemptOn: '5 March 2026',
+        ...overrides,
+      });
+
+    it("a declined card is named with the processor's words, written for the buyer", () => {
+      const email = failedTry({ kind: 'declined', reason: 'Your card has insufficient funds.' });
+      expect(email.subject).toBe('Your payment for Pro failed');
+      expect(email.text).toContain(
+        'We could not charge $20.00 to your card for Pro: Your card has insufficient funds.',
+      );
+      expect(email.text).toContain('We will try your card again on 5 March 2026.');
+      expect(email.text).toContain(
+        'To pay with another card, or to try again now, sign in to your account page: https://pay.example/portal/acme',
+      );
+    });
+
+    it('a refused request says nothing was charged, that the card is not at fault, and what to do', () => {
+      const email = failedTry({ kind: 'refused' }, { organizationEmail: 'billing@acme.test' });
+      expect(email.subject).toBe('Your payment for Pro failed');
+      expect(email.text).toContain(
+        'We could not take your payment of $20.00 for Pro because of a problem on our side, not with your card. You have not been charged.',
+      );
+      expect(email.text).toContain('We will try your card again on 5 March 2026.');
+      expect(email.text).toContain(
+        'If it keeps happening, please contact us at billing@acme.test. To try again now, sign in to your account page: https://pay.example/portal/acme',
+      );
+      expect(email.text).not.toMatch(/declined|processor|refused/i);
+      expect(failedTry({ kind: 'refused' }).text).toContain('If it keeps happening, please contact us.');
+    });
+
+    it('after the last try, says the plan ended', () => {
+      const email = failedTry({ kind: 'refused' }, { nextAttemptOn: null });
+      expect(email.subject).toBe('Your Pro subscription ended: payment failed');
+      expect(email.text).toContain('This was the last try, so your Pro subscription has ended.');
+    });
   });
 });
 

@@ -162,8 +162,15 @@ export function webhookEndpointDisabledEmail(input: {
 }
 
 /**
+ * Why a try failed, as the buyer may read it: a card decline in the processor's words, which are
+ * written for the buyer, or a request the processor refused, whose words are only the seller's.
+ */
+export type PaymentFailure = { kind: 'declined'; reason: string } | { kind: 'refused' };
+
+/**
  * To the buyer whose renewal could not be charged: what failed, in their money, when the card is
- * tried again (or that the plan ended), and how to reach the seller to change the card.
+ * tried again (or that the plan ended), and how to reach the seller to change the card. A refused
+ * request charged nothing and was no fault of the card, so the buyer reads that instead of a reason.
  */
 export function subscriptionPaymentFailedEmail(input: {
   customerName: string | null;
@@ -172,23 +179,30 @@ export function subscriptionPaymentFailedEmail(input: {
   organizationWebsite: string | null;
   productName: string;
   amount: string;
-  reason: string;
+  failure: PaymentFailure;
   nextAttemptOn: string | null;
   portalUrl: string;
 }): RenderedEmail {
   const next = input.nextAttemptOn
     ? `We will try your card again on ${input.nextAttemptOn}. Your ${input.productName} stays available until then.`
     : `This was the last try, so your ${input.productName} subscription has ended.`;
+  const contactUs = input.organizationEmail ? `contact us at ${input.organizationEmail}` : 'contact us';
+  const [what, action] =
+    input.failure.kind === 'declined'
+      ? [
+          `We could not charge ${input.amount} to your card for ${input.productName}: ${input.failure.reason}`,
+          `To pay with another card, or to try again now, sign in to your account page: ${input.portalUrl}`,
+        ]
+      : [
+          `We could not take your payment of ${input.amount} for ${input.productName} because of a problem on our side, not with your card. You have not been charged.`,
+          `If it keeps happening, please ${contactUs}. To try again now, sign in to your account page: ${input.portalUrl}`,
+        ];
   return render(
     input.nextAttemptOn
       ? `Your payment for ${input.productName} failed`
       : `Your ${input.productName} subscription ended: payment failed`,
     greet(input.customerName ?? ''),
-    [
-      `We could not charge ${input.amount} to your card for ${input.productName}: ${input.reason}`,
-      next,
-      `To pay with another card, or to try again now, sign in to your account page: ${input.portalUrl}`,
-    ],
+    [what, next, action],
     sellerContact(input),
     input.organizationName,
   );

@@ -173,8 +173,8 @@ export async function recordPaymentAttempt(
 ): Promise<void> {
   await sql.query(
     `INSERT INTO order_payment_attempts
-       (order_id, attempt, status, payment_id, decline_code, message, payment_method_id, created_at)
-     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (order_id, attempt) DO NOTHING`,
+       (order_id, attempt, status, payment_id, decline_code, message, is_refused, payment_method_id, created_at)
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (order_id, attempt) DO NOTHING`,
     [
       data.orderId,
       data.attempt,
@@ -182,6 +182,7 @@ export async function recordPaymentAttempt(
       data.paymentId ?? null,
       data.declineCode ?? null,
       data.message ?? null,
+      data.isRefused ?? false,
       data.paymentMethodId ?? null,
       data.createdAt,
     ],
@@ -215,6 +216,7 @@ export type PaymentAttemptSummary = {
   status: string;
   declineCode: string | null;
   message: string | null;
+  isRefused: boolean;
   paymentMethodId: string | null;
   createdAt: Date;
 };
@@ -225,8 +227,8 @@ export async function lastPaymentAttemptOf(
   orderId: string,
 ): Promise<PaymentAttemptSummary | null> {
   const { rows } = await sql.query<PaymentAttemptSummary>(
-    `SELECT status, decline_code AS "declineCode", message, payment_method_id AS "paymentMethodId",
-            created_at AS "createdAt"
+    `SELECT status, decline_code AS "declineCode", message, is_refused AS "isRefused",
+            payment_method_id AS "paymentMethodId", created_at AS "createdAt"
      FROM order_payment_attempts WHERE order_id = $1::uuid ORDER BY attempt DESC LIMIT 1`,
     [orderId],
   );

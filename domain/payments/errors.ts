@@ -28,6 +28,15 @@ export function refusalReason(error: PaymentProcessorError): string {
 }
 
 /**
+ * What the buyer reads where the seller reads `refusalReason`. The processor's code and message
+ * name ids and idempotency keys that are the seller's to act on, and a refused request charged
+ * nothing, which a buyer who just typed their card needs to hear first.
+ */
+export function refusedPaymentNotice(sellerName: string): string {
+  return `We could not take this payment because of a problem on the seller's side. You have not been charged. Please try again later, or contact ${sellerName} if it keeps happening.`;
+}
+
+/**
  * The request's answer, or its permanent refusal as a value for the caller to record on its entity
  * (the checkout fails, the refund fails, the renewal's try fails); other errors are thrown on.
  */

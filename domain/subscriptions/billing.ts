@@ -338,7 +338,16 @@ export async function recordSubscriptionChange(
   }
 }
 
-export type ChargeAttemptOutcome = { outcome: 'stale' } | OffSessionPaymentResult;
+/**
+ * The processor refused the try's request itself (docs/payments.md, "Retry contract"): a failed
+ * try that charged nothing, whose message is the refusal for the seller, not words for the buyer.
+ */
+type RefusedCharge = Extract<OffSessionPaymentResult, { status: 'failed' }> & { refused: true };
+
+/** A try's answer: the processor's, or its refusal of the request. */
+type TryResult = OffSessionPaymentResult | RefusedCharge;
+
+export type ChargeAttemptOutcome = { outcome: 'stale' } | TryResult;
 
 /**
  * Try `attempt` of an unpaid order: the saved card is charged off-session under a key of the
@@ -391,7 +400,13 @@ async function chargeSubscriptionOrder(
   // Asked again it would be refused again: the try fails with the reason and dunning goes on (the
   // next try has a key of its own).
   return charged instanceof PaymentProcessorError
-    ? { status: 'failed', paymentId: null, declineCode: charged.code, message: refusalReason(charged) }
+    ? {
+        status: 'failed',
+        paymentId: null,
+        declineCode: charged.code,
+        message: refusalReason(charged),
+        refused: true,
+      }
     : charged;
 }
 
@@ -411,7 +426,7 @@ export async function settleSubscriptionCharge(
   ctx: SubscriptionBillingContext,
   input: {
     attempt: number;
-    result: OffSessionPaymentResult;
+    result: TryResult;
     nowMs: number;
     /** Paid by the customer in the portal, on this card (null: a new card), not by the try. */
     byCustomer?: { paymentMethodId: string | null };
@@ -444,6 +459,7 @@ export async function settleSubscriptionCharge(
             : input.byCustomer
               ? 'Paid by the customer, who confirmed it with their bank.'
               : null,
+        isRefused: 'refused' in input.result,
         paymentMethodId: input.byCustomer ? input.byCustomer.paymentMethodId : row.paymentMethodId,
         createdAt: at,
       });
@@ -503,6 +519,8 @@ export type CollectOutcome =
         message: string | null;
         /** Absent in outcomes recorded before it was reported. */
         declineCode?: string | null;
+        /** The processor refused the request: `message` is the seller's. Absent in older outcomes. */
+        refused?: boolean;
       };
     });
 
@@ -530,6 +548,7 @@ export async function collectSubscriptionOrder(
       status: charged.status,
       message: charged.status === 'failed' ? charged.message : null,
       declineCode: charged.status === 'failed' ? charged.declineCode : null,
+      refused: 'refused' in charged,
     },
   };
 }

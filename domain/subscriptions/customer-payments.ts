@@ -29,7 +29,9 @@ import {
   recordPaymentAttempt,
 } from '../orders/repository.js';
 import { findOrderOfCustomer, markSubscriptionOrderPaid } from '../orders/service.js';
+import { findOrganizationById } from '../organizations/repository.js';
 import { findLivePaymentMethod } from '../payment-methods/repository.js';
+import { refusedPaymentNotice } from '../payments/errors.js';
 import { CUSTOMER_CONFIRMATION_METADATA, type PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import {
@@ -196,9 +198,13 @@ export async function customerOrderPaymentStatus(
     return { status: 'failed', error: ownPayment.message ?? 'The payment did not go through.' };
   }
   if (!lastTry) return { status: 'no_payment', error: null };
-  return lastTry.status === 'succeeded'
-    ? { status: 'succeeded', error: null }
-    : { status: 'failed', error: lastTry.message ?? 'The payment did not go through.' };
+  if (lastTry.status === 'succeeded') return { status: 'succeeded', error: null };
+  // A refused try's message is the processor's, for the seller (docs/payments.md).
+  if (lastTry.isRefused) {
+    const seller = await findOrganizationById(db.sql, customer.organizationId);
+    return { status: 'failed', error: refusedPaymentNotice(seller?.name ?? 'the seller') };
+  }
+  return { status: 'failed', error: lastTry.message ?? 'The payment did not go through.' };
 }
 
 /**

@@ -27,6 +27,8 @@ export async function notifySubscriptionPaymentFailed(
     orderId: string;
     attempt: number;
     reason: string;
+    /** The processor refused the request: `reason` is the seller's, not words for the buyer. */
+    refused?: boolean;
     nextAttemptAt: string | null;
   },
 ): Promise<'sent' | 'duplicate' | 'gone'> {
@@ -41,7 +43,7 @@ export async function notifySubscriptionPaymentFailed(
       ...sellerOf(ctx, row),
       productName: row.product.name,
       amount: formatMoney(order.totalAmount, order.currency),
-      reason: input.reason,
+      failure: input.refused ? { kind: 'refused' } : { kind: 'declined', reason: input.reason },
       nextAttemptOn: input.nextAttemptAt ? emailDate(new Date(input.nextAttemptAt), row) : null,
     }),
   });

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { createRecordingSink } from '../../test/stripe-factories.js';
 import { startStripeProxy, type StripeProxy } from '../../test/stripe-proxy.js';
 import type { TaxQuoteInput } from '../../domain/tax/calculator.js';
-import { PaymentProcessorError } from '../../domain/payments/errors.js';
+import { PaymentProcessorError, refusalReason } from '../../domain/payments/errors.js';
 import { createPaymentProcessor, createStripeTax } from '../payments.js';
 import type { PaymentInput, PaymentProcessor, RefundInput } from '../../domain/payments/processor.js';
 import { createStripeClient, createStripeProcessor } from './processor.js';
@@ -185,16 +185,18 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
     });
 
     it('throws refused requests as permanent errors: a key reused with other parameters, an unknown customer', async () => {
+      const input = paymentInput();
       proxy.answer(400, {
         type: 'idempotency_error',
-        message: 'Keys for idempotent requests can only be used with the same parameters.',
+        message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${input.idempotencyKey}' if you meant to execute a different request.`,
       });
-      const reused = processor.pay(paymentInput());
-      await expect(reused).rejects.toBeInstanceOf(PaymentProcessorError);
-      await expect(reused).rejects.toMatchObject({
-        code: 'StripeIdempotencyError',
-        failureClass: 'permanent',
-      });
+      const reused = await processor.pay(input).catch((error: unknown) => error);
+      expect(reused).toBeInstanceOf(PaymentProcessorError);
+      expect(reused).toMatchObject({ code: 'StripeIdempotencyError', failureClass: 'permanent' });
+      // The seller reads Stripe's own words, key included; the buyer reads refusedPaymentNotice.
+      expect(refusalReason(reused as PaymentProcessorError)).toBe(
+        `The payment processor refused the request (StripeIdempotencyError): Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${input.idempotencyKey}' if you meant to execute a different request.`,
+      );
 
       proxy.answer(400, {
         type: 'invalid_request_error',
