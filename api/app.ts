@@ -33,6 +33,8 @@ import {
 } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
+import { readApiVersion } from './http/api-version.js';
+import { isApiVersion } from '../domain/platform/api-versions.js';
 import { embedOriginOf } from '../domain/checkouts/client.js';
 import { AppError } from '../domain/platform/errors.js';
 import type { AccessTokenCache } from '../domain/access-tokens/cache.js';
@@ -138,34 +140,40 @@ export function createApp(deps: AppDeps): Express {
     key: perClientIp('checkout-client'),
     logger: deps.logger,
   });
+  // Every /v1 request is read in the version it names; an unknown one goes no further.
+  app.use('/v1', readApiVersion);
   // Ahead of the /v1 router: Stripe authenticates with its signature over the raw body, not a token.
   if (deps.stripeWebhook) {
     app.use('/v1/integrations/stripe', createStripeWebhookRouter({ db: deps.db, ...deps.stripeWebhook }));
   }
-  app.use(
-    '/v1',
-    createV1Router({
-      db: deps.db,
-      auth: deps.auth,
-      logger: deps.logger,
-      rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
-      checkoutClientRateLimit,
-      version: deps.settings.version,
-      publicUrl: deps.config.publicUrl,
-      fileStorage: deps.fileStorage,
-      workflows: deps.workflows,
-      webhookSender: deps.webhookSender,
-      tax: deps.tax,
-      mailer: deps.mailer,
-      accountPlatforms: deps.accountPlatforms,
-      processorMetadata: deps.config.processorMetadata,
-      checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
-      sandbox: deps.settings.mode === 'sandbox',
-      accessTokens: deps.accessTokens,
-      meters: deps.meters,
-      presence: deps.presence,
-    }).router,
-  );
+  const v1 = createV1Router({
+    db: deps.db,
+    auth: deps.auth,
+    logger: deps.logger,
+    rateLimitPerMinute: deps.config.API_RATE_LIMIT_PER_MINUTE,
+    checkoutClientRateLimit,
+    version: deps.settings.version,
+    publicUrl: deps.config.publicUrl,
+    fileStorage: deps.fileStorage,
+    workflows: deps.workflows,
+    webhookSender: deps.webhookSender,
+    tax: deps.tax,
+    mailer: deps.mailer,
+    accountPlatforms: deps.accountPlatforms,
+    processorMetadata: deps.config.processorMetadata,
+    checkoutTtlMs: deps.config.CHECKOUT_TTL_SECONDS * 1000,
+    sandbox: deps.settings.mode === 'sandbox',
+    accessTokens: deps.accessTokens,
+    meters: deps.meters,
+    presence: deps.presence,
+  });
+  app.use('/v1', v1.router);
+  // Each dated version's document where Polar serves it (`/2026-10/openapi.json`).
+  app.get('/:apiVersion/openapi.json', (req, res, next) => {
+    const { apiVersion } = req.params;
+    if (!isApiVersion(apiVersion)) return next();
+    res.json(v1.documentFor(apiVersion));
+  });
   if (deps.settings.dev_mailbox) app.use('/api/dev/mailbox', createDevMailboxRouter(deps));
   if (deps.settings.mode === 'sandbox') {
     app.use(

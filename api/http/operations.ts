@@ -3,8 +3,10 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
+import { schemaForVersion, type RequestedApiVersion } from '../../domain/platform/api-versions.js';
 import { AppError, ERRORS, type ErrorName } from '../../domain/platform/errors.js';
 import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
+import { apiVersionOf } from './api-version.js';
 import { callerOf, customerOf } from './authenticate.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
 
@@ -210,8 +212,12 @@ export class OperationRegistry {
       const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
       if (spec.mediaType) return;
       if (status === 204 || result === undefined) res.status(status).end();
-      // The declared schema decides what goes out: a field a view adds by mistake never leaks.
-      else res.status(status).json(spec.response ? spec.response.parse(result) : result);
+      // The declared schema decides what goes out: a field a view adds by mistake never leaks,
+      // in the shape of the version the caller asked for.
+      else {
+        const response = spec.response && schemaForVersion(spec.response, apiVersionOf(res));
+        res.status(status).json(response ? response.parse(result) : result);
+      }
     });
   }
 }
@@ -403,9 +409,10 @@ function errorResponses(spec: OperationSpec): Record<string, unknown> {
 /** OpenAPI 3.1 (JSON Schema 2020-12, which is what zod writes) for every registered operation. */
 export function openApiDocument(
   operations: readonly OperationSpec[],
-  info: { version: string; serverUrl: string },
+  info: { version: string; serverUrl: string; apiVersion: RequestedApiVersion },
 ) {
   const components = new SchemaComponents();
+  const inVersion = <T extends z.ZodType>(schema: T) => schemaForVersion(schema, info.apiVersion);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of operations) {
     const status = spec.status ?? (spec.method === 'post' ? 201 : 200);
@@ -415,7 +422,7 @@ export function openApiDocument(
             description: 'Successful Response',
             content: {
               [spec.mediaType ?? 'application/json']: {
-                schema: jsonSchema(spec.response, 'output', components),
+                schema: jsonSchema(inVersion(spec.response), 'output', components),
               },
             },
           }
@@ -439,7 +446,9 @@ export function openApiDocument(
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: jsonSchema(spec.body, 'input', components) } },
+              content: {
+                'application/json': { schema: jsonSchema(inVersion(spec.body), 'input', components) },
+              },
             },
           }
         : {}),
@@ -448,12 +457,19 @@ export function openApiDocument(
   }
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Tollgate payments API',
-      version: info.version,
-      description:
-        "Polar-compatible (@polar-sh/sdk 0.33.2). Authenticate with an organization access token as a Bearer token, or the dashboard's session cookie.",
-    },
+    info: info.apiVersion
+      ? {
+          title: `Tollgate payments API, version ${info.apiVersion}`,
+          // As Polar's per-version documents: the version is the document's.
+          version: info.apiVersion,
+          description: `Polar-compatible, the shapes of Polar's dated API version ${info.apiVersion}: send \`Polar-Version: ${info.apiVersion}\` with every request. Tollgate ${info.version}. Authenticate with an organization access token as a Bearer token, or the dashboard's session cookie.`,
+        }
+      : {
+          title: 'Tollgate payments API',
+          version: info.version,
+          description:
+            "Polar-compatible, unversioned: the shapes @polar-sh/sdk 0.33.2 and 0.48.1 read, with every field the dated versions add (send no Polar-Version). Authenticate with an organization access token as a Bearer token, or the dashboard's session cookie.",
+        },
     servers: [{ url: info.serverUrl }],
     security: [{ access_token: [] }],
     components: {

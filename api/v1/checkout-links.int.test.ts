@@ -268,9 +268,16 @@ describe('/v1/checkout-links', () => {
       // The embedding page may call the client endpoints of this checkout (CORS).
       const preflight = await fetch(`${env.stack.baseUrl}/v1/checkouts/client/${checkout.clientSecret}`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://shop.example.test', 'access-control-request-method': 'PATCH' },
+        headers: {
+          origin: 'https://shop.example.test',
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers': 'content-type, polar-version',
+        },
       });
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example.test');
+      // Polar's current browser SDK names its version on every call, and may read it back.
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, Polar-Version');
+      expect(preflight.headers.get('access-control-expose-headers')).toBe('Polar-Version');
     });
 
     it('leaves out every prefill that does not fit and still opens the checkout', async () => {

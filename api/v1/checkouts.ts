@@ -201,7 +201,9 @@ export function checkoutClientCors(ctx: Pick<CheckoutsContext, 'db' | 'publicUrl
       res.set({
         'Access-Control-Allow-Origin': origin,
         'Access-Control-Allow-Methods': 'GET, PATCH, POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type',
+        // Polar's current browser SDK sends the version it speaks with every call.
+        'Access-Control-Allow-Headers': 'Content-Type, Polar-Version',
+        'Access-Control-Expose-Headers': 'Polar-Version',
         'Access-Control-Max-Age': '600',
       });
     }

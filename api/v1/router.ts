@@ -7,7 +7,9 @@ import type { Auth } from '../auth/auth.js';
 import { authenticate, authenticateCustomer } from '../http/authenticate.js';
 import { notFoundHandler } from '../http/errors.js';
 import { idempotency } from '../http/idempotency.js';
+import { apiVersionOf } from '../http/api-version.js';
 import { OperationRegistry, openApiDocument } from '../http/operations.js';
+import type { RequestedApiVersion } from '../../domain/platform/api-versions.js';
 import { perCaller, perClientIp, rateLimit, type RateLimitKey } from '../http/rate-limit.js';
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import type { WorkflowStarters } from '../../temporal/starters.js';
@@ -134,26 +136,39 @@ const perCustomerOrAddress: RateLimitKey = (req, res) => {
 const CALLER_BODY_LIMIT = '1mb';
 
 /** Polar-compatible payments API (snake_case). Every operation but the document needs a caller. */
-export function createV1Router(deps: V1Deps): { router: Router; registry: OperationRegistry } {
+export function createV1Router(deps: V1Deps): {
+  router: Router;
+  registry: OperationRegistry;
+  /** The OpenAPI document of a version, or of the unversioned API (null). */
+  documentFor(apiVersion: RequestedApiVersion): Record<string, unknown>;
+} {
   const router = Router();
   const registry = new OperationRegistry(router);
 
-  let document: ReturnType<typeof openApiDocument> | undefined;
+  // Built on first request, once every operation is registered; one per version.
+  const documents = new Map<RequestedApiVersion, ReturnType<typeof openApiDocument>>();
+  const documentFor = (apiVersion: RequestedApiVersion) => {
+    let document = documents.get(apiVersion);
+    if (!document) {
+      document = openApiDocument(registry.operations, {
+        version: deps.version,
+        serverUrl: deps.publicUrl,
+        apiVersion,
+      });
+      documents.set(apiVersion, document);
+    }
+    return document;
+  };
   registry.addPublic(
     {
       method: 'get',
       path: '/openapi.json',
       operationId: 'openapi:get',
-      summary: 'This OpenAPI 3.1 document',
+      summary: 'This OpenAPI 3.1 document: the unversioned API, or the version Polar-Version names',
       tag: 'meta',
       response: z.record(z.string(), z.unknown()),
     },
-    // Built on first request, once every operation is registered.
-    async () =>
-      (document ??= openApiDocument(registry.operations, {
-        version: deps.version,
-        serverUrl: deps.publicUrl,
-      })),
+    async ({ res }) => documentFor(apiVersionOf(res)),
   );
 
   const checkouts = {
@@ -285,5 +300,5 @@ export function createV1Router(deps: V1Deps): { router: Router; registry: Operat
   registerMetricOperations(registry, { db: deps.db });
   registerSearchOperations(registry, { db: deps.db });
   router.use(notFoundHandler);
-  return { router, registry };
+  return { router, registry, documentFor };
 }

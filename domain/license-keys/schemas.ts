@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerSchema } from '../customers/schemas.js';
+import { inVersions } from '../platform/api-versions.js';
 import { oneOrManyUuids, pageQuerySchema } from '../platform/schemas.js';
 
 // Polar's license keys as @polar-sh/sdk@0.33.2 reads them.
@@ -11,6 +12,11 @@ export type LicenseKeyStatus = z.infer<typeof licenseKeyStatusSchema>;
 const timestamp = z.iso.datetime({ offset: true });
 const metaValue = z.union([z.string(), z.number(), z.boolean()]);
 
+/** The seat member holding a key (Polar's LicenseKeyMember), from version 2026-10. */
+export const licenseKeyMemberSchema = z
+  .object({ id: z.uuid(), email: z.string(), external_id: z.string().nullable() })
+  .meta({ id: 'LicenseKeyMember' });
+
 export const licenseKeySchema = z.object({
   id: z.uuid(),
   created_at: timestamp,
@@ -18,6 +24,10 @@ export const licenseKeySchema = z.object({
   organization_id: z.uuid(),
   customer_id: z.uuid(),
   customer: customerSchema,
+  // Keys granted through a seat belong to its member; seats are not sold yet, so every key is
+  // the customer's own and both are null.
+  member_id: inVersions({ from: '2026-10' }, z.uuid().nullable()),
+  member: inVersions({ from: '2026-10' }, licenseKeyMemberSchema.nullable()),
   benefit_id: z.uuid(),
   key: z.string(),
   display_key: z.string(),

@@ -13,6 +13,8 @@ export function licenseKeyView(row: Omit<LicenseKeyRow, 'activations'>): License
     organization_id: row.organizationId,
     customer_id: row.customerId,
     customer: customerView(row.customer),
+    member_id: null,
+    member: null,
     benefit_id: row.benefitId,
     key: row.key,
     display_key: displayKeyOf(row.key),
