@@ -309,6 +309,7 @@ export async function runB4(): Promise<BenchmarkResult[]> {
         timestampSeconds: Math.floor(Date.now() / 1000),
         body: sample,
         secret: SECRET,
+        apiVersion: '2026-10',
       });
       const sent = performance.now();
       const response = await fetch(receiver.url, {

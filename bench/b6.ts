@@ -71,6 +71,7 @@ export async function runB6(): Promise<BenchmarkResult> {
         timestampSeconds: Math.floor(Date.now() / 1000),
         body: sampleBody,
         secret: SECRET,
+        apiVersion: '2026-10',
       }),
     });
 
@@ -92,6 +93,7 @@ export async function runB6(): Promise<BenchmarkResult> {
             timestampSeconds: Math.floor(Date.now() / 1000),
             body: sampleBody,
             secret: SECRET,
+            apiVersion: '2026-10',
           });
           const answer = await sender.post(`${sink.url}/endpoint-${index % ENDPOINTS}`, headers, sampleBody);
           if (answer.httpCode !== 200) throw new Error(`B6 floor: ${answer.error ?? answer.httpCode}`);

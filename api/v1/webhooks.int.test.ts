@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { validateEvent } from '@polar-sh/sdk/webhooks';
+import { Polar as PolarCurrent } from 'polar-sdk-0481';
 import { signUpUser } from '../../test/auth-client.js';
 import {
   addMember,
@@ -54,7 +55,18 @@ describe('/v1/webhooks', () => {
         events: ['order.created', 'organization.updated'],
         modifiedAt: null,
       });
-      expect(JSON.stringify(created)).not.toContain(SECRET);
+      // Polar's current API shows the secret to whoever manages the endpoint (0.48.1 requires it).
+      const raw = (await (
+        await fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints/${created.id}`, {
+          headers: { authorization: `Bearer ${await createAccessToken(env.database.db, organization.id)}` },
+        })
+      ).json()) as Record<string, unknown>;
+      expect(raw).toMatchObject({
+        secret: SECRET,
+        api_version: '2026-10',
+        name: null,
+        uses_standard_webhook_signature: false,
+      });
 
       expect(await polar.webhooks.getWebhookEndpoint({ id: created.id })).toEqual(created);
       const page = await polar.webhooks.listWebhookEndpoints({ organizationId: organization.id });
@@ -122,6 +134,149 @@ describe('/v1/webhooks', () => {
       await addMember(env.database.db, organization.id, user.user.id, 'owner');
       const withoutOrganization = await post(valid, { ...user.sessionHeaders() });
       expect(withoutOrganization.status).toBe(422);
+    });
+  });
+
+  describe('API versions', () => {
+    const call = async (token: string, method: string, path: string, body?: unknown, version?: string) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          ...(version ? { 'polar-version': version } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await response.json()) as Record<string, unknown>;
+    };
+
+    it("renders events in the endpoint's version, the creating request's by default, and keeps a made event's version", async () => {
+      const { organization, polar } = await organizationWithToken();
+      const token = await createAccessToken(env.database.db, organization.id);
+      const sink = await receiver();
+      const endpoint = { url: sink.url, format: 'raw', events: ['organization.updated'], secret: SECRET };
+      const april = await call(token, 'POST', '/webhooks/endpoints', endpoint, '2026-04');
+      const unversioned = await call(token, 'POST', '/webhooks/endpoints', { ...endpoint, name: 'Main' });
+      const named = await call(
+        token,
+        'POST',
+        '/webhooks/endpoints',
+        { ...endpoint, api_version: '2027-01' },
+        '2026-04',
+      );
+      expect([april.api_version, unversioned.api_version, named.api_version]).toEqual([
+        '2026-04',
+        '2026-10',
+        '2027-01',
+      ]);
+      expect(unversioned.name).toBe('Main');
+      const refused = await call(token, 'POST', '/webhooks/endpoints', {
+        ...endpoint,
+        api_version: '2026-07',
+      });
+      expect((refused.detail as { loc: unknown[] }[])[0]?.loc).toEqual(['body', 'api_version']);
+
+      await polar.organizations.update({ id: organization.id, organizationUpdate: { name: 'Versioned' } });
+      const received = await sink.waitFor(3, 30_000);
+      const versions = received.map((request) => {
+        const body = JSON.parse(request.body) as { api_version: string; type: string };
+        expect(request.headers['webhook-api-version']).toBe(body.api_version);
+        // The unversioned SDKs accept every version's envelope.
+        expect(validateEvent(request.body, request.headers, SECRET).type).toBe('organization.updated');
+        return body.api_version;
+      });
+      expect(versions.sort()).toEqual(['2026-04', '2026-10', '2027-01']);
+
+      // A change applies to later events; a redelivery keeps the version its event was made in.
+      const changed = await call(token, 'PATCH', `/webhooks/endpoints/${april.id as string}`, {
+        api_version: '2027-01',
+      });
+      expect(changed.api_version).toBe('2027-01');
+      const [made] = await env.database.db.webhookEvent.findMany({
+        where: { endpointId: april.id as string },
+      });
+      expect(made!.apiVersion).toBe('2026-04');
+      const deliveries = await call(token, 'GET', `/webhooks/deliveries?endpoint_id=${april.id as string}`);
+      expect((deliveries.items as { webhook_event: unknown }[])[0]?.webhook_event).toMatchObject({
+        id: made!.id,
+        type: 'organization.updated',
+        skipped: false,
+        is_archived: false,
+        api_version: '2026-04',
+      });
+      const redelivered = await fetch(`${env.stack.baseUrl}/v1/webhooks/events/${made!.id}/redeliver`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(redelivered.status).toBe(202);
+      const [again] = (await sink.waitFor(4, 30_000)).slice(3);
+      expect(again!.headers['webhook-api-version']).toBe('2026-04');
+      expect((JSON.parse(again!.body) as { api_version: string }).api_version).toBe('2026-04');
+    });
+
+    it('serves endpoints and deliveries as @polar-sh/sdk 0.48.1 validates them', async () => {
+      const { organization, polar: seed } = await organizationWithToken();
+      const polar = new PolarCurrent({
+        accessToken: await createAccessToken(env.database.db, organization.id),
+        serverURL: env.stack.baseUrl,
+      });
+      const sink = await receiver();
+      const created = await polar.webhooks.createWebhookEndpoint({
+        url: sink.url,
+        name: 'Orders',
+        format: 'raw',
+        events: ['organization.updated'],
+      });
+      expect(created).toMatchObject({ name: 'Orders', format: 'raw', enabled: true });
+      expect(created.secret).toMatch(/^tollgate_whs_/);
+      expect(await polar.webhooks.getWebhookEndpoint({ id: created.id })).toEqual(created);
+      const renamed = await polar.webhooks.updateWebhookEndpoint({
+        id: created.id,
+        webhookEndpointUpdate: { name: 'All orders' },
+      });
+      expect(renamed.name).toBe('All orders');
+      await seed.organizations.update({ id: organization.id, organizationUpdate: { name: 'Current' } });
+      const [request] = await sink.waitFor(1, 30_000);
+      const event = validateEvent(request!.body, request!.headers, created.secret);
+      expect(event).toMatchObject({ type: 'organization.updated', data: { name: 'Current' } });
+      const deliveries = await eventually(
+        () => polar.webhooks.listWebhookDeliveries({ endpointId: created.id }),
+        (page) => page.result.items.length === 1,
+      );
+      expect(deliveries.result.items[0]?.webhookEvent).toMatchObject({
+        type: 'organization.updated',
+        skipped: false,
+        isArchived: false,
+      });
+      await polar.webhooks.deleteWebhookEndpoint({ id: created.id });
+    });
+
+    it("shows the signing secret to the organization's managers, not to a member who may only read", async () => {
+      const { organization } = await organizationWithToken();
+      const endpoint = await createWebhookEndpoint(env.database.db, organization.id, {
+        url: 'https://hooks.acme.test/',
+        secret: SECRET,
+      });
+      const member = await signUpUser(env.stack.baseUrl);
+      await addMember(env.database.db, organization.id, member.user.id, 'member');
+      const read = await fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints/${endpoint.id}`, {
+        headers: member.sessionHeaders(),
+      });
+      expect(((await read.json()) as { secret: string }).secret).toBe('');
+      const listed = await fetch(
+        `${env.stack.baseUrl}/v1/webhooks/endpoints?organization_id=${organization.id}`,
+        {
+          headers: member.sessionHeaders(),
+        },
+      );
+      expect(((await listed.json()) as { items: { secret: string }[] }).items[0]?.secret).toBe('');
+      const owner = await signUpUser(env.stack.baseUrl);
+      await addMember(env.database.db, organization.id, owner.user.id, 'owner');
+      const asOwner = await fetch(`${env.stack.baseUrl}/v1/webhooks/endpoints/${endpoint.id}`, {
+        headers: owner.sessionHeaders(),
+      });
+      expect(((await asOwner.json()) as { secret: string }).secret).toBe(SECRET);
     });
   });
 

@@ -1,3 +1,4 @@
+import { apiVersionOf } from '../http/api-version.js';
 import { z } from 'zod';
 import { listResourceSchema } from '../../domain/platform/schemas.js';
 import {
@@ -66,7 +67,7 @@ export function registerWebhookOperations(
       body: webhookEndpointCreateSchema,
       response: webhookEndpointSchema,
     },
-    async ({ body, caller }) => createWebhookEndpoint(db, targets, caller, body),
+    async ({ body, caller, res }) => createWebhookEndpoint(db, targets, caller, body, apiVersionOf(res)),
   );
   api.add(
     {

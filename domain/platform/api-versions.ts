@@ -9,6 +9,16 @@ export const API_VERSIONS = ['2026-04', '2026-10', '2027-01'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
 /**
+ * The version Polar's current SDKs call current (polar-sdk 1.0.2): what a webhook endpoint made
+ * without naming one renders its payloads in.
+ */
+export const CURRENT_API_VERSION: ApiVersion = '2026-10';
+
+export const apiVersionSchema = z.enum(API_VERSIONS, {
+  message: `Choose one of the API versions ${API_VERSIONS.join(', ')}.`,
+});
+
+/**
  * What a caller asked for: one of the versions, or the unversioned API (no header), which serves
  * the shapes both unversioned official SDKs (0.33.2 and 0.48.1) validate: every field of every
  * version that an older client can ignore.

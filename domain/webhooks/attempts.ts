@@ -203,7 +203,7 @@ export type DeliveryAttemptResult =
 /** Signs and posts one webhook event, timing the answer. */
 async function sendWebhook(
   sender: WebhookSender,
-  event: { id: string; payload: string },
+  event: { id: string; payload: string; apiVersion: string },
   endpoint: { url: string; secret: string },
 ): Promise<{ answer: HttpAnswer; durationMs: number }> {
   const started = performance.now();
@@ -215,6 +215,7 @@ async function sendWebhook(
       timestampSeconds: Math.floor(Date.now() / 1000),
       body: event.payload,
       secret: endpoint.secret,
+      apiVersion: event.apiVersion,
     }),
     event.payload,
   );

@@ -60,7 +60,8 @@ export async function dispatchOutboxEvents(
         outboxEventId: event.id,
         type: event.type,
         resourceId: resourceIdOf(payload, event.id),
-        payload: formatWebhookBody(endpoint.format as WebhookFormat, payload),
+        apiVersion: endpoint.apiVersion,
+        payload: formatWebhookBody(endpoint.format as WebhookFormat, payload, endpoint.apiVersion),
       }));
   });
   const inserted = rows.length > 0 ? await insertWebhookEvents(db, rows) : [];

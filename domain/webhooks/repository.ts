@@ -1,3 +1,4 @@
+import type { ApiVersion } from '../platform/api-versions.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
 import type { DisabledReason, WebhookFormat } from './rules.js';
@@ -9,7 +10,15 @@ export type DeliveryRow = Awaited<ReturnType<typeof listWebhookDeliveries>>[0][n
 
 export function insertWebhookEndpoint(
   db: Client,
-  data: { organizationId: string; url: string; format: WebhookFormat; secret: string; events: string[] },
+  data: {
+    organizationId: string;
+    url: string;
+    name: string | null;
+    apiVersion: ApiVersion;
+    format: WebhookFormat;
+    secret: string;
+    events: string[];
+  },
 ) {
   return db.webhookEndpoint.create({ data });
 }
@@ -86,7 +95,7 @@ export function startWebhookEventRound(
 export function listEnabledEndpoints(db: Client, organizationIds: string[]) {
   return db.webhookEndpoint.findMany({
     where: { organizationId: { in: organizationIds }, enabled: true },
-    select: { id: true, organizationId: true, format: true, events: true },
+    select: { id: true, organizationId: true, format: true, events: true, apiVersion: true },
     orderBy: { id: 'asc' },
   });
 }
@@ -108,6 +117,7 @@ export function insertWebhookEvents(
     outboxEventId: string;
     type: string;
     resourceId: string;
+    apiVersion: string;
     payload: string;
   }[],
 ) {

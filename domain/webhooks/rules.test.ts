@@ -88,12 +88,14 @@ describe('isAllowedWebhookUrl', () => {
 });
 
 describe('formatWebhookBody', () => {
-  it('sends the outbox payload itself in the raw format', () => {
-    expect(JSON.parse(formatWebhookBody('raw', payload))).toEqual(payload);
+  it('sends the outbox payload in the raw format, naming the version its data is in', () => {
+    const body = formatWebhookBody('raw', payload, '2026-04');
+    expect(JSON.parse(body)).toEqual({ ...payload, api_version: '2026-04' });
+    expect(Object.keys(JSON.parse(body) as object)).toEqual(['type', 'timestamp', 'api_version', 'data']);
   });
 
   it('sends a Discord message with an embed naming the event and resource', () => {
-    expect(JSON.parse(formatWebhookBody('discord', payload))).toEqual({
+    expect(JSON.parse(formatWebhookBody('discord', payload, '2026-10'))).toEqual({
       username: 'Tollgate',
       embeds: [
         {
@@ -107,7 +109,7 @@ describe('formatWebhookBody', () => {
   });
 
   it('sends a Slack message with fallback text and blocks', () => {
-    const message = JSON.parse(formatWebhookBody('slack', payload)) as {
+    const message = JSON.parse(formatWebhookBody('slack', payload, '2026-10')) as {
       text: string;
       blocks: { type: string }[];
     };

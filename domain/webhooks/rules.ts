@@ -107,8 +107,16 @@ const describeResource = (data: Record<string, unknown>): string => {
  * The body sent to an endpoint: the outbox payload itself (`raw`), or a chat message for Discord's
  * and Slack's incoming webhooks, which only accept their own message shapes.
  */
-export function formatWebhookBody(format: WebhookFormat, payload: OutboxPayload): string {
-  if (format === 'raw') return JSON.stringify(payload);
+export function formatWebhookBody(format: WebhookFormat, payload: OutboxPayload, apiVersion: string): string {
+  // Polar's envelope names the version its `data` is rendered in.
+  if (format === 'raw') {
+    return JSON.stringify({
+      type: payload.type,
+      timestamp: payload.timestamp,
+      api_version: apiVersion,
+      data: payload.data,
+    });
+  }
   const subject = describeResource(payload.data);
   const id = typeof payload.data.id === 'string' ? payload.data.id : null;
   if (format === 'discord') {

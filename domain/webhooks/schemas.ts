@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-outbox/schemas.js';
+import { apiVersionSchema } from '../platform/api-versions.js';
 import {
   pageQuerySchema,
   queryListSchema,
@@ -41,33 +42,50 @@ const secretSchema = textSchema({ max: 255, min: 1 });
 const eventsSchema = z.array(webhookEventTypeSchema).transform((events) => [...new Set(events)]);
 
 /** Polar's WebhookEndpointCreate; `secret` may be left out, then one is generated. */
+const nameSchema = textSchema({ max: 255, min: 1, trim: true });
+
 export const webhookEndpointCreateSchema = z.strictObject({
   url: urlSchema,
+  name: nameSchema.nullable().optional(),
   format: webhookFormatSchema,
   secret: secretSchema.optional(),
   events: eventsSchema,
   organization_id: z.uuid().nullable().optional(),
+  /** Left out: the version the creating request named, else the current one. */
+  api_version: apiVersionSchema.optional(),
 });
 
 /** Polar's WebhookEndpointUpdate, plus `enabled` (newer Polar APIs) to turn a disabled endpoint back on. */
 export const webhookEndpointUpdateSchema = z.strictObject({
   url: urlSchema.nullable().optional(),
+  name: nameSchema.nullable().optional(),
   format: webhookFormatSchema.nullable().optional(),
+  /** Applies to events made from now on; those already made keep theirs, redeliveries included. */
+  api_version: apiVersionSchema.nullable().optional(),
   secret: secretSchema.nullable().optional(),
   events: eventsSchema.nullable().optional(),
   enabled: z.boolean().nullable().optional(),
 });
 
-/** Polar's WebhookEndpoint; `enabled` is an addition the 0.33.2 SDK ignores. The secret is never shown. */
+/**
+ * Polar's WebhookEndpoint. The secret is shown to whoever may read the endpoint, as Polar's
+ * current API does (its SDKs require it): the receiver needs it to check signatures.
+ */
 export const webhookEndpointSchema = z.object({
   created_at: z.iso.datetime({ offset: true }),
   modified_at: z.iso.datetime({ offset: true }).nullable(),
   id: z.uuid(),
   url: z.string(),
+  name: z.string().nullable(),
+  api_version: z.string(),
   format: webhookFormatSchema,
+  secret: z.string(),
   organization_id: z.uuid(),
   events: z.array(webhookEventTypeSchema),
   enabled: z.boolean(),
+  // Signatures use the whole secret's UTF-8 bytes as the key (Polar's original HMAC), which
+  // every SDK's validateEvent accepts.
+  uses_standard_webhook_signature: z.boolean(),
 });
 
 /** Polar's WebhookEvent: one event for one endpoint; `payload` is the body exactly as sent. */
@@ -77,7 +95,12 @@ export const webhookEventSchema = z.object({
   id: z.uuid(),
   last_http_code: z.number().int().nullable(),
   succeeded: z.boolean().nullable(),
-  payload: z.string(),
+  // Every event is sent: none is skipped, and none is archived (Polar archives old payloads).
+  skipped: z.boolean(),
+  payload: z.string().nullable(),
+  type: webhookEventTypeSchema,
+  is_archived: z.boolean(),
+  api_version: z.string(),
 });
 
 /** Polar's WebhookDelivery: one HTTP attempt; the attempt's duration, answer excerpt and error are additions. */

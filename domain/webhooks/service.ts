@@ -2,9 +2,10 @@
 // the interfaces webhooks ask of the outside (posting over HTTP, the delivery workflows). Fanning
 // out the outbox is dispatch.ts, sending attempts.ts, the seller's delivery log and redelivery
 // deliveries.ts, the dashboard's health and test events endpoint-activity.ts.
+import { CURRENT_API_VERSION, type RequestedApiVersion } from '../platform/api-versions.js';
 import type { Db } from '../../infra/db.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
-import { accessibleOrganizationIds, organizationAccess } from '../access/service.js';
+import { accessibleOrganizationIds, organizationAccess, organizationsWithRole } from '../access/service.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { pageToSkipTake, paginated } from '../platform/rules.js';
 import { findAccessibleEndpoint, requireManager } from './access.js';
@@ -67,6 +68,8 @@ export async function createWebhookEndpoint(
   targets: Pick<WebhookSender, 'checkTarget'>,
   caller: Caller,
   input: WebhookEndpointCreate,
+  /** The version the creating request named: its payloads are what that client reads. */
+  requestedVersion: RequestedApiVersion,
 ) {
   const organizationId = organizationOf(caller, input.organization_id);
   const access = await organizationAccess(db, caller, organizationId, ORGANIZATION_MANAGERS);
@@ -78,6 +81,8 @@ export async function createWebhookEndpoint(
   const row = await insertWebhookEndpoint(db, {
     organizationId,
     url: input.url,
+    name: input.name ?? null,
+    apiVersion: input.api_version ?? requestedVersion ?? CURRENT_API_VERSION,
     format: input.format,
     secret: input.secret ?? generateWebhookSecret(),
     events: input.events,
@@ -91,11 +96,22 @@ export async function listWebhookEndpoints(db: Db, caller: Caller, query: Webhoo
     ? accessible.filter((id) => query.organization_id!.includes(id))
     : accessible;
   const [rows, total] = await queryEndpoints(db, ids, pageToSkipTake(query));
-  return paginated(rows.map(webhookEndpointView), total, query);
+  const managed = new Set(
+    caller.kind === 'organization_access_token'
+      ? [caller.organizationId]
+      : await organizationsWithRole(db, caller.userId, ORGANIZATION_MANAGERS),
+  );
+  return paginated(
+    rows.map((row) => webhookEndpointView(row, managed.has(row.organizationId) ? 'manager' : 'reader')),
+    total,
+    query,
+  );
 }
 
 export async function getWebhookEndpoint(db: Db, caller: Caller, id: string) {
-  return webhookEndpointView(await findAccessibleEndpoint(db, caller, id));
+  const row = await findAccessibleEndpoint(db, caller, id);
+  const access = await organizationAccess(db, caller, row.organizationId, ORGANIZATION_MANAGERS);
+  return webhookEndpointView(row, access === 'manage' ? 'manager' : 'reader');
 }
 
 export async function updateWebhookEndpoint(
@@ -115,6 +131,8 @@ export async function updateWebhookEndpoint(
     {
       modifiedAt: new Date(),
       ...(input.url ? { url: input.url } : {}),
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.api_version ? { apiVersion: input.api_version } : {}),
       ...(input.format ? { format: input.format } : {}),
       ...(input.secret ? { secret: input.secret } : {}),
       ...(input.events ? { events: input.events } : {}),

@@ -21,11 +21,15 @@ const organization = {
     proration_behavior: 'prorate',
   },
 };
-const body = formatWebhookBody('raw', {
-  type: 'organization.updated',
-  timestamp: '2026-11-22T08:00:00.000Z',
-  data: organization,
-});
+const body = formatWebhookBody(
+  'raw',
+  {
+    type: 'organization.updated',
+    timestamp: '2026-11-22T08:00:00.000Z',
+    data: organization,
+  },
+  '2026-10',
+);
 const now = () => Math.floor(Date.now() / 1000);
 
 describe('webhook signing', () => {
@@ -42,7 +46,13 @@ describe('webhook signing', () => {
 
   it("is accepted by the Polar SDK's validateEvent, which returns the typed event", () => {
     const secret = generateWebhookSecret();
-    const headers = webhookHeaders({ id: 'evt-1', timestampSeconds: now(), body, secret });
+    const headers = webhookHeaders({
+      id: 'evt-1',
+      timestampSeconds: now(),
+      body,
+      secret,
+      apiVersion: '2026-10',
+    });
     const event = validateEvent(body, headers, secret);
     expect(event.type).toBe('organization.updated');
     expect(event.data).toMatchObject({ id: organization.id, name: 'Acme' });
@@ -50,12 +60,24 @@ describe('webhook signing', () => {
 
   it('is refused with another secret, a changed body, or a timestamp older than 300 s (spec §9)', () => {
     const secret = generateWebhookSecret();
-    const headers = webhookHeaders({ id: 'evt-1', timestampSeconds: now(), body, secret });
+    const headers = webhookHeaders({
+      id: 'evt-1',
+      timestampSeconds: now(),
+      body,
+      secret,
+      apiVersion: '2026-10',
+    });
     expect(() => validateEvent(body, headers, generateWebhookSecret())).toThrow(WebhookVerificationError);
     expect(() => validateEvent(body.replace('Acme', 'Evil'), headers, secret)).toThrow(
       WebhookVerificationError,
     );
-    const old = webhookHeaders({ id: 'evt-1', timestampSeconds: now() - 301, body, secret });
+    const old = webhookHeaders({
+      id: 'evt-1',
+      timestampSeconds: now() - 301,
+      body,
+      secret,
+      apiVersion: '2026-10',
+    });
     expect(() => validateEvent(body, old, secret)).toThrow('Message timestamp too old');
   });
 

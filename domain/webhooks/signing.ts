@@ -17,6 +17,8 @@ export function webhookHeaders(input: {
   timestampSeconds: number;
   body: string;
   secret: string;
+  /** The version the body is rendered in, as Polar names it on every delivery. */
+  apiVersion: string;
 }) {
   return {
     'content-type': 'application/json',
@@ -24,6 +26,7 @@ export function webhookHeaders(input: {
     'webhook-id': input.id,
     'webhook-timestamp': String(input.timestampSeconds),
     'webhook-signature': signWebhook(input),
+    'webhook-api-version': input.apiVersion,
   };
 }
 

@@ -18,16 +18,27 @@ import {
   type WebhookEndpointResponse,
 } from './schemas.js';
 
-export function webhookEndpointView(row: WebhookEndpointRow): WebhookEndpointResponse {
+/**
+ * `secretFor`: who reads it may manage the endpoint (its signing secret is theirs to set up a
+ * receiver with); a member who may only read it reads an empty secret.
+ */
+export function webhookEndpointView(
+  row: WebhookEndpointRow,
+  secretFor: 'manager' | 'reader' = 'manager',
+): WebhookEndpointResponse {
   return webhookEndpointSchema.parse({
     created_at: row.createdAt.toISOString(),
     modified_at: row.modifiedAt?.toISOString() ?? null,
     id: row.id,
     url: row.url,
+    name: row.name,
+    api_version: row.apiVersion,
     format: row.format,
+    secret: secretFor === 'manager' ? row.secret : '',
     organization_id: row.organizationId,
     events: row.events,
     enabled: row.enabled,
+    uses_standard_webhook_signature: false,
   });
 }
 
@@ -47,7 +58,11 @@ export function webhookDeliveryView(row: DeliveryRow): WebhookDeliveryResponse {
       id: row.webhookEvent.id,
       last_http_code: row.webhookEvent.lastHttpCode,
       succeeded: row.webhookEvent.succeeded,
+      skipped: false,
       payload: row.webhookEvent.payload,
+      type: row.webhookEvent.type,
+      is_archived: false,
+      api_version: row.webhookEvent.apiVersion,
     },
   });
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook-outbox/schemas';
+import { API_VERSIONS, CURRENT_API_VERSION } from '../../domain/platform/api-versions';
 import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
 import { WEBHOOK_FORMATS, WEBHOOK_URL_MESSAGES } from '../../domain/webhooks/rules';
 import { FormField } from '../forms/form-field';
@@ -25,6 +26,7 @@ export const ENDPOINT_WORDS: FormWords = {
     other: WEBHOOK_URL_MESSAGES.notAUrl,
   },
   format: choiceWords('format'),
+  api_version: choiceWords('API version'),
   events: { other: 'Choose the events again: one of them is not known.' },
   'events.*': { other: 'Choose the events again: one of them is not known.' },
   secret: textWords(255),
@@ -38,6 +40,7 @@ export const ENDPOINT_WORDS: FormWords = {
 export function EndpointFields(props: {
   url?: string;
   format?: string;
+  apiVersion?: string;
   events?: readonly WebhookEventType[];
   errors?: Record<string, string>;
 }) {
@@ -73,6 +76,25 @@ export function EndpointFields(props: {
             </option>
           ))}
         </select>
+      </label>
+      <label className="field">
+        <span>API version of the payloads</span>
+        <select
+          aria-label="API version of the payloads"
+          name="api_version"
+          defaultValue={props.apiVersion ?? CURRENT_API_VERSION}
+        >
+          {API_VERSIONS.map((version) => (
+            <option key={version} value={version}>
+              {version}
+              {version === CURRENT_API_VERSION ? ' (current)' : ''}
+            </option>
+          ))}
+        </select>
+        <small className="field-hint">
+          Events are rendered in this version of Polar&rsquo;s API. A change applies to events from now on;
+          redeliveries keep the version they were made in.
+        </small>
       </label>
       <fieldset>
         <legend>Events</legend>
@@ -127,7 +149,7 @@ export function SecretOnce({ secret, onDone }: { secret: string; onDone: () => v
   const [copied, setCopied] = useState(false);
   return (
     <div className="notice" role="status">
-      <p>Copy this signing secret now: it will not be shown again.</p>
+      <p>Copy this signing secret into your receiver now: this page shows it only once.</p>
       <code className="secret" data-testid="webhook-secret">
         {secret}
       </code>

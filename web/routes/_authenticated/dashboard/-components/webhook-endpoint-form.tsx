@@ -28,6 +28,7 @@ export function WebhookEndpointForm({ organizationId }: { organizationId: string
           organization_id: organizationId,
           url: values.url,
           format: values.format,
+          api_version: values.api_version,
           events: checkedEvents(form),
           secret: chosen,
         },

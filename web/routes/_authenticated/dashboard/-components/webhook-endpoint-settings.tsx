@@ -58,7 +58,15 @@ export function WebhookEndpointSettings({
     event.preventDefault();
     const form = event.currentTarget;
     const values = formValues(form);
-    await update({ url: values.url, format: values.format, events: checkedEvents(form) }, 'Endpoint saved.');
+    await update(
+      {
+        url: values.url,
+        format: values.format,
+        api_version: values.api_version,
+        events: checkedEvents(form),
+      },
+      'Endpoint saved.',
+    );
   }
 
   async function rotateSecret() {
@@ -82,6 +90,7 @@ export function WebhookEndpointSettings({
           <EndpointFields
             url={endpoint.url}
             format={endpoint.format}
+            apiVersion={endpoint.api_version}
             events={endpoint.events}
             errors={errors.fields}
           />
