@@ -594,6 +594,11 @@ const scenarios = [
         body: () => ({ url: 'https://hooks.example.test/renamed' }),
       },
       {
+        operationId: 'webhooks:reset_webhook_endpoint_secret',
+        method: 'patch',
+        path: '/webhooks/endpoints/{id}/secret',
+      },
+      {
         operationId: 'webhooks:list_webhook_endpoint_health',
         method: 'get',
         path: '/webhooks/health',

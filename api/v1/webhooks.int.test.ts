@@ -236,9 +236,12 @@ describe('/v1/webhooks', () => {
         webhookEndpointUpdate: { name: 'All orders' },
       });
       expect(renamed.name).toBe('All orders');
+      const reset = await polar.webhooks.resetWebhookEndpointSecret({ id: created.id });
+      expect(reset.secret).toMatch(/^tollgate_whs_/);
+      expect(reset.secret).not.toBe(created.secret);
       await seed.organizations.update({ id: organization.id, organizationUpdate: { name: 'Current' } });
       const [request] = await sink.waitFor(1, 30_000);
-      const event = validateEvent(request!.body, request!.headers, created.secret);
+      const event = validateEvent(request!.body, request!.headers, reset.secret);
       expect(event).toMatchObject({ type: 'organization.updated', data: { name: 'Current' } });
       const deliveries = await eventually(
         () => polar.webhooks.listWebhookDeliveries({ endpointId: created.id }),

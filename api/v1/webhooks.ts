@@ -26,6 +26,7 @@ import {
   deleteWebhookEndpoint,
   getWebhookEndpoint,
   listWebhookEndpoints,
+  resetWebhookEndpointSecret,
   updateWebhookEndpoint,
   type WebhookSender,
   type WebhookWorkflows,
@@ -93,6 +94,19 @@ export function registerWebhookOperations(
       response: webhookEndpointSchema,
     },
     async ({ params, body, caller }) => updateWebhookEndpoint(db, targets, caller, params.id, body),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/webhooks/endpoints/{id}/secret',
+      operationId: 'webhooks:reset_webhook_endpoint_secret',
+      summary: "Replace a webhook endpoint's signing secret with a new generated one",
+      params: webhookIdParamsSchema,
+      response: webhookEndpointSchema,
+      status: 200,
+    },
+    async ({ params, caller }) => resetWebhookEndpointSecret(db, caller, params.id),
   );
   api.add(
     {

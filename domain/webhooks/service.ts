@@ -146,6 +146,21 @@ export async function updateWebhookEndpoint(
   return webhookEndpointView(updated);
 }
 
+/**
+ * A new generated secret, in force for the next delivery: a receiver still checking with the old
+ * one refuses events from then on, so the seller sets the new one first (Polar's reset).
+ */
+export async function resetWebhookEndpointSecret(db: Db, caller: Caller, id: string) {
+  const row = await findAccessibleEndpoint(db, caller, id);
+  await requireManager(db, caller, row.organizationId);
+  const updated = await updateEndpointRow(
+    db,
+    { id, organizationId: row.organizationId },
+    { modifiedAt: new Date(), secret: generateWebhookSecret() },
+  );
+  return webhookEndpointView(updated);
+}
+
 export async function deleteWebhookEndpoint(db: Db, caller: Caller, id: string) {
   const row = await findAccessibleEndpoint(db, caller, id);
   await requireManager(db, caller, row.organizationId);
