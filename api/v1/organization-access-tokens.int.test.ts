@@ -137,6 +137,67 @@ describe('/v1/organization-access-tokens', () => {
     });
   });
 
+  describe('PATCH /{id}', () => {
+    it("changes a token's comment and scopes, and the token's next request has only the new ones", async () => {
+      const { user, organization } = await memberOfNewOrganization('owner');
+      const created = (await (
+        await call('/', {
+          method: 'POST',
+          ...user.sessionHeaders(),
+          body: JSON.stringify({
+            organization_id: organization.id,
+            comment: 'CI',
+            scopes: ['organizations:read', 'products:read'],
+          }),
+        })
+      ).json()) as TokenResponse;
+      const readProducts = () =>
+        fetch(`${env.stack.baseUrl}/v1/products/`, { headers: { authorization: `Bearer ${created.token}` } });
+      expect((await readProducts()).status).toBe(200);
+
+      const id = created.organization_access_token.id;
+      const response = await call(`/${id}`, {
+        method: 'PATCH',
+        ...user.sessionHeaders(),
+        body: JSON.stringify({ comment: 'Deploys', scopes: ['organizations:read'] }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ id, comment: 'Deploys', scopes: ['organizations:read'] });
+      expect((await readProducts()).status).toBe(403);
+
+      // Left out or null: unchanged.
+      const kept = await call(`/${id}`, {
+        method: 'PATCH',
+        ...user.sessionHeaders(),
+        body: JSON.stringify({ scopes: null }),
+      });
+      expect(await kept.json()).toMatchObject({ comment: 'Deploys', scopes: ['organizations:read'] });
+      const refused = await call(`/${id}`, {
+        method: 'PATCH',
+        ...user.sessionHeaders(),
+        body: JSON.stringify({ scopes: ['everything:write'] }),
+      });
+      expect(refused.status).toBe(422);
+    });
+
+    it('lets only owners and admins change a token', async () => {
+      const { organization } = await memberOfNewOrganization('owner');
+      await createAccessToken(env.database.db, organization.id);
+      const [row] = await env.database.db.organizationAccessToken.findMany();
+      const member = await signUpUser(env.stack.baseUrl);
+      await addMember(env.database.db, organization.id, member.user.id, 'member');
+      const response = await call(`/${row?.id}`, {
+        method: 'PATCH',
+        ...member.sessionHeaders(),
+        body: JSON.stringify({ comment: 'mine now' }),
+      });
+      expect(response.status).toBe(403);
+      expect(
+        (await env.database.db.organizationAccessToken.findUniqueOrThrow({ where: { id: row!.id } })).comment,
+      ).not.toBe('mine now');
+    });
+  });
+
   describe('DELETE /{id}', () => {
     it('revokes a token at once', async () => {
       const { user, organization } = await memberOfNewOrganization('owner');

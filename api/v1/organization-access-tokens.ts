@@ -4,11 +4,13 @@ import {
   accessTokenIdParamsSchema,
   createdAccessTokenSchema,
   accessTokenSchema,
+  accessTokenUpdateSchema,
 } from '../../domain/access-tokens/schemas.js';
 import {
   createAccessTokenForCaller,
   deleteAccessTokenForCaller,
   listAccessTokensForCaller,
+  updateAccessTokenForCaller,
 } from '../../domain/access-tokens/service.js';
 import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
@@ -46,6 +48,19 @@ export function registerAccessTokenOperations(api: OperationRegistry, { db }: { 
       response: listResourceSchema(accessTokenSchema),
     },
     async ({ query, caller }) => listAccessTokensForCaller(db, caller, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'patch',
+      path: '/organization-access-tokens/{id}',
+      operationId: 'organization_access_tokens:update',
+      summary: "Change an organization access token's comment or scopes",
+      params: accessTokenIdParamsSchema,
+      body: accessTokenUpdateSchema,
+      response: accessTokenSchema,
+    },
+    async ({ params, body, caller }) => updateAccessTokenForCaller(db, caller, params.id, body),
   );
   api.add(
     {

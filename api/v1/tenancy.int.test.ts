@@ -122,6 +122,12 @@ const scenarios = [
         isHiddenFromMembers: true,
       },
       {
+        operationId: 'organization_access_tokens:update',
+        method: 'patch',
+        path: '/organization-access-tokens/{id}',
+        body: () => ({ comment: 'renamed' }),
+      },
+      {
         operationId: 'organization_access_tokens:delete',
         method: 'delete',
         path: '/organization-access-tokens/{id}',

@@ -60,6 +60,15 @@ export function findAccessTokenById(db: Db, id: string) {
   return db.organizationAccessToken.findUnique({ where: { id } });
 }
 
+/** A changed scope list notifies every API process (the table's trigger), so none keeps the old one. */
+export function updateAccessToken(
+  db: Db,
+  id: string,
+  data: { comment?: string; scopes?: string[]; modifiedAt: Date },
+) {
+  return db.organizationAccessToken.update({ where: { id }, data });
+}
+
 export function deleteAccessToken(db: Db, id: string) {
   return db.organizationAccessToken.delete({ where: { id } });
 }

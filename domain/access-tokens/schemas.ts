@@ -74,9 +74,16 @@ export const accessTokenCreateSchema = z.strictObject({
   scopes: z.array(accessTokenScopeSchema).default([]),
 });
 
+/** Polar's OrganizationAccessTokenUpdate: a field left out (or null) stays as it is. */
+export const accessTokenUpdateSchema = z.strictObject({
+  comment: nameSchema(255).nullable().optional(),
+  scopes: z.array(accessTokenScopeSchema).nullable().optional(),
+});
+
 export const accessTokenIdParamsSchema = z.object({
   id: z.uuid({ message: 'Input should be a valid UUID' }),
 });
 
 export type AccessToken = z.infer<typeof accessTokenSchema>;
 export type AccessTokenCreate = z.infer<typeof accessTokenCreateSchema>;
+export type AccessTokenUpdate = z.infer<typeof accessTokenUpdateSchema>;

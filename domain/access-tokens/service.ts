@@ -6,6 +6,7 @@ import { pageToSkipTake, paginated } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
   deleteAccessToken,
+  updateAccessToken,
   findAccessTokenByHash,
   findAccessTokenById,
   insertAccessToken,
@@ -13,7 +14,7 @@ import {
   recordAccessTokenUse,
 } from './repository.js';
 import { ACCESS_TOKEN_PREFIX, isTokenUsable, looksLikeAccessToken, shouldRecordUse } from './rules.js';
-import type { AccessTokenCreate } from './schemas.js';
+import type { AccessTokenCreate, AccessTokenUpdate } from './schemas.js';
 import type { AccessTokenCache } from './cache.js';
 import { AppError } from '../platform/errors.js';
 import { accessTokenView } from './views.js';
@@ -114,6 +115,29 @@ export async function listAccessTokensForCaller(
     : managed;
   const [rows, total] = await listAccessTokens(db, { organizationIds }, pageToSkipTake(query));
   return paginated(rows.map(accessTokenView), total, query);
+}
+
+/** A new comment or scope list; a request already authenticated with the old scopes finishes with them. */
+export async function updateAccessTokenForCaller(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: AccessTokenUpdate,
+) {
+  requireSessionUser(caller);
+  const row = await findAccessTokenById(db, id);
+  const access = row
+    ? await organizationAccess(db, caller, row.organizationId, ORGANIZATION_MANAGERS)
+    : 'none';
+  if (!row || access === 'none') throw new AppError('ResourceNotFound', 'Access token not found');
+  if (access === 'read')
+    throw new AppError('NotPermitted', 'Only owners and admins can change access tokens.');
+  const updated = await updateAccessToken(db, id, {
+    modifiedAt: new Date(),
+    ...(input.comment ? { comment: input.comment } : {}),
+    ...(input.scopes ? { scopes: input.scopes } : {}),
+  });
+  return accessTokenView(updated);
 }
 
 /** Revokes a token at once: it is deleted, so the next request with it is a 401. */
