@@ -396,6 +396,32 @@ const scenarios = [
     count: (db, organizationId) => db.licenseKey.count({ where: { organizationId } }),
     operations: [
       { operationId: 'license_keys:list', method: 'get', path: '/license-keys/' },
+      {
+        operationId: 'license_keys:validate',
+        method: 'post',
+        path: '/license-keys/validate',
+        body: (key, organizationId) => ({ key: key.key, organization_id: organizationId }),
+        allowedStatus: 200,
+      },
+      {
+        operationId: 'license_keys:activate',
+        method: 'post',
+        path: '/license-keys/activate',
+        body: (key, organizationId) => ({ key: key.key, organization_id: organizationId, label: 'desk' }),
+        // The seeded benefit allows no activations: the owner is refused for that, not for access.
+        allowedStatus: 403,
+      },
+      {
+        operationId: 'license_keys:deactivate',
+        method: 'post',
+        path: '/license-keys/deactivate',
+        body: (key, organizationId) => ({
+          key: key.key,
+          organization_id: organizationId,
+          activation_id: key.activationId,
+        }),
+        allowedStatus: 204,
+      },
       { operationId: 'license_keys:get', method: 'get', path: '/license-keys/{id}' },
       {
         operationId: 'license_keys:update',
