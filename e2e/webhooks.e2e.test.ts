@@ -102,11 +102,14 @@ describe('webhook endpoint health, attempts and test events in Chromium', () => 
       .filter({ hasNotText: 'quiet' });
     await row.waitFor();
     await row.getByRole('link').click();
+    // Its payloads are rendered in the current API version unless the seller picks another.
+    expect(await label(seller, 'API version of the payloads').inputValue()).toBe('2026-10');
 
     await seller.getByRole('button', { name: 'Send test event' }).click();
     await seller.getByText('Test event queued').waitFor();
     const [first] = await receiver.waitFor(1);
     expect(validateEvent(first!.body, first!.headers, secret).type).toBe('organization.updated');
+    expect(first!.headers['webhook-api-version']).toBe('2026-10');
 
     // The receiver answered 503, then 200 on the retry 5 seconds later: one event, two attempts.
     const event = seller.getByTestId('delivery-row').filter({ hasText: 'organization.updated' });

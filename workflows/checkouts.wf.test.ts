@@ -143,7 +143,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
       args: [{ checkoutId }],
     });
 
-  it('expires an open checkout after its hour, with a checkout.updated event', async () => {
+  it('expires an open checkout after its hour, with checkout.updated and checkout.expired events', async () => {
     const checkout = await createCheckout('open');
     const outcome = await withWorker(processingProcessor(), async (taskQueue) => {
       const handle = await start(taskQueue, checkout.id);
@@ -155,7 +155,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
     const events = await database.db.outboxEvent.findMany({
       where: { organizationId: checkout.organizationId },
     });
-    expect(events.map((event) => event.type)).toEqual(['checkout.updated']);
+    expect(events.map((event) => event.type)).toEqual(['checkout.updated', 'checkout.expired']);
   });
 
   describe('started as the API starts a new checkout: with its expiry', () => {
@@ -193,7 +193,7 @@ describe('checkoutWorkflow (time-skipping)', () => {
       const events = await database.db.outboxEvent.findMany({
         where: { organizationId: checkout.organizationId },
       });
-      expect(events.map((event) => event.type)).toEqual(['checkout.updated']);
+      expect(events.map((event) => event.type)).toEqual(['checkout.updated', 'checkout.expired']);
     });
 
     it('charges a confirmation that arrives while it waits', async () => {

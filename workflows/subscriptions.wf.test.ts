@@ -252,6 +252,8 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const types = await eventTypes(subscription.organizationId);
     expect(types.filter((type) => type === 'order.paid')).toHaveLength(3);
     expect(types.filter((type) => type === 'subscription.updated')).toHaveLength(3);
+    // Each renewal began a new period.
+    expect(types.filter((type) => type === 'subscription.cycled')).toHaveLength(3);
     // The buyer was welcomed once and got a receipt for each renewal.
     const keys = (
       await database.db.emailMessage.findMany({

@@ -89,7 +89,7 @@ describe('/v1/discounts', () => {
   });
 
   it('updates fields and terms, and deletes (freeing the code)', async () => {
-    const { polar } = await seller();
+    const { polar, organization } = await seller();
     const discount = await polar.discounts.create({
       type: 'fixed',
       duration: 'once',
@@ -117,6 +117,22 @@ describe('/v1/discounts', () => {
 
     await polar.discounts.delete({ id: discount.id });
     await expect(polar.discounts.get({ id: discount.id })).rejects.toMatchObject({ statusCode: 404 });
+    // Each change is an event in its own transaction, the discount as the API showed it then.
+    const events = await env.database.db.outboxEvent.findMany({
+      where: { organizationId: organization.id },
+      orderBy: { sequence: 'asc' },
+    });
+    expect(
+      events.map((event) => {
+        const { data } = event.payload as { data: { name: string; type: string; deleted_at?: unknown } };
+        return [event.type, data.name, data.type];
+      }),
+    ).toEqual([
+      ['discount.created', 'Small', 'fixed'],
+      ['discount.updated', 'Bigger', 'fixed'],
+      ['discount.updated', 'Bigger', 'percentage'],
+      ['discount.deleted', 'Bigger', 'percentage'],
+    ]);
     expect(
       (
         await polar.discounts.create({

@@ -148,10 +148,11 @@ export async function recordCheckoutUpdated(
   tx: Prisma.TransactionClient,
   row: CheckoutRow,
 ) {
-  await recordEvent(tx, {
-    organizationId: row.organizationId,
-    type: 'checkout.updated',
-    data: await renderCheckout(ctx, row, tx),
-    at: row.modifiedAt ?? new Date(),
-  });
+  const data = await renderCheckout(ctx, row, tx);
+  const at = row.modifiedAt ?? new Date();
+  await recordEvent(tx, { organizationId: row.organizationId, type: 'checkout.updated', data, at });
+  // Polar sends both for an expiry: `.updated` for every change, `.expired` for this one.
+  if (row.status === 'expired') {
+    await recordEvent(tx, { organizationId: row.organizationId, type: 'checkout.expired', data, at });
+  }
 }

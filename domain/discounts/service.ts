@@ -17,6 +17,7 @@ import { mergeTerms, sameTerms, termsIssue } from './rules.js';
 import type { Discount, DiscountCreate, DiscountListQuery, DiscountUpdate } from './schemas.js';
 import { discountView, termsOf } from './views.js';
 import { findProductIdsOfOrganization } from '../products/repository.js';
+import { recordEvent } from '../webhook-outbox/repository.js';
 
 async function checkProducts(db: Db, organizationId: string, productIds: string[]) {
   const found = new Set(
@@ -54,9 +55,11 @@ export async function createDiscount(db: Db, caller: Caller, input: DiscountCrea
         maxRedemptions: input.max_redemptions ?? null,
         metadata: input.metadata ?? {},
       });
-      if (productIds.length === 0) return discountView(row);
-      await replaceDiscountProducts(tx, row.id, productIds);
-      return discountView((await findLiveDiscount(tx, row.id))!);
+      if (productIds.length > 0) await replaceDiscountProducts(tx, row.id, productIds);
+      const created =
+        productIds.length === 0 ? discountView(row) : discountView((await findLiveDiscount(tx, row.id))!);
+      await recordDiscountEvent(tx, 'discount.created', created);
+      return created;
     })
     .catch(duplicateCode);
 }
@@ -151,7 +154,9 @@ export async function updateDiscount(
         duration: after.duration,
         durationInMonths: after.durationInMonths,
       });
-      return discountView(row);
+      const updated = discountView(row);
+      await recordDiscountEvent(tx, 'discount.updated', updated);
+      return updated;
     })
     .catch(duplicateCode);
 }
@@ -160,5 +165,22 @@ export async function updateDiscount(
 export async function deleteDiscount(db: Db, caller: Caller, id: string): Promise<void> {
   const current = await findDiscountFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
-  await db.$transaction((tx) => updateDiscountRow(tx, id, { deletedAt: new Date() }));
+  await db.$transaction(async (tx) => {
+    const row = await updateDiscountRow(tx, id, { deletedAt: new Date() });
+    await recordDiscountEvent(tx, 'discount.deleted', discountView(row));
+  });
+}
+
+/** The discount as the API shows it, in the transaction that changed it (Polar's discount.* events). */
+async function recordDiscountEvent(
+  tx: Prisma.TransactionClient,
+  type: 'discount.created' | 'discount.updated' | 'discount.deleted',
+  discount: Discount,
+) {
+  await recordEvent(tx, {
+    organizationId: discount.organization_id,
+    type,
+    data: discount as unknown as Prisma.InputJsonValue,
+    at: new Date(discount.modified_at ?? discount.created_at),
+  });
 }

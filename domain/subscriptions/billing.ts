@@ -293,7 +293,7 @@ async function cycleSubscription(
         nextAttemptAt: null,
       });
       const after = { ...row, ...renewed, ...(plan.keepsDiscount ? {} : { discount: null }) };
-      await recordSubscriptionChange(ctx, tx, row, after, at);
+      await recordSubscriptionChange(ctx, tx, row, after, at, { cycled: true });
       return { cycled: { outcome: 'renewed', orderId: order?.id ?? null }, made: { row: after, order } };
     },
     STEP_TRANSACTION,
@@ -301,7 +301,7 @@ async function cycleSubscription(
 }
 
 /**
- * `subscription.updated`, then as the change calls for `.active` (back in the active group),
+ * `subscription.updated`, then as the change calls for `.cycled` (a new period), `.active` (back in the active group),
  * `.canceled` (newly set to cancel), `.uncanceled`, `.revoked` (left the billable group), and
  * `customer.state_changed` when what the customer holds changed (Polar's order of events).
  */
@@ -314,9 +314,12 @@ export async function recordSubscriptionChange(
   >,
   after: SubscriptionRow,
   at: Date,
+  /** A new period began (a renewal): `subscription.cycled` follows `.updated`. */
+  change: { cycled?: boolean } = {},
 ): Promise<void> {
   const data = subscriptionView(after, ctx.publicUrl);
   const types: WebhookEventType[] = ['subscription.updated'];
+  if (change.cycled) types.push('subscription.cycled');
   const wasActive = ACTIVE_STATUSES.includes(before.status as SubscriptionStatus);
   const isActive = ACTIVE_STATUSES.includes(after.status as SubscriptionStatus);
   if (isActive && !wasActive) types.push('subscription.active');

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook-outbox/schemas';
+import { SENT_WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../domain/webhook-outbox/schemas';
 import { API_VERSIONS, CURRENT_API_VERSION } from '../../domain/platform/api-versions';
 import { TEXT_MAX_LENGTH } from '../../domain/platform/schemas';
 import { WEBHOOK_FORMATS, WEBHOOK_URL_MESSAGES } from '../../domain/webhooks/rules';
@@ -46,7 +46,8 @@ export function EndpointFields(props: {
 }) {
   const [events, setEvents] = useState<WebhookEventType[]>([...(props.events ?? [])]);
   const [isFilledIn, setFilledIn] = useState(props.events !== undefined);
-  const allChecked = events.length === WEBHOOK_EVENT_TYPES.length;
+  // The dashboard offers the types Tollgate sends; one subscribed through the API stays ticked.
+  const allChecked = SENT_WEBHOOK_EVENT_TYPES.every((type) => events.includes(type));
   const choose = (chosen: WebhookEventType[]) => {
     setFilledIn(true);
     setEvents(chosen);
@@ -102,14 +103,17 @@ export function EndpointFields(props: {
           <input
             type="checkbox"
             checked={allChecked}
-            onChange={() => choose(allChecked ? [] : [...WEBHOOK_EVENT_TYPES])}
+            onChange={() => choose(allChecked ? [] : [...SENT_WEBHOOK_EVENT_TYPES])}
           />
           All events
         </label>
         {events.length === 0 && isFilledIn ? <NoEventsWarning /> : null}
         {props.errors?.events ? <p className="field-error">{props.errors.events}</p> : null}
         <div className="event-grid">
-          {WEBHOOK_EVENT_TYPES.map((type) => (
+          {[
+            ...SENT_WEBHOOK_EVENT_TYPES,
+            ...events.filter((type) => !SENT_WEBHOOK_EVENT_TYPES.includes(type as never)),
+          ].map((type) => (
             <label key={type} className="checkbox">
               <input
                 type="checkbox"
