@@ -27,7 +27,8 @@ export function assertChangeable(row: CheckoutRow, now: Date): void {
   }
 }
 
-type Changes = CheckoutClientUpdate & Partial<CheckoutUpdate>;
+// `allow_trial` changes nothing until trials are built: the buyer's (false) and the seller's differ.
+type Changes = Omit<CheckoutClientUpdate, 'allow_trial'> & Partial<Omit<CheckoutUpdate, 'allow_trial'>>;
 
 /** Applies buyer/seller changes to a locked row: re-prices and writes, with `checkout.updated`. */
 export async function applyChanges(
