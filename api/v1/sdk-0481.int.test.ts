@@ -11,7 +11,8 @@ import { useTestStack } from '../../test/stack.js';
 // unversioned API: every operation of the resources below, end to end, with the SDK's response
 // validation on (each call parses the answer with 0.48.1's own schemas). The SDK sends its
 // defaults for fields Tollgate does not build yet (customer `type`, checkout `allow_trial`,
-// product `recurring_interval_count`, organization `feature_settings`); those are accepted.
+// product `recurring_interval_count`, organization `feature_settings`); those are accepted, and
+// other values of them refused on their field (the last block).
 //
 // | resource       | SDK operations covered                                                                      |
 // | -------------- | ------------------------------------------------------------------------------------------- |
@@ -287,8 +288,15 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
         paymentProcessor: 'stripe',
         productId: need('productId'),
         label: 'Launch',
+        returnUrl: 'https://shop.example.test/pricing',
       });
+      expect(created.returnUrl).toBe('https://shop.example.test/pricing');
       world.checkoutLinkId = created.id;
+      // Each checkout the link opens keeps its return URL, for the page's back link.
+      const visit = await fetch(created.url, { redirect: 'manual' });
+      const clientSecret = new URL(visit.headers.get('location')!).pathname.split('/')[2]!;
+      const opened = await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientGet({ clientSecret });
+      expect(opened.returnUrl).toBe('https://shop.example.test/pricing');
       expect((await polar.checkoutLinks.list({})).result.items.map((link) => link.id)).toContain(created.id);
       expect((await polar.checkoutLinks.get({ id: created.id })).label).toBe('Launch');
       const updated = await polar.checkoutLinks.update({
@@ -306,7 +314,9 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
       const created = await polar.checkouts.create({
         products: [need('planId')],
         customerId: need('customerId'),
+        returnUrl: 'https://shop.example.test/',
       });
+      expect(created.returnUrl).toBe('https://shop.example.test/');
       expect(created).toMatchObject({ status: 'open', productId: need('planId') });
       world.checkoutId = created.id;
       world.clientSecret = created.clientSecret;
@@ -316,9 +326,16 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
       expect((await polar.checkouts.get({ id: created.id })).id).toBe(created.id);
       const updated = await polar.checkouts.update({
         id: created.id,
-        checkoutUpdate: { metadata: { campaign: 'spring' }, allowTrial: false },
+        checkoutUpdate: {
+          metadata: { campaign: 'spring' },
+          allowTrial: false,
+          returnUrl: 'https://shop.example.test/plans',
+        },
       });
-      expect(updated.metadata).toEqual({ campaign: 'spring' });
+      expect(updated).toMatchObject({
+        metadata: { campaign: 'spring' },
+        returnUrl: 'https://shop.example.test/plans',
+      });
     });
 
     it('clientGet, clientUpdate, clientConfirm (no token)', async () => {

@@ -55,7 +55,7 @@ export const checkoutLinkSchema = z.object({
   payment_processor: z.literal('stripe'),
   client_secret: z.string(),
   success_url: z.string().nullable(),
-  /** The page a buyer may go back to; not built yet (success_url is). */
+  /** The seller's page the checkout page's back link goes to; each checkout the link opens keeps it. */
   return_url: z.string().nullable(),
   trial_interval: productSchema.shape.trial_interval,
   trial_interval_count: productSchema.shape.trial_interval_count,
@@ -80,6 +80,9 @@ const successUrl = withTextRule(
   { max: TEXT_MAX_LENGTH.url },
 );
 
+/** Where the checkout page's back link takes the buyer: the seller's page they came from. */
+export const returnUrlSchema = withTextRule(z.url({ protocol: /^https?$/ }), { max: TEXT_MAX_LENGTH.url });
+
 const linkFields = {
   metadata: metadataInputSchema.optional(),
   label: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
@@ -90,7 +93,7 @@ const linkFields = {
   // @polar-sh/sdk@0.48.1's fields whose features are not built yet.
   trial_interval: offUntilBuilt(z.enum(['day', 'week', 'month', 'year']), [], 'Trials'),
   trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
-  return_url: offUntilBuilt(textSchema({ max: TEXT_MAX_LENGTH.url }), [], 'A return URL'),
+  return_url: returnUrlSchema.nullable().optional(),
 };
 
 /** One of `product_price_id`, `product_id` or `products` says what the link sells. */

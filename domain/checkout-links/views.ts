@@ -19,7 +19,7 @@ export function checkoutLinkView(row: CheckoutLinkRow, publicUrl: string): Check
     payment_processor: row.paymentProcessor,
     client_secret: row.clientSecret,
     success_url: row.successUrl,
-    return_url: null,
+    return_url: row.returnUrl,
     trial_interval: null,
     trial_interval_count: null,
     label: row.label,

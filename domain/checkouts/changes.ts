@@ -119,6 +119,7 @@ export async function applyChanges(
     ...(changes.customer_ip_address !== undefined ? { customerIpAddress: changes.customer_ip_address } : {}),
     ...(changes.customer_metadata != null ? { customerMetadata: changes.customer_metadata } : {}),
     ...(changes.success_url !== undefined ? { successUrl: changes.success_url } : {}),
+    ...(changes.return_url !== undefined ? { returnUrl: changes.return_url } : {}),
     ...(changes.embed_origin !== undefined ? { embedOrigin: changes.embed_origin } : {}),
     ...options.extra,
   };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkoutLinkProductSchema } from '../checkout-links/schemas.js';
+import { checkoutLinkProductSchema, returnUrlSchema } from '../checkout-links/schemas.js';
 import {
   attachedCustomFieldSchema,
   customFieldDataSchema,
@@ -106,7 +106,7 @@ const checkoutCommon = {
     line2: billingAddressFieldModeSchema,
   }),
   organization_id: z.uuid(),
-  /** The page a buyer may go back to; not built yet (success_url is). */
+  /** The seller's page the checkout page's back link goes to, if any. */
   return_url: z.string().nullable(),
   /** Null: the price's own, the organization's `default_tax_behavior`. */
   tax_behavior: z.enum(TAX_BEHAVIORS).nullable(),
@@ -207,7 +207,6 @@ const checkoutNotYetFields = {
   allow_trial: z.boolean().nullable().optional(),
   trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
   trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
-  return_url: offUntilBuilt(textSchema({ max: TEXT_MAX_LENGTH.url }), [], 'A return URL'),
   currency: offUntilBuilt(textSchema({ max: 3 }), [], 'Presentment currencies'),
 };
 
@@ -233,6 +232,7 @@ export const checkoutCreateSchema = z
     subscription_id: z.uuid().nullable().optional(),
     success_url: successUrlSchema.nullable().optional(),
     embed_origin: embedOriginSchema.nullable().optional(),
+    return_url: returnUrlSchema.nullable().optional(),
     products: z.array(z.uuid()).min(1).max(10).optional(),
     product_id: z.uuid().optional(),
     product_price_id: z.uuid().optional(),
@@ -282,6 +282,7 @@ export const checkoutUpdateSchema = z.strictObject({
   customer_metadata: metadataInputSchema.nullable().optional(),
   success_url: successUrlSchema.nullable().optional(),
   embed_origin: embedOriginSchema.nullable().optional(),
+  return_url: returnUrlSchema.nullable().optional(),
   ...checkoutNotYetFields,
 });
 export type CheckoutUpdate = z.infer<typeof checkoutUpdateSchema>;

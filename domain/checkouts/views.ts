@@ -160,7 +160,7 @@ function commonView(row: CheckoutRow, offered: ProductRow[], settings: CheckoutV
     customer_billing_address_fields: derived.billingAddressFields,
     billing_address_fields: billingAddressFieldModes(derived.billingAddressFields),
     organization_id: row.organizationId,
-    return_url: null,
+    return_url: row.returnUrl,
     tax_behavior: null,
     allow_trial: null,
     trial_interval: null,
