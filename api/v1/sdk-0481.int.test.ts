@@ -25,11 +25,16 @@ import { useTestStack } from '../../test/stack.js';
 // | discounts      | create, list, get, update, delete                                                           |
 // | checkout links | create, list, get, update, delete                                                           |
 // | checkouts      | create, list, get, update, clientGet, clientUpdate, clientConfirm                           |
-// | orders         | list, get, update, generateInvoice, invoice                                                 |
+// | orders         | list, get, update, generateInvoice, invoice, export                                         |
 // | subscriptions  | list, get, export, update, revoke                                                           |
+//
+// Customer state is customers.getState and getStateExternal. Not served yet, so not here: 0.48.1's
+// customers.listPaymentMethodsExternal, orders.create, orders.finalize, orders.receipt and
+// subscriptions.create.
 describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
   const env = useTestStack();
   let polar: Polar;
+  let token: string;
   let organizationId: string;
   const world: {
     customerId?: string;
@@ -54,10 +59,8 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
   beforeAll(async () => {
     const organization = await createOrganization(env.database.db);
     organizationId = organization.id;
-    polar = new Polar({
-      accessToken: await createAccessToken(env.database.db, organization.id),
-      serverURL: env.stack.baseUrl,
-    });
+    token = await createAccessToken(env.database.db, organization.id);
+    polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
   });
 
   describe('organizations', () => {
@@ -369,7 +372,7 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
   });
 
   describe('orders', () => {
-    it('list, get, update, generateInvoice, invoice', async () => {
+    it('list, get, update, generateInvoice, invoice, export', async () => {
       const page = await polar.orders.list({ customerId: need('customerId') });
       expect(page.result.items).toHaveLength(1);
       const order = page.result.items[0]!;
@@ -386,6 +389,7 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
         (value) => value.url.length > 0,
       );
       expect(invoice.url).toMatch(/^http/);
+      expect(String(await polar.orders.export({}))).toContain(order.id);
     });
   });
 
@@ -423,6 +427,14 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
         taxId: 'DE 123 456 789',
       });
       expect(customer.taxId).toEqual(['DE123456789', 'eu_vat']);
+      // Regression (Schemathesis): an empty tax id was stored and answered as a 500.
+      const response = await fetch(`${env.stack.baseUrl}/v1/customers/${customer.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ tax_id: '' }),
+      });
+      expect(response.status).toBe(422);
+      expect((await polar.customers.get({ id: customer.id })).taxId).toEqual(['DE123456789', 'eu_vat']);
     });
 
     it("a checkout's external_customer_id, Polar's current name of customer_external_id", async () => {

@@ -100,7 +100,7 @@ export const taxIdSchema = z.tuple([z.string(), taxIdFormatSchema]);
  */
 const taxIdInputSchema = z.union([
   z.tuple([textSchema({ max: 64 }), taxIdFormatSchema]),
-  textSchema({ max: 64 }),
+  textSchema({ max: 64, min: 1 }),
 ]);
 
 /** Customers are people; team customers (with members and seats) are not built yet. */
