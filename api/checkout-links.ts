@@ -36,6 +36,7 @@ export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: Requ
         allowDiscountCodes: link.allowDiscountCodes,
         requireBillingAddress: link.requireBillingAddress,
         successUrl: link.successUrl,
+        returnUrl: link.returnUrl,
         paymentProcessor: link.paymentProcessor,
         metadata: link.metadata,
       },

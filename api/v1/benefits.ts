@@ -1,7 +1,7 @@
 import {
   benefitCreateSchema,
   benefitGrantListQuerySchema,
-  benefitGrantSchema,
+  benefitGrantWithBenefitSchema,
   benefitIdParamsSchema,
   benefitListQuerySchema,
   benefitSchema,
@@ -95,7 +95,7 @@ export function registerBenefitOperations(api: OperationRegistry, { db }: { db: 
       summary: 'List the grants of a benefit',
       params: benefitIdParamsSchema,
       query: benefitGrantListQuerySchema,
-      response: listResourceSchema(benefitGrantSchema),
+      response: listResourceSchema(benefitGrantWithBenefitSchema),
     },
     async ({ params, query, caller }) => listBenefitGrants(db, caller, params.id, query),
   );

@@ -35,7 +35,7 @@ type Client = Db | Prisma.TransactionClient;
 async function previousHoldings(db: Client, customerId: string) {
   const grants = await db.benefitGrant.findMany({
     where: { customerId, grantedAt: { not: null }, revokedAt: null, benefit: { deletedAt: null } },
-    include: { benefit: { select: { type: true } } },
+    include: { benefit: { select: { type: true, metadata: true } } },
     orderBy: { grantedAt: 'asc' },
   });
   const subscriptions = await db.subscription.findMany({

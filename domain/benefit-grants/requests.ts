@@ -4,7 +4,8 @@ import { transaction, type Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Caller } from '../access/rules.js';
 import { findBenefitFor } from '../benefits/service.js';
-import type { BenefitGrant, BenefitGrantListQuery } from '../benefits/schemas.js';
+import type { BenefitGrant, BenefitGrantListQuery, BenefitGrantWithBenefit } from '../benefits/schemas.js';
+import { benefitView } from '../benefits/views.js';
 import { findLinkedAccount } from '../customer-accounts/repository.js';
 import { markBenefitGrantsStale } from '../customers/repository.js';
 import { PLATFORM_NAMES, PLATFORM_OF_BENEFIT_TYPE } from '../customer-accounts/rules.js';
@@ -20,8 +21,12 @@ export async function listBenefitGrants(db: Db, caller: Caller, id: string, quer
   if (query.is_granted === true) Object.assign(where, { grantedAt: { not: null }, revokedAt: null });
   if (query.is_granted === false) where.OR = [{ grantedAt: null }, { revokedAt: { not: null } }];
   const [rows, total] = await listGrants(db, where, pageToSkipTake(query));
+  const benefitOfGrants = benefitView(benefit);
   return paginated(
-    rows.map((row) => grantView(row, row.customer) as unknown as BenefitGrant),
+    rows.map((row): BenefitGrantWithBenefit => ({
+      ...(grantView(row, row.customer) as unknown as BenefitGrant),
+      benefit: benefitOfGrants,
+    })),
     total,
     query,
   );

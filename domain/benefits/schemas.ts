@@ -116,6 +116,8 @@ const benefitBase = {
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  /** A deleted benefit still shows where a product or an order kept it. */
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: metadataSchema,
 };
@@ -128,6 +130,7 @@ export type Benefit = {
   description: string;
   selectable: boolean;
   deletable: boolean;
+  is_deleted: boolean;
   organization_id: string;
   metadata: z.infer<typeof metadataSchema>;
   properties: Record<string, z.infer<ReturnType<typeof z.json>>>;
@@ -227,3 +230,7 @@ export const benefitGrantSchema = z.object({
   properties: z.record(z.string(), z.json()),
 });
 export type BenefitGrant = z.infer<typeof benefitGrantSchema>;
+
+/** A grant as a benefit's list answers it: with the benefit (@polar-sh/sdk@0.48.1 requires it). */
+export const benefitGrantWithBenefitSchema = benefitGrantSchema.extend({ benefit: benefitSchema });
+export type BenefitGrantWithBenefit = z.infer<typeof benefitGrantWithBenefitSchema>;

@@ -10,6 +10,7 @@ export function benefitView(row: BenefitRow): Benefit {
     description: row.description,
     selectable: row.selectable,
     deletable: row.deletable,
+    is_deleted: row.deletedAt !== null,
     organization_id: row.organizationId,
     metadata: row.metadata,
     properties: row.properties,

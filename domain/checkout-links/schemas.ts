@@ -3,6 +3,7 @@ import { discountSchema } from '../discounts/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import {
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -10,7 +11,7 @@ import {
   textSchema,
   withTextRule,
 } from '../platform/schemas.js';
-import { productPriceSchema } from '../products/schemas.js';
+import { productPriceSchema, productSchema } from '../products/schemas.js';
 
 // Polar's CheckoutLink as @polar-sh/sdk@0.33.2 reads it.
 
@@ -22,6 +23,7 @@ export const benefitPublicSchema = z.object({
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
 });
 
@@ -35,6 +37,10 @@ export const checkoutLinkProductSchema = z.object({
   recurring_interval: z.enum(['month', 'year']).nullable(),
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
+  recurring_interval_count: productSchema.shape.recurring_interval_count,
+  trial_interval: productSchema.shape.trial_interval,
+  trial_interval_count: productSchema.shape.trial_interval_count,
+  visibility: productSchema.shape.visibility,
   organization_id: z.uuid(),
   prices: z.array(productPriceSchema),
   benefits: z.array(benefitPublicSchema),
@@ -49,6 +55,10 @@ export const checkoutLinkSchema = z.object({
   payment_processor: z.literal('stripe'),
   client_secret: z.string(),
   success_url: z.string().nullable(),
+  /** The seller's page the checkout page's back link goes to; each checkout the link opens keeps it. */
+  return_url: z.string().nullable(),
+  trial_interval: productSchema.shape.trial_interval,
+  trial_interval_count: productSchema.shape.trial_interval_count,
   label: z.string().nullable(),
   allow_discount_codes: z.boolean(),
   require_billing_address: z.boolean(),
@@ -70,6 +80,9 @@ const successUrl = withTextRule(
   { max: TEXT_MAX_LENGTH.url },
 );
 
+/** Where the checkout page's back link takes the buyer: the seller's page they came from. */
+export const returnUrlSchema = withTextRule(z.url({ protocol: /^https?$/ }), { max: TEXT_MAX_LENGTH.url });
+
 const linkFields = {
   metadata: metadataInputSchema.optional(),
   label: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
@@ -77,6 +90,10 @@ const linkFields = {
   require_billing_address: z.boolean().optional(),
   discount_id: z.uuid().nullable().optional(),
   success_url: successUrl.nullable().optional(),
+  // @polar-sh/sdk@0.48.1's fields whose features are not built yet.
+  trial_interval: offUntilBuilt(z.enum(['day', 'week', 'month', 'year']), [], 'Trials'),
+  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
+  return_url: returnUrlSchema.nullable().optional(),
 };
 
 /** One of `product_price_id`, `product_id` or `products` says what the link sells. */

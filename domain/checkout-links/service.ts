@@ -62,6 +62,7 @@ export async function createCheckoutLink(
       paymentProcessor: input.payment_processor,
       label: input.label ?? null,
       successUrl: input.success_url ?? null,
+      returnUrl: input.return_url ?? null,
       allowDiscountCodes: input.allow_discount_codes ?? true,
       requireBillingAddress: input.require_billing_address ?? false,
       discountId: input.discount_id ?? null,
@@ -128,6 +129,7 @@ export async function updateCheckoutLink(
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
       ...(input.label !== undefined ? { label: input.label } : {}),
       ...(input.success_url !== undefined ? { successUrl: input.success_url } : {}),
+      ...(input.return_url !== undefined ? { returnUrl: input.return_url } : {}),
       ...(input.discount_id !== undefined ? { discountId: input.discount_id } : {}),
       ...(typeof input.allow_discount_codes === 'boolean'
         ? { allowDiscountCodes: input.allow_discount_codes }

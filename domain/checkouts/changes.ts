@@ -27,7 +27,8 @@ export function assertChangeable(row: CheckoutRow, now: Date): void {
   }
 }
 
-type Changes = CheckoutClientUpdate & Partial<CheckoutUpdate>;
+// `allow_trial` changes nothing until trials are built: the buyer's (false) and the seller's differ.
+type Changes = Omit<CheckoutClientUpdate, 'allow_trial'> & Partial<Omit<CheckoutUpdate, 'allow_trial'>>;
 
 /** Applies buyer/seller changes to a locked row: re-prices and writes, with `checkout.updated`. */
 export async function applyChanges(
@@ -118,6 +119,7 @@ export async function applyChanges(
     ...(changes.customer_ip_address !== undefined ? { customerIpAddress: changes.customer_ip_address } : {}),
     ...(changes.customer_metadata != null ? { customerMetadata: changes.customer_metadata } : {}),
     ...(changes.success_url !== undefined ? { successUrl: changes.success_url } : {}),
+    ...(changes.return_url !== undefined ? { returnUrl: changes.return_url } : {}),
     ...(changes.embed_origin !== undefined ? { embedOrigin: changes.embed_origin } : {}),
     ...options.extra,
   };

@@ -31,6 +31,7 @@ export async function createCheckoutFromLink(
     allowDiscountCodes: boolean;
     requireBillingAddress: boolean;
     successUrl: string | null;
+    returnUrl: string | null;
     paymentProcessor: string;
     metadata: Prisma.JsonValue;
   },
@@ -88,6 +89,7 @@ export async function createCheckoutFromLink(
   const row = await openCheckout(ctx, now, priced, {
     organizationId: link.organizationId,
     successUrl: link.successUrl,
+    returnUrl: link.returnUrl,
     embedOrigin: prefill.embedOrigin,
     checkoutLinkId: link.id,
     productIds,

@@ -234,6 +234,26 @@ export function customerBillingAddressFields(input: {
   };
 }
 
+export type BillingAddressFieldMode = 'required' | 'optional' | 'disabled';
+
+/**
+ * The same fields as @polar-sh/sdk@0.48.1's `billing_address_fields` names them: what is asked is
+ * required; the second address line is offered, optional, with a full address.
+ */
+export function billingAddressFieldModes(
+  fields: BillingAddressFields,
+): Record<keyof BillingAddressFields, BillingAddressFieldMode> {
+  const mode = (asked: boolean): BillingAddressFieldMode => (asked ? 'required' : 'disabled');
+  return {
+    country: mode(fields.country),
+    state: mode(fields.state),
+    city: mode(fields.city),
+    postal_code: mode(fields.postal_code),
+    line1: mode(fields.line1),
+    line2: fields.line2 ? 'required' : fields.line1 ? 'optional' : 'disabled',
+  };
+}
+
 /**
  * When the billing address must be complete at confirmation: to pay (the processor and tax need
  * it), or when the seller or a business purchase asks for the full address (Polar).

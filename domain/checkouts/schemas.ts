@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkoutLinkProductSchema } from '../checkout-links/schemas.js';
+import { checkoutLinkProductSchema, returnUrlSchema } from '../checkout-links/schemas.js';
 import {
   attachedCustomFieldSchema,
   customFieldDataSchema,
@@ -12,6 +12,7 @@ import { organizationSchema } from '../organizations/schemas.js';
 import {
   emailAddressSchema,
   minorUnitsSchema,
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   queryListSchema,
@@ -20,7 +21,8 @@ import {
   textSchema,
   withTextRule,
 } from '../platform/schemas.js';
-import { productPriceSchema } from '../products/schemas.js';
+import { productPriceSchema, trialIntervalSchema } from '../products/schemas.js';
+import { TAX_BEHAVIORS } from '../tax/schemas.js';
 
 // Polar's Checkout, CheckoutPublic and CheckoutPublicConfirmed as @polar-sh/sdk@0.33.2 reads them
 // (spec §3 Checkout, §4 checkout status).
@@ -42,8 +44,11 @@ export const checkoutDiscountSchema = z.object({
   type: z.enum(['fixed', 'percentage']),
   amount: z.number().int().optional(),
   currency: z.string().optional(),
+  amounts: z.record(z.string(), z.number().int()).optional(),
   basis_points: z.number().int().optional(),
 });
+
+const billingAddressFieldModeSchema = z.enum(['required', 'optional', 'disabled']);
 
 export const billingAddressFieldsSchema = z.object({
   country: z.boolean(),
@@ -92,6 +97,28 @@ const checkoutCommon = {
   customer_tax_id: z.string().nullable(),
   payment_processor_metadata: z.record(z.string(), z.string()),
   customer_billing_address_fields: billingAddressFieldsSchema,
+  billing_address_fields: z.object({
+    country: billingAddressFieldModeSchema,
+    state: billingAddressFieldModeSchema,
+    city: billingAddressFieldModeSchema,
+    postal_code: billingAddressFieldModeSchema,
+    line1: billingAddressFieldModeSchema,
+    line2: billingAddressFieldModeSchema,
+  }),
+  organization_id: z.uuid(),
+  /** The seller's page the checkout page's back link goes to, if any. */
+  return_url: z.string().nullable(),
+  /** Null: the price's own, the organization's `default_tax_behavior`. */
+  tax_behavior: z.enum(TAX_BEHAVIORS).nullable(),
+  /** Null: no product has a trial yet, so none can be allowed or refused. */
+  allow_trial: z.boolean().nullable(),
+  trial_interval: trialIntervalSchema.nullable(),
+  trial_interval_count: z.number().int().nullable(),
+  active_trial_interval: trialIntervalSchema.nullable(),
+  active_trial_interval_count: z.number().int().nullable(),
+  trial_end: datetime.nullable(),
+  /** Ad-hoc prices per product are not built: the products' own prices are in `products`. */
+  prices: z.record(z.string(), z.array(productPriceSchema)).nullable(),
   products: z.array(checkoutProductSchema),
   product: checkoutProductSchema,
   product_price: productPriceSchema,
@@ -104,6 +131,8 @@ export const checkoutSchema = z.object({
   ...checkoutCommon,
   metadata: metadataSchema,
   customer_external_id: z.string().nullable(),
+  /** @polar-sh/sdk@0.48.1's name of `customer_external_id`. */
+  external_customer_id: z.string().nullable(),
   customer_metadata: metadataSchema,
   subscription_id: z.uuid().nullable(),
 });
@@ -168,6 +197,17 @@ const buyerFields = {
   customer_billing_name: customerNameSchema.nullable().optional(),
   customer_billing_address: addressDraftSchema.nullable().optional(),
   customer_tax_id: taxIdSchema.nullable().optional(),
+  seats: offUntilBuilt(z.number().int(), [], 'Seats'),
+  locale: offUntilBuilt(textSchema({ max: 10 }), [], 'Checkout localization'),
+};
+
+/** Fields of @polar-sh/sdk@0.48.1's checkout create and update whose features are not built yet. */
+const checkoutNotYetFields = {
+  /** No product has a trial yet: allowing or refusing one changes nothing. */
+  allow_trial: z.boolean().nullable().optional(),
+  trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
+  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
+  currency: offUntilBuilt(textSchema({ max: 3 }), [], 'Presentment currencies'),
 };
 
 export const checkoutCreateSchema = z
@@ -192,9 +232,18 @@ export const checkoutCreateSchema = z
     subscription_id: z.uuid().nullable().optional(),
     success_url: successUrlSchema.nullable().optional(),
     embed_origin: embedOriginSchema.nullable().optional(),
+    return_url: returnUrlSchema.nullable().optional(),
     products: z.array(z.uuid()).min(1).max(10).optional(),
     product_id: z.uuid().optional(),
     product_price_id: z.uuid().optional(),
+    /** @polar-sh/sdk@0.48.1's name of `customer_external_id`. */
+    external_customer_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
+    ...checkoutNotYetFields,
+    seats: offUntilBuilt(z.number().int(), [], 'Seats'),
+    min_seats: offUntilBuilt(z.number().int(), [], 'Seats'),
+    max_seats: offUntilBuilt(z.number().int(), [], 'Seats'),
+    locale: offUntilBuilt(textSchema({ max: 10 }), [], 'Checkout localization'),
+    prices: offUntilBuilt(z.record(textSchema({ max: 64 }), z.unknown()), [], 'Ad-hoc prices'),
   })
   .superRefine((input, ctx) => {
     const given = [input.products, input.product_id, input.product_price_id].filter((value) => value);
@@ -205,7 +254,22 @@ export const checkoutCreateSchema = z
         message: 'Give exactly one of products, product_id or product_price_id.',
       });
     }
-  });
+    if (
+      input.external_customer_id &&
+      input.customer_external_id &&
+      input.external_customer_id !== input.customer_external_id
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['external_customer_id'],
+        message: 'external_customer_id and customer_external_id name the same field: give one.',
+      });
+    }
+  })
+  .transform(({ external_customer_id: externalCustomerId, ...input }) => ({
+    ...input,
+    customer_external_id: input.customer_external_id ?? externalCustomerId,
+  }));
 export type CheckoutCreate = z.infer<typeof checkoutCreateSchema>;
 
 export const checkoutUpdateSchema = z.strictObject({
@@ -218,12 +282,16 @@ export const checkoutUpdateSchema = z.strictObject({
   customer_metadata: metadataInputSchema.nullable().optional(),
   success_url: successUrlSchema.nullable().optional(),
   embed_origin: embedOriginSchema.nullable().optional(),
+  return_url: returnUrlSchema.nullable().optional(),
+  ...checkoutNotYetFields,
 });
 export type CheckoutUpdate = z.infer<typeof checkoutUpdateSchema>;
 
 export const checkoutClientUpdateSchema = z.strictObject({
   ...buyerFields,
   discount_code: textSchema({ max: 256, trim: true }).nullable().optional(),
+  /** A buyer may decline a trial; there is none to decline yet. */
+  allow_trial: z.literal(false).nullable().optional(),
 });
 export type CheckoutClientUpdate = z.infer<typeof checkoutClientUpdateSchema>;
 

@@ -113,6 +113,7 @@ export async function createCheckout(
   const row = await openCheckout(ctx, now, priced, {
     organizationId,
     successUrl: input.success_url ?? null,
+    returnUrl: input.return_url ?? null,
     embedOrigin: input.embed_origin ?? null,
     productIds,
     allowDiscountCodes: input.allow_discount_codes,

@@ -9,7 +9,7 @@ import type { ProductRow } from '../products/repository.js';
 import { priceView, productView } from '../products/views.js';
 import { decimalAmount } from '../money/rules.js';
 import type { CheckoutExportRow, CheckoutRow } from './repository.js';
-import { customerBillingAddressFields } from './rules.js';
+import { billingAddressFieldModes, customerBillingAddressFields } from './rules.js';
 import type { Checkout, CheckoutPublic } from './schemas.js';
 
 /** What rendering a checkout needs besides its row. */
@@ -56,7 +56,12 @@ function checkoutDiscount(discount: CheckoutRow['discount']): Checkout['discount
     type: terms.type,
     ...(terms.duration === 'repeating' ? { duration_in_months: discount.durationInMonths ?? undefined } : {}),
     ...(terms.type === 'fixed'
-      ? { amount: discount.amount ?? undefined, currency: discount.currency ?? undefined }
+      ? {
+          amount: discount.amount ?? undefined,
+          currency: discount.currency ?? undefined,
+          amounts:
+            discount.currency && discount.amount ? { [discount.currency]: discount.amount } : undefined,
+        }
       : { basis_points: discount.basisPoints ?? undefined }),
   };
 }
@@ -175,6 +180,17 @@ function commonView(
     customer_tax_id: row.customerTaxId,
     payment_processor_metadata: paymentProcessorMetadata(settings.processorMetadata, row, reader),
     customer_billing_address_fields: derived.billingAddressFields,
+    billing_address_fields: billingAddressFieldModes(derived.billingAddressFields),
+    organization_id: row.organizationId,
+    return_url: row.returnUrl,
+    tax_behavior: null,
+    allow_trial: null,
+    trial_interval: null,
+    trial_interval_count: null,
+    active_trial_interval: null,
+    active_trial_interval_count: null,
+    trial_end: null,
+    prices: null,
     products: ordered.map((product) => checkoutProduct(product, settings.publicUrl)),
     product: checkoutProduct(row.product, settings.publicUrl),
     product_price: priceView(row.productPrice),
@@ -193,6 +209,7 @@ export function checkoutView(
     ...commonView(row, offered, settings, 'seller'),
     metadata: readMetadata(row.metadata),
     customer_external_id: row.customerExternalId,
+    external_customer_id: row.customerExternalId,
     customer_metadata: readMetadata(row.customerMetadata),
     subscription_id: row.subscription?.id ?? null,
   };

@@ -10,7 +10,7 @@ import type { CustomerRow } from '../customers/repository.js';
 import { ACTIVE_STATUSES } from '../products/schemas.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 
-type ActiveGrant = GrantRecord & { benefit: { type: string } };
+type ActiveGrant = GrantRecord & { benefit: { type: string; metadata: unknown } };
 
 const GRANT_REVIVALS: JsonRevivals<GrantRecord> = {
   grantedAt: 'date',
@@ -27,7 +27,7 @@ const GRANT_REVIVALS: JsonRevivals<GrantRecord> = {
  */
 function activeGrantsJsonSql(customer: string): string {
   return `(SELECT coalesce(json_agg(r ORDER BY r."grantedAt", r.id), '[]') FROM (
-       SELECT ${jsonSelectList(Prisma.BenefitGrantScalarFieldEnum, 'g', GRANT_REVIVALS)}, json_build_object('type', b.type) AS benefit
+       SELECT ${jsonSelectList(Prisma.BenefitGrantScalarFieldEnum, 'g', GRANT_REVIVALS)}, json_build_object('type', b.type, 'metadata', b.metadata) AS benefit
        FROM benefit_grants g JOIN benefits b ON b.id = g.benefit_id
        WHERE g.customer_id = ${customer} AND g.granted_at IS NOT NULL AND g.revoked_at IS NULL
          AND b.deleted_at IS NULL

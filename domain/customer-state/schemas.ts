@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerSchema } from '../customers/schemas.js';
+import { metadataSchema } from '../metadata/schemas.js';
 import { orderSubscriptionSchema } from '../products/schemas.js';
 
 // Polar's CustomerState as @polar-sh/sdk@0.33.2 reads it (spec §3 Customer): the customer with
@@ -14,6 +15,7 @@ export const customerStateBenefitGrantSchema = z.object({
   granted_at: z.iso.datetime({ offset: true }),
   benefit_id: z.uuid(),
   benefit_type: z.string(),
+  benefit_metadata: metadataSchema,
   properties: z.record(z.string(), z.json()),
 });
 
@@ -51,6 +53,8 @@ export const customerStateSubscriptionSchema = orderSubscriptionSchema
     recurring_interval: true,
     current_period_start: true,
     current_period_end: true,
+    trial_start: true,
+    trial_end: true,
     cancel_at_period_end: true,
     canceled_at: true,
     started_at: true,

@@ -29,7 +29,7 @@ import {
   findPurchasingCustomer,
   type PurchaseCustomer,
 } from '../customers/service.js';
-import { customerView } from '../customers/views.js';
+import { countryOf, customerView } from '../customers/views.js';
 import { customerHoldingsIn, customerOrderTotals, findLiveCustomerWithHoldings } from './repository.js';
 import type { CustomerState } from './schemas.js';
 import { customerStateView } from './views.js';
@@ -61,7 +61,7 @@ async function withEvents(
 
 export async function createCustomer(db: Db, caller: Caller, input: CustomerCreate): Promise<Customer> {
   const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
-  const taxId = checkedTaxId(input.tax_id);
+  const taxId = checkedTaxId(input.tax_id, input.billing_address?.country ?? null);
   return db
     .$transaction(async (tx) => {
       const row = await insertCustomer(tx, {
@@ -113,7 +113,10 @@ export async function applyCustomerUpdate(
   if (input.external_id) data.externalId = input.external_id;
   if (input.name !== undefined) data.name = input.name;
   if (input.billing_address !== undefined) data.billingAddress = input.billing_address ?? Prisma.DbNull;
-  if (input.tax_id !== undefined) data.taxId = checkedTaxId(input.tax_id) ?? Prisma.DbNull;
+  if (input.tax_id !== undefined) {
+    const address = input.billing_address === undefined ? current.billingAddress : input.billing_address;
+    data.taxId = checkedTaxId(input.tax_id, countryOf(address)) ?? Prisma.DbNull;
+  }
   if (input.metadata !== undefined) data.metadata = input.metadata;
   return db
     .$transaction(async (tx) => {

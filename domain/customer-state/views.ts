@@ -2,6 +2,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { CustomerMeterRecord } from '../customer-meters/repository.js';
 import type { CustomerRow } from '../customers/repository.js';
 import { customerView } from '../customers/views.js';
+import { readMetadata } from '../metadata/rules.js';
 import { subscriptionOwnFields } from '../products/views.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import type { CustomerHoldings } from './repository.js';
@@ -70,6 +71,7 @@ export function customerStateView(
       granted_at: grant.grantedAt!.toISOString(),
       benefit_id: grant.benefitId,
       benefit_type: grant.benefit.type,
+      benefit_metadata: readMetadata(grant.benefit.metadata),
       properties: grant.properties,
     })),
     active_meters: meters.map(customerStateMeterView),

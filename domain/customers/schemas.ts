@@ -3,6 +3,7 @@ import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { metadataInputSchema, metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import {
   emailAddressSchema,
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -93,7 +94,17 @@ export const taxIdFormatSchema = z.enum(TAX_ID_FORMATS);
 
 /** `[value, format]`, as Polar stores a validated tax id. */
 export const taxIdSchema = z.tuple([z.string(), taxIdFormatSchema]);
-const taxIdInputSchema = z.tuple([textSchema({ max: 64 }), taxIdFormatSchema]);
+/**
+ * `[value, format]` as @polar-sh/sdk@0.33.2 sends it, or the number alone as 0.48.1 does: its format
+ * is then the one the number fits (the EU's VAT first for an EU billing address).
+ */
+const taxIdInputSchema = z.union([
+  z.tuple([textSchema({ max: 64 }), taxIdFormatSchema]),
+  textSchema({ max: 64, min: 1 }),
+]);
+
+/** Customers are people; team customers (with members and seats) are not built yet. */
+export const CUSTOMER_TYPES = ['individual'] as const;
 
 export const customerSchema = z.object({
   id: z.uuid(),
@@ -109,6 +120,7 @@ export const customerSchema = z.object({
   organization_id: z.uuid(),
   deleted_at: z.iso.datetime({ offset: true }).nullable(),
   avatar_url: z.string(),
+  type: z.enum(CUSTOMER_TYPES),
 });
 
 const emailSchema = emailAddressSchema().transform((email) => email.toLowerCase());
@@ -118,23 +130,33 @@ const customerFields = {
   name: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
   billing_address: addressInputSchema.nullable().optional(),
   tax_id: taxIdInputSchema.nullable().optional(),
+  locale: offUntilBuilt(textSchema({ max: 10 }), [], 'A customer locale'),
 };
+
+const customerTypeInputSchema = offUntilBuilt(
+  z.enum(['individual', 'team']),
+  ['individual'],
+  'Team customers',
+);
 
 export const customerCreateSchema = z.strictObject({
   ...customerFields,
   email: emailSchema,
   external_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
   organization_id: z.uuid().nullable().optional(),
+  type: customerTypeInputSchema,
+  owner: offUntilBuilt(z.record(textSchema({ max: 64 }), z.unknown()), [], 'Team customers'),
 });
 
 export const customerUpdateSchema = z.strictObject({
   ...customerFields,
   email: emailSchema.nullable().optional(),
   external_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
+  type: customerTypeInputSchema,
 });
 
 /** By external id, the external id is the address: it cannot change there. */
-export const customerUpdateExternalSchema = customerUpdateSchema.omit({ external_id: true });
+export const customerUpdateExternalSchema = customerUpdateSchema.omit({ external_id: true, type: true });
 
 export const customerSortFields = ['created_at', '-created_at', 'email', '-email', 'name', '-name'] as const;
 

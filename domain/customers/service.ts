@@ -14,16 +14,32 @@ import {
   type CustomerRow,
   findLiveCustomerOfOrganization,
 } from './repository.js';
-import { validateTaxId } from './rules.js';
-import type { CustomerExportQuery, CustomerCreate, CustomerListQuery } from './schemas.js';
+import { taxIdFormatOf, validateTaxId } from './rules.js';
+import {
+  TAX_ID_FORMATS,
+  type CustomerExportQuery,
+  type CustomerCreate,
+  type CustomerListQuery,
+} from './schemas.js';
 import { CUSTOMER_EXPORT_COLUMNS, customerExportRow, customerView } from './views.js';
 
 // The customer's record: its lookups and lists. Its writes record the customer's state with them,
 // so they live in customer-state/service.ts.
 
-/** The tax id as stored: its number normalized for its format, or a field error. */
-export function checkedTaxId(taxId: CustomerCreate['tax_id']): Prisma.InputJsonValue | null | undefined {
+/**
+ * The tax id as stored: its number normalized for its format, or a field error. A number sent
+ * without its format (@polar-sh/sdk@0.48.1) takes the format it fits, given the billing country.
+ */
+export function checkedTaxId(
+  taxId: CustomerCreate['tax_id'],
+  country: string | null,
+): Prisma.InputJsonValue | null | undefined {
   if (!taxId) return taxId;
+  if (typeof taxId === 'string') {
+    const format = taxIdFormatOf(taxId, TAX_ID_FORMATS, country);
+    if (!format) throw new InvalidFieldError(['body', 'tax_id'], 'Not a valid tax number.');
+    return [validateTaxId(taxId, format)!, format];
+  }
   const [value, format] = taxId;
   const normalized = validateTaxId(value, format);
   if (!normalized) throw new InvalidFieldError(['body', 'tax_id'], `Not a valid ${format} number.`);

@@ -23,7 +23,14 @@ export function customerView(row: CustomerRow): Customer {
     organization_id: row.organizationId,
     deleted_at: row.deletedAt?.toISOString() ?? null,
     avatar_url: avatarUrlFor(row.email),
+    type: 'individual',
   });
+}
+
+/** The country of a stored billing address, if it has one. */
+export function countryOf(address: unknown): string | null {
+  const parsed = addressSchema.nullable().safeParse(address ?? null);
+  return parsed.success ? (parsed.data?.country ?? null) : null;
 }
 
 export const CUSTOMER_EXPORT_COLUMNS = [

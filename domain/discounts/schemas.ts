@@ -4,6 +4,7 @@ import {
   basisPointsSchema,
   minorUnitsSchema,
   nameSchema,
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -54,6 +55,8 @@ export const discountSchema = z.object({
   duration_in_months: z.number().int().optional(),
   amount: z.number().int().optional(),
   currency: z.string().optional(),
+  /** A fixed discount's amount per currency: its one currency's (@polar-sh/sdk@0.48.1). */
+  amounts: z.record(z.string(), z.number().int()).optional(),
   basis_points: z.number().int().optional(),
 });
 export type Discount = z.infer<typeof discountSchema>;
@@ -75,6 +78,13 @@ const discountFields = {
   metadata: metadataInputSchema.optional(),
 };
 
+/** @polar-sh/sdk@0.48.1: a fixed discount's amount per presentment currency. */
+const presentmentAmountsSchema = offUntilBuilt(
+  z.record(textSchema({ max: 3 }), z.number().int()),
+  [],
+  'Discount amounts per presentment currency',
+);
+
 export const discountCreateSchema = z
   .strictObject({
     ...discountFields,
@@ -85,6 +95,7 @@ export const discountCreateSchema = z
     currency: z.literal('usd').default('usd'),
     basis_points: basisPointsSchema().min(1).max(10_000).optional(),
     organization_id: z.uuid().nullable().optional(),
+    amounts: presentmentAmountsSchema,
   })
   .superRefine((discount, context) => {
     const issue = (path: string, message: string) =>
@@ -121,6 +132,7 @@ export const discountUpdateSchema = z.strictObject({
   amount: minorUnitsSchema().min(1).max(MAX_AMOUNT).nullable().optional(),
   currency: z.literal('usd').nullable().optional(),
   basis_points: basisPointsSchema().min(1).max(10_000).nullable().optional(),
+  amounts: presentmentAmountsSchema,
 });
 export type DiscountUpdate = z.infer<typeof discountUpdateSchema>;
 

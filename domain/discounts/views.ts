@@ -34,7 +34,11 @@ export function discountView(row: DiscountRow): Discount {
     duration: terms.duration,
     ...(terms.duration === 'repeating' ? { duration_in_months: terms.durationInMonths } : {}),
     ...(terms.type === 'fixed'
-      ? { amount: terms.amount, currency: terms.currency }
+      ? {
+          amount: terms.amount,
+          currency: terms.currency,
+          amounts: terms.currency === null ? undefined : { [terms.currency]: terms.amount },
+        }
       : { basis_points: terms.basisPoints }),
     products: row.products.map(({ product }) => ({
       metadata: readMetadata(product.metadata),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
+import { nameSchema, offUntilBuilt, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 
 // Polar's Meter as @polar-sh/sdk@0.33.2 reads it; spec §3 Meter, §4 filter enumerations.
 
@@ -63,6 +63,15 @@ const aggregationInputSchema = z.discriminatedUnion('func', [
 
 export type Aggregation = z.infer<typeof aggregationSchema>;
 
+export const METER_UNITS = ['scalar', 'token', 'custom'] as const;
+
+/** Fields of @polar-sh/sdk@0.48.1's meter create and update whose features are not built yet. */
+const meterNotYetFields = {
+  unit: offUntilBuilt(z.enum(METER_UNITS), ['scalar'], 'Meter display units'),
+  custom_label: offUntilBuilt(textSchema({ max: TEXT_MAX_LENGTH.name }), [], 'Meter display units'),
+  custom_multiplier: offUntilBuilt(z.number().int(), [], 'Meter display units'),
+};
+
 export const meterSchema = z.object({
   metadata: metadataSchema,
   created_at: z.iso.datetime({ offset: true }),
@@ -72,6 +81,8 @@ export const meterSchema = z.object({
   filter: filterSchema,
   aggregation: aggregationSchema,
   organization_id: z.uuid(),
+  /** How the dashboard labels the units: plain numbers until display units are built. */
+  unit: z.enum(METER_UNITS),
 });
 
 export type Meter = z.infer<typeof meterSchema>;
@@ -84,6 +95,7 @@ export const meterCreateSchema = z.strictObject({
   filter: filterInputSchema,
   aggregation: aggregationInputSchema,
   organization_id: z.uuid().nullable().optional(),
+  ...meterNotYetFields,
 });
 
 export const meterUpdateSchema = z.strictObject({
@@ -91,6 +103,8 @@ export const meterUpdateSchema = z.strictObject({
   name: meterName.nullable().optional(),
   filter: filterInputSchema.nullable().optional(),
   aggregation: aggregationInputSchema.nullable().optional(),
+  ...meterNotYetFields,
+  is_archived: offUntilBuilt(z.boolean(), [false], 'Archiving meters'),
 });
 
 export type MeterCreate = z.infer<typeof meterCreateSchema>;

@@ -11,6 +11,7 @@ export function meterView(row: MeterRow): Meter {
     name: row.name,
     filter: filterSchema.parse(row.filter),
     aggregation: aggregationSchema.parse(row.aggregation),
+    unit: 'scalar',
     organization_id: row.organizationId,
   });
 }

@@ -50,6 +50,10 @@ export const orderProductSchema = productSchema.pick({
   recurring_interval: true,
   is_recurring: true,
   is_archived: true,
+  recurring_interval_count: true,
+  trial_interval: true,
+  trial_interval_count: true,
+  visibility: true,
   organization_id: true,
 });
 
@@ -72,6 +76,20 @@ export const orderSchema = z.object({
   total_amount: z.number().int(),
   refunded_amount: z.number().int(),
   refunded_tax_amount: z.number().int(),
+  /** What can still be refunded, net and tax: 0 until the order is paid. */
+  refundable_amount: z.number().int(),
+  refundable_tax_amount: z.number().int(),
+  /** What the customer still owes: the total while the order waits for its payment. */
+  due_amount: z.number().int(),
+  /** Tollgate keeps no customer balance. */
+  applied_balance_amount: z.number().int(),
+  /** Payments go to the seller's own processor account: no platform fee. */
+  platform_fee_amount: z.number().int(),
+  platform_fee_currency: z.string().nullable(),
+  /** Assigned when the invoice is generated (`POST /v1/orders/{id}/invoice`). */
+  invoice_number: z.string().nullable(),
+  /** No separate receipt documents: the receipt is the email. */
+  receipt_number: z.string().nullable(),
   currency: z.string(),
   billing_reason: billingReasonSchema,
   billing_name: z.string().nullable(),
@@ -100,8 +118,8 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 export const orderUpdateSchema = z.strictObject({
-  billing_name: nameSchema(256).nullable(),
-  billing_address: addressInputSchema.nullable(),
+  billing_name: nameSchema(256).nullable().optional(),
+  billing_address: addressInputSchema.nullable().optional(),
 });
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
 

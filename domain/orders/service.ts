@@ -327,8 +327,10 @@ export async function applyOrderUpdate(db: Db, id: string, input: OrderUpdate): 
   const row = await db.$transaction(async (tx) => {
     await lockOrder(tx, id);
     const updated = await updateOrderRow(tx, id, {
+      // An absent field (@polar-sh/sdk@0.48.1 sends only what changes) stays as it is.
       billingName: input.billing_name,
-      billingAddress: input.billing_address ?? Prisma.DbNull,
+      billingAddress:
+        input.billing_address === undefined ? undefined : (input.billing_address ?? Prisma.DbNull),
     });
     await recordEvent(tx, {
       organizationId: updated.organizationId,

@@ -3,7 +3,7 @@ import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
 import { decimalAmount } from '../money/rules.js';
-import { subscriptionOwnFields } from '../products/views.js';
+import { productTermsView, subscriptionOwnFields } from '../products/views.js';
 import type { OrderExportRow, OrderRow } from './repository.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import { orderSchema, orderSubscriptionSchema, type Order, type OrderSubscription } from './schemas.js';
@@ -27,6 +27,14 @@ export function orderView(row: OrderRow): Order {
     total_amount: row.totalAmount,
     refunded_amount: row.refundedAmount,
     refunded_tax_amount: row.refundedTaxAmount,
+    refundable_amount: row.status === 'pending' ? 0 : row.netAmount - row.refundedAmount,
+    refundable_tax_amount: row.status === 'pending' ? 0 : row.taxAmount - row.refundedTaxAmount,
+    due_amount: row.status === 'pending' ? row.totalAmount : 0,
+    applied_balance_amount: 0,
+    platform_fee_amount: 0,
+    platform_fee_currency: null,
+    invoice_number: row.invoiceNumber,
+    receipt_number: null,
     currency: row.currency,
     billing_reason: row.billingReason,
     billing_name: row.billingName,
@@ -51,6 +59,7 @@ export function orderView(row: OrderRow): Order {
       recurring_interval: row.product.recurringInterval,
       is_recurring: row.product.recurringInterval !== null,
       is_archived: row.product.isArchived,
+      ...productTermsView(row.product.recurringInterval),
       organization_id: row.product.organizationId,
     },
     discount: discount ? { ...discount, products: undefined } : null,

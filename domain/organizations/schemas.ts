@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { TIME_ZONE_MAX_LENGTH } from '../dates/rules.js';
+import { DEFAULT_TAX_BEHAVIOR, TAX_BEHAVIORS } from '../tax/schemas.js';
 import {
   emailAddressSchema,
   nameSchema,
+  offUntilBuilt,
   TEXT_MAX_LENGTH,
   textSchema,
   withTextRule,
@@ -39,6 +41,48 @@ export const organizationSubscriptionSettingsSchema = z.object({
   allow_multiple_subscriptions: z.boolean(),
   allow_customer_updates: z.boolean(),
   proration_behavior: prorationBehaviorSchema,
+  benefit_revocation_grace_period: z.number().int(),
+  prevent_trial_abuse: z.boolean(),
+});
+
+/**
+ * Days a past-due subscription keeps its benefits: Tollgate revokes them only when dunning ends,
+ * after its default retries (2 + 5 + 7 + 7 days, `DEFAULT_DUNNING_RETRY_DAYS` in
+ * subscriptions/rules.ts), not at the first failed payment.
+ */
+export const BENEFIT_REVOCATION_GRACE_DAYS = 21;
+
+/** The emails Tollgate sends a customer (true) and those it has no occasion for yet (trials, reminders). */
+export const CUSTOMER_EMAIL_SETTINGS = {
+  order_confirmation: true,
+  subscription_cancellation: true,
+  subscription_confirmation: true,
+  subscription_cycled: true,
+  subscription_cycled_after_trial: false,
+  subscription_past_due: true,
+  subscription_renewal_reminder: false,
+  subscription_revoked: false,
+  subscription_trial_conversion_reminder: false,
+  subscription_uncanceled: false,
+  subscription_updated: false,
+} as const;
+
+/** Owners and admins get the "New order" email, a new subscription's first order included. */
+export const NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true } as const;
+
+export const organizationCustomerPortalSettingsSchema = z.object({
+  usage: z.object({ show: z.boolean() }),
+  subscription: z.object({ update_seats: z.boolean(), update_plan: z.boolean() }),
+  customer: z.object({ allow_email_change: z.boolean() }),
+});
+
+export const organizationCapabilitiesSchema = z.object({
+  checkout_payments: z.boolean(),
+  subscription_renewals: z.boolean(),
+  payouts: z.boolean(),
+  refunds: z.boolean(),
+  api_access: z.boolean(),
+  dashboard_access: z.boolean(),
 });
 
 export const organizationSchema = z.object({
@@ -63,6 +107,29 @@ export const organizationSchema = z.object({
   details_submitted_at: z.iso.datetime({ offset: true }).nullable(),
   feature_settings: organizationFeatureSettingsSchema.nullable(),
   subscription_settings: organizationSubscriptionSettingsSchema,
+  status: z.enum(['created', 'review', 'snoozed', 'denied', 'active', 'blocked', 'offboarding']),
+  proration_behavior: prorationBehaviorSchema,
+  allow_customer_updates: z.boolean(),
+  default_presentment_currency: z.string(),
+  default_tax_behavior: z.enum(TAX_BEHAVIORS),
+  notification_settings: z.object({ new_order: z.boolean(), new_subscription: z.boolean() }),
+  customer_email_settings: z.object({
+    order_confirmation: z.boolean(),
+    subscription_cancellation: z.boolean(),
+    subscription_confirmation: z.boolean(),
+    subscription_cycled: z.boolean(),
+    subscription_cycled_after_trial: z.boolean(),
+    subscription_past_due: z.boolean(),
+    subscription_renewal_reminder: z.boolean(),
+    subscription_revoked: z.boolean(),
+    subscription_trial_conversion_reminder: z.boolean(),
+    subscription_uncanceled: z.boolean(),
+    subscription_updated: z.boolean(),
+  }),
+  customer_portal_settings: organizationCustomerPortalSettingsSchema,
+  account_id: z.uuid().nullable(),
+  payout_account_id: z.uuid().nullable(),
+  capabilities: organizationCapabilitiesSchema,
 });
 
 export const organizationIdParamsSchema = z.object({
@@ -109,10 +176,79 @@ const profileFields = {
     .strictObject({
       issue_funding_enabled: z.boolean().optional(),
       usage_based_billing_enabled: z.boolean().optional(),
+      // Polar's feature flags (@polar-sh/sdk@0.48.1 sends them all when it sends any).
+      seat_based_pricing_enabled: offUntilBuilt(z.boolean(), [false], 'Seat-based pricing'),
+      wallets_enabled: offUntilBuilt(z.boolean(), [false], 'Wallets'),
+      member_model_enabled: offUntilBuilt(z.boolean(), [false], 'Team customers'),
+      checkout_localization_enabled: offUntilBuilt(z.boolean(), [false], 'Checkout localization'),
+      account_review_v2_enabled: offUntilBuilt(z.boolean(), [false], 'Account review'),
+      overview_metrics: offUntilBuilt(
+        z.array(textSchema({ max: 64 })).max(50),
+        [],
+        'Choosing overview metrics',
+      ),
+      reset_proration_behavior_enabled: offUntilBuilt(z.boolean(), [false], 'Resetting proration behavior'),
+      off_session_charges_enabled: offUntilBuilt(z.boolean(), [false], 'Off-session charges'),
+      billing_enabled: offUntilBuilt(z.boolean(), [false], "Polar's billing flag"),
+      slack_benefit_enabled: offUntilBuilt(z.boolean(), [false], 'The Slack benefit'),
     })
     .nullable()
     .optional(),
-  subscription_settings: organizationSubscriptionSettingsSchema.strict().nullable().optional(),
+  subscription_settings: z
+    .strictObject({
+      allow_multiple_subscriptions: z.boolean(),
+      allow_customer_updates: z.boolean(),
+      proration_behavior: prorationBehaviorSchema,
+      benefit_revocation_grace_period: offUntilBuilt(
+        z.number().int(),
+        [BENEFIT_REVOCATION_GRACE_DAYS],
+        'A benefit revocation grace period other than the dunning period',
+      ),
+      prevent_trial_abuse: offUntilBuilt(z.boolean(), [false], 'Trials'),
+    })
+    .nullable()
+    .optional(),
+  notification_settings: offUntilBuilt(
+    z.strictObject({ new_order: z.boolean(), new_subscription: z.boolean() }),
+    [NOTIFICATION_SETTINGS],
+    "Turning the organization's notifications off (each member chooses their own, notification-settings)",
+  ),
+  customer_email_settings: offUntilBuilt(
+    z.strictObject(
+      Object.fromEntries(Object.keys(CUSTOMER_EMAIL_SETTINGS).map((key) => [key, z.boolean()])) as Record<
+        keyof typeof CUSTOMER_EMAIL_SETTINGS,
+        z.ZodBoolean
+      >,
+    ),
+    [CUSTOMER_EMAIL_SETTINGS],
+    'Choosing which emails customers get',
+  ),
+  customer_portal_settings: z
+    .strictObject({
+      usage: offUntilBuilt(
+        z.strictObject({ show: z.boolean() }),
+        [{ show: true }],
+        'Hiding usage in the portal',
+      ),
+      subscription: z
+        .strictObject({
+          update_seats: offUntilBuilt(z.boolean(), [false], 'Seats'),
+          update_plan: z.boolean(),
+        })
+        .nullable()
+        .optional(),
+      customer: offUntilBuilt(
+        z.strictObject({ allow_email_change: z.boolean().optional() }),
+        [{ allow_email_change: true }, {}],
+        'Refusing email changes in the portal',
+      ),
+    })
+    .nullable()
+    .optional(),
+  country: offUntilBuilt(textSchema({ max: 2 }), [], "The organization's country"),
+  legal_entity: offUntilBuilt(z.record(textSchema({ max: 64 }), z.unknown()), [], 'Legal entities'),
+  default_presentment_currency: offUntilBuilt(textSchema({ max: 3 }), ['usd'], 'Presentment currencies'),
+  default_tax_behavior: offUntilBuilt(z.enum(TAX_BEHAVIORS), [DEFAULT_TAX_BEHAVIOR], 'Tax-inclusive pricing'),
 };
 
 export const organizationCreateSchema = z.strictObject({

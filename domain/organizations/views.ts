@@ -1,6 +1,14 @@
 import type { OrganizationRow } from './repository.js';
 import { addressSchema } from '../addresses/schemas.js';
-import { organizationSchema, socialLinkSchema, type Organization } from './schemas.js';
+import {
+  BENEFIT_REVOCATION_GRACE_DAYS,
+  CUSTOMER_EMAIL_SETTINGS,
+  NOTIFICATION_SETTINGS,
+  organizationSchema,
+  socialLinkSchema,
+  type Organization,
+} from './schemas.js';
+import { DEFAULT_TAX_BEHAVIOR } from '../tax/schemas.js';
 
 export function organizationView(row: OrganizationRow): Organization {
   return organizationSchema.parse({
@@ -24,6 +32,32 @@ export function organizationView(row: OrganizationRow): Organization {
       allow_multiple_subscriptions: row.allowMultipleSubscriptions,
       allow_customer_updates: row.allowCustomerUpdates,
       proration_behavior: row.prorationBehavior,
+      benefit_revocation_grace_period: BENEFIT_REVOCATION_GRACE_DAYS,
+      prevent_trial_abuse: false,
+    },
+    // Polar reviews organizations before they may sell; a Tollgate organization sells at once.
+    status: 'active',
+    proration_behavior: row.prorationBehavior,
+    allow_customer_updates: row.allowCustomerUpdates,
+    default_presentment_currency: 'usd',
+    default_tax_behavior: DEFAULT_TAX_BEHAVIOR,
+    notification_settings: NOTIFICATION_SETTINGS,
+    customer_email_settings: CUSTOMER_EMAIL_SETTINGS,
+    customer_portal_settings: {
+      usage: { show: true },
+      subscription: { update_seats: false, update_plan: row.allowCustomerUpdates },
+      customer: { allow_email_change: true },
+    },
+    // Payments go to the seller's own processor account: no Polar account, no payouts from us.
+    account_id: null,
+    payout_account_id: null,
+    capabilities: {
+      checkout_payments: true,
+      subscription_renewals: true,
+      payouts: false,
+      refunds: true,
+      api_access: true,
+      dashboard_access: true,
     },
   });
 }

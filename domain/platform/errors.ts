@@ -92,9 +92,15 @@ export function invalidInputFromZod(
     error.issues.flatMap(matchedVariantIssues).map((issue) => ({
       loc: [location, ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))],
       msg: issue.message,
-      type: issue.code,
+      type: issueType(issue),
     })),
   );
+}
+
+/** A refinement may name its own type (`params.type`), as a feature not available yet does. */
+function issueType(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'custom' && typeof issue.params?.type === 'string') return issue.params.type;
+  return issue.code;
 }
 
 /**
@@ -104,7 +110,12 @@ export function invalidInputFromZod(
  */
 function matchedVariantIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
-  const shaped = issue.errors.filter((variant) => !variant.some((each) => each.code === 'unrecognized_keys'));
+  const keyed = issue.errors.filter((variant) => !variant.some((each) => each.code === 'unrecognized_keys'));
+  // A variant of another type than the value (a string where a pair was sent) was not the one meant.
+  const typed = keyed.filter(
+    (variant) => !variant.some((each) => each.code === 'invalid_type' && each.path.length === 0),
+  );
+  const shaped = typed.length > 0 ? typed : keyed;
   if (shaped.length === 0) return [issue];
   // Several variants fit the keys: what every one of them finds wrong is wrong whichever was meant.
   const keyOf = (each: z.core.$ZodIssue) => `${each.code} ${each.path.map(String).join('.')}`;

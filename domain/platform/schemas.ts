@@ -175,3 +175,59 @@ export const minorUnitsSchema = () =>
 /** A percentage in basis points (1 = 0.01 %): a whole number. */
 export const basisPointsSchema = () =>
   z.number({ error: BASIS_POINTS_MESSAGE }).int({ error: BASIS_POINTS_MESSAGE });
+
+/** The `type` of a 422 issue refusing a value whose feature Tollgate does not build yet. */
+export const NOT_AVAILABLE_YET = 'feature_not_available';
+
+/**
+ * A field of Polar's current API (@polar-sh/sdk@0.48.1) whose feature Tollgate does not build yet.
+ * Its "off" values (and null, and its absence) are accepted, so the SDK's defaults go through; any
+ * other value is a 422 on that field saying that `feature` is not available yet.
+ */
+export function offUntilBuilt<T extends z.ZodType>(schema: T, off: readonly z.output<T>[], feature: string) {
+  const offValues = off.map(canonicalJson);
+  const accepted = [...off.map((each) => JSON.stringify(each)), 'null'].join(' or ');
+  return schema
+    .nullable()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === null || value === undefined || offValues.includes(canonicalJson(value))) return;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${feature} is not available yet.`,
+        params: { type: NOT_AVAILABLE_YET },
+      });
+    })
+    .meta({ description: `${feature} is not available yet: accepted only as ${accepted}.` });
+}
+
+/** JSON with every object's keys sorted, so that equal settings compare equal in any key order. */
+function canonicalJson(value: unknown): string {
+  const sorted = (each: unknown): unknown =>
+    Array.isArray(each)
+      ? each.map(sorted)
+      : each !== null && typeof each === 'object'
+        ? Object.fromEntries(
+            Object.entries(each)
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([key, inner]) => [key, sorted(inner)]),
+          )
+        : each;
+  return JSON.stringify(sorted(value));
+}
+
+/**
+ * A field of Polar's current API that only ever asks for a feature Tollgate does not build yet (a
+ * seat count, a moved billing period): any value is a 422 on that field saying so.
+ */
+export function refusedUntilBuilt<T extends z.ZodType>(schema: T, feature: string) {
+  return schema
+    .superRefine((_value, ctx) => {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${feature} is not available yet.`,
+        params: { type: NOT_AVAILABLE_YET },
+      });
+    })
+    .meta({ description: `${feature} is not available yet: any value is refused.` });
+}

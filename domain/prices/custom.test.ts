@@ -18,6 +18,8 @@ const view = {
   product_id: '00000000-0000-4000-8000-000000000002',
   type: 'one_time',
   recurring_interval: null,
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'custom',
   price_currency: 'usd',
   minimum_amount: 500,

@@ -18,6 +18,8 @@ const view = {
   product_id: '00000000-0000-4000-8000-000000000002',
   type: 'recurring',
   recurring_interval: 'month',
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'fixed',
   price_currency: 'usd',
   price_amount: 2000,

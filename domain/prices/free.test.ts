@@ -19,6 +19,8 @@ const view = {
   product_id: '00000000-0000-4000-8000-000000000002',
   type: 'recurring',
   recurring_interval: 'month',
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'free',
 } as const;
 

@@ -22,12 +22,14 @@ const view = {
   product_id: '00000000-0000-4000-8000-000000000002',
   type: 'recurring',
   recurring_interval: 'month',
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'metered_unit',
   price_currency: 'usd',
   unit_amount: '0.2',
   cap_amount: 5000,
   meter_id: meter.id,
-  meter,
+  meter: { ...meter, unit: 'scalar' },
 } as const;
 
 describe('a metered price', () => {

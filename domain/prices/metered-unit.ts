@@ -28,7 +28,7 @@ export const meteredUnitPrice = definePriceType({
       unit_amount: z.string(),
       cap_amount: z.number().int().nullable(),
       meter_id: z.uuid(),
-      meter: z.object({ id: z.uuid(), name: z.string() }),
+      meter: z.object({ id: z.uuid(), name: z.string(), unit: z.enum(['scalar', 'token', 'custom']) }),
     },
     create: {
       meter_id: z.uuid(),
@@ -42,7 +42,8 @@ export const meteredUnitPrice = definePriceType({
     unit_amount: normalizeUnitAmount(row.unitAmount?.toFixed() ?? '') ?? row.unitAmount?.toFixed(),
     cap_amount: row.capAmount,
     meter_id: row.meterId,
-    meter: row.meter,
+    // Meters show plain numbers until display units are built (domain/meters/schemas.ts).
+    meter: row.meter && { ...row.meter, unit: 'scalar' },
   }),
   columns: (price) => ({
     ...NO_COLUMNS,

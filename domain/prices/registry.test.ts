@@ -58,6 +58,8 @@ describe('the price-type registry', () => {
       product_id: '00000000-0000-4000-8000-000000000001',
       type: 'recurring',
       recurring_interval: 'month',
+      source: 'catalog',
+      tax_behavior: null,
     } as const;
     const prices: ProductPrice[] = [
       { ...common, id: '00000000-0000-4000-8000-000000000002', amount_type: 'free' },
@@ -69,7 +71,7 @@ describe('the price-type registry', () => {
         unit_amount: '0.2',
         cap_amount: null,
         meter_id: '00000000-0000-4000-8000-000000000004',
-        meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens' },
+        meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' },
       },
     ];
     expect(usagePricesOf(prices).map((price) => price.id)).toEqual(['00000000-0000-4000-8000-000000000003']);

@@ -6,7 +6,7 @@ import { customPrice } from './custom.js';
 import { fixedPrice } from './fixed.js';
 import { freePrice } from './free.js';
 import { meteredUnitPrice } from './metered-unit.js';
-import { priceCommonShape } from './schemas.js';
+import { priceCommonShape, priceCreateCommonShape } from './schemas.js';
 import type {
   AmountBounds,
   ChargeIssue,
@@ -38,7 +38,12 @@ const viewSchemaOf = <Type extends string, View extends Shape>(type: {
 const createSchemaOf = <Type extends string, Create extends Shape>(type: {
   amountType: Type;
   schemas: { create: Create };
-}) => z.strictObject({ amount_type: z.literal(type.amountType), ...type.schemas.create });
+}) =>
+  z.strictObject({
+    amount_type: z.literal(type.amountType),
+    ...type.schemas.create,
+    ...priceCreateCommonShape,
+  });
 
 // Each union lists the types in the order the API document has always had (it stays byte-identical).
 

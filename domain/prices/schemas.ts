@@ -1,7 +1,8 @@
 // The wire pieces every price type builds on: currencies and amounts as a product create or update
 // sends them, and the fields every price has when read. Pure.
 import { z } from 'zod';
-import { minorUnitsSchema } from '../platform/schemas.js';
+import { minorUnitsSchema, offUntilBuilt } from '../platform/schemas.js';
+import { TAX_BEHAVIORS } from '../tax/schemas.js';
 import { MAX_PRICE_AMOUNT, MIN_PRICE_AMOUNT, SUPPORTED_CURRENCIES } from './limits.js';
 
 const datetime = z.iso.datetime({ offset: true });
@@ -19,6 +20,15 @@ export const priceCommonShape = {
   product_id: z.uuid(),
   type: priceTypeSchema,
   recurring_interval: recurringIntervalSchema.nullable(),
+  /** `catalog`: one of the product's own prices; `ad_hoc` (made for one checkout) is not built yet. */
+  source: z.enum(['catalog', 'ad_hoc']),
+  /** Null: the organization's `default_tax_behavior`. */
+  tax_behavior: z.enum(TAX_BEHAVIORS).nullable(),
+};
+
+/** What every new price may send besides its type's own fields (@polar-sh/sdk@0.48.1). */
+export const priceCreateCommonShape = {
+  tax_behavior: offUntilBuilt(z.enum(TAX_BEHAVIORS), ['exclusive'], 'Tax-inclusive pricing'),
 };
 
 export const currencySchema = z

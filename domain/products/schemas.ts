@@ -7,7 +7,7 @@ import {
 } from '../custom-fields/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { nameSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
+import { nameSchema, offUntilBuilt, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 import { priceCreateSchema, productPriceSchema } from '../prices/registry.js';
 import { recurringIntervalSchema } from '../prices/schemas.js';
 
@@ -24,6 +24,21 @@ export {
 } from '../prices/registry.js';
 export { recurringIntervalSchema, type RecurringInterval } from '../prices/schemas.js';
 
+export const trialIntervalSchema = z.enum(['day', 'week', 'month', 'year']);
+export const productVisibilitySchema = z.enum(['draft', 'private', 'public']);
+
+/** Fields of @polar-sh/sdk@0.48.1's product create and update whose features are not built yet. */
+const productNotYetFields = {
+  recurring_interval_count: offUntilBuilt(
+    z.number().int(),
+    [1],
+    'A renewal every several months or years (recurring_interval_count other than 1)',
+  ),
+  trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
+  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
+  visibility: offUntilBuilt(productVisibilitySchema, ['public'], 'Draft and private products'),
+};
+
 export const productSchema = z.object({
   created_at: datetime,
   modified_at: datetime.nullable(),
@@ -33,6 +48,12 @@ export const productSchema = z.object({
   recurring_interval: recurringIntervalSchema.nullable(),
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
+  /** Periods per renewal: 1 for a recurring product (every month, every year), null for one-time. */
+  recurring_interval_count: z.number().int().nullable(),
+  trial_interval: trialIntervalSchema.nullable(),
+  trial_interval_count: z.number().int().nullable(),
+  /** Every product can be bought through its checkouts and links: drafts and private ones are not built. */
+  visibility: productVisibilitySchema,
   organization_id: z.uuid(),
   metadata: metadataSchema,
   /** The product's current prices; archived ones stay readable by id (`getProductPrice`). */
@@ -68,6 +89,7 @@ export const productCreateSchema = z.strictObject({
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).optional(),
   organization_id: z.uuid().nullable().optional(),
+  ...productNotYetFields,
 });
 
 export const productUpdateSchema = z.strictObject({
@@ -79,6 +101,7 @@ export const productUpdateSchema = z.strictObject({
   prices: z.array(productPriceUpdateSchema).nullable().optional(),
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).nullable().optional(),
+  ...productNotYetFields,
 });
 
 export const productBenefitsUpdateSchema = z.strictObject({ benefits: z.array(z.uuid()) });
@@ -141,9 +164,14 @@ export const orderSubscriptionSchema = z.object({
   amount: z.number().int(),
   currency: z.string(),
   recurring_interval: recurringIntervalSchema,
+  /** Periods per renewal; always 1 until several-period renewals are built. */
+  recurring_interval_count: z.number().int(),
   status: subscriptionStatusSchema,
   current_period_start: datetime,
-  current_period_end: datetime.nullable(),
+  /** The current period's end; an ended subscription's last period's. */
+  current_period_end: datetime,
+  trial_start: datetime.nullable(),
+  trial_end: datetime.nullable(),
   cancel_at_period_end: z.boolean(),
   canceled_at: datetime.nullable(),
   started_at: datetime.nullable(),

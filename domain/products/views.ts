@@ -16,9 +16,21 @@ export function priceView(row: PriceRow): ProductPrice {
     product_id: row.productId,
     type: row.type,
     recurring_interval: row.recurringInterval,
+    source: 'catalog',
+    tax_behavior: null,
     amount_type: row.amountType,
     ...priceType(row.amountType).view(row),
   });
+}
+
+/** A product's renewal, trial and visibility as every shape of it shows them (@polar-sh/sdk@0.48.1). */
+export function productTermsView(recurringInterval: string | null) {
+  return {
+    recurring_interval_count: recurringInterval === null ? null : 1,
+    trial_interval: null,
+    trial_interval_count: null,
+    visibility: 'public',
+  } as const;
 }
 
 export function productView(row: ProductRow, publicUrl: string): Product {
@@ -31,6 +43,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
     recurring_interval: row.recurringInterval,
     is_recurring: row.recurringInterval !== null,
     is_archived: row.isArchived,
+    ...productTermsView(row.recurringInterval),
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
     prices: row.prices.map(priceView),
@@ -59,10 +72,16 @@ export function subscriptionOwnFields(row: SubscriptionRecord) {
     amount: row.amount,
     currency: row.currency,
     recurring_interval: row.recurringInterval,
+    recurring_interval_count: 1,
     status: row.status,
     current_period_start: row.currentPeriodStart.toISOString(),
-    // An ended subscription has no next period.
-    current_period_end: row.endedAt ? null : row.currentPeriodEnd.toISOString(),
+    // An ended subscription shows the end of its last period: when it ended, if that was sooner.
+    current_period_end: (row.endedAt && row.endedAt < row.currentPeriodEnd
+      ? row.endedAt
+      : row.currentPeriodEnd
+    ).toISOString(),
+    trial_start: null,
+    trial_end: null,
     cancel_at_period_end: row.cancelAtPeriodEnd,
     canceled_at: iso(row.canceledAt),
     started_at: iso(row.startedAt),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Subscription$inboundSchema } from '@polar-sh/sdk/models/components/subscription.js';
 import { SubscriptionUpdate$outboundSchema } from '@polar-sh/sdk/models/components/subscriptionupdate.js';
+import { Subscription$inboundSchema as Subscription0481$inboundSchema } from 'polar-sdk-0481/models/components/subscription.js';
 import { z } from 'zod';
 import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { subscriptionListQuerySchema, subscriptionSchema, subscriptionUpdateSchema } from './schemas.js';
@@ -26,6 +27,8 @@ const fixedPrice = {
   product_id: ids.product,
   type: 'recurring',
   recurring_interval: 'month',
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'fixed',
   price_currency: 'usd',
   price_amount: 1900,
@@ -37,12 +40,14 @@ const meteredPrice = {
   product_id: ids.product,
   type: 'recurring',
   recurring_interval: 'month',
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'metered_unit',
   price_currency: 'usd',
   unit_amount: '0.5',
   cap_amount: null,
   meter_id: ids.meter,
-  meter: { id: ids.meter, name: 'API calls' },
+  meter: { id: ids.meter, name: 'API calls', unit: 'scalar' },
 };
 const meter = {
   ...stamps,
@@ -52,6 +57,7 @@ const meter = {
   filter: { conjunction: 'and', clauses: [{ property: 'name', operator: 'eq', value: 'api.call' }] },
   aggregation: { func: 'count' },
   organization_id: ids.organization,
+  unit: 'scalar',
 };
 
 /** A monthly plan with a fixed and a metered price, a repeating discount, cancelled at period end. */
@@ -61,9 +67,12 @@ const wire = {
   amount: 1520,
   currency: 'usd',
   recurring_interval: 'month',
+  recurring_interval_count: 1,
   status: 'active',
   current_period_start: at,
   current_period_end: '2026-02-28T10:00:00.000Z',
+  trial_start: null,
+  trial_end: null,
   cancel_at_period_end: true,
   canceled_at: '2026-02-10T08:00:00.000Z',
   started_at: at,
@@ -97,6 +106,7 @@ const wire = {
     organization_id: ids.organization,
     deleted_at: null,
     avatar_url: 'https://www.gravatar.com/avatar/0?d=404',
+    type: 'individual',
   },
   product: {
     ...stamps,
@@ -106,6 +116,10 @@ const wire = {
     recurring_interval: 'month',
     is_recurring: true,
     is_archived: false,
+    recurring_interval_count: 1,
+    trial_interval: null,
+    trial_interval_count: null,
+    visibility: 'public',
     organization_id: ids.organization,
     metadata: {},
     prices: [fixedPrice, meteredPrice],
@@ -141,6 +155,7 @@ const wire = {
       meter,
     },
   ],
+  pending_update: null,
   // Set to cancel: its current period only.
   price_schedule: [{ amount: 2000, periods: 1, starts_at: at, ends_at: '2026-02-28T10:00:00.000Z' }],
 };
@@ -163,6 +178,21 @@ describe('the Subscription wire shape', () => {
     });
   });
 
+  it('is what @polar-sh/sdk@0.48.1 reads too', () => {
+    const read = Subscription0481$inboundSchema.parse(subscriptionSchema.parse(wire));
+    expect(read).toMatchObject({
+      id: ids.subscription,
+      recurringIntervalCount: 1,
+      trialEnd: null,
+      pendingUpdate: null,
+      customer: expect.objectContaining({ type: 'individual' }),
+      prices: [
+        expect.objectContaining({ source: 'catalog' }),
+        expect.objectContaining({ source: 'catalog' }),
+      ],
+    });
+  });
+
   it('refuses what the SDK would refuse: an unknown status or cancellation reason', () => {
     expect(subscriptionSchema.safeParse({ ...wire, status: 'paused' }).success).toBe(false);
     expect(subscriptionSchema.safeParse({ ...wire, customer_cancellation_reason: 'bored' }).success).toBe(
@@ -180,6 +210,7 @@ describe('the Subscription and the order’s subscription', () => {
     discount: true,
     prices: true,
     meters: true,
+    pending_update: true,
     price_schedule: true,
   } as const;
 
@@ -192,9 +223,12 @@ describe('the Subscription and the order’s subscription', () => {
       'amount',
       'currency',
       'recurring_interval',
+      'recurring_interval_count',
       'status',
       'current_period_start',
       'current_period_end',
+      'trial_start',
+      'trial_end',
       'cancel_at_period_end',
       'canceled_at',
       'started_at',

@@ -8,8 +8,11 @@ import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { prorationBehaviorSchema } from '../organizations/schemas.js';
 import {
   listResourceSchema,
+  NOT_AVAILABLE_YET,
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
+  refusedUntilBuilt,
   sortingSchema,
   textSchema,
 } from '../platform/schemas.js';
@@ -63,6 +66,8 @@ export const subscriptionSchema = orderSubscriptionSchema.extend({
   discount: discountSchema.omit({ products: true }).nullable(),
   prices: z.array(productPriceSchema),
   meters: z.array(subscriptionMeterSchema),
+  /** A change scheduled for the next period: none, changes take effect at once. */
+  pending_update: z.null(),
   price_schedule: z.array(pricePhaseSchema).meta({
     description:
       'Tollgate extension: what the fixed prices cost per period from the current period on, after the discount as each renewal will apply it (a `once` or `repeating` discount ends), in phases of equal amount: `periods` periods from `starts_at` to `ends_at`. The last phase has `periods` and `ends_at` null: it goes on for as long as the plan renews. A plan set to cancel at the period end has its current period only; an ended plan, none. Usage of metered prices and tax come on top.',
@@ -107,14 +112,41 @@ const cancellationFields = {
   customer_cancellation_comment: textSchema({ max: 1000 }).nullable().optional(),
 };
 
+/** @polar-sh/sdk@0.48.1's behaviours; `next_period` and `reset` are not built yet. */
+const prorationBehaviorInputSchema = z
+  .enum([...prorationBehaviorSchema.options, 'next_period', 'reset'])
+  .superRefine((value, ctx) => {
+    if (value === 'next_period' || value === 'reset') {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The proration behaviors next_period and reset are not available yet.',
+        params: { type: NOT_AVAILABLE_YET },
+      });
+    }
+  })
+  .transform((value) => value as z.infer<typeof prorationBehaviorSchema>);
+
+const trialEndInputSchema = offUntilBuilt(textSchema({ max: 64 }), [], 'Trials');
+
 export const subscriptionUpdateSchema = z.union([
   z.strictObject({
     product_id: z.uuid(),
-    proration_behavior: prorationBehaviorSchema.nullable().optional(),
+    proration_behavior: prorationBehaviorInputSchema.nullable().optional(),
+    trial_end: trialEndInputSchema,
   }),
-  z.strictObject({ discount_id: z.uuid().nullable() }),
+  z.strictObject({ discount_id: z.uuid().nullable(), trial_end: trialEndInputSchema }),
   z.strictObject({ cancel_at_period_end: z.boolean(), ...cancellationFields }),
   z.strictObject({ revoke: z.literal(true), ...cancellationFields }),
+  // @polar-sh/sdk@0.48.1: nothing is ever pending (plan changes take effect at once), so clearing
+  // the pending update changes nothing.
+  z.strictObject({ pending_update: z.null() }),
+  z.strictObject({
+    seats: refusedUntilBuilt(z.number().int(), 'Seats'),
+    proration_behavior: prorationBehaviorInputSchema.nullable().optional(),
+  }),
+  z.strictObject({
+    current_billing_period_end: refusedUntilBuilt(textSchema({ max: 64 }), 'Moving the billing period'),
+  }),
 ]);
 export type SubscriptionUpdate = z.infer<typeof subscriptionUpdateSchema>;
 

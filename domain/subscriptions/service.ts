@@ -6,10 +6,10 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { metadataWhere } from '../metadata/rules.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import type { PageQuery } from '../platform/schemas.js';
+import { NOT_AVAILABLE_YET, type PageQuery } from '../platform/schemas.js';
 import { listPaymentAttemptsOfSubscription } from '../orders/repository.js';
 import { recordEvent } from '../webhook-outbox/repository.js';
-import { AppError } from '../platform/errors.js';
+import { AppError, InvalidInputError } from '../platform/errors.js';
 import type { PaymentMethodSummary, SavedPaymentMethod } from '../payments/processor.js';
 import {
   periodStart,
@@ -372,7 +372,12 @@ export async function updateSubscription(
   const current = await findSubscriptionFor(ctx.db, caller, id);
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
   if ('product_id' in body) return changeSubscriptionProduct(ctx, current, body);
-  return changeSubscriptionDiscount(ctx, current, body.discount_id);
+  if ('discount_id' in body) return changeSubscriptionDiscount(ctx, current, body.discount_id);
+  if ('pending_update' in body) return subscriptionView(current, ctx.publicUrl);
+  // Seats and a moved billing period are refused by the schema.
+  throw new InvalidInputError([
+    { loc: ['body'], msg: 'This change is not available yet.', type: NOT_AVAILABLE_YET },
+  ]);
 }
 
 /** DELETE /v1/subscriptions/{id}: revokes it now. */

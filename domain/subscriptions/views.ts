@@ -120,6 +120,7 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     discount: discount ? { ...discount, products: undefined } : null,
     prices: row.prices.map((price) => priceView(price.productPrice)),
     meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
+    pending_update: null,
     price_schedule: priceScheduleOf(row).map(pricePhaseView),
   });
 }

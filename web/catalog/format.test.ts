@@ -9,6 +9,8 @@ const common = {
   is_archived: false,
   product_id: '00000000-0000-4000-8000-000000000001',
   type: 'recurring' as const,
+  source: 'catalog' as const,
+  tax_behavior: null,
 };
 const fixed = (amount: number, currency: string, interval: 'month' | 'year' | null): ProductPrice => ({
   ...common,
@@ -27,7 +29,7 @@ const tokens: ProductPrice = {
   unit_amount: '0.2',
   cap_amount: 5000,
   meter_id: '00000000-0000-4000-8000-000000000004',
-  meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens' },
+  meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' },
 };
 const product = (name: string, interval: 'month' | 'year' | null, prices: ProductPrice[]) =>
   ({ name, recurring_interval: interval, prices }) satisfies Pick<

@@ -27,6 +27,8 @@ const fixedPrice: ProductPrice = {
   product_id: PRODUCT_ID,
   type: 'one_time',
   recurring_interval: null,
+  source: 'catalog',
+  tax_behavior: null,
   amount_type: 'fixed',
   price_currency: 'usd',
   price_amount: 2000,

@@ -13,7 +13,14 @@ const ids = {
   organization: '00000000-0000-4000-8000-000000000005',
   discount: '00000000-0000-4000-8000-000000000006',
 };
-const common = { ...stamps, is_archived: false, product_id: ids.product, type: 'recurring' as const };
+const common = {
+  ...stamps,
+  is_archived: false,
+  product_id: ids.product,
+  type: 'recurring' as const,
+  source: 'catalog' as const,
+  tax_behavior: null,
+};
 
 const fixed = (amount: number, interval: 'month' | 'year'): ProductPrice => ({
   ...common,
@@ -32,7 +39,7 @@ const tokens: ProductPrice = {
   unit_amount: '0.2',
   cap_amount: 5000,
   meter_id: ids.meter,
-  meter: { id: ids.meter, name: 'Tokens' },
+  meter: { id: ids.meter, name: 'Tokens', unit: 'scalar' },
 };
 
 type Discount = NonNullable<CheckoutPublic['discount']>;
@@ -70,6 +77,10 @@ function planCheckout(
       recurring_interval: interval,
       is_recurring: interval !== null,
       is_archived: false,
+      recurring_interval_count: interval === null ? null : 1,
+      trial_interval: null,
+      trial_interval_count: null,
+      visibility: 'public' as const,
       organization_id: ids.organization,
       prices: [price, ...(options.extraPrices ?? [])],
       benefits: [],

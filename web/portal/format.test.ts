@@ -123,6 +123,8 @@ describe('describeProductPrice', () => {
     product_id: '00000000-0000-4000-8000-000000000001',
     type: 'recurring' as const,
     recurring_interval: 'month' as const,
+    source: 'catalog' as const,
+    tax_behavior: null,
   };
   const plan = (prices: CustomerProduct['prices']): CustomerProduct => ({
     ...stamps,
@@ -132,6 +134,10 @@ describe('describeProductPrice', () => {
     recurring_interval: 'month',
     is_recurring: true,
     is_archived: false,
+    recurring_interval_count: 1,
+    trial_interval: null,
+    trial_interval_count: null,
+    visibility: 'public',
     organization_id: '00000000-0000-4000-8000-000000000005',
     prices,
     benefits: [],
@@ -152,7 +158,7 @@ describe('describeProductPrice', () => {
     unit_amount: '0.2',
     cap_amount: 5000,
     meter_id: '00000000-0000-4000-8000-000000000004',
-    meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens' },
+    meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' as const },
   };
 
   it('names each metered price with its unit price, cap and billing, not just “priced by usage”', () => {

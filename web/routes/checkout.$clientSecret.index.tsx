@@ -46,6 +46,12 @@ function CheckoutPage() {
     <CheckoutShell embed={embed}>
       <div className="checkout-layout">
         <section className="checkout-summary" aria-label="Order summary">
+          {/* The seller's page the buyer came from (return_url); an embed has its page around it. */}
+          {checkout.data.return_url && !embed ? (
+            <p>
+              <a href={checkout.data.return_url}>← Back to {checkout.data.organization.name}</a>
+            </p>
+          ) : null}
           <ProductSummary checkout={checkout.data} />
         </section>
         <section className="checkout-main" aria-label="Checkout">

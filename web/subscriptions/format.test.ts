@@ -98,12 +98,14 @@ describe('describeSubscriptionPrice', () => {
       product_id: '00000000-0000-4000-8000-000000000001',
       type: 'recurring',
       recurring_interval: 'month',
+      source: 'catalog',
+      tax_behavior: null,
       amount_type: 'metered_unit',
       price_currency: 'usd',
       unit_amount: '0.2',
       cap_amount: null,
       meter_id: '00000000-0000-4000-8000-000000000004',
-      meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens' },
+      meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' },
     } as const satisfies ProductPrice;
     const schedule = [{ amount: 1000, periods: null, starts_at: '2026-02-28T10:00:00Z', ends_at: null }];
     expect(describeSubscriptionPrice({ ...plan, prices: [metered], price_schedule: schedule })).toBe(
