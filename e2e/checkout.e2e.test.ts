@@ -269,6 +269,16 @@ describe('checkout in Chromium', () => {
     ]);
   });
 
+  it("links back to the seller's page the checkout names (return_url)", async () => {
+    const checkout = await createCheckout({ return_url: 'https://shop.example.test/pricing' });
+    const { context, page } = await buyerContext();
+    await page.goto(checkout.url);
+    const back = page.getByRole('link', { name: /^← Back to / });
+    await back.waitFor();
+    expect(await back.getAttribute('href')).toBe('https://shop.example.test/pricing');
+    await context.close();
+  });
+
   it('shows a buyer following a link to a retired product a page saying why, never raw JSON', async () => {
     const linkUrl = await seller.evaluate(async (organization) => {
       const post = async (path: string, body: unknown) => {
