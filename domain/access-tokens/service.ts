@@ -117,13 +117,8 @@ export async function listAccessTokensForCaller(
   return paginated(rows.map(accessTokenView), total, query);
 }
 
-/** A new comment or scope list; a request already authenticated with the old scopes finishes with them. */
-export async function updateAccessTokenForCaller(
-  db: Db,
-  caller: Caller,
-  id: string,
-  input: AccessTokenUpdate,
-) {
+/** A token the signed-in caller manages; another organization's is not found. */
+async function findManagedToken(db: Db, caller: Caller, id: string, doing: 'change' | 'revoke') {
   requireSessionUser(caller);
   const row = await findAccessTokenById(db, id);
   const access = row
@@ -131,7 +126,18 @@ export async function updateAccessTokenForCaller(
     : 'none';
   if (!row || access === 'none') throw new AppError('ResourceNotFound', 'Access token not found');
   if (access === 'read')
-    throw new AppError('NotPermitted', 'Only owners and admins can change access tokens.');
+    throw new AppError('NotPermitted', `Only owners and admins can ${doing} access tokens.`);
+  return row;
+}
+
+/** A new comment or scope list; a request already authenticated with the old scopes finishes with them. */
+export async function updateAccessTokenForCaller(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: AccessTokenUpdate,
+) {
+  await findManagedToken(db, caller, id, 'change');
   const updated = await updateAccessToken(db, id, {
     modifiedAt: new Date(),
     ...(input.comment ? { comment: input.comment } : {}),
@@ -142,13 +148,6 @@ export async function updateAccessTokenForCaller(
 
 /** Revokes a token at once: it is deleted, so the next request with it is a 401. */
 export async function deleteAccessTokenForCaller(db: Db, caller: Caller, id: string) {
-  requireSessionUser(caller);
-  const row = await findAccessTokenById(db, id);
-  const access = row
-    ? await organizationAccess(db, caller, row.organizationId, ORGANIZATION_MANAGERS)
-    : 'none';
-  if (!row || access === 'none') throw new AppError('ResourceNotFound', 'Access token not found');
-  if (access === 'read')
-    throw new AppError('NotPermitted', 'Only owners and admins can revoke access tokens.');
+  await findManagedToken(db, caller, id, 'revoke');
   await deleteAccessToken(db, id);
 }
