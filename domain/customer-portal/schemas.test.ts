@@ -443,6 +443,8 @@ const licenseKey = {
   organization_id: ids.organization,
   customer_id: ids.customer,
   customer,
+  member_id: null,
+  member: null,
   benefit_id: ids.benefit,
   key: 'ACME-2B1F4E7A-9C3D-4F6B-8E1A-5D7C9B3FE4D2',
   display_key: '****-E4D2',
