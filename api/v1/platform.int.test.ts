@@ -1,6 +1,6 @@
 import { createMailer } from '../../integrations/smtp/mailer.js';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Prisma } from '../../generated/prisma/client.js';
 import { describe, expect, it } from '@jest/globals';
@@ -36,15 +36,28 @@ const TOLLGATE_EXTENSIONS = new Set([
 
 function polarOperations(): Set<string> {
   const file = path.join(projectRoot, 'docs', 'spec', 'polar-v1-endpoints.txt');
-  return new Set(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        const [method = '', route = '', name = ''] = line.trim().split(/\s+/);
-        return `${method} ${route} ${name}`;
-      }),
-  );
+  const listed = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [method = '', route = '', name = ''] = line.trim().split(/\s+/);
+      return `${method} ${route} ${name}`;
+    });
+  return new Set([...listed, ...currentSdkOperations()]);
+}
+
+/**
+ * The operations of Polar's current SDK (@polar-sh/sdk 0.48.1), read from its functions: each
+ * names its path and method, and its file is the operation's function name.
+ */
+function currentSdkOperations(): string[] {
+  const folder = path.join(projectRoot, 'node_modules', 'polar-sdk-0481', 'src', 'funcs');
+  return readdirSync(folder).flatMap((file) => {
+    const source = readFileSync(path.join(folder, file), 'utf8');
+    const route = /pathToFunc\("([^"]+)"\)/.exec(source)?.[1];
+    const method = /method: "([A-Z]+)"/.exec(source)?.[1];
+    return route && method ? [`${method} ${route} ${file.replace(/\.ts$/, '')}`] : [];
+  });
 }
 
 /** `products:update_benefits` → `productsUpdateBenefits`, the SDK's function name in the endpoint list. */

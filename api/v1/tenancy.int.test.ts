@@ -34,6 +34,8 @@ import { insertEvents } from '../../domain/usage/repository.js';
 const ORGANIZATION_ID_REFUSED: ForeignRefusal = { status: 422, loc: ['body', 'organization_id'] };
 /** Webhook endpoints and access tokens answer as for an organization that does not exist. */
 const ORGANIZATION_NOT_FOUND: ForeignRefusal = { status: 404, error: 'ResourceNotFound' };
+// A license key check naming another organization finds no key, as for a key that does not exist.
+const KEY_NOT_FOUND: ForeignRefusal = { status: 404, error: 'ResourceNotFound' };
 
 const suffix = () => randomUUID().slice(0, 8);
 
@@ -402,6 +404,7 @@ const scenarios = [
         path: '/license-keys/validate',
         body: (key, organizationId) => ({ key: key.key, organization_id: organizationId }),
         allowedStatus: 200,
+        foreign: KEY_NOT_FOUND,
       },
       {
         operationId: 'license_keys:activate',
@@ -410,6 +413,7 @@ const scenarios = [
         body: (key, organizationId) => ({ key: key.key, organization_id: organizationId, label: 'desk' }),
         // The seeded benefit allows no activations: the owner is refused for that, not for access.
         allowedStatus: 403,
+        foreign: KEY_NOT_FOUND,
       },
       {
         operationId: 'license_keys:deactivate',
@@ -421,6 +425,7 @@ const scenarios = [
           activation_id: key.activationId,
         }),
         allowedStatus: 204,
+        foreign: KEY_NOT_FOUND,
       },
       { operationId: 'license_keys:get', method: 'get', path: '/license-keys/{id}' },
       {
