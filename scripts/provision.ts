@@ -1,9 +1,10 @@
 // Installs the pinned tools the stack and the tests need into .tools/ (idempotent, cached).
-// Usage: npm run provision [-- temporal stripe-mock gofakes3 test-server chromium schemathesis]   (default: all)
+// Usage: npm run provision [-- temporal stripe-mock gofakes3 test-server chromium schemathesis polar-python]   (default: all)
 import {
   MissingToolError,
   ensureChromium,
   ensureFakeS3,
+  ensurePolarPython,
   ensureSchemathesis,
   ensureStripeMock,
   ensureTemporalCli,
@@ -17,6 +18,7 @@ const provisioners = {
   gofakes3: ensureFakeS3,
   chromium: ensureChromium,
   schemathesis: ensureSchemathesis,
+  'polar-python': ensurePolarPython,
 } as const;
 
 type ToolName = keyof typeof provisioners;

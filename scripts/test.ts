@@ -28,6 +28,7 @@ import { migrateDeploy } from './lib/prisma-cli.js';
 import {
   MissingToolError,
   ensureChromium,
+  ensurePolarPython,
   ensureSchemathesis,
   ensureStripeMock,
   ensureTemporalCli,
@@ -134,6 +135,9 @@ async function startServices(projectsToRun: Project[]): Promise<NodeJS.ProcessEn
   }
   if (projectsToRun.includes('schemathesis')) {
     env[testEnvKeys.schemathesis] = await ensureSchemathesis(progress);
+  }
+  if (projectsToRun.includes('integration')) {
+    env[testEnvKeys.polarPython] = await ensurePolarPython(progress);
   }
   if (projectsToRun.includes('e2e')) await ensureChromium(progress);
 

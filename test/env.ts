@@ -9,6 +9,8 @@ export const testEnvKeys = {
   stripeMockUrl: 'TOLLGATE_TEST_STRIPE_MOCK_URL',
   /** The provisioned Schemathesis CLI (.venv-st). */
   schemathesis: 'TOLLGATE_TEST_SCHEMATHESIS',
+  /** The python of the provisioned Polar Python SDK (.venv-polar). */
+  polarPython: 'TOLLGATE_TEST_POLAR_PYTHON',
 } as const;
 
 export function requireTestEnv(key: keyof typeof testEnvKeys): string {

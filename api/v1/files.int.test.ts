@@ -115,7 +115,7 @@ describe('/v1/files', () => {
     });
 
     it('completes a downloadable, which has no public URL and is not served publicly', async () => {
-      const { polar } = await tenant();
+      const { polar, token } = await tenant();
       const bytes = Buffer.from('%PDF-1.7 an ebook');
       const { file } = await uploadFile(polar, bytes, {
         service: 'downloadable',
@@ -125,6 +125,11 @@ describe('/v1/files', () => {
       expect(file).toMatchObject({ service: 'downloadable', isUploaded: true, sizeReadable: '17.0 B' });
       expect(file).not.toHaveProperty('publicUrl');
       expect((await fetch(`${env.stack.baseUrl}/api/files/public/${file.id}`)).status).toBe(404);
+      // polar-sdk 1.x requires flagged_malicious_at on a downloadable (DownloadableFileRead).
+      const listed = (await (
+        await fetch(`${env.stack.baseUrl}/v1/files/`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { items: Record<string, unknown>[] };
+      expect(listed.items).toEqual([expect.objectContaining({ id: file.id, flagged_malicious_at: null })]);
     });
 
     it('refuses bytes that do not match the checksum given at creation, and keeps the file not uploaded', async () => {

@@ -112,7 +112,13 @@ export const productMediaFileSchema = z.object({
 });
 
 export const fileReadSchema = z.discriminatedUnion('service', [
-  z.object({ ...fileCommon, service: z.literal('downloadable'), created_at: datetime }),
+  z.object({
+    ...fileCommon,
+    service: z.literal('downloadable'),
+    created_at: datetime,
+    // Polar marks a download its scanner found malicious; Tollgate scans nothing, so it stays null.
+    flagged_malicious_at: datetime.nullable(),
+  }),
   productMediaFileSchema,
   z.object({
     ...fileCommon,

@@ -29,6 +29,7 @@ export function fileView(row: FileRow, publicUrl: string): FileRead {
     ...commonFields(row),
     service,
     created_at: row.createdAt.toISOString(),
+    ...(service === 'downloadable' ? { flagged_malicious_at: null } : {}),
     ...(PUBLIC_SERVICES.includes(service) ? { public_url: publicFileUrl(publicUrl, row.id) } : {}),
   });
 }

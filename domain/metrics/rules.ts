@@ -52,6 +52,18 @@ export const METRICS_MAX_RANGE_DAYS: Record<TimeInterval, number> = {
   year: 3650,
 };
 
+/**
+ * The shortest range that each interval charts well, in days: advice for a dashboard choosing an
+ * interval, never refused (Polar's values, and Polar does not refuse them either).
+ */
+export const METRICS_MIN_RANGE_DAYS: Record<TimeInterval, number> = {
+  hour: 0,
+  day: 0,
+  week: 14,
+  month: 60,
+  year: 366,
+};
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const INTERVAL_WORDS: Record<TimeInterval, string> = {
@@ -63,7 +75,10 @@ const INTERVAL_WORDS: Record<TimeInterval, string> = {
 };
 
 export function metricsLimits(): MetricsLimits {
-  const limit = (interval: TimeInterval) => ({ max_days: METRICS_MAX_RANGE_DAYS[interval] });
+  const limit = (interval: TimeInterval) => ({
+    min_days: METRICS_MIN_RANGE_DAYS[interval],
+    max_days: METRICS_MAX_RANGE_DAYS[interval],
+  });
   return {
     min_date: METRICS_MIN_DATE,
     max_date: METRICS_MAX_DATE,

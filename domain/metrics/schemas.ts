@@ -102,7 +102,7 @@ export const metricsResponseSchema = z.object({
 });
 export type MetricsResponse = z.infer<typeof metricsResponseSchema>;
 
-const intervalLimitSchema = z.object({ max_days: z.number().int() });
+const intervalLimitSchema = z.object({ min_days: z.number().int(), max_days: z.number().int() });
 
 export const metricsLimitsSchema = z.object({
   min_date: z.iso.date(),

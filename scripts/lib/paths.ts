@@ -11,6 +11,8 @@ export const toolVersions = {
   gofakes3: 'v1.2.0',
   /** From PyPI; its dependencies are pinned in scripts/schemathesis/requirements.txt. */
   schemathesis: '4.32.5',
+  /** Polar's Python SDK (`polar-sdk`), pinned with its dependencies in scripts/polar-python/requirements.txt. */
+  polarPython: '1.0.2',
 } as const;
 
 export const toolsDir = path.join(projectRoot, '.tools');
@@ -27,6 +29,9 @@ export const toolPaths = {
   schemathesisVenv: path.join(projectRoot, '.venv-st'),
   schemathesis: path.join(projectRoot, '.venv-st', 'bin', 'schemathesis'),
   schemathesisRequirements: path.join(projectRoot, 'scripts', 'schemathesis', 'requirements.txt'),
+  polarPythonVenv: path.join(projectRoot, '.venv-polar'),
+  polarPython: path.join(projectRoot, '.venv-polar', 'bin', 'python'),
+  polarPythonRequirements: path.join(projectRoot, 'scripts', 'polar-python', 'requirements.txt'),
 };
 
 export function resolveDataDir(dataDir: string): string {

@@ -220,29 +220,36 @@ export async function ensureChromium(progress: Progress): Promise<string> {
   return toolPaths.chromium;
 }
 
-const MIN_PYTHON = [3, 10] as const;
+/** A Python package from PyPI in a virtual environment of the checkout's own, every package pinned. */
+type PythonTool = {
+  /** As the requirements pin it (`schemathesis`, `polar-sdk`). */
+  package: string;
+  version: string;
+  venv: string;
+  requirements: string;
+  /** What the caller runs, inside the environment: its presence says the install finished. */
+  entry: string;
+  minPython: readonly [number, number];
+};
 
 /**
- * Schemathesis from PyPI in the checkout's own virtual environment (.venv-st), with every package
- * pinned (scripts/schemathesis/requirements.txt). Built once and rebuilt only when the pins change,
- * so `npm test` downloads nothing. Needs Python 3.10+ with its venv module.
+ * Builds `tool.venv` from `tool.requirements` once, and again only when the pins change (their
+ * hash is stamped inside the environment), so `npm test` downloads nothing. Needs `python3` of at
+ * least `tool.minPython` with its venv module.
  */
-export async function ensureSchemathesis(progress: Progress): Promise<string> {
-  const venv = toolPaths.schemathesisVenv;
-  const requirements = readFileSync(toolPaths.schemathesisRequirements, 'utf8');
-  if (!requirements.split('\n').includes(`schemathesis==${toolVersions.schemathesis}`)) {
+async function ensurePythonTool(tool: PythonTool, progress: Progress): Promise<string> {
+  const requirements = readFileSync(tool.requirements, 'utf8');
+  const requirementsName = path.relative(projectRoot, tool.requirements);
+  const venvName = path.relative(projectRoot, tool.venv);
+  if (!requirements.split('\n').includes(`${tool.package}==${tool.version}`)) {
     throw new MissingToolError(
-      `scripts/schemathesis/requirements.txt does not pin schemathesis==${toolVersions.schemathesis} (scripts/lib/paths.ts)`,
+      `${requirementsName} does not pin ${tool.package}==${tool.version} (scripts/lib/paths.ts)`,
     );
   }
-  const version = `${toolVersions.schemathesis} ${createHash('sha256').update(requirements).digest('hex').slice(0, 12)}`;
-  const stampPath = path.join(venv, 'tollgate.version');
-  if (
-    existsSync(toolPaths.schemathesis) &&
-    existsSync(stampPath) &&
-    readFileSync(stampPath, 'utf8').trim() === version
-  ) {
-    return toolPaths.schemathesis;
+  const version = `${tool.version} ${createHash('sha256').update(requirements).digest('hex').slice(0, 12)}`;
+  const stampPath = path.join(tool.venv, 'tollgate.version');
+  if (existsSync(tool.entry) && existsSync(stampPath) && readFileSync(stampPath, 'utf8').trim() === version) {
+    return tool.entry;
   }
   const python = which('python3');
   const found = python
@@ -251,23 +258,57 @@ export async function ensureSchemathesis(progress: Progress): Promise<string> {
       }).stdout.trim()
     : '';
   const [major = 0, minor = 0] = found.split('.').map(Number);
-  if (!python || major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
+  const [minMajor, minMinor] = tool.minPython;
+  if (!python || major < minMajor || (major === minMajor && minor < minMinor)) {
     throw new MissingToolError(
-      `Python ${MIN_PYTHON.join('.')}+ not found${found ? ` (found ${found})` : ''}: install it with its venv module (e.g. apt-get install python3 python3-venv) for Schemathesis`,
+      `Python ${minMajor}.${minMinor}+ not found${found ? ` (found ${found})` : ''}: install it with its venv module (e.g. apt-get install python3 python3-venv) for ${tool.package} ${tool.version}`,
     );
   }
-  progress(`Schemathesis ${toolVersions.schemathesis}: installing from PyPI into .venv-st (first run only)…`);
+  progress(`${tool.package} ${tool.version}: installing from PyPI into ${venvName} (first run only)…`);
   // A half-built environment from an interrupted run is never reused: start from nothing.
-  rmSync(venv, { recursive: true, force: true });
-  mkdirSync(venv, { recursive: true });
-  await run(python, ['-m', 'venv', venv], 'create', {}, venv);
+  rmSync(tool.venv, { recursive: true, force: true });
+  mkdirSync(tool.venv, { recursive: true });
+  await run(python, ['-m', 'venv', tool.venv], 'create', {}, tool.venv);
   await run(
-    path.join(venv, 'bin', 'pip'),
-    ['install', '--disable-pip-version-check', '--no-input', '-r', toolPaths.schemathesisRequirements],
+    path.join(tool.venv, 'bin', 'pip'),
+    ['install', '--disable-pip-version-check', '--no-input', '-r', tool.requirements],
     'install',
     {},
-    venv,
+    tool.venv,
   );
   writeFileSync(stampPath, `${version}\n`);
-  return toolPaths.schemathesis;
+  return tool.entry;
+}
+
+/** Schemathesis (scripts/schemathesis/requirements.txt) in .venv-st; resolves to its CLI. */
+export function ensureSchemathesis(progress: Progress): Promise<string> {
+  return ensurePythonTool(
+    {
+      package: 'schemathesis',
+      version: toolVersions.schemathesis,
+      venv: toolPaths.schemathesisVenv,
+      requirements: toolPaths.schemathesisRequirements,
+      entry: toolPaths.schemathesis,
+      minPython: [3, 10],
+    },
+    progress,
+  );
+}
+
+/**
+ * Polar's Python SDK (scripts/polar-python/requirements.txt) in .venv-polar, the oracle of
+ * api/v1/python-sdk.int.test.ts; resolves to the environment's python. polar-sdk 1.x needs 3.11.
+ */
+export function ensurePolarPython(progress: Progress): Promise<string> {
+  return ensurePythonTool(
+    {
+      package: 'polar-sdk',
+      version: toolVersions.polarPython,
+      venv: toolPaths.polarPythonVenv,
+      requirements: toolPaths.polarPythonRequirements,
+      entry: toolPaths.polarPython,
+      minPython: [3, 11],
+    },
+    progress,
+  );
 }
