@@ -214,211 +214,6 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       (event) => event.type,
     );
 
-  // The 3-D Secure tests run first: under load, a worker shut down while a local activity starts
-  // panics inside Temporal's core (local_activities.rs:997, "receive half not dropped"), and
-  // a later worker of the same process stalled these tests past their timeout.
-
-  function routedProcessor() {
-    let route: ProcessorEventSink = createRecordingSink();
-    const sandbox = createSandboxProcessor({
-      db: database.db,
-      sink: { deliver: (event) => route.deliver(event) },
-    });
-    return {
-      sandbox,
-      sink: { deliver: (event: ProcessorEvent) => route.deliver(event) },
-      routeTo(taskQueue: string) {
-        route = processorEventRouter({
-          checkouts: { signalPayment: async () => undefined },
-          refunds: { signalOutcome: async () => undefined },
-          subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue),
-        });
-      },
-    };
-  }
-
-  const buyer = (subscription: { customerId: string; organizationId: string }) => ({
-    kind: 'customer_session' as const,
-    customerId: subscription.customerId,
-    organizationId: subscription.organizationId,
-    tokenHash: 'test',
-  });
-
-  const offSessionCharges = (subscriptionId: string) =>
-    database.db.sandboxPayment.count({
-      where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:` }, offSession: true },
-    });
-
-  const emailsAbout = (subscriptionId: string) =>
-    database.db.emailMessage.findMany({
-      where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:order:` } },
-      orderBy: { createdAt: 'asc' },
-    });
-
-  it('a renewal the bank wants the buyer to confirm waits for them: later tries only remind; their confirmation pays it', async () => {
-    const { subscription } = await subscribe('pm_card_authenticationRequired');
-    const routed = routedProcessor();
-    await withWorker(
-      async (taskQueue) => {
-        routed.routeTo(taskQueue);
-        await start(taskQueue, subscription.id);
-        await sleepPastPeriodEnd(subscription.id, 1);
-        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 1 });
-        const [order] = await ordersOf(subscription.id);
-        const handle = handleOf(subscription.id);
-        expect(await handle.query<string>('waitingFor')).toMatch(
-          new RegExp(
-            `^the customer to confirm the payment of order ${order!.id} with their bank, until try 2 reminds them without charging the card at \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$`,
-          ),
-        );
-        const details = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-        expect(details.currentDetails).toMatch(
-          /^\*\*Waiting\*\* for the customer to confirm the payment of order .+ with their bank, until try 2 reminds them/,
-        );
-        expect(details.currentDetails).toContain('the email links them to it in the portal');
-
-        // Try 2 (+2 days) counts, and reminds the buyer, without charging the card.
-        await env.sleep(2 * DAY_MS);
-        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
-        expect(await offSessionCharges(subscription.id)).toBe(1);
-        const tries = await database.db.orderPaymentAttempt.findMany({
-          where: { orderId: order!.id },
-          orderBy: { attempt: 'asc' },
-        });
-        expect(tries.map((each) => [each.attempt, each.declineCode, each.paymentId !== null])).toEqual([
-          [1, 'authentication_required', true],
-          [2, 'authentication_required', false],
-        ]);
-        expect(tries.every((each) => each.paymentMethodId === 'pm_card_authenticationRequired')).toBe(true);
-
-        // "Retry now" would only be declined again.
-        await expect(
-          retryCustomerSubscriptionPayment(
-            {
-              db: database.db,
-              publicUrl: 'http://tollgate.test',
-              tax: noTax,
-              workflows: temporalSubscriptionWorkflows(env.client, taskQueue),
-            },
-            buyer(subscription),
-            subscription.id,
-          ),
-        ).rejects.toMatchObject({ errorName: 'Conflict' });
-
-        // The buyer fails the bank's page once: nothing changes but the payment's status.
-        // The payment's one step, called as `customer-payment:<id>` would: waiting for a
-        // workflow's answer here would let the server skip to the schedule's next try meanwhile.
-        const ctx = {
-          db: database.db,
-          workflows: {
-            payAsCustomer: (input: CustomerPaymentInput) =>
-              payOrderAsCustomer({ db: database.db, processor: routed.sandbox }, input),
-          },
-        };
-        const body = {
-          confirmation_token_id: 'pm_card_authenticationRequired',
-          payment_processor: 'stripe' as const,
-        };
-        const first = await confirmCustomerOrderPayment(ctx, buyer(subscription), order!.id, body);
-        expect(first).toMatchObject({ status: 'requires_action', error: null });
-        await authenticateSandboxPayment(
-          { db: database.db, sink: routed.sink },
-          {
-            paymentId: paymentIdOf(first.client_secret!),
-            clientSecret: first.client_secret!,
-            outcome: 'fail',
-          },
-        );
-        // (The portal's payment-status compares it with the tries by date, which a time-skipping
-        // server's workflows see days ahead of the API's clock: see the API's tests for it.)
-        const [failedPayment] = await eventually(
-          () => database.db.orderCustomerPayment.findMany({ where: { orderId: order!.id } }),
-          (payments) => payments[0]?.status === 'failed',
-        );
-        expect(failedPayment).toMatchObject({
-          declineCode: 'payment_intent_authentication_failure',
-          message:
-            'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
-        });
-        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
-
-        const second = await confirmCustomerOrderPayment(ctx, buyer(subscription), order!.id, body);
-        expect(second.status).toBe('requires_action');
-        await authenticateSandboxPayment(
-          { db: database.db, sink: routed.sink },
-          {
-            paymentId: paymentIdOf(second.client_secret!),
-            clientSecret: second.client_secret!,
-            outcome: 'complete',
-          },
-        );
-        await eventually(
-          () => rowOf(subscription.id),
-          (row) => row.status === 'active',
-        );
-        expect(await customerOrderPaymentStatus(database.db, buyer(subscription), order!.id)).toEqual({
-          status: 'succeeded',
-          error: null,
-        });
-        // The receipt is the settlement's last step: the run is not ended while it is under way.
-        const receipt = await eventually(
-          () =>
-            database.db.emailMessage.findUnique({ where: { idempotencyKey: `order:${order!.id}:receipt` } }),
-          (email) => email !== null,
-        );
-        expect(receipt!.subject).toBe('Receipt for Pro plan');
-        // Back to waiting for the period's end before the worker stops: a local activity cut off
-        // mid-way panics the worker's core and leaves the time-skipping server's clock locked,
-        // which hung the next test.
-        await eventually(
-          () => handle.query<string>('waitingFor'),
-          (waitingFor) => waitingFor.startsWith('the end of period'),
-        );
-      },
-      undefined,
-      routed.sandbox,
-    );
-    expect(await rowOf(subscription.id)).toMatchObject({
-      status: 'active',
-      failedAttempts: 0,
-      nextAttemptAt: null,
-    });
-    const [order] = await ordersOf(subscription.id);
-    expect(order).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^pi_sbx_/) });
-    const paidTry = await database.db.orderPaymentAttempt.findUniqueOrThrow({
-      where: { orderId_attempt: { orderId: order!.id, attempt: 3 } },
-    });
-    expect(paidTry).toMatchObject({ status: 'succeeded', paymentId: order!.paymentId });
-    expect(await offSessionCharges(subscription.id)).toBe(1);
-    const types = await eventTypes(subscription.organizationId);
-    expect(types.filter((type) => type === 'subscription.active')).toHaveLength(2);
-    expect(types.filter((type) => type === 'order.paid')).toHaveLength(1);
-    const emails = await emailsAbout(subscription.id);
-    expect(emails.map((email) => email.subject)).toEqual([
-      'Confirm your payment for Pro plan',
-      'Confirm your payment for Pro plan',
-    ]);
-    expect(emails[0]!.text).toContain('Your bank asks you to confirm the payment of $15.00 for Pro plan');
-    expect(emails[0]!.text).toMatch(/\/portal\/[a-z0-9-]+\/orders\?customer_session_token=tollgate_cst_/);
-    expect(emails[1]!.text).toContain('still waits for you to confirm it with your bank');
-  });
-
-  it('a buyer who never confirms: the card is charged once, reminded at each try, and the plan ends unpaid after the last', async () => {
-    const { subscription } = await subscribe('pm_card_authenticationRequired');
-    await withWorker(async (taskQueue) => {
-      await start(taskQueue, subscription.id);
-      await sleepPastPeriodEnd(subscription.id, 22);
-      expect(await handleOf(subscription.id).result()).toBe('ended');
-    });
-    expect(await rowOf(subscription.id)).toMatchObject({ status: 'unpaid', failedAttempts: 5 });
-    expect(await offSessionCharges(subscription.id)).toBe(1);
-    const emails = await emailsAbout(subscription.id);
-    expect(emails.map((email) => email.subject)).toEqual([
-      ...Array(4).fill('Confirm your payment for Pro plan'),
-      'Your Pro plan subscription ended: payment not confirmed',
-    ]);
-  });
-
   it('renews every month on the anchor day, charging the saved card once per renewal', async () => {
     const { subscription, at } = await subscribe('pm_card_visa');
     await withWorker(async (taskQueue) => {
@@ -772,6 +567,207 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     expect(description.historyLength).toBeLessThan(40);
   }, 180_000);
   /** Customers' payments of the test's subscriptions reach their workflows, as in production. */
+  function routedProcessor() {
+    let route: ProcessorEventSink = createRecordingSink();
+    const sandbox = createSandboxProcessor({
+      db: database.db,
+      sink: { deliver: (event) => route.deliver(event) },
+    });
+    return {
+      sandbox,
+      sink: { deliver: (event: ProcessorEvent) => route.deliver(event) },
+      routeTo(taskQueue: string) {
+        route = processorEventRouter({
+          checkouts: { signalPayment: async () => undefined },
+          refunds: { signalOutcome: async () => undefined },
+          subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue),
+        });
+      },
+    };
+  }
+
+  const buyer = (subscription: { customerId: string; organizationId: string }) => ({
+    kind: 'customer_session' as const,
+    customerId: subscription.customerId,
+    organizationId: subscription.organizationId,
+    tokenHash: 'test',
+  });
+
+  const offSessionCharges = (subscriptionId: string) =>
+    database.db.sandboxPayment.count({
+      where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:` }, offSession: true },
+    });
+
+  const emailsAbout = (subscriptionId: string) =>
+    database.db.emailMessage.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:order:` } },
+      orderBy: { createdAt: 'asc' },
+    });
+
+  it('a renewal the bank wants the buyer to confirm waits for them: later tries only remind; their confirmation pays it', async () => {
+    const { subscription } = await subscribe('pm_card_authenticationRequired');
+    const routed = routedProcessor();
+    await withWorker(
+      async (taskQueue) => {
+        routed.routeTo(taskQueue);
+        await start(taskQueue, subscription.id);
+        await sleepPastPeriodEnd(subscription.id, 1);
+        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 1 });
+        const [order] = await ordersOf(subscription.id);
+        const handle = handleOf(subscription.id);
+        expect(await handle.query<string>('waitingFor')).toMatch(
+          new RegExp(
+            `^the customer to confirm the payment of order ${order!.id} with their bank, until try 2 reminds them without charging the card at \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$`,
+          ),
+        );
+        const details = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+        expect(details.currentDetails).toMatch(
+          /^\*\*Waiting\*\* for the customer to confirm the payment of order .+ with their bank, until try 2 reminds them/,
+        );
+        expect(details.currentDetails).toContain('the email links them to it in the portal');
+
+        // Try 2 (+2 days) counts, and reminds the buyer, without charging the card.
+        await env.sleep(2 * DAY_MS);
+        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
+        expect(await offSessionCharges(subscription.id)).toBe(1);
+        const tries = await database.db.orderPaymentAttempt.findMany({
+          where: { orderId: order!.id },
+          orderBy: { attempt: 'asc' },
+        });
+        expect(tries.map((each) => [each.attempt, each.declineCode, each.paymentId !== null])).toEqual([
+          [1, 'authentication_required', true],
+          [2, 'authentication_required', false],
+        ]);
+        expect(tries.every((each) => each.paymentMethodId === 'pm_card_authenticationRequired')).toBe(true);
+
+        // "Retry now" would only be declined again.
+        await expect(
+          retryCustomerSubscriptionPayment(
+            {
+              db: database.db,
+              publicUrl: 'http://tollgate.test',
+              tax: noTax,
+              workflows: temporalSubscriptionWorkflows(env.client, taskQueue),
+            },
+            buyer(subscription),
+            subscription.id,
+          ),
+        ).rejects.toMatchObject({ errorName: 'Conflict' });
+
+        // The buyer fails the bank's page once: nothing changes but the payment's status.
+        // The payment's one step, called as `customer-payment:<id>` would: waiting for a
+        // workflow's answer here would let the server skip to the schedule's next try meanwhile.
+        const ctx = {
+          db: database.db,
+          workflows: {
+            payAsCustomer: (input: CustomerPaymentInput) =>
+              payOrderAsCustomer({ db: database.db, processor: routed.sandbox }, input),
+          },
+        };
+        const body = {
+          confirmation_token_id: 'pm_card_authenticationRequired',
+          payment_processor: 'stripe' as const,
+        };
+        const first = await confirmCustomerOrderPayment(ctx, buyer(subscription), order!.id, body);
+        expect(first).toMatchObject({ status: 'requires_action', error: null });
+        await authenticateSandboxPayment(
+          { db: database.db, sink: routed.sink },
+          {
+            paymentId: paymentIdOf(first.client_secret!),
+            clientSecret: first.client_secret!,
+            outcome: 'fail',
+          },
+        );
+        // (The portal's payment-status compares it with the tries by date, which a time-skipping
+        // server's workflows see days ahead of the API's clock: see the API's tests for it.)
+        const [failedPayment] = await eventually(
+          () => database.db.orderCustomerPayment.findMany({ where: { orderId: order!.id } }),
+          (payments) => payments[0]?.status === 'failed',
+        );
+        expect(failedPayment).toMatchObject({
+          declineCode: 'payment_intent_authentication_failure',
+          message:
+            'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+        });
+        expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
+
+        const second = await confirmCustomerOrderPayment(ctx, buyer(subscription), order!.id, body);
+        expect(second.status).toBe('requires_action');
+        await authenticateSandboxPayment(
+          { db: database.db, sink: routed.sink },
+          {
+            paymentId: paymentIdOf(second.client_secret!),
+            clientSecret: second.client_secret!,
+            outcome: 'complete',
+          },
+        );
+        await eventually(
+          () => rowOf(subscription.id),
+          (row) => row.status === 'active',
+        );
+        expect(await customerOrderPaymentStatus(database.db, buyer(subscription), order!.id)).toEqual({
+          status: 'succeeded',
+          error: null,
+        });
+        // The receipt is the settlement's last step: the run is not ended while it is under way.
+        const receipt = await eventually(
+          () =>
+            database.db.emailMessage.findUnique({ where: { idempotencyKey: `order:${order!.id}:receipt` } }),
+          (email) => email !== null,
+        );
+        expect(receipt!.subject).toBe('Receipt for Pro plan');
+        // Back to waiting for the period's end before the worker stops: a local activity cut off
+        // mid-way panics the worker's core and leaves the time-skipping server's clock locked,
+        // which hung the next test.
+        await eventually(
+          () => handle.query<string>('waitingFor'),
+          (waitingFor) => waitingFor.startsWith('the end of period'),
+        );
+      },
+      undefined,
+      routed.sandbox,
+    );
+    expect(await rowOf(subscription.id)).toMatchObject({
+      status: 'active',
+      failedAttempts: 0,
+      nextAttemptAt: null,
+    });
+    const [order] = await ordersOf(subscription.id);
+    expect(order).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^pi_sbx_/) });
+    const paidTry = await database.db.orderPaymentAttempt.findUniqueOrThrow({
+      where: { orderId_attempt: { orderId: order!.id, attempt: 3 } },
+    });
+    expect(paidTry).toMatchObject({ status: 'succeeded', paymentId: order!.paymentId });
+    expect(await offSessionCharges(subscription.id)).toBe(1);
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'subscription.active')).toHaveLength(2);
+    expect(types.filter((type) => type === 'order.paid')).toHaveLength(1);
+    const emails = await emailsAbout(subscription.id);
+    expect(emails.map((email) => email.subject)).toEqual([
+      'Confirm your payment for Pro plan',
+      'Confirm your payment for Pro plan',
+    ]);
+    expect(emails[0]!.text).toContain('Your bank asks you to confirm the payment of $15.00 for Pro plan');
+    expect(emails[0]!.text).toMatch(/\/portal\/[a-z0-9-]+\/orders\?customer_session_token=tollgate_cst_/);
+    expect(emails[1]!.text).toContain('still waits for you to confirm it with your bank');
+  });
+
+  it('a buyer who never confirms: the card is charged once, reminded at each try, and the plan ends unpaid after the last', async () => {
+    const { subscription } = await subscribe('pm_card_authenticationRequired');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 22);
+      expect(await handleOf(subscription.id).result()).toBe('ended');
+    });
+    expect(await rowOf(subscription.id)).toMatchObject({ status: 'unpaid', failedAttempts: 5 });
+    expect(await offSessionCharges(subscription.id)).toBe(1);
+    const emails = await emailsAbout(subscription.id);
+    expect(emails.map((email) => email.subject)).toEqual([
+      ...Array(4).fill('Confirm your payment for Pro plan'),
+      'Your Pro plan subscription ended: payment not confirmed',
+    ]);
+  });
+
   it('replays a history recorded before customers could confirm payments (3-D Secure renewal, tries, a new card)', async () => {
     const json = JSON.parse(
       readFileSync(
