@@ -33,6 +33,8 @@ import {
 } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
 import { createV1Router } from './v1/router.js';
+import { OAUTH2_SCOPES } from '../domain/oauth2/schemas.js';
+import { authorizationServerMetadata } from '../domain/oauth2/views.js';
 import { readApiVersion } from './http/api-version.js';
 import { isApiVersion } from '../domain/platform/api-versions.js';
 import { embedOriginOf } from '../domain/checkouts/client.js';
@@ -139,6 +141,11 @@ export function createApp(deps: AppDeps): Express {
     limit: deps.config.CHECKOUT_CLIENT_RATE_LIMIT_PER_MINUTE,
     key: perClientIp('checkout-client'),
     logger: deps.logger,
+  });
+  // RFC 8414 discovery of the OAuth server (docs/oauth2.md); no ID tokens, so no OpenID document.
+  app.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600');
+    res.json(authorizationServerMetadata(deps.config.publicUrl, OAUTH2_SCOPES));
   });
   // Every /v1 request is read in the version it names; an unknown one goes no further.
   app.use('/v1', readApiVersion);

@@ -1,8 +1,10 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Caller } from '../../domain/access/rules.js';
 import { authenticateAccessToken } from '../../domain/access-tokens/service.js';
 import { looksLikeAccessToken } from '../../domain/access-tokens/rules.js';
+import { looksLikeOAuthAccessToken } from '../../domain/oauth2/rules.js';
+import { authenticateOAuthAccessToken } from '../../domain/oauth2/service.js';
 import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
 import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
 import { authenticateCustomerSession } from '../../domain/customer-portal/sign-in.js';
@@ -33,9 +35,24 @@ async function assertTrustedOrigin(auth: Auth, origin: string | undefined): Prom
 }
 
 /**
- * Authenticates /v1 callers: an organization access token (`Authorization: Bearer …`), else the
- * dashboard's Better Auth session cookie (changes only from a trusted origin). A bad token is never
- * retried as a session.
+ * The signed-in user of the dashboard's session cookie, or null; a change made with it must come
+ * from a trusted origin.
+ */
+export async function sessionUserOf(auth: Auth, req: Request): Promise<Caller | null> {
+  const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+  if (!session) return null;
+  if (!SAFE_METHODS.has(req.method)) await assertTrustedOrigin(auth, req.get('origin'));
+  return { kind: 'user_session', userId: session.user.id, sessionId: session.session.id };
+}
+
+/** The token of `Authorization: Bearer …`, if the request carries one. */
+export const bearerTokenOf = (req: Request): string | undefined =>
+  BEARER.exec(req.get('authorization') ?? '')?.[1];
+
+/**
+ * Authenticates /v1 callers: an organization access token or an OAuth app's access token
+ * (`Authorization: Bearer …`), else the dashboard's Better Auth session cookie (changes only from a
+ * trusted origin). A bad token is never retried as a session.
  */
 export function authenticate(db: Db, auth: Auth, accessTokens?: AccessTokenCache): RequestHandler {
   return async (req, res, next) => {
@@ -43,18 +60,15 @@ export function authenticate(db: Db, auth: Auth, accessTokens?: AccessTokenCache
     let caller: Caller | null = null;
     if (header) {
       const token = BEARER.exec(header)?.[1];
-      caller = token ? await authenticateAccessToken(db, token, { cache: accessTokens }) : null;
+      if (token && looksLikeOAuthAccessToken(token)) caller = await authenticateOAuthAccessToken(db, token);
+      else caller = token ? await authenticateAccessToken(db, token, { cache: accessTokens }) : null;
       if (!caller) {
         throw new AppError('Unauthorized', 'The access token is invalid, expired or revoked.', {
           'WWW-Authenticate': 'Bearer',
         });
       }
     } else {
-      const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
-      if (session) {
-        if (!SAFE_METHODS.has(req.method)) await assertTrustedOrigin(auth, req.get('origin'));
-        caller = { kind: 'user_session', userId: session.user.id, sessionId: session.session.id };
-      }
+      caller = await sessionUserOf(auth, req);
     }
     if (!caller) throw new AppError('Unauthorized');
     res.locals.caller = caller;

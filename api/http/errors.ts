@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../../infra/db.js';
 import type { Logger } from '../../infra/logger.js';
 import { AppError, ERRORS, InvalidInputError } from '../../domain/platform/errors.js';
+import { OAuthError } from '../../domain/oauth2/rules.js';
 
 export const notFoundHandler: RequestHandler = () => {
   throw new AppError('ResourceNotFound');
@@ -37,6 +38,18 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
 
     if (error instanceof InvalidInputError) {
       res.status(422).json({ detail: error.issues });
+      return;
+    }
+    if (error instanceof OAuthError) {
+      // RFC 6749 §5.1: answers about credentials are never cached.
+      res
+        .set({ 'Cache-Control': 'no-store', ...error.headers })
+        .status(error.status)
+        .json({
+          error: error.error,
+          error_description: error.message,
+          ...(error.redirectTo ? { redirect_to: error.redirectTo } : {}),
+        });
       return;
     }
     if (error instanceof AppError) {

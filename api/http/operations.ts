@@ -4,13 +4,44 @@ import { z } from 'zod';
 import type { Caller } from '../../domain/access/rules.js';
 import { ACCESS_TOKEN_SCOPES } from '../../domain/access-tokens/schemas.js';
 import { schemaForVersion, type RequestedApiVersion } from '../../domain/platform/api-versions.js';
-import { AppError, ERRORS, type ErrorName } from '../../domain/platform/errors.js';
+import { AppError, ERRORS, InvalidInputError, type ErrorName } from '../../domain/platform/errors.js';
+import { OAuthError, isOAuthScopeResource } from '../../domain/oauth2/rules.js';
 import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
 import { apiVersionOf } from './api-version.js';
 import { callerOf, customerOf } from './authenticate.js';
 import { parseBody, parsePath, parseQuery } from './validation.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+const SECURITY_SCHEMES = {
+  access_token: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "Organization access token, or an OAuth app's access token (docs/oauth2.md)",
+  },
+  customer_session: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Customer session token (customerSessions.create), for the customer portal',
+  },
+  dashboard_session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'better-auth.session_token',
+    description: "The dashboard's signed-in session (Better Auth)",
+  },
+  oauth2_registration_token: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The registration access token an OAuth client got when it was registered (RFC 7592)',
+  },
+  oauth2_access_token: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "An OAuth app's access token (POST /v1/oauth2/token)",
+  },
+} as const;
+export type SecurityScheme = keyof typeof SECURITY_SCHEMES;
 
 /**
  * One payments-API operation: its wire contract (zod schemas) and where it lives. The same record
@@ -47,6 +78,17 @@ export type OperationSpec<
   extension?: string;
   /** Set by `addPublic`: operations anyone may call, such as the OpenAPI document itself. */
   public?: boolean;
+  /**
+   * For a public operation that checks a credential of its own (the OAuth server's): the security
+   * schemes of the document, any one of which it takes.
+   */
+  security?: readonly SecurityScheme[];
+  /** A body sent as a form (RFC 6749's endpoints) rather than JSON. */
+  requestMediaType?: 'application/x-www-form-urlencoded';
+  /** Invalid input is RFC 6749's `invalid_request` (400), not a validation list. */
+  oauthErrors?: boolean;
+  /** Statuses answered with an RFC 6749 error body `{ error, error_description }`. */
+  oauthStatuses?: readonly (400 | 401 | 403)[];
   /** Set by `addForCustomer`: the customer portal's operations, called with a customer session. */
   customer?: boolean;
 };
@@ -65,15 +107,45 @@ const KNOWN_SCOPES = new Set<string>(ACCESS_TOKEN_SCOPES);
 /**
  * A token created with scopes may only do what they name: `<resource>:read` for reads (or
  * `:write`, which implies it), `<resource>:write` for changes. A token without scopes acts fully
- * for its organization.
+ * for its organization. An OAuth app's token is always bounded by its scopes, and an operation
+ * whose resource Polar has no scope for is not for OAuth apps at all.
  */
-function assertScope(caller: Caller, resource: string, method: Method): void {
+export function assertScope(caller: Caller, resource: string, method: Method): void {
+  const oauth = caller.oauth;
+  if (oauth) {
+    if (!isOAuthScopeResource(resource)) {
+      throw new AppError('NotPermitted', 'This operation is not available to OAuth apps.');
+    }
+    const write = `${resource}:write`;
+    const allowed = method === 'get' ? [`${resource}:read`, write] : [write];
+    if (!allowed.some((scope) => oauth.scopes.includes(scope))) {
+      throw new AppError('NotPermitted', `The OAuth token lacks the ${allowed.at(-1)} scope.`);
+    }
+    return;
+  }
   if (caller.kind !== 'organization_access_token' || caller.scopes.length === 0) return;
   if (!KNOWN_SCOPES.has(`${resource}:read`)) return;
   const write = `${resource}:write`;
   const allowed = method === 'get' ? [`${resource}:read`, write] : [write];
   if (!allowed.some((scope) => caller.scopes.includes(scope))) {
     throw new AppError('NotPermitted', `The access token lacks the ${allowed.at(-1)} scope.`);
+  }
+}
+
+/** RFC 6749 §5.2: a request with a missing, repeated or malformed parameter is `invalid_request`. */
+function asOAuthRequest<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof InvalidInputError) {
+      const issue = error.issues[0];
+      const where = issue ? issue.loc.slice(1).join('.') : '';
+      throw new OAuthError('invalid_request', `${where ? `${where}: ` : ''}${issue?.msg ?? error.message}`);
+    }
+    if (error instanceof AppError && error.errorName === 'UnsupportedMediaType') {
+      throw new OAuthError('invalid_request', 'Send the parameters as application/x-www-form-urlencoded.');
+    }
+    throw error;
   }
 }
 
@@ -196,9 +268,12 @@ export class OperationRegistry {
     route.router[spec.method](route.path, async (req, res) => {
       // Who calls comes before what they sent, as for the organizations' operations (401 first).
       if (spec.customer) customerOf(res);
-      const params = spec.params ? parsePath(spec.params, req) : {};
-      const query = spec.query ? parseQuery(spec.query, req) : {};
-      const body = spec.body ? parseBody(spec.body, req) : undefined;
+      const parse = () => ({
+        params: spec.params ? parsePath(spec.params, req) : {},
+        query: spec.query ? parseQuery(spec.query, req) : {},
+        body: spec.body ? parseBody(spec.body, req) : undefined,
+      });
+      const { params, query, body } = spec.oauthErrors ? asOAuthRequest(parse) : parse();
       const result = await handler(
         {
           params: params as z.output<P>,
@@ -379,7 +454,19 @@ function errorNamesOf(spec: OperationSpec): ErrorName[] {
 
 /** Whether the operation may answer a validation error (422 `{ detail: [...] }`). */
 const validatesInput = (spec: OperationSpec) =>
-  Boolean(spec.params || spec.query || spec.body) || (!spec.public && spec.method === 'post');
+  !spec.oauthErrors &&
+  (Boolean(spec.params || spec.query || spec.body) || (!spec.public && spec.method === 'post'));
+
+/** RFC 6749 §5.2's error answer. */
+const oauthErrorBody = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: { type: 'string' },
+    error_description: { type: 'string' },
+    redirect_to: { type: 'string', description: 'Where the browser goes with the error, once the redirect URI is known good' },
+  },
+};
 
 /** The error answers of an operation, one per status; a status with two shapes documents both. */
 function errorResponses(spec: OperationSpec): Record<string, unknown> {
@@ -388,14 +475,18 @@ function errorResponses(spec: OperationSpec): Record<string, unknown> {
     byStatus.set(ERRORS[name].status, [...(byStatus.get(ERRORS[name].status) ?? []), name]);
   }
   if (validatesInput(spec) && !byStatus.has(422)) byStatus.set(422, []);
+  for (const status of spec.oauthStatuses ?? []) if (!byStatus.has(status)) byStatus.set(status, []);
   const responses: Record<string, unknown> = {};
   for (const [status, names] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const isOAuth = (spec.oauthStatuses as readonly number[] | undefined)?.includes(status) ?? false;
     const shapes = [
       ...(status === 422 && validatesInput(spec) ? [validationErrorBody] : []),
+      ...(isOAuth ? [oauthErrorBody] : []),
       ...(names.length > 0 ? [errorBody(names)] : []),
     ];
     const descriptions = [
       ...(status === 422 && validatesInput(spec) ? ['Validation Error'] : []),
+      ...(isOAuth ? ['An OAuth 2.0 error (RFC 6749 §5.2)'] : []),
       ...names.map((name) => `${name}: ${ERRORS[name].message}`),
     ];
     responses[status] = {
@@ -436,7 +527,7 @@ export function openApiDocument(
       summary: spec.summary,
       ...(spec.extension ? { 'x-tollgate': spec.extension } : {}),
       tags: [spec.tag],
-      ...(spec.public ? { security: [] } : {}),
+      ...(spec.public ? { security: (spec.security ?? []).map((scheme) => ({ [scheme]: [] })) } : {}),
       ...(spec.customer ? { security: [{ customer_session: [] }] } : {}),
       parameters: [
         ...parametersOf(spec.params, 'path', components),
@@ -447,7 +538,9 @@ export function openApiDocument(
             requestBody: {
               required: true,
               content: {
-                'application/json': { schema: jsonSchema(inVersion(spec.body), 'input', components) },
+                [spec.requestMediaType ?? 'application/json']: {
+                  schema: jsonSchema(inVersion(spec.body), 'input', components),
+                },
               },
             },
           }
@@ -474,14 +567,7 @@ export function openApiDocument(
     security: [{ access_token: [] }],
     components: {
       schemas: components.schemas,
-      securitySchemes: {
-        access_token: { type: 'http', scheme: 'bearer', description: 'Organization access token' },
-        customer_session: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'Customer session token (customerSessions.create), for the customer portal',
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
     paths,
   };

@@ -53,6 +53,7 @@ import { registerMeterOperations } from './meters.js';
 import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
+import { registerOAuth2Operations } from './oauth2.js';
 import { registerProductOperations } from './products.js';
 import { registerSearchOperations } from './search.js';
 import { registerSubscriptionOperations } from './subscriptions.js';
@@ -255,6 +256,16 @@ export function createV1Router(deps: V1Deps): {
     platforms: deps.accountPlatforms ?? NO_ACCOUNT_PLATFORMS,
     linkSecret: portal.linkSecret,
   });
+
+  // The OAuth server: each operation checks its own credential (client secret, registration token,
+  // session, OAuth token). Limited per address, so guessing secrets is slow.
+  router.use(
+    '/oauth2',
+    rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perClientIp('oauth2'), logger: deps.logger }),
+    express.urlencoded({ extended: false, limit: PUBLIC_BODY_LIMIT }),
+    express.json({ limit: PUBLIC_BODY_LIMIT }),
+  );
+  registerOAuth2Operations(registry, { db: deps.db, auth: deps.auth, publicUrl: deps.publicUrl });
 
   // Who calls is known before any body is read: an anonymous megabyte costs nothing to refuse.
   router.use(authenticate(deps.db, deps.auth, deps.accessTokens));

@@ -1,5 +1,11 @@
 // Who is calling /v1, and what the organization roles of spec §6 allow.
 
+/**
+ * Set when the caller is an OAuth app holding a token a user granted it (domain/oauth2): its scopes
+ * bound it even when they name no `/v1` resource, unlike an organization access token's.
+ */
+export type OAuthGrant = { tokenId: string; clientId: string; scopes: string[] };
+
 export type Caller =
   | {
       kind: 'organization_access_token';
@@ -7,8 +13,10 @@ export type Caller =
       organizationId: string;
       createdById: string | null;
       scopes: string[];
+      oauth?: OAuthGrant;
     }
-  | { kind: 'user_session'; userId: string; sessionId: string };
+  /** A signed-in user (Better Auth session), or an OAuth app acting as one (`sessionId` null). */
+  | { kind: 'user_session'; userId: string; sessionId: string | null; oauth?: OAuthGrant };
 
 export const ORGANIZATION_ROLES = ['owner', 'admin', 'member'] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];

@@ -47,6 +47,7 @@ export const DOMAIN_LAYERS = [
       'users',
       'invitations',
       'access-tokens',
+      'oauth2',
       'files',
       'custom-fields',
       'meters',
@@ -61,6 +62,7 @@ export const DOMAIN_LAYERS = [
     ],
     within: {
       webhooks: ['organizations'],
+      oauth2: ['organizations'],
       meters: ['customers'],
       'customer-accounts': ['customers'],
       'payment-methods': ['customers'],
