@@ -464,7 +464,10 @@ const oauthErrorBody = {
   properties: {
     error: { type: 'string' },
     error_description: { type: 'string' },
-    redirect_to: { type: 'string', description: 'Where the browser goes with the error, once the redirect URI is known good' },
+    redirect_to: {
+      type: 'string',
+      description: 'Where the browser goes with the error, once the redirect URI is known good',
+    },
   },
 };
 

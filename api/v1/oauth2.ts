@@ -98,7 +98,8 @@ export function registerOAuth2Operations(api: OperationRegistry, { db, auth, pub
       oauthStatuses: [401],
       errors: ['NotPermitted'],
     },
-    async ({ params, req }) => readClient(db, server, params.client_id, await registrationCredential(auth, req)),
+    async ({ params, req }) =>
+      readClient(db, server, params.client_id, await registrationCredential(auth, req)),
   );
   api.addPublic(
     {

@@ -99,7 +99,12 @@ function clientData(input: ClientConfiguration): ClientData {
 }
 
 /** RFC 7591 §3: registers an app for the signed-in user; its secrets are shown this once. */
-export async function registerClient(db: Db, server: OAuthServer, userId: string, input: ClientConfiguration) {
+export async function registerClient(
+  db: Db,
+  server: OAuthServer,
+  userId: string,
+  input: ClientConfiguration,
+) {
   const data = clientData(input);
   const isPublic = data.tokenEndpointAuthMethod === 'none';
   const clientSecret = isPublic ? null : newSecret(CLIENT_SECRET_PREFIX);
@@ -128,9 +133,14 @@ export type RegistrationCredential = { userId: string } | { registrationToken: s
  */
 async function managedClient(db: Db, clientId: string, credential: RegistrationCredential) {
   const refuse = () =>
-    new OAuthError('invalid_token', 'The registration access token or session does not manage this client.', 401, {
-      'WWW-Authenticate': 'Bearer error="invalid_token"',
-    });
+    new OAuthError(
+      'invalid_token',
+      'The registration access token or session does not manage this client.',
+      401,
+      {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      },
+    );
   if (!credential) throw refuse();
   const row = await findClientByClientId(db, clientId);
   if (!row) throw refuse();
@@ -142,7 +152,12 @@ async function managedClient(db: Db, clientId: string, credential: RegistrationC
   return row;
 }
 
-export async function readClient(db: Db, server: OAuthServer, clientId: string, credential: RegistrationCredential) {
+export async function readClient(
+  db: Db,
+  server: OAuthServer,
+  clientId: string,
+  credential: RegistrationCredential,
+) {
   const row = await managedClient(db, clientId, credential);
   return clientView(row, registrationUri(server, row.clientId));
 }
@@ -285,7 +300,9 @@ export async function getAuthorization(
   const base = {
     client: clientPublicView(request.client),
     scopes: request.scopes,
-    scope_display_names: Object.fromEntries(request.scopes.map((scope) => [scope, SCOPE_DISPLAY_NAMES[scope]!])),
+    scope_display_names: Object.fromEntries(
+      request.scopes.map((scope) => [scope, SCOPE_DISPLAY_NAMES[scope]!]),
+    ),
     organizations,
   };
   if (request.subType === 'organization') return { ...base, sub_type: 'organization', sub: null };
@@ -480,7 +497,8 @@ async function exchangeRefreshToken(db: Db, client: ClientRow, body: TokenReques
     return invalidGrant('The refresh token was already used; its authorization is revoked.');
   };
   if (token.refreshRevokedAt) throw await reused();
-  if (token.refreshExpiresAt && token.refreshExpiresAt <= now) throw invalidGrant('The refresh token has expired.');
+  if (token.refreshExpiresAt && token.refreshExpiresAt <= now)
+    throw invalidGrant('The refresh token has expired.');
   let scopes = token.scopes;
   if (body.scope !== undefined) {
     // §6: a refresh may narrow the scopes, never widen them.
@@ -550,7 +568,12 @@ async function findTokenOfClient(db: Db, client: ClientRow, body: TokenActionReq
  * RFC 7009: revoking a refresh token ends its whole authorization; an access token only itself.
  * An unknown token, or another client's, answers the same 200 and changes nothing (§2.2).
  */
-export async function revokeToken(db: Db, credentials: ClientCredentials, body: TokenActionRequest, now = new Date()) {
+export async function revokeToken(
+  db: Db,
+  credentials: ClientCredentials,
+  body: TokenActionRequest,
+  now = new Date(),
+) {
   const client = await authenticateClient(db, credentials);
   const found = await findTokenOfClient(db, client, body);
   if (found?.type === 'refresh_token') await revokeFamily(db, found.row.familyId, now);
@@ -560,7 +583,9 @@ export async function revokeToken(db: Db, credentials: ClientCredentials, body: 
 
 function isActive(found: { row: TokenRow; type: 'access_token' | 'refresh_token' }, now: Date) {
   if (found.type === 'access_token') return !found.row.accessRevokedAt && found.row.accessExpiresAt > now;
-  return !found.row.refreshRevokedAt && (found.row.refreshExpiresAt === null || found.row.refreshExpiresAt > now);
+  return (
+    !found.row.refreshRevokedAt && (found.row.refreshExpiresAt === null || found.row.refreshExpiresAt > now)
+  );
 }
 
 /** RFC 7662: what a token of the asking client is; anything else is only `active: false`. */
@@ -594,7 +619,11 @@ export async function introspectToken(
  * organization as an organization access token does; a user-subject token acts as the user, with
  * their role in each of their organizations. Both are bounded by the scopes granted.
  */
-export async function authenticateOAuthAccessToken(db: Db, token: string, now = new Date()): Promise<Caller | null> {
+export async function authenticateOAuthAccessToken(
+  db: Db,
+  token: string,
+  now = new Date(),
+): Promise<Caller | null> {
   if (!looksLikeOAuthAccessToken(token)) return null;
   const row = await findUsableAccessToken(db, hashSecret(token), now);
   if (!row) return null;

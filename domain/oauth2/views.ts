@@ -11,9 +11,7 @@ export function clientView(row: ClientRow, registrationClientUri: string) {
     registration_client_uri: registrationClientUri,
     redirect_uris: row.redirectUris,
     token_endpoint_auth_method: row.tokenEndpointAuthMethod as
-      | 'client_secret_basic'
-      | 'client_secret_post'
-      | 'none',
+      'client_secret_basic' | 'client_secret_post' | 'none',
     grant_types: row.grantTypes,
     response_types: row.responseTypes,
     scope: row.scopes.join(' '),
