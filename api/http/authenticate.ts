@@ -57,7 +57,7 @@ export const bearerTokenOf = (req: Request): string | undefined =>
 export function authenticate(db: Db, auth: Auth, accessTokens?: AccessTokenCache): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
-    let caller: Caller | null = null;
+    let caller: Caller | null;
     if (header) {
       const token = BEARER.exec(header)?.[1];
       if (token && looksLikeOAuthAccessToken(token)) caller = await authenticateOAuthAccessToken(db, token);

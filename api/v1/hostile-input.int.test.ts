@@ -20,7 +20,8 @@ type Operation = {
   operationId: string;
   security?: unknown[];
   parameters: { name: string; in: 'path' | 'query'; schema: Schema }[];
-  requestBody?: { content: { 'application/json': { schema: Schema } } };
+  /** JSON, or a form for the OAuth server's token endpoints (sent as JSON here, which they also read). */
+  requestBody?: { content: Record<string, { schema: Schema }> };
 };
 type Document = {
   paths: Record<string, Record<string, Operation>>;
@@ -136,13 +137,25 @@ const isPrefix = (shorter: Loc, longer: Loc) => shorter.every((part, index) => l
  * union that holds it (zod reports a union whose every variant failed at the union) — never only
  * at the body as a whole.
  */
+/** The OAuth server's operations answer RFC 6749's `invalid_request`, naming the parameter first. */
+const isOAuthRefusalOf = (answer: Answer, loc: Loc) => {
+  const body = answer.body as { error?: unknown; error_description?: unknown } | null;
+  return (
+    answer.status === 400 &&
+    body?.error === 'invalid_request' &&
+    typeof body.error_description === 'string' &&
+    body.error_description.startsWith(`${loc.slice(1).join('.')}:`)
+  );
+};
+
 const namesField = (answer: Answer, loc: Loc) =>
-  answer.status === 422 &&
-  Array.isArray((answer.body as { detail?: unknown } | null)?.detail) &&
-  (answer.body as { detail: { loc?: unknown }[] }).detail.some(({ loc: issueLoc }) => {
-    if (!Array.isArray(issueLoc) || issueLoc.length < 2) return false;
-    return isPrefix(issueLoc as Loc, loc) || isPrefix(loc, issueLoc as Loc);
-  });
+  isOAuthRefusalOf(answer, loc) ||
+  (answer.status === 422 &&
+    Array.isArray((answer.body as { detail?: unknown } | null)?.detail) &&
+    (answer.body as { detail: { loc?: unknown }[] }).detail.some(({ loc: issueLoc }) => {
+      if (!Array.isArray(issueLoc) || issueLoc.length < 2) return false;
+      return isPrefix(issueLoc as Loc, loc) || isPrefix(loc, issueLoc as Loc);
+    }));
 
 describe('hostile text in every operation of the OpenAPI document', () => {
   const env = useTestStack({ withWorker: false });
@@ -252,7 +265,7 @@ describe('hostile text in every operation of the OpenAPI document', () => {
     const failures: string[] = [];
     let tried = 0;
     for (const { method, path, operation } of operations) {
-      const schema = operation.requestBody?.content['application/json'].schema;
+      const schema = Object.values(operation.requestBody?.content ?? {})[0]?.schema;
       if (!schema) continue;
       for (const [kind, text] of Object.entries(HOSTILE_TEXT)) {
         for (const { loc, body } of placements(document, schema, text)) {

@@ -111,7 +111,7 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
             string,
             {
               parameters: { name: string; schema: Schema }[];
-              requestBody?: { content: { 'application/json': { schema: Schema } } };
+              requestBody?: { content: Record<string, { schema: Schema }> };
             }
           >
         >;
@@ -130,7 +130,7 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         for (const [method, operation] of Object.entries(operations)) {
           for (const parameter of operation.parameters)
             visit(parameter.schema, `${method} ${route} ${parameter.name}`);
-          visit(operation.requestBody?.content['application/json'].schema, `${method} ${route} body`);
+          visit(Object.values(operation.requestBody?.content ?? {})[0]?.schema, `${method} ${route} body`);
         }
       }
       expect(unbounded).toEqual([]);
