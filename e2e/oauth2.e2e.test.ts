@@ -11,7 +11,7 @@ describe('OAuth consent in Chromium', () => {
 
   it('allows an app for a chosen organization at 390 px; its token reads the products', async () => {
     const suffix = randomUUID().slice(0, 8);
-    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await env.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${env.baseUrl}/sign-up`);
     await page.getByLabel('Name', { exact: true }).fill('Ada App-User');
@@ -22,7 +22,9 @@ describe('OAuth consent in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Overview', exact: true }).waitFor();
     await page.getByLabel('Organization name', { exact: true }).fill(`Gadgets ${suffix}`);
     await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.getByRole('navigation', { name: 'Dashboard' }).waitFor({ state: 'attached' });
+    await page.getByRole('navigation', { name: 'Dashboard' }).waitFor();
+    // The consent page is for a phone as much as for a desk.
+    await page.setViewportSize({ width: 390, height: 844 });
 
     // The app's developer registers it with the same session (the page's cookies).
     const redirectUri = `${env.baseUrl}/app-callback`;
