@@ -1,6 +1,8 @@
 import { DEFAULT_TIME_ZONE, startOfDayIn } from '../dates/rules.js';
 import type { FieldIssue } from '../platform/errors.js';
+import { csvLine } from '../platform/rules.js';
 import type { TimeInterval } from '../usage/schemas.js';
+import { METRIC_SLUGS } from './schemas.js';
 import type {
   Metric,
   MetricPeriod,
@@ -511,4 +513,18 @@ export function metricsAnswer(families: MetricFamilies, currency: string): Metri
     Object.entries(METRIC_DEFINITIONS).map(([slug, definition]) => [slug, { slug, ...definition }]),
   ) as Record<MetricSlug, Metric>;
   return { periods, totals, metrics, currency };
+}
+
+/** The columns of an export: the metrics asked for (every one when none is named), in the answer's order. */
+export function exportedMetricSlugs(asked: MetricSlug | MetricSlug[] | undefined): MetricSlug[] {
+  if (asked === undefined) return [...METRIC_SLUGS];
+  const wanted = new Set([asked].flat());
+  return METRIC_SLUGS.filter((slug) => wanted.has(slug));
+}
+
+/** `GET /v1/metrics/export`: a header of `timestamp` and the slugs, then a line per period. */
+export function* metricsCsvLines(answer: MetricsResponse, slugs: readonly MetricSlug[]): Generator<string> {
+  yield csvLine(['timestamp', ...slugs]);
+  for (const period of answer.periods)
+    yield csvLine([period.timestamp, ...slugs.map((slug) => period[slug])]);
 }

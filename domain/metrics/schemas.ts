@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TIME_ZONE_MAX_LENGTH } from '../dates/rules.js';
-import { oneOrManyUuids, queryListSchema, textSchema } from '../platform/schemas.js';
+import { oneOrManyUuids, queryListSchema, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 import { timeIntervalSchema } from '../usage/schemas.js';
 
 // `GET /v1/metrics/` and `GET /v1/metrics/limits` as @polar-sh/sdk@0.33.2 and 0.48.1 read them
@@ -170,3 +170,40 @@ export const metricsLimitsSchema = z.object({
   }),
 });
 export type MetricsLimits = z.infer<typeof metricsLimitsSchema>;
+
+// Saved dashboards as @polar-sh/sdk@0.48.1 reads them (components/metricdashboardschema.ts,
+// metricdashboardcreate.ts, metricdashboardupdate.ts): a name and the metrics it pins.
+
+const dashboardNameSchema = textSchema({ min: 1, max: TEXT_MAX_LENGTH.name });
+/** In the order the dashboard shows them; a slug named twice is shown once. */
+const dashboardMetricsSchema = z
+  .array(z.enum(METRIC_SLUGS))
+  .max(METRIC_SLUGS.length)
+  .transform((slugs) => [...new Set(slugs)]);
+
+export const metricDashboardSchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  metrics: z.array(z.string()),
+  organization_id: z.uuid(),
+});
+export type MetricDashboard = z.infer<typeof metricDashboardSchema>;
+
+export const metricDashboardCreateSchema = z.strictObject({
+  name: dashboardNameSchema,
+  metrics: dashboardMetricsSchema.optional(),
+  organization_id: z.uuid().nullable().optional(),
+});
+export type MetricDashboardCreate = z.infer<typeof metricDashboardCreateSchema>;
+
+/** A field left out (or null) stays as it is. */
+export const metricDashboardUpdateSchema = z.strictObject({
+  name: dashboardNameSchema.nullable().optional(),
+  metrics: dashboardMetricsSchema.nullable().optional(),
+});
+export type MetricDashboardUpdate = z.infer<typeof metricDashboardUpdateSchema>;
+
+export const metricDashboardListQuerySchema = z.object({ organization_id: oneOrManyUuids.optional() });
+export type MetricDashboardListQuery = z.infer<typeof metricDashboardListQuerySchema>;
