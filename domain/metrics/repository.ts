@@ -282,7 +282,10 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
     sql,
     `WITH started AS (
        SELECT s.customer_id, s.started_at, s.ended_at,
-         greatest(least(s.canceled_at, s.ended_at), s.started_at) AS uncommitted_at,
+         -- least and greatest skip nulls: a plan neither canceled nor ended stays committed (null);
+         -- one canceled before it started stops being committed when it starts.
+         CASE WHEN coalesce(s.canceled_at, s.ended_at) IS NOT NULL
+           THEN greatest(least(s.canceled_at, s.ended_at), s.started_at) END AS uncommitted_at,
          CASE WHEN s.recurring_interval = 'year' THEN 0 ELSE s.amount END AS monthly,
          CASE WHEN s.recurring_interval = 'year' THEN s.amount ELSE 0 END AS yearly
        FROM subscriptions s

@@ -2,7 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import {
   averageOrderValue,
   checkoutConversion,
+  exportedMetricSlugs,
   metricsAnswer,
+  metricsCsvLines,
   metricsLimits,
   metricsRange,
   monthlyRecurringRevenue,
@@ -371,5 +373,18 @@ describe('metricsAnswer', () => {
     expect(() => metricsAnswer({ ...families, refunds: families.refunds.slice(1) }, 'usd')).toThrow(
       'metric families answered different periods',
     );
+  });
+});
+
+describe('metricsCsvLines', () => {
+  it('writes a header and a line per period, the columns in the order asked, each once', () => {
+    const answer = {
+      periods: [{ timestamp: '2025-01-01T00:00:00.000Z', revenue: 2000, costs: 12.5 }],
+    } as unknown as Parameters<typeof metricsCsvLines>[0];
+    expect([...metricsCsvLines(answer, exportedMetricSlugs(['revenue', 'costs', 'revenue']))]).toEqual([
+      'timestamp,revenue,costs\r\n',
+      '2025-01-01T00:00:00.000Z,2000,12.5\r\n',
+    ]);
+    expect(exportedMetricSlugs(undefined)).toEqual([...METRIC_SLUGS]);
   });
 });
