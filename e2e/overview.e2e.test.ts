@@ -269,7 +269,7 @@ describe('the Overview in Chromium', () => {
     const memberContext = await env.browser.newContext({
       locale: 'en-US',
       timezoneId: 'UTC',
-      viewport: { width: 390, height: 844 },
+      viewport: { width: 1366, height: 900 },
       extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.62' },
     });
     recordPolicyViolations(memberContext, policyViolations);
@@ -283,6 +283,8 @@ describe('the Overview in Chromium', () => {
     await addMember(db, organization.id, milo.id, 'member');
     await member.reload();
     await member.getByLabel('Active organization').selectOption(organization.id);
+    // At a phone's width from here (the organization switcher sits behind the menu there).
+    await member.setViewportSize({ width: 390, height: 844 });
     await member.getByTestId('dashboard-picker').selectOption({ label: 'Recurring' });
     await member.getByTestId('overview-dashboard').waitFor();
     expect(
