@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { METRIC_DEFINITIONS } from '../../domain/metrics/rules';
 import {
   METRIC_SLUGS,
@@ -60,6 +60,8 @@ export function SaveDashboardForm(props: {
   const [metrics, setMetrics] = useState<MetricSlug[]>([]);
   const [errors, setErrors] = useState<{ name?: string; form?: string | null }>({});
   const [busy, setBusy] = useState(false);
+  // Closed once saved, so that the new dashboard's cards are what the page shows next.
+  const details = useRef<HTMLDetailsElement>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -77,6 +79,7 @@ export function SaveDashboardForm(props: {
       setName('');
       setMetrics([]);
       setErrors({});
+      if (details.current) details.current.open = false;
       props.onSaved(saved);
     } catch (failure) {
       const found = formErrors(failure, ['name']);
@@ -90,7 +93,7 @@ export function SaveDashboardForm(props: {
     setMetrics((current) => (isOn ? [...current, slug] : current.filter((each) => each !== slug)));
 
   return (
-    <details className="overview-save">
+    <details className="overview-save" ref={details}>
       <summary>Save a dashboard</summary>
       <form
         onSubmit={(event) => void onSubmit(event)}
