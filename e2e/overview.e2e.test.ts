@@ -9,6 +9,7 @@ import {
   seedRefund,
   seedSubscription,
 } from '../test/metrics-seed.js';
+import { addMember } from '../test/factories.js';
 import { hasNoHorizontalOverflow } from './portal-support.js';
 import { poll, recordPolicyViolations, screenshotPath, signUpSeller, useBrowserStack } from './support.js';
 
@@ -234,5 +235,75 @@ describe('the Overview in Chromium', () => {
       (await figure('orders')) === '5' && (await figure('revenue')) === '$190.00' ? true : undefined,
     );
     expect(await card('orders').getByTestId('trend-chart').getAttribute('aria-label')).toContain('12 bars');
+  });
+
+  it('pins a saved dashboard of chosen metrics, which members may pin but not save or delete', async () => {
+    await card('orders').waitFor();
+    await seller.setViewportSize({ width: 390, height: 844 });
+    const form = seller.getByRole('form', { name: 'Save a dashboard' });
+    await seller.getByText('Save a dashboard', { exact: true }).click();
+    await form.getByLabel('Name').fill('Recurring');
+    await form.getByLabel('Annual Recurring Revenue', { exact: true }).check();
+    await form.getByLabel('Revenue', { exact: true }).check();
+    await form.getByRole('button', { name: 'Save dashboard' }).click();
+    // Saved and pinned: its metrics in the order ticked, named as the metrics name them.
+    await seller.getByTestId('overview-dashboard').waitFor();
+    expect(await seller.getByTestId('overview-dashboard').textContent()).toBe('Recurring');
+    const cards = seller.locator('.overview-card h3');
+    await poll("the dashboard's cards", async () =>
+      (await cards.allTextContents()).join('|') === 'Annual Recurring Revenue|Revenue' ? true : undefined,
+    );
+    // MRR $23.33 (a monthly $15 and a yearly $100) a year over.
+    expect(await figure('annual_recurring_revenue')).toBe('$279.96');
+    expect(await card('annual_recurring_revenue').getByTestId('trend-chart').count()).toBe(1);
+    expect(await hasNoHorizontalOverflow(seller)).toBe(true);
+    await seller.screenshot({ path: screenshotPath('overview-dashboard-390'), fullPage: true });
+
+    // The pin stays with this browser: the Overview without `?dashboard=` shows it again.
+    await seller.goto(`${env.baseUrl}/dashboard`);
+    await seller.getByTestId('overview-dashboard').waitFor();
+    expect(await seller.getByTestId('dashboard-picker').inputValue()).not.toBe('');
+
+    const { db } = env.database;
+    const organization = await db.organization.findFirstOrThrow({ where: { name: `Overview ${suffix}` } });
+    const memberContext = await env.browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      viewport: { width: 1366, height: 900 },
+      extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.62' },
+    });
+    recordPolicyViolations(memberContext, policyViolations);
+    const member = await memberContext.newPage();
+    await signUpSeller(member, env.baseUrl, {
+      firstName: 'Milo',
+      suffix,
+      organizationName: `Milo ${suffix}`,
+    });
+    const milo = await db.user.findFirstOrThrow({ where: { username: `milo_${suffix}` } });
+    await addMember(db, organization.id, milo.id, 'member');
+    await member.reload();
+    await member.getByLabel('Active organization').selectOption(organization.id);
+    // At a phone's width from here (the organization switcher sits behind the menu there).
+    await member.setViewportSize({ width: 390, height: 844 });
+    await member.getByTestId('dashboard-picker').selectOption({ label: 'Recurring' });
+    await member.getByTestId('overview-dashboard').waitFor();
+    expect(
+      await member
+        .getByTestId('overview-annual_recurring_revenue')
+        .getByTestId('overview-figure')
+        .textContent(),
+    ).toBe('$279.96');
+    // Roles loaded once the organization is active; the form and the delete button stay away.
+    await member.waitForLoadState('networkidle');
+    expect(await member.getByText('Save a dashboard', { exact: true }).count()).toBe(0);
+    expect(await member.getByRole('button', { name: 'Delete dashboard' }).count()).toBe(0);
+
+    // The seller deletes it: back to the standard cards.
+    seller.once('dialog', (dialog) => void dialog.accept());
+    await seller.getByRole('button', { name: 'Delete dashboard' }).click();
+    await card('orders').waitFor();
+    expect(await seller.getByTestId('overview-dashboard').count()).toBe(0);
+    expect(await db.metricDashboard.count({ where: { organizationId: organization.id } })).toBe(0);
+    await memberContext.close();
   });
 });

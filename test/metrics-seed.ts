@@ -158,3 +158,23 @@ export function seedRefund(
     data: { status: 'succeeded', reason: 'customer_request', taxAmount: 0, currency: 'usd', ...input },
   });
 }
+
+/**
+ * An ingested event, at the time a test chooses (a user event unless `source` says otherwise),
+ * with its name's event type as ingestion makes it.
+ */
+export async function seedEvent(
+  db: Db,
+  input: Pick<Prisma.EventUncheckedCreateInput, 'organizationId' | 'name' | 'timestamp'> &
+    Partial<Prisma.EventUncheckedCreateInput>,
+) {
+  const event = await db.event.create({ data: { source: 'user', metadata: {}, ...input } });
+  if (event.source === 'user') {
+    await db.eventType.upsert({
+      where: { organizationId_name: { organizationId: event.organizationId, name: event.name } },
+      create: { organizationId: event.organizationId, name: event.name, label: event.name },
+      update: {},
+    });
+  }
+  return event;
+}

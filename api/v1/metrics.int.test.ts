@@ -2,12 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
 import { RFCDate } from '@polar-sh/sdk/types/rfcdate.js';
 import type { Customer, Order, Refund, Subscription } from '../../generated/prisma/client.js';
-import {
-  METRIC_SLUGS,
-  POLAR_METRIC_SLUGS,
-  type MetricSlug,
-  type MetricsResponse,
-} from '../../domain/metrics/schemas.js';
+import { METRIC_SLUGS, type MetricsResponse } from '../../domain/metrics/schemas.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { addMember, createAccessToken, createOrganization } from '../../test/factories.js';
 import {
@@ -24,6 +19,44 @@ import { useTestStack } from '../../test/stack.js';
 // Every figure of /v1/metrics/ against sums computed here, in plain JavaScript, over the rows the
 // test wrote: half a year of orders, plans, checkouts, customers and refunds at random instants
 // (a fixed seed), by hour, day, week, month and year, filtered and not.
+
+/**
+ * The figures this file computes from the seeded rows; the rest of 0.48.1's set (net revenue,
+ * cancellations, churn, costs, …) is checked in metrics-0481.int.test.ts.
+ */
+const CHECKED_SLUGS = [
+  'orders',
+  'revenue',
+  'cumulative_revenue',
+  'average_order_value',
+  'one_time_products',
+  'one_time_products_revenue',
+  'new_subscriptions',
+  'new_subscriptions_revenue',
+  'renewed_subscriptions',
+  'renewed_subscriptions_revenue',
+  'active_subscriptions',
+  'monthly_recurring_revenue',
+  'checkouts',
+  'succeeded_checkouts',
+  'checkouts_conversion',
+  'new_customers',
+  'refunds',
+  'refunded_amount',
+] as const;
+type MetricSlug = (typeof CHECKED_SLUGS)[number];
+type CheckedFigures = Record<MetricSlug, number>;
+type CheckedAnswer = { periods: (CheckedFigures & { timestamp: string })[]; totals: CheckedFigures };
+
+/** The answer's figures this file checks, and nothing else of it. */
+function checked(answer: MetricsResponse): CheckedAnswer {
+  const pick = (values: Record<MetricSlug, number>) =>
+    Object.fromEntries(CHECKED_SLUGS.map((slug) => [slug, values[slug]])) as CheckedFigures;
+  return {
+    periods: answer.periods.map((period) => ({ timestamp: period.timestamp, ...pick(period) })),
+    totals: pick(answer.totals),
+  };
+}
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -199,7 +232,7 @@ function expectedMetrics(
   seeded: Seeded,
   query: { start: string; end: string; interval: Interval },
   filters: Filters = {},
-): Pick<MetricsResponse, 'periods' | 'totals'> {
+): CheckedAnswer {
   const from = new Date(`${query.start}T00:00:00Z`);
   const to = new Date(Date.parse(`${query.end}T00:00:00Z`) + DAY_MS);
   const isPurchase = (order: Order) => order.billingReason === 'purchase';
@@ -242,7 +275,7 @@ function expectedMetrics(
     );
   });
 
-  const periods: MetricsResponse['periods'] = [];
+  const periods: CheckedAnswer['periods'] = [];
   let cumulative = 0;
   for (let start = periodStart(query.interval, from); start < to; start = nextPeriod(query.interval, start)) {
     const since = start < from ? from : start;
@@ -295,7 +328,7 @@ function expectedMetrics(
   return {
     periods,
     totals: {
-      ...(Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, total(slug)])) as Record<MetricSlug, number>),
+      ...(Object.fromEntries(CHECKED_SLUGS.map((slug) => [slug, total(slug)])) as CheckedFigures),
       cumulative_revenue: sumOf(inRange, (order) => order.netAmount),
       average_order_value: inRange.length
         ? Math.round(sumOf(inRange, (order) => order.netAmount) / inRange.length)
@@ -369,8 +402,8 @@ describe('GET /v1/metrics/', () => {
       it(`by ${range.interval}, ${range.start} to ${range.end}: every figure of every period and the totals`, async () => {
         const answer = await metrics(range);
         const expected = expectedMetrics(ours.seeded, range);
-        expect(answer.periods).toEqual(expected.periods);
-        expect(answer.totals).toEqual(expected.totals);
+        expect(checked(answer).periods).toEqual(expected.periods);
+        expect(checked(answer).totals).toEqual(expected.totals);
         expect(answer.currency).toBe('usd');
         expect(Object.keys(answer.metrics).sort()).toEqual([...METRIC_SLUGS].sort());
         // The figures are not all zero: the comparison compared something.
@@ -391,7 +424,10 @@ describe('GET /v1/metrics/', () => {
       expect(answer.periods.map((period) => period.timestamp.toISOString())).toEqual(
         expected.periods.map((period) => period.timestamp),
       );
-      for (const slug of POLAR_METRIC_SLUGS) {
+      // The figures of Polar's metrics that this file computes (ours are not in the SDK).
+      for (const slug of CHECKED_SLUGS.filter(
+        (slug) => !['new_customers', 'refunds', 'refunded_amount'].includes(slug),
+      )) {
         const key = camelCase(slug) as keyof (typeof answer.periods)[number];
         expect([slug, answer.periods.map((period) => period[key])]).toEqual([
           slug,
@@ -423,8 +459,8 @@ describe('GET /v1/metrics/', () => {
       ] satisfies Filters[]) {
         const answer = await metrics(range, filters);
         const expected = expectedMetrics(ours.seeded, range, filters);
-        expect([filters, answer.periods]).toEqual([filters, expected.periods]);
-        expect([filters, answer.totals]).toEqual([filters, expected.totals]);
+        expect([filters, checked(answer).periods]).toEqual([filters, expected.periods]);
+        expect([filters, checked(answer).totals]).toEqual([filters, expected.totals]);
       }
     });
   });
@@ -538,7 +574,7 @@ describe('GET /v1/metrics/', () => {
         end_date: range.end,
         interval: 'month',
       });
-      expect((theirAnswer.body as MetricsResponse).totals).toEqual(
+      expect(checked(theirAnswer.body as MetricsResponse).totals).toEqual(
         expectedMetrics(theirs.seeded, range).totals,
       );
 
@@ -590,7 +626,7 @@ describe('GET /v1/metrics/', () => {
       const named = await call(ours.organizationId);
       expect(named.status).toBe(200);
       const range = { start: '2025-01-01', end: '2025-06-30', interval: 'month' } as const;
-      expect(((await named.json()) as MetricsResponse).totals).toEqual(
+      expect(checked((await named.json()) as MetricsResponse).totals).toEqual(
         expectedMetrics(ours.seeded, range).totals,
       );
     });

@@ -70,6 +70,8 @@ const PASSING_IN_EVERY_VERSION = [
   'license_keys.deactivate',
   'metrics.get',
   'metrics.limits',
+  'metrics.list_dashboards',
+  'event_types.list',
   'customer_portal.customers.list_payment_methods',
   'customer_portal.orders.get_payment_status',
   'customer_portal.orders.generate_invoice',

@@ -49,6 +49,7 @@ import { registerCustomFieldOperations } from './custom-fields.js';
 import { registerFileOperations } from './files.js';
 import { registerCustomerMeterOperations } from './customer-meters.js';
 import { registerUsageOperations } from './usage.js';
+import { registerEventTypeOperations } from './event-types.js';
 import { registerMeterOperations } from './meters.js';
 import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
@@ -284,6 +285,7 @@ export function createV1Router(deps: V1Deps): {
   registerCustomFieldOperations(registry, deps);
   registerMeterOperations(registry, deps);
   registerUsageOperations(registry, deps);
+  registerEventTypeOperations(registry, deps);
   registerCustomerMeterOperations(registry, deps);
   registerCustomerSessionOperations(registry, portal);
   registerWebhookOperations(registry, {

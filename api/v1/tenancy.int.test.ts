@@ -41,6 +41,8 @@ const suffix = () => randomUUID().slice(0, 8);
 
 /** A date (YYYY-MM-DD, UTC) some days from today. */
 const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** Yesterday to tomorrow by day: today's seeded order is in it. */
+const METRICS_RANGE = { start_date: daysFromToday(-1), end_date: daysFromToday(1), interval: 'day' };
 
 const scenarios = [
   tenancyScenario({
@@ -845,19 +847,118 @@ const scenarios = [
   tenancyScenario({
     name: 'metrics',
     scope: 'metrics',
-    // One paid order today: the metrics of its organization count it, no other's do.
-    seed: async ({ db, polar }) => ({ id: (await createOrder(db, polar)).id }),
-    stored: (db, order) => db.order.findUnique({ where: { id: order.id } }),
+    // One paid order today, which the metrics of its organization count and no other's do, and a
+    // saved dashboard.
+    seed: async ({ db, id, polar }) => {
+      const order = await createOrder(db, polar);
+      const dashboard = await db.metricDashboard.create({
+        data: { organizationId: id, name: 'Seeded dashboard', metrics: ['revenue', 'orders'] },
+      });
+      return { id: order.id, dashboardId: dashboard.id };
+    },
+    stored: async (db, seed) => ({
+      order: await db.order.findUnique({ where: { id: seed.id } }),
+      dashboard: await db.metricDashboard.findUnique({ where: { id: seed.dashboardId } }),
+    }),
+    count: (db, organizationId) => db.metricDashboard.count({ where: { organizationId } }),
     operations: [
       {
         operationId: 'metrics:get',
         method: 'get',
         path: '/metrics/',
-        query: { start_date: daysFromToday(-1), end_date: daysFromToday(1), interval: 'day' },
+        query: METRICS_RANGE,
         report: (answer) =>
           z.object({ totals: z.object({ orders: z.number() }) }).parse(answer).totals.orders,
       },
+      {
+        operationId: 'metrics:export',
+        method: 'get',
+        path: '/metrics/export',
+        query: METRICS_RANGE,
+        // The orders column's sum over the periods.
+        report: (answer) => {
+          const [header = [], ...lines] = z
+            .string()
+            .parse(answer)
+            .trim()
+            .split('\r\n')
+            .map((line) => line.split(','));
+          const column = header.indexOf('orders');
+          return lines.reduce((total, line) => total + Number(line[column]), 0);
+        },
+      },
       { operationId: 'metrics:limits', method: 'get', path: '/metrics/limits', report: () => null },
+      {
+        operationId: 'metrics:list_dashboards',
+        method: 'get',
+        path: '/metrics/dashboards',
+        // A plain array of the organization's dashboards: the seed's alone.
+        report: (answer) => z.array(z.object({ id: z.uuid() })).parse(answer).length,
+      },
+      {
+        operationId: 'metrics:create_dashboard',
+        method: 'post',
+        path: '/metrics/dashboards',
+        body: (_seed, organizationId) => ({
+          name: 'Revenue',
+          metrics: ['revenue'],
+          organization_id: organizationId,
+        }),
+        foreign: ORGANIZATION_ID_REFUSED,
+      },
+      {
+        operationId: 'metrics:get_dashboard',
+        method: 'get',
+        path: '/metrics/dashboards/{id}',
+        params: (seed) => ({ id: seed.dashboardId }),
+      },
+      {
+        operationId: 'metrics:update_dashboard',
+        method: 'patch',
+        path: '/metrics/dashboards/{id}',
+        params: (seed) => ({ id: seed.dashboardId }),
+        body: () => ({ name: 'Renamed', metrics: ['monthly_recurring_revenue'] }),
+      },
+      {
+        operationId: 'metrics:delete_dashboard',
+        method: 'delete',
+        path: '/metrics/dashboards/{id}',
+        params: (seed) => ({ id: seed.dashboardId }),
+      },
+    ],
+  }),
+  tenancyScenario({
+    name: 'event types',
+    scope: 'events',
+    // A user event of a name of its own, whose ingestion made the name's event type.
+    seed: async ({ db, id }) => {
+      const name = `typed-${suffix()}`;
+      await insertEvents(db.sql, [
+        {
+          organizationId: id,
+          name,
+          source: 'user',
+          timestamp: new Date(),
+          customerId: null,
+          externalCustomerId: `crm-${suffix()}`,
+          externalId: null,
+          metadata: {},
+        },
+      ]);
+      const type = await db.eventType.findUniqueOrThrow({
+        where: { organizationId_name: { organizationId: id, name } },
+      });
+      return { id: type.id };
+    },
+    stored: (db, type) => db.eventType.findUnique({ where: { id: type.id } }),
+    operations: [
+      { operationId: 'event-types:list', method: 'get', path: '/event-types/' },
+      {
+        operationId: 'event-types:update',
+        method: 'patch',
+        path: '/event-types/{id}',
+        body: () => ({ label: 'API calls' }),
+      },
     ],
   }),
   tenancyScenario({

@@ -1,5 +1,5 @@
 // The metrics' aggregates, in plain SQL: one statement per family of metrics (orders,
-// subscriptions, checkouts, customers, refunds), each a scan of the organization's rows of the
+// subscriptions, cancellations, checkouts, customers, refunds, events), each a scan of the organization's rows of the
 // range through its `(organization_id, created_at …)` index (subscriptions: its plans started
 // before the range's end), grouped by period and joined to the periods of `generate_series`, so
 // that a period without rows answers 0. They read other domains' tables without changing them: a
@@ -7,9 +7,12 @@
 // and filters (docs/metrics.md).
 import type { SqlClient } from '../../infra/db.js';
 import { QueryParameters } from '../usage/repository.js';
+import { CANCELLATION_REASONS } from '../products/schemas.js';
 import {
   METRICS_DEFAULT_CURRENCY,
+  type CancellationPeriodRow,
   type CheckoutPeriodRow,
+  type EventPeriodRow,
   type CustomerPeriodRow,
   type MetricFamilies,
   type MetricsRange,
@@ -184,8 +187,16 @@ class Statement {
   }
 
   /** The periods with the family's figures (`per_period`, keyed by `period`), 0 where it has none. */
-  async rows<Row>(sql: SqlClient, perPeriod: string, columns: string[]): Promise<Row[]> {
-    const figures = columns.map((column) => `coalesce(f.${column}, 0)::bigint AS ${column}`).join(', ');
+  async rows<Row>(
+    sql: SqlClient,
+    perPeriod: string,
+    columns: string[],
+    fractionalColumns: string[] = [],
+  ): Promise<Row[]> {
+    const figures = [
+      ...columns.map((column) => `coalesce(f.${column}, 0)::bigint AS ${column}`),
+      ...fractionalColumns.map((column) => `coalesce(f.${column}, 0)::numeric AS ${column}`),
+    ].join(', ');
     const { rows } = await sql.query<Record<string, unknown>>(
       `WITH ${this.periods()}, per_period AS (${perPeriod})
        SELECT p.period AS timestamp, ${figures}
@@ -193,7 +204,8 @@ class Statement {
        ORDER BY p.period`,
       this.params.values,
     );
-    // bigint arrives as text: sums of a year of cents outgrow 32 bits, never 2^53.
+    // bigint and numeric arrive as text: sums of a year of cents outgrow 32 bits, never 2^53;
+    // costs are fractions of a cent, which a double holds to far below a cent.
     return rows.map(
       (row) =>
         Object.fromEntries(
@@ -212,12 +224,19 @@ const ORDER_COLUMNS = [
   'new_subscriptions_revenue',
   'renewed_subscriptions',
   'renewed_subscriptions_revenue',
+  'net_revenue',
+  'one_time_products_net_revenue',
+  'new_subscriptions_net_revenue',
+  'renewed_subscriptions_net_revenue',
 ];
 
 /** Paid orders (refunded ones too: refunds are their own figures) by the period they were placed in. */
 function orderRows(sql: SqlClient, scope: MetricsScope): Promise<OrderPeriodRow[]> {
   const q = new Statement(scope);
   const reason = (billingReason: string) => `FILTER (WHERE o.billing_reason = '${billingReason}')`;
+  // What the seller keeps of an order: Tollgate takes no platform fee (Polar's net is after its
+  // fee), so the net is the amount before tax less what has been refunded of it so far.
+  const kept = '(o.net_amount - o.refunded_amount)';
   return q.rows(
     sql,
     `SELECT ${q.periodOf('o.created_at')} AS period,
@@ -228,7 +247,11 @@ function orderRows(sql: SqlClient, scope: MetricsScope): Promise<OrderPeriodRow[
        count(*) ${reason('subscription_create')} AS new_subscriptions,
        sum(o.net_amount) ${reason('subscription_create')} AS new_subscriptions_revenue,
        count(*) ${reason('subscription_cycle')} AS renewed_subscriptions,
-       sum(o.net_amount) ${reason('subscription_cycle')} AS renewed_subscriptions_revenue
+       sum(o.net_amount) ${reason('subscription_cycle')} AS renewed_subscriptions_revenue,
+       sum(${kept}) AS net_revenue,
+       sum(${kept}) ${reason('purchase')} AS one_time_products_net_revenue,
+       sum(${kept}) ${reason('subscription_create')} AS new_subscriptions_net_revenue,
+       sum(${kept}) ${reason('subscription_cycle')} AS renewed_subscriptions_net_revenue
      FROM orders o
      WHERE o.organization_id = ANY(${q.organizations}) AND ${q.within('o.created_at')}
        AND o.currency = ${q.currency} AND o.status <> 'pending'${q.orderFilters('o')}
@@ -239,9 +262,13 @@ function orderRows(sql: SqlClient, scope: MetricsScope): Promise<OrderPeriodRow[
 
 /**
  * Every start of a subscription (+1, + its amount) and every end (−1, − its amount) up to the
- * range's end, by period; changes before the range fall in its first period. Running sums of the
- * changes are the active subscriptions and their amounts at each period's end: one pass over the
- * organization's subscriptions instead of one per period.
+ * range's end, by period; changes before the range fall in its first period (`prior_active` says
+ * how many of them). Running sums of the changes are the active subscriptions and their amounts
+ * at each period's end: one pass over the organization's subscriptions instead of one per period.
+ * A subscription stops being committed when it is canceled (at once or at its period's end) or
+ * ends, whichever comes first. Subscribers are counted once however many plans they hold: each
+ * customer's overlapping subscriptions merge into spans (gaps and islands), a span starting and
+ * ending once.
  */
 function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<SubscriptionPeriodRow[]> {
   const q = new Statement(scope);
@@ -254,23 +281,106 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
   return q.rows(
     sql,
     `WITH started AS (
-       SELECT s.started_at, s.ended_at,
+       SELECT s.customer_id, s.started_at, s.ended_at,
+         -- least and greatest skip nulls: a plan neither canceled nor ended stays committed (null);
+         -- one canceled before it started stops being committed when it starts.
+         CASE WHEN coalesce(s.canceled_at, s.ended_at) IS NOT NULL
+           THEN greatest(least(s.canceled_at, s.ended_at), s.started_at) END AS uncommitted_at,
          CASE WHEN s.recurring_interval = 'year' THEN 0 ELSE s.amount END AS monthly,
          CASE WHEN s.recurring_interval = 'year' THEN s.amount ELSE 0 END AS yearly
        FROM subscriptions s
        WHERE s.organization_id = ANY(${q.organizations}) AND s.currency = ${q.currency}
          AND s.started_at IS NOT NULL AND s.started_at < ${q.to}${filters}
+     ), reaches AS (
+       SELECT customer_id, started_at, ended_at,
+         max(coalesce(ended_at, 'infinity'::timestamptz)) OVER (
+           PARTITION BY customer_id ORDER BY started_at ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+         ) AS reach
+       FROM started
+     ), islands AS (
+       SELECT customer_id, started_at, ended_at,
+         sum(CASE WHEN reach IS NULL OR started_at > reach THEN 1 ELSE 0 END) OVER (
+           PARTITION BY customer_id ORDER BY started_at ROWS UNBOUNDED PRECEDING
+         ) AS island
+       FROM reaches
+     ), spans AS (
+       SELECT min(started_at) AS started_at, max(coalesce(ended_at, 'infinity'::timestamptz)) AS ended_at
+       FROM islands GROUP BY customer_id, island
      ), changes AS (
-       SELECT started_at AS at, 1 AS active, monthly, yearly FROM started
+       SELECT started_at AS at, 1 AS active, monthly, yearly,
+         1 AS committed, monthly AS committed_monthly, yearly AS committed_yearly, 0 AS subscribers
+       FROM started
        UNION ALL
-       SELECT ended_at, -1, -monthly, -yearly FROM started WHERE ended_at < ${q.to}
+       SELECT ended_at, -1, -monthly, -yearly, 0, 0, 0, 0 FROM started WHERE ended_at < ${q.to}
+       UNION ALL
+       SELECT uncommitted_at, 0, 0, 0, -1, -monthly, -yearly, 0 FROM started WHERE uncommitted_at < ${q.to}
+       UNION ALL
+       SELECT started_at, 0, 0, 0, 0, 0, 0, 1 FROM spans
+       UNION ALL
+       SELECT ended_at, 0, 0, 0, 0, 0, 0, -1 FROM spans WHERE ended_at < ${q.to}
      )
      SELECT greatest(${q.periodOf('at')}, (SELECT min(period) FROM periods)) AS period,
        sum(active) AS active_change,
+       sum(active) FILTER (WHERE at < ${q.from}) AS prior_active,
        sum(monthly) AS monthly_amount_change,
-       sum(yearly) AS yearly_amount_change
+       sum(yearly) AS yearly_amount_change,
+       sum(committed) AS committed_change,
+       sum(committed_monthly) AS committed_monthly_amount_change,
+       sum(committed_yearly) AS committed_yearly_amount_change,
+       sum(subscribers) AS subscriber_change
      FROM changes GROUP BY 1`,
-    ['active_change', 'monthly_amount_change', 'yearly_amount_change'],
+    [
+      'active_change',
+      'prior_active',
+      'monthly_amount_change',
+      'yearly_amount_change',
+      'committed_change',
+      'committed_monthly_amount_change',
+      'committed_yearly_amount_change',
+      'subscriber_change',
+    ],
+  );
+}
+
+/** `FILTER` clauses of the cancellation reasons, by column (Polar's: no reason counts as other). */
+const reasonColumns = CANCELLATION_REASONS.map((reason) => {
+  const condition = reason === 'other' ? `reason = 'other' OR reason IS NULL` : `reason = '${reason}'`;
+  return `count(*) FILTER (WHERE kind = 'canceled' AND (${condition})) AS canceled_subscriptions_${reason}`;
+});
+
+/**
+ * Started subscriptions canceled in the period (when the cancellation was asked for: at once or at
+ * the period's end), by the customer's reason, and those that ended in it (churned).
+ */
+function cancellationRows(sql: SqlClient, scope: MetricsScope): Promise<CancellationPeriodRow[]> {
+  const q = new Statement(scope);
+  const { productIds, customerIds, billingTypes } = scope;
+  const filters = and([
+    productIds && `s.product_id = ANY(${q.products})`,
+    customerIds && `s.customer_id = ANY(${q.customers})`,
+    billingTypes && !billingTypes.includes('recurring') && 'false',
+  ]);
+  const base = `FROM subscriptions s
+       WHERE s.organization_id = ANY(${q.organizations}) AND s.currency = ${q.currency}
+         AND s.started_at IS NOT NULL${filters}`;
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('at')} AS period,
+       count(*) FILTER (WHERE kind = 'canceled') AS canceled_subscriptions,
+       ${reasonColumns.join(',\n       ')},
+       count(*) FILTER (WHERE kind = 'ended') AS churned_subscriptions
+     FROM (
+       SELECT s.canceled_at AS at, 'canceled' AS kind, s.customer_cancellation_reason AS reason
+       ${base} AND ${q.within('s.canceled_at')}
+       UNION ALL
+       SELECT s.ended_at, 'ended', NULL ${base} AND ${q.within('s.ended_at')}
+     ) AS moments
+     GROUP BY 1`,
+    [
+      'canceled_subscriptions',
+      ...CANCELLATION_REASONS.map((reason) => `canceled_subscriptions_${reason}`),
+      'churned_subscriptions',
+    ],
   );
 }
 
@@ -339,14 +449,64 @@ function refundRows(sql: SqlClient, scope: MetricsScope): Promise<RefundPeriodRo
   );
 }
 
+/**
+ * The customers an ingested (user) event names: by id, else by the external id it was sent with.
+ * Events name no product, so product and billing filters leave them as they are.
+ */
+const EVENT_USER = `coalesce(e.customer_id::text, 'external:' || e.external_customer_id)`;
+
+function eventFilters(q: Statement): string {
+  return `e.organization_id = ANY(${q.organizations}) AND ${q.within('e.timestamp')} AND e.source = 'user'${and(
+    [q.scope.customerIds && `e.customer_id = ANY(${q.customers})`],
+  )}`;
+}
+
+/**
+ * Costs (`metadata._cost.amount`, minor units with fractions, as Polar's ingestion reads it) of
+ * the events of the period in the answer's currency or naming none, and how many customers sent
+ * events in it.
+ */
+function eventRows(sql: SqlClient, scope: MetricsScope): Promise<EventPeriodRow[]> {
+  const q = new Statement(scope);
+  const cost = `e.metadata -> '_cost'`;
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('e.timestamp')} AS period,
+       count(DISTINCT ${EVENT_USER}) AS active_users,
+       sum((${cost} ->> 'amount')::numeric) FILTER (
+         WHERE jsonb_typeof(${cost} -> 'amount') = 'number'
+           AND (${cost} ->> 'currency' IS NULL OR lower(${cost} ->> 'currency') = ${q.currency})
+       ) AS costs
+     FROM events e
+     WHERE ${eventFilters(q)}
+     GROUP BY 1`,
+    ['active_users'],
+    ['costs'],
+  );
+}
+
+/** How many customers sent events anywhere in the range (one who did in every period counts once). */
+async function eventUsersInRange(sql: SqlClient, scope: MetricsScope): Promise<number> {
+  const q = new Statement(scope);
+  const { rows } = await sql.query<{ users: string }>(
+    `SELECT count(DISTINCT ${EVENT_USER}) AS users FROM events e WHERE ${eventFilters(q)}`,
+    q.params.values,
+  );
+  return Number(rows[0]?.users ?? 0);
+}
+
 /** Every family's rows; the statements run side by side on the pool's connections. */
 export async function metricFamilyRows(sql: SqlClient, scope: MetricsScope): Promise<MetricFamilies> {
-  const [orders, subscriptions, checkouts, customers, refunds] = await Promise.all([
-    orderRows(sql, scope),
-    subscriptionRows(sql, scope),
-    checkoutRows(sql, scope),
-    customerRows(sql, scope),
-    refundRows(sql, scope),
-  ]);
-  return { orders, subscriptions, checkouts, customers, refunds };
+  const [orders, subscriptions, cancellations, checkouts, customers, refunds, events, eventUsers] =
+    await Promise.all([
+      orderRows(sql, scope),
+      subscriptionRows(sql, scope),
+      cancellationRows(sql, scope),
+      checkoutRows(sql, scope),
+      customerRows(sql, scope),
+      refundRows(sql, scope),
+      eventRows(sql, scope),
+      eventUsersInRange(sql, scope),
+    ]);
+  return { orders, subscriptions, cancellations, checkouts, customers, refunds, events, eventUsers };
 }

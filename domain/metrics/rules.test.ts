@@ -2,13 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import {
   averageOrderValue,
   checkoutConversion,
+  exportedMetricSlugs,
   metricsAnswer,
+  metricsCsvLines,
   metricsLimits,
   metricsRange,
   monthlyRecurringRevenue,
   type MetricFamilies,
 } from './rules.js';
-import { METRIC_SLUGS } from './schemas.js';
+import { METRIC_SLUGS, type MetricSlug } from './schemas.js';
 
 describe('metricsRange', () => {
   it('counts from the start date’s midnight UTC to the midnight after the end date', () => {
@@ -135,6 +137,22 @@ describe('metricsAnswer', () => {
     new_subscriptions_revenue: 0,
     renewed_subscriptions: 0,
     renewed_subscriptions_revenue: 0,
+    net_revenue: 0,
+    one_time_products_net_revenue: 0,
+    new_subscriptions_net_revenue: 0,
+    renewed_subscriptions_net_revenue: 0,
+  };
+  const noCancellations = {
+    canceled_subscriptions: 0,
+    canceled_subscriptions_customer_service: 0,
+    canceled_subscriptions_low_quality: 0,
+    canceled_subscriptions_missing_features: 0,
+    canceled_subscriptions_switched_service: 0,
+    canceled_subscriptions_too_complex: 0,
+    canceled_subscriptions_too_expensive: 0,
+    canceled_subscriptions_unused: 0,
+    canceled_subscriptions_other: 0,
+    churned_subscriptions: 0,
   };
   const families: MetricFamilies = {
     orders: [
@@ -145,6 +163,9 @@ describe('metricsAnswer', () => {
         revenue: 3000,
         one_time_products: 2,
         one_time_products_revenue: 3000,
+        // 500 of it refunded since.
+        net_revenue: 2500,
+        one_time_products_net_revenue: 2500,
       },
       { timestamp: at(2), ...zeroOrders },
       {
@@ -154,14 +175,70 @@ describe('metricsAnswer', () => {
         revenue: 1500,
         new_subscriptions: 1,
         new_subscriptions_revenue: 1500,
+        net_revenue: 1500,
+        new_subscriptions_net_revenue: 1500,
       },
     ],
     subscriptions: [
-      // Two plans started before the range: they are active from its first period.
-      { timestamp: at(1), active_change: 2, monthly_amount_change: 1500, yearly_amount_change: 12_000 },
-      { timestamp: at(2), active_change: 0, monthly_amount_change: 0, yearly_amount_change: 0 },
-      { timestamp: at(3), active_change: -1, monthly_amount_change: -1500, yearly_amount_change: 0 },
+      // One customer's two plans, started before the range: active from its first period.
+      {
+        timestamp: at(1),
+        active_change: 2,
+        prior_active: 2,
+        monthly_amount_change: 1500,
+        yearly_amount_change: 12_000,
+        committed_change: 2,
+        committed_monthly_amount_change: 1500,
+        committed_yearly_amount_change: 12_000,
+        subscriber_change: 1,
+      },
+      // The yearly plan is canceled at its period's end: active still, committed no more.
+      {
+        timestamp: at(2),
+        active_change: 0,
+        prior_active: 0,
+        monthly_amount_change: 0,
+        yearly_amount_change: 0,
+        committed_change: -1,
+        committed_monthly_amount_change: 0,
+        committed_yearly_amount_change: -12_000,
+        subscriber_change: 0,
+      },
+      // The monthly plan is canceled and ends at once; the customer still holds the yearly one.
+      {
+        timestamp: at(3),
+        active_change: -1,
+        prior_active: 0,
+        monthly_amount_change: -1500,
+        yearly_amount_change: 0,
+        committed_change: -1,
+        committed_monthly_amount_change: -1500,
+        committed_yearly_amount_change: 0,
+        subscriber_change: 0,
+      },
     ],
+    cancellations: [
+      { timestamp: at(1), ...noCancellations },
+      {
+        timestamp: at(2),
+        ...noCancellations,
+        canceled_subscriptions: 1,
+        canceled_subscriptions_too_expensive: 1,
+      },
+      {
+        timestamp: at(3),
+        ...noCancellations,
+        canceled_subscriptions: 1,
+        canceled_subscriptions_other: 1,
+        churned_subscriptions: 1,
+      },
+    ],
+    events: [
+      { timestamp: at(1), costs: 250.5, active_users: 2 },
+      { timestamp: at(2), costs: 0, active_users: 0 },
+      { timestamp: at(3), costs: 100, active_users: 1 },
+    ],
+    eventUsers: 2,
     checkouts: [
       { timestamp: at(1), checkouts: 4, succeeded_checkouts: 2 },
       { timestamp: at(2), checkouts: 0, succeeded_checkouts: 0 },
@@ -195,20 +272,83 @@ describe('metricsAnswer', () => {
     expect(answer.periods.map((period) => period.refunded_amount)).toEqual([0, 500, 0]);
   });
 
+  it('answers committed plans, subscribers, churn, costs and what follows from them per period', () => {
+    const { periods } = metricsAnswer(families, 'usd');
+    const figures = (slug: MetricSlug) => periods.map((period) => period[slug]);
+    expect(figures('committed_subscriptions')).toEqual([2, 1, 0]);
+    expect(figures('committed_monthly_recurring_revenue')).toEqual([2500, 1500, 0]);
+    expect(figures('annual_recurring_revenue')).toEqual([30_000, 30_000, 12_000]);
+    expect(figures('committed_annual_recurring_revenue')).toEqual([30_000, 18_000, 0]);
+    // One customer holds both plans: MRR per subscriber is all of it.
+    expect(figures('average_revenue_per_user')).toEqual([2500, 2500, 1000]);
+    // Canceled in the period per plan active at its start (two at each start).
+    expect(figures('churn_rate')).toEqual([0, 0.5, 0.5]);
+    expect(figures('churned_subscriptions')).toEqual([0, 0, 1]);
+    expect(figures('canceled_subscriptions_too_expensive')).toEqual([0, 1, 0]);
+    expect(figures('net_revenue')).toEqual([2500, 0, 1500]);
+    expect(figures('net_cumulative_revenue')).toEqual([2500, 2500, 4000]);
+    expect(figures('net_average_order_value')).toEqual([1250, 0, 1500]);
+    expect(figures('cumulative_costs')).toEqual([250.5, 250.5, 350.5]);
+    expect(figures('cost_per_user')).toEqual([125.25, 0, 100]);
+    // (ARPU − cost per user) ÷ churn, 0 without churn.
+    expect(figures('ltv')).toEqual([0, 5000, 1800]);
+    expect(figures('gross_margin')).toEqual([2749.5, 2749.5, 4149.5]);
+    expect(figures('gross_margin_percentage')).toEqual([2749.5 / 3000, 2749.5 / 3000, 4149.5 / 4500]);
+    expect(figures('cashflow')).toEqual([2749.5, 0, 1400]);
+    expect(figures('seats_total')).toEqual([0, 0, 0]);
+  });
+
   it('totals sums, the state at the range’s end, and ratios of the sums', () => {
     expect(metricsAnswer(families, 'usd').totals).toEqual({
       orders: 3,
       revenue: 4500,
+      net_revenue: 4000,
       cumulative_revenue: 4500,
+      net_cumulative_revenue: 4000,
       average_order_value: 1500,
+      net_average_order_value: 1333,
       one_time_products: 2,
       one_time_products_revenue: 3000,
+      one_time_products_net_revenue: 2500,
       new_subscriptions: 1,
       new_subscriptions_revenue: 1500,
+      new_subscriptions_net_revenue: 1500,
       renewed_subscriptions: 0,
       renewed_subscriptions_revenue: 0,
+      renewed_subscriptions_net_revenue: 0,
       active_subscriptions: 1,
+      committed_subscriptions: 0,
       monthly_recurring_revenue: 1000,
+      committed_monthly_recurring_revenue: 0,
+      annual_recurring_revenue: 12_000,
+      committed_annual_recurring_revenue: 0,
+      average_revenue_per_user: 1000,
+      ...noCancellations,
+      canceled_subscriptions: 2,
+      canceled_subscriptions_too_expensive: 1,
+      canceled_subscriptions_other: 1,
+      churned_subscriptions: 1,
+      // Two canceled of the two active at the range's start.
+      churn_rate: 1,
+      costs: 350.5,
+      cumulative_costs: 350.5,
+      // Two customers sent events in the range, one of them on both days.
+      active_user_by_event: 2,
+      cost_per_user: 175.25,
+      ltv: 824,
+      gross_margin: 4149.5,
+      gross_margin_percentage: 4149.5 / 4500,
+      cashflow: 4149.5,
+      trial_monthly_recurring_revenue: 0,
+      trial_committed_monthly_recurring_revenue: 0,
+      seats_total: 0,
+      seats_claimed: 0,
+      seats_pending: 0,
+      seat_customers: 0,
+      new_seat_customers: 0,
+      churned_seat_customers: 0,
+      average_seats_per_customer: 0,
+      seat_utilization_rate: 0,
       checkouts: 6,
       succeeded_checkouts: 3,
       checkouts_conversion: 0.5,
@@ -233,5 +373,18 @@ describe('metricsAnswer', () => {
     expect(() => metricsAnswer({ ...families, refunds: families.refunds.slice(1) }, 'usd')).toThrow(
       'metric families answered different periods',
     );
+  });
+});
+
+describe('metricsCsvLines', () => {
+  it('writes a header and a line per period, the columns in the order asked, each once', () => {
+    const answer = {
+      periods: [{ timestamp: '2025-01-01T00:00:00.000Z', revenue: 2000, costs: 12.5 }],
+    } as unknown as Parameters<typeof metricsCsvLines>[0];
+    expect([...metricsCsvLines(answer, exportedMetricSlugs(['revenue', 'costs', 'revenue']))]).toEqual([
+      'timestamp,revenue,costs\r\n',
+      '2025-01-01T00:00:00.000Z,2000,12.5\r\n',
+    ]);
+    expect(exportedMetricSlugs(undefined)).toEqual([...METRIC_SLUGS]);
   });
 });

@@ -5,7 +5,13 @@ import { isKnownTimeZone } from '../dates/rules.js';
 import { InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { knownTimeZones } from '../platform/repository.js';
 import { metricFamilyRows, organizationCurrency } from './repository.js';
-import { METRICS_DEFAULT_CURRENCY, metricsAnswer, metricsRange } from './rules.js';
+import {
+  exportedMetricSlugs,
+  METRICS_DEFAULT_CURRENCY,
+  metricsAnswer,
+  metricsCsvLines,
+  metricsRange,
+} from './rules.js';
 import type { MetricsQuery, MetricsResponse } from './schemas.js';
 
 /**
@@ -45,4 +51,14 @@ export async function getMetrics(db: Db, caller: Caller, query: MetricsQuery): P
     billingTypes: query.billing_type,
   });
   return metricsAnswer(families, currency);
+}
+
+/**
+ * `GET /v1/metrics/export`: the same query's periods as CSV, one line each, with the metrics asked
+ * for (all by default). The figures are computed before the first line, so a refused query is
+ * still a JSON error; the lines then go out one by one.
+ */
+export async function* exportMetrics(db: Db, caller: Caller, query: MetricsQuery): AsyncGenerator<string> {
+  const answer = await getMetrics(db, caller, query);
+  yield* metricsCsvLines(answer, exportedMetricSlugs(query.metrics));
 }

@@ -42,6 +42,13 @@ export async function insertEvents(sql: SqlClient, events: NewEvent[]): Promise<
      ), stale AS (
        INSERT INTO customer_meter_refreshes (customer_id)
        SELECT DISTINCT customer_id FROM inserted WHERE customer_id IS NOT NULL
+     ), named AS (
+       -- A name's first event makes its event type. In name order, so that two batches bringing
+       -- the same new names wait for each other instead of deadlocking; an existing name writes nothing.
+       INSERT INTO event_types (organization_id, name, label)
+       SELECT DISTINCT organization_id, name, name FROM unnest($1::uuid[], $2::text[], $3::text[]) AS t(organization_id, name, source)
+       WHERE source = 'user' ORDER BY organization_id, name
+       ON CONFLICT (organization_id, name) DO NOTHING
      )
      SELECT count(*)::int AS inserted FROM inserted`,
     [
@@ -251,6 +258,116 @@ export async function listEventNameRows(
     sql.query<{ total: string }>(`SELECT count(*) AS total FROM (${grouped}) names`, params.values),
   ]);
   return { rows, total: Number(counted.rows[0]!.total) };
+}
+
+export type EventTypeRecord = {
+  id: string;
+  organizationId: string;
+  name: string;
+  label: string;
+  labelPropertySelector: string | null;
+  createdAt: Date;
+  modifiedAt: Date | null;
+};
+
+/** A name of the events with its statistics, and its event type when it has one (user names). */
+export type EventTypeStatsRow = EventNameRow & {
+  organizationId: string;
+  type: EventTypeRecord | null;
+};
+
+const TYPE_SORTS = {
+  name: 'g.name',
+  label: 'coalesce(t.label, g.name)',
+  occurrences: 'g.occurrences',
+  first_seen: 'g."firstSeen"',
+  last_seen: 'g."lastSeen"',
+} as const;
+
+const EVENT_TYPE_COLUMNS = `t.id, t.organization_id AS "organizationId", t.name, t.label,
+  t.label_property_selector AS "labelPropertySelector", t.created_at AS "createdAt", t.modified_at AS "modifiedAt"`;
+
+/**
+ * The event names of the organizations' events (`where`) with how often and when they were seen,
+ * each with its event type's row; `query` matches a name or a label. Grouped from the events, so
+ * the statistics are always those of the events the filters leave.
+ */
+export async function listEventTypeRows(
+  sql: SqlClient,
+  where: EventWhere & { query?: string; none?: boolean },
+  sorting: { field: keyof typeof TYPE_SORTS; direction: 'asc' | 'desc' }[],
+  page: { skip: number; take: number },
+): Promise<{ rows: EventTypeStatsRow[]; total: number }> {
+  const params = new QueryParameters();
+  const clause = `${whereClause(where, params)}${where.none ? ' AND false' : ''}`;
+  let matching = '';
+  if (where.query) {
+    const pattern = params.add(`%${where.query.replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
+    matching = ` WHERE (g.name ILIKE ${pattern} OR t.label ILIKE ${pattern})`;
+  }
+  const joined = `FROM (SELECT e.organization_id, e.name, e.source, count(*)::int AS occurrences,
+                          min(e.timestamp) AS "firstSeen", max(e.timestamp) AS "lastSeen"
+                        FROM events e WHERE ${clause} GROUP BY e.organization_id, e.name, e.source) g
+                  LEFT JOIN event_types t
+                    ON g.source = 'user' AND t.organization_id = g.organization_id AND t.name = g.name${matching}`;
+  const orderBy = [
+    ...sorting.map(({ field, direction }) => `${TYPE_SORTS[field]} ${direction}`),
+    'g.name asc',
+    'g.source asc',
+    'g.organization_id asc',
+  ];
+  const [{ rows }, counted] = await Promise.all([
+    sql.query<EventNameRow & { organizationId: string; type: EventTypeRecord | null }>(
+      `SELECT g.name, g.source, g.occurrences, g."firstSeen", g."lastSeen", g.organization_id AS "organizationId",
+              CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object(
+                'id', t.id, 'organizationId', t.organization_id, 'name', t.name, 'label', t.label,
+                'labelPropertySelector', t.label_property_selector,
+                'createdAt', t.created_at, 'modifiedAt', t.modified_at) END AS type
+       ${joined}
+       ORDER BY ${orderBy.join(', ')} LIMIT ${page.take} OFFSET ${page.skip}`,
+      params.values,
+    ),
+    sql.query<{ total: string }>(`SELECT count(*) AS total ${joined}`, params.values),
+  ]);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      // json_build_object writes the times as text.
+      type: row.type && {
+        ...row.type,
+        createdAt: new Date(row.type.createdAt),
+        modifiedAt: row.type.modifiedAt ? new Date(row.type.modifiedAt) : null,
+      },
+    })),
+    total: Number(counted.rows[0]!.total),
+  };
+}
+
+export async function findEventType(
+  sql: SqlClient,
+  id: string,
+  organizationIds: string[],
+): Promise<EventTypeRecord | null> {
+  const { rows } = await sql.query<EventTypeRecord>(
+    `SELECT ${EVENT_TYPE_COLUMNS} FROM event_types t WHERE t.id = $1::uuid AND t.organization_id = ANY($2::uuid[])`,
+    [id, organizationIds],
+  );
+  return rows[0] ?? null;
+}
+
+export async function updateEventTypeRow(
+  sql: SqlClient,
+  id: string,
+  change: { label: string; labelPropertySelector?: string | null },
+): Promise<EventTypeRecord> {
+  const { rows } = await sql.query<EventTypeRecord>(
+    `UPDATE event_types t SET label = $2,
+       label_property_selector = CASE WHEN $3::boolean THEN $4 ELSE t.label_property_selector END,
+       modified_at = now()
+     WHERE t.id = $1::uuid RETURNING ${EVENT_TYPE_COLUMNS}`,
+    [id, change.label, change.labelPropertySelector !== undefined, change.labelPropertySelector ?? null],
+  );
+  return rows[0]!;
 }
 
 /**

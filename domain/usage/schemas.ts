@@ -10,7 +10,8 @@ import {
   textSchema,
 } from '../platform/schemas.js';
 
-// Usage events, meter quantities and customer meters as @polar-sh/sdk@0.33.2 reads them.
+// Usage events, meter quantities and customer meters as @polar-sh/sdk@0.33.2 reads them, and
+// event types as 0.48.1 does.
 
 /** Events one ingest call takes (Polar has no limit; ours keeps one call one statement). */
 export const EVENTS_PER_INGEST = 1000;
@@ -116,6 +117,73 @@ export const eventNamesQuerySchema = pageQuerySchema.extend({
 });
 
 export type EventNamesQuery = z.infer<typeof eventNamesQuerySchema>;
+
+// Event types as @polar-sh/sdk@0.48.1 reads them (components/eventtype.ts, eventtypewithstats.ts,
+// eventtypeupdate.ts; operations/eventtypeslist.ts): a user event name with a label of the seller's.
+
+export const eventTypeSchema = z.object({
+  created_at: z.iso.datetime({ offset: true }),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  id: z.uuid(),
+  name: z.string(),
+  label: z.string(),
+  label_property_selector: z.string().nullable(),
+  organization_id: z.uuid(),
+});
+export type EventType = z.infer<typeof eventTypeSchema>;
+
+/** A name with its events' statistics; system names have no row of their own (id null). */
+export const eventTypeWithStatsSchema = z.object({
+  id: z.uuid().nullable(),
+  created_at: z.iso.datetime({ offset: true }).nullable(),
+  modified_at: z.iso.datetime({ offset: true }).nullable(),
+  name: z.string(),
+  label: z.string(),
+  label_property_selector: z.string().nullable(),
+  organization_id: z.uuid(),
+  source: eventSourceSchema,
+  occurrences: z.number().int(),
+  first_seen: z.iso.datetime({ offset: true }),
+  last_seen: z.iso.datetime({ offset: true }),
+});
+export type EventTypeWithStats = z.infer<typeof eventTypeWithStatsSchema>;
+
+export const EVENT_TYPE_SORT_FIELDS = [
+  'name',
+  '-name',
+  'label',
+  '-label',
+  'occurrences',
+  '-occurrences',
+  'first_seen',
+  '-first_seen',
+  'last_seen',
+  '-last_seen',
+] as const;
+
+export const eventTypesQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  customer_id: oneOrManyUuids.optional(),
+  external_customer_id: queryListSchema(externalIdSchema).optional(),
+  query: textSchema({ max: TEXT_MAX_LENGTH.name })
+    .optional()
+    .meta({ description: 'Only the names or labels holding this text (any case).' }),
+  // Tollgate's events have no parents: every event is a root one, and none has this parent.
+  root_events: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+  parent_id: z.uuid().optional(),
+  source: eventSourceSchema.optional(),
+  sorting: sortingSchema(EVENT_TYPE_SORT_FIELDS),
+});
+export type EventTypesQuery = z.infer<typeof eventTypesQuerySchema>;
+
+export const eventTypeUpdateSchema = z.strictObject({
+  label: textSchema({ min: 1, max: TEXT_MAX_LENGTH.name }),
+  label_property_selector: textSchema({ min: 1, max: TEXT_MAX_LENGTH.name }).nullable().optional(),
+});
+export type EventTypeUpdate = z.infer<typeof eventTypeUpdateSchema>;
 
 export const TIME_INTERVALS = ['hour', 'day', 'week', 'month', 'year'] as const;
 export const timeIntervalSchema = z.enum(TIME_INTERVALS);

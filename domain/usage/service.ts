@@ -1,7 +1,12 @@
 // Usage events: ingestion, the events API and meter quantities (docs/usage.md).
 import type { Db } from '../../infra/db.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
-import { accessibleOrganizationIds, organizationAccess, organizationsToList } from '../access/service.js';
+import {
+  accessibleOrganizationIds,
+  assertCanManage,
+  organizationAccess,
+  organizationsToList,
+} from '../access/service.js';
 import { listCustomersByIds } from '../customers/repository.js';
 import type { MetadataQuery } from '../metadata/rules.js';
 import type { MeterCache } from '../meters/cache.js';
@@ -14,7 +19,10 @@ import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import {
   findCustomersForEvents,
   findEventRow,
+  findEventType,
   insertEvents,
+  listEventTypeRows,
+  updateEventTypeRow,
   listEventNameRows,
   listEventRows,
   meterQuantityRows,
@@ -29,10 +37,13 @@ import type {
   EventListQuery,
   EventNamesQuery,
   EventsIngest,
+  EventType,
+  EventTypesQuery,
+  EventTypeUpdate,
   MeterQuantities,
   MeterQuantitiesQuery,
 } from './schemas.js';
-import { eventNameView, eventView } from './views.js';
+import { eventNameView, eventTypeView, eventTypeWithStatsView, eventView } from './views.js';
 
 /**
  * `POST /v1/events/ingest`: all or nothing. Every event is checked (its organization, its customer,
@@ -218,6 +229,50 @@ export async function listEventNames(db: Db, caller: Caller, query: EventNamesQu
     pageToSkipTake(query),
   );
   return paginated(rows.map(eventNameView), total, query);
+}
+
+/**
+ * `GET /v1/event-types/`: the names of the organizations' events with their statistics and
+ * labels. Tollgate's events have no parents, so `root_events` leaves every event and a
+ * `parent_id` none.
+ */
+export async function listEventTypes(db: Db, caller: Caller, query: EventTypesQuery) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const sorting = parseSorting<'name' | 'label' | 'occurrences' | 'first_seen' | 'last_seen'>(
+    query.sorting ?? ['-last_seen'],
+  );
+  const { rows, total } = await listEventTypeRows(
+    db.sql,
+    {
+      organizationIds,
+      ...customersOf(query),
+      ...(query.source ? { sources: [query.source] } : {}),
+      ...(query.query ? { query: query.query } : {}),
+      ...(query.parent_id ? { none: true } : {}),
+    },
+    sorting,
+    pageToSkipTake(query),
+  );
+  return paginated(rows.map(eventTypeWithStatsView), total, query);
+}
+
+/** `PATCH /v1/event-types/{id}`: its label, by the organization's managers (as ingestion is). */
+export async function updateEventType(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: EventTypeUpdate,
+): Promise<EventType> {
+  const existing = await findEventType(db.sql, id, await accessibleOrganizationIds(db, caller));
+  if (!existing) throw new AppError('ResourceNotFound', 'Event type not found');
+  await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
+  const row = await updateEventTypeRow(db.sql, id, {
+    label: input.label,
+    ...(input.label_property_selector !== undefined
+      ? { labelPropertySelector: input.label_property_selector }
+      : {}),
+  });
+  return eventTypeView(row);
 }
 
 export async function getEvent(db: Db, caller: Caller, id: string): Promise<Event> {

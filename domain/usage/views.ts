@@ -1,8 +1,17 @@
 import { customerView } from '../customers/views.js';
 import type { CustomerRow } from '../customers/repository.js';
 import { readMetadata } from '../metadata/rules.js';
-import type { EventNameRow, EventRecord } from './repository.js';
-import { eventNameSchemaOut, eventSchema, type Event, type EventSource } from './schemas.js';
+import type { EventNameRow, EventRecord, EventTypeRecord, EventTypeStatsRow } from './repository.js';
+import {
+  eventNameSchemaOut,
+  eventSchema,
+  eventTypeSchema,
+  eventTypeWithStatsSchema,
+  type Event,
+  type EventSource,
+  type EventType,
+  type EventTypeWithStats,
+} from './schemas.js';
 
 /** An event with its customer (when it has one and they were read with it). */
 export function eventView(row: EventRecord, customer: CustomerRow | null): Event {
@@ -22,6 +31,35 @@ export function eventView(row: EventRecord, customer: CustomerRow | null): Event
 export function eventNameView(row: EventNameRow) {
   return eventNameSchemaOut.parse({
     name: row.name,
+    source: row.source,
+    occurrences: row.occurrences,
+    first_seen: row.firstSeen.toISOString(),
+    last_seen: row.lastSeen.toISOString(),
+  });
+}
+
+export function eventTypeView(row: EventTypeRecord): EventType {
+  return eventTypeSchema.parse({
+    created_at: row.createdAt.toISOString(),
+    modified_at: row.modifiedAt?.toISOString() ?? null,
+    id: row.id,
+    name: row.name,
+    label: row.label,
+    label_property_selector: row.labelPropertySelector,
+    organization_id: row.organizationId,
+  });
+}
+
+/** A name of the events with its statistics; without a type of its own (system names), labeled by its name. */
+export function eventTypeWithStatsView(row: EventTypeStatsRow): EventTypeWithStats {
+  return eventTypeWithStatsSchema.parse({
+    id: row.type?.id ?? null,
+    created_at: row.type?.createdAt.toISOString() ?? null,
+    modified_at: row.type?.modifiedAt?.toISOString() ?? null,
+    name: row.name,
+    label: row.type?.label ?? row.name,
+    label_property_selector: row.type?.labelPropertySelector ?? null,
+    organization_id: row.organizationId,
     source: row.source,
     occurrences: row.occurrences,
     first_seen: row.firstSeen.toISOString(),

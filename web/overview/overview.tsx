@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { MetricSlug, MetricsResponse } from '../../domain/metrics/schemas';
+import type { ReactNode } from 'react';
+import type { MetricDashboard, MetricSlug, MetricsResponse, MetricType } from '../../domain/metrics/schemas';
 import { formatMoney } from '../money/format';
 import { ErrorNote } from '../components';
 import { dayIn } from '../../domain/dates/rules';
@@ -80,6 +81,29 @@ const CARDS: CardSpec[] = [
       `${metrics.totals.succeeded_checkouts.toLocaleString()} paid of ${plural(metrics.totals.checkouts, 'checkout', 'checkouts')}`,
   },
 ];
+
+const FIGURE_OF_TYPE: Record<MetricType, Figure> = {
+  scalar: 'count',
+  currency: 'money',
+  currency_sub_cent: 'money',
+  percentage: 'rate',
+};
+
+/** A saved dashboard's cards: one per metric it pins, in its order, named as the answer names them. */
+function dashboardCards(dashboard: MetricDashboard, metrics: MetricsResponse): CardSpec[] {
+  return dashboard.metrics.flatMap((slug) => {
+    const metric = metrics.metrics[slug as MetricSlug] as MetricsResponse['metrics'][MetricSlug] | undefined;
+    if (!metric) return [];
+    return [
+      {
+        id: slug,
+        title: metric.display_name,
+        metric: slug as MetricSlug,
+        figure: FIGURE_OF_TYPE[metric.type],
+      },
+    ];
+  });
+}
 
 function formatFigure(value: number, figure: Figure, currency: string): string {
   if (figure === 'money') return formatMoney(value, currency);
@@ -162,8 +186,12 @@ export function Overview(props: {
   /** The organization's: its days are the ranges' and the periods'. */
   timeZone: string;
   onRange: (range: OverviewRange) => void;
+  /** A saved dashboard the viewer pinned: its metrics instead of the standard cards. */
+  dashboard?: MetricDashboard | null;
+  /** Above the cards: the dashboard picker, and for managers the saving and deleting. */
+  controls?: ReactNode;
 }) {
-  const { organizationId, range, timeZone } = props;
+  const { organizationId, range, timeZone, dashboard } = props;
   const windows = overviewWindows(range, dayIn(new Date(), timeZone));
   const current = useQuery(metricsQuery(organizationId, windows.current, timeZone));
   const previous = useQuery(metricsQuery(organizationId, windows.previous, timeZone));
@@ -186,6 +214,7 @@ export function Overview(props: {
           </label>
         ) : null}
       </div>
+      {props.controls}
       <ErrorNote message={error?.message ?? null} />
       {error ? null : hasOrders.data === false ? (
         <p className="notice" data-testid="overview-empty">
@@ -200,8 +229,16 @@ export function Overview(props: {
             {windowDates(windows.current)}, against {windowDates(windows.previous)}; days in{' '}
             {timeZone.replaceAll('_', ' ')}.
           </p>
+          {dashboard ? (
+            <h3 className="overview-dashboard-name" data-testid="overview-dashboard">
+              {dashboard.name}
+            </h3>
+          ) : null}
+          {dashboard && dashboard.metrics.length === 0 ? (
+            <p className="muted">This dashboard pins no metrics.</p>
+          ) : null}
           <div className="overview-cards">
-            {CARDS.map((spec) => (
+            {(dashboard ? dashboardCards(dashboard, current.data) : CARDS).map((spec) => (
               <OverviewCard
                 key={spec.id}
                 spec={spec}

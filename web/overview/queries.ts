@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { metricsResponseSchema } from '../../domain/metrics/schemas';
+import { metricDashboardSchema, metricsResponseSchema } from '../../domain/metrics/schemas';
 import { getJson } from '../api';
 import type { MetricsWindow } from './format';
 
@@ -31,4 +31,12 @@ export const hasOrdersQuery = (organizationId: string) =>
       );
       return orders.pagination.total_count > 0;
     },
+  });
+
+/** The organization's saved metric dashboards (docs/metrics.md, "Dashboards"). */
+export const metricDashboardsQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['metric-dashboards', organizationId],
+    queryFn: () =>
+      getJson(`/v1/metrics/dashboards?organization_id=${organizationId}`, z.array(metricDashboardSchema)),
   });
