@@ -4,28 +4,88 @@ import { transaction, type Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Caller } from '../access/rules.js';
 import { findBenefitFor } from '../benefits/service.js';
-import type { BenefitGrant, BenefitGrantListQuery, BenefitGrantWithBenefit } from '../benefits/schemas.js';
+import { organizationsToList } from '../access/service.js';
+import type {
+  BenefitGrant,
+  BenefitGrantListQuery,
+  BenefitGrantWithBenefit,
+  OrganizationBenefitGrantListQuery,
+} from '../benefits/schemas.js';
 import { benefitView } from '../benefits/views.js';
 import { findLinkedAccount } from '../customer-accounts/repository.js';
 import { markBenefitGrantsStale } from '../customers/repository.js';
 import { PLATFORM_NAMES, PLATFORM_OF_BENEFIT_TYPE } from '../customer-accounts/rules.js';
 import { InvalidFieldError } from '../platform/errors.js';
-import { pageToSkipTake, paginated } from '../platform/rules.js';
-import { listGrants, requestGrantAccountMoves } from './repository.js';
+import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
+import { listGrants, listGrantsWithBenefit, requestGrantAccountMoves } from './repository.js';
 import { grantView } from './service.js';
 
 export async function listBenefitGrants(db: Db, caller: Caller, id: string, query: BenefitGrantListQuery) {
   const benefit = await findBenefitFor(db, caller, id);
   const where: Prisma.BenefitGrantWhereInput = { benefitId: benefit.id };
   if (query.customer_id) where.customerId = { in: query.customer_id };
-  if (query.is_granted === true) Object.assign(where, { grantedAt: { not: null }, revokedAt: null });
-  if (query.is_granted === false) where.OR = [{ grantedAt: null }, { revokedAt: { not: null } }];
+  Object.assign(where, isGrantedFilter(query.is_granted));
   const [rows, total] = await listGrants(db, where, pageToSkipTake(query));
   const benefitOfGrants = benefitView(benefit);
   return paginated(
     rows.map((row): BenefitGrantWithBenefit => ({
       ...(grantView(row, row.customer) as unknown as BenefitGrant),
       benefit: benefitOfGrants,
+    })),
+    total,
+    query,
+  );
+}
+
+const isGrantedFilter = (isGranted: boolean | undefined): Prisma.BenefitGrantWhereInput =>
+  isGranted === undefined
+    ? {}
+    : isGranted
+      ? { grantedAt: { not: null }, revokedAt: null }
+      : { OR: [{ grantedAt: null }, { revokedAt: { not: null } }] };
+
+const GRANT_SORT_COLUMNS = {
+  created_at: 'createdAt',
+  granted_at: 'grantedAt',
+  revoked_at: 'revokedAt',
+} as const;
+
+/**
+ * The grants of every benefit of the organizations the caller may list (Polar's
+ * `benefit-grants:list`); deleted benefits and customers have none left to show.
+ */
+export async function listOrganizationBenefitGrants(
+  db: Db,
+  caller: Caller,
+  query: OrganizationBenefitGrantListQuery,
+) {
+  const organizationIds = await organizationsToList(db, caller, query.organization_id);
+  const and: Prisma.BenefitGrantWhereInput[] = [
+    {
+      benefit: { organizationId: { in: organizationIds }, deletedAt: null },
+      customer: { deletedAt: null },
+    },
+    isGrantedFilter(query.is_granted),
+  ];
+  if (query.customer_id) and.push({ customerId: { in: query.customer_id } });
+  if (query.external_customer_id) {
+    and.push({ customer: { externalId: { in: query.external_customer_id } } });
+  }
+  const orderBy: Prisma.BenefitGrantOrderByWithRelationInput[] = [
+    ...parseSorting<keyof typeof GRANT_SORT_COLUMNS>(query.sorting ?? ['-created_at']).map(
+      ({ field, direction }) =>
+        field === 'created_at'
+          ? { createdAt: direction }
+          : // A grant never granted or revoked sorts after the others either way.
+            { [GRANT_SORT_COLUMNS[field]]: { sort: direction, nulls: 'last' as const } },
+    ),
+    { id: 'asc' },
+  ];
+  const [rows, total] = await listGrantsWithBenefit(db, { AND: and }, orderBy, pageToSkipTake(query));
+  return paginated(
+    rows.map((row): BenefitGrantWithBenefit => ({
+      ...(grantView(row, row.customer) as unknown as BenefitGrant),
+      benefit: benefitView(row.benefit),
     })),
     total,
     query,

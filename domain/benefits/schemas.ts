@@ -234,3 +234,20 @@ export type BenefitGrant = z.infer<typeof benefitGrantSchema>;
 /** A grant as a benefit's list answers it: with the benefit (@polar-sh/sdk@0.48.1 requires it). */
 export const benefitGrantWithBenefitSchema = benefitGrantSchema.extend({ benefit: benefitSchema });
 export type BenefitGrantWithBenefit = z.infer<typeof benefitGrantWithBenefitSchema>;
+
+export const benefitGrantSortFields = [
+  'created_at',
+  '-created_at',
+  'granted_at',
+  '-granted_at',
+  'revoked_at',
+  '-revoked_at',
+] as const;
+
+/** The seller's grants across every benefit (Polar's `benefit-grants:list`). */
+export const organizationBenefitGrantListQuerySchema = benefitGrantListQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  external_customer_id: queryListSchema(textSchema({ min: 1, max: 256 })).optional(),
+  sorting: sortingSchema(benefitGrantSortFields),
+});
+export type OrganizationBenefitGrantListQuery = z.infer<typeof organizationBenefitGrantListQuerySchema>;
