@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from 'polar-sdk-0481';
-import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { createAccessToken, createOrganization, createUploadedFile } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 
 // The seller's grants across every benefit (benefitGrants.list, @polar-sh/sdk@0.48.1 with its
@@ -116,5 +116,73 @@ describe('benefitGrants.list (through @polar-sh/sdk@0.48.1)', () => {
       expect(answer.status).toBe(422);
       expect(((await answer.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc[0]).toBe('query');
     }
+  });
+
+  // benefits.files: Polar's Python SDK 1.0.2 has it (0.48.1 has not), so it is called over HTTP.
+  it("benefits.files: a downloadables benefit's files in its order, with downloads and downloaders", async () => {
+    const { organization, polar, ada, bob, support } = await sellerWithGrants();
+    const token = await createAccessToken(env.database.db, organization.id);
+    const manual = await createUploadedFile(env.database.db, organization.id, {
+      service: 'downloadable',
+      name: 'manual.pdf',
+      mimeType: 'application/pdf',
+    });
+    const maps = await createUploadedFile(env.database.db, organization.id, {
+      service: 'downloadable',
+      name: 'maps.zip',
+      mimeType: 'application/zip',
+    });
+    const files = await polar.benefits.create({
+      type: 'downloadables',
+      description: 'Files',
+      properties: { files: [maps.id, manual.id] },
+    });
+    // As downloads leave them: Ada twice and Bob once the manual, nobody the maps.
+    for (const [customerId, downloads] of [
+      [ada.id, 2],
+      [bob.id, 1],
+    ] as const) {
+      await env.database.db.downloadable.create({
+        data: {
+          organizationId: organization.id,
+          customerId,
+          benefitId: files.id,
+          fileId: manual.id,
+          status: 'granted',
+          downloads,
+        },
+      });
+    }
+    const get = async (id: string, query = '') => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/benefits/${id}/files${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const listed = await get(files.id);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      items: [
+        expect.objectContaining({
+          id: maps.id,
+          name: 'maps.zip',
+          service: 'downloadable',
+          mime_type: 'application/zip',
+          is_uploaded: true,
+          flagged_malicious_at: null,
+          downloads: 0,
+          downloaders: 0,
+          size_readable: expect.any(String),
+        }),
+        expect.objectContaining({ id: manual.id, downloads: 3, downloaders: 2 }),
+      ],
+      pagination: { total_count: 2, max_page: 1 },
+    });
+    const second = await get(files.id, '?limit=1&page=2');
+    expect((second.body.items as { id: string }[]).map((item) => item.id)).toEqual([manual.id]);
+    expect(second.body.pagination).toEqual({ total_count: 2, max_page: 2 });
+    // A benefit of another type has no files; a missing one is not found.
+    expect((await get(support.id)).body).toEqual({ items: [], pagination: { total_count: 0, max_page: 0 } });
+    expect((await get('00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 });

@@ -209,6 +209,7 @@ const scenarios = [
       },
       { operationId: 'benefits:delete', method: 'delete', path: '/benefits/{id}' },
       { operationId: 'benefits:grants', method: 'get', path: '/benefits/{id}/grants' },
+      { operationId: 'benefits:files', method: 'get', path: '/benefits/{id}/files' },
     ],
   }),
   tenancyScenario({

@@ -8,11 +8,16 @@ import { organizationsToList } from '../access/service.js';
 import type {
   BenefitGrant,
   BenefitGrantListQuery,
+  BenefitDownloadableFile,
   BenefitGrantWithBenefit,
   OrganizationBenefitGrantListQuery,
 } from '../benefits/schemas.js';
 import { benefitView } from '../benefits/views.js';
 import { findLinkedAccount } from '../customer-accounts/repository.js';
+import { downloadStatsOfBenefit } from '../downloadables/repository.js';
+import { findFilesOfOrganization } from '../files/repository.js';
+import { fileView } from '../files/views.js';
+import type { PageQuery } from '../platform/schemas.js';
 import { markBenefitGrantsStale } from '../customers/repository.js';
 import { PLATFORM_NAMES, PLATFORM_OF_BENEFIT_TYPE } from '../customer-accounts/rules.js';
 import { InvalidFieldError } from '../platform/errors.js';
@@ -118,4 +123,32 @@ export async function chooseGrantAccount(
     );
     await markBenefitGrantsStale(prisma, [grant.customerId]);
   });
+}
+
+/**
+ * A downloadables benefit's files, in the benefit's order (archived ones too: holders may still
+ * have them), with how often its holders downloaded each. Other types have no files.
+ */
+export async function listBenefitFiles(
+  db: Db,
+  caller: Caller,
+  id: string,
+  query: PageQuery,
+  publicUrl: string,
+) {
+  const benefit = await findBenefitFor(db, caller, id);
+  const ids =
+    benefit.type === 'downloadables' ? ((benefit.properties as { files?: string[] }).files ?? []) : [];
+  const { skip, take } = pageToSkipTake(query);
+  const pageIds = ids.slice(skip, skip + take);
+  const rows = await findFilesOfOrganization(db, benefit.organizationId, pageIds);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const stats = await downloadStatsOfBenefit(db, benefit.id);
+  const items = pageIds.flatMap((fileId): BenefitDownloadableFile[] => {
+    const row = byId.get(fileId);
+    const file = row ? fileView(row, publicUrl) : null;
+    if (!file || file.service !== 'downloadable') return [];
+    return [{ ...file, ...(stats.get(fileId) ?? { downloads: 0, downloaders: 0 }) }];
+  });
+  return paginated(items, ids.length, query);
 }
