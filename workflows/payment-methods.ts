@@ -13,7 +13,7 @@ export const paymentMethodDetachWaitingForQuery = defineQuery<string>(WAITING_FO
 const SETUP_OUTCOMES: Record<PaymentMethodSetupResult['status'], string> = {
   saved: 'the card was saved',
   declined: 'the card was declined',
-  requires_action: 'the card asked for authentication (3-D Secure), so its setup was canceled',
+  requires_action: 'the card asks the buyer to authenticate (3-D Secure) before it is saved',
 };
 
 // The buyer waits for the answer in the portal: a few quick tries, then the error reaches them.

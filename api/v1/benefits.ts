@@ -1,5 +1,6 @@
 import {
   benefitCreateSchema,
+  benefitDownloadableFileSchema,
   benefitGrantListQuerySchema,
   benefitGrantWithBenefitSchema,
   benefitIdParamsSchema,
@@ -15,14 +16,17 @@ import {
   updateBenefit,
 } from '../../domain/benefits/service.js';
 import { benefitView } from '../../domain/benefits/views.js';
-import { listResourceSchema } from '../../domain/platform/schemas.js';
+import { listResourceSchema, pageQuerySchema } from '../../domain/platform/schemas.js';
 import type { Db } from '../../infra/db.js';
 import type { OperationRegistry } from '../http/operations.js';
-import { listBenefitGrants } from '../../domain/benefit-grants/requests.js';
+import { listBenefitFiles, listBenefitGrants } from '../../domain/benefit-grants/requests.js';
 
 const common = { tag: 'benefits', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-export function registerBenefitOperations(api: OperationRegistry, { db }: { db: Db }) {
+export function registerBenefitOperations(
+  api: OperationRegistry,
+  { db, publicUrl }: { db: Db; publicUrl: string },
+) {
   api.add(
     {
       ...common,
@@ -98,5 +102,18 @@ export function registerBenefitOperations(api: OperationRegistry, { db }: { db: 
       response: listResourceSchema(benefitGrantWithBenefitSchema),
     },
     async ({ params, query, caller }) => listBenefitGrants(db, caller, params.id, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/benefits/{id}/files',
+      operationId: 'benefits:files',
+      summary: "List a downloadables benefit's files with their download counts",
+      params: benefitIdParamsSchema,
+      query: pageQuerySchema,
+      response: listResourceSchema(benefitDownloadableFileSchema),
+    },
+    async ({ params, query, caller }) => listBenefitFiles(db, caller, params.id, query, publicUrl),
   );
 }

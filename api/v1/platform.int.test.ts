@@ -54,7 +54,8 @@ function currentSdkOperations(): string[] {
   const folder = path.join(projectRoot, 'node_modules', 'polar-sdk-0481', 'src', 'funcs');
   return readdirSync(folder).flatMap((file) => {
     const source = readFileSync(path.join(folder, file), 'utf8');
-    const route = /pathToFunc\("([^"]+)"\)/.exec(source)?.[1];
+    // A long path is wrapped onto its own line: `pathToFunc(\n  "/v1/…",\n)`.
+    const route = /pathToFunc\(\s*"([^"]+)",?\s*\)/.exec(source)?.[1];
     const method = /method: "([A-Z]+)"/.exec(source)?.[1];
     return route && method ? [`${method} ${route} ${file.replace(/\.ts$/, '')}`] : [];
   });

@@ -13,10 +13,12 @@ import type { RequestedApiVersion } from '../../domain/platform/api-versions.js'
 import { perCaller, perClientIp, rateLimit, type RateLimitKey } from '../http/rate-limit.js';
 import type { TaxCalculator } from '../../domain/tax/calculator.js';
 import type { WorkflowStarters } from '../../temporal/starters.js';
+import { registerBenefitGrantOperations } from './benefit-grants.js';
 import { registerBenefitOperations } from './benefits.js';
 import { registerPortalBenefitGrantOperations } from './customer-portal/benefit-grants.js';
 import { registerPortalCustomerOperations } from './customer-portal/customer.js';
 import { registerPortalCustomerMeterOperations } from './customer-portal/customer-meters.js';
+import { registerPortalEmailUpdateOperations } from './customer-portal/email-updates.js';
 import {
   registerCustomerSessionOperations,
   registerPortalSignInOperations,
@@ -116,6 +118,9 @@ const perLicenseKey: RateLimitKey = (req) => {
 /** Codes asked for or tried per minute and email address (a person needs a few). */
 const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
 
+/** Email changes asked for per customer and minute: a typo or two, never a mailing list. */
+const EMAIL_UPDATES_PER_MINUTE = 5;
+
 /** A body without an email address is refused by validation; only the others count per address. */
 const onlyWithEmail =
   (limiter: RequestHandler): RequestHandler =>
@@ -134,6 +139,13 @@ const perSignInEmail: RateLimitKey = (req) =>
 const perCustomerOrAddress: RateLimitKey = (req, res) => {
   const customer = res.locals.customer as { customerId: string } | undefined;
   return customer ? `customer:${customer.customerId}` : perClientIp('customer-portal')(req, res);
+};
+/** Per signed-in customer; a caller without a session is refused by the operation (401). */
+const perEmailUpdater: RateLimitKey = (req, res) => {
+  const customer = res.locals.customer as { customerId: string } | undefined;
+  return customer
+    ? `portal-email-update:${customer.customerId}`
+    : perClientIp('portal-email-update')(req, res);
 };
 const CALLER_BODY_LIMIT = '1mb';
 
@@ -235,6 +247,13 @@ export function createV1Router(deps: V1Deps): {
     ),
   );
   router.use('/customer-portal', authenticateCustomer(deps.db));
+  // Each request emails an address the buyer typed: a few a minute per customer, so the portal is
+  // no way to flood someone's inbox. (The links' tokens are 192 random bits: the portal's own
+  // budget per address below is all the guessing they need.)
+  router.use(
+    '/customer-portal/customers/me/email-update/request',
+    rateLimit(deps.db, { limit: EMAIL_UPDATES_PER_MINUTE, key: perEmailUpdater, logger: deps.logger }),
+  );
   router.use(
     '/customer-portal',
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perCustomerOrAddress, logger: deps.logger }),
@@ -242,6 +261,7 @@ export function createV1Router(deps: V1Deps): {
   // In this order: it is the OpenAPI document's, and Express matches the first route that fits.
   registerPortalSignInOperations(registry, { ...portal, mailer: deps.mailer });
   registerPortalCustomerOperations(registry, portal);
+  registerPortalEmailUpdateOperations(registry, { ...portal, mailer: deps.mailer });
   registerPortalPaymentMethodOperations(registry, portal);
   registerPortalSubscriptionOperations(registry, portal);
   registerPortalBenefitGrantOperations(registry, portal);
@@ -256,6 +276,13 @@ export function createV1Router(deps: V1Deps): {
     publicUrl: deps.publicUrl,
     platforms: deps.accountPlatforms ?? NO_ACCOUNT_PLATFORMS,
     linkSecret: portal.linkSecret,
+  });
+
+  // A signed-in customer asking for a portal path nothing serves gets a 404, as for a missing
+  // object; anyone else goes on to the sellers' authentication, which answers who may call.
+  router.use('/customer-portal', (req, res, next) => {
+    if (res.locals.customer) notFoundHandler(req, res, next);
+    else next();
   });
 
   // The OAuth server: each operation checks its own credential (client secret, registration token,
@@ -277,6 +304,7 @@ export function createV1Router(deps: V1Deps): {
   registerAccessTokenOperations(registry, deps);
   registerCustomerOperations(registry, deps);
   registerBenefitOperations(registry, deps);
+  registerBenefitGrantOperations(registry, deps);
   registerLicenseKeyOperations(registry, deps);
   registerDiscountOperations(registry, deps);
   registerCheckoutLinkOperations(registry, { db: deps.db, publicUrl: deps.publicUrl });

@@ -211,7 +211,23 @@ const scenarios = [
       },
       { operationId: 'benefits:delete', method: 'delete', path: '/benefits/{id}' },
       { operationId: 'benefits:grants', method: 'get', path: '/benefits/{id}/grants' },
+      { operationId: 'benefits:files', method: 'get', path: '/benefits/{id}/files' },
     ],
+  }),
+  tenancyScenario({
+    name: 'benefit grants',
+    scope: 'benefits',
+    // A grant is made by a purchase, never by a request: seeded as the grant step writes one.
+    seed: async ({ db, polar }) => {
+      const customer = await createCustomer(polar);
+      const benefit = await createBenefit(polar);
+      return db.benefitGrant.create({
+        data: { benefitId: benefit.id, customerId: customer.id, grantedAt: new Date() },
+      });
+    },
+    stored: (db, grant) => db.benefitGrant.findUnique({ where: { id: grant.id } }),
+    count: (db, organizationId) => db.benefitGrant.count({ where: { benefit: { organizationId } } }),
+    operations: [{ operationId: 'benefit-grants:list', method: 'get', path: '/benefit-grants/' }],
   }),
   tenancyScenario({
     name: 'custom fields',

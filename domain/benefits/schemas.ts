@@ -234,3 +234,45 @@ export type BenefitGrant = z.infer<typeof benefitGrantSchema>;
 /** A grant as a benefit's list answers it: with the benefit (@polar-sh/sdk@0.48.1 requires it). */
 export const benefitGrantWithBenefitSchema = benefitGrantSchema.extend({ benefit: benefitSchema });
 export type BenefitGrantWithBenefit = z.infer<typeof benefitGrantWithBenefitSchema>;
+
+export const benefitGrantSortFields = [
+  'created_at',
+  '-created_at',
+  'granted_at',
+  '-granted_at',
+  'revoked_at',
+  '-revoked_at',
+] as const;
+
+/** A downloadables benefit's file with what its holders did with it (Polar's `benefits:files`). */
+export const benefitDownloadableFileSchema = z.object({
+  id: z.uuid(),
+  organization_id: z.uuid(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.number().int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: z.iso.datetime({ offset: true }).nullable(),
+  version: z.string().nullable(),
+  service: z.literal('downloadable'),
+  is_uploaded: z.boolean(),
+  created_at: z.iso.datetime({ offset: true }),
+  flagged_malicious_at: z.iso.datetime({ offset: true }).nullable(),
+  /** Distinct customers who downloaded it at least once. */
+  downloaders: z.number().int(),
+  downloads: z.number().int(),
+  size_readable: z.string(),
+});
+export type BenefitDownloadableFile = z.infer<typeof benefitDownloadableFileSchema>;
+
+/** The seller's grants across every benefit (Polar's `benefit-grants:list`). */
+export const organizationBenefitGrantListQuerySchema = benefitGrantListQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  external_customer_id: queryListSchema(textSchema({ min: 1, max: 256 })).optional(),
+  sorting: sortingSchema(benefitGrantSortFields),
+});
+export type OrganizationBenefitGrantListQuery = z.infer<typeof organizationBenefitGrantListQuerySchema>;

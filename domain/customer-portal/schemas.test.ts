@@ -470,6 +470,7 @@ const customerSession = {
   id: ids.session,
   token: 'tollgate_cst_0123456789abcdefghijklmnopqrstuv',
   expires_at: '2026-01-31T11:00:00.000Z',
+  return_url: 'https://app.example.test/account',
   customer_portal_url:
     'https://tollgate.test/portal/acme-tools?customer_session_token=tollgate_cst_0123456789abcdefghijklmnopqrstuv',
   customer_id: ids.customer,

@@ -9,6 +9,7 @@ import {
 } from '../benefits/schemas.js';
 import { customerMeterListQuerySchema, customerMeterSchema } from '../customer-meters/schemas.js';
 import { customerSchema, customerUpdateSchema } from '../customers/schemas.js';
+import { returnUrlSchema } from '../checkout-links/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import {
   licenseKeyActivationBaseSchema,
@@ -28,6 +29,7 @@ import { organizationSchema } from '../organizations/schemas.js';
 import {
   emailAddressSchema,
   nameSchema,
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -566,9 +568,16 @@ export type CustomerPaymentMethod = z.infer<typeof customerPaymentMethodSchema>;
 // ── Customer sessions ─────────────────────────────────────────────────────────────────────────
 
 /** By our id or by the seller's own, matched by shape. */
+const customerSessionFields = {
+  /** The portal's "Back to …" link, and what introspect answers. */
+  return_url: returnUrlSchema.nullable().optional(),
+  // A team customer's members are not sold yet: a session is always the customer's own.
+  member_id: offUntilBuilt(z.uuid(), [], 'Members'),
+  external_member_id: offUntilBuilt(textSchema({ min: 1, max: 255 }), [], 'Members'),
+};
 export const customerSessionCreateSchema = z.union([
-  z.strictObject({ customer_id: idOf('customer') }),
-  z.strictObject({ customer_external_id: textSchema({ min: 1, max: 255 }) }),
+  z.strictObject({ customer_id: idOf('customer'), ...customerSessionFields }),
+  z.strictObject({ customer_external_id: textSchema({ min: 1, max: 255 }), ...customerSessionFields }),
 ]);
 export type CustomerSessionCreate = z.infer<typeof customerSessionCreateSchema>;
 
@@ -579,6 +588,7 @@ export const customerSessionSchema = z.object({
   id: z.uuid(),
   token: z.string(),
   expires_at: datetime,
+  return_url: z.string().nullable(),
   customer_portal_url: z.string(),
   customer_id: z.uuid(),
   customer: customerSchema,

@@ -2,13 +2,19 @@
 // handed its buyer. Above both: the sessions are below the orders and checkouts that open them.
 import type { Db } from '../../infra/db.js';
 import { findPaidCheckoutBySessionTokenHash, forgetCheckoutSessionToken } from '../checkouts/repository.js';
-import { deleteCustomerSession, findLiveCustomerSession } from '../customer-sessions/repository.js';
+import {
+  deleteCustomerSession,
+  findCustomerSessionExpiry,
+  findLiveCustomerSession,
+} from '../customer-sessions/repository.js';
 import {
   CUSTOMER_SESSION_TTL_MS,
   looksLikeCustomerSessionToken,
   type CustomerCaller,
 } from '../customer-sessions/rules.js';
+import type { CustomerSessionIntrospection, PortalAuthenticatedUser } from '../customer-sessions/schemas.js';
 import { hashToken } from '../customer-sessions/service.js';
+import { signedInCustomer } from './context.js';
 
 /**
  * The customer a portal token signs in: a customer session, or the token a paid checkout's
@@ -41,4 +47,45 @@ export async function authenticateCustomerSession(
 export async function endCustomerSession(db: Db, customer: CustomerCaller): Promise<void> {
   await deleteCustomerSession(db, customer.tokenHash);
   await forgetCheckoutSessionToken(db, customer.tokenHash);
+}
+
+/**
+ * The calling token's own facts: when it stops working (a session's expiry, or a checkout
+ * confirmation's payment plus one session's length) and the seller's page it returns to.
+ */
+export async function introspectCustomerSession(
+  db: Db,
+  customer: CustomerCaller,
+  now = new Date(),
+): Promise<CustomerSessionIntrospection> {
+  const session = await findCustomerSessionExpiry(db, customer.tokenHash, now);
+  let expiresAt = session?.expiresAt;
+  if (!expiresAt) {
+    const checkout = await findPaidCheckoutBySessionTokenHash(
+      db,
+      customer.tokenHash,
+      new Date(now.getTime() - CUSTOMER_SESSION_TTL_MS),
+    );
+    // The token was checked a moment ago: gone since, it expires now.
+    expiresAt = checkout?.modifiedAt
+      ? new Date(checkout.modifiedAt.getTime() + CUSTOMER_SESSION_TTL_MS)
+      : now;
+  }
+  return { expires_at: expiresAt.toISOString(), return_url: session?.returnUrl ?? null };
+}
+
+/** Who the token signs in: always the customer themself, as there are no members yet. */
+export async function authenticatedPortalUser(
+  db: Db,
+  customer: CustomerCaller,
+): Promise<PortalAuthenticatedUser> {
+  const row = await signedInCustomer(db, customer);
+  return {
+    type: 'customer',
+    name: row.name,
+    email: row.email,
+    customer_id: row.id,
+    member_id: null,
+    role: null,
+  };
 }

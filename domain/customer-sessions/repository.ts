@@ -15,6 +15,14 @@ export function findLiveCustomerSession(db: Client, tokenHash: string, now: Date
   });
 }
 
+/** When a live session's token stops working and where it returns to, or null for a token that is no session's. */
+export function findCustomerSessionExpiry(db: Client, tokenHash: string, now: Date) {
+  return db.customerSession.findFirst({
+    where: { tokenHash, expiresAt: { gt: now } },
+    select: { expiresAt: true, returnUrl: true },
+  });
+}
+
 export function insertSignInCode(db: Client, data: Prisma.CustomerSignInCodeUncheckedCreateInput) {
   return db.customerSignInCode.create({ data });
 }

@@ -40,3 +40,17 @@ export type CustomerCaller = {
 /** An emailed sign-in code works this long, and for this many wrong tries. */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60 * 1000;
 export const SIGN_IN_CODE_ATTEMPTS = 5;
+
+// Changing the customer's email address: a link to the new address proves they read it.
+
+export const EMAIL_UPDATE_PREFIX = 'tollgate_cev_';
+
+/** Long enough to open the inbox on another device, short enough that an old email is useless. */
+export const EMAIL_UPDATE_TTL_MS = 30 * 60 * 1000;
+
+export const looksLikeEmailUpdateToken = (value: string) =>
+  value.startsWith(EMAIL_UPDATE_PREFIX) && TOKEN_BODY.test(value.slice(EMAIL_UPDATE_PREFIX.length));
+
+/** The portal's page that confirms the change, as the emailed link opens it. */
+export const emailUpdateUrl = (publicUrl: string, organizationSlug: string, token: string) =>
+  `${publicUrl}/portal/${encodeURIComponent(organizationSlug)}/verify-email?token=${encodeURIComponent(token)}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddressSchema } from '../platform/schemas.js';
+import { emailAddressSchema, textSchema } from '../platform/schemas.js';
 
 // Signing in to the portal by an emailed code: our extension (Polar's SDK 0.33.2 has no call for it).
 
@@ -23,3 +23,43 @@ export const portalSignInSchema = z.object({
   expires_at: z.iso.datetime({ offset: true }),
 });
 export type PortalSignIn = z.infer<typeof portalSignInSchema>;
+
+// What a portal token says about itself (Polar's `customer-session/introspect` and `/user`).
+
+export const customerSessionIntrospectionSchema = z.object({
+  expires_at: z.iso.datetime({ offset: true }),
+  /** Where the seller's app asked the portal to send the buyer back (`customerSessions.create`). */
+  return_url: z.string().nullable(),
+});
+export type CustomerSessionIntrospection = z.infer<typeof customerSessionIntrospectionSchema>;
+
+export const portalAuthenticatedUserSchema = z.object({
+  /** `customer`: members (a team customer's people) are not sold yet. */
+  type: z.literal('customer'),
+  name: z.string().nullable(),
+  email: z.string(),
+  customer_id: z.uuid(),
+  member_id: z.uuid().nullable(),
+  role: z.string().nullable(),
+});
+export type PortalAuthenticatedUser = z.infer<typeof portalAuthenticatedUserSchema>;
+
+// Changing the signed-in customer's email address (Polar's `customers/me/email-update`).
+
+export const customerEmailUpdateRequestSchema = z.strictObject({
+  email: emailAddressSchema('Enter the new email address, like name@example.com.').transform((email) =>
+    email.toLowerCase(),
+  ),
+});
+export type CustomerEmailUpdateRequest = z.infer<typeof customerEmailUpdateRequestSchema>;
+
+/** The token of the emailed link; its shape is checked by the service, which answers 401 for any bad one. */
+const emailUpdateToken = textSchema({ min: 1, max: 128 });
+
+export const customerEmailUpdateCheckQuerySchema = z.object({ token: emailUpdateToken });
+
+export const customerEmailUpdateVerifySchema = z.strictObject({ token: emailUpdateToken });
+export type CustomerEmailUpdateVerify = z.infer<typeof customerEmailUpdateVerifySchema>;
+
+/** A new session of the customer, with the new address. */
+export const customerEmailUpdateVerifiedSchema = z.object({ token: z.string() });

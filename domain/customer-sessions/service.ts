@@ -49,13 +49,19 @@ export async function createCustomerSession(
   });
   await assertCanManage(db, caller, customer.organizationId, ORGANIZATION_MANAGERS);
   const organization = (await findOrganizationById(db.sql, customer.organizationId))!;
-  const { token, row } = await openCustomerSession(db, customer);
+  const { token, row } = await openCustomerSession(
+    db,
+    customer,
+    CUSTOMER_SESSION_TTL_MS,
+    input.return_url ?? null,
+  );
   return {
     created_at: row.createdAt.toISOString(),
     modified_at: row.modifiedAt?.toISOString() ?? null,
     id: row.id,
     token,
     expires_at: row.expiresAt.toISOString(),
+    return_url: row.returnUrl,
     customer_portal_url: customerPortalUrl(publicUrl, organization.slug, token),
     customer_id: customer.id,
     customer: customerView(row.customer),
@@ -67,6 +73,7 @@ export async function openCustomerSession(
   db: Db,
   customer: { id: string; organizationId: string },
   ttlMs = CUSTOMER_SESSION_TTL_MS,
+  returnUrl: string | null = null,
 ) {
   const token = `${CUSTOMER_SESSION_PREFIX}${randomBytes(24).toString('base64url')}`;
   const row = await insertCustomerSession(db, {
@@ -74,6 +81,7 @@ export async function openCustomerSession(
     customerId: customer.id,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + ttlMs),
+    returnUrl,
   });
   return { token, row };
 }

@@ -128,6 +128,26 @@ export async function applyCustomerUpdate(
     .catch(conflictError);
 }
 
+/**
+ * The customer proved they read `email` (the portal's email change): it becomes theirs, verified,
+ * in one transaction with `inTransaction` (which spends the proof) and the seller's events.
+ */
+export async function applyVerifiedEmail(
+  db: Db,
+  current: CustomerRow,
+  email: string,
+  inTransaction: (tx: Prisma.TransactionClient) => Promise<void>,
+): Promise<CustomerRow> {
+  return db
+    .$transaction(async (tx) => {
+      await inTransaction(tx);
+      const row = await updateCustomerRow(tx, current.id, { email, emailVerified: true });
+      await withEvents(tx, row, 'updated');
+      return row;
+    })
+    .catch(conflictError);
+}
+
 export async function deleteCustomer(
   db: Db,
   caller: Caller,

@@ -77,3 +77,22 @@ export async function countDownload(db: Db, id: string): Promise<void> {
     data: { downloads: { increment: 1 }, lastDownloadedAt: new Date(), modifiedAt: new Date() },
   });
 }
+
+/** Per file of the benefit: how often it was downloaded, and by how many customers. */
+export async function downloadStatsOfBenefit(
+  db: Db,
+  benefitId: string,
+): Promise<Map<string, { downloads: number; downloaders: number }>> {
+  const rows = await db.downloadable.groupBy({
+    by: ['fileId'],
+    where: { benefitId, downloads: { gt: 0 } },
+    _sum: { downloads: true },
+    _count: { customerId: true },
+  });
+  return new Map(
+    rows.map((row) => [
+      row.fileId,
+      { downloads: row._sum.downloads ?? 0, downloaders: row._count.customerId },
+    ]),
+  );
+}

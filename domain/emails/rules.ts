@@ -413,6 +413,43 @@ export function portalSignInCodeEmail(input: {
   );
 }
 
+/** To the address a buyer wants to use instead of theirs: the link proves they read it. */
+export function customerEmailUpdateEmail(input: {
+  sellerName: string;
+  email: string;
+  minutes: number;
+  url: string;
+}): RenderedEmail {
+  return render(
+    `Confirm your new email address for ${input.sellerName}`,
+    greet(''),
+    [
+      `You asked to use ${input.email} for your ${input.sellerName} account. Open the link to confirm it: it works once, for ${input.minutes} minutes.`,
+      'If you did not ask for this, ignore this email: nothing changes.',
+    ],
+    { label: 'Confirm this email address', url: input.url },
+    input.sellerName,
+  );
+}
+
+/** To the address a buyer left, once the new one is confirmed: a change they did not make shows. */
+export function customerEmailChangedEmail(input: {
+  sellerName: string;
+  newEmail: string;
+  url: string;
+}): RenderedEmail {
+  return render(
+    `Your ${input.sellerName} email address was changed`,
+    greet(''),
+    [
+      `Your ${input.sellerName} account now uses ${input.newEmail}; receipts and sign-in codes go there.`,
+      `If you did not make this change, write to ${input.sellerName} at once.`,
+    ],
+    { label: 'Open your account page', url: input.url },
+    input.sellerName,
+  );
+}
+
 /**
  * To a member of the seller's organization, once per paid order (unless they switched it off in
  * their notification settings): what sold, to whom, for how much, and where the order is.

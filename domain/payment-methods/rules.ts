@@ -46,11 +46,15 @@ export type PaymentMethodSetupInput = {
   requestId: string;
   organizationId: string;
   customerId: string;
-  confirmationTokenId: string;
   setDefault: boolean;
-};
+} & (
+  | { confirmationTokenId: string }
+  /** A setup that asked for authentication, which the buyer has completed with their bank since. */
+  | { setupIntentId: string }
+);
 
 export type PaymentMethodSetupResult =
   | { status: 'saved'; paymentMethodId: string }
   | { status: 'declined'; message: string }
-  | { status: 'requires_action' };
+  /** The bank asks the buyer to confirm the card: its page runs with `clientSecret`. */
+  | { status: 'requires_action'; setupIntentId: string; clientSecret: string };

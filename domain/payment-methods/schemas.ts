@@ -72,6 +72,33 @@ export const paymentMethodCreateSchema = z.strictObject({
 });
 export type PaymentMethodCreate = z.infer<typeof paymentMethodCreateSchema>;
 
+/** After the bank's page: the setup that asked for it, saved now that the buyer confirmed it. */
+export const paymentMethodConfirmSchema = z.strictObject({
+  setup_intent_id: textSchema({ min: 1, max: 255 }).pipe(
+    z.string().regex(/^seti_[A-Za-z0-9_]+$/, 'Not a card setup id (seti_…).'),
+  ),
+  set_default: z.boolean(),
+});
+export type PaymentMethodConfirm = z.infer<typeof paymentMethodConfirmSchema>;
+
+/**
+ * What saving a card answers (0.48.1's `CustomerPaymentMethodCreateResponse`): the card saved, or
+ * the bank's step to run first. A saved card also carries the portal's own card fields at the top
+ * level, as @polar-sh/sdk 0.33.2 reads the answer as the card itself.
+ */
+export const paymentMethodCreateResponseSchema = z.union([
+  paymentMethodCardSchema.extend({
+    status: z.literal('succeeded'),
+    payment_method: customerPaymentMethodSchema,
+  }),
+  paymentMethodGenericSchema.extend({
+    status: z.literal('succeeded'),
+    payment_method: customerPaymentMethodSchema,
+  }),
+  z.object({ status: z.literal('requires_action'), client_secret: z.string() }),
+]);
+export type PaymentMethodCreateResponse = z.infer<typeof paymentMethodCreateResponseSchema>;
+
 /** Our extension: makes a saved card the one the customer's plans renew on. */
 export const paymentMethodUpdateSchema = z.strictObject({
   default: z.literal(true, {

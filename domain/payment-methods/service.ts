@@ -38,7 +38,9 @@ import {
   paymentMethodSchema,
   type CustomerPaymentMethod,
   type PaymentMethod,
+  type PaymentMethodConfirm,
   type PaymentMethodCreate,
+  type PaymentMethodCreateResponse,
 } from './schemas.js';
 
 export type PaymentMethodWorkflows = {
@@ -150,30 +152,40 @@ export async function setUpPaymentMethod(
     id: input.customerId,
   });
   if (!customer) return { status: 'declined', message: 'This customer no longer exists.' };
-  const planCurrency = await latestLivePlanCurrencyOf(ctx.db, customer.id);
   const processorCustomerId = await processorCustomerOf(ctx.db, ctx.processor, customer);
-  const idempotencyKey = `payment-method-setup:${input.requestId}`;
-  const result = await ctx.processor.setUpOffSession({
-    idempotencyKey,
-    confirmationTokenId: input.confirmationTokenId,
-    processorCustomerId,
-    currency: planCurrency ?? 'usd',
-    metadata: { customer_id: customer.id, organization_id: customer.organizationId },
-    description: 'Card saved in the customer portal',
-  });
-  if (result.status === 'failed') return { status: 'declined', message: result.message };
-  if (result.status === 'requires_action') {
-    await ctx.processor.cancelPayment({
-      paymentId: result.paymentId,
-      idempotencyKey: `${idempotencyKey}:cancel`,
+  let setupId: string;
+  if ('setupIntentId' in input) {
+    setupId = input.setupIntentId;
+  } else {
+    const planCurrency = await latestLivePlanCurrencyOf(ctx.db, customer.id);
+    const result = await ctx.processor.setUpOffSession({
+      idempotencyKey: `payment-method-setup:${input.requestId}`,
+      confirmationTokenId: input.confirmationTokenId,
+      processorCustomerId,
+      currency: planCurrency ?? 'usd',
+      metadata: { customer_id: customer.id, organization_id: customer.organizationId },
+      description: 'Card saved in the customer portal',
     });
-    return { status: 'requires_action' };
+    if (result.status === 'failed') return { status: 'declined', message: result.message };
+    // Kept open for the buyer: their bank's page confirms it, then `confirm` saves the card.
+    if (result.status === 'requires_action') {
+      return {
+        status: 'requires_action',
+        setupIntentId: result.paymentId,
+        clientSecret: result.clientSecret,
+      };
+    }
+    if (result.status === 'processing') {
+      throw new Error(`card setup ${result.paymentId} is still processing`);
+    }
+    setupId = result.paymentId;
   }
-  if (result.status === 'processing') {
-    throw new Error(`card setup ${result.paymentId} is still processing`);
+  const saved = await ctx.processor.savedPaymentMethod({ paymentId: setupId });
+  if ('setupIntentId' in input && saved?.processorCustomerId !== processorCustomerId) {
+    // Not confirmed (yet), failed at the bank, or another customer's setup: nothing to save.
+    return { status: 'declined', message: 'Your bank has not confirmed this card.' };
   }
-  const saved = await ctx.processor.savedPaymentMethod({ paymentId: result.paymentId });
-  if (!saved) throw new Error(`card setup ${result.paymentId} succeeded without a saved card`);
+  if (!saved) throw new Error(`card setup ${setupId} succeeded without a saved card`);
   const kept = await ctx.db.$transaction((tx) =>
     keepPaymentMethod(tx, {
       organizationId: customer.organizationId,
@@ -215,12 +227,34 @@ export async function listPortalPaymentMethods(
   return paginated(rows.map(paymentMethodView), total, query);
 }
 
+/** The answer of a save: the card, or the bank's step the buyer has to take first. */
+async function setupAnswer(
+  ctx: PaymentMethodsContext,
+  customer: CustomerCaller,
+  result: PaymentMethodSetupResult,
+  field: 'confirmation_token_id' | 'setup_intent_id',
+): Promise<PaymentMethodCreateResponse> {
+  if (result.status === 'declined') {
+    throw new InvalidFieldError(['body', field], `${result.message} Try another card.`);
+  }
+  if (result.status === 'requires_action') {
+    return { status: 'requires_action', client_secret: result.clientSecret };
+  }
+  const row = await findLivePaymentMethod(ctx.db, customer.customerId, result.paymentMethodId);
+  if (!row) throw new AppError('Conflict', 'The card was deleted while it was being saved.');
+  return {
+    ...paymentMethodView(row),
+    status: 'succeeded',
+    payment_method: customerPaymentMethodView(row),
+  } as PaymentMethodCreateResponse;
+}
+
 export async function addPortalPaymentMethod(
   ctx: PaymentMethodsContext,
   customer: CustomerCaller,
   input: PaymentMethodCreate,
   requestId: string,
-): Promise<PaymentMethod> {
+): Promise<PaymentMethodCreateResponse> {
   const result = await ctx.workflows.paymentMethods.setUp({
     requestId,
     organizationId: customer.organizationId,
@@ -228,18 +262,27 @@ export async function addPortalPaymentMethod(
     confirmationTokenId: input.confirmation_token_id,
     setDefault: input.set_default,
   });
-  if (result.status === 'declined') {
-    throw new InvalidFieldError(['body', 'confirmation_token_id'], `${result.message} Try another card.`);
-  }
-  if (result.status === 'requires_action') {
-    throw new InvalidFieldError(
-      ['body', 'confirmation_token_id'],
-      'Your bank asks to confirm this card, which saving a card here cannot do yet. Try another card.',
-    );
-  }
-  const row = await findLivePaymentMethod(ctx.db, customer.customerId, result.paymentMethodId);
-  if (!row) throw new AppError('Conflict', 'The card was deleted while it was being saved.');
-  return paymentMethodView(row);
+  return setupAnswer(ctx, customer, result, 'confirmation_token_id');
+}
+
+/**
+ * After the bank's page (3-D Secure on saving a card): the setup the add answered
+ * `requires_action` for is saved once the processor says the buyer confirmed it.
+ */
+export async function confirmPortalPaymentMethod(
+  ctx: PaymentMethodsContext,
+  customer: CustomerCaller,
+  input: PaymentMethodConfirm,
+  requestId: string,
+): Promise<PaymentMethodCreateResponse> {
+  const result = await ctx.workflows.paymentMethods.setUp({
+    requestId,
+    organizationId: customer.organizationId,
+    customerId: customer.customerId,
+    setupIntentId: input.setup_intent_id,
+    setDefault: input.set_default,
+  });
+  return setupAnswer(ctx, customer, result, 'setup_intent_id');
 }
 
 async function lockedCard(tx: Prisma.TransactionClient, customer: CustomerCaller, id: string) {

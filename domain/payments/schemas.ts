@@ -70,7 +70,7 @@ export const sandboxAuthenticationSchema = z
   .object({
     client_secret: z
       .string()
-      .regex(/^pi_sbx_[0-9a-f]{24}_secret_[0-9a-f]{32}$/, 'Not a sandbox payment client secret.'),
+      .regex(/^(pi|seti)_sbx_[0-9a-f]{24}_secret_[0-9a-f]{32}$/, 'Not a sandbox payment client secret.'),
     outcome: z.enum(['complete', 'fail']),
   })
   .strict();

@@ -38,6 +38,10 @@ export const ERRORS = {
   OrderNotEligibleForRetry: { status: 422, message: 'This order has no payment to confirm.' },
   PaymentAlreadyInProgress: { status: 409, message: 'A payment for this order is under way.' },
   ManualRetryLimitExceeded: { status: 429, message: 'This order cannot be paid here any more.' },
+  InvalidCustomerEmailUpdate: {
+    status: 401,
+    message: 'This email update request is invalid or has expired.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -19,7 +19,7 @@ import { portalMeQuery } from './queries';
 const ADDRESS_FIELDS = ['line1', 'line2', 'postal_code', 'city', 'state'] as const;
 type AddressField = (typeof ADDRESS_FIELDS)[number];
 /** The portal's limits (domain/customer-portal/schemas.ts, domain/addresses/schemas.ts). */
-const MAX_LENGTHS = { name: TEXT_MAX_LENGTH.name, email: 320, tax_id: 64, state: 64 } as const;
+const MAX_LENGTHS = { name: TEXT_MAX_LENGTH.name, tax_id: 64, state: 64 } as const;
 const ADDRESS_MAX_LENGTHS: Record<Exclude<AddressField, 'state'>, number> = {
   line1: 255,
   line2: 255,
@@ -30,7 +30,6 @@ const ADDRESS_MAX_LENGTHS: Record<Exclude<AddressField, 'state'>, number> = {
 /** What the buyer reads when the API refuses a field, in place of the schema's texts. */
 const BILLING_WORDS: FormWords = {
   name: textWords(MAX_LENGTHS.name),
-  email: { other: 'Enter your email address, like name@example.com.' },
   tax_id: {
     ...textWords(MAX_LENGTHS.tax_id),
     value_error: 'This is not a tax number of your billing country. Check it, or leave it empty.',
@@ -38,11 +37,9 @@ const BILLING_WORDS: FormWords = {
   billing_address: { other: 'Check your billing address.' },
   ...addressWords('billing_address'),
 };
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Values = {
   name: string;
-  email: string;
   country: string;
   tax_id: string;
 } & Record<AddressField, string>;
@@ -53,7 +50,6 @@ function initialValues(customer: CustomerPortalCustomer): Values {
   const state = address?.state ?? '';
   return {
     name: customer.name ?? '',
-    email: customer.email,
     country,
     line1: address?.line1 ?? '',
     line2: address?.line2 ?? '',
@@ -72,7 +68,10 @@ const ADDRESS_LABELS: Record<Exclude<AddressField, 'state'>, [string, string]> =
   city: ['City', 'address-level2'],
 };
 
-/** The buyer's name, email, billing address and tax number, as their invoices will print them. */
+/**
+ * The buyer's name, billing address and tax number, as their invoices will print them. Their email
+ * address changes apart (`EmailAddressSection`): the new one must be confirmed first.
+ */
 export function BillingDetailsForm({ slug, customer }: { slug: string; customer: CustomerPortalCustomer }) {
   const queryClient = useQueryClient();
   const countries = useMemo(() => listCountries(), []);
@@ -100,7 +99,6 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
     event.preventDefault();
     const text = (key: keyof Values) => values[key].trim();
     const local: Record<string, string> = {};
-    if (!EMAIL_PATTERN.test(text('email'))) local.email = 'Enter your email address, like name@example.com.';
     const hasAddress = ADDRESS_FIELDS.some((field) => text(field) !== '');
     if (hasAddress && !values.country) local['billing_address.country'] = 'Choose your country.';
     if (Object.keys(local).length > 0) return fail(local, null);
@@ -110,8 +108,6 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
     try {
       const updated = await portalCall(slug, 'PATCH', '/customers/me', customerPortalCustomerSchema, {
         name: text('name') || null,
-        // Sent only when changed: the address is how the seller knows the buyer.
-        ...(text('email').toLowerCase() !== customer.email ? { email: text('email') } : {}),
         billing_address: values.country
           ? {
               country: values.country,
@@ -158,19 +154,6 @@ export function BillingDetailsForm({ slug, customer }: { slug: string; customer:
             maxLength={MAX_LENGTHS.name}
             value={values.name}
             onChange={(event) => set('name')(event.target.value)}
-          />
-        )}
-      </FormField>
-      <FormField label="Email" field="email" required error={fieldError('email')}>
-        {(control) => (
-          <input
-            {...control}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            maxLength={MAX_LENGTHS.email}
-            value={values.email}
-            onChange={(event) => set('email')(event.target.value)}
           />
         )}
       </FormField>

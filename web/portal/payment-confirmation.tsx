@@ -61,8 +61,8 @@ function usePaymentStatus(slug: string, orderId: string, step: Step, onEnd: (nex
   }, [slug, orderId, waiting]);
 }
 
-/** Live mode: Stripe.js opens the bank's challenge for the payment's client secret. */
-function StripeChallenge(props: {
+/** Live mode: Stripe.js opens the bank's challenge for the payment's (or card setup's) client secret. */
+export function StripeChallenge(props: {
   publishableKey: string;
   clientSecret: string;
   onDone: (error: string | null) => void;

@@ -2,7 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent, type Ref } from 'react';
 import { z } from 'zod';
 import type { CustomerPortalCustomer } from '../../domain/customer-portal/schemas';
-import { paymentMethodSchema, type PaymentMethod } from '../../domain/payment-methods/schemas';
+import {
+  paymentMethodCreateResponseSchema,
+  paymentMethodSchema,
+  type PaymentMethod,
+  type PaymentMethodCreateResponse,
+} from '../../domain/payment-methods/schemas';
+import { SandboxChallenge } from '../checkouts/authentication';
+import { formatMoney } from '../money/format';
+import { StripeChallenge } from './payment-confirmation';
 import { ApiError, formErrors } from '../api';
 import { focusFirstInvalid } from '../forms/form-field';
 import { SandboxCardForm, StripeCardForm, type PaymentFormHandle } from '../checkouts/payment-forms';
@@ -393,8 +401,45 @@ function AddCardForm(props: {
   const [cardError, setCardError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [isBusy, setBusy] = useState(false);
+  /** The card setup's client secret while the buyer's bank asks them to confirm the card. */
+  const [bankStep, setBankStep] = useState<string | null>(null);
   const hintId = useId();
   const canSave = props.entry.mode === 'sandbox' || Boolean(props.entry.publishableKey);
+
+  /** The card once saved; the bank's step first when the card asks for it. */
+  async function answered(answer: PaymentMethodCreateResponse) {
+    if (answer.status === 'requires_action') {
+      setBankStep(answer.client_secret);
+      return;
+    }
+    setBankStep(null);
+    await props.onSaved(paymentMethodSchema.parse(answer));
+  }
+
+  /** After the bank's page: the server saves the card once the processor says it was confirmed. */
+  async function afterBank(error: string | null) {
+    const clientSecret = bankStep;
+    setBankStep(null);
+    if (error || !clientSecret) return fail(error, null);
+    try {
+      await answered(
+        await portalCall(
+          props.slug,
+          'POST',
+          '/customers/me/payment-methods/confirm',
+          paymentMethodCreateResponseSchema,
+          {
+            setup_intent_id: clientSecret.slice(0, clientSecret.indexOf('_secret_')),
+            set_default: setDefault,
+          },
+        ),
+      );
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) return fail(null, NO_CONNECTION);
+      const found = formErrors(failure, ['setup_intent_id']);
+      fail(found.fields.setup_intent_id ?? null, found.form);
+    }
+  }
 
   function fail(card: string | null, message: string | null) {
     setCardError(card);
@@ -424,7 +469,7 @@ function AddCardForm(props: {
         props.slug,
         'POST',
         '/customers/me/payment-methods',
-        paymentMethodSchema,
+        paymentMethodCreateResponseSchema,
         {
           confirmation_token_id: token,
           set_default: setDefault,
@@ -432,12 +477,35 @@ function AddCardForm(props: {
           return_url: window.location.href,
         },
       );
-      await props.onSaved(saved);
+      await answered(saved);
     } catch (failure) {
       if (!(failure instanceof ApiError)) return fail(null, NO_CONNECTION);
       const found = formErrors(failure, ['confirmation_token_id']);
       fail(found.fields.confirmation_token_id ?? null, found.form);
     }
+  }
+
+  if (bankStep) {
+    return (
+      <div className="portal-confirm-payment" data-testid="bank-authentication">
+        {props.entry.mode === 'sandbox' ? (
+          <SandboxChallenge
+            clientSecret={bankStep}
+            // A card check: the bank confirms the card, nothing is charged.
+            amount={formatMoney(0, 'usd')}
+            payee="saving your card"
+            heading="h2"
+            onAnswered={() => void afterBank(null)}
+          />
+        ) : props.entry.publishableKey ? (
+          <StripeChallenge
+            publishableKey={props.entry.publishableKey}
+            clientSecret={bankStep}
+            onDone={(error) => void afterBank(error)}
+          />
+        ) : null}
+      </div>
+    );
   }
 
   return (

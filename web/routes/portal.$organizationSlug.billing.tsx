@@ -3,6 +3,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ErrorNote } from '../components';
 import { prefetch } from '../loaders';
 import { BillingDetailsForm } from '../portal/billing-form';
+import { EmailAddressSection } from '../portal/email-address';
 import { pageSearch, portalPageSearchSchema } from '../portal/paging';
 import { CardsSection, type CardEntry } from '../portal/payment-methods';
 import { portalMeQuery, portalPaymentMethodsQuery } from '../portal/queries';
@@ -51,6 +52,7 @@ function BillingPage() {
           onPage={(next) => void navigate({ search: pageSearch(next) })}
         />
       ) : null}
+      {me.data ? <EmailAddressSection key={me.data.email} slug={slug} customer={me.data} /> : null}
       <section className="portal-section" aria-labelledby="billing-details-heading">
         <h2 id="billing-details-heading">Billing details</h2>
         <p className="muted">Used on your invoices and for taxes on your next payments.</p>

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute, Link, Outlet, redirect, useRouter } from '@tanstack/react-router';
+import { createFileRoute, Link, Outlet, redirect, useLocation, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { z } from 'zod';
 import type { Organization } from '../../domain/organizations/schemas';
@@ -88,6 +88,8 @@ function PortalLayout() {
   const organization = useQuery(portalOrganizationQuery(slug));
   const token = usePortalToken(slug);
   const ended = useSessionEnd(slug);
+  // An email change's link is opened wherever the inbox is, often without a session there.
+  const isEmailLink = useLocation({ select: (location) => location.pathname.endsWith('/verify-email') });
   usePortalChunks(token !== null);
   const sellerName = organization.data?.organization.name;
 
@@ -127,7 +129,12 @@ function PortalLayout() {
           </button>
         ) : null}
       </header>
-      {token ? (
+      {isEmailLink ? (
+        // Apart from the signed-in layout: confirming signs the buyer in, and the page stays put.
+        <main className="portal-main-area">
+          <Outlet />
+        </main>
+      ) : token ? (
         <div className="portal-body">
           <nav className="portal-nav" aria-label="Portal">
             <ul>

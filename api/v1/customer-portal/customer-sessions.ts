@@ -8,11 +8,17 @@ import {
   customerSessionSchema,
 } from '../../../domain/customer-portal/schemas.js';
 import {
+  customerSessionIntrospectionSchema,
+  portalAuthenticatedUserSchema,
   portalSignInRequestSchema,
   portalSignInSchema,
   portalSignInVerifySchema,
 } from '../../../domain/customer-sessions/schemas.js';
-import { endCustomerSession } from '../../../domain/customer-portal/sign-in.js';
+import {
+  authenticatedPortalUser,
+  endCustomerSession,
+  introspectCustomerSession,
+} from '../../../domain/customer-portal/sign-in.js';
 import {
   createCustomerSession,
   requestPortalSignInCode,
@@ -62,6 +68,28 @@ export function registerPortalSignInOperations(
       await requestPortalSignInCode(ctx, body);
       return {};
     },
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/customer-session/introspect',
+      operationId: 'customer_portal:customer-session:introspect',
+      summary: 'When the calling customer session stops working',
+      tag,
+      response: customerSessionIntrospectionSchema,
+    },
+    ({ customer }) => introspectCustomerSession(ctx.db, customer),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/customer-session/user',
+      operationId: 'customer_portal:customer-session:get_authenticated_user',
+      summary: 'Who the calling customer session signs in',
+      tag,
+      response: portalAuthenticatedUserSchema,
+    },
+    ({ customer }) => authenticatedPortalUser(ctx.db, customer),
   );
   api.addForCustomer(
     {

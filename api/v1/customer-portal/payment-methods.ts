@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PortalContext } from '../../../domain/customer-portal/context.js';
 import {
+  paymentMethodConfirmSchema,
+  paymentMethodCreateResponseSchema,
   paymentMethodCreateSchema,
   paymentMethodParamsSchema,
   paymentMethodSchema,
@@ -10,6 +12,7 @@ import {
 } from '../../../domain/payment-methods/schemas.js';
 import {
   addPortalPaymentMethod,
+  confirmPortalPaymentMethod,
   deletePortalPaymentMethod,
   listPortalPaymentMethods,
   setDefaultPortalPaymentMethod,
@@ -38,14 +41,31 @@ export function registerPortalPaymentMethodOperations(api: OperationRegistry, ct
       operationId: 'customer_portal:customers:add_payment_method',
       // With `set_default` (or no default yet) every plan of the customer renews on the new card,
       // and a plan in dunning is charged again at once.
+      // A card whose bank asks the buyer to confirm it answers `requires_action` with the client
+      // secret of the bank's page; `confirm` saves it afterwards.
       summary: 'Save a card; as the default, every plan renews on it',
       tag,
       body: paymentMethodCreateSchema,
       status: 201,
-      response: paymentMethodSchema,
+      response: paymentMethodCreateResponseSchema,
       errors: ['ServiceUnavailable'],
     },
     ({ customer, body }) => addPortalPaymentMethod(ctx.paymentMethods, customer, body, randomUUID()),
+  );
+  // Before `{id}`: Express would take `confirm` for a card's id otherwise.
+  api.addForCustomer(
+    {
+      method: 'post',
+      path: '/customer-portal/customers/me/payment-methods/confirm',
+      operationId: 'customer_portal:customers:confirm_payment_method',
+      summary: "Save a card once the buyer confirmed it on their bank's page (3-D Secure)",
+      tag,
+      body: paymentMethodConfirmSchema,
+      status: 201,
+      response: paymentMethodCreateResponseSchema,
+      errors: ['ServiceUnavailable'],
+    },
+    ({ customer, body }) => confirmPortalPaymentMethod(ctx.paymentMethods, customer, body, randomUUID()),
   );
   api.addForCustomer(
     {
