@@ -28,6 +28,7 @@ import { organizationSchema } from '../organizations/schemas.js';
 import {
   emailAddressSchema,
   nameSchema,
+  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -35,6 +36,7 @@ import {
   textSchema,
 } from '../platform/schemas.js';
 import { productSchema } from '../products/schemas.js';
+import { returnUrlSchema } from '../checkout-links/schemas.js';
 import {
   CANCELLATION_REASONS,
   subscriptionListQuerySchema,
@@ -565,10 +567,22 @@ export type CustomerPaymentMethod = z.infer<typeof customerPaymentMethodSchema>;
 
 // ── Customer sessions ─────────────────────────────────────────────────────────────────────────
 
-/** By our id or by the seller's own, matched by shape. */
+const customerSessionOptions = {
+  /** The seller's page the portal links back to. */
+  return_url: returnUrlSchema.nullable().optional(),
+  member_id: offUntilBuilt(z.uuid(), [], 'Members'),
+  external_member_id: offUntilBuilt(textSchema({ min: 1, max: 255 }), [], 'Members'),
+};
+const externalCustomerIdSchema = textSchema({ min: 1, max: 255 });
+
+/**
+ * By our id or by the seller's own, matched by shape. The seller's id is `external_customer_id`
+ * in @polar-sh/sdk 0.48.1 and `customer_external_id` in 0.33.2; both are read.
+ */
 export const customerSessionCreateSchema = z.union([
-  z.strictObject({ customer_id: idOf('customer') }),
-  z.strictObject({ customer_external_id: textSchema({ min: 1, max: 255 }) }),
+  z.strictObject({ customer_id: idOf('customer'), ...customerSessionOptions }),
+  z.strictObject({ external_customer_id: externalCustomerIdSchema, ...customerSessionOptions }),
+  z.strictObject({ customer_external_id: externalCustomerIdSchema, ...customerSessionOptions }),
 ]);
 export type CustomerSessionCreate = z.infer<typeof customerSessionCreateSchema>;
 
@@ -579,6 +593,7 @@ export const customerSessionSchema = z.object({
   id: z.uuid(),
   token: z.string(),
   expires_at: datetime,
+  return_url: z.string().nullable(),
   customer_portal_url: z.string(),
   customer_id: z.uuid(),
   customer: customerSchema,

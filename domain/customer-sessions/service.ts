@@ -36,26 +36,30 @@ export async function createCustomerSession(
   input: CustomerSessionCreate,
   publicUrl: string,
 ): Promise<CustomerSession> {
-  const customer = await findCustomerFor(
-    db,
-    caller,
-    'customer_id' in input ? { id: input.customer_id } : { externalId: input.customer_external_id },
-  ).catch((error: unknown) => {
+  const [field, lookup] =
+    'customer_id' in input
+      ? (['customer_id', { id: input.customer_id }] as const)
+      : 'external_customer_id' in input
+        ? (['external_customer_id', { externalId: input.external_customer_id }] as const)
+        : (['customer_external_id', { externalId: input.customer_external_id }] as const);
+  const customer = await findCustomerFor(db, caller, lookup).catch((error: unknown) => {
     if (error instanceof AppError && error.errorName === 'ResourceNotFound') {
-      const field = 'customer_id' in input ? 'customer_id' : 'customer_external_id';
       throw new InvalidFieldError(['body', field], 'Customer does not exist.');
     }
     throw error;
   });
   await assertCanManage(db, caller, customer.organizationId, ORGANIZATION_MANAGERS);
   const organization = (await findOrganizationById(db.sql, customer.organizationId))!;
-  const { token, row } = await openCustomerSession(db, customer);
+  const { token, row } = await openCustomerSession(db, customer, {
+    returnUrl: input.return_url ?? null,
+  });
   return {
     created_at: row.createdAt.toISOString(),
     modified_at: row.modifiedAt?.toISOString() ?? null,
     id: row.id,
     token,
     expires_at: row.expiresAt.toISOString(),
+    return_url: row.returnUrl,
     customer_portal_url: customerPortalUrl(publicUrl, organization.slug, token),
     customer_id: customer.id,
     customer: customerView(row.customer),
@@ -66,7 +70,7 @@ export async function createCustomerSession(
 export async function openCustomerSession(
   db: Db,
   customer: { id: string; organizationId: string },
-  ttlMs = CUSTOMER_SESSION_TTL_MS,
+  { ttlMs = CUSTOMER_SESSION_TTL_MS, returnUrl = null }: { ttlMs?: number; returnUrl?: string | null } = {},
 ) {
   const token = `${CUSTOMER_SESSION_PREFIX}${randomBytes(24).toString('base64url')}`;
   const row = await insertCustomerSession(db, {
@@ -74,6 +78,7 @@ export async function openCustomerSession(
     customerId: customer.id,
     tokenHash: hashToken(token),
     expiresAt: new Date(Date.now() + ttlMs),
+    returnUrl,
   });
   return { token, row };
 }

@@ -31,7 +31,7 @@ export async function sendOrderReceipt(
   const { token } = await openCustomerSession(
     ctx.db,
     { id: order.customerId, organizationId: order.organizationId },
-    RECEIPT_SIGN_IN_TTL_MS,
+    { ttlMs: RECEIPT_SIGN_IN_TTL_MS },
   );
   return mailer.send({
     to: customer.email,

@@ -401,7 +401,7 @@ export async function notifyPaymentConfirmationNeeded(
     findOrderWithItems(ctx.db.sql, input.orderId),
   ]);
   if (!row || !order) return 'gone';
-  const { token } = await openCustomerSession(ctx.db, row.customer, RECEIPT_SIGN_IN_TTL_MS);
+  const { token } = await openCustomerSession(ctx.db, row.customer, { ttlMs: RECEIPT_SIGN_IN_TTL_MS });
   return mailer.send({
     to: row.customer.email,
     idempotencyKey: `subscription:${row.id}:order:${order.id}:failed:${input.attempt}`,

@@ -89,7 +89,7 @@ export async function notifySubscription(
   switch (notice.kind) {
     case 'started': {
       // The first email signs the buyer straight into the portal, as a one-time receipt does.
-      const { token } = await openCustomerSession(ctx.db, row.customer, RECEIPT_SIGN_IN_TTL_MS);
+      const { token } = await openCustomerSession(ctx.db, row.customer, { ttlMs: RECEIPT_SIGN_IN_TTL_MS });
       const plan = inWords('purchase');
       return mailer.send({
         to: row.customer.email,

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "customer_sessions" ADD COLUMN     "return_url" TEXT;
+
