@@ -40,7 +40,7 @@ describe('the Better Auth demo against Tollgate', () => {
   let page: Page;
 
   beforeAll(async () => {
-    const organization = await createOrganization(env.database.db);
+    const organization = await createOrganization(env.database.db, { name: `Demo seller ${suffix}` });
     const token = await createAccessToken(env.database.db, organization.id);
     polar = new Polar({ accessToken: token, serverURL: env.baseUrl });
     productId = (
@@ -167,7 +167,9 @@ describe('the Better Auth demo against Tollgate', () => {
     await page.waitForURL((url) => url.href.startsWith(`${env.baseUrl}/portal/`));
     await page.getByRole('heading', { level: 1, name: 'Your purchases' }).waitFor();
     await page.getByText(`Pro ${suffix}`).first().waitFor();
-    await page.goto(demoUrl);
+    // The portal plugin's returnUrl: the portal links back to the demo.
+    await page.getByRole('link', { name: /^← Back to / }).click();
+    await page.waitForURL(`${demoUrl}/`);
   });
 
   it('ingests usage through the usage plugin, which the meter counts', async () => {

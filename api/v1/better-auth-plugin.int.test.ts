@@ -42,13 +42,43 @@ describe("the Better Auth plugin's calls through @polar-sh/sdk@0.48.1", () => {
       });
       expect(session).toMatchObject({ customerId, returnUrl: 'https://app.example.test/account' });
       expect(session.customerPortalUrl).toContain(`${env.stack.baseUrl}/portal/`);
-      const row = await env.database.db.customerSession.findUniqueOrThrow({ where: { id: session.id } });
-      expect(row.returnUrl).toBe('https://app.example.test/account');
+      // The portal reads it back with the session's token, to link back to the seller's app.
+      const portal = new Polar({ serverURL: env.stack.baseUrl }).customerPortal;
+      const introspected = await portal.customerSession.introspect({ customerSession: session.token });
+      expect(introspected).toEqual({
+        expiresAt: session.expiresAt,
+        returnUrl: 'https://app.example.test/account',
+      });
     });
 
     it('by customer_id without a return_url: null', async () => {
       const session = await polar.customerSessions.create({ customerId });
       expect(session.returnUrl).toBeNull();
+      const portal = new Polar({ serverURL: env.stack.baseUrl }).customerPortal;
+      expect(await portal.customerSession.introspect({ customerSession: session.token })).toMatchObject({
+        returnUrl: null,
+      });
+    });
+
+    it('introspect refuses an organization token, no token and an ended session', async () => {
+      const portal = new Polar({ serverURL: env.stack.baseUrl }).customerPortal;
+      await expect(portal.customerSession.introspect({ customerSession: token })).rejects.toMatchObject({
+        statusCode: 401,
+      });
+      await expect(portal.customerSession.introspect({ customerSession: '' })).rejects.toMatchObject({
+        statusCode: 401,
+      });
+      const session = await polar.customerSessions.create({ customerId });
+      const ended = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customer-session`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${session.token}` },
+      });
+      expect(ended.status).toBe(204);
+      await expect(
+        portal.customerSession.introspect({ customerSession: session.token }),
+      ).rejects.toMatchObject({
+        statusCode: 401,
+      });
     });
 
     it("by 0.33.2's customer_external_id, still", async () => {
@@ -73,7 +103,7 @@ describe("the Better Auth plugin's calls through @polar-sh/sdk@0.48.1", () => {
         statusCode: 422,
         detail: [{ loc: ['body', 'member_id'], type: 'feature_not_available' }],
       });
-      // Nothing of the refusals was kept: the two sessions of the tests above and 0.33.2's.
+      // Nothing of the refusals was kept: the sessions of the tests above (one of them ended).
       expect(await env.database.db.customerSession.count({ where: { customerId } })).toBe(3);
     });
   });
@@ -87,6 +117,31 @@ describe("the Better Auth plugin's calls through @polar-sh/sdk@0.48.1", () => {
     expect((await portal.subscriptions.list({ customerSession }, {})).result.items).toEqual([]);
     expect((await portal.benefitGrants.list({ customerSession }, {})).result.items).toEqual([]);
     expect((await portal.customerMeters.list({ customerSession }, {})).result.items).toEqual([]);
+  });
+
+  // Regression: a checkout for an existing customer's external id (all the plugin sends) opened
+  // empty, as if for a stranger; Polar links it to the customer.
+  it("checkout: external_customer_id of an existing customer names them; an unknown one doesn't", async () => {
+    const productId = (
+      await polar.products.create({
+        name: 'Pro',
+        recurringInterval: 'month',
+        prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
+      })
+    ).id;
+    const known = await polar.checkouts.create({ products: [productId], externalCustomerId: externalId });
+    expect(known).toMatchObject({
+      customerId,
+      customerEmail: email,
+      customerName: 'Ada',
+      externalCustomerId: externalId,
+    });
+    const unknown = await polar.checkouts.create({ products: [productId], externalCustomerId: 'nobody-yet' });
+    expect(unknown).toMatchObject({
+      customerId: null,
+      customerEmail: null,
+      externalCustomerId: 'nobody-yet',
+    });
   });
 
   it('usage: events.ingest by external_customer_id', async () => {

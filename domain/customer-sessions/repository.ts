@@ -39,6 +39,13 @@ export async function useSignInCode(db: Client, id: string, now: Date): Promise<
   return count === 1;
 }
 
+export function findCustomerSessionByTokenHash(db: Client, tokenHash: string) {
+  return db.customerSession.findUnique({
+    where: { tokenHash },
+    select: { expiresAt: true, returnUrl: true },
+  });
+}
+
 export async function deleteCustomerSession(db: Client, tokenHash: string): Promise<void> {
   await db.customerSession.deleteMany({ where: { tokenHash } });
 }

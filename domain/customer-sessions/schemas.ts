@@ -23,3 +23,10 @@ export const portalSignInSchema = z.object({
   expires_at: z.iso.datetime({ offset: true }),
 });
 export type PortalSignIn = z.infer<typeof portalSignInSchema>;
+
+/** What the portal reads of its own session (Polar's `customer-session/introspect`). */
+export const customerSessionIntrospectionSchema = z.object({
+  expires_at: z.iso.datetime({ offset: true }),
+  return_url: z.string().nullable(),
+});
+export type CustomerSessionIntrospection = z.infer<typeof customerSessionIntrospectionSchema>;

@@ -13,18 +13,25 @@ import { portalSignInCodeEmail } from '../emails/rules.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import {
   countWrongSignInCode,
+  findCustomerSessionByTokenHash,
   findUsableSignInCode,
   insertCustomerSession,
   insertSignInCode,
   useSignInCode,
 } from './repository.js';
-import type { PortalSignIn, PortalSignInRequest, PortalSignInVerify } from './schemas.js';
+import type {
+  CustomerSessionIntrospection,
+  PortalSignIn,
+  PortalSignInRequest,
+  PortalSignInVerify,
+} from './schemas.js';
 import {
   CUSTOMER_SESSION_PREFIX,
   CUSTOMER_SESSION_TTL_MS,
   SIGN_IN_CODE_ATTEMPTS,
   SIGN_IN_CODE_TTL_MS,
   customerPortalUrl,
+  type CustomerCaller,
 } from './rules.js';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -81,6 +88,17 @@ export async function openCustomerSession(
     returnUrl,
   });
   return { token, row };
+}
+
+/** The calling session's expiry and the seller's page the portal links back to. */
+export async function introspectCustomerSession(
+  db: Db,
+  customer: CustomerCaller,
+): Promise<CustomerSessionIntrospection> {
+  // The caller was authenticated by this token a moment ago; a sign-out since then ends it.
+  const session = await findCustomerSessionByTokenHash(db, customer.tokenHash);
+  if (!session) throw new AppError('Unauthorized');
+  return { expires_at: session.expiresAt.toISOString(), return_url: session.returnUrl };
 }
 
 // Signing in by a code sent to the customer's email address: for a buyer who comes to the portal

@@ -6,7 +6,7 @@ import type { Organization } from '../../domain/organizations/schemas';
 import { ApiError } from '../api';
 import { DatesIn } from '../components';
 import { portalCall } from '../portal/api';
-import { portalCustomerKey, portalOrganizationQuery } from '../portal/queries';
+import { portalCustomerKey, portalOrganizationQuery, portalSessionQuery } from '../portal/queries';
 import { endPortalSession, savePortalToken, usePortalToken, useSessionEnd } from '../portal/session';
 import { PortalSignIn } from '../portal/sign-in';
 import { prefetch } from '../loaders';
@@ -88,6 +88,7 @@ function PortalLayout() {
   const organization = useQuery(portalOrganizationQuery(slug));
   const token = usePortalToken(slug);
   const ended = useSessionEnd(slug);
+  const session = useQuery({ ...portalSessionQuery(slug), enabled: token !== null });
   usePortalChunks(token !== null);
   const sellerName = organization.data?.organization.name;
 
@@ -121,6 +122,12 @@ function PortalLayout() {
             {seller.name}
           </span>
         </div>
+        {token && session.data?.return_url ? (
+          // The seller's app named it when it signed the buyer in (an http or https URL).
+          <a className="portal-return" href={session.data.return_url}>
+            ← Back to {seller.name}
+          </a>
+        ) : null}
         {token ? (
           <button type="button" className="secondary" onClick={signOut}>
             Sign out

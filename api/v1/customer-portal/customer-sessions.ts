@@ -8,6 +8,7 @@ import {
   customerSessionSchema,
 } from '../../../domain/customer-portal/schemas.js';
 import {
+  customerSessionIntrospectionSchema,
   portalSignInRequestSchema,
   portalSignInSchema,
   portalSignInVerifySchema,
@@ -15,6 +16,7 @@ import {
 import { endCustomerSession } from '../../../domain/customer-portal/sign-in.js';
 import {
   createCustomerSession,
+  introspectCustomerSession,
   requestPortalSignInCode,
   verifyPortalSignInCode,
 } from '../../../domain/customer-sessions/service.js';
@@ -62,6 +64,17 @@ export function registerPortalSignInOperations(
       await requestPortalSignInCode(ctx, body);
       return {};
     },
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/customer-session/introspect',
+      operationId: 'customer_portal:customer_session:introspect',
+      summary: "The calling session's expiry and the seller's page to return to",
+      tag,
+      response: customerSessionIntrospectionSchema,
+    },
+    ({ customer }) => introspectCustomerSession(ctx.db, customer),
   );
   api.addForCustomer(
     {
