@@ -11,7 +11,7 @@ export function insertCustomerSession(db: Client, data: Prisma.CustomerSessionUn
 export function findLiveCustomerSession(db: Client, tokenHash: string, now: Date) {
   return db.customerSession.findFirst({
     where: { tokenHash, expiresAt: { gt: now }, customer: { deletedAt: null } },
-    select: { customerId: true, organizationId: true },
+    select: { customerId: true, organizationId: true, expiresAt: true, returnUrl: true },
   });
 }
 
@@ -37,13 +37,6 @@ export async function useSignInCode(db: Client, id: string, now: Date): Promise<
     data: { usedAt: now },
   });
   return count === 1;
-}
-
-export function findCustomerSessionByTokenHash(db: Client, tokenHash: string) {
-  return db.customerSession.findUnique({
-    where: { tokenHash },
-    select: { expiresAt: true, returnUrl: true },
-  });
 }
 
 export async function deleteCustomerSession(db: Client, tokenHash: string): Promise<void> {

@@ -74,7 +74,7 @@ export function registerPortalSignInOperations(
       tag,
       response: customerSessionIntrospectionSchema,
     },
-    ({ customer }) => introspectCustomerSession(ctx.db, customer),
+    async ({ customer }) => introspectCustomerSession(customer),
   );
   api.addForCustomer(
     {
