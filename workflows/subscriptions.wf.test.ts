@@ -591,6 +591,8 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     customerId: subscription.customerId,
     organizationId: subscription.organizationId,
     tokenHash: 'test',
+    expiresAt: new Date(Date.now() + 60 * 60_000),
+    returnUrl: null,
   });
 
   const offSessionCharges = (subscriptionId: string) =>

@@ -80,6 +80,7 @@ const PASSING_IN_EVERY_VERSION = [
   'customer_portal.downloadables.list',
   'customer_portal.customer_meters.list',
   'customer_portal.customer_meters.get',
+  'customer_portal.customer_session.introspect',
 ] as const;
 
 /** Operations each version must pass; a version-specific one goes in its own list. */

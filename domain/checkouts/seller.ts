@@ -64,11 +64,21 @@ async function resolveProducts(db: Db, caller: Caller, input: CheckoutCreate) {
   return { organizationId, productIds, priceId };
 }
 
-async function customerForCheckout(db: Db, organizationId: string, customerId: string | null | undefined) {
-  if (!customerId) return null;
-  const customer = await findLiveCustomerOfOrganization(db, organizationId, { id: customerId });
-  if (!customer) throw new InvalidFieldError(['body', 'customer_id'], 'Customer not found.');
-  return customer;
+async function customerForCheckout(
+  db: Db,
+  organizationId: string,
+  input: Pick<CheckoutCreate, 'customer_id' | 'customer_external_id'>,
+) {
+  if (input.customer_id) {
+    const customer = await findLiveCustomerOfOrganization(db, organizationId, { id: input.customer_id });
+    if (!customer) throw new InvalidFieldError(['body', 'customer_id'], 'Customer not found.');
+    return customer;
+  }
+  // The seller's own id of a customer who exists already names them, as Polar has it: the form
+  // opens with their email and name (a seller's app such as Polar's Better Auth plugin sends only
+  // this id). An id nobody has yet is kept for the customer the payment creates.
+  if (!input.customer_external_id) return null;
+  return findLiveCustomerOfOrganization(db, organizationId, { externalId: input.customer_external_id });
 }
 
 export async function createCheckout(
@@ -87,7 +97,7 @@ export async function createCheckout(
   if (input.discount_id && !(await findDiscountOfOrganization(db, organizationId, input.discount_id))) {
     throw new InvalidFieldError(['body', 'discount_id'], 'Discount not found.');
   }
-  const customer = await customerForCheckout(db, organizationId, input.customer_id);
+  const customer = await customerForCheckout(db, organizationId, input);
   const billingAddress = input.customer_billing_address ?? addressOf(customer?.billingAddress);
   const now = nowOf(ctx);
   const priced = await priceCheckout(

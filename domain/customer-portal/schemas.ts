@@ -9,7 +9,6 @@ import {
 } from '../benefits/schemas.js';
 import { customerMeterListQuerySchema, customerMeterSchema } from '../customer-meters/schemas.js';
 import { customerSchema, customerUpdateSchema } from '../customers/schemas.js';
-import { returnUrlSchema } from '../checkout-links/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import {
   licenseKeyActivationBaseSchema,
@@ -37,6 +36,7 @@ import {
   textSchema,
 } from '../platform/schemas.js';
 import { productSchema } from '../products/schemas.js';
+import { returnUrlSchema } from '../checkout-links/schemas.js';
 import {
   CANCELLATION_REASONS,
   subscriptionListQuerySchema,
@@ -567,17 +567,22 @@ export type CustomerPaymentMethod = z.infer<typeof customerPaymentMethodSchema>;
 
 // ── Customer sessions ─────────────────────────────────────────────────────────────────────────
 
-/** By our id or by the seller's own, matched by shape. */
-const customerSessionFields = {
-  /** The portal's "Back to …" link, and what introspect answers. */
+const customerSessionOptions = {
+  /** The seller's page the portal links back to. */
   return_url: returnUrlSchema.nullable().optional(),
-  // A team customer's members are not sold yet: a session is always the customer's own.
   member_id: offUntilBuilt(z.uuid(), [], 'Members'),
   external_member_id: offUntilBuilt(textSchema({ min: 1, max: 255 }), [], 'Members'),
 };
+const externalCustomerIdSchema = textSchema({ min: 1, max: 255 });
+
+/**
+ * By our id or by the seller's own, matched by shape. The seller's id is `external_customer_id`
+ * in @polar-sh/sdk 0.48.1 and `customer_external_id` in 0.33.2; both are read.
+ */
 export const customerSessionCreateSchema = z.union([
-  z.strictObject({ customer_id: idOf('customer'), ...customerSessionFields }),
-  z.strictObject({ customer_external_id: textSchema({ min: 1, max: 255 }), ...customerSessionFields }),
+  z.strictObject({ customer_id: idOf('customer'), ...customerSessionOptions }),
+  z.strictObject({ external_customer_id: externalCustomerIdSchema, ...customerSessionOptions }),
+  z.strictObject({ customer_external_id: externalCustomerIdSchema, ...customerSessionOptions }),
 ]);
 export type CustomerSessionCreate = z.infer<typeof customerSessionCreateSchema>;
 

@@ -40,6 +40,9 @@ export async function authenticateCustomerSession(
     customerId: checkout.customerId,
     organizationId: checkout.organizationId,
     tokenHash,
+    // The checkout succeeded at its last change, and nothing changes it after.
+    expiresAt: new Date((checkout.modifiedAt ?? now).getTime() + CUSTOMER_SESSION_TTL_MS),
+    returnUrl: null,
   };
 }
 

@@ -11,7 +11,7 @@ export function insertCustomerSession(db: Client, data: Prisma.CustomerSessionUn
 export function findLiveCustomerSession(db: Client, tokenHash: string, now: Date) {
   return db.customerSession.findFirst({
     where: { tokenHash, expiresAt: { gt: now }, customer: { deletedAt: null } },
-    select: { customerId: true, organizationId: true },
+    select: { customerId: true, organizationId: true, expiresAt: true, returnUrl: true },
   });
 }
 

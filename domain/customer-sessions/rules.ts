@@ -35,6 +35,10 @@ export type CustomerCaller = {
   organizationId: string;
   /** The token's hash: signing out ends this session and no other. */
   tokenHash: string;
+  /** When the token stops working. */
+  expiresAt: Date;
+  /** The seller's page the portal links back to (a session the seller's app opened may name one). */
+  returnUrl: string | null;
 };
 
 /** An emailed sign-in code works this long, and for this many wrong tries. */

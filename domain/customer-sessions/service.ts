@@ -36,13 +36,14 @@ export async function createCustomerSession(
   input: CustomerSessionCreate,
   publicUrl: string,
 ): Promise<CustomerSession> {
-  const customer = await findCustomerFor(
-    db,
-    caller,
-    'customer_id' in input ? { id: input.customer_id } : { externalId: input.customer_external_id },
-  ).catch((error: unknown) => {
+  const [field, lookup] =
+    'customer_id' in input
+      ? (['customer_id', { id: input.customer_id }] as const)
+      : 'external_customer_id' in input
+        ? (['external_customer_id', { externalId: input.external_customer_id }] as const)
+        : (['customer_external_id', { externalId: input.customer_external_id }] as const);
+  const customer = await findCustomerFor(db, caller, lookup).catch((error: unknown) => {
     if (error instanceof AppError && error.errorName === 'ResourceNotFound') {
-      const field = 'customer_id' in input ? 'customer_id' : 'customer_external_id';
       throw new InvalidFieldError(['body', field], 'Customer does not exist.');
     }
     throw error;

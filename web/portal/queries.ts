@@ -12,6 +12,7 @@ import {
   type CustomerSubscription,
   type CustomerSubscriptionUpdate,
 } from '../../domain/customer-portal/schemas';
+import { customerSessionIntrospectionSchema } from '../../domain/customer-sessions/schemas';
 import { licenseKeyWithActivationsSchema } from '../../domain/license-keys/schemas';
 import { paymentMethodSchema } from '../../domain/payment-methods/schemas';
 import { listResourceSchema } from '../../domain/platform/schemas';
@@ -85,6 +86,10 @@ function customerListQuery<T extends z.ZodType>(
     placeholderData: keepPreviousData,
   });
 }
+
+/** The signed-in session: its expiry and the seller's page to go back to, when their app named one. */
+export const portalSessionQuery = (slug: string) =>
+  customerQuery(slug, ['session'], '/customer-session/introspect', customerSessionIntrospectionSchema);
 
 export const portalMeQuery = (slug: string) =>
   customerQuery(slug, ['me'], '/customers/me', customerPortalCustomerSchema);

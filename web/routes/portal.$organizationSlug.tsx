@@ -6,7 +6,7 @@ import type { Organization } from '../../domain/organizations/schemas';
 import { ApiError } from '../api';
 import { DatesIn } from '../components';
 import { portalCall } from '../portal/api';
-import { portalCustomerKey, portalOrganizationQuery } from '../portal/queries';
+import { portalCustomerKey, portalOrganizationQuery, portalSessionQuery } from '../portal/queries';
 import { endPortalSession, savePortalToken, usePortalToken, useSessionEnd } from '../portal/session';
 import { PortalSignIn } from '../portal/sign-in';
 import { prefetch } from '../loaders';
@@ -90,6 +90,7 @@ function PortalLayout() {
   const ended = useSessionEnd(slug);
   // An email change's link is opened wherever the inbox is, often without a session there.
   const isEmailLink = useLocation({ select: (location) => location.pathname.endsWith('/verify-email') });
+  const session = useQuery({ ...portalSessionQuery(slug), enabled: token !== null });
   usePortalChunks(token !== null);
   const sellerName = organization.data?.organization.name;
 
@@ -123,6 +124,12 @@ function PortalLayout() {
             {seller.name}
           </span>
         </div>
+        {token && session.data?.return_url ? (
+          // The seller's app named it when it signed the buyer in (an http or https URL).
+          <a className="portal-return" href={session.data.return_url}>
+            ← Back to {seller.name}
+          </a>
+        ) : null}
         {token ? (
           <button type="button" className="secondary" onClick={signOut}>
             Sign out
