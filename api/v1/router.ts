@@ -40,6 +40,7 @@ import {
   registerCheckoutOperations,
 } from './checkouts.js';
 import { registerOrderOperations } from './orders.js';
+import { registerPaymentOperations } from './payments.js';
 import { registerRefundOperations } from './refunds.js';
 import { registerCheckoutLinkOperations } from './checkout-links.js';
 import { registerCustomerOperations } from './customers.js';
@@ -297,6 +298,7 @@ export function createV1Router(deps: V1Deps): {
     db: deps.db,
     workflows: deps.workflows.refunds,
   });
+  registerPaymentOperations(registry, { db: deps.db });
   registerMetricOperations(registry, { db: deps.db });
   registerSearchOperations(registry, { db: deps.db });
   router.use(notFoundHandler);

@@ -497,6 +497,16 @@ const scenarios = [
             path: `${path}/state`,
             params,
           },
+          ...(by === 'external'
+            ? [
+                {
+                  operationId: 'customers:list_payment_methods_external',
+                  method: 'get',
+                  path: `${path}/payment-methods`,
+                  params,
+                } as const,
+              ]
+            : []),
         ] as const;
       }),
     ],
@@ -840,6 +850,37 @@ const scenarios = [
         body: (refund) => ({ order_id: refund.orderId, reason: 'other', amount: 1 }),
         foreign: { status: 422, loc: ['body', 'order_id'] },
       },
+    ],
+  }),
+  tenancyScenario({
+    name: 'payments',
+    scope: 'payments',
+    // A paid order's try, as the checkout's charge records it.
+    seed: async ({ db, polar }) => {
+      const order = await createOrder(db, polar);
+      return db.payment.create({
+        data: {
+          organizationId: order.organizationId,
+          requestKey: `checkout:${order.checkoutId}:attempt:1`,
+          processor: 'sandbox',
+          processorPaymentId: `pi_sbx_${suffix()}`,
+          status: 'succeeded',
+          amount: order.totalAmount,
+          currency: order.currency,
+          cardBrand: 'visa',
+          cardLast4: '4242',
+          checkoutId: order.checkoutId,
+          orderId: order.id,
+          customerId: order.customerId,
+          createdAt: new Date(),
+        },
+      });
+    },
+    stored: (db, payment) => db.payment.findUnique({ where: { id: payment.id } }),
+    count: (db, organizationId) => db.payment.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'payments:list', method: 'get', path: '/payments/' },
+      { operationId: 'payments:get', method: 'get', path: '/payments/{id}' },
     ],
   }),
   tenancyScenario({
