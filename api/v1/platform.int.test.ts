@@ -54,7 +54,7 @@ function currentSdkOperations(): string[] {
   const folder = path.join(projectRoot, 'node_modules', 'polar-sdk-0481', 'src', 'funcs');
   return readdirSync(folder).flatMap((file) => {
     const source = readFileSync(path.join(folder, file), 'utf8');
-    const route = /pathToFunc\("([^"]+)"\)/.exec(source)?.[1];
+    const route = /pathToFunc\(\s*"([^"]+)"\s*,?\s*\)/.exec(source)?.[1];
     const method = /method: "([A-Z]+)"/.exec(source)?.[1];
     return route && method ? [`${method} ${route} ${file.replace(/\.ts$/, '')}`] : [];
   });

@@ -56,7 +56,7 @@ import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
 import { registerProductOperations } from './products.js';
 import { registerSearchOperations } from './search.js';
-import { registerSubscriptionOperations } from './subscriptions.js';
+import { registerSubscriptionCreateOperation, registerSubscriptionOperations } from './subscriptions.js';
 import { registerTestClockOperations } from './test-clocks.js';
 import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
@@ -288,6 +288,12 @@ export function createV1Router(deps: V1Deps): {
     publicUrl: deps.publicUrl,
     workflows: deps.workflows.subscriptions,
     tax: deps.tax,
+  });
+  registerSubscriptionCreateOperation(registry, {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    workflows: deps.workflows.subscriptions,
+    paymentProcessor: deps.sandbox ? 'sandbox' : 'stripe',
   });
   registerTestClockOperations(registry, {
     db: deps.db,
