@@ -749,6 +749,7 @@ const scenarios = [
       { operationId: 'orders:generate_invoice', method: 'post', path: '/orders/{id}/invoice' },
       { operationId: 'orders:invoice', method: 'get', path: '/orders/{id}/invoice' },
       { operationId: 'orders:timeline', method: 'get', path: '/orders/{id}/timeline' },
+      { operationId: 'orders:receipt', method: 'get', path: '/orders/{id}/receipt' },
       { operationId: 'orders:export', method: 'get', path: '/orders/export', exported: (order) => order.id },
     ],
   }),
@@ -758,6 +759,7 @@ const scenarios = [
     seed: ({ db, polar }) => createSubscription(db, polar),
     stored: (db, subscription) =>
       db.subscription.findUnique({ where: { id: subscription.id }, include: { prices: true } }),
+    count: (db, organizationId) => db.subscription.count({ where: { organizationId } }),
     operations: [
       { operationId: 'subscriptions:list', method: 'get', path: '/subscriptions/' },
       { operationId: 'subscriptions:get', method: 'get', path: '/subscriptions/{id}' },
@@ -768,6 +770,17 @@ const scenarios = [
         body: () => ({ cancel_at_period_end: true, customer_cancellation_reason: 'too_expensive' }),
       },
       { operationId: 'subscriptions:revoke', method: 'delete', path: '/subscriptions/{id}' },
+      {
+        operationId: 'subscriptions:create',
+        method: 'post',
+        path: '/subscriptions/',
+        // The product names the organization: another organization's product does not exist.
+        body: (subscription) => ({
+          product_id: subscription.productId,
+          customer_id: subscription.customerId,
+        }),
+        foreign: { status: 422, loc: ['body', 'product_id'] },
+      },
       {
         operationId: 'subscriptions:proration_preview',
         method: 'post',
