@@ -774,12 +774,12 @@ const scenarios = [
         operationId: 'subscriptions:create',
         method: 'post',
         path: '/subscriptions/',
-        // The product names the organization: another organization's product does not exist.
+        // Another organization's product and customer do not exist: both are said, as Polar does.
         body: (subscription) => ({
           product_id: subscription.productId,
           customer_id: subscription.customerId,
         }),
-        foreign: { status: 422, loc: ['body', 'product_id'] },
+        foreign: { status: 422, loc: ['body', 'product_id'], alsoAt: [['body', 'customer_id']] },
       },
       {
         operationId: 'subscriptions:proration_preview',

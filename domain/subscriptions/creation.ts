@@ -7,6 +7,8 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage } from '../access/service.js';
 import { recordCustomerStateChanged } from '../customer-state/service.js';
 import {
+  findLiveCustomer,
+  findLiveCustomerByExternalId,
   findLiveCustomerOfOrganization,
   markBenefitGrantsStale,
   markCustomerMetersStale,
@@ -50,13 +52,15 @@ export async function createSubscription(
     );
   }
   const byId = 'customer_id' in body;
+  // Without a product, the customer is still looked for among the caller's organizations, so a
+  // body wrong in both places says both, as Polar does.
   const customer = product
     ? await findLiveCustomerOfOrganization(
         ctx.db,
         product.organizationId,
         byId ? { id: body.customer_id } : { externalId: body.external_customer_id },
       )
-    : null;
+    : await findReadableCustomer(ctx.db, organizationIds, body);
   if (!customer) {
     issues.push({
       loc: ['body', byId ? 'customer_id' : 'external_customer_id'],
@@ -104,4 +108,12 @@ export async function createSubscription(
   });
   await ctx.workflows.start(subscriptionId);
   return getSubscription(ctx, caller, subscriptionId);
+}
+
+async function findReadableCustomer(db: Db, organizationIds: string[], body: SubscriptionCreate) {
+  if ('external_customer_id' in body) {
+    return findLiveCustomerByExternalId(db, organizationIds, body.external_customer_id);
+  }
+  const row = await findLiveCustomer(db, body.customer_id);
+  return row && organizationIds.includes(row.organizationId) ? row : null;
 }
