@@ -18,7 +18,13 @@ export type TenancyOrganization = { id: string; token: string; polar: Polar; db:
 
 /** How the API refuses a create aimed at another organization: its `organization_id`, or one of its objects. */
 export type ForeignRefusal =
-  { status: 422; loc: readonly (string | number)[] } | { status: 404; error: 'ResourceNotFound' };
+  | {
+      status: 422;
+      loc: readonly (string | number)[];
+      /** Further fields refused in the same answer (each foreign id in the body, as Polar lists them). */
+      alsoAt?: readonly (readonly (string | number)[])[];
+    }
+  | { status: 404; error: 'ResourceNotFound' };
 
 export type TenancyOperation<Seed> = {
   operationId: string;
@@ -497,7 +503,13 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
               ? {
                   status: 422,
                   // The message depends on the caller (a token's own organization, a user's memberships).
-                  body: { detail: [{ loc: foreign.loc, msg: expect.any(String), type: 'value_error' }] },
+                  body: {
+                    detail: [foreign.loc, ...(foreign.alsoAt ?? [])].map((loc) => ({
+                      loc,
+                      msg: expect.any(String),
+                      type: 'value_error',
+                    })),
+                  },
                 }
               : { status: 404, body: NOT_FOUND };
           it(`answers ${foreign.status} to a body made for another organization, and creates nothing`, async () => {

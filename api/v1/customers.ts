@@ -97,7 +97,21 @@ export function registerCustomerOperations(api: OperationRegistry, { db }: { db:
       query: pageQuerySchema,
       response: listResourceSchema(customerPaymentMethodSchema),
     },
-    async ({ params, query, caller }) => listCustomerPaymentMethods(db, caller, params.id, query),
+    async ({ params, query, caller }) => listCustomerPaymentMethods(db, caller, { id: params.id }, query),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/customers/external/{external_id}/payment-methods',
+      operationId: 'customers:list_payment_methods_external',
+      summary: "List a customer's saved payment methods by external id, the default first",
+      params: customerExternalIdParamsSchema,
+      query: pageQuerySchema,
+      response: listResourceSchema(customerPaymentMethodSchema),
+    },
+    async ({ params, query, caller }) =>
+      listCustomerPaymentMethods(db, caller, { externalId: params.external_id }, query),
   );
   api.add(
     {

@@ -4,6 +4,7 @@ import {
   orderIdParamsSchema,
   orderInvoiceSchema,
   orderListQuerySchema,
+  orderReceiptSchema,
   orderSchema,
   orderTimelineSchema,
   orderUpdateSchema,
@@ -14,6 +15,7 @@ import {
   getOrder,
   listOrders,
   orderInvoiceUrl,
+  orderReceiptUrl,
   updateOrder,
   type InvoiceContext,
 } from '../../domain/orders/service.js';
@@ -102,6 +104,18 @@ export function registerOrderOperations(api: OperationRegistry, ctx: InvoiceCont
       response: orderInvoiceSchema,
     },
     async ({ params, caller }) => orderInvoiceUrl(ctx, caller, params.id),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'get',
+      path: '/orders/{id}/receipt',
+      operationId: 'orders:receipt',
+      summary: "A download URL of the paid order's receipt (PDF)",
+      params: orderIdParamsSchema,
+      response: orderReceiptSchema,
+    },
+    async ({ params, caller }) => orderReceiptUrl(ctx, caller, params.id),
   );
   api.add(
     {

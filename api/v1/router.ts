@@ -42,6 +42,7 @@ import {
   registerCheckoutOperations,
 } from './checkouts.js';
 import { registerOrderOperations } from './orders.js';
+import { registerPaymentOperations } from './payments.js';
 import { registerRefundOperations } from './refunds.js';
 import { registerCheckoutLinkOperations } from './checkout-links.js';
 import { registerCustomerOperations } from './customers.js';
@@ -59,7 +60,7 @@ import { registerOrganizationOperations } from './organizations.js';
 import { registerOAuth2Operations } from './oauth2.js';
 import { registerProductOperations } from './products.js';
 import { registerSearchOperations } from './search.js';
-import { registerSubscriptionOperations } from './subscriptions.js';
+import { registerSubscriptionCreateOperation, registerSubscriptionOperations } from './subscriptions.js';
 import { registerTestClockOperations } from './test-clocks.js';
 import { registerWebhookOperations } from './webhooks.js';
 import type { WebhookSender } from '../../domain/webhooks/service.js';
@@ -329,6 +330,12 @@ export function createV1Router(deps: V1Deps): {
     workflows: deps.workflows.subscriptions,
     tax: deps.tax,
   });
+  registerSubscriptionCreateOperation(registry, {
+    db: deps.db,
+    publicUrl: deps.publicUrl,
+    workflows: deps.workflows.subscriptions,
+    paymentProcessor: deps.sandbox ? 'sandbox' : 'stripe',
+  });
   registerTestClockOperations(registry, {
     db: deps.db,
     sandbox: deps.sandbox,
@@ -338,6 +345,7 @@ export function createV1Router(deps: V1Deps): {
     db: deps.db,
     workflows: deps.workflows.refunds,
   });
+  registerPaymentOperations(registry, { db: deps.db });
   registerMetricOperations(registry, { db: deps.db });
   registerSearchOperations(registry, { db: deps.db });
   router.use(notFoundHandler);

@@ -28,9 +28,10 @@ import { useTestStack } from '../../test/stack.js';
 // | orders         | list, get, update, generateInvoice, invoice, export                                         |
 // | subscriptions  | list, get, export, update, revoke                                                           |
 //
-// Customer state is customers.getState and getStateExternal. Not served yet, so not here: 0.48.1's
-// customers.listPaymentMethodsExternal, orders.create, orders.finalize, orders.receipt and
-// subscriptions.create.
+// Customer state is customers.getState and getStateExternal. Tested in files of their own:
+// payments.list/get (payments.int.test.ts), orders.receipt (receipts.int.test.ts),
+// customers.listPaymentMethodsExternal and subscriptions.create (free-subscriptions.int.test.ts).
+// Not served yet, so not here: orders.create and orders.finalize.
 describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
   const env = useTestStack();
   let polar: Polar;

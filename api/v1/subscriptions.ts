@@ -5,6 +5,7 @@ import {
   subscriptionIdParamsSchema,
   subscriptionListQuerySchema,
   subscriptionSchema,
+  subscriptionCreateSchema,
   subscriptionUpdateSchema,
   prorationPreviewRequestSchema,
   prorationPreviewSchema,
@@ -23,6 +24,7 @@ import {
   updateSubscription,
   type SubscriptionChangeContext,
 } from '../../domain/subscriptions/service.js';
+import { createSubscription, type SubscriptionCreationContext } from '../../domain/subscriptions/creation.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'subscriptions', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
@@ -153,5 +155,24 @@ export function registerSubscriptionOperations(api: OperationRegistry, ctx: Subs
       response: upcomingInvoiceSchema,
     },
     async ({ params, caller }) => getUpcomingInvoice(ctx, caller, params.id),
+  );
+}
+
+export function registerSubscriptionCreateOperation(
+  api: OperationRegistry,
+  ctx: SubscriptionCreationContext,
+) {
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/subscriptions/',
+      operationId: 'subscriptions:create',
+      summary: 'Subscribe a customer to a free plan',
+      body: subscriptionCreateSchema,
+      response: subscriptionSchema,
+      status: 201,
+    },
+    async ({ body, caller }) => createSubscription(ctx, caller, body),
   );
 }

@@ -515,6 +515,16 @@ const scenarios = [
             path: `${path}/state`,
             params,
           },
+          ...(by === 'external'
+            ? [
+                {
+                  operationId: 'customers:list_payment_methods_external',
+                  method: 'get',
+                  path: `${path}/payment-methods`,
+                  params,
+                } as const,
+              ]
+            : []),
         ] as const;
       }),
     ],
@@ -757,6 +767,7 @@ const scenarios = [
       { operationId: 'orders:generate_invoice', method: 'post', path: '/orders/{id}/invoice' },
       { operationId: 'orders:invoice', method: 'get', path: '/orders/{id}/invoice' },
       { operationId: 'orders:timeline', method: 'get', path: '/orders/{id}/timeline' },
+      { operationId: 'orders:receipt', method: 'get', path: '/orders/{id}/receipt' },
       { operationId: 'orders:export', method: 'get', path: '/orders/export', exported: (order) => order.id },
     ],
   }),
@@ -766,6 +777,7 @@ const scenarios = [
     seed: ({ db, polar }) => createSubscription(db, polar),
     stored: (db, subscription) =>
       db.subscription.findUnique({ where: { id: subscription.id }, include: { prices: true } }),
+    count: (db, organizationId) => db.subscription.count({ where: { organizationId } }),
     operations: [
       { operationId: 'subscriptions:list', method: 'get', path: '/subscriptions/' },
       { operationId: 'subscriptions:get', method: 'get', path: '/subscriptions/{id}' },
@@ -776,6 +788,17 @@ const scenarios = [
         body: () => ({ cancel_at_period_end: true, customer_cancellation_reason: 'too_expensive' }),
       },
       { operationId: 'subscriptions:revoke', method: 'delete', path: '/subscriptions/{id}' },
+      {
+        operationId: 'subscriptions:create',
+        method: 'post',
+        path: '/subscriptions/',
+        // Another organization's product and customer do not exist: both are said, as Polar does.
+        body: (subscription) => ({
+          product_id: subscription.productId,
+          customer_id: subscription.customerId,
+        }),
+        foreign: { status: 422, loc: ['body', 'product_id'], alsoAt: [['body', 'customer_id']] },
+      },
       {
         operationId: 'subscriptions:proration_preview',
         method: 'post',
@@ -858,6 +881,37 @@ const scenarios = [
         body: (refund) => ({ order_id: refund.orderId, reason: 'other', amount: 1 }),
         foreign: { status: 422, loc: ['body', 'order_id'] },
       },
+    ],
+  }),
+  tenancyScenario({
+    name: 'payments',
+    scope: 'payments',
+    // A paid order's try, as the checkout's charge records it.
+    seed: async ({ db, polar }) => {
+      const order = await createOrder(db, polar);
+      return db.payment.create({
+        data: {
+          organizationId: order.organizationId,
+          requestKey: `checkout:${order.checkoutId}:attempt:1`,
+          processor: 'sandbox',
+          processorPaymentId: `pi_sbx_${suffix()}`,
+          status: 'succeeded',
+          amount: order.totalAmount,
+          currency: order.currency,
+          cardBrand: 'visa',
+          cardLast4: '4242',
+          checkoutId: order.checkoutId,
+          orderId: order.id,
+          customerId: order.customerId,
+          createdAt: new Date(),
+        },
+      });
+    },
+    stored: (db, payment) => db.payment.findUnique({ where: { id: payment.id } }),
+    count: (db, organizationId) => db.payment.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'payments:list', method: 'get', path: '/payments/' },
+      { operationId: 'payments:get', method: 'get', path: '/payments/{id}' },
     ],
   }),
   tenancyScenario({

@@ -545,6 +545,34 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     const ended = await attempts();
     expect(ended.pagination.total_count).toBe(5);
     expect(ended.next_attempt_at).toBeNull();
+    // Each try is a payment too, in clock time, with the card it charged (docs/payments.md, "Payments").
+    const renewal = orders.find((order) => order.billingReason === 'subscription_cycle')!;
+    const listed = await fetch(
+      `${env.stack.baseUrl}/v1/payments/?order_id=${renewal.id}&sorting=created_at`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+      },
+    );
+    expect(listed.status).toBe(200);
+    const payments = (await listed.json()) as {
+      items: {
+        status: string;
+        amount: number;
+        created_at: string;
+        decline_reason: string | null;
+        method_metadata?: unknown;
+      }[];
+    };
+    expect(payments.items.map((payment) => [payment.status, payment.amount, payment.created_at])).toEqual(
+      ended.items
+        .slice()
+        .reverse()
+        .map((item) => ['failed', 900, item.created_at]),
+    );
+    expect(payments.items[0]).toMatchObject({
+      decline_reason: expect.any(String),
+      method_metadata: { last4: expect.any(String) },
+    });
   });
 
   it('saves the card of a plan whose first period costs nothing, and renews on it', async () => {

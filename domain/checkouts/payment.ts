@@ -25,6 +25,7 @@ import {
 } from './repository.js';
 import { savesCardWithoutCharge } from './rules.js';
 import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
+import { assignCheckoutPayments, recordPayment, settlePendingPayment } from '../payments/repository.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
 import {
   markBenefitGrantsStale,
@@ -68,13 +69,20 @@ export async function chargeCheckout(
   if (result instanceof PaymentProcessorError) {
     // Asked again it would be refused again: the attempt fails with the reason, and the buyer may
     // confirm again (a new attempt, a new key).
-    return {
+    const refused = {
       outcome: 'failed',
       paymentId: null,
       declineCode: result.code,
       message: refusalReason(result),
       refused: true,
-    };
+    } as const;
+    if (!setupOnly) await recordCheckoutTry(ctx, processor, row, input.attempt, refused, null);
+    return refused;
+  }
+  // A card setup charges nothing: it is no payment.
+  if (!setupOnly) {
+    const card = result.status === 'succeeded' || result.status === 'failed' ? result.paymentMethod : null;
+    await recordCheckoutTry(ctx, processor, row, input.attempt, chargeOutcome(result), card ?? null);
   }
   if (result.paymentId) {
     await recordCheckoutPayment(ctx.db, {
@@ -85,6 +93,36 @@ export async function chargeCheckout(
     });
   }
   return chargeOutcome(result);
+}
+
+/** The request key of a checkout's try: one per confirmation. */
+const checkoutTryKey = (checkoutId: string, attempt: number) => `checkout:${checkoutId}:attempt:${attempt}`;
+
+/** Attempt `attempt` as a payment (docs/payments.md, "Payments"), or its answer once it has one. */
+async function recordCheckoutTry(
+  ctx: CheckoutViewContext,
+  processor: PaymentProcessor,
+  row: CheckoutRow,
+  attempt: number,
+  outcome: Charged,
+  card: PaymentMethodSummary | null,
+): Promise<void> {
+  const failed = outcome.outcome === 'failed' ? outcome : null;
+  await recordPayment(ctx.db.sql, {
+    organizationId: row.organizationId,
+    requestKey: checkoutTryKey(row.id, attempt),
+    processor: processor.name,
+    processorPaymentId: outcome.paymentId,
+    status: outcome.outcome === 'succeeded' ? 'succeeded' : failed ? 'failed' : 'pending',
+    amount: row.totalAmount,
+    currency: row.currency,
+    card,
+    declineReason: failed?.declineCode ?? null,
+    declineMessage: failed?.message ?? null,
+    checkoutId: row.id,
+    customerId: row.customerId,
+    at: new Date(),
+  });
 }
 
 /** The processor's customer, then the payment (or the card setup) of `attempt`. */
@@ -127,7 +165,9 @@ async function requestCharge(
       });
 }
 
-function chargeOutcome(result: PaymentResult): ChargeOutcome {
+type Charged = Exclude<ChargeOutcome, { outcome: 'stale' | 'free' }>;
+
+function chargeOutcome(result: PaymentResult): Charged {
   switch (result.status) {
     case 'succeeded':
       return { outcome: 'succeeded', paymentId: result.paymentId, paymentMethod: result.paymentMethod };
@@ -167,7 +207,10 @@ export async function cancelCheckoutPayment(
   if (result.status === 'requires_action') {
     throw new Error(`payment ${row.paymentId} still requires action after it was canceled`);
   }
-  return chargeOutcome(result);
+  const outcome = chargeOutcome(result);
+  const card = result.status === 'succeeded' || result.status === 'failed' ? result.paymentMethod : null;
+  await recordCheckoutTry(ctx, processor, row, input.attempt, outcome, card ?? null);
+  return outcome;
 }
 
 /**
@@ -287,6 +330,26 @@ export async function fulfilCheckout(
       ...(subscription ? { subscriptionId: subscription.id } : {}),
       at: soldAt,
     });
+    if (input.paymentId) {
+      // A payment that waited for the buyer (3-D Secure) settles here, through its event.
+      await settlePendingPayment(
+        tx,
+        { processorPaymentId: input.paymentId },
+        {
+          status: 'succeeded',
+          card: savedPaymentMethod?.summary ?? null,
+          declineReason: null,
+          declineMessage: null,
+          at,
+        },
+      );
+    }
+    await assignCheckoutPayments(tx, {
+      checkoutId: checkout.id,
+      orderId: order.id,
+      customerId: customer.id,
+      processorPaymentId: input.paymentId,
+    });
     const updated = await updateCheckoutRow(tx, checkout.id, {
       status: 'succeeded',
       customerId: customer.id,
@@ -379,6 +442,19 @@ export async function failCheckoutPayment(
     if (input.attempt === undefined && (!input.paymentId || checkout.paymentId !== input.paymentId))
       return false;
     if (checkout.discountRedeemed && checkout.discountId) await releaseDiscount(tx, checkout.discountId);
+    // A try the processor answered keeps its answer; one it never settled (an event, a timeout)
+    // fails here.
+    await settlePendingPayment(
+      tx,
+      { requestKey: checkoutTryKey(checkout.id, checkout.paymentAttempt) },
+      {
+        status: 'failed',
+        card: null,
+        declineReason: 'timeout',
+        declineMessage: input.message,
+        at: new Date(),
+      },
+    );
     const updated = await updateCheckoutRow(tx, checkout.id, {
       status: 'failed',
       failureReason: input.message,

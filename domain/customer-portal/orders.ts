@@ -8,6 +8,7 @@ import {
   findOrderOfCustomer,
   generateInvoiceOf,
   invoiceUrlOf,
+  receiptUrlOf,
   listOrderRowsOfCustomer,
 } from '../orders/service.js';
 import { orderView } from '../orders/views.js';
@@ -80,4 +81,8 @@ export async function generatePortalInvoice(ctx: PortalContext, customer: Custom
 
 export async function portalInvoice(ctx: PortalContext, customer: CustomerCaller, id: string) {
   return invoiceUrlOf({ db: ctx.db, storage: ctx.storage }, await findOrderOfCustomer(ctx.db, customer, id));
+}
+
+export async function portalReceipt(ctx: PortalContext, customer: CustomerCaller, id: string) {
+  return receiptUrlOf({ db: ctx.db, storage: ctx.storage }, await findOrderOfCustomer(ctx.db, customer, id));
 }

@@ -49,7 +49,7 @@ export async function renderInvoicePdf(input: InvoiceDocument): Promise<Uint8Arr
   const content = describeInvoice(document, locale);
 
   const pdf = await PDFDocument.create({ updateMetadata: false });
-  pdf.setTitle(`Invoice ${document.number}`, { showInWindowTitleBar: true });
+  pdf.setTitle(`${content.title} ${document.number}`, { showInWindowTitleBar: true });
   pdf.setAuthor(document.seller.name);
   pdf.setSubject(`Order ${document.orderNumber}`);
   pdf.setCreator('Tollgate');
@@ -71,6 +71,8 @@ function defaultPaperSize(locale: string): 'a4' | 'letter' {
 
 /** Every text of the invoice, formatted, before anything is placed on a page. */
 type InvoiceContent = {
+  /** "Invoice" or "Receipt". */
+  title: string;
   number: string;
   meta: [label: string, value: string][];
   seller: Line[];
@@ -82,6 +84,7 @@ type InvoiceContent = {
 };
 
 function describeInvoice(document: InvoiceDocument, locale: string): InvoiceContent {
+  const title = document.kind === 'receipt' ? 'Receipt' : 'Invoice';
   const money = (amount: number) => formatMoney(amount, document.currency, locale);
   // Calendar days of the seller's time zone (given, never the worker's), as its emails and
   // dashboard show them.
@@ -92,7 +95,7 @@ function describeInvoice(document: InvoiceDocument, locale: string): InvoiceCont
   const refunded = document.refundedAmount ?? 0;
 
   const meta: [string, string][] = [
-    ['Invoice number', document.number],
+    [`${title} number`, document.number],
     ['Date of issue', dates.format(document.issuedAt)],
   ];
   if (paidAt) meta.push(['Date paid', dates.format(paidAt)]);
@@ -131,6 +134,7 @@ function describeInvoice(document: InvoiceDocument, locale: string): InvoiceCont
   }
 
   return {
+    title,
     number: document.number,
     meta,
     seller: sellerLines,
@@ -356,7 +360,7 @@ function layOut(canvas: Canvas, content: InvoiceContent): void {
 }
 
 function drawHeader(canvas: Canvas, content: InvoiceContent): void {
-  canvas.text('Invoice', canvas.left, canvas.y, { size: SIZE.title, face: 'bold' });
+  canvas.text(content.title, canvas.left, canvas.y, { size: SIZE.title, face: 'bold' });
   canvas.y -= lineHeight(SIZE.title) + 10;
 
   const labelWidth = 96;
@@ -436,7 +440,7 @@ function drawItemsHeader(
 
 function continuePage(canvas: Canvas, content: InvoiceContent): void {
   canvas.addPage();
-  canvas.text(`Invoice ${content.number} (continued)`, canvas.left, canvas.y, {
+  canvas.text(`${content.title} ${content.number} (continued)`, canvas.left, canvas.y, {
     size: SIZE.name,
     face: 'bold',
   });

@@ -24,6 +24,8 @@ export const invoiceItemSchema = z.object({
  */
 export const invoiceDocumentSchema = z
   .object({
+    /** An invoice, or the buyer's receipt of a paid order (same content, its own title and number). */
+    kind: z.enum(['invoice', 'receipt']).optional(),
     number: z.string().trim().min(1),
     issuedAt: z.date(),
     currency: z.string().regex(/^[A-Za-z]{3}$/, 'An ISO 4217 currency code is expected.'),

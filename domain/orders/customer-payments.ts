@@ -3,6 +3,7 @@
 // customer first stops the ones still open, so one order is never paid twice.
 import type { Db } from '../../infra/db.js';
 import type { OffSessionPaymentResult, PaymentProcessor, PaymentResult } from '../payments/processor.js';
+import { recordCustomerPaymentTry } from '../payments/repository.js';
 import {
   listCustomerPaymentsOfOrder,
   OPEN_CUSTOMER_PAYMENT_STATUSES,
@@ -23,12 +24,22 @@ export async function recordCustomerPaymentResult(
   at: Date,
 ): Promise<void> {
   const canceled = result.status === 'failed' && result.declineCode === 'canceled';
-  await updateOpenCustomerPayment(db, id, {
+  const moved = await updateOpenCustomerPayment(db, id, {
     status: canceled ? 'canceled' : result.status,
     paymentId: result.paymentId,
     declineCode: result.status === 'failed' ? result.declineCode : null,
     message: result.status === 'failed' ? result.message : null,
     modifiedAt: at,
+  });
+  // Only an answer that moved the customer's payment on is its try's answer: a late one is not.
+  if (!moved) return;
+  await recordCustomerPaymentTry(db.sql, id, {
+    status: result.status === 'succeeded' ? 'succeeded' : result.status === 'failed' ? 'failed' : 'pending',
+    processorPaymentId: result.paymentId,
+    card: result.status === 'succeeded' || result.status === 'failed' ? (result.paymentMethod ?? null) : null,
+    declineReason: result.status === 'failed' ? result.declineCode : null,
+    declineMessage: result.status === 'failed' ? result.message : null,
+    at,
   });
 }
 

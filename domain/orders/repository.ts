@@ -305,35 +305,6 @@ export function listRefundsOfOrder(db: Db, organizationId: string, orderId: stri
   });
 }
 
-export type ProcessorPaymentRecord = {
-  id: string;
-  status: string;
-  paymentMethod: string;
-  declineCode: string | null;
-  failureMessage: string | null;
-  createdAt: Date;
-};
-
-/**
- * The sandbox processor's payments of a checkout (each confirmation, declines included) or with
- * these ids. The sandbox keeps them with the metadata the checkout sent; a Stripe deployment has
- * none of them here.
- */
-export async function listSandboxPayments(
-  db: Db,
-  filter: { checkoutId: string | null; paymentIds: string[] },
-): Promise<ProcessorPaymentRecord[]> {
-  const { rows } = await db.sql.query<ProcessorPaymentRecord>(
-    `SELECT id, status, payment_method AS "paymentMethod", decline_code AS "declineCode",
-            failure_message AS "failureMessage", created_at AS "createdAt"
-     FROM sandbox_payments
-     WHERE id = ANY($2::text[]) OR ($1::text IS NOT NULL AND metadata->>'checkout_id' = $1::text)
-     ORDER BY created_at, id`,
-    [filter.checkoutId, filter.paymentIds],
-  );
-  return rows;
-}
-
 export type OrderEventRecord = {
   id: string;
   type: string;

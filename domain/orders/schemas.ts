@@ -124,6 +124,8 @@ export const orderUpdateSchema = z.strictObject({
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
 
 export const orderInvoiceSchema = z.object({ url: z.string() });
+/** Polar's OrderReceipt (and the portal's CustomerOrderReceipt): a short-lived URL of the PDF. */
+export const orderReceiptSchema = z.object({ url: z.string() });
 
 export const orderSortFields = [
   'created_at',

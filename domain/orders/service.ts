@@ -386,43 +386,10 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
       invoiceNumber: formatInvoiceNumber(invoicePrefixFor(organization.slug), sequence),
     });
   });
-  const organization = (await findOrganizationById(db.sql, numbered.organizationId))!;
-  const taxId = numbered.customer.taxId as [string, string] | null;
-  // Loaded with the first invoice: pdf-lib and its fonts were a sixth of the API's load time (~150 of
-  // ~1,000 ms), paid at every start and by every test file, most of which render none.
-  const { renderInvoicePdf } = await import('../invoices/render.js');
-  const pdf = await renderInvoicePdf({
+  const pdf = await renderOrderDocument(db, numbered, {
+    kind: 'invoice',
     number: numbered.invoiceNumber!,
     issuedAt: ctx.now?.() ?? new Date(),
-    currency: numbered.currency,
-    seller: {
-      name: organization.name,
-      email: organization.email,
-      website: organization.website,
-      address: organization.address === null ? null : addressSchema.parse(organization.address),
-    },
-    buyer: {
-      name: numbered.billingName,
-      email: numbered.customer.email,
-      address: addressSchema.parse(numbered.billingAddress),
-      taxId: taxId ? taxId[0] : null,
-    },
-    items: numbered.items.map((item) => ({
-      label: item.label,
-      amount: item.amount,
-      taxAmount: item.taxAmount,
-    })),
-    subtotalAmount: numbered.subtotalAmount,
-    discount:
-      numbered.discountAmount > 0
-        ? { label: numbered.discount?.name ?? 'Discount', amount: numbered.discountAmount }
-        : null,
-    taxAmount: numbered.taxAmount,
-    totalAmount: numbered.totalAmount,
-    orderNumber: orderNumber(numbered.id),
-    timeZone: organization.timeZone,
-    paidAt: numbered.createdAt,
-    refundedAmount: numbered.refundedAmount + numbered.refundedTaxAmount,
   });
   await ctx.storage.write({ path: invoicePath(numbered), bytes: pdf, mimeType: 'application/pdf' });
   const row = await db.$transaction(async (tx) => {
@@ -436,6 +403,88 @@ export async function generateInvoiceOf(ctx: InvoiceContext, current: OrderRow):
     return updated;
   });
   return orderView(row);
+}
+
+/** The order as an invoice or a receipt PDF: the same content under its own title and number. */
+async function renderOrderDocument(
+  db: Db,
+  order: OrderRow,
+  heading: { kind: 'invoice' | 'receipt'; number: string; issuedAt: Date },
+): Promise<Uint8Array> {
+  const organization = (await findOrganizationById(db.sql, order.organizationId))!;
+  const taxId = order.customer.taxId as [string, string] | null;
+  // Loaded with the first document: pdf-lib and its fonts were a sixth of the API's load time (~150
+  // of ~1,000 ms), paid at every start and by every test file, most of which render none.
+  const { renderInvoicePdf } = await import('../invoices/render.js');
+  return renderInvoicePdf({
+    ...heading,
+    currency: order.currency,
+    seller: {
+      name: organization.name,
+      email: organization.email,
+      website: organization.website,
+      address: organization.address === null ? null : addressSchema.parse(organization.address),
+    },
+    buyer: {
+      name: order.billingName,
+      email: order.customer.email,
+      address: order.billingAddress === null ? null : addressSchema.parse(order.billingAddress),
+      taxId: taxId ? taxId[0] : null,
+    },
+    items: order.items.map((item) => ({
+      label: item.label,
+      amount: item.amount,
+      taxAmount: item.taxAmount,
+    })),
+    subtotalAmount: order.subtotalAmount,
+    discount:
+      order.discountAmount > 0
+        ? { label: order.discount?.name ?? 'Discount', amount: order.discountAmount }
+        : null,
+    taxAmount: order.taxAmount,
+    totalAmount: order.totalAmount,
+    orderNumber: orderNumber(order.id),
+    timeZone: organization.timeZone,
+    paidAt: order.createdAt,
+    refundedAmount: order.refundedAmount + order.refundedTaxAmount,
+  });
+}
+
+const RECEIPT_LINK_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * A short-lived download URL of the paid order's receipt (Polar's `orders.receipt`). The receipt is
+ * rendered on every request, so it shows the refunds made since; its number is the order's. An
+ * order not paid yet has none (404).
+ */
+export async function receiptUrlOf(ctx: InvoiceContext, order: OrderRow): Promise<{ url: string }> {
+  if (order.status === 'pending' || order.status === 'draft' || order.status === 'void') {
+    throw new AppError('ResourceNotFound', 'The order is not paid: it has no receipt.');
+  }
+  const number = orderNumber(order.id);
+  const pdf = await renderOrderDocument(ctx.db, order, {
+    kind: 'receipt',
+    number,
+    issuedAt: ctx.now?.() ?? new Date(),
+  });
+  const path = `receipts/${order.organizationId}/${order.id}.pdf`;
+  await ctx.storage.write({ path, bytes: pdf, mimeType: 'application/pdf' });
+  return {
+    url: await ctx.storage.downloadUrl({
+      path,
+      filename: `receipt-${number}.pdf`,
+      mimeType: 'application/pdf',
+      expiresInMs: RECEIPT_LINK_TTL_MS,
+    }),
+  };
+}
+
+export async function orderReceiptUrl(
+  ctx: InvoiceContext,
+  caller: Caller,
+  id: string,
+): Promise<{ url: string }> {
+  return receiptUrlOf(ctx, await findOrderFor(ctx.db, caller, id));
 }
 
 /** A short-lived download URL of the order's invoice; 404 until one was generated. */

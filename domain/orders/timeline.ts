@@ -4,20 +4,15 @@
 import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import { findEmailsByKeys } from '../emails/repository.js';
-import { sandboxPaymentOutcome } from '../payments/rules.js';
-import { testCardFor } from '../payments/test-cards.js';
+import { listPaymentsOfOrder } from '../payments/repository.js';
 import {
   listOrderEvents,
   listPaymentAttemptsOfOrder,
   listRefundsOfOrder,
-  listSandboxPayments,
   type OrderRow,
-  type ProcessorPaymentRecord,
 } from './repository.js';
 import type { OrderTimeline, OrderTimelineEntry } from './schemas.js';
 import { findOrderFor } from './service.js';
-
-type Card = { brand: string; last4: string };
 
 /**
  * The order's events are recorded in the same transaction as the order, a moment after the instant
@@ -37,20 +32,6 @@ const TYPE_RANK: Record<OrderTimelineEntry['type'], number> = {
   webhook_event: 6,
 };
 
-/** The card of a sandbox payment: the test card its PaymentMethod stands for. */
-function sandboxCard(payment: ProcessorPaymentRecord): Card | null {
-  const outcome = sandboxPaymentOutcome(payment.paymentMethod);
-  if (outcome?.status === 'succeeded') return outcome.paymentMethod;
-  const card = testCardFor(payment.paymentMethod);
-  return card ? { brand: card.brand, last4: card.number.slice(-4) } : null;
-}
-
-/** The card the subscription keeps for its charges, as the processor described it. */
-function subscriptionCard(order: OrderRow): Card | null {
-  const card = order.subscription?.paymentMethod as Partial<Card> | null | undefined;
-  return card?.brand && card.last4 ? { brand: card.brand, last4: card.last4 } : null;
-}
-
 const entry = (
   fields: Pick<OrderTimelineEntry, 'type' | 'at'> & Partial<OrderTimelineEntry>,
 ): OrderTimelineEntry => ({
@@ -62,62 +43,25 @@ const entry = (
   ...fields,
 });
 
-/** The tries to collect the order, from the order's own attempts or the processor's payments. */
-async function paymentEntries(
-  db: Db,
-  order: OrderRow,
-  attempts: Awaited<ReturnType<typeof listPaymentAttemptsOfOrder>>,
-): Promise<OrderTimelineEntry[]> {
-  const paymentIds = [
-    ...new Set(
-      [order.paymentId, ...attempts.map((attempt) => attempt.paymentId)].filter(
-        (id): id is string => id !== null,
-      ),
-    ),
-  ];
-  // A subscription's renewal records its own attempts; a checkout's confirmations are the
-  // processor's payments of that checkout.
-  const payments = await listSandboxPayments(db, {
-    checkoutId: attempts.length === 0 ? order.checkoutId : null,
-    paymentIds,
-  });
-  const byId = new Map(payments.map((payment) => [payment.id, payment]));
-  if (attempts.length > 0) {
-    return attempts.map((attempt) => {
-      const payment = attempt.paymentId ? byId.get(attempt.paymentId) : undefined;
-      return entry({
-        type: 'payment_attempt',
-        at: attempt.createdAt.toISOString(),
-        status: attempt.status,
-        card: (payment && sandboxCard(payment)) ?? subscriptionCard(order),
-        reference: attempt.paymentId,
-        detail: attempt.status === 'failed' ? (attempt.message ?? attempt.declineCode) : null,
-      });
-    });
-  }
-  if (payments.length > 0) {
-    return payments.map((payment) =>
-      entry({
-        type: 'payment_attempt',
-        at: payment.createdAt.toISOString(),
-        status: payment.status,
-        card: sandboxCard(payment),
-        reference: payment.id,
-        detail: payment.status === 'failed' ? (payment.failureMessage ?? payment.declineCode) : null,
-      }),
-    );
-  }
-  // Stripe's payment: what the order kept of it.
-  if (!order.paymentId) return [];
-  return [
+/**
+ * The tries to collect the order: the payments recorded for it and for the checkout it came from,
+ * the same rows the payments API answers (domain/payments).
+ */
+async function paymentEntries(db: Db, order: OrderRow): Promise<OrderTimelineEntry[]> {
+  const payments = await listPaymentsOfOrder(db, order);
+  return payments.map((payment) =>
     entry({
       type: 'payment_attempt',
-      at: order.createdAt.toISOString(),
-      status: 'succeeded',
-      card: subscriptionCard(order),
-      reference: order.paymentId,
+      at: payment.createdAt.toISOString(),
+      status: payment.status,
+      card:
+        payment.cardBrand && payment.cardLast4
+          ? { brand: payment.cardBrand, last4: payment.cardLast4 }
+          : null,
+      reference: payment.processorPaymentId,
+      detail: payment.status === 'failed' ? (payment.declineMessage ?? payment.declineReason) : null,
     }),
-  ];
+  );
 }
 
 /** The keys the buyer's emails about this order were sent under (domain/orders/receipts.ts, billing). */
@@ -146,7 +90,7 @@ export async function getOrderTimeline(db: Db, caller: Caller, id: string): Prom
     listPaymentAttemptsOfOrder(db, order.id),
     listRefundsOfOrder(db, order.organizationId, order.id),
   ]);
-  const payments = await paymentEntries(db, order, attempts);
+  const payments = await paymentEntries(db, order);
   const refundIds = refunds.map((refund) => refund.id);
   const failedAttempts = attempts.filter((attempt) => attempt.status === 'failed').map((a) => a.attempt);
   const [emails, events] = await Promise.all([

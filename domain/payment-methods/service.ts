@@ -90,10 +90,10 @@ export function customerPaymentMethodView(row: PaymentMethodRow): CustomerPaymen
 export async function listCustomerPaymentMethods(
   db: Db,
   caller: Caller,
-  customerId: string,
+  ref: { id: string } | { externalId: string },
   query: PageQuery,
 ) {
-  const customer = await findCustomerFor(db, caller, { id: customerId });
+  const customer = await findCustomerFor(db, caller, ref);
   const [rows, total] = await listPaymentMethodRows(db, customer.id, pageToSkipTake(query));
   return paginated(rows.map(customerPaymentMethodView), total, query);
 }

@@ -20,6 +20,7 @@ import {
   listUndeliveredProcessorEvents,
   markProcessorEventDelivered,
   releaseProcessorEvent,
+  settlePendingPayment,
 } from './repository.js';
 import { processorEventSchema } from './schemas.js';
 
@@ -99,6 +100,33 @@ export async function ingestProcessorEvent(
   return deliverRecordedEvent(db, { processor, eventId: event.id }, sink);
 }
 
+/**
+ * A payment's try that waited (3-D Secure, a customer's payment in the portal) takes the outcome
+ * the processor reports, with the decline code and the card only the event carries.
+ */
+async function settlePaymentOf(db: Db, event: ProcessorEvent): Promise<void> {
+  const at = new Date(event.occurredAt);
+  switch (event.type) {
+    case 'payment.succeeded':
+    case 'order_payment.succeeded':
+      return settlePendingPayment(
+        db,
+        { processorPaymentId: event.paymentId },
+        { status: 'succeeded', card: event.paymentMethod, declineReason: null, declineMessage: null, at },
+      );
+    case 'payment.failed':
+    case 'order_payment.failed':
+      if (!event.paymentId) return;
+      return settlePendingPayment(
+        db,
+        { processorPaymentId: event.paymentId },
+        { status: 'failed', card: null, declineReason: event.declineCode, declineMessage: event.message, at },
+      );
+    default:
+      return;
+  }
+}
+
 async function deliverRecordedEvent(
   db: Db,
   key: { processor: string; eventId: string },
@@ -108,7 +136,9 @@ async function deliverRecordedEvent(
   try {
     const row = await findProcessorEvent(db, key);
     // The stored event, not the one just received: a re-sent event is delivered as first recorded.
-    await sink.deliver(processorEventSchema.parse(row?.payload));
+    const event = processorEventSchema.parse(row?.payload);
+    await settlePaymentOf(db, event);
+    await sink.deliver(event);
   } catch (error) {
     // Free it at once: the processor's retry or the next redelivery run may deliver it.
     await releaseProcessorEvent(db, key).catch(() => undefined);

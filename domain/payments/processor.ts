@@ -91,6 +91,8 @@ export type PaymentResult =
       declineCode: string;
       /** A message the buyer can read. */
       message: string;
+      /** The card that was declined, when the processor describes it. */
+      paymentMethod?: PaymentMethodSummary | null;
     };
 
 export type PaymentMethodSummary = { brand: string; last4: string };

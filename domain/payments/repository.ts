@@ -1,6 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, SqlClient } from '../../infra/db.js';
-import type { ProcessorEvent, ProcessorName } from './processor.js';
+import type { PaymentMethodSummary, ProcessorEvent, ProcessorName } from './processor.js';
 import type { ProcessorEntity } from './rules.js';
 
 type Client = Db | Prisma.TransactionClient;
@@ -119,4 +119,182 @@ export async function deleteProcessorConfigurationProblem(sql: SqlClient, entity
 
 export function findProcessorConfigurationProblem(db: Client, organizationId: string) {
   return db.processorConfigurationProblem.findUnique({ where: { organizationId } });
+}
+
+// ----- payments ----------------------------------------------------------------------------------
+
+export type PaymentRecord = {
+  organizationId: string;
+  /** Unique per try: the try's own key, so a retried step records it once. */
+  requestKey: string;
+  processor: ProcessorName;
+  processorPaymentId: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  amount: number;
+  currency: string;
+  card: PaymentMethodSummary | null;
+  declineReason: string | null;
+  declineMessage: string | null;
+  checkoutId?: string | null;
+  orderId?: string | null;
+  customerId?: string | null;
+  at: Date;
+};
+
+/**
+ * Records a try, or its answer when the try is already known and still pending (a step retried
+ * after the processor answered, a 3-D Secure payment that settled). A settled try never changes.
+ */
+export async function recordPayment(sql: SqlClient, payment: PaymentRecord): Promise<void> {
+  await sql.query(
+    `INSERT INTO payments
+       (organization_id, request_key, processor, processor_payment_id, status, amount, currency,
+        card_brand, card_last4, decline_reason, decline_message, checkout_id, order_id, customer_id,
+        created_at)
+     VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::uuid, $13::uuid, $14::uuid, $15)
+     ON CONFLICT (request_key) DO UPDATE
+       SET status = EXCLUDED.status,
+           processor_payment_id = COALESCE(EXCLUDED.processor_payment_id, payments.processor_payment_id),
+           card_brand = COALESCE(EXCLUDED.card_brand, payments.card_brand),
+           card_last4 = COALESCE(EXCLUDED.card_last4, payments.card_last4),
+           decline_reason = EXCLUDED.decline_reason, decline_message = EXCLUDED.decline_message,
+           order_id = COALESCE(EXCLUDED.order_id, payments.order_id),
+           customer_id = COALESCE(EXCLUDED.customer_id, payments.customer_id),
+           modified_at = EXCLUDED.created_at
+     WHERE payments.status = 'pending' AND EXCLUDED.status <> 'pending'`,
+    [
+      payment.organizationId,
+      payment.requestKey,
+      payment.processor,
+      payment.processorPaymentId,
+      payment.status,
+      payment.amount,
+      payment.currency,
+      payment.card?.brand ?? null,
+      payment.card?.last4 ?? null,
+      payment.declineReason,
+      payment.declineMessage,
+      payment.checkoutId ?? null,
+      payment.orderId ?? null,
+      payment.customerId ?? null,
+      payment.at,
+    ],
+  );
+}
+
+/**
+ * The processor settled a pending payment (an event after 3-D Secure, a cancel), or the workflow
+ * gave up on it: its try takes the outcome. A try already settled keeps its answer, so a replayed event changes nothing.
+ */
+export async function settlePendingPayment(
+  db: Client,
+  which: { processorPaymentId: string } | { requestKey: string },
+  outcome: {
+    status: 'succeeded' | 'failed';
+    card: PaymentMethodSummary | null;
+    declineReason: string | null;
+    declineMessage: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  await db.payment.updateMany({
+    where: { ...which, status: 'pending' },
+    data: {
+      status: outcome.status,
+      ...(outcome.card ? { cardBrand: outcome.card.brand, cardLast4: outcome.card.last4 } : {}),
+      declineReason: outcome.declineReason,
+      declineMessage: outcome.declineMessage,
+      modifiedAt: outcome.at,
+    },
+  });
+}
+
+/**
+ * A checkout became an order: its tries are the buyer's, and the one that paid is the order's.
+ * Run in the order's transaction.
+ */
+export async function assignCheckoutPayments(
+  db: Client,
+  input: { checkoutId: string; orderId: string; customerId: string; processorPaymentId: string | null },
+): Promise<void> {
+  await db.payment.updateMany({
+    where: { checkoutId: input.checkoutId, customerId: null },
+    data: { customerId: input.customerId },
+  });
+  if (input.processorPaymentId) {
+    await db.payment.updateMany({
+      where: { checkoutId: input.checkoutId, processorPaymentId: input.processorPaymentId },
+      data: { orderId: input.orderId },
+    });
+  }
+}
+
+export type PaymentRow = Prisma.PaymentGetPayload<object>;
+
+export function listPaymentRows(
+  db: Client,
+  where: Prisma.PaymentWhereInput,
+  orderBy: Prisma.PaymentOrderByWithRelationInput[],
+  page: { skip: number; take: number },
+) {
+  return Promise.all([
+    db.payment.findMany({ where, orderBy: [...orderBy, { id: 'asc' }], ...page }),
+    db.payment.count({ where }),
+  ]);
+}
+
+export function findPaymentRow(db: Client, id: string) {
+  return db.payment.findUnique({ where: { id } });
+}
+
+/** An order's tries, oldest first: its own, and those of the checkout it came from. */
+export function listPaymentsOfOrder(db: Client, order: { id: string; checkoutId: string | null }) {
+  return db.payment.findMany({
+    where: { OR: [{ orderId: order.id }, ...(order.checkoutId ? [{ checkoutId: order.checkoutId }] : [])] },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
+/**
+ * A payment the customer made themselves in the portal (`order_customer_payments`), as a try of
+ * its order: read, not written, from the order and its subscription, which name the organization,
+ * the buyer, the amount and the processor that was asked.
+ */
+export async function recordCustomerPaymentTry(
+  sql: SqlClient,
+  customerPaymentId: string,
+  answer: Pick<
+    PaymentRecord,
+    'status' | 'processorPaymentId' | 'card' | 'declineReason' | 'declineMessage' | 'at'
+  >,
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO payments
+       (organization_id, request_key, processor, processor_payment_id, status, amount, currency,
+        card_brand, card_last4, decline_reason, decline_message, order_id, customer_id, created_at)
+     SELECT o.organization_id, 'order-customer-payment:' || cp.id, COALESCE(s.payment_processor, 'stripe'),
+            $2, $3, o.total_amount, o.currency, $4, $5, $6, $7, o.id, o.customer_id, cp.created_at
+       FROM order_customer_payments cp
+       JOIN orders o ON o.id = cp.order_id
+       LEFT JOIN subscriptions s ON s.id = o.subscription_id
+      WHERE cp.id = $1::uuid
+     ON CONFLICT (request_key) DO UPDATE
+       SET status = EXCLUDED.status,
+           processor_payment_id = COALESCE(EXCLUDED.processor_payment_id, payments.processor_payment_id),
+           card_brand = COALESCE(EXCLUDED.card_brand, payments.card_brand),
+           card_last4 = COALESCE(EXCLUDED.card_last4, payments.card_last4),
+           decline_reason = EXCLUDED.decline_reason, decline_message = EXCLUDED.decline_message,
+           modified_at = $8
+     WHERE payments.status = 'pending'`,
+    [
+      customerPaymentId,
+      answer.processorPaymentId,
+      answer.status,
+      answer.card?.brand ?? null,
+      answer.card?.last4 ?? null,
+      answer.declineReason,
+      answer.declineMessage,
+      answer.at,
+    ],
+  );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneOrManyUuids, pageQuerySchema, queryListSchema, sortingSchema } from '../platform/schemas.js';
 import type { ProcessorEvent } from './processor.js';
 
 const paymentMethodSummarySchema = z.object({ brand: z.string(), last4: z.string() });
@@ -119,3 +120,68 @@ export const processorStatusSchema = z.object({
     .nullable(),
 });
 export type ProcessorStatus = z.infer<typeof processorStatusSchema>;
+
+// ----- Polar's Payment (`@polar-sh/sdk@0.48.1` CardPayment | GenericPayment) ------------------
+
+const datetime = z.iso.datetime({ offset: true });
+
+export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
+const paymentFields = {
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  /** Polar's enum has `stripe` alone; the sandbox stands in for Stripe's test mode. */
+  processor: z.literal('stripe'),
+  status: paymentStatusSchema,
+  amount: z.number().int(),
+  currency: z.string(),
+  decline_reason: z.string().nullable(),
+  decline_message: z.string().nullable(),
+  organization_id: z.uuid(),
+  checkout_id: z.uuid().nullable(),
+  order_id: z.uuid().nullable(),
+  /** Which processor was asked (`stripe` or `sandbox`) and its payment's id (null when refused). */
+  processor_metadata: z.object({ processor: z.string(), payment_id: z.string().nullable() }),
+};
+
+export const cardPaymentSchema = z
+  .object({
+    ...paymentFields,
+    method: z.literal('card'),
+    method_metadata: paymentMethodSummarySchema,
+  })
+  .meta({ id: 'CardPayment' });
+
+/** A try whose card the processor did not describe (a refused request, a bank that declined early). */
+export const genericPaymentSchema = z
+  .object({ ...paymentFields, method: z.string() })
+  .meta({ id: 'GenericPayment' });
+
+export const paymentSchema = z.union([cardPaymentSchema, genericPaymentSchema]);
+export type Payment = z.infer<typeof paymentSchema>;
+
+export const paymentSortFields = [
+  'created_at',
+  '-created_at',
+  'status',
+  '-status',
+  'amount',
+  '-amount',
+  'method',
+  '-method',
+] as const;
+
+export const paymentListQuerySchema = pageQuerySchema.extend({
+  organization_id: oneOrManyUuids.optional(),
+  checkout_id: oneOrManyUuids.optional(),
+  order_id: oneOrManyUuids.optional(),
+  customer_id: oneOrManyUuids.optional(),
+  status: queryListSchema(paymentStatusSchema).optional(),
+  method: queryListSchema(z.string().max(64)).optional(),
+  customer_email: queryListSchema(z.string().max(320)).optional(),
+  sorting: sortingSchema(paymentSortFields),
+});
+export type PaymentListQuery = z.infer<typeof paymentListQuerySchema>;

@@ -27,7 +27,13 @@ import {
   type SubscriptionOrderRelations,
 } from '../orders/service.js';
 import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
-import type { OffSessionPaymentResult, PaymentProcessor } from '../payments/processor.js';
+import type {
+  OffSessionPaymentResult,
+  PaymentMethodSummary,
+  PaymentProcessor,
+  ProcessorName,
+} from '../payments/processor.js';
+import { recordPayment } from '../payments/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import {
   findSubscriptionForStep,
@@ -466,6 +472,30 @@ export async function settleSubscriptionCharge(
         paymentMethodId: input.byCustomer ? input.byCustomer.paymentMethodId : row.paymentMethodId,
         createdAt: at,
       });
+      // A try the processor was asked about is a payment; one that charged nothing without asking
+      // (no card, a card waiting for its customer) is not. The customer's own payment in the
+      // portal is a try of its own (domain/orders/customer-payments.ts).
+      const asked = input.result.paymentId !== null || 'refused' in input.result;
+      if (asked && !input.byCustomer) {
+        const saved = row.paymentMethod as Partial<PaymentMethodSummary> | null;
+        const described = input.result.paymentMethod ?? null;
+        await recordPayment(tx.sql, {
+          organizationId: row.organizationId,
+          requestKey: `order:${order.id}:attempt:${input.attempt}`,
+          processor: row.paymentProcessor as ProcessorName,
+          processorPaymentId: input.result.paymentId,
+          status: input.result.status,
+          amount: order.totalAmount,
+          currency: order.currency,
+          card:
+            described ?? (saved?.brand && saved.last4 ? { brand: saved.brand, last4: saved.last4 } : null),
+          declineReason: input.result.status === 'failed' ? input.result.declineCode : null,
+          declineMessage: input.result.status === 'failed' ? input.result.message : null,
+          orderId: order.id,
+          customerId: row.customerId,
+          at,
+        });
+      }
       const paid = input.result.status === 'succeeded';
       if (isFinal) {
         // The plan has ended: its final order is collected on the same schedule, its status stays.

@@ -3,7 +3,7 @@ import { benefitTypeSchema } from '../benefits/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
 import { meterSchema } from '../meters/schemas.js';
-import { metadataQuerySchema } from '../metadata/schemas.js';
+import { metadataInputSchema, metadataQuerySchema } from '../metadata/schemas.js';
 import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { prorationBehaviorSchema } from '../organizations/schemas.js';
 import {
@@ -300,3 +300,15 @@ export type UpcomingInvoice = z.infer<typeof upcomingInvoiceSchema>;
  */
 export const periodMeterCreditsSchema = z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/));
 export type PeriodMeterCredits = z.infer<typeof periodMeterCreditsSchema>;
+
+// `subscriptions.create` (@polar-sh/sdk@0.48.1 SubscriptionCreateCustomer | SubscriptionCreateExternalCustomer):
+// a subscription to a free plan, which no checkout has to collect anything for.
+const subscriptionCreateBase = {
+  metadata: metadataInputSchema.optional(),
+  product_id: z.uuid(),
+};
+export const subscriptionCreateSchema = z.union([
+  z.strictObject({ ...subscriptionCreateBase, customer_id: z.uuid() }),
+  z.strictObject({ ...subscriptionCreateBase, external_customer_id: textSchema({ max: 255, min: 1 }) }),
+]);
+export type SubscriptionCreate = z.infer<typeof subscriptionCreateSchema>;

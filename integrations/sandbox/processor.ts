@@ -50,7 +50,7 @@ import type {
   SandboxConfirmationToken,
   SandboxConfirmationTokenCreate,
 } from '../../domain/payments/schemas.js';
-import { expiryDateError } from '../../domain/payments/test-cards.js';
+import { expiryDateError, testCardFor } from '../../domain/payments/test-cards.js';
 import { InvalidFieldError } from '../../domain/platform/errors.js';
 
 export type SandboxProcessorDeps = { db: Db; sink: ProcessorEventSink };
@@ -117,11 +117,13 @@ function paymentResult(row: SandboxPaymentRow): PaymentResult {
       message: 'The payment was canceled.',
     };
   }
+  const card = testCardFor(row.paymentMethod);
   return {
     status: 'failed',
     paymentId: row.id,
     declineCode: row.declineCode ?? 'generic_decline',
     message: row.failureMessage ?? 'Your card was declined.',
+    paymentMethod: card ? { brand: card.brand, last4: card.number.slice(-4) } : null,
   };
 }
 

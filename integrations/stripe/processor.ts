@@ -97,6 +97,9 @@ function failedPayment(error: unknown): PaymentResult | null {
       paymentId: error.payment_intent?.id ?? null,
       declineCode: error.decline_code ?? error.code ?? 'card_declined',
       message: error.message,
+      paymentMethod: error.payment_method?.card
+        ? { brand: error.payment_method.card.brand, last4: error.payment_method.card.last4 }
+        : null,
     };
   }
   if (

@@ -35,7 +35,7 @@ export const DOMAIN_LAYERS = [
       invoices: ['addresses', 'dates', 'money'],
       tax: ['money'],
       operators: ['money'],
-      payments: ['access'],
+      payments: ['access', 'platform'],
     },
   },
   {

@@ -10,11 +10,13 @@ import {
   customerOrderUpdateSchema,
 } from '../../../domain/customer-portal/schemas.js';
 import type { PortalContext } from '../../../domain/customer-portal/context.js';
+import { orderReceiptSchema } from '../../../domain/orders/schemas.js';
 import {
   generatePortalInvoice,
   getPortalOrder,
   listPortalOrders,
   portalInvoice,
+  portalReceipt,
   updatePortalOrder,
 } from '../../../domain/customer-portal/orders.js';
 import { idParamsSchema, listResourceSchema } from '../../../domain/platform/schemas.js';
@@ -99,6 +101,19 @@ export function registerPortalOrderOperations(api: OperationRegistry, ctx: Porta
       errors: ['ResourceNotFound'],
     },
     ({ customer, params }) => portalInvoice(ctx, customer, params.id),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/orders/{id}/receipt',
+      operationId: 'customer_portal:orders:receipt',
+      summary: "A link to a paid order's receipt (PDF)",
+      tag,
+      params: idParamsSchema,
+      response: orderReceiptSchema,
+      errors: ['ResourceNotFound'],
+    },
+    ({ customer, params }) => portalReceipt(ctx, customer, params.id),
   );
   api.addForCustomer(
     {

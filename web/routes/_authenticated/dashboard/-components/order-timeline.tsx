@@ -12,9 +12,7 @@ const TIMELINE_POLL_MS = 2_000;
 const PAYMENT_OUTCOMES: Record<string, string> = {
   succeeded: 'Payment succeeded',
   failed: 'Payment failed',
-  requires_action: 'Payment waiting for the buyer to authenticate',
-  canceled: 'Payment canceled',
-  processing: 'Payment processing',
+  pending: 'Payment waiting for the buyer or the bank',
 };
 
 function describe(
