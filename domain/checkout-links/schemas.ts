@@ -38,6 +38,8 @@ export const checkoutLinkProductSchema = z.object({
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   recurring_interval_count: productSchema.shape.recurring_interval_count,
+  meter_interval: productSchema.shape.meter_interval,
+  meter_interval_count: productSchema.shape.meter_interval_count,
   trial_interval: productSchema.shape.trial_interval,
   trial_interval_count: productSchema.shape.trial_interval_count,
   visibility: productSchema.shape.visibility,

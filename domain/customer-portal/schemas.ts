@@ -67,6 +67,7 @@ export const customerPortalCustomerSchema = customerSchema
     email: true,
     email_verified: true,
     name: true,
+    billing_name: true,
     billing_address: true,
     tax_id: true,
   })
@@ -78,6 +79,7 @@ export type CustomerPortalCustomer = z.infer<typeof customerPortalCustomerSchema
 export const customerPortalCustomerUpdateSchema = customerUpdateSchema
   .pick({ name: true, billing_address: true })
   .extend({
+    billing_name: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
     email: emailAddressSchema('Enter a valid email address.')
       .transform((email) => email.toLowerCase())
       .nullable()

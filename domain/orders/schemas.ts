@@ -51,6 +51,8 @@ export const orderProductSchema = productSchema.pick({
   is_recurring: true,
   is_archived: true,
   recurring_interval_count: true,
+  meter_interval: true,
+  meter_interval_count: true,
   trial_interval: true,
   trial_interval_count: true,
   visibility: true,

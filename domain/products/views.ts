@@ -27,6 +27,8 @@ export function priceView(row: PriceRow): ProductPrice {
 export function productTermsView(recurringInterval: string | null) {
   return {
     recurring_interval_count: recurringInterval === null ? null : 1,
+    meter_interval: null,
+    meter_interval_count: null,
     trial_interval: null,
     trial_interval_count: null,
     visibility: 'public',
@@ -46,6 +48,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
     ...productTermsView(row.recurringInterval),
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
+    is_deletable: row.orders.length === 0,
     prices: row.prices.map(priceView),
     benefits: row.benefits.map((link) => benefitView(link.benefit)),
     medias: row.medias.map((media) => fileView(media.file, publicUrl)),
