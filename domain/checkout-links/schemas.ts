@@ -65,6 +65,9 @@ export const checkoutLinkSchema = z.object({
   allow_discount_codes: z.boolean(),
   require_billing_address: z.boolean(),
   discount_id: z.uuid().nullable(),
+  /** Seats and unit-based prices are not built: a link presets neither. */
+  seats: z.number().int().nullable(),
+  units: z.number().int().nullable(),
   organization_id: z.uuid(),
   products: z.array(checkoutLinkProductSchema),
   discount: discountSchema.omit({ products: true }).nullable(),

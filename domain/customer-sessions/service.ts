@@ -57,6 +57,7 @@ export async function createCustomerSession(
     token,
     expires_at: row.expiresAt.toISOString(),
     customer_portal_url: customerPortalUrl(publicUrl, organization.slug, token),
+    return_url: null,
     customer_id: customer.id,
     customer: customerView(row.customer),
   };

@@ -177,7 +177,16 @@ export const orderSubscriptionSchema = z.object({
   current_period_end: datetime,
   trial_start: datetime.nullable(),
   trial_end: datetime.nullable(),
+  /** Products have no meter cycle of their own (`meter_interval` null): metered usage follows the period. */
+  current_meter_period_start: datetime.nullable(),
+  current_meter_period_end: datetime.nullable(),
   cancel_at_period_end: z.boolean(),
+  /** Pausing is not built. */
+  pause_at_period_end: z.boolean(),
+  paused_at: datetime.nullable(),
+  resumes_at: datetime.nullable(),
+  /** Unit-based prices are not built. */
+  units: z.number().int().nullable(),
   canceled_at: datetime.nullable(),
   started_at: datetime.nullable(),
   ends_at: datetime.nullable(),
