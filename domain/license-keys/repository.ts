@@ -47,7 +47,10 @@ export function findActivation(db: Client, licenseKeyId: string, id: string) {
  * The purchase that granted a key, which validated keys show from 2027-01: reads the order and the
  * subscription, which `orders` and `subscriptions` own, since the key derives from them.
  */
-export async function findKeyPurchase(db: Client, grant: { orderId: string | null; subscriptionId: string | null }) {
+export async function findKeyPurchase(
+  db: Client,
+  grant: { orderId: string | null; subscriptionId: string | null },
+) {
   const [order, subscription] = await Promise.all([
     grant.orderId
       ? db.order.findUnique({

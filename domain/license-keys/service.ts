@@ -77,7 +77,10 @@ export async function getLicenseKeyActivation(
   const key = await findLicenseKeyFor(db, caller, id);
   const activation = await findActivation(db, key.id, activationId);
   if (!activation) throw new AppError('ResourceNotFound', 'License key activation not found');
-  return { ...licenseKeyActivationView(activation), license_key: grantedLicenseKeyView(key, await findKeyPurchase(db, key.grant)) };
+  return {
+    ...licenseKeyActivationView(activation),
+    license_key: grantedLicenseKeyView(key, await findKeyPurchase(db, key.grant)),
+  };
 }
 
 // The seller's app checks keys with these, without credentials (the key is the secret).
@@ -183,7 +186,10 @@ export async function activateLicenseKey(
       `This license key is already activated on ${row.limitActivations} devices, its limit: deactivate one first.`,
     );
   }
-  return { ...licenseKeyActivationView(activation), license_key: grantedLicenseKeyView(row, await findKeyPurchase(db, row.grant)) };
+  return {
+    ...licenseKeyActivationView(activation),
+    license_key: grantedLicenseKeyView(row, await findKeyPurchase(db, row.grant)),
+  };
 }
 
 export async function deactivateLicenseKey(

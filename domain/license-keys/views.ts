@@ -52,7 +52,12 @@ export function grantedLicenseKeyView(
       : null,
     order_id: order?.id ?? null,
     order: order
-      ? { id: order.id, created_at: order.createdAt.toISOString(), status: order.status, paid: order.status !== 'pending' }
+      ? {
+          id: order.id,
+          created_at: order.createdAt.toISOString(),
+          status: order.status,
+          paid: order.status !== 'pending',
+        }
       : null,
   };
 }
