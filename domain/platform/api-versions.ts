@@ -76,10 +76,12 @@ function checkRange(range: VersionRange): void {
 export type VersionRendering = {
   range: VersionRange;
   as: z.ZodType;
-  render: (value: never) => unknown;
+  render: (value: unknown) => unknown;
 };
 
-const renderings = z.registry<VersionRendering>();
+// A plain map rather than a zod registry: a registry's value typed with a schema inside instantiates
+// zod's types without end.
+const renderings = new WeakMap<object, VersionRendering>();
 
 /**
  * Marks a shape that the versions of `range` do not have, and what they show instead: in those
@@ -95,7 +97,7 @@ export function renderedInVersions<T extends z.ZodType, As extends z.ZodType>(
 ): T {
   checkRange(range);
   const copy = schema.clone();
-  renderings.add(copy, { range, as: rendering.as, render: rendering.render as (value: never) => unknown });
+  renderings.set(copy, { range, as: rendering.as, render: rendering.render as (value: unknown) => unknown });
   return copy as T;
 }
 
@@ -233,7 +235,7 @@ function rebuildShape(
       return z.preprocess((value) => {
         for (const { own, render } of folded) {
           const parsed = own.safeParse(value);
-          if (parsed.success) return render(parsed.data as never);
+          if (parsed.success) return render(parsed.data);
         }
         return value;
       }, union);

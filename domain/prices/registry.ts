@@ -57,7 +57,12 @@ const fixedPriceViewSchema = viewSchemaOf(fixedPrice);
  */
 const freePriceViewSchema = renderedInVersions({ from: '2026-04' }, viewSchemaOf(freePrice), {
   as: fixedPriceViewSchema,
-  render: (price) => ({ ...price, amount_type: 'fixed', price_currency: DEFAULT_CURRENCY, price_amount: 0 }),
+  render: (price) => ({
+    ...price,
+    amount_type: 'fixed' as const,
+    price_currency: DEFAULT_CURRENCY,
+    price_amount: 0,
+  }),
 });
 
 /**
