@@ -1,6 +1,5 @@
 import {
   licenseKeyActivationParamsSchema,
-  licenseKeyActivationSchema,
   licenseKeyIdParamsSchema,
   licenseKeyListQuerySchema,
   licenseKeySchema,
@@ -18,6 +17,7 @@ import {
 } from '../../domain/license-keys/service.js';
 import {
   licenseKeyActivateSchema,
+  licenseKeyActivationSchema,
   licenseKeyDeactivateSchema,
   licenseKeyValidateSchema,
   validatedLicenseKeySchema,

@@ -120,6 +120,9 @@ const benefitBase = {
   is_deleted: z.boolean(),
   organization_id: z.uuid(),
   metadata: metadataSchema,
+  /** Every benefit shows in the customer portal: hiding one is not built. */
+  visibility: z.enum(['draft', 'private', 'public']),
+  visibility_configurable: z.boolean(),
 };
 
 export type Benefit = {
@@ -133,6 +136,8 @@ export type Benefit = {
   is_deleted: boolean;
   organization_id: string;
   metadata: z.infer<typeof metadataSchema>;
+  visibility: 'draft' | 'private' | 'public';
+  visibility_configurable: boolean;
   properties: Record<string, z.infer<ReturnType<typeof z.json>>>;
 };
 

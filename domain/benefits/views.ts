@@ -13,6 +13,8 @@ export function benefitView(row: BenefitRow): Benefit {
     is_deleted: row.deletedAt !== null,
     organization_id: row.organizationId,
     metadata: row.metadata,
+    visibility: 'public',
+    visibility_configurable: false,
     properties: row.properties,
   });
 }

@@ -38,6 +38,8 @@ export const checkoutLinkProductSchema = z.object({
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   recurring_interval_count: productSchema.shape.recurring_interval_count,
+  meter_interval: productSchema.shape.meter_interval,
+  meter_interval_count: productSchema.shape.meter_interval_count,
   trial_interval: productSchema.shape.trial_interval,
   trial_interval_count: productSchema.shape.trial_interval_count,
   visibility: productSchema.shape.visibility,
@@ -63,6 +65,9 @@ export const checkoutLinkSchema = z.object({
   allow_discount_codes: z.boolean(),
   require_billing_address: z.boolean(),
   discount_id: z.uuid().nullable(),
+  /** Seats and unit-based prices are not built: a link presets neither. */
+  seats: z.number().int().nullable(),
+  units: z.number().int().nullable(),
   organization_id: z.uuid(),
   products: z.array(checkoutLinkProductSchema),
   discount: discountSchema.omit({ products: true }).nullable(),

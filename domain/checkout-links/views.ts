@@ -26,6 +26,8 @@ export function checkoutLinkView(row: CheckoutLinkRow, publicUrl: string): Check
     allow_discount_codes: row.allowDiscountCodes,
     require_billing_address: row.requireBillingAddress,
     discount_id: discount ? row.discountId : null,
+    seats: null,
+    units: null,
     organization_id: row.organizationId,
     products: row.products.map(({ product }) => {
       const { attached_custom_fields: _fields, benefits, ...rest } = productView(product, publicUrl);

@@ -77,6 +77,12 @@ const checkoutCommon = {
   tax_amount: z.number().int().nullable(),
   total_amount: z.number().int(),
   currency: z.string(),
+  /** Unit-based prices are not built: no checkout sells a number of units. */
+  units: z.number().int().nullable(),
+  min_units: z.number().int().nullable(),
+  max_units: z.number().int().nullable(),
+  /** `card` once the buyer confirmed with one, the only method the checkout form takes. */
+  payment_method_type: z.string().nullable(),
   product_id: z.uuid(),
   product_price_id: z.uuid(),
   discount_id: z.uuid().nullable(),

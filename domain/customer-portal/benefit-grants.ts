@@ -71,6 +71,9 @@ const GRANT_SORTS: Record<
   granted_at: (direction) => ({ grantedAt: direction }),
   type: (direction) => ({ benefit: { type: direction } }),
   organization: (direction) => ({ createdAt: direction }),
+  // A benefit may be granted through several products, so no one product's order of benefits
+  // applies: the grants follow their benefits in the order the seller made them.
+  product_benefit: (direction) => ({ benefit: { createdAt: direction } }),
 };
 
 export async function listPortalGrants(

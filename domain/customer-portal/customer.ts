@@ -51,6 +51,7 @@ export async function updatePortalCustomer(
   const updated = await applyCustomerUpdate(ctx.db, current, {
     ...(input.email ? { email: input.email } : {}),
     ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.billing_name !== undefined ? { billing_name: input.billing_name } : {}),
     ...(input.billing_address !== undefined ? { billing_address: input.billing_address } : {}),
     ...(taxId !== undefined ? { tax_id: taxId } : {}),
   } as Parameters<typeof applyCustomerUpdate>[2]);

@@ -132,12 +132,19 @@ const organization = {
     subscription_trial_conversion_reminder: false,
     subscription_uncanceled: false,
     subscription_updated: false,
+    payment_method_expiration_reminder: false,
+    subscription_paused: false,
+    subscription_resumed: false,
   },
   customer_portal_settings: {
     usage: { show: true },
     subscription: { update_seats: false, update_plan: true },
     customer: { allow_email_change: true },
   },
+  dispute_settings: { auto_accept_below_amount: null },
+  embed_hosts: [],
+  onboarding_resubmission_requested_at: null,
+  sso_enforced: false,
   account_id: null,
   payout_account_id: null,
   capabilities: {
@@ -167,10 +174,12 @@ const customer = {
   email: 'ada@example.test',
   email_verified: true,
   name: 'Ada Lovelace',
+  billing_name: 'Lovelace Analytics Ltd',
   billing_address: billingAddress,
   tax_id: ['DE123456789', 'eu_vat'],
   organization_id: ids.organization,
   deleted_at: null,
+  first_user_event_at: at,
   avatar_url: 'https://www.gravatar.com/avatar/0?d=404',
   type: 'individual',
 };
@@ -181,6 +190,7 @@ const portalCustomer = {
   email: 'ada@example.test',
   email_verified: true,
   name: 'Ada Lovelace',
+  billing_name: 'Lovelace Analytics Ltd',
   billing_address: billingAddress,
   tax_id: ['DE123456789', 'eu_vat'],
   oauth_accounts: { github: { account_id: '583231', account_username: 'octocat' } },
@@ -207,6 +217,7 @@ const benefitPublic = {
   description: 'A license key',
   selectable: true,
   deletable: true,
+  is_deleted: false,
   organization_id: ids.organization,
 };
 
@@ -244,10 +255,13 @@ const customerProduct = {
   is_recurring: true,
   is_archived: false,
   recurring_interval_count: 1,
+  meter_interval: null,
+  meter_interval_count: null,
   trial_interval: null,
   trial_interval_count: null,
   visibility: 'public',
   organization_id: ids.organization,
+  is_deletable: false,
   prices: [fixedPrice],
   benefits: [benefitPublic],
   medias: [media],
@@ -265,7 +279,13 @@ const subscriptionFields = {
   current_period_end: periodEnd,
   trial_start: null,
   trial_end: null,
+  current_meter_period_start: null,
+  current_meter_period_end: null,
   cancel_at_period_end: true,
+  pause_at_period_end: false,
+  paused_at: null,
+  resumes_at: null,
+  units: null,
   canceled_at: '2026-02-10T08:00:00.000Z',
   started_at: at,
   ends_at: periodEnd,
@@ -291,6 +311,7 @@ const customerOrder = {
   total_amount: 1653,
   refunded_amount: 0,
   refunded_tax_amount: 0,
+  units: null,
   refundable_amount: 1520,
   refundable_tax_amount: 133,
   due_amount: 0,
@@ -322,6 +343,8 @@ const customerOrder = {
       tax_amount: 133,
       proration: false,
       product_price_id: ids.price,
+      start_timestamp: null,
+      end_timestamp: null,
     },
   ],
   description: 'Team plan (monthly)',
@@ -367,6 +390,7 @@ const grantOf = (type: string, benefitProperties: object, properties: object) =>
     description: `A ${type} benefit`,
     selectable: true,
     deletable: true,
+    is_deleted: false,
     organization_id: ids.organization,
     metadata: {},
     organization,
@@ -457,6 +481,22 @@ const licenseKey = {
   expires_at: '2027-01-31T10:00:00.000Z',
 };
 
+/** As validating or activating answers it: with the purchase that granted it (2027-01's fields). */
+const grantedLicenseKey = {
+  ...licenseKey,
+  subscription_id: ids.subscription,
+  subscription: {
+    id: ids.subscription,
+    status: 'active',
+    current_period_start: at,
+    current_period_end: periodEnd,
+    cancel_at_period_end: false,
+    ends_at: null,
+  },
+  order_id: ids.order,
+  order: { id: ids.order, created_at: at, status: 'paid', paid: true },
+};
+
 const activation = {
   id: ids.activation,
   license_key_id: ids.licenseKey,
@@ -473,6 +513,7 @@ const customerSession = {
   return_url: 'https://app.example.test/account',
   customer_portal_url:
     'https://tollgate.test/portal/acme-tools?customer_session_token=tollgate_cst_0123456789abcdefghijklmnopqrstuv',
+  return_url: null,
   customer_id: ids.customer,
   customer,
 };
@@ -586,11 +627,11 @@ describe('portal responses are what the SDK reads', () => {
 
   it('ValidatedLicenseKey, with and without an activation', () => {
     expectReadBySdk(validatedLicenseKeySchema, ValidatedLicenseKey$inboundSchema, {
-      ...licenseKey,
+      ...grantedLicenseKey,
       activation,
     });
     expectReadBySdk(validatedLicenseKeySchema, ValidatedLicenseKey$inboundSchema, {
-      ...licenseKey,
+      ...grantedLicenseKey,
       activation: null,
     });
   });
@@ -598,7 +639,7 @@ describe('portal responses are what the SDK reads', () => {
   it('LicenseKeyActivationRead', () => {
     expectReadBySdk(licenseKeyActivationSchema, LicenseKeyActivationRead$inboundSchema, {
       ...activation,
-      license_key: licenseKey,
+      license_key: grantedLicenseKey,
     });
   });
 
@@ -881,7 +922,12 @@ describe('portal list queries read every parameter the SDK sends', () => {
   });
 
   it('benefit grants (the SDK’s typeFilter travels as `type`)', () => {
-    expect([...customerBenefitGrantSortFields]).toEqual(Object.values(CustomerBenefitGrantSortProperty));
+    // 0.48.1's sort fields, and `product_benefit`, which polar-sdk 1.0.2 sends by default.
+    expect([...customerBenefitGrantSortFields]).toEqual([
+      ...Object.values(CustomerBenefitGrantSortProperty),
+      'product_benefit',
+      '-product_benefit',
+    ]);
     const { type_filter: typeFilter, ...rest } = CustomerPortalBenefitGrantsListRequest$outboundSchema.parse({
       typeFilter: ['license_keys', 'downloadables'],
       benefitId: ids.benefit,

@@ -21,9 +21,11 @@ import {
   orderInvoiceSchema,
   orderListQuerySchema,
   orderSchema,
+  orderStatusSchema,
   orderUpdateSchema,
   orderSubscriptionSchema,
 } from '../orders/schemas.js';
+import { inVersions } from '../platform/api-versions.js';
 import { organizationSchema } from '../organizations/schemas.js';
 import {
   emailAddressSchema,
@@ -69,6 +71,7 @@ export const customerPortalCustomerSchema = customerSchema
     email: true,
     email_verified: true,
     name: true,
+    billing_name: true,
     billing_address: true,
     tax_id: true,
   })
@@ -80,6 +83,7 @@ export type CustomerPortalCustomer = z.infer<typeof customerPortalCustomerSchema
 export const customerPortalCustomerUpdateSchema = customerUpdateSchema
   .pick({ name: true, billing_address: true })
   .extend({
+    billing_name: textSchema({ max: TEXT_MAX_LENGTH.name, trim: true }).nullable().optional(),
     email: emailAddressSchema('Enter a valid email address.')
       .transform((email) => email.toLowerCase())
       .nullable()
@@ -100,6 +104,7 @@ export const benefitPublicSchema = z.object({
   description: z.string(),
   selectable: z.boolean(),
   deletable: z.boolean(),
+  is_deleted: z.boolean(),
   organization_id: z.uuid(),
 });
 export type BenefitPublic = z.infer<typeof benefitPublicSchema>;
@@ -391,6 +396,8 @@ export const customerBenefitGrantSortFields = [
   '-type',
   'organization',
   '-organization',
+  'product_benefit',
+  '-product_benefit',
 ] as const;
 
 export const customerBenefitGrantListQuerySchema = benefitListQuerySchema
@@ -491,14 +498,42 @@ export const customerLicenseKeySchema = licenseKeySchema.extend({
 });
 export type CustomerLicenseKey = z.infer<typeof customerLicenseKeySchema>;
 
+const licenseKeySubscriptionSchema = orderSubscriptionSchema
+  .pick({
+    id: true,
+    status: true,
+    current_period_start: true,
+    current_period_end: true,
+    cancel_at_period_end: true,
+    ends_at: true,
+  })
+  .meta({ id: 'LicenseKeySubscription' });
+const licenseKeyOrderSchema = z
+  .object({ id: z.uuid(), created_at: datetime, status: orderStatusSchema, paid: z.boolean() })
+  .meta({ id: 'LicenseKeyOrder' });
+
+/**
+ * A key as validating or activating it answers (Polar's GrantedLicenseKey): from 2027-01 with the
+ * subscription or the order whose grant made it, so the seller's app can tell a lapsed plan.
+ */
+export const grantedLicenseKeySchema = licenseKeySchema.extend({
+  subscription_id: inVersions({ from: '2027-01' }, z.uuid().nullable()),
+  subscription: inVersions({ from: '2027-01' }, licenseKeySubscriptionSchema.nullable()),
+  order_id: inVersions({ from: '2027-01' }, z.uuid().nullable()),
+  order: inVersions({ from: '2027-01' }, licenseKeyOrderSchema.nullable()),
+});
+
 /** Present when the validation named an activation. */
-export const validatedLicenseKeySchema = licenseKeySchema.extend({
+export const validatedLicenseKeySchema = grantedLicenseKeySchema.extend({
   activation: licenseKeyActivationBaseSchema.nullable().optional(),
 });
 export type ValidatedLicenseKey = z.infer<typeof validatedLicenseKeySchema>;
 
-/** The same shape on both sides (LicenseKeyActivationRead). */
-export { licenseKeyActivationSchema, type LicenseKeyActivation } from '../license-keys/schemas.js';
+/** The same shape on both sides (LicenseKeyActivationRead), its key as validating answers it. */
+export const licenseKeyActivationSchema = licenseKeyActivationBaseSchema.extend({
+  license_key: grantedLicenseKeySchema,
+});
+export type LicenseKeyActivation = z.infer<typeof licenseKeyActivationSchema>;
 
 // Validate, activate and deactivate are called by the seller's software on the buyer's machine,
 // with the key the buyer typed: the key itself is the credential.
@@ -595,6 +630,8 @@ export const customerSessionSchema = z.object({
   expires_at: datetime,
   return_url: z.string().nullable(),
   customer_portal_url: z.string(),
+  /** The portal's link back to the seller's site is not built. */
+  return_url: z.string().nullable(),
   customer_id: z.uuid(),
   customer: customerSchema,
 });

@@ -93,7 +93,8 @@ export async function updateCustomer(
 export async function applyCustomerUpdate(
   db: Db,
   current: CustomerRow,
-  input: CustomerUpdate,
+  // The billing name is the customer's own to change (the portal), not the seller's (Polar's).
+  input: CustomerUpdate & { billing_name?: string | null },
 ): Promise<CustomerRow> {
   if (
     input.external_id !== undefined &&
@@ -112,6 +113,7 @@ export async function applyCustomerUpdate(
   }
   if (input.external_id) data.externalId = input.external_id;
   if (input.name !== undefined) data.name = input.name;
+  if (input.billing_name !== undefined) data.billingName = input.billing_name;
   if (input.billing_address !== undefined) data.billingAddress = input.billing_address ?? Prisma.DbNull;
   if (input.tax_id !== undefined) {
     const address = input.billing_address === undefined ? current.billingAddress : input.billing_address;

@@ -73,16 +73,66 @@ export function listLiveCustomerPage(
   return db.customer.findMany({ where: { ...where, ...live }, orderBy, ...page });
 }
 
-export function insertCustomer(tx: Prisma.TransactionClient, data: Prisma.CustomerUncheckedCreateInput) {
-  return tx.customer.create({ data });
+export async function insertCustomer(
+  tx: Prisma.TransactionClient,
+  data: Prisma.CustomerUncheckedCreateInput,
+) {
+  const firstUserEventAt = data.externalId
+    ? await firstUnclaimedEventAt(tx, data.organizationId, data.externalId)
+    : null;
+  return tx.customer.create({ data: { ...data, ...(firstUserEventAt ? { firstUserEventAt } : {}) } });
 }
 
-export function updateCustomerRow(
+export async function updateCustomerRow(
   tx: Prisma.TransactionClient,
   id: string,
   data: Prisma.CustomerUpdateInput,
 ) {
+  if (typeof data.externalId === 'string') {
+    const current = await tx.customer.findUniqueOrThrow({
+      where: { id },
+      select: { organizationId: true, firstUserEventAt: true },
+    });
+    const unclaimed = await firstUnclaimedEventAt(tx, current.organizationId, data.externalId);
+    if (unclaimed && (!current.firstUserEventAt || unclaimed < current.firstUserEventAt)) {
+      data = { ...data, firstUserEventAt: unclaimed };
+    }
+  }
   return tx.customer.update({ where: { id }, data });
+}
+
+/**
+ * The earliest user event sent for an external id before any customer had it: such events belong
+ * to the customer who takes the id (docs/usage.md). Reads `events`, which `usage` owns, since a
+ * customer's first event derives from them.
+ */
+async function firstUnclaimedEventAt(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  externalId: string,
+): Promise<Date | null> {
+  const [row] = await tx.$queryRaw<{ first: Date | null }[]>`
+    SELECT min(e.timestamp) AS first FROM events e
+    WHERE e.organization_id = ${organizationId}::uuid AND e.customer_id IS NULL
+      AND e.external_customer_id = ${externalId} AND e.source = 'user'`;
+  return row?.first ?? null;
+}
+
+/**
+ * Moves customers' first user event earlier to what a batch of ingested events says. Only a row
+ * whose value changes is written, so steady ingestion reads the customers and locks none.
+ */
+export async function advanceFirstUserEvents(
+  sql: SqlClient,
+  firsts: { customerId: string; at: Date }[],
+): Promise<void> {
+  if (firsts.length === 0) return;
+  await sql.query(
+    `UPDATE customers c SET first_user_event_at = f.at
+     FROM unnest($1::uuid[], $2::timestamptz[]) AS f(customer_id, at)
+     WHERE c.id = f.customer_id AND (c.first_user_event_at IS NULL OR c.first_user_event_at > f.at)`,
+    [firsts.map((first) => first.customerId), firsts.map((first) => first.at)],
+  );
 }
 
 /** Which live-customer uniqueness rule a write broke, from PostgreSQL's unique violation. */

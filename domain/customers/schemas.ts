@@ -115,10 +115,13 @@ export const customerSchema = z.object({
   email: z.string(),
   email_verified: z.boolean(),
   name: z.string().nullable(),
+  billing_name: z.string().nullable(),
   billing_address: addressSchema.nullable(),
   tax_id: taxIdSchema.nullable(),
   organization_id: z.uuid(),
   deleted_at: z.iso.datetime({ offset: true }).nullable(),
+  /** The earliest timestamp of the customer's ingested events. */
+  first_user_event_at: z.iso.datetime({ offset: true }).nullable(),
   avatar_url: z.string(),
   type: z.enum(CUSTOMER_TYPES),
 });

@@ -18,10 +18,12 @@ export function customerView(row: CustomerRow): Customer {
     email: row.email,
     email_verified: row.emailVerified,
     name: row.name,
+    billing_name: row.billingName,
     billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),
     tax_id: row.taxId === null ? null : taxIdSchema.parse(row.taxId),
     organization_id: row.organizationId,
     deleted_at: row.deletedAt?.toISOString() ?? null,
+    first_user_event_at: row.firstUserEventAt?.toISOString() ?? null,
     avatar_url: avatarUrlFor(row.email),
     type: 'individual',
   });

@@ -42,6 +42,8 @@ const discountBase = {
   starts_at: z.iso.datetime({ offset: true }).nullable(),
   ends_at: z.iso.datetime({ offset: true }).nullable(),
   max_redemptions: z.number().int().nullable(),
+  /** A limit per customer is not built: each may redeem up to `max_redemptions`. */
+  max_redemptions_per_customer: z.number().int().nullable(),
   redemptions_count: z.number().int(),
   organization_id: z.uuid(),
   products: z.array(discountProductSchema),

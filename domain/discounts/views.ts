@@ -28,6 +28,7 @@ export function discountView(row: DiscountRow): Discount {
     starts_at: iso(row.startsAt),
     ends_at: iso(row.endsAt),
     max_redemptions: row.maxRedemptions,
+    max_redemptions_per_customer: null,
     redemptions_count: row.redemptionsCount,
     organization_id: row.organizationId,
     type: terms.type,

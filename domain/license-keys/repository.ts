@@ -6,6 +6,8 @@ type Client = Db | Prisma.TransactionClient;
 
 const liveActivations = { where: { deletedAt: null }, orderBy: { createdAt: 'asc' as const } };
 
+const grantedFor = { select: { orderId: true, subscriptionId: true } } as const;
+
 export function listLicenseKeyRows(
   db: Db,
   where: Prisma.LicenseKeyWhereInput,
@@ -25,7 +27,7 @@ export function listLicenseKeyRows(
 export function findLicenseKey(db: Client, id: string) {
   return db.licenseKey.findUnique({
     where: { id },
-    include: { customer: true, activations: liveActivations },
+    include: { customer: true, activations: liveActivations, grant: grantedFor },
   });
 }
 
@@ -33,13 +35,47 @@ export function updateLicenseKeyRow(tx: Client, id: string, data: Prisma.License
   return tx.licenseKey.update({
     where: { id },
     data: { ...data, modifiedAt: new Date() },
-    include: { customer: true, activations: liveActivations },
+    include: { customer: true, activations: liveActivations, grant: grantedFor },
   });
 }
 
 export function findActivation(db: Client, licenseKeyId: string, id: string) {
   return db.licenseKeyActivation.findFirst({ where: { id, licenseKeyId, deletedAt: null } });
 }
+
+/**
+ * The purchase that granted a key, which validated keys show from 2027-01: reads the order and the
+ * subscription, which `orders` and `subscriptions` own, since the key derives from them.
+ */
+export async function findKeyPurchase(
+  db: Client,
+  grant: { orderId: string | null; subscriptionId: string | null },
+) {
+  const [order, subscription] = await Promise.all([
+    grant.orderId
+      ? db.order.findUnique({
+          where: { id: grant.orderId },
+          select: { id: true, createdAt: true, status: true },
+        })
+      : null,
+    grant.subscriptionId
+      ? db.subscription.findUnique({
+          where: { id: grant.subscriptionId },
+          select: {
+            id: true,
+            status: true,
+            currentPeriodStart: true,
+            currentPeriodEnd: true,
+            cancelAtPeriodEnd: true,
+            endsAt: true,
+            endedAt: true,
+          },
+        })
+      : null,
+  ]);
+  return { order, subscription };
+}
+export type KeyPurchase = Awaited<ReturnType<typeof findKeyPurchase>>;
 
 export type LicenseKeyRow = NonNullable<Awaited<ReturnType<typeof findLicenseKey>>>;
 export type LicenseKeyActivationRow = NonNullable<Awaited<ReturnType<typeof findActivation>>>;
@@ -118,7 +154,7 @@ export async function setLicenseKeyLimits(
 export function findLicenseKeyByKey(db: Client, organizationId: string, key: string) {
   return db.licenseKey.findUnique({
     where: { organizationId_key: { organizationId, key } },
-    include: { customer: true, activations: liveActivations },
+    include: { customer: true, activations: liveActivations, grant: grantedFor },
   });
 }
 

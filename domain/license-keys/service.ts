@@ -7,6 +7,7 @@ import { pageToSkipTake, paginated } from '../platform/rules.js';
 import {
   deactivateActivation,
   findActivation,
+  findKeyPurchase,
   findLicenseKey,
   findLicenseKeyByKey,
   insertActivationWithinLimit,
@@ -23,7 +24,7 @@ import type {
   LicenseKeyUpdate,
   LicenseKeyWithActivations,
 } from './schemas.js';
-import { licenseKeyActivationView, licenseKeyView } from './views.js';
+import { grantedLicenseKeyView, licenseKeyActivationView, licenseKeyView } from './views.js';
 
 export async function listLicenseKeys(db: Db, caller: Caller, query: LicenseKeyListQuery) {
   const organizationIds = await organizationsToList(db, caller, query.organization_id);
@@ -76,7 +77,10 @@ export async function getLicenseKeyActivation(
   const key = await findLicenseKeyFor(db, caller, id);
   const activation = await findActivation(db, key.id, activationId);
   if (!activation) throw new AppError('ResourceNotFound', 'License key activation not found');
-  return { ...licenseKeyActivationView(activation), license_key: licenseKeyView(key) };
+  return {
+    ...licenseKeyActivationView(activation),
+    license_key: grantedLicenseKeyView(key, await findKeyPurchase(db, key.grant)),
+  };
 }
 
 // The seller's app checks keys with these, without credentials (the key is the secret).
@@ -145,7 +149,10 @@ export async function validateLicenseKey(
     throw new AppError('BadRequest', `This license key only has ${left} more usages.`);
   }
   const updated = (await findLicenseKey(db, row.id))!;
-  return { ...licenseKeyView(updated), activation: activation ? licenseKeyActivationView(activation) : null };
+  return {
+    ...grantedLicenseKeyView(updated, await findKeyPurchase(db, updated.grant)),
+    activation: activation ? licenseKeyActivationView(activation) : null,
+  };
 }
 
 export async function activateLicenseKey(
@@ -179,7 +186,10 @@ export async function activateLicenseKey(
       `This license key is already activated on ${row.limitActivations} devices, its limit: deactivate one first.`,
     );
   }
-  return { ...licenseKeyActivationView(activation), license_key: licenseKeyView(row) };
+  return {
+    ...licenseKeyActivationView(activation),
+    license_key: grantedLicenseKeyView(row, await findKeyPurchase(db, row.grant)),
+  };
 }
 
 export async function deactivateLicenseKey(

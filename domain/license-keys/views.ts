@@ -1,5 +1,5 @@
 import { customerView } from '../customers/views.js';
-import type { LicenseKeyActivationRow, LicenseKeyRow } from './repository.js';
+import type { KeyPurchase, LicenseKeyActivationRow, LicenseKeyRow } from './repository.js';
 import { displayKeyOf } from './rules.js';
 import type { licenseKeyActivationBaseSchema, licenseKeySchema } from './schemas.js';
 import { type LicenseKey, type LicenseKeyStatus } from './schemas.js';
@@ -26,6 +26,40 @@ export function licenseKeyView(row: Omit<LicenseKeyRow, 'activations'>): License
     last_validated_at: row.lastValidatedAt?.toISOString() ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,
   } satisfies z.input<typeof licenseKeySchema>;
+}
+
+/** A key with the order or subscription that granted it (Polar's GrantedLicenseKey, 2027-01). */
+export function grantedLicenseKeyView(
+  row: Omit<LicenseKeyRow, 'activations'>,
+  { order, subscription }: KeyPurchase,
+) {
+  return {
+    ...licenseKeyView(row),
+    subscription_id: subscription?.id ?? null,
+    subscription: subscription
+      ? {
+          id: subscription.id,
+          status: subscription.status,
+          current_period_start: subscription.currentPeriodStart.toISOString(),
+          // As the subscription shows it: an ended one's last period ends when it ended.
+          current_period_end: (subscription.endedAt && subscription.endedAt < subscription.currentPeriodEnd
+            ? subscription.endedAt
+            : subscription.currentPeriodEnd
+          ).toISOString(),
+          cancel_at_period_end: subscription.cancelAtPeriodEnd,
+          ends_at: subscription.endsAt?.toISOString() ?? null,
+        }
+      : null,
+    order_id: order?.id ?? null,
+    order: order
+      ? {
+          id: order.id,
+          created_at: order.createdAt.toISOString(),
+          status: order.status,
+          paid: order.status !== 'pending',
+        }
+      : null,
+  };
 }
 
 export function licenseKeyActivationView(

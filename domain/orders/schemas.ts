@@ -38,6 +38,9 @@ export const orderItemSchema = z.object({
   tax_amount: z.number().int(),
   proration: z.boolean(),
   product_price_id: z.uuid().nullable(),
+  /** The period an item bills for is not recorded per item. */
+  start_timestamp: datetime.nullable(),
+  end_timestamp: datetime.nullable(),
 });
 
 export const orderProductSchema = productSchema.pick({
@@ -51,6 +54,8 @@ export const orderProductSchema = productSchema.pick({
   is_recurring: true,
   is_archived: true,
   recurring_interval_count: true,
+  meter_interval: true,
+  meter_interval_count: true,
   trial_interval: true,
   trial_interval_count: true,
   visibility: true,
@@ -76,6 +81,8 @@ export const orderSchema = z.object({
   total_amount: z.number().int(),
   refunded_amount: z.number().int(),
   refunded_tax_amount: z.number().int(),
+  /** Unit-based prices are not built: no order sells a number of units. */
+  units: z.number().int().nullable(),
   /** What can still be refunded, net and tax: 0 until the order is paid. */
   refundable_amount: z.number().int(),
   refundable_tax_amount: z.number().int(),

@@ -27,6 +27,7 @@ export function orderView(row: OrderRow): Order {
     total_amount: row.totalAmount,
     refunded_amount: row.refundedAmount,
     refunded_tax_amount: row.refundedTaxAmount,
+    units: null,
     refundable_amount: row.status === 'pending' ? 0 : row.netAmount - row.refundedAmount,
     refundable_tax_amount: row.status === 'pending' ? 0 : row.taxAmount - row.refundedTaxAmount,
     due_amount: row.status === 'pending' ? row.totalAmount : 0,
@@ -73,6 +74,8 @@ export function orderView(row: OrderRow): Order {
       tax_amount: item.taxAmount,
       proration: item.proration,
       product_price_id: item.productPriceId,
+      start_timestamp: null,
+      end_timestamp: null,
     })),
     description: row.productName,
   });

@@ -67,6 +67,16 @@ export const CUSTOMER_EMAIL_SETTINGS = {
   subscription_updated: false,
 } as const;
 
+/**
+ * The settings Polar's dated versions added after @polar-sh/sdk@0.48.1, all off: Tollgate sends no
+ * card-expiry reminder, and pausing is not built.
+ */
+export const LATER_CUSTOMER_EMAIL_SETTINGS = {
+  payment_method_expiration_reminder: false,
+  subscription_paused: false,
+  subscription_resumed: false,
+} as const;
+
 /** Owners and admins get the "New order" email, a new subscription's first order included. */
 export const NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true } as const;
 
@@ -125,8 +135,19 @@ export const organizationSchema = z.object({
     subscription_trial_conversion_reminder: z.boolean(),
     subscription_uncanceled: z.boolean(),
     subscription_updated: z.boolean(),
+    payment_method_expiration_reminder: z.boolean(),
+    subscription_paused: z.boolean(),
+    subscription_resumed: z.boolean(),
   }),
   customer_portal_settings: organizationCustomerPortalSettingsSchema,
+  /** Disputes are not built: nothing is accepted automatically. */
+  dispute_settings: z.object({ auto_accept_below_amount: z.number().int().nullable() }),
+  /** Hosts the checkout may be embedded in beyond the organization's own; none are configurable yet. */
+  embed_hosts: z.array(z.string()),
+  /** Polar's review may ask a seller to resubmit details; a Tollgate organization is never reviewed. */
+  onboarding_resubmission_requested_at: z.iso.datetime({ offset: true }).nullable(),
+  /** Single sign-on is not built. */
+  sso_enforced: z.boolean(),
   account_id: z.uuid().nullable(),
   payout_account_id: z.uuid().nullable(),
   capabilities: organizationCapabilitiesSchema,
@@ -214,13 +235,17 @@ const profileFields = {
     "Turning the organization's notifications off (each member chooses their own, notification-settings)",
   ),
   customer_email_settings: offUntilBuilt(
-    z.strictObject(
-      Object.fromEntries(Object.keys(CUSTOMER_EMAIL_SETTINGS).map((key) => [key, z.boolean()])) as Record<
+    z.strictObject({
+      ...(Object.fromEntries(Object.keys(CUSTOMER_EMAIL_SETTINGS).map((key) => [key, z.boolean()])) as Record<
         keyof typeof CUSTOMER_EMAIL_SETTINGS,
         z.ZodBoolean
-      >,
-    ),
-    [CUSTOMER_EMAIL_SETTINGS],
+      >),
+      // 0.48.1 sends the settings without these, Polar's dated versions with them.
+      ...(Object.fromEntries(
+        Object.keys(LATER_CUSTOMER_EMAIL_SETTINGS).map((key) => [key, z.boolean().optional()]),
+      ) as Record<keyof typeof LATER_CUSTOMER_EMAIL_SETTINGS, z.ZodOptional<z.ZodBoolean>>),
+    }),
+    [CUSTOMER_EMAIL_SETTINGS, { ...CUSTOMER_EMAIL_SETTINGS, ...LATER_CUSTOMER_EMAIL_SETTINGS }],
     'Choosing which emails customers get',
   ),
   customer_portal_settings: z

@@ -3,6 +3,7 @@ import { addressSchema } from '../addresses/schemas.js';
 import {
   BENEFIT_REVOCATION_GRACE_DAYS,
   CUSTOMER_EMAIL_SETTINGS,
+  LATER_CUSTOMER_EMAIL_SETTINGS,
   NOTIFICATION_SETTINGS,
   organizationSchema,
   socialLinkSchema,
@@ -42,12 +43,16 @@ export function organizationView(row: OrganizationRow): Organization {
     default_presentment_currency: 'usd',
     default_tax_behavior: DEFAULT_TAX_BEHAVIOR,
     notification_settings: NOTIFICATION_SETTINGS,
-    customer_email_settings: CUSTOMER_EMAIL_SETTINGS,
+    customer_email_settings: { ...CUSTOMER_EMAIL_SETTINGS, ...LATER_CUSTOMER_EMAIL_SETTINGS },
     customer_portal_settings: {
       usage: { show: true },
       subscription: { update_seats: false, update_plan: row.allowCustomerUpdates },
       customer: { allow_email_change: true },
     },
+    dispute_settings: { auto_accept_below_amount: null },
+    embed_hosts: [],
+    onboarding_resubmission_requested_at: null,
+    sso_enforced: false,
     // Payments go to the seller's own processor account: no Polar account, no payouts from us.
     account_id: null,
     payout_account_id: null,

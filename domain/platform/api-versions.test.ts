@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   API_VERSIONS,
   inVersions,
+  renderedInVersions,
   readApiVersionHeader,
   schemaForVersion,
   unknownVersionDetail,
@@ -111,5 +112,61 @@ describe('schemaForVersion', () => {
       low: 1,
       high: 2,
     });
+  });
+});
+
+describe('renderedInVersions', () => {
+  const fixed = z.object({ id: z.string(), amount_type: z.literal('fixed'), price_amount: z.number() });
+  const free = renderedInVersions(
+    { from: '2026-10' },
+    z.object({ id: z.string(), amount_type: z.literal('free') }),
+    {
+      as: fixed,
+      render: (price) => ({ ...price, amount_type: 'fixed' as const, price_amount: 0 }),
+    },
+  );
+  const price = z.discriminatedUnion('amount_type', [free, fixed]);
+  const product = z.object({ prices: z.array(price) });
+  const freeOne = { id: 'p1', amount_type: 'free' };
+  const fixedOne = { id: 'p2', amount_type: 'fixed', price_amount: 500 };
+
+  it('shows the marked shape as it is to the unversioned API and the versions before the range', () => {
+    for (const version of [null, '2026-04'] as const) {
+      expect(schemaForVersion(product, version).parse({ prices: [freeOne, fixedOne] })).toEqual({
+        prices: [freeOne, fixedOne],
+      });
+    }
+  });
+
+  it('renders it as the shape it becomes in the range, however deep, leaving other values alone', () => {
+    for (const version of ['2026-10', '2027-01'] as const) {
+      expect(schemaForVersion(product, version).parse({ prices: [freeOne, fixedOne] })).toEqual({
+        prices: [{ id: 'p1', amount_type: 'fixed', price_amount: 0 }, fixedOne],
+      });
+      expect(schemaForVersion(price, version).parse(freeOne)).toEqual({
+        ...freeOne,
+        amount_type: 'fixed',
+        price_amount: 0,
+      });
+    }
+  });
+
+  it('leaves the rendered variant out of the union of a version, so its document lists the other once', () => {
+    const variants = (version: '2026-04' | '2026-10') =>
+      z.toJSONSchema(schemaForVersion(price, version), { io: 'output' }) as {
+        oneOf?: unknown[];
+        anyOf?: unknown[];
+      };
+    const count = (schema: { oneOf?: unknown[]; anyOf?: unknown[] }) =>
+      (schema.oneOf ?? schema.anyOf ?? []).length;
+    expect(count(variants('2026-04'))).toBe(2);
+    expect(count(variants('2026-10'))).toBe(1);
+    expect(JSON.stringify(variants('2026-10'))).not.toContain('"free"');
+  });
+
+  it('refuses a range without ends, as inVersions does', () => {
+    expect(() => renderedInVersions({}, z.string(), { as: z.string(), render: (value) => value })).toThrow(
+      'needs a first or a last version',
+    );
   });
 });

@@ -58,14 +58,51 @@ const fieldVersions = z.registry<VersionRange>();
  * every field, so a client that sends no version still reads it.
  */
 export function inVersions<T extends z.ZodType>(range: VersionRange, schema: T): T {
-  if (!range.from && !range.to) throw new RangeError('A version range needs a first or a last version.');
-  if (range.from && range.to && API_VERSIONS.indexOf(range.from) > API_VERSIONS.indexOf(range.to)) {
-    throw new RangeError(`A version range cannot start (${range.from}) after it ends (${range.to}).`);
-  }
+  checkRange(range);
   // A copy: the same schema object may stand for other fields, which keep every version.
   const copy = schema.clone();
   fieldVersions.add(copy, range);
   return copy as T;
+}
+
+function checkRange(range: VersionRange): void {
+  if (!range.from && !range.to) throw new RangeError('A version range needs a first or a last version.');
+  if (range.from && range.to && API_VERSIONS.indexOf(range.from) > API_VERSIONS.indexOf(range.to)) {
+    throw new RangeError(`A version range cannot start (${range.from}) after it ends (${range.to}).`);
+  }
+}
+
+/** How the versions of `range` show a value of a schema they do not have: as `as`, through `render`. */
+export type VersionRendering = {
+  range: VersionRange;
+  as: z.ZodType;
+  render: (value: unknown) => unknown;
+};
+
+// A plain map rather than a zod registry: a registry's value typed with a schema inside instantiates
+// zod's types without end.
+const renderings = new WeakMap<object, VersionRendering>();
+
+/**
+ * Marks a shape that the versions of `range` do not have, and what they show instead: in those
+ * versions a value of `schema` is parsed by it, turned by `render` into a value of `as`, and
+ * checked by `as`. A variant of a union whose `as` is another of its variants leaves the union in
+ * those versions (their documents do not list it) and its values are rendered before the union
+ * reads them: Polar's dated versions have no free price, so one renders as a fixed price of 0.
+ */
+export function renderedInVersions<T extends z.ZodType, As extends z.ZodType>(
+  range: VersionRange,
+  schema: T,
+  rendering: { as: As; render: (value: z.output<T>) => z.input<As> },
+): T {
+  checkRange(range);
+  const copy = schema.clone();
+  renderings.set(copy, { range, as: rendering.as, render: rendering.render as (value: unknown) => unknown });
+  return copy as T;
+}
+
+export function renderingOf(schema: z.ZodType): VersionRendering | undefined {
+  return renderings.get(schema);
 }
 
 export function versionRangeOf(field: z.ZodType): VersionRange | undefined {
@@ -87,7 +124,10 @@ function rangeOfField(field: z.ZodType): VersionRange | undefined {
 
 function existsIn(field: z.ZodType, version: ApiVersion): boolean {
   const range = rangeOfField(field);
-  if (!range) return true;
+  return !range || inRange(range, version);
+}
+
+function inRange(range: VersionRange, version: ApiVersion): boolean {
   const index = API_VERSIONS.indexOf(version);
   return (
     (!range.from || API_VERSIONS.indexOf(range.from) <= index) &&
@@ -130,7 +170,27 @@ function withDefinition(schema: z.ZodType, changes: Record<string, unknown>): z.
   return meta ? copy.meta(meta) : copy;
 }
 
+/** A rendering that `version` applies to `schema`, if any. */
+function renderingIn(schema: z.ZodType, version: ApiVersion): VersionRendering | undefined {
+  const rendering = renderings.get(schema);
+  return rendering && inRange(rendering.range, version) ? rendering : undefined;
+}
+
 function rebuild(schema: z.ZodType, version: ApiVersion, seen: WeakMap<z.ZodType, z.ZodType>): z.ZodType {
+  const rendering = renderingIn(schema, version);
+  if (rendering) {
+    // The schema's own shape as the version has it, then the rendering into the shape it shows.
+    const own = rebuildShape(schema, version, seen);
+    return own.transform(rendering.render).pipe(derive(rendering.as, version, seen));
+  }
+  return rebuildShape(schema, version, seen);
+}
+
+function rebuildShape(
+  schema: z.ZodType,
+  version: ApiVersion,
+  seen: WeakMap<z.ZodType, z.ZodType>,
+): z.ZodType {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
   const inner = (part: unknown) => derive(part as z.ZodType, version, seen);
   switch (def.type) {
@@ -156,10 +216,29 @@ function rebuild(schema: z.ZodType, version: ApiVersion, seen: WeakMap<z.ZodType
       return element === def.element ? schema : withDefinition(schema, { element });
     }
     case 'union': {
-      const options = (def.options as z.ZodType[]).map(inner);
-      return options.every((option, index) => option === (def.options as z.ZodType[])[index])
-        ? schema
-        : withDefinition(schema, { options });
+      const given = def.options as z.ZodType[];
+      const derivedOptions = given.map(inner);
+      // A variant rendered as another variant of the same union leaves it: its values are
+      // rendered first, and the union (and the document) lists the variant they become once.
+      const folds = given.map((option) => {
+        const rendering = renderingIn(option, version);
+        return rendering && derivedOptions.includes(derive(rendering.as, version, seen))
+          ? { own: rebuildShape(option, version, seen), render: rendering.render }
+          : undefined;
+      });
+      const options = derivedOptions.filter((_, index) => !folds[index]);
+      const unchanged =
+        options.length === given.length && options.every((option, index) => option === given[index]);
+      const union = unchanged ? schema : withDefinition(schema, { options });
+      const folded = folds.filter((fold) => fold !== undefined);
+      if (folded.length === 0) return union;
+      return z.preprocess((value) => {
+        for (const { own, render } of folded) {
+          const parsed = own.safeParse(value);
+          if (parsed.success) return render(parsed.data);
+        }
+        return value;
+      }, union);
     }
     case 'intersection': {
       const left = inner(def.left);

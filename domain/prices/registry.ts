@@ -7,6 +7,8 @@ import { fixedPrice } from './fixed.js';
 import { freePrice } from './free.js';
 import { meteredUnitPrice } from './metered-unit.js';
 import { priceCommonShape, priceCreateCommonShape } from './schemas.js';
+import { DEFAULT_CURRENCY } from './limits.js';
+import { renderedInVersions } from '../platform/api-versions.js';
 import type {
   AmountBounds,
   ChargeIssue,
@@ -47,10 +49,29 @@ const createSchemaOf = <Type extends string, Create extends Shape>(type: {
 
 // Each union lists the types in the order the API document has always had (it stays byte-identical).
 
-/** A price as Polar's API shows it (@polar-sh/sdk@0.33.2 validates it). */
+const fixedPriceViewSchema = viewSchemaOf(fixedPrice);
+
+/**
+ * Polar's dated versions have no free price type: a free price is, to them, a fixed price of 0 in
+ * the default currency (a free price has none of its own).
+ */
+const freePriceViewSchema = renderedInVersions({ from: '2026-04' }, viewSchemaOf(freePrice), {
+  as: fixedPriceViewSchema,
+  render: (price) => ({
+    ...price,
+    amount_type: 'fixed' as const,
+    price_currency: DEFAULT_CURRENCY,
+    price_amount: 0,
+  }),
+});
+
+/**
+ * A price as Polar's API shows it (@polar-sh/sdk@0.33.2 validates it); a dated version shows a free
+ * one as fixed (docs/api-versions.md).
+ */
 export const productPriceSchema = z.discriminatedUnion('amount_type', [
-  viewSchemaOf(freePrice),
-  viewSchemaOf(fixedPrice),
+  freePriceViewSchema,
+  fixedPriceViewSchema,
   viewSchemaOf(customPrice),
   viewSchemaOf(meteredUnitPrice),
 ]);

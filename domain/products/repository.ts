@@ -18,6 +18,8 @@ export const productInclude = {
     orderBy: { order: 'asc' },
     include: { benefit: true },
   },
+  // Whether it has any order at all (`is_deletable`): one row is enough to know.
+  orders: { select: { id: true }, take: 1 },
 } satisfies Prisma.ProductInclude;
 
 export function findProduct(db: Client, id: string, organizationIds: string[]) {

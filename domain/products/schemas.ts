@@ -50,12 +50,17 @@ export const productSchema = z.object({
   is_archived: z.boolean(),
   /** Periods per renewal: 1 for a recurring product (every month, every year), null for one-time. */
   recurring_interval_count: z.number().int().nullable(),
+  /** Null: metered prices are billed, reset and credited with each period; a cycle of their own is not built. */
+  meter_interval: recurringIntervalSchema.nullable(),
+  meter_interval_count: z.number().int().nullable(),
   trial_interval: trialIntervalSchema.nullable(),
   trial_interval_count: z.number().int().nullable(),
   /** Every product can be bought through its checkouts and links: drafts and private ones are not built. */
   visibility: productVisibilitySchema,
   organization_id: z.uuid(),
   metadata: metadataSchema,
+  /** No order was ever placed for it. */
+  is_deletable: z.boolean(),
   /** The product's current prices; archived ones stay readable by id (`getProductPrice`). */
   prices: z.array(productPriceSchema),
   benefits: z.array(benefitSchema),
@@ -172,7 +177,16 @@ export const orderSubscriptionSchema = z.object({
   current_period_end: datetime,
   trial_start: datetime.nullable(),
   trial_end: datetime.nullable(),
+  /** Products have no meter cycle of their own (`meter_interval` null): metered usage follows the period. */
+  current_meter_period_start: datetime.nullable(),
+  current_meter_period_end: datetime.nullable(),
   cancel_at_period_end: z.boolean(),
+  /** Pausing is not built. */
+  pause_at_period_end: z.boolean(),
+  paused_at: datetime.nullable(),
+  resumes_at: datetime.nullable(),
+  /** Unit-based prices are not built. */
+  units: z.number().int().nullable(),
   canceled_at: datetime.nullable(),
   started_at: datetime.nullable(),
   ends_at: datetime.nullable(),

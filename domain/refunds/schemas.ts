@@ -40,6 +40,8 @@ export const refundSchema = z.object({
   subscription_id: z.uuid().nullable(),
   customer_id: z.uuid(),
   revoke_benefits: z.boolean(),
+  /** The dispute a refund headed off: disputes are not built. */
+  dispute: z.null(),
 });
 export type Refund = z.infer<typeof refundSchema>;
 

@@ -18,5 +18,6 @@ export function refundView(row: RefundRow): Refund {
     subscription_id: null,
     customer_id: row.customerId,
     revoke_benefits: row.revokeBenefits,
+    dispute: null,
   };
 }

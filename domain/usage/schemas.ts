@@ -61,6 +61,8 @@ export const eventSchema = z.object({
   customer_id: z.uuid().nullable(),
   customer: customerSchema.nullable(),
   external_customer_id: z.string().nullable(),
+  /** What the dashboard calls the event: its name until a seller can label event names. */
+  label: z.string(),
   name: z.string(),
   source: eventSourceSchema,
   metadata: metadataSchema,
@@ -90,6 +92,7 @@ export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
 export const eventNameSchemaOut = z.object({
   name: z.string(),
+  label: z.string(),
   source: eventSourceSchema,
   occurrences: z.number().int(),
   first_seen: z.iso.datetime({ offset: true }),

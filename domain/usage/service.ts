@@ -7,7 +7,7 @@ import {
   organizationAccess,
   organizationsToList,
 } from '../access/service.js';
-import { listCustomersByIds } from '../customers/repository.js';
+import { advanceFirstUserEvents, listCustomersByIds } from '../customers/repository.js';
 import type { MetadataQuery } from '../metadata/rules.js';
 import type { MeterCache } from '../meters/cache.js';
 import { findMeter } from '../meters/repository.js';
@@ -114,7 +114,20 @@ export async function ingestEvents(
     });
   });
   if (issues.length > 0) throw new InvalidInputError(issues);
-  return { inserted: await insertEvents(db.sql, rows) };
+  const inserted = await insertEvents(db.sql, rows);
+  await advanceFirstUserEvents(db.sql, firstEventsOf(rows));
+  return { inserted };
+}
+
+/** Each customer's earliest event of a batch (a replayed one changes nothing: it is no earlier). */
+function firstEventsOf(rows: NewEvent[]): { customerId: string; at: Date }[] {
+  const firsts = new Map<string, Date>();
+  for (const row of rows) {
+    if (!row.customerId) continue;
+    const known = firsts.get(row.customerId);
+    if (!known || row.timestamp < known) firsts.set(row.customerId, row.timestamp);
+  }
+  return [...firsts].map(([customerId, at]) => ({ customerId, at }));
 }
 
 type ResolvedOrganization = { id: string } | { refused: string };

@@ -22,6 +22,7 @@ export function eventView(row: EventRecord, customer: CustomerRow | null): Event
     customer_id: customer?.id ?? row.customerId,
     customer: customer ? customerView(customer) : null,
     external_customer_id: row.externalCustomerId,
+    label: row.name,
     name: row.name,
     source: row.source as EventSource,
     metadata: readMetadata(row.metadata),
@@ -31,6 +32,7 @@ export function eventView(row: EventRecord, customer: CustomerRow | null): Event
 export function eventNameView(row: EventNameRow) {
   return eventNameSchemaOut.parse({
     name: row.name,
+    label: row.name,
     source: row.source,
     occurrences: row.occurrences,
     first_seen: row.firstSeen.toISOString(),

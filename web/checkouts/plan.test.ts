@@ -78,6 +78,8 @@ function planCheckout(
       is_recurring: interval !== null,
       is_archived: false,
       recurring_interval_count: interval === null ? null : 1,
+      meter_interval: null,
+      meter_interval_count: null,
       trial_interval: null,
       trial_interval_count: null,
       visibility: 'public' as const,
