@@ -513,7 +513,6 @@ const customerSession = {
   return_url: 'https://app.example.test/account',
   customer_portal_url:
     'https://tollgate.test/portal/acme-tools?customer_session_token=tollgate_cst_0123456789abcdefghijklmnopqrstuv',
-  return_url: null,
   customer_id: ids.customer,
   customer,
 };

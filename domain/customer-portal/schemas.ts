@@ -630,8 +630,6 @@ export const customerSessionSchema = z.object({
   expires_at: datetime,
   return_url: z.string().nullable(),
   customer_portal_url: z.string(),
-  /** The portal's link back to the seller's site is not built. */
-  return_url: z.string().nullable(),
   customer_id: z.uuid(),
   customer: customerSchema,
 });

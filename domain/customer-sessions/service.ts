@@ -64,7 +64,6 @@ export async function createCustomerSession(
     expires_at: row.expiresAt.toISOString(),
     return_url: row.returnUrl,
     customer_portal_url: customerPortalUrl(publicUrl, organization.slug, token),
-    return_url: null,
     customer_id: customer.id,
     customer: customerView(row.customer),
   };

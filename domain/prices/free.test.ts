@@ -22,6 +22,7 @@ const view = {
   source: 'catalog',
   tax_behavior: null,
   amount_type: 'free',
+  price_currency: 'usd',
 } as const;
 
 describe('a free price', () => {

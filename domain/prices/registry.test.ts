@@ -62,7 +62,7 @@ describe('the price-type registry', () => {
       tax_behavior: null,
     } as const;
     const prices: ProductPrice[] = [
-      { ...common, id: '00000000-0000-4000-8000-000000000002', amount_type: 'free' },
+      { ...common, id: '00000000-0000-4000-8000-000000000002', amount_type: 'free', price_currency: 'usd' },
       {
         ...common,
         id: '00000000-0000-4000-8000-000000000003',
