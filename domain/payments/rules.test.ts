@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { sandboxOffSessionOutcome, sandboxPaymentOutcome } from './rules.js';
+import { paymentTriggerOf, sandboxOffSessionOutcome, sandboxPaymentOutcome } from './rules.js';
 import { TEST_CARDS } from './test-cards.js';
 
 describe('sandboxPaymentOutcome', () => {
@@ -115,5 +115,16 @@ describe('sandboxOffSessionOutcome', () => {
 
   it('knows no outcome for ids Stripe does not know', () => {
     expect(sandboxOffSessionOutcome('pm_card_nonexistent')).toBeNull();
+  });
+});
+
+describe('paymentTriggerOf', () => {
+  it("reads Polar's trigger from the key the try was recorded under", () => {
+    const id = '00000000-0000-4000-8000-000000000001';
+    expect(paymentTriggerOf(`checkout:${id}:attempt:2`)).toBe('purchase');
+    expect(paymentTriggerOf(`order:${id}:attempt:1`)).toBe('subscription_cycle');
+    expect(paymentTriggerOf(`order:${id}:attempt:3`)).toBe('retry_dunning');
+    expect(paymentTriggerOf(`order-customer-payment:${id}`)).toBe('retry_customer');
+    expect(paymentTriggerOf(`refund:${id}`)).toBeNull();
   });
 });

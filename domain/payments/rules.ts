@@ -1,6 +1,7 @@
 // What Stripe's test mode does with each test PaymentMethod, as the sandbox processor reproduces it.
 import { testCardFor } from './test-cards.js';
 import type { PaymentMethodSummary } from './processor.js';
+import type { PaymentTrigger } from './schemas.js';
 
 /** Stripe's buyer-facing message for each decline code its test cards produce. */
 export const DECLINE_MESSAGES = {
@@ -159,3 +160,17 @@ export const PROCESSOR_FAILURE_TYPES = {
 
 /** An entity whose workflow calls the processor, through which its organization is found. */
 export type ProcessorEntity = { kind: 'checkout' | 'refund' | 'subscription'; id: string };
+
+/**
+ * A payment's trigger, read from the key its try was recorded under: a checkout's try is the
+ * purchase, a renewal order's first try the cycle and its later ones dunning, a payment the
+ * customer makes in the portal their own retry. (A new card during dunning is tried as the
+ * schedule's next try, so it reads as dunning.)
+ */
+export function paymentTriggerOf(requestKey: string): PaymentTrigger | null {
+  if (requestKey.startsWith('checkout:')) return 'purchase';
+  if (requestKey.startsWith('order-customer-payment:')) return 'retry_customer';
+  const renewalTry = /^order:[^:]+:attempt:(\d+)$/.exec(requestKey);
+  if (renewalTry) return renewalTry[1] === '1' ? 'subscription_cycle' : 'retry_dunning';
+  return null;
+}

@@ -129,6 +129,17 @@ export const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 
+/** What made the try, in Polar's words. */
+export const PAYMENT_TRIGGERS = [
+  'purchase',
+  'subscription_cycle',
+  'retry_dunning',
+  'retry_customer',
+  'retry_payment_method_update',
+  'retry_admin',
+] as const;
+export type PaymentTrigger = (typeof PAYMENT_TRIGGERS)[number];
+
 const paymentFields = {
   created_at: datetime,
   modified_at: datetime.nullable(),
@@ -138,6 +149,7 @@ const paymentFields = {
   status: paymentStatusSchema,
   amount: z.number().int(),
   currency: z.string(),
+  trigger: z.enum(PAYMENT_TRIGGERS).nullable(),
   decline_reason: z.string().nullable(),
   decline_message: z.string().nullable(),
   organization_id: z.uuid(),

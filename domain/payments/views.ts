@@ -1,4 +1,5 @@
 import type { PaymentRow } from './repository.js';
+import { paymentTriggerOf } from './rules.js';
 import type { Payment } from './schemas.js';
 
 export function paymentView(row: PaymentRow): Payment {
@@ -10,6 +11,7 @@ export function paymentView(row: PaymentRow): Payment {
     status: row.status as Payment['status'],
     amount: row.amount,
     currency: row.currency,
+    trigger: paymentTriggerOf(row.requestKey),
     decline_reason: row.declineReason,
     decline_message: row.declineMessage,
     organization_id: row.organizationId,
