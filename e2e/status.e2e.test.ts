@@ -46,6 +46,20 @@ describe('status page in Chromium', () => {
     const preview = page.locator('[data-operation="subscriptions:proration_preview"]');
     await preview.getByRole('button').click();
     await preview.getByText(/Tollgate extension, not in Polar/).waitFor();
+
+    // Each dated version has its own document: a license key names its member from 2026-10 on.
+    const memberFields = async () => {
+      const licenseKey = page.locator('[data-operation="license_keys:get"]');
+      await licenseKey.getByRole('button').click();
+      await licenseKey.getByText('Response').first().waitFor();
+      return licenseKey.locator('code', { hasText: /^member_id$/ }).count();
+    };
+    await page.getByLabel('API version').selectOption('2026-04');
+    await page.getByRole('link', { name: '/2026-04/openapi.json' }).waitFor();
+    expect(await memberFields()).toBe(0);
+    await page.getByLabel('API version').selectOption('2026-10');
+    await page.getByRole('link', { name: '/2026-10/openapi.json' }).waitFor();
+    expect(await memberFields()).toBe(1);
   });
 
   it('stops on SIGINT leaving no process behind', async () => {

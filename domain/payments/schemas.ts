@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { oneOrManyUuids, pageQuerySchema, queryListSchema, sortingSchema } from '../platform/schemas.js';
+import {
+  oneOrManyUuids,
+  pageQuerySchema,
+  queryListSchema,
+  sortingSchema,
+  textSchema,
+} from '../platform/schemas.js';
 import type { ProcessorEvent } from './processor.js';
 
 const paymentMethodSummarySchema = z.object({ brand: z.string(), last4: z.string() });
@@ -192,8 +198,9 @@ export const paymentListQuerySchema = pageQuerySchema.extend({
   order_id: oneOrManyUuids.optional(),
   customer_id: oneOrManyUuids.optional(),
   status: queryListSchema(paymentStatusSchema).optional(),
-  method: queryListSchema(z.string().max(64)).optional(),
-  customer_email: queryListSchema(z.string().max(320)).optional(),
+  // Compared as text only, but refused with control characters like every text the API takes.
+  method: queryListSchema(textSchema({ max: 64 })).optional(),
+  customer_email: queryListSchema(textSchema({ max: 320 })).optional(),
   sorting: sortingSchema(paymentSortFields),
 });
 export type PaymentListQuery = z.infer<typeof paymentListQuerySchema>;

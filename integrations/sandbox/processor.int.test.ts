@@ -232,6 +232,7 @@ describe('sandbox processor', () => {
         paymentId: expect.stringMatching(/^pi_sbx_/),
         declineCode: 'generic_decline',
         message: 'Your card was declined.',
+        paymentMethod: { brand: 'visa', last4: '0341' },
       });
       expect(
         await processor.chargeOffSession(offSessionInput('pm_card_authenticationRequired')),
@@ -297,11 +298,13 @@ describe('sandbox processor', () => {
     ])('declines %s with %s and reports payment.failed', async (paymentMethodId, declineCode, message) => {
       const input = paymentInput({ confirmationTokenId: paymentMethodId });
       const result = await processor.pay(input);
+      // The declined card is named: the payment records it (docs/payments.md, "Payments").
       expect(result).toEqual({
         status: 'failed',
         paymentId: expect.stringMatching(/^pi_sbx_/),
         declineCode,
         message,
+        paymentMethod: { brand: 'visa', last4: expect.stringMatching(/^\d{4}$/) },
       });
       expect(sink.events).toEqual([
         expect.objectContaining({

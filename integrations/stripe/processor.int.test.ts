@@ -157,6 +157,8 @@ describe('Stripe processor and Stripe Tax (stripe-mock)', () => {
         paymentId: 'pi_declined',
         declineCode: 'insufficient_funds',
         message: 'Your card has insufficient funds.',
+        // The error names no card here (its payment method is not expanded).
+        paymentMethod: null,
       });
     });
 

@@ -2,12 +2,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useState } from 'react';
 import { z } from 'zod';
+import { API_VERSIONS, CURRENT_API_VERSION, type ApiVersion } from '../../domain/platform/api-versions';
 import { getJson } from '../api';
 import { ErrorNote } from '../components';
 import { prefetch } from '../loaders';
 
 export const Route = createFileRoute('/api-reference')({
-  loader: ({ context }) => prefetch(context.queryClient, openApiQuery),
+  loader: ({ context }) => prefetch(context.queryClient, openApiQuery('unversioned')),
   component: ApiReferencePage,
 });
 
@@ -31,7 +32,8 @@ const operationSchema = z.object({
     .default([]),
   requestBody: z
     .object({
-      content: z.object({ 'application/json': z.object({ schema: z.record(z.string(), z.unknown()) }) }),
+      // JSON mostly; the OAuth token, revoke and introspect endpoints take a form (RFC 6749).
+      content: z.record(z.string(), z.object({ schema: z.record(z.string(), z.unknown()) })),
     })
     .optional(),
   responses: z.record(
@@ -51,10 +53,17 @@ const documentSchema = z.object({
 
 type Operation = z.infer<typeof operationSchema> & { method: string; path: string };
 
-const openApiQuery = queryOptions({
-  queryKey: ['openapi'],
-  queryFn: () => getJson('/v1/openapi.json', documentSchema),
-});
+/** The unversioned API (what the SDKs without a version read), or one of Polar's dated versions. */
+type DocumentVersion = ApiVersion | 'unversioned';
+
+const documentUrl = (version: DocumentVersion) =>
+  version === 'unversioned' ? '/v1/openapi.json' : `/${version}/openapi.json`;
+
+const openApiQuery = (version: DocumentVersion) =>
+  queryOptions({
+    queryKey: ['openapi', version],
+    queryFn: () => getJson(documentUrl(version), documentSchema),
+  });
 
 /** A schema's type in a word or two: enough to read a field list without a schema viewer. */
 function typeOf(schema: JsonSchema | boolean | undefined): string {
@@ -161,7 +170,12 @@ function OperationCard({ operation }: { operation: Operation }) {
           {operation.requestBody ? (
             <>
               <h4>Request body</h4>
-              <Fields schema={operation.requestBody.content['application/json'].schema} />
+              {Object.entries(operation.requestBody.content).map(([mediaType, body]) => (
+                <div key={mediaType}>
+                  {mediaType === 'application/json' ? null : <p className="muted">A {mediaType} body.</p>}
+                  <Fields schema={body.schema} />
+                </div>
+              ))}
             </>
           ) : null}
           {success ? (
@@ -183,9 +197,31 @@ function OperationCard({ operation }: { operation: Operation }) {
 }
 
 function ApiReferencePage() {
-  const document = useQuery(openApiQuery);
-  if (document.error) return <ErrorNote message={document.error.message} />;
-  if (!document.data) return <p>Loading the API reference…</p>;
+  const [version, setVersion] = useState<DocumentVersion>('unversioned');
+  const document = useQuery(openApiQuery(version));
+  const versionSwitch = (
+    <label className="field api-version-switch">
+      API version
+      <select value={version} onChange={(event) => setVersion(event.target.value as DocumentVersion)}>
+        <option value="unversioned">No Polar-Version header (every field)</option>
+        {API_VERSIONS.map((each) => (
+          <option key={each} value={each}>
+            {each}
+            {each === CURRENT_API_VERSION ? ' (current)' : ''}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  if (!document.data) {
+    return (
+      <section>
+        <h1>API reference</h1>
+        {versionSwitch}
+        {document.error ? <ErrorNote message={document.error.message} /> : <p>Loading the API reference…</p>}
+      </section>
+    );
+  }
   const operations: Operation[] = Object.entries(document.data.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ ...operation, method, path })),
   );
@@ -193,12 +229,15 @@ function ApiReferencePage() {
   return (
     <section>
       <h1>API reference</h1>
+      {versionSwitch}
       <p>
         {document.data.info.title} {document.data.info.version}. {document.data.info.description} The
-        machine-readable document is <a href="/v1/openapi.json">/v1/openapi.json</a>.
+        machine-readable document is <a href={documentUrl(version)}>{documentUrl(version)}</a>
+        {version === 'unversioned' ? '' : ` (requests send the header Polar-Version: ${version})`}.
       </p>
       {tags.map((tag) => (
-        <section key={tag} aria-labelledby={`tag-${tag}`}>
+        // Keyed by version too: a switched document opens with every operation closed.
+        <section key={`${version}:${tag}`} aria-labelledby={`tag-${tag}`}>
           <h2 id={`tag-${tag}`}>{tag}</h2>
           <ul className="plain-list operations">
             {operations
