@@ -98,6 +98,41 @@ describe('RateLimiter', () => {
     expect(counter.calls.reserve).toBeLessThan(40);
   });
 
+  it('hands a reservation to the waiting requests in the order they arrived', async () => {
+    const { limiters } = setUp(5, 1);
+    const admissions = await Promise.all(Array.from({ length: 8 }, () => limiters[0]!.admit('token:a')));
+    expect(admissions.map((admission) => admission.allowed)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('fails every request waiting on a reservation the counter could not make, and recovers', async () => {
+    const clock = { now: Date.parse('2026-11-22T10:00:00.000Z') };
+    const counter = sharedCounter(clock);
+    let failures = 1;
+    const limiter = new RateLimiter(
+      {
+        ...counter.store,
+        async reserve(key, options) {
+          if (failures-- > 0) throw new Error('the database is unreachable');
+          return counter.store.reserve(key, options);
+        },
+      },
+      { limit: 10, windowSeconds: WINDOW_SECONDS, clock: () => clock.now },
+    );
+    created.push(limiter);
+    const outcomes = await Promise.allSettled(Array.from({ length: 3 }, () => limiter.admit('token:a')));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((await limiter.admit('token:a')).allowed).toBe(true);
+  });
+
   it('gives an idle block back, so another process can admit those requests', async () => {
     const { clock, limiters, counter } = setUp(1_000);
     const [first, second] = limiters as [RateLimiter, RateLimiter];

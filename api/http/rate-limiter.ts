@@ -54,7 +54,11 @@ const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - no
 
 export class RateLimiter {
   private readonly leases = new Map<string, Lease>();
-  private readonly refills = new Map<string, Promise<{ lease: Lease; granted: number }>>();
+  /** Requests waiting for a reservation in flight, per caller; present while one is. */
+  private readonly waiting = new Map<
+    string,
+    { resolve: (admission: Admission) => void; reject: (error: unknown) => void }[]
+  >();
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly clock: () => number;
 
@@ -71,19 +75,21 @@ export class RateLimiter {
     this.clock = options.clock ?? Date.now;
   }
 
-  async admit(key: string): Promise<Admission> {
-    for (;;) {
-      const now = this.clock();
-      const lease = this.leases.get(key);
-      if (lease && lease.endsAt > now) {
-        if (lease.tokens > 0) return this.take(lease, now);
-        if (lease.refusedUntil > now) return this.refusal(lease, now);
-      }
-      const { lease: refilled, granted } = await this.refill(key);
-      if (granted === 0) return this.refusal(refilled, this.clock());
-      // Others waiting on the same reservation may have taken it all: then reserve again.
-      if (refilled.tokens > 0) return this.take(refilled, this.clock());
+  admit(key: string): Promise<Admission> {
+    const now = this.clock();
+    const lease = this.leases.get(key);
+    if (lease && lease.endsAt > now) {
+      if (lease.tokens > 0) return Promise.resolve(this.take(lease, now));
+      if (lease.refusedUntil > now) return Promise.resolve(this.refusal(lease, now));
     }
+    return new Promise((resolve, reject) => {
+      const waiting = this.waiting.get(key);
+      if (waiting) waiting.push({ resolve, reject });
+      else {
+        this.waiting.set(key, [{ resolve, reject }]);
+        void this.serve(key);
+      }
+    });
   }
 
   /** Gives back idle blocks and forgets windows that ended; runs every second while leases exist. */
@@ -91,10 +97,10 @@ export class RateLimiter {
     const now = this.clock();
     for (const [key, lease] of this.leases) {
       if (lease.endsAt <= now) {
-        if (!this.refills.has(key)) this.leases.delete(key);
+        if (!this.waiting.has(key)) this.leases.delete(key);
         continue;
       }
-      if (lease.tokens === 0 || now - lease.lastUsedAt < IDLE_RELEASE_MS || this.refills.has(key)) continue;
+      if (lease.tokens === 0 || now - lease.lastUsedAt < IDLE_RELEASE_MS || this.waiting.has(key)) continue;
       const unused = lease.tokens;
       lease.tokens = 0;
       lease.count -= unused;
@@ -126,14 +132,30 @@ export class RateLimiter {
     return { allowed: false, remaining: 0, resetSeconds: secondsUntil(lease.endsAt, now) };
   }
 
-  /** One reservation in flight per caller: concurrent requests wait for it instead of adding theirs. */
-  private refill(key: string) {
-    let pending = this.refills.get(key);
-    if (!pending) {
-      pending = this.reserve(key).finally(() => this.refills.delete(key));
-      this.refills.set(key, pending);
+  /**
+   * One reservation in flight per caller, however many requests wait for it: each block is handed
+   * to the waiting requests in arrival order and only those left over wait for the next one, so a
+   * burst of n requests costs O(n) work rather than waking every waiter once per block.
+   */
+  private async serve(key: string): Promise<void> {
+    const waiting = this.waiting.get(key)!;
+    // An index, not shift(): shifting a long array moves every element left each time.
+    let next = 0;
+    try {
+      while (next < waiting.length) {
+        const { lease, granted } = await this.reserve(key);
+        const now = this.clock();
+        if (granted === 0) {
+          while (next < waiting.length) waiting[next++]!.resolve(this.refusal(lease, now));
+          break;
+        }
+        while (lease.tokens > 0 && next < waiting.length) waiting[next++]!.resolve(this.take(lease, now));
+      }
+    } catch (error) {
+      while (next < waiting.length) waiting[next++]!.reject(error);
+    } finally {
+      this.waiting.delete(key);
     }
-    return pending;
   }
 
   private async reserve(key: string): Promise<{ lease: Lease; granted: number }> {
