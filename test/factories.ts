@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Polar as PolarClient, type Polar } from '@polar-sh/sdk';
 import type { BenefitCustomCreate } from '@polar-sh/sdk/models/components/benefitcustomcreate.js';
 import type { CheckoutCreate } from '@polar-sh/sdk/models/components/checkoutcreate.js';
@@ -9,6 +9,9 @@ import type { ProductCreate } from '@polar-sh/sdk/models/components/productcreat
 import type { RefundCreate } from '@polar-sh/sdk/models/components/refundcreate.js';
 import { eventually } from './eventually.js';
 import { issueAccessToken } from '../domain/access-tokens/service.js';
+import { insertClient, insertToken } from '../domain/oauth2/repository.js';
+import { ACCESS_TOKEN_PREFIXES, CLIENT_ID_PREFIX, hashSecret } from '../domain/oauth2/rules.js';
+import { OAUTH2_SCOPES } from '../domain/oauth2/schemas.js';
 import { createPaidOrder } from '../domain/orders/service.js';
 import { startSubscription } from '../domain/subscriptions/service.js';
 import type { Db } from '../infra/db.js';
@@ -47,6 +50,51 @@ export async function createAccessToken(
   overrides: AccessTokenOverrides = {},
 ) {
   const { token } = await createAccessTokenRecord(db, organizationId, overrides);
+  return token;
+}
+
+/**
+ * An OAuth app's access token as the token endpoint issues it, without the consent round trip: for
+ * `user` (acting as `userId` in every organization they belong to) or for one organization. The
+ * app belongs to `userId`; `scopes` defaults to every scope an app may ask for.
+ */
+export async function createOAuthAccessToken(
+  db: Db,
+  options: { userId: string; organizationId?: string; scopes?: readonly string[] },
+) {
+  const subType = options.organizationId ? 'organization' : 'user';
+  const scopes = [...(options.scopes ?? OAUTH2_SCOPES)];
+  const client = await insertClient(db, {
+    clientId: `${CLIENT_ID_PREFIX}${randomBytes(16).toString('base64url')}`,
+    clientSecretHash: null,
+    registrationTokenHash: hashSecret(randomUUID()),
+    userId: options.userId,
+    clientName: 'Test app',
+    redirectUris: ['https://app.example.test/callback'],
+    tokenEndpointAuthMethod: 'none',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    responseTypes: ['code'],
+    scopes,
+    clientUri: null,
+    logoUri: null,
+    tosUri: null,
+    policyUri: null,
+    defaultSubType: subType,
+  });
+  const token = `${ACCESS_TOKEN_PREFIXES[subType]}${randomBytes(32).toString('base64url')}`;
+  await insertToken(db, {
+    clientId: client.id,
+    familyId: randomUUID(),
+    authorizationCodeId: null,
+    subType,
+    userId: options.userId,
+    organizationId: options.organizationId ?? null,
+    scopes,
+    accessTokenHash: hashSecret(token),
+    refreshTokenHash: null,
+    accessExpiresAt: new Date(Date.now() + 60 * 60 * 1000),
+    refreshExpiresAt: null,
+  });
   return token;
 }
 

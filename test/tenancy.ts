@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { Db } from '../infra/db.js';
 import { signUpUser } from './auth-client.js';
 import type { TestDatabase } from './database.js';
-import { addMember, createAccessToken, createOrganization } from './factories.js';
+import { isOAuthScopeResource } from '../domain/oauth2/rules.js';
+import { addMember, createAccessToken, createOAuthAccessToken, createOrganization } from './factories.js';
 import type { TestStack } from './stack.js';
 
 // The tenancy scenario: what every payments-API operation answers to callers of the wrong
@@ -257,6 +258,8 @@ type World<Seed> = {
     memberCookie: string;
     readToken: string;
     otherScopeToken: string;
+    /** OAuth apps' tokens with every scope: for our organization, and as the owner and the member. */
+    oauth: { organization: string; owner: string; member: string; read: string; otherScope: string };
   };
   theirs: { organization: TenancyOrganization; seed: Seed };
   documented: DocumentedOperation[];
@@ -295,6 +298,8 @@ async function buildWorld<Seed extends { id: string }>(
   const otherScope = scope === 'meters' ? 'products' : 'meters';
   const scoped = (scopes: string[]) =>
     createAccessToken(db, ours.organization.id, { createdById: owner.user.id, scopes });
+  const oauthFor = (organizationId: string | undefined, scopes?: string[]) =>
+    createOAuthAccessToken(db, { userId: owner.user.id, organizationId, scopes });
   return {
     baseUrl,
     db,
@@ -304,6 +309,13 @@ async function buildWorld<Seed extends { id: string }>(
       memberCookie: member.cookieHeader(),
       readToken: await scoped([`${scope}:read`]),
       otherScopeToken: await scoped([`${otherScope}:read`, `${otherScope}:write`]),
+      oauth: {
+        organization: await oauthFor(ours.organization.id),
+        owner: await oauthFor(undefined),
+        member: await createOAuthAccessToken(db, { userId: member.user.id }),
+        read: await oauthFor(ours.organization.id, [`${scope}:read`]),
+        otherScope: await oauthFor(ours.organization.id, [`${otherScope}:read`, `${otherScope}:write`]),
+      },
     },
     theirs: await seededOrganization(env, resource, null),
     documented: await documentedOperations(baseUrl),
@@ -339,6 +351,9 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
       world = await buildWorld(env, resource);
     });
 
+    /** Whether OAuth apps may call the resource at all: Polar has scopes for it. */
+    const forOAuthApps = resource.scope !== null && isOAuthScopeResource(resource.scope);
+
     for (const operation of resource.operations) {
       const kind = kindOf(operation);
       const title = `${operation.operationId} (${operation.method.toUpperCase()} /v1${operation.path})`;
@@ -373,6 +388,14 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
           : [{ credentials: { token: world.ours.organization.token }, isMember: false }]),
         { credentials: { cookie: world.ours.ownerCookie }, isMember: false },
         { credentials: { cookie: world.ours.memberCookie }, isMember: true },
+        // An OAuth app acts for the organization it was granted, or as its user with their role.
+        ...(forOAuthApps
+          ? [
+              { credentials: { token: world.ours.oauth.organization }, isMember: false },
+              { credentials: { token: world.ours.oauth.owner }, isMember: false },
+              { credentials: { token: world.ours.oauth.member }, isMember: true },
+            ]
+          : []),
       ];
 
       /** Runs `work` and checks that it changed nothing it could have: the seed for a write, the count for a create. */
@@ -554,24 +577,69 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
           });
         }
 
-        if (operation.isForManagers) {
-          it('answers 403 to a signed-in read-only member', async () => {
-            expect(await callOurs({ cookie: world.ours.memberCookie })).toEqual({
-              status: 403,
-              body: notPermitted(),
+        if (!forOAuthApps) {
+          // An operation for signed-in users only refuses an app granted an organization (no user
+          // behind it) in its own words, as it does every token; an app acting as its user may call
+          // it with the user's role, as Polar allows.
+          it('answers 403 to an OAuth app, whatever its scopes, and changes nothing', async () => {
+            const refusal =
+              scope === null
+                ? { tokens: [world.ours.oauth.organization], detail: expect.any(String) }
+                : {
+                    tokens: [world.ours.oauth.organization, world.ours.oauth.owner],
+                    detail: 'This operation is not available to OAuth apps.',
+                  };
+            await changingNothing(world.ours.seed, async () => {
+              for (const token of refusal.tokens) {
+                expect(await callOurs({ token })).toEqual({
+                  status: 403,
+                  body: notPermitted(refusal.detail),
+                });
+              }
             });
           });
         } else if (kind === 'list' || kind === 'read') {
-          it(`answers ${allowed} to a signed-in read-only member`, async () => {
-            expect((await callOurs({ cookie: world.ours.memberCookie })).status).toBe(allowed);
+          it(`answers ${allowed} to an OAuth app with only ${scope}:read, 403 to one without ${scope} scopes`, async () => {
+            expect((await callOurs({ token: world.ours.oauth.read })).status).toBe(allowed);
+            expect(await callOurs({ token: world.ours.oauth.otherScope })).toEqual({
+              status: 403,
+              body: notPermitted(`The OAuth token lacks the ${scope}:write scope.`),
+            });
+          });
+        } else {
+          it(`answers 403 to an OAuth app with only ${scope}:read, or without ${scope} scopes, and changes nothing`, async () => {
+            await changingNothing(world.ours.seed, async () => {
+              for (const token of [world.ours.oauth.read, world.ours.oauth.otherScope]) {
+                expect(await callOurs({ token })).toEqual({
+                  status: 403,
+                  body: notPermitted(`The OAuth token lacks the ${scope}:write scope.`),
+                });
+              }
+            });
+          });
+        }
+
+        /** A read-only member signed in, and an OAuth app acting as them. */
+        const members = (): Credentials[] => [
+          { cookie: world.ours.memberCookie },
+          ...(forOAuthApps ? [{ token: world.ours.oauth.member }] : []),
+        ];
+        if (operation.isForManagers) {
+          it('answers 403 to a read-only member, signed in or through an OAuth app', async () => {
+            for (const credentials of members()) {
+              expect(await callOurs(credentials)).toEqual({ status: 403, body: notPermitted() });
+            }
+          });
+        } else if (kind === 'list' || kind === 'read') {
+          it(`answers ${allowed} to a read-only member, signed in or through an OAuth app`, async () => {
+            for (const credentials of members()) expect((await callOurs(credentials)).status).toBe(allowed);
           });
         } else if (!operation.canMembersCall) {
-          it('answers 403 to a signed-in read-only member, and changes nothing', async () => {
+          it('answers 403 to a read-only member, signed in or through an OAuth app, and changes nothing', async () => {
             await changingNothing(world.ours.seed, async () => {
-              expect(await callOurs({ cookie: world.ours.memberCookie })).toEqual({
-                status: 403,
-                body: notPermitted(),
-              });
+              for (const credentials of members()) {
+                expect(await callOurs(credentials)).toEqual({ status: 403, body: notPermitted() });
+              }
             });
           });
         }
