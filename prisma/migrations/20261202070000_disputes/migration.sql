@@ -1,6 +1,6 @@
 -- AlterTable
 ALTER TABLE "organizations" ADD COLUMN     "dispute_auto_accept_below_amount" INTEGER,
-ADD COLUMN     "dispute_revoke_benefits" BOOLEAN NOT NULL DEFAULT true;
+ADD COLUMN     "dispute_revoke_benefits" BOOLEAN NOT NULL DEFAULT false;
 
 -- CreateTable
 CREATE TABLE "disputes" (
