@@ -12,6 +12,7 @@ import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
 import { createBenefitGrantActivities } from './benefit-grants.js';
 import { createCheckoutActivities } from './checkouts.js';
+import { createDisputeActivities } from './disputes.js';
 import { createInvitationActivities } from './invitations.js';
 import { createPaymentMethodActivities } from './payment-methods.js';
 import { createPaymentActivities } from './payments.js';
@@ -58,6 +59,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createCheckoutActivities(deps),
     ...createRefundActivities(deps),
+    ...createDisputeActivities(deps),
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
     ...createPaymentMethodActivities(deps),

@@ -5,6 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { BenefitGrantWorkflows } from '../domain/benefit-grants/service.js';
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
+import type { DisputeWorkflows } from '../domain/disputes/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
 import { processorEventRouter } from '../domain/payments/events.js';
 import type { PaymentMethodWorkflows } from '../domain/payment-methods/service.js';
@@ -15,6 +16,7 @@ import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import { temporalBenefitGrantWorkflows } from './benefit-grants.js';
 import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { temporalCheckoutWorkflows } from './checkouts.js';
+import { temporalDisputeWorkflows } from './disputes.js';
 import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalPaymentMethodWorkflows } from './payment-methods.js';
 import { temporalRefundWorkflows } from './refunds.js';
@@ -31,6 +33,7 @@ export type WorkflowStarters = {
   customerMeters: CustomerMeterWorkflows;
   benefitGrants: BenefitGrantWorkflows;
   paymentMethods: PaymentMethodWorkflows;
+  disputes: DisputeWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
 };
@@ -47,6 +50,7 @@ export function temporalStarters(
   const checkouts = temporalCheckoutWorkflows(temporal, taskQueue, operators);
   const refunds = temporalRefundWorkflows(temporal, taskQueue, operators);
   const subscriptions = temporalSubscriptionWorkflows(temporal, taskQueue, operators);
+  const disputes = temporalDisputeWorkflows(temporal, taskQueue);
   return {
     checkouts,
     refunds,
@@ -56,6 +60,7 @@ export function temporalStarters(
     customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue, operators),
     benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue, operators),
     paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue, operators),
-    processorEvents: processorEventRouter({ checkouts, refunds, subscriptions }),
+    disputes,
+    processorEvents: processorEventRouter({ checkouts, refunds, subscriptions, disputes }),
   };
 }

@@ -49,6 +49,7 @@ function processingProcessor(): PaymentProcessor & { payments: string[]; refunds
     },
     savedPaymentMethod: async () => null,
     detachPaymentMethod: async () => {},
+    closeDispute: async () => ({ status: 'lost' as const }),
     chargeOffSession: async () => {
       throw new Error('no renewal is charged in a checkout test');
     },

@@ -9,6 +9,7 @@ export {
 } from './webhooks.js';
 export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
 export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
+export { disputeWorkflow } from './disputes.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
 export { paymentMethodDetachWorkflow, paymentMethodSetupWorkflow } from './payment-methods.js';
 export {

@@ -581,6 +581,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
           checkouts: { signalPayment: async () => undefined },
           refunds: { signalOutcome: async () => undefined },
           subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue),
+          disputes: { signalEvent: async () => undefined },
         });
       },
     };

@@ -122,6 +122,7 @@ describe('checkout with the Stripe processor (stripe-mock) and signed Stripe eve
       savedPaymentMethod: (input) => stripe.savedPaymentMethod(input),
       chargeOffSession: (input) => stripe.chargeOffSession(input),
       detachPaymentMethod: (input) => stripe.detachPaymentMethod(input),
+      closeDispute: (input) => stripe.closeDispute(input),
     },
     stripeWebhook: { webhookSecret: WEBHOOK_SECRET },
   });

@@ -56,6 +56,7 @@ const processor = {
   cancelPayment: unused,
   savedPaymentMethod: unused,
   detachPaymentMethod: unused,
+  closeDispute: unused,
   chargeOffSession: unused,
 } satisfies PaymentProcessor & Record<string, unknown>;
 

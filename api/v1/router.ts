@@ -43,6 +43,7 @@ import {
 } from './checkouts.js';
 import { registerOrderOperations } from './orders.js';
 import { registerPaymentOperations } from './payments.js';
+import { registerDisputeOperations } from './disputes.js';
 import { registerRefundOperations } from './refunds.js';
 import { registerCheckoutLinkOperations } from './checkout-links.js';
 import { registerCustomerOperations } from './customers.js';
@@ -85,7 +86,7 @@ export type V1Deps = {
   /** Checkouts, refunds, webhook redeliveries and the portal's cards start or wake their workflows. */
   workflows: Pick<
     WorkflowStarters,
-    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods'
+    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods' | 'disputes'
   >;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
   tax: TaxCalculator;
@@ -346,6 +347,7 @@ export function createV1Router(deps: V1Deps): {
     workflows: deps.workflows.refunds,
   });
   registerPaymentOperations(registry, { db: deps.db });
+  registerDisputeOperations(registry, { db: deps.db, workflows: deps.workflows });
   registerMetricOperations(registry, { db: deps.db });
   registerSearchOperations(registry, { db: deps.db });
   router.use(notFoundHandler);

@@ -259,14 +259,23 @@ export async function paidPurchasesOf(
   return rows;
 }
 
-/** Of these orders, those a succeeded refund took the benefits of. */
+/**
+ * Of these orders, those a succeeded refund took the benefits of, or a dispute holds them from
+ * (the organization's `revoke_benefits`; open or lost, not won or prevented: domain/disputes/rules.ts).
+ */
 export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClient, orderIds: string[]) {
   if (orderIds.length === 0) return new Set<string>();
-  const rows = await db.refund.findMany({
-    where: { orderId: { in: orderIds }, status: 'succeeded', revokeBenefits: true },
-    select: { orderId: true },
-  });
-  return new Set(rows.map((row) => row.orderId));
+  const [refunds, disputes] = await Promise.all([
+    db.refund.findMany({
+      where: { orderId: { in: orderIds }, status: 'succeeded', revokeBenefits: true },
+      select: { orderId: true },
+    }),
+    db.dispute.findMany({
+      where: { orderId: { in: orderIds }, revokesBenefits: true, status: { notIn: ['won', 'prevented'] } },
+      select: { orderId: true },
+    }),
+  ]);
+  return new Set([...refunds, ...disputes].map((row) => row.orderId));
 }
 
 /**

@@ -141,7 +141,7 @@ const organization = {
     subscription: { update_seats: false, update_plan: true },
     customer: { allow_email_change: true },
   },
-  dispute_settings: { auto_accept_below_amount: null },
+  dispute_settings: { auto_accept_below_amount: null, revoke_benefits: false },
   embed_hosts: [],
   onboarding_resubmission_requested_at: null,
   sso_enforced: false,

@@ -305,6 +305,14 @@ export function listRefundsOfOrder(db: Db, organizationId: string, orderId: stri
   });
 }
 
+/** The order's disputes, for its timeline: read, never written (domain/disputes owns them). */
+export function listDisputesOfOrder(db: Db, organizationId: string, orderId: string) {
+  return db.dispute.findMany({
+    where: { organizationId, orderId },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
 export type OrderEventRecord = {
   id: string;
   type: string;

@@ -187,6 +187,8 @@ export const ORDER_TIMELINE_ENTRY_TYPES = [
   'refund_requested',
   'refund_succeeded',
   'refund_failed',
+  'dispute_opened',
+  'dispute_closed',
   'email_sent',
   'webhook_event',
 ] as const;
@@ -196,12 +198,13 @@ export const orderTimelineEntrySchema = z.object({
   at: datetime,
   /**
    * payment_attempt: succeeded, failed, requires_action or canceled; refunds: the refund's status;
-   * email_sent: pending or sent; webhook_event: succeeded, failed or pending over its endpoints.
+   * disputes: the dispute's status (domain/disputes); email_sent: pending or sent; webhook_event:
+   * succeeded, failed or pending over its endpoints.
    */
   status: z.string().nullable(),
   /** The card a payment attempt was made with, where the processor told us. */
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
-  /** Refunds: the amount (excluding tax), in minor units of the order's currency. */
+  /** Refunds and disputes: the amount (excluding tax), in minor units of the order's currency. */
   amount: z.number().int().nullable(),
   /**
    * What the entry is about: the processor's payment id, the invoice number, the refund id, the
@@ -209,8 +212,9 @@ export const orderTimelineEntrySchema = z.object({
    */
   reference: z.string().nullable(),
   /**
-   * More about it: a decline's message, a refund's reason or failure, the email's recipient, how
-   * many endpoints a webhook event reached.
+   * More about it: a decline's message, a refund's reason or failure, a dispute's reason (or
+   * `accepted` when the seller conceded it), the email's recipient, how many endpoints a webhook
+   * event reached.
    */
   detail: z.string().nullable(),
 });

@@ -7,6 +7,7 @@ import { findEmailsByKeys } from '../emails/repository.js';
 import { listPaymentsOfOrder } from '../payments/repository.js';
 import {
   listOrderEvents,
+  listDisputesOfOrder,
   listPaymentAttemptsOfOrder,
   listRefundsOfOrder,
   type OrderRow,
@@ -28,6 +29,8 @@ const TYPE_RANK: Record<OrderTimelineEntry['type'], number> = {
   refund_requested: 3,
   refund_succeeded: 4,
   refund_failed: 4,
+  dispute_opened: 4,
+  dispute_closed: 4,
   email_sent: 5,
   webhook_event: 6,
 };
@@ -86,9 +89,10 @@ const endpointsPhrase = (count: number) => `${count} endpoint${count === 1 ? '' 
 
 export async function getOrderTimeline(db: Db, caller: Caller, id: string): Promise<OrderTimeline> {
   const order = await findOrderFor(db, caller, id);
-  const [attempts, refunds] = await Promise.all([
+  const [attempts, refunds, disputes] = await Promise.all([
     listPaymentAttemptsOfOrder(db, order.id),
     listRefundsOfOrder(db, order.organizationId, order.id),
+    listDisputesOfOrder(db, order.organizationId, order.id),
   ]);
   const payments = await paymentEntries(db, order);
   const refundIds = refunds.map((refund) => refund.id);
@@ -138,6 +142,28 @@ export async function getOrderTimeline(db: Db, caller: Caller, id: string): Prom
           amount: refund.amount,
           reference: refund.id,
           detail: refund.status === 'failed' ? refund.failureReason : null,
+        }),
+      );
+    }
+  }
+  for (const dispute of disputes) {
+    const common = { amount: dispute.amount, reference: dispute.processorDisputeId };
+    items.push(
+      entry({
+        type: 'dispute_opened',
+        at: dispute.createdAt.toISOString(),
+        ...common,
+        detail: dispute.reason,
+      }),
+    );
+    if (['won', 'lost', 'prevented'].includes(dispute.status)) {
+      items.push(
+        entry({
+          type: 'dispute_closed',
+          at: (dispute.modifiedAt ?? dispute.createdAt).toISOString(),
+          status: dispute.status,
+          ...common,
+          detail: dispute.acceptedAt ? 'accepted' : null,
         }),
       );
     }

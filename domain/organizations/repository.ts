@@ -40,6 +40,14 @@ export function updateOrganizationRow(
   return db.organization.update(args);
 }
 
+/** `dispute_settings` and our `revoke_benefits`, read when a dispute opens. */
+export function findDisputeSettings(db: Db | Prisma.TransactionClient, id: string) {
+  return db.organization.findUnique({
+    where: { id },
+    select: { disputeAutoAcceptBelowAmount: true, disputeRevokeBenefits: true },
+  });
+}
+
 export function updateOrganizationProfile(
   tx: Db | Prisma.TransactionClient,
   id: string,

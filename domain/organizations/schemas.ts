@@ -4,6 +4,7 @@ import { TIME_ZONE_MAX_LENGTH } from '../dates/rules.js';
 import { DEFAULT_TAX_BEHAVIOR, TAX_BEHAVIORS } from '../tax/schemas.js';
 import {
   emailAddressSchema,
+  minorUnitsSchema,
   nameSchema,
   offUntilBuilt,
   TEXT_MAX_LENGTH,
@@ -140,8 +141,20 @@ export const organizationSchema = z.object({
     subscription_resumed: z.boolean(),
   }),
   customer_portal_settings: organizationCustomerPortalSettingsSchema,
-  /** Disputes are not built: nothing is accepted automatically. */
-  dispute_settings: z.object({ auto_accept_below_amount: z.number().int().nullable() }),
+  /**
+   * `auto_accept_below_amount`: disputes of less (Polar's `amount`, in minor units of the dispute's
+   * own currency: Tollgate settles nothing in a currency of its own) are accepted as they open;
+   * null accepts none. `revoke_benefits` (ours): a dispute of a one-time order revokes its benefits
+   * while it is open or lost (docs/payments.md, "Disputes").
+   */
+  dispute_settings: z.object({
+    auto_accept_below_amount: z.number().int().nullable(),
+    revoke_benefits: z.boolean().meta({
+      description:
+        "Tollgate extension: a dispute of a one-time order revokes the order's benefits while it is open or lost.",
+      'x-tollgate': true,
+    }),
+  }),
   /** Hosts the checkout may be embedded in beyond the organization's own; none are configurable yet. */
   embed_hosts: z.array(z.string()),
   /** Polar's review may ask a seller to resubmit details; a Tollgate organization is never reviewed. */
@@ -226,6 +239,17 @@ const profileFields = {
         'A benefit revocation grace period other than the dunning period',
       ),
       prevent_trial_abuse: offUntilBuilt(z.boolean(), [false], 'Trials'),
+    })
+    .nullable()
+    .optional(),
+  dispute_settings: z
+    .strictObject({
+      auto_accept_below_amount: minorUnitsSchema().min(1).nullable().optional(),
+      revoke_benefits: z.boolean().optional().meta({
+        description:
+          "Tollgate extension: a dispute of a one-time order revokes the order's benefits while it is open or lost.",
+        'x-tollgate': true,
+      }),
     })
     .nullable()
     .optional(),

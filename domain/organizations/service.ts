@@ -57,6 +57,12 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
     data.allowCustomerUpdates = input.subscription_settings.allow_customer_updates;
     data.prorationBehavior = input.subscription_settings.proration_behavior;
   }
+  if (input.dispute_settings?.auto_accept_below_amount !== undefined) {
+    data.disputeAutoAcceptBelowAmount = input.dispute_settings.auto_accept_below_amount;
+  }
+  if (input.dispute_settings?.revoke_benefits !== undefined) {
+    data.disputeRevokeBenefits = input.dispute_settings.revoke_benefits;
+  }
   // The portal's plan changes are the subscription setting `allow_customer_updates`.
   const updatePlan = input.customer_portal_settings?.subscription?.update_plan;
   if (updatePlan !== undefined) data.allowCustomerUpdates = updatePlan;

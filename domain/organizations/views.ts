@@ -49,7 +49,10 @@ export function organizationView(row: OrganizationRow): Organization {
       subscription: { update_seats: false, update_plan: row.allowCustomerUpdates },
       customer: { allow_email_change: true },
     },
-    dispute_settings: { auto_accept_below_amount: null },
+    dispute_settings: {
+      auto_accept_below_amount: row.disputeAutoAcceptBelowAmount,
+      revoke_benefits: row.disputeRevokeBenefits,
+    },
     embed_hosts: [],
     onboarding_resubmission_requested_at: null,
     sso_enforced: false,

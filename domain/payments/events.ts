@@ -10,6 +10,7 @@
 // delivery once the lease ends, so receivers treat an event id they have seen as done.
 import type { Db } from '../../infra/db.js';
 import type { CheckoutWorkflows } from '../checkouts/service.js';
+import type { DisputeWorkflows } from '../disputes/service.js';
 import type { RefundWorkflows } from '../refunds/service.js';
 import type { SubscriptionWorkflows } from '../subscriptions/service.js';
 import type { ProcessorEvent, ProcessorEventSink, ProcessorName } from './processor.js';
@@ -28,12 +29,13 @@ import { processorEventSchema } from './schemas.js';
  * The sink every processor event ends in: payment events wake the checkout's workflow, a
  * customer's own payment for a subscription's order wakes the subscription's, refund events the
  * refund's, starting it when it ended (it then re-reads its row and ends again, so a late or
- * repeated event changes nothing).
+ * repeated event changes nothing); dispute events the dispute's.
  */
 export function processorEventRouter(workflows: {
   checkouts: Pick<CheckoutWorkflows, 'signalPayment'>;
   refunds: Pick<RefundWorkflows, 'signalOutcome'>;
   subscriptions: Pick<SubscriptionWorkflows, 'signalCustomerPayment'>;
+  disputes: Pick<DisputeWorkflows, 'signalEvent'>;
 }): ProcessorEventSink {
   return {
     async deliver(event) {
@@ -76,6 +78,8 @@ export function processorEventRouter(workflows: {
             processorRefundId: event.processorRefundId,
             reason: event.reason,
           });
+        case 'dispute.updated':
+          return workflows.disputes.signalEvent(event);
       }
     },
   };

@@ -97,6 +97,17 @@ export type PaymentResult =
 
 export type PaymentMethodSummary = { brand: string; last4: string };
 
+/** Polar's DisputeStatus; the adapters map their processor's statuses onto it. */
+export const DISPUTE_STATUSES = [
+  'prevented',
+  'early_warning',
+  'needs_response',
+  'under_review',
+  'lost',
+  'won',
+] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
 export type RefundInput = {
   idempotencyKey: string;
   paymentId: string;
@@ -127,6 +138,11 @@ export type PaymentProcessor = {
   chargeOffSession(input: OffSessionPaymentInput): Promise<OffSessionPaymentResult>;
   /** Takes a saved payment method off its processor customer: nothing can charge it any more. */
   detachPaymentMethod(input: { paymentMethodId: string }): Promise<void>;
+  /**
+   * Concedes a dispute (Stripe's `disputes.close`): the processor settles it as lost. Closing a
+   * dispute already closed answers where it ended.
+   */
+  closeDispute(input: { processorDisputeId: string }): Promise<{ status: DisputeStatus }>;
 };
 
 /** What a processor reports happened, after signature checks; `id` is the processor's event id. */
@@ -185,6 +201,24 @@ export type ProcessorEvent =
       refundId: string;
       processorRefundId: string | null;
       reason: string;
+    }
+  /**
+   * A dispute opened or moved (Stripe's `charge.dispute.*`, the sandbox's disputed card): the whole
+   * dispute as the processor has it now. `occurredAt` may lie ahead for the sandbox, whose disputed
+   * card's dispute opens a few seconds after its payment.
+   */
+  | {
+      id: string;
+      type: 'dispute.updated';
+      occurredAt: string;
+      processorDisputeId: string;
+      /** The disputed payment (PaymentIntent) id, as `payments.processor_payment_id` has it. */
+      processorPaymentId: string;
+      status: DisputeStatus;
+      /** Minor units of `currency`: what the buyer's bank took back, tax included. */
+      amount: number;
+      currency: string;
+      reason: string | null;
     };
 
 /**

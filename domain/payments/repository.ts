@@ -247,6 +247,14 @@ export function findPaymentRow(db: Client, id: string) {
   return db.payment.findUnique({ where: { id } });
 }
 
+/** The succeeded try that made an order, by the processor's payment id (a dispute names it). */
+export function findOrderPaymentByProcessorId(db: Client, processorPaymentId: string) {
+  return db.payment.findFirst({
+    where: { processorPaymentId, status: 'succeeded', orderId: { not: null } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+}
+
 /** An order's tries, oldest first: its own, and those of the checkout it came from. */
 export function listPaymentsOfOrder(db: Client, order: { id: string; checkoutId: string | null }) {
   return db.payment.findMany({

@@ -13,6 +13,7 @@ describe('sandboxPaymentOutcome', () => {
       status: 'succeeded',
       paymentMethod,
       refundsFail: false,
+      disputed: false,
     });
   });
 
@@ -40,7 +41,12 @@ describe('sandboxPaymentOutcome', () => {
   ])('asks for authentication with %s, then succeeds with its card', (paymentMethodId, last4) => {
     expect(sandboxPaymentOutcome(paymentMethodId)).toEqual({
       status: 'requires_action',
-      authenticated: { status: 'succeeded', paymentMethod: { brand: 'visa', last4 }, refundsFail: false },
+      authenticated: {
+        status: 'succeeded',
+        paymentMethod: { brand: 'visa', last4 },
+        refundsFail: false,
+        disputed: false,
+      },
     });
   });
 
@@ -60,6 +66,16 @@ describe('sandboxPaymentOutcome', () => {
       status: 'succeeded',
       paymentMethod: { brand: 'visa', last4: '5126' },
       refundsFail: true,
+      disputed: false,
+    });
+  });
+
+  it('lets pm_card_createDispute succeed and marks it disputed', () => {
+    expect(sandboxPaymentOutcome('pm_card_createDispute')).toEqual({
+      status: 'succeeded',
+      paymentMethod: { brand: 'visa', last4: '0259' },
+      refundsFail: false,
+      disputed: true,
     });
   });
 
@@ -80,6 +96,7 @@ describe('sandboxOffSessionOutcome', () => {
       status: 'succeeded',
       paymentMethod: { brand: 'visa', last4: '4242' },
       refundsFail: false,
+      disputed: false,
     });
   });
 
@@ -110,6 +127,7 @@ describe('sandboxOffSessionOutcome', () => {
       status: 'succeeded',
       paymentMethod: { brand: 'visa', last4: '3155' },
       refundsFail: false,
+      disputed: false,
     });
   });
 

@@ -25,7 +25,7 @@ export const DECLINE_MESSAGES = {
 export type DeclineCode = keyof typeof DECLINE_MESSAGES;
 
 type SettledOutcome =
-  | { status: 'succeeded'; paymentMethod: PaymentMethodSummary; refundsFail: boolean }
+  | { status: 'succeeded'; paymentMethod: PaymentMethodSummary; refundsFail: boolean; disputed: boolean }
   | { status: 'failed'; declineCode: DeclineCode; message: string };
 
 export type SandboxPaymentOutcome =
@@ -63,6 +63,18 @@ const AUTHENTICATING_PAYMENT_METHODS: Record<string, { card: string } | { declin
 /** Test cards whose payments succeed but whose refunds fail after a while (Stripe's `pm_card_refundFail`). */
 const REFUND_FAILING_PAYMENT_METHODS = new Set(['pm_card_refundFail']);
 
+/** Test cards whose payments succeed and are then disputed as fraudulent (Stripe's `pm_card_createDispute`). */
+const DISPUTED_PAYMENT_METHODS = new Set(['pm_card_createDispute']);
+
+/**
+ * How long after its payment the sandbox opens the dispute of a disputed test card: Stripe's opens
+ * "shortly after" the charge; a few seconds lets a seller watch the order change.
+ */
+export const SANDBOX_DISPUTE_DELAY_MS = 5_000;
+
+/** The reason Stripe gives the dispute of its `pm_card_createDispute` card. */
+export const SANDBOX_DISPUTE_REASON = 'fraudulent';
+
 /**
  * The outcome of confirming a payment with a test PaymentMethod id; null for an id Stripe's test
  * mode does not know (Stripe answers `resource_missing` and creates no payment).
@@ -94,6 +106,7 @@ function settledWithCard(paymentMethodId: string): SettledOutcome | null {
     status: 'succeeded',
     paymentMethod: { brand: card.brand, last4: card.number.slice(-4) },
     refundsFail: REFUND_FAILING_PAYMENT_METHODS.has(paymentMethodId),
+    disputed: DISPUTED_PAYMENT_METHODS.has(paymentMethodId),
   };
 }
 

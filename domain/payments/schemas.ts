@@ -6,7 +6,7 @@ import {
   sortingSchema,
   textSchema,
 } from '../platform/schemas.js';
-import type { ProcessorEvent } from './processor.js';
+import { DISPUTE_STATUSES, type ProcessorEvent } from './processor.js';
 
 const paymentMethodSummarySchema = z.object({ brand: z.string(), last4: z.string() });
 const occurredAt = z.iso.datetime({ offset: true });
@@ -66,6 +66,17 @@ export const processorEventSchema = z.discriminatedUnion('type', [
     refundId: z.string().min(1),
     processorRefundId: z.string().min(1).nullable(),
     reason: z.string().min(1),
+  }),
+  z.object({
+    id: z.string().min(1),
+    type: z.literal('dispute.updated'),
+    occurredAt,
+    processorDisputeId: z.string().min(1),
+    processorPaymentId: z.string().min(1),
+    status: z.enum(DISPUTE_STATUSES),
+    amount: z.number().int().nonnegative(),
+    currency: z.string().min(1),
+    reason: z.string().nullable(),
   }),
 ]) satisfies z.ZodType<ProcessorEvent>;
 

@@ -45,6 +45,7 @@ describe('testPaymentMethodFor', () => {
     ['5555555555554444', 'pm_card_mastercard'],
     ['3782 822463 10005', 'pm_card_amex'],
     ['4000000000005126', 'pm_card_refundFail'],
+    ['4000000000000259', 'pm_card_createDispute'],
   ])('maps %s to %s', (number, paymentMethodId) => {
     expect(testPaymentMethodFor(number)).toBe(paymentMethodId);
   });

@@ -154,6 +154,12 @@ export const TEST_CARDS: readonly TestCard[] = [
     outcome: 'Succeeds; its refunds stay pending, then fail',
   },
   {
+    number: '4000000000000259',
+    brand: 'visa',
+    paymentMethodId: 'pm_card_createDispute',
+    outcome: 'Succeeds; disputed as fraudulent a few seconds later',
+  },
+  {
     number: '4000000000000341',
     brand: 'visa',
     paymentMethodId: 'pm_card_chargeCustomerFail',

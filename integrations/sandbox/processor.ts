@@ -41,6 +41,8 @@ import {
 } from './repository.js';
 import {
   DECLINE_MESSAGES,
+  SANDBOX_DISPUTE_DELAY_MS,
+  SANDBOX_DISPUTE_REASON,
   SANDBOX_REFUND_FAILURE_REASON,
   sandboxCardExpiry,
   sandboxOffSessionOutcome,
@@ -165,6 +167,32 @@ function paymentEvent(row: SandboxPaymentRow): ProcessorEvent | null {
   }
 }
 
+/** The sandbox's dispute of a payment: one per payment, named after it. */
+const sandboxDisputeId = (paymentId: string) => paymentId.replace(/^pi_sbx_/, 'dp_sbx_');
+
+/**
+ * The dispute Stripe's `pm_card_createDispute` card gets: opened as fraudulent for the whole amount
+ * a few seconds after the payment succeeded. Reported with the payment under an id derived from the
+ * payment's event, so reporting the payment again reports the same dispute; the dispute's workflow
+ * waits until `occurredAt` before recording it.
+ */
+function disputeEvent(row: SandboxPaymentRow): ProcessorEvent | null {
+  if (row.status !== 'succeeded' || row.amount === 0 || !row.id.startsWith('pi_sbx_')) return null;
+  const outcome = sandboxPaymentOutcome(row.paymentMethod);
+  if (outcome?.status !== 'succeeded' || !outcome.disputed) return null;
+  return {
+    id: `${row.eventId}_dispute`,
+    type: 'dispute.updated',
+    occurredAt: new Date(row.createdAt.getTime() + SANDBOX_DISPUTE_DELAY_MS).toISOString(),
+    processorDisputeId: sandboxDisputeId(row.id),
+    processorPaymentId: row.id,
+    status: 'needs_response',
+    amount: row.amount,
+    currency: row.currency,
+    reason: SANDBOX_DISPUTE_REASON,
+  };
+}
+
 function refundResult(row: SandboxRefundRow): RefundResult {
   return { status: row.status === 'pending' ? 'pending' : 'succeeded', processorRefundId: row.id };
 }
@@ -254,6 +282,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
     if (!row) throw new Error(`sandbox payment ${idempotencyKey} vanished after its insert`);
     assertSameRequest(row, hash, idempotencyKey);
     await report(paymentEvent(row));
+    await report(disputeEvent(row));
     return paymentResult(row);
   }
 
@@ -438,6 +467,19 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
       await report(refundEvent(outcome));
       return refundResult(outcome);
     },
+
+    /** Nobody argues a sandbox dispute: conceding it loses it, as Stripe's close does. */
+    async closeDispute({ processorDisputeId }) {
+      const payment = await findSandboxPayment(db, processorDisputeId.replace(/^dp_sbx_/, 'pi_sbx_'));
+      if (!processorDisputeId.startsWith('dp_sbx_') || !payment || !disputeEvent(payment)) {
+        throw new PaymentProcessorError(
+          'resource_missing',
+          `No such dispute: '${processorDisputeId}'`,
+          'permanent',
+        );
+      }
+      return { status: 'lost' };
+    },
   };
 }
 
@@ -479,8 +521,9 @@ export async function authenticateSandboxPayment(
       failureMessage: settled.status === 'failed' ? settled.message : null,
     });
   });
-  const event = paymentEvent(row);
-  if (event) await ingestProcessorEvent(db, 'sandbox', event, sink);
+  for (const event of [paymentEvent(row), disputeEvent(row)]) {
+    if (event) await ingestProcessorEvent(db, 'sandbox', event, sink);
+  }
   return paymentResult(row);
 }
 

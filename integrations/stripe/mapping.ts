@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
 import {
   paymentRouteOf,
+  type DisputeStatus,
   type PaymentMethodSummary,
   type PaymentResult,
   type ProcessorEvent,
@@ -146,6 +147,47 @@ export function refundObjectResult(refund: Stripe.Refund): RefundResult {
 
 const occurredAt = (event: Stripe.Event) => new Date(event.created * 1000).toISOString();
 
+/**
+ * Polar's status for a Stripe dispute: an inquiry (`warning_…`) is an early warning until it closes
+ * without becoming a chargeback, which prevented it.
+ */
+export function disputeStatusFromStripe(status: Stripe.Dispute.Status): DisputeStatus {
+  switch (status) {
+    case 'warning_needs_response':
+    case 'warning_under_review':
+      return 'early_warning';
+    case 'warning_closed':
+    case 'prevented':
+      return 'prevented';
+    case 'needs_response':
+    case 'under_review':
+    case 'lost':
+    case 'won':
+      return status;
+    default:
+      // A status newer than this SDK: still open until Stripe says how it ended.
+      return 'under_review';
+  }
+}
+
+function disputeEvent(event: Stripe.Event, dispute: Stripe.Dispute): ProcessorEvent | null {
+  const paymentIntent =
+    typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+  // A charge made without a PaymentIntent was not made by Tollgate.
+  if (!paymentIntent) return null;
+  return {
+    id: event.id,
+    type: 'dispute.updated',
+    occurredAt: occurredAt(event),
+    processorDisputeId: dispute.id,
+    processorPaymentId: paymentIntent,
+    status: disputeStatusFromStripe(dispute.status),
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason ?? null,
+  };
+}
+
 function refundEvent(event: Stripe.Event, refund: Stripe.Refund): ProcessorEvent | null {
   const refundId = refund.metadata?.refund_id;
   if (!refundId) return null;
@@ -213,6 +255,12 @@ export function stripeEventToProcessorEvent(event: Stripe.Event): ProcessorEvent
     case 'refund.failed':
     case 'charge.refund.updated':
       return refundEvent(event, event.data.object);
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated':
+      return disputeEvent(event, event.data.object);
     default:
       return null;
   }

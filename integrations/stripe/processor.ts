@@ -13,6 +13,7 @@ import type {
   SetupInput,
 } from '../../domain/payments/processor.js';
 import {
+  disputeStatusFromStripe,
   isSetupIntentId,
   paymentIntentResult,
   refundObjectResult,
@@ -330,6 +331,21 @@ export function createStripeProcessor({ stripe }: { stripe: Stripe }): PaymentPr
         // Already detached (or deleted at Stripe): what was asked holds.
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
           return;
+        throw toPaymentProcessorError(error);
+      }
+    },
+
+    async closeDispute({ processorDisputeId }) {
+      try {
+        return { status: disputeStatusFromStripe((await stripe.disputes.close(processorDisputeId)).status) };
+      } catch (error) {
+        // Stripe refuses to close a dispute that closed already: it ended as it ended.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code !== 'resource_missing') {
+          const dispute = await stripe.disputes.retrieve(processorDisputeId).catch((failure: unknown) => {
+            throw toPaymentProcessorError(failure);
+          });
+          return { status: disputeStatusFromStripe(dispute.status) };
+        }
         throw toPaymentProcessorError(error);
       }
     },

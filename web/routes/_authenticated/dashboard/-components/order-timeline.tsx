@@ -45,6 +45,18 @@ function describe(
       return { title: `Refund of ${money(entry.amount)} succeeded`, detail: null, tone: 'ok' };
     case 'refund_failed':
       return { title: `Refund of ${money(entry.amount)} failed`, detail: entry.detail, tone: 'bad' };
+    case 'dispute_opened':
+      return {
+        title: `Payment of ${money(entry.amount)} disputed`,
+        detail: entry.detail ? `Reason: ${entry.detail.replaceAll('_', ' ')}` : null,
+        tone: 'bad',
+      };
+    case 'dispute_closed':
+      return {
+        title: `Dispute ${entry.status ?? ''}${entry.detail === 'accepted' ? ' (accepted)' : ''}`,
+        detail: null,
+        tone: entry.status === 'lost' ? 'bad' : 'ok',
+      };
     case 'email_sent':
       return {
         title: `${entry.status === 'sent' ? 'Email sent' : 'Email being sent'}: ${entry.reference ?? ''}`,
@@ -60,7 +72,7 @@ function describe(
   }
 }
 
-/** What happened to the order, oldest first: payments, invoice, refunds, emails, webhooks. */
+/** What happened to the order, oldest first: payments, invoice, refunds, disputes, emails, webhooks. */
 export function OrderTimeline({ orderId }: { orderId: string }) {
   const timeline = useQuery({
     ...orderTimelineQuery(orderId),
