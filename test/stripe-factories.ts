@@ -64,6 +64,24 @@ export function createRefund(overrides: Partial<Stripe.Refund> = {}): Stripe.Ref
 }
 
 /** An event as Stripe posts it; `created` in Unix seconds. */
+/** A Stripe dispute of a PaymentIntent's charge, as `charge.dispute.*` events carry it. */
+export function createDispute(overrides: Partial<Stripe.Dispute> = {}): Stripe.Dispute {
+  return {
+    id: stripeId('dp'),
+    object: 'dispute',
+    amount: 2500,
+    currency: 'usd',
+    status: 'needs_response',
+    reason: 'fraudulent',
+    created: 1_795_000_000,
+    livemode: false,
+    metadata: {},
+    charge: stripeId('ch'),
+    payment_intent: stripeId('pi'),
+    ...overrides,
+  } as Stripe.Dispute;
+}
+
 export function createStripeEvent<T extends Stripe.Event['type']>(
   type: T,
   object: Extract<Stripe.Event, { type: T }>['data']['object'],

@@ -915,6 +915,51 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'disputes',
+    scope: 'disputes',
+    // An open dispute of a paid order's payment, as the processor's dispute event records it.
+    seed: async ({ db, polar }) => {
+      const order = await createOrder(db, polar);
+      const processorPaymentId = `pi_sbx_${suffix()}`;
+      const payment = await db.payment.create({
+        data: {
+          organizationId: order.organizationId,
+          requestKey: `checkout:${order.checkoutId}:attempt:1`,
+          processor: 'sandbox',
+          processorPaymentId,
+          status: 'succeeded',
+          amount: order.totalAmount,
+          currency: order.currency,
+          checkoutId: order.checkoutId,
+          orderId: order.id,
+          customerId: order.customerId,
+          createdAt: new Date(),
+        },
+      });
+      return db.dispute.create({
+        data: {
+          organizationId: order.organizationId,
+          orderId: order.id,
+          paymentId: payment.id,
+          processor: 'sandbox',
+          processorDisputeId: processorPaymentId.replace('pi_', 'dp_'),
+          status: 'needs_response',
+          amount: order.totalAmount,
+          taxAmount: 0,
+          currency: order.currency,
+          createdAt: new Date(),
+        },
+      });
+    },
+    stored: (db, dispute) => db.dispute.findUnique({ where: { id: dispute.id } }),
+    count: (db, organizationId) => db.dispute.count({ where: { organizationId } }),
+    operations: [
+      { operationId: 'disputes:list', method: 'get', path: '/disputes/' },
+      { operationId: 'disputes:get', method: 'get', path: '/disputes/{id}' },
+      { operationId: 'disputes:accept', method: 'post', path: '/disputes/{id}/accept' },
+    ],
+  }),
+  tenancyScenario({
     name: 'metrics',
     scope: 'metrics',
     // One paid order today, which the metrics of its organization count and no other's do, and a

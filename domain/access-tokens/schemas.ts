@@ -23,6 +23,7 @@ const RESOURCES = [
   'webhooks',
   'custom_fields',
   'payments',
+  'disputes',
 ] as const;
 
 /** Polar-style scopes (`<resource>:read|write`). Stored with the token; enforced per route as resources land. */

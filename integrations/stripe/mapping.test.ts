@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   createCardPaymentMethod,
+  createDispute,
   createPaymentIntent,
   createRefund,
   createSetupIntent,
@@ -8,6 +9,7 @@ import {
 } from '../../test/stripe-factories.js';
 import { PaymentProcessorError } from '../../domain/payments/errors.js';
 import {
+  disputeStatusFromStripe,
   paymentIntentResult,
   refundObjectResult,
   savedPaymentMethodOf,
@@ -280,6 +282,46 @@ describe('stripeEventToProcessorEvent', () => {
     expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.succeeded', foreign))).toBeNull();
     const created = createPaymentIntent({ metadata: { checkout_id: checkoutId } });
     expect(stripeEventToProcessorEvent(createStripeEvent('payment_intent.created', created))).toBeNull();
+  });
+});
+
+describe('charge.dispute.* events', () => {
+  it.each([
+    'charge.dispute.created',
+    'charge.dispute.updated',
+    'charge.dispute.closed',
+    'charge.dispute.funds_withdrawn',
+    'charge.dispute.funds_reinstated',
+  ] as const)('%s reports the whole dispute of its PaymentIntent', (type) => {
+    const dispute = createDispute({ amount: 4900, currency: 'eur', status: 'under_review' });
+    const event = createStripeEvent(type, dispute, { created: 1_795_000_100 });
+    expect(stripeEventToProcessorEvent(event)).toEqual({
+      id: event.id,
+      type: 'dispute.updated',
+      occurredAt: new Date(1_795_000_100 * 1000).toISOString(),
+      processorDisputeId: dispute.id,
+      processorPaymentId: dispute.payment_intent,
+      status: 'under_review',
+      amount: 4900,
+      currency: 'eur',
+      reason: 'fraudulent',
+    });
+  });
+
+  it('ignores a dispute of a charge made without a PaymentIntent (not made by Tollgate)', () => {
+    const dispute = createDispute({ payment_intent: null });
+    expect(stripeEventToProcessorEvent(createStripeEvent('charge.dispute.created', dispute))).toBeNull();
+  });
+
+  it("maps Stripe's statuses onto Polar's: inquiries are early warnings, a closed inquiry prevented", () => {
+    expect(disputeStatusFromStripe('warning_needs_response')).toBe('early_warning');
+    expect(disputeStatusFromStripe('warning_under_review')).toBe('early_warning');
+    expect(disputeStatusFromStripe('warning_closed')).toBe('prevented');
+    expect(disputeStatusFromStripe('prevented')).toBe('prevented');
+    expect(disputeStatusFromStripe('needs_response')).toBe('needs_response');
+    expect(disputeStatusFromStripe('under_review')).toBe('under_review');
+    expect(disputeStatusFromStripe('won')).toBe('won');
+    expect(disputeStatusFromStripe('lost')).toBe('lost');
   });
 });
 
