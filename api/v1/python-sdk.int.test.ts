@@ -154,6 +154,8 @@ const PASSING_IN_EVERY_VERSION = [
   'orders.receipt',
   'payments.list',
   'payments.get',
+  'disputes.list',
+  'disputes.get',
 ] as const;
 
 /** Operations each version must pass; a version-specific one goes in its own list. */
@@ -231,6 +233,13 @@ describe('Polar Python SDK 1.0.2 (polar-sdk) against /v1, per Polar-Version', ()
     const orderIds: Record<string, string> = {};
     const portalOrderIds: Record<string, string> = {};
     const subscriptionIds: Record<string, string> = {};
+    // A disputed order, so that `disputes.list` and `disputes.get` read a dispute into the models.
+    await buyInSandbox(polar, env.stack.baseUrl, plain.id, customer.id, 'pm_card_createDispute');
+    await eventually(
+      () => db.dispute.count({ where: { organizationId: organization.id } }),
+      (count) => count > 0,
+      30_000,
+    );
     for (const version of API_VERSIONS) {
       orderIds[version] = (await createOrder(db, polar)).id;
       const bought = await buyInSandbox(polar, env.stack.baseUrl, plain.id, customer.id);

@@ -342,6 +342,8 @@ def run(s: Scenario) -> None:
     payment_id = s.id_from("payments.list")
     s.op("payments.get", lambda: p.payments.get(payment_id))
     s.op("disputes.list", lambda: p.disputes.list())
+    dispute_id = s.id_from("disputes.list")
+    s.op("disputes.get", lambda: p.disputes.get(dispute_id))
 
     # Subscriptions (each version revokes its own; orders above are each version's own too)
     subscription_id = seed["subscription_ids"][s.version]
