@@ -42,7 +42,7 @@ export function registerDisputeOperations(
   api.add(
     {
       ...common,
-      errors: [...common.errors, 'DisputeNotOpen'],
+      errors: [...common.errors, 'DisputeNotOpenError'],
       method: 'post',
       path: '/disputes/{id}/accept',
       operationId: 'disputes:accept',

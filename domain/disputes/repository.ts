@@ -3,15 +3,19 @@ import type { Db } from '../../infra/db.js';
 
 type Client = Db | Prisma.TransactionClient;
 
-export type DisputeRow = Prisma.DisputeGetPayload<object>;
+/** The order's buyer, whom the dispute's view shows: read in the same statement. */
+const disputeInclude = { order: { select: { customer: true } } } as const satisfies Prisma.DisputeInclude;
+
+export type DisputeRow = Prisma.DisputeGetPayload<{ include: typeof disputeInclude }>;
 
 export function findDispute(db: Client, id: string) {
-  return db.dispute.findUnique({ where: { id } });
+  return db.dispute.findUnique({ where: { id }, include: disputeInclude });
 }
 
 export function findDisputeByProcessorId(db: Client, processor: string, processorDisputeId: string) {
   return db.dispute.findUnique({
     where: { processor_processorDisputeId: { processor, processorDisputeId } },
+    include: disputeInclude,
   });
 }
 
@@ -21,11 +25,11 @@ export async function lockProcessorDispute(tx: Prisma.TransactionClient, process
 }
 
 export function insertDispute(tx: Client, data: Prisma.DisputeUncheckedCreateInput) {
-  return tx.dispute.create({ data });
+  return tx.dispute.create({ data, include: disputeInclude });
 }
 
 export function updateDispute(tx: Client, id: string, data: Prisma.DisputeUncheckedUpdateInput) {
-  return tx.dispute.update({ where: { id }, data });
+  return tx.dispute.update({ where: { id }, data, include: disputeInclude });
 }
 
 export function listDisputeRows(
@@ -35,7 +39,7 @@ export function listDisputeRows(
   page: { skip: number; take: number },
 ) {
   return Promise.all([
-    db.dispute.findMany({ where, orderBy: [...orderBy, { id: 'asc' }], ...page }),
+    db.dispute.findMany({ where, orderBy: [...orderBy, { id: 'asc' }], ...page, include: disputeInclude }),
     db.dispute.count({ where }),
   ]);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerSchema } from '../customers/schemas.js';
 import { DISPUTE_STATUSES } from '../payments/processor.js';
 import { oneOrManyUuids, pageQuerySchema, queryListSchema, sortingSchema } from '../platform/schemas.js';
 
@@ -22,8 +23,16 @@ export const disputeSchema = z
     amount: z.number().int(),
     tax_amount: z.number().int(),
     currency: z.string(),
+    /** From 2026-04 (every version carries them; 0.48.1 ignores them). */
+    reason: z.string().nullable(),
+    evidence_due_by: datetime.nullable(),
+    /** The evidence deadline passed while the dispute still needed a response. */
+    past_due: z.boolean(),
     order_id: z.uuid(),
     payment_id: z.uuid(),
+    customer: customerSchema,
+    /** Polar's support case of the dispute; Tollgate opens none. */
+    case_id: z.null(),
   })
   .meta({ id: 'Dispute' });
 export type Dispute = z.infer<typeof disputeSchema>;

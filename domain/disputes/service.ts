@@ -53,7 +53,11 @@ export async function listDisputes(db: Db, caller: Caller, query: DisputeListQue
     ({ field, direction }) => ({ [SORT_COLUMNS[field]]: direction }),
   );
   const [rows, total] = await listDisputeRows(db, where, orderBy, pageToSkipTake(query));
-  return paginated(rows.map(disputeView), total, query);
+  return paginated(
+    rows.map((row) => disputeView(row)),
+    total,
+    query,
+  );
 }
 
 /** Another organization's dispute answers as a missing one. */
@@ -86,11 +90,11 @@ export async function acceptDispute(
     await lockProcessorDispute(tx, found.processorDisputeId);
     const dispute = (await findDispute(tx, found.id))!;
     if (dispute.acceptedAt) return dispute;
-    if (isDisputeClosed(dispute.status as DisputeStatus)) throw new AppError('DisputeNotOpen');
+    if (isDisputeClosed(dispute.status as DisputeStatus)) throw new AppError('DisputeNotOpenError');
     const now = new Date();
     return updateDispute(tx, dispute.id, { status: 'lost', acceptedAt: now, modifiedAt: now });
   });
-  // After the commit; a lost start is healed by the processor's next event of the dispute.
+  // After the commit, on every call: accepting again asks again when this one was lost.
   await ctx.workflows.disputes.requestClose(row.processorDisputeId);
   return disputeView(row);
 }
@@ -116,7 +120,11 @@ export async function recordDisputeEvent(
         event.status,
       );
       if (status === before) return { disputeId: existing.id, close: false };
-      const row = await updateDispute(tx, existing.id, { status, modifiedAt: at });
+      const row = await updateDispute(tx, existing.id, {
+        status,
+        evidenceDueBy: event.evidenceDueBy ? new Date(event.evidenceDueBy) : null,
+        modifiedAt: at,
+      });
       if (row.revokesBenefits && disputeHoldsBenefits(before) !== disputeHoldsBenefits(status)) {
         await markBenefitsOf(tx, row.orderId);
       }
@@ -141,6 +149,7 @@ export async function recordDisputeEvent(
       taxAmount,
       currency: event.currency.toLowerCase(),
       reason: event.reason,
+      evidenceDueBy: event.evidenceDueBy ? new Date(event.evidenceDueBy) : null,
       acceptedAt: autoAccept ? at : null,
       revokesBenefits,
       createdAt: at,

@@ -1,9 +1,10 @@
+import { customerView } from '../customers/views.js';
 import type { DisputeStatus } from '../payments/processor.js';
 import type { DisputeRow } from './repository.js';
 import { isDisputeClosed, isDisputeResolved } from './rules.js';
 import type { Dispute } from './schemas.js';
 
-export function disputeView(row: DisputeRow): Dispute {
+export function disputeView(row: DisputeRow, now = new Date()): Dispute {
   const status = row.status as DisputeStatus;
   return {
     created_at: row.createdAt.toISOString(),
@@ -15,7 +16,12 @@ export function disputeView(row: DisputeRow): Dispute {
     amount: row.amount,
     tax_amount: row.taxAmount,
     currency: row.currency,
+    reason: row.reason,
+    evidence_due_by: row.evidenceDueBy?.toISOString() ?? null,
+    past_due: status === 'needs_response' && row.evidenceDueBy !== null && row.evidenceDueBy < now,
     order_id: row.orderId,
     payment_id: row.paymentId,
+    customer: customerView(row.order.customer),
+    case_id: null,
   };
 }

@@ -219,6 +219,8 @@ export type ProcessorEvent =
       amount: number;
       currency: string;
       reason: string | null;
+      /** The deadline for the seller's evidence; null when the processor asks for none. */
+      evidenceDueBy: string | null;
     };
 
 /**

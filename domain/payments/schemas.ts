@@ -77,6 +77,7 @@ export const processorEventSchema = z.discriminatedUnion('type', [
     amount: z.number().int().nonnegative(),
     currency: z.string().min(1),
     reason: z.string().nullable(),
+    evidenceDueBy: occurredAt.nullable(),
   }),
 ]) satisfies z.ZodType<ProcessorEvent>;
 

@@ -37,7 +37,7 @@ export const ERRORS = {
   ResourceUnavailable: { status: 410, message: 'This resource is no longer available.' },
   OrderNotEligibleForRetry: { status: 422, message: 'This order has no payment to confirm.' },
   PaymentAlreadyInProgress: { status: 409, message: 'A payment for this order is under way.' },
-  DisputeNotOpen: { status: 409, message: 'The dispute is closed: it can no longer be accepted.' },
+  DisputeNotOpenError: { status: 409, message: 'The dispute is closed: it can no longer be accepted.' },
   ManualRetryLimitExceeded: { status: 429, message: 'This order cannot be paid here any more.' },
   InvalidCustomerEmailUpdate: {
     status: 401,

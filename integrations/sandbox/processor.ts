@@ -190,6 +190,8 @@ function disputeEvent(row: SandboxPaymentRow): ProcessorEvent | null {
     amount: row.amount,
     currency: row.currency,
     reason: SANDBOX_DISPUTE_REASON,
+    // Nobody argues a sandbox dispute: it asks for no evidence.
+    evidenceDueBy: null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type Stripe from 'stripe';
 import {
   createCardPaymentMethod,
   createDispute,
@@ -293,7 +294,12 @@ describe('charge.dispute.* events', () => {
     'charge.dispute.funds_withdrawn',
     'charge.dispute.funds_reinstated',
   ] as const)('%s reports the whole dispute of its PaymentIntent', (type) => {
-    const dispute = createDispute({ amount: 4900, currency: 'eur', status: 'under_review' });
+    const dispute = createDispute({
+      amount: 4900,
+      currency: 'eur',
+      status: 'under_review',
+      evidence_details: { due_by: 1_795_600_000 } as Stripe.Dispute.EvidenceDetails,
+    });
     const event = createStripeEvent(type, dispute, { created: 1_795_000_100 });
     expect(stripeEventToProcessorEvent(event)).toEqual({
       id: event.id,
@@ -305,6 +311,7 @@ describe('charge.dispute.* events', () => {
       amount: 4900,
       currency: 'eur',
       reason: 'fraudulent',
+      evidenceDueBy: new Date(1_795_600_000 * 1000).toISOString(),
     });
   });
 

@@ -185,6 +185,9 @@ function disputeEvent(event: Stripe.Event, dispute: Stripe.Dispute): ProcessorEv
     amount: dispute.amount,
     currency: dispute.currency,
     reason: dispute.reason ?? null,
+    evidenceDueBy: dispute.evidence_details?.due_by
+      ? new Date(dispute.evidence_details.due_by * 1000).toISOString()
+      : null,
   };
 }
 

@@ -15,6 +15,7 @@ CREATE TABLE "disputes" (
     "tax_amount" INTEGER NOT NULL,
     "currency" TEXT NOT NULL,
     "reason" TEXT,
+    "evidence_due_by" TIMESTAMPTZ(3),
     "accepted_at" TIMESTAMPTZ(3),
     "revokes_benefits" BOOLEAN NOT NULL DEFAULT false,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
