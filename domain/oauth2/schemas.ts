@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { nameSchema, textSchema, TEXT_MAX_LENGTH, withTextRule } from '../platform/schemas.js';
 
-/** Polar's `Scope` enum (@polar-sh/sdk 0.48.1 `models/components/scope.ts`), in its order. */
+/**
+ * Polar's `Scope` enum (@polar-sh/sdk 0.48.1 `models/components/scope.ts`), in its order, and
+ * `disputes:write`, which Polar's later documents add for `disputes.accept`.
+ */
 export const OAUTH2_SCOPES = [
   'openid',
   'profile',
@@ -41,6 +44,7 @@ export const OAUTH2_SCOPES = [
   'wallets:read',
   'wallets:write',
   'disputes:read',
+  'disputes:write',
   'customer_meters:read',
   'customer_sessions:write',
   'member_sessions:write',
