@@ -373,6 +373,10 @@ const COUNTED_IN = {
   events: ['costs'],
 } as const satisfies { [F in keyof PeriodRows]?: readonly (Column<F> & MetricSlug)[] };
 
+const COUNTED = Object.entries(COUNTED_IN).flatMap(([family, slugs]) =>
+  slugs.map((slug) => ({ slug, source: [family, slug] as Source })),
+);
+
 /**
  * States at a period's end, the running sum of a column from the range's first period (whose
  * subscription changes carry every change before it); over the range, the state at its end.
@@ -478,10 +482,6 @@ function metricValuesOf(figures: Partial<Figures>): MetricValues {
   for (const { metric, by, from } of DERIVATIONS) all[metric] = by(...from.map((figure) => all[figure]));
   return Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, all[slug]])) as MetricValues;
 }
-
-const COUNTED = Object.entries(COUNTED_IN).flatMap(([family, slugs]) =>
-  slugs.map((slug) => ({ slug, source: [family, slug] as unknown as Source })),
-);
 
 /**
  * The answer from the families' rows: each period's figures, and the totals over the range: sums
