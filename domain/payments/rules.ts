@@ -161,6 +161,9 @@ export const PROCESSOR_FAILURE_TYPES = {
 /** An entity whose workflow calls the processor, through which its organization is found. */
 export type ProcessorEntity = { kind: 'checkout' | 'refund' | 'subscription'; id: string };
 
+/** The key a try of an order charged without its customer is recorded under (renewals, dunning). */
+export const orderChargeTryKey = (orderId: string, attempt: number) => `order:${orderId}:attempt:${attempt}`;
+
 /**
  * A payment's trigger, read from the key its try was recorded under: a checkout's try is the
  * purchase, a renewal order's first try the cycle and its later ones dunning, a payment the
