@@ -57,7 +57,7 @@ import { registerMeterOperations } from './meters.js';
 import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
-import { registerOAuth2Operations } from './oauth2.js';
+import { OAUTH2_BROWSER_PATHS, oauth2BrowserCors, registerOAuth2Operations } from './oauth2.js';
 import { registerProductOperations } from './products.js';
 import { registerSearchOperations } from './search.js';
 import { registerSubscriptionCreateOperation, registerSubscriptionOperations } from './subscriptions.js';
@@ -288,6 +288,7 @@ export function createV1Router(deps: V1Deps): {
 
   // The OAuth server: each operation checks its own credential (client secret, registration token,
   // session, OAuth token). Limited per address, so guessing secrets is slow.
+  router.use(OAUTH2_BROWSER_PATHS, oauth2BrowserCors);
   router.use(
     '/oauth2',
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perClientIp('oauth2'), logger: deps.logger }),
