@@ -85,7 +85,11 @@ export const customerPortalCustomerUpdateSchema = customerUpdateSchema
     email: emailAddressSchema('Enter a valid email address.')
       .transform((email) => email.toLowerCase())
       .nullable()
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          'Only the current address is accepted (0.33.2 sends it); a new one is confirmed by an emailed link: customers/me/email-update.',
+      }),
     // A bare value here, unlike the stored `[value, format]`: the format follows from the
     // billing address's country, which the service checks it against.
     tax_id: textSchema({ max: 64, trim: true }).nullable().optional(),
