@@ -44,7 +44,7 @@ describe("the dashboard's Charge customer form, in Chromium at 390 px", () => {
   it('shows the decline next to the form, then pays the same draft with another card', async () => {
     const suffix = randomUUID().slice(0, 8);
     const context = await env.browser.newContext({
-      viewport: { width: 390, height: 844 },
+      viewport: { width: 1366, height: 900 },
       extraHTTPHeaders: { 'x-forwarded-for': '192.0.2.31' },
     });
     recordPolicyViolations(context, policyViolations);
@@ -69,16 +69,18 @@ describe("the dashboard's Charge customer form, in Chromium at 390 px", () => {
     await saveCard(db, organization.id, customer.id, 'pm_card_chargeDeclinedInsufficientFunds', '9995');
     const good = await saveCard(db, organization.id, customer.id, 'pm_card_visa', '4242');
 
+    await seller.setViewportSize({ width: 390, height: 844 });
     await seller.goto(`${env.baseUrl}/dashboard/customers/${customer.id}`);
-    const form = seller.locator('form').filter({ has: seller.getByRole('button', { name: 'Charge' }) });
-    await form.getByLabel('Product').selectOption({ label: `Token pack ${suffix}` });
+    // Found by its card picker: its button's words change once a charge was declined.
+    const form = seller.locator('form').filter({ has: seller.locator('[data-field="payment_method_id"]') });
+    await form.getByLabel('Product', { exact: true }).selectOption({ label: `Token pack ${suffix}` });
     await form.getByLabel(/^Amount/).fill('12.50');
-    await form.getByRole('button', { name: 'Charge' }).click();
+    await form.getByRole('button', { name: 'Charge', exact: true }).click();
     const error = seller.getByTestId('charge-error');
     await error.waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
     expect(await error.textContent()).toMatch(/insufficient_funds.*kept as a draft/);
 
-    await form.getByLabel('Card').selectOption(good.id);
+    await form.locator('[data-field="payment_method_id"]').selectOption(good.id);
     await form.getByRole('button', { name: 'Try again' }).click();
     await seller.getByTestId('charge-paid').waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
     expect(await seller.getByTestId('charge-paid').textContent()).toContain('Charged $12.50');
