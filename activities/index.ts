@@ -13,6 +13,7 @@ import type { Mailer } from '../domain/emails/mailer.js';
 import { createBenefitGrantActivities } from './benefit-grants.js';
 import { createCheckoutActivities } from './checkouts.js';
 import { createInvitationActivities } from './invitations.js';
+import { createOrderActivities } from './orders.js';
 import { createPaymentMethodActivities } from './payment-methods.js';
 import { createPaymentActivities } from './payments.js';
 import { createProcessorConfigurationActivities } from './processor-configuration.js';
@@ -61,6 +62,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
     ...createPaymentMethodActivities(deps),
+    ...createOrderActivities(deps),
     ...createProcessorConfigurationActivities(deps),
     ...createCustomerMeterActivities(deps),
     ...createBenefitGrantActivities(deps),

@@ -6,6 +6,7 @@ import type { BenefitGrantWorkflows } from '../domain/benefit-grants/service.js'
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
+import type { DraftOrderWorkflows } from '../domain/orders/drafts.js';
 import { processorEventRouter } from '../domain/payments/events.js';
 import type { PaymentMethodWorkflows } from '../domain/payment-methods/service.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
@@ -16,6 +17,7 @@ import { temporalBenefitGrantWorkflows } from './benefit-grants.js';
 import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js';
 import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalInvitationWorkflows } from './invitations.js';
+import { temporalDraftOrderWorkflows } from './orders.js';
 import { temporalPaymentMethodWorkflows } from './payment-methods.js';
 import { temporalRefundWorkflows } from './refunds.js';
 import { temporalSubscriptionWorkflows } from './subscriptions.js';
@@ -31,6 +33,7 @@ export type WorkflowStarters = {
   customerMeters: CustomerMeterWorkflows;
   benefitGrants: BenefitGrantWorkflows;
   paymentMethods: PaymentMethodWorkflows;
+  draftOrders: DraftOrderWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
 };
@@ -56,6 +59,7 @@ export function temporalStarters(
     customerMeters: temporalCustomerMeterWorkflows(temporal, taskQueue, operators),
     benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue, operators),
     paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue, operators),
+    draftOrders: temporalDraftOrderWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds, subscriptions }),
   };
 }

@@ -11,6 +11,7 @@ export { checkoutWorkflow, reconcileCheckoutsWorkflow } from './checkouts.js';
 export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
 export { paymentMethodDetachWorkflow, paymentMethodSetupWorkflow } from './payment-methods.js';
+export { draftOrderChargeWorkflow } from './orders.js';
 export {
   customerPaymentWorkflow,
   reconcileSubscriptionsWorkflow,

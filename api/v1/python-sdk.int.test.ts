@@ -154,6 +154,7 @@ const PASSING_IN_EVERY_VERSION = [
   'orders.receipt',
   'payments.list',
   'payments.get',
+  'products.delete',
 ] as const;
 
 /** Operations each version must pass; a version-specific one goes in its own list. */

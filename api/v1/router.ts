@@ -85,7 +85,7 @@ export type V1Deps = {
   /** Checkouts, refunds, webhook redeliveries and the portal's cards start or wake their workflows. */
   workflows: Pick<
     WorkflowStarters,
-    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods'
+    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods' | 'draftOrders'
   >;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
   tax: TaxCalculator;
@@ -324,7 +324,12 @@ export function createV1Router(deps: V1Deps): {
     targets: deps.webhookSender,
   });
   registerCheckoutOperations(registry, checkouts);
-  registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
+  registerOrderOperations(registry, {
+    db: deps.db,
+    storage: deps.fileStorage,
+    tax: deps.tax,
+    workflows: deps.workflows.draftOrders,
+  });
   registerSubscriptionOperations(registry, {
     db: deps.db,
     publicUrl: deps.publicUrl,

@@ -129,6 +129,7 @@ describe('paymentTriggerOf', () => {
     expect(paymentTriggerOf(`checkout:${id}:attempt:2`)).toBe('purchase');
     expect(paymentTriggerOf(`order:${id}:attempt:1`)).toBe('subscription_cycle');
     expect(paymentTriggerOf(`order:${id}:attempt:3`)).toBe('retry_dunning');
+    expect(paymentTriggerOf(`order:${id}:finalize:2`)).toBe('purchase');
     expect(paymentTriggerOf(`order-customer-payment:${id}`)).toBe('retry_customer');
     expect(paymentTriggerOf(`refund:${id}`)).toBeNull();
   });

@@ -167,11 +167,12 @@ export const orderChargeTryKey = (orderId: string, attempt: number) => `order:${
 /**
  * A payment's trigger, read from the key its try was recorded under: a checkout's try is the
  * purchase, a renewal order's first try the cycle and its later ones dunning, a payment the
- * customer makes in the portal their own retry. (A new card during dunning is tried as the
- * schedule's next try, so it reads as dunning.)
+ * customer makes in the portal their own retry, a seller's finalize of a draft order a purchase.
+ * (A new card during dunning is tried as the schedule's next try, so it reads as dunning.)
  */
 export function paymentTriggerOf(requestKey: string): PaymentTrigger | null {
   if (requestKey.startsWith('checkout:')) return 'purchase';
+  if (/^order:[^:]+:finalize:\d+$/.test(requestKey)) return 'purchase';
   if (requestKey.startsWith('order-customer-payment:')) return 'retry_customer';
   const renewalTry = /^order:[^:]+:attempt:(\d+)$/.exec(requestKey);
   if (renewalTry) return renewalTry[1] === '1' ? 'subscription_cycle' : 'retry_dunning';
