@@ -14,6 +14,7 @@ import { createBenefitGrantActivities } from './benefit-grants.js';
 import { createCheckoutActivities } from './checkouts.js';
 import { createDisputeActivities } from './disputes.js';
 import { createInvitationActivities } from './invitations.js';
+import { createOrderActivities } from './orders.js';
 import { createPaymentMethodActivities } from './payment-methods.js';
 import { createPaymentActivities } from './payments.js';
 import { createProcessorConfigurationActivities } from './processor-configuration.js';
@@ -63,6 +64,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSubscriptionActivities(deps),
     ...createPaymentActivities(deps),
     ...createPaymentMethodActivities(deps),
+    ...createOrderActivities(deps),
     ...createProcessorConfigurationActivities(deps),
     ...createCustomerMeterActivities(deps),
     ...createBenefitGrantActivities(deps),

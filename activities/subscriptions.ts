@@ -1,13 +1,13 @@
 import type { Mailer } from '../domain/emails/mailer.js';
 import { sendNewOrderEmails } from '../domain/orders/new-order-emails.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
+import type { SubscriptionBillingContext } from '../domain/subscriptions/billing-step.js';
+import { collectSubscriptionOrder } from '../domain/subscriptions/collection.js';
+import { renewSubscription } from '../domain/subscriptions/renewal.js';
 import {
-  collectSubscriptionOrder,
-  renewSubscription,
   reportCaughtUpWithClock,
   subscriptionWorkflowState,
-  type SubscriptionBillingContext,
-} from '../domain/subscriptions/billing.js';
+} from '../domain/subscriptions/workflow-state.js';
 import {
   notifySubscription,
   notifySubscriptionPaymentFailed,

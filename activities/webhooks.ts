@@ -8,6 +8,7 @@ import {
   recordWebhookEventFailure,
 } from '../domain/webhooks/attempts.js';
 import { DISPATCH_BATCH_SIZE, dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
+import { renderWebhookData } from './webhook-payloads.js';
 import type { WebhookSender, WebhookWorkflows } from '../domain/webhooks/service.js';
 import type { Db } from '../infra/db.js';
 import type { Mailer } from '../domain/emails/mailer.js';
@@ -44,7 +45,7 @@ export function createWebhookActivities({
       const deadline = Date.now() + watchMs;
       let dispatched = 0;
       for (;;) {
-        const batch = await dispatchOutboxEvents(db, workflows);
+        const batch = await dispatchOutboxEvents(db, workflows, renderWebhookData);
         dispatched += batch;
         context.heartbeat();
         if (batch === DISPATCH_BATCH_SIZE && Date.now() < deadline) continue;

@@ -144,7 +144,8 @@ export function createApp(deps: AppDeps): Express {
   });
   // RFC 8414 discovery of the OAuth server (docs/oauth2.md); no ID tokens, so no OpenID document.
   app.get('/.well-known/oauth-authorization-server', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=3600');
+    // Public, and read by browser apps before they start a flow.
+    res.set({ 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' });
     res.json(authorizationServerMetadata(deps.config.publicUrl, OAUTH2_SCOPES));
   });
   // Every /v1 request is read in the version it names; an unknown one goes no further.

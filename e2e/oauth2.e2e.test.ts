@@ -1,6 +1,7 @@
 // An OAuth app's whole authorization-code flow with PKCE in Chromium (docs/oauth2.md): the app
 // sends the user to the consent page, the user picks an organization and allows, the browser lands
-// on the app's redirect URI with the code and state, and the app's token works on /v1.
+// on the app's redirect URI with the code and state, and the app's token works on /v1. A user who
+// is signed out signs in first and comes back to the same request.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from 'polar-sdk-0481';
@@ -85,6 +86,85 @@ describe('OAuth consent in Chromium', () => {
     const { access_token: accessToken } = (await token.json()) as { access_token: string };
     const products = await new Polar({ serverURL: env.baseUrl, accessToken }).products.list({});
     expect(products.result.items).toEqual([]);
+    await context.close();
+  });
+
+  it('sends a signed-out user to sign in and back to the same consent request', async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const credentials = {
+      name: 'Bea Browser',
+      email: `bea-${suffix}@example.test`,
+      username: `bea_${suffix}`,
+      password: 'correct horse battery staple',
+    };
+    const signedUp = await fetch(`${env.baseUrl}/api/auth/sign-up/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: env.baseUrl },
+      body: JSON.stringify(credentials),
+    });
+    expect(signedUp.status).toBe(200);
+    const cookie = signedUp.headers
+      .getSetCookie()
+      .map((header) => header.split(';')[0])
+      .join('; ');
+    // A browser app: a public client, so PKCE is what binds the code to it.
+    const redirectUri = `${env.baseUrl}/notes-callback`;
+    const registered = await fetch(`${env.baseUrl}/v1/oauth2/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: env.baseUrl, cookie },
+      body: JSON.stringify({
+        client_name: 'Acme Notes',
+        redirect_uris: [redirectUri],
+        scope: 'openid email',
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const app = (await registered.json()) as { client_id: string };
+
+    const verifier = randomBytes(32).toString('base64url');
+    // A state of digits, which the page's router would read as a number: it comes back as sent.
+    const query = new URLSearchParams({
+      client_id: app.client_id,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid email',
+      state: '20261202',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${env.baseUrl}/oauth2/authorize?${query.toString()}`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('return_to')).toBe(`/oauth2/authorize?${query.toString()}`);
+    await page.getByLabel('Email or username', { exact: true }).fill(credentials.username);
+    await page.getByLabel('Password', { exact: true }).fill(credentials.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'Allow Acme Notes?' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/oauth2/authorize');
+    expect(await page.getByTestId('consent-scopes').textContent()).toContain('See your email address');
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL(/\/notes-callback\?/);
+    const callback = new URL(page.url());
+    expect(callback.searchParams.get('state')).toBe('20261202');
+    const token = await fetch(`${env.baseUrl}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: app.client_id,
+        code: callback.searchParams.get('code') ?? '',
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }),
+    });
+    expect(token.status).toBe(200);
+    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+    expect(await new Polar({ serverURL: env.baseUrl, accessToken }).oauth2.userinfo()).toMatchObject({
+      email: credentials.email,
+    });
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { DisputeWorkflows } from '../domain/disputes/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
+import type { DraftOrderWorkflows } from '../domain/orders/drafts.js';
 import { processorEventRouter } from '../domain/payments/events.js';
 import type { PaymentMethodWorkflows } from '../domain/payment-methods/service.js';
 import type { ProcessorEventSink } from '../domain/payments/processor.js';
@@ -18,6 +19,7 @@ import { NO_OPERATOR_CONTEXT, type OperatorContext } from './entity-directory.js
 import { temporalCheckoutWorkflows } from './checkouts.js';
 import { temporalDisputeWorkflows } from './disputes.js';
 import { temporalInvitationWorkflows } from './invitations.js';
+import { temporalDraftOrderWorkflows } from './orders.js';
 import { temporalPaymentMethodWorkflows } from './payment-methods.js';
 import { temporalRefundWorkflows } from './refunds.js';
 import { temporalSubscriptionWorkflows } from './subscriptions.js';
@@ -34,6 +36,7 @@ export type WorkflowStarters = {
   benefitGrants: BenefitGrantWorkflows;
   paymentMethods: PaymentMethodWorkflows;
   disputes: DisputeWorkflows;
+  draftOrders: DraftOrderWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
 };
@@ -61,6 +64,7 @@ export function temporalStarters(
     benefitGrants: temporalBenefitGrantWorkflows(temporal, taskQueue, operators),
     paymentMethods: temporalPaymentMethodWorkflows(temporal, taskQueue, operators),
     disputes,
+    draftOrders: temporalDraftOrderWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds, subscriptions, disputes }),
   };
 }

@@ -74,7 +74,9 @@ export async function signUpUser(
   const session = createTestAuthClient(baseUrl);
   const result = await session.client.signUp.email(credentials);
   if (result.error) throw new Error(`sign-up failed: ${JSON.stringify(result.error)}`);
-  return { ...session, credentials, user: result.data.user };
+  // The Better Auth session's token: what `grant_type=web` exchanges (docs/oauth2.md).
+  const sessionToken = result.data.token ?? '';
+  return { ...session, credentials, user: result.data.user, sessionToken };
 }
 
 /**

@@ -12,6 +12,7 @@ export { reconcileRefundsWorkflow, refundWorkflow } from './refunds.js';
 export { disputeWorkflow } from './disputes.js';
 export { redeliverProcessorEventsWorkflow } from './payments.js';
 export { paymentMethodDetachWorkflow, paymentMethodSetupWorkflow } from './payment-methods.js';
+export { draftOrderChargeWorkflow } from './orders.js';
 export {
   customerPaymentWorkflow,
   reconcileSubscriptionsWorkflow,

@@ -12,6 +12,7 @@ import { checkoutWorkflowId } from '../domain/checkouts/rules.js';
 import { recordEvent } from '../domain/webhook-outbox/repository.js';
 import { webhookDeliveryWorkflowId } from '../domain/webhooks/rules.js';
 import { dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
+import { renderWebhookData } from '../activities/webhook-payloads.js';
 import type { PaymentProcessor } from '../domain/payments/processor.js';
 import { createHttpWebhookSender } from '../integrations/http/webhook-sender.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
@@ -218,7 +219,7 @@ describe('what operators see of workflows (time-skipping)', () => {
         }),
       });
       await worker.runUntil(async () => {
-        await dispatchOutboxEvents(database.db, webhooks);
+        await dispatchOutboxEvents(database.db, webhooks, renderWebhookData);
         const handle = env.client.workflow.getHandle(webhookDeliveryWorkflowId(endpoint.id, organization.id));
         // Read together (the next attempt may land between two reads): the query and the details agree.
         const [details, waitingFor] = await until(

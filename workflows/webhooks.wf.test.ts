@@ -11,6 +11,7 @@ import {
   webhookEndpointDeliveryWorkflowId,
 } from '../domain/webhooks/rules.js';
 import { dispatchOutboxEvents } from '../domain/webhooks/dispatch.js';
+import { renderWebhookData } from '../activities/webhook-payloads.js';
 import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 import { createLogger } from '../infra/logger.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
@@ -121,7 +122,7 @@ describe('webhook delivery workflows (time-skipping)', () => {
 
     const started = Date.now();
     await withWorker(async (workflows) => {
-      await dispatchOutboxEvents(database.db, workflows);
+      await dispatchOutboxEvents(database.db, workflows, renderWebhookData);
       await finished(endpoint.id, org.id);
     });
     expect(Date.now() - started).toBeLessThan(45_000);
@@ -157,7 +158,7 @@ describe('webhook delivery workflows (time-skipping)', () => {
     for (const id of resources) await recordOrganizationEvent(org.id, { id, name: `Resource ${id}` });
 
     await withWorker(async (workflows) => {
-      await dispatchOutboxEvents(database.db, workflows);
+      await dispatchOutboxEvents(database.db, workflows, renderWebhookData);
       // One at a time: each result() call unlocks the server's time skipping while it waits.
       for (const id of resources) await finished(endpoint.id, id);
     });
@@ -182,12 +183,12 @@ describe('webhook delivery workflows (time-skipping)', () => {
     await recordOrganizationEvent(org.id, { id: waiting, name: 'One' });
 
     await withWorker(async (workflows) => {
-      await dispatchOutboxEvents(database.db, workflows);
+      await dispatchOutboxEvents(database.db, workflows, renderWebhookData);
       await sink.waitFor(1);
       // A later dispatch: "Two" is about the resource whose "One" waits for its retry.
       await recordOrganizationEvent(org.id, { id: waiting, name: 'Two' });
       await recordOrganizationEvent(org.id, { id: other, name: 'Other' });
-      await dispatchOutboxEvents(database.db, workflows);
+      await dispatchOutboxEvents(database.db, workflows, renderWebhookData);
       await sink.waitFor(2);
       await finished(endpoint.id, waiting);
     });
@@ -214,7 +215,7 @@ describe('webhook delivery workflows (time-skipping)', () => {
     });
     await recordOrganizationEvent(org.id, { id: delivered, name: 'Delivered' });
     await withWorker(async (workflows) => {
-      await dispatchOutboxEvents(database.db, workflows);
+      await dispatchOutboxEvents(database.db, workflows, renderWebhookData);
       await firstAttemptsMade(endpoint.id);
     });
     const after = await database.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
@@ -229,7 +230,7 @@ describe('webhook delivery workflows (time-skipping)', () => {
     for (const name of ['One', 'Two', 'Three']) await recordOrganizationEvent(org.id, { id: org.id, name });
 
     await withWorker(async (workflows) => {
-      await dispatchOutboxEvents(database.db, workflows);
+      await dispatchOutboxEvents(database.db, workflows, renderWebhookData);
       await finished(endpoint.id, org.id);
     });
     const names = sink.received.map((request) => {

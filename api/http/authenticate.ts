@@ -4,7 +4,7 @@ import type { Caller } from '../../domain/access/rules.js';
 import { authenticateAccessToken } from '../../domain/access-tokens/service.js';
 import { looksLikeAccessToken } from '../../domain/access-tokens/rules.js';
 import { looksLikeOAuthAccessToken } from '../../domain/oauth2/rules.js';
-import { authenticateOAuthAccessToken } from '../../domain/oauth2/service.js';
+import { authenticateOAuthAccessToken } from '../../domain/oauth2/bearer.js';
 import type { AccessTokenCache } from '../../domain/access-tokens/cache.js';
 import type { CustomerCaller } from '../../domain/customer-sessions/rules.js';
 import { authenticateCustomerSession } from '../../domain/customer-portal/sign-in.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { Polar as Polar0332 } from '@polar-sh/sdk';
 import { Polar } from 'polar-sdk-0481';
+import { EMAIL_CHANGE_NEEDS_LINK } from '../../domain/customer-portal/customer.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { useTestStack } from '../../test/stack.js';
 
@@ -208,5 +210,53 @@ describe("changing the customer's email address (through @polar-sh/sdk@0.48.1)",
     }
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
     expect(await mailTo('flood-5@example.test')).toEqual([]);
+  });
+
+  describe('PATCH customers/me with `email` (@polar-sh/sdk@0.33.2 still sends it)', () => {
+    const patchMe = async (token: string, body: unknown) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/customer-portal/customers/me`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    it('accepts the current address, in any case, with the other fields: nothing to verify', async () => {
+      const { polar, customer, security } = await signedIn();
+      const updated = await new Polar0332({ serverURL: env.stack.baseUrl }).customerPortal.customers.update(
+        security,
+        { email: 'Ada@Example.test', name: 'Ada King' },
+      );
+      expect(updated).toMatchObject({ email: 'ada@example.test', name: 'Ada King' });
+      expect(await polar.customers.get({ id: customer.id })).toMatchObject({
+        email: 'ada@example.test',
+        name: 'Ada King',
+      });
+    });
+
+    it('refuses a new address at body.email, pointing to the emailed link, and changes nothing', async () => {
+      const { organization, polar, customer, session } = await signedIn();
+      const before = await env.database.db.outboxEvent.count({ where: { organizationId: organization.id } });
+      const refused = await patchMe(session.token, { email: 'someone.else@example.test', name: 'Mallory' });
+      expect(refused).toEqual({
+        status: 422,
+        body: { detail: [{ loc: ['body', 'email'], msg: EMAIL_CHANGE_NEEDS_LINK, type: 'value_error' }] },
+      });
+      expect(await polar.customers.get({ id: customer.id })).toMatchObject({
+        email: 'ada@example.test',
+        name: 'Ada',
+      });
+      expect(await env.database.db.outboxEvent.count({ where: { organizationId: organization.id } })).toBe(
+        before,
+      );
+      expect(await mailTo('someone.else@example.test')).toEqual([]);
+      expect(await env.database.db.customerEmailUpdate.count({ where: { customerId: customer.id } })).toBe(0);
+      // `null` (what a client sends for "no change") is no address: the rest goes through.
+      expect(await patchMe(session.token, { email: null, name: 'Ada L.' })).toMatchObject({
+        status: 200,
+        body: { email: 'ada@example.test', name: 'Ada L.' },
+      });
+    });
   });
 });

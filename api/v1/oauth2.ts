@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../../domain/platform/errors.js';
 import {
   authorizeQuerySchema,
@@ -17,27 +17,53 @@ import {
   tokenResponseSchema,
   userInfoSchema,
 } from '../../domain/oauth2/schemas.js';
+import { answerConsent, getAuthorization } from '../../domain/oauth2/authorization.js';
+import { userInfo } from '../../domain/oauth2/bearer.js';
 import {
-  answerConsent,
-  clientCredentialsOf,
   deleteRegisteredClient,
-  getAuthorization,
-  introspectToken,
   readClient,
   registerClient,
-  requestToken,
-  revokeToken,
   updateRegisteredClient,
-  userInfo,
-  type OAuthServer,
   type RegistrationCredential,
-} from '../../domain/oauth2/service.js';
+} from '../../domain/oauth2/clients.js';
+import { clientCredentialsOf, type OAuthServer } from '../../domain/oauth2/credentials.js';
+import { introspectToken, requestToken, revokeToken } from '../../domain/oauth2/tokens.js';
 import type { Db } from '../../infra/db.js';
 import type { Auth } from '../auth/auth.js';
 import { bearerTokenOf, sessionUserOf } from '../http/authenticate.js';
 import type { OperationRegistry } from '../http/operations.js';
 
 type Deps = { db: Db; auth: Auth; publicUrl: string };
+
+/** The endpoints an app's own code calls, which a browser app (a public client with PKCE) calls cross-origin. */
+export const OAUTH2_BROWSER_PATHS = [
+  '/oauth2/token',
+  '/oauth2/revoke',
+  '/oauth2/introspect',
+  '/oauth2/userinfo',
+];
+
+/**
+ * CORS for the endpoints of OAUTH2_BROWSER_PATHS, from any origin, as Polar allows every origin on
+ * its API. Without credentials: these endpoints never read the session cookie (each request
+ * carries a client id, a secret or a token), so no site can act with a visitor's session here.
+ * Preflights answer at once, before the rate limit; refusals carry the headers too, so the app
+ * reads the RFC 6749 error instead of a CORS failure.
+ */
+export const oauth2BrowserCors: RequestHandler = (req, res, next) => {
+  if (!req.headers.origin) return next();
+  res.set({
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Polar-Version',
+    'Access-Control-Max-Age': '600',
+  });
+  if (req.method === 'OPTIONS') {
+    res.status(204).end();
+    return;
+  }
+  next();
+};
 
 const common = { tag: 'oauth2' } as const;
 
@@ -178,7 +204,8 @@ export function registerOAuth2Operations(api: OperationRegistry, { db, auth, pub
       method: 'post',
       path: '/oauth2/token',
       operationId: 'oauth2:token',
-      summary: 'Exchange an authorization code (with PKCE) or a refresh token for tokens',
+      summary:
+        "Exchange an authorization code (with PKCE), a refresh token or, for apps the operator allows, a user's web session for tokens",
       requestMediaType: 'application/x-www-form-urlencoded',
       body: tokenRequestSchema,
       response: tokenResponseSchema,

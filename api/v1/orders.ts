@@ -3,12 +3,15 @@ import {
   orderExportQuerySchema,
   orderIdParamsSchema,
   orderInvoiceSchema,
+  orderCreateSchema,
+  orderFinalizeSchema,
   orderListQuerySchema,
   orderReceiptSchema,
   orderSchema,
   orderTimelineSchema,
   orderUpdateSchema,
 } from '../../domain/orders/schemas.js';
+import { createDraftOrder, finalizeDraftOrder, type DraftOrderContext } from '../../domain/orders/drafts.js';
 import {
   exportOrders,
   generateInvoice,
@@ -26,7 +29,10 @@ import type { OperationRegistry } from '../http/operations.js';
 
 const common = { tag: 'orders', errors: ['NotPermitted', 'ResourceNotFound'] } as const;
 
-export function registerOrderOperations(api: OperationRegistry, ctx: InvoiceContext) {
+export function registerOrderOperations(
+  api: OperationRegistry,
+  ctx: InvoiceContext & Pick<DraftOrderContext, 'tax' | 'workflows'>,
+) {
   api.add(
     {
       ...common,
@@ -53,6 +59,40 @@ export function registerOrderOperations(api: OperationRegistry, ctx: InvoiceCont
       mediaType: 'text/csv',
     },
     async ({ query, caller, res }) => streamCsv(res, exportOrders(ctx.db, caller, query), 'orders.csv'),
+  );
+  api.add(
+    {
+      ...common,
+      method: 'post',
+      path: '/orders/',
+      operationId: 'orders:create',
+      summary: 'Create a draft order for an off-session charge',
+      body: orderCreateSchema,
+      response: orderSchema,
+      status: 201,
+    },
+    async ({ body, caller }) => createDraftOrder(ctx, caller, body),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [
+        ...common.errors,
+        'PaymentFailed',
+        'PaymentActionRequired',
+        'OrderNotDraft',
+        'ServiceUnavailable',
+      ],
+      method: 'post',
+      path: '/orders/{id}/finalize',
+      operationId: 'orders:finalize',
+      summary: "Finalize a draft order: charge the customer's saved card off-session",
+      params: orderIdParamsSchema,
+      body: orderFinalizeSchema,
+      response: orderSchema,
+      status: 200,
+    },
+    async ({ params, body, caller }) => finalizeDraftOrder(ctx, caller, params.id, body),
   );
   api.add(
     {

@@ -17,6 +17,7 @@ import {
 } from '../../domain/products/schemas.js';
 import {
   createProduct,
+  deleteProduct,
   getProduct,
   listProducts,
   updateProduct,
@@ -106,5 +107,20 @@ export function registerProductOperations(api: OperationRegistry, ctx: ProductsC
       status: 200,
     },
     async ({ params, body, caller }) => updateProductBenefits(ctx, caller, params.id, body.benefits),
+  );
+  api.add(
+    {
+      ...common,
+      errors: [...common.errors, 'ProductNotDeletable'],
+      method: 'delete',
+      path: '/products/{id}',
+      operationId: 'products:delete',
+      summary: 'Delete a product nothing refers to; archive one in use instead',
+      params: idParamsSchema,
+      status: 204,
+    },
+    async ({ params, caller }) => {
+      await deleteProduct(ctx, caller, params.id);
+    },
   );
 }

@@ -154,6 +154,7 @@ const PASSING_IN_EVERY_VERSION = [
   'orders.receipt',
   'payments.list',
   'payments.get',
+  'products.delete',
   'disputes.list',
   'disputes.get',
 ] as const;

@@ -58,7 +58,7 @@ import { registerMeterOperations } from './meters.js';
 import { registerMetricOperations } from './metrics.js';
 import { registerAccessTokenOperations } from './organization-access-tokens.js';
 import { registerOrganizationOperations } from './organizations.js';
-import { registerOAuth2Operations } from './oauth2.js';
+import { OAUTH2_BROWSER_PATHS, oauth2BrowserCors, registerOAuth2Operations } from './oauth2.js';
 import { registerProductOperations } from './products.js';
 import { registerSearchOperations } from './search.js';
 import { registerSubscriptionCreateOperation, registerSubscriptionOperations } from './subscriptions.js';
@@ -86,7 +86,7 @@ export type V1Deps = {
   /** Checkouts, refunds, webhook redeliveries and the portal's cards start or wake their workflows. */
   workflows: Pick<
     WorkflowStarters,
-    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods' | 'disputes'
+    'checkouts' | 'refunds' | 'subscriptions' | 'webhooks' | 'paymentMethods' | 'disputes' | 'draftOrders'
   >;
   /** Tax on checkouts: none, a rate table, or Stripe Tax. */
   tax: TaxCalculator;
@@ -289,6 +289,7 @@ export function createV1Router(deps: V1Deps): {
 
   // The OAuth server: each operation checks its own credential (client secret, registration token,
   // session, OAuth token). Limited per address, so guessing secrets is slow.
+  router.use(OAUTH2_BROWSER_PATHS, oauth2BrowserCors);
   router.use(
     '/oauth2',
     rateLimit(deps.db, { limit: deps.rateLimitPerMinute, key: perClientIp('oauth2'), logger: deps.logger }),
@@ -324,7 +325,12 @@ export function createV1Router(deps: V1Deps): {
     targets: deps.webhookSender,
   });
   registerCheckoutOperations(registry, checkouts);
-  registerOrderOperations(registry, { db: deps.db, storage: deps.fileStorage });
+  registerOrderOperations(registry, {
+    db: deps.db,
+    storage: deps.fileStorage,
+    tax: deps.tax,
+    workflows: deps.workflows.draftOrders,
+  });
   registerSubscriptionOperations(registry, {
     db: deps.db,
     publicUrl: deps.publicUrl,

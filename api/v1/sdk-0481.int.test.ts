@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { HTTPClient } from 'polar-sdk-0481/lib/http.js';
 import { Polar } from 'polar-sdk-0481';
+import { OrderNotDraft } from 'polar-sdk-0481/models/errors/ordernotdraft.js';
+import { PaymentFailed } from 'polar-sdk-0481/models/errors/paymentfailed.js';
 import { signUpUser } from '../../test/auth-client.js';
 import { eventually } from '../../test/eventually.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
@@ -25,13 +27,13 @@ import { useTestStack } from '../../test/stack.js';
 // | discounts      | create, list, get, update, delete                                                           |
 // | checkout links | create, list, get, update, delete                                                           |
 // | checkouts      | create, list, get, update, clientGet, clientUpdate, clientConfirm                           |
-// | orders         | list, get, update, generateInvoice, invoice, export                                         |
+// | orders         | list, get, update, generateInvoice, invoice, export, create, finalize                       |
 // | subscriptions  | list, get, export, update, revoke                                                           |
 //
 // Customer state is customers.getState and getStateExternal. Tested in files of their own:
 // payments.list/get (payments.int.test.ts), orders.receipt (receipts.int.test.ts),
-// customers.listPaymentMethodsExternal and subscriptions.create (free-subscriptions.int.test.ts).
-// Not served yet, so not here: orders.create and orders.finalize.
+// customers.listPaymentMethodsExternal and subscriptions.create (free-subscriptions.int.test.ts);
+// draft orders' declines, 3-D Secure, free drafts and racing finalizes (draft-orders.int.test.ts).
 describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
   const env = useTestStack();
   let polar: Polar;
@@ -391,6 +393,48 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
       );
       expect(invoice.url).toMatch(/^http/);
       expect(String(await polar.orders.export({}))).toContain(order.id);
+    });
+  });
+
+  describe('draft orders', () => {
+    it('create, finalize (paid), and the 402 and 412 errors as the SDK parses them', async () => {
+      const { db } = env.database;
+      const draft = await polar.orders.create({
+        customerId: need('customerId'),
+        productId: need('productId'),
+        amount: 1200,
+        description: 'Extra seats',
+      });
+      expect(draft).toMatchObject({ status: 'draft', totalAmount: 1200, paid: false });
+      // A second card of the same processor customer as the plan's, which the bank declines.
+      const planCard = await db.customerPaymentMethod.findFirstOrThrow({
+        where: { customerId: need('customerId') },
+      });
+      const declining = await db.customerPaymentMethod.create({
+        data: {
+          organizationId,
+          customerId: need('customerId'),
+          processor: planCard.processor,
+          processorCustomerId: planCard.processorCustomerId,
+          processorPaymentMethodId: 'pm_card_chargeDeclined',
+        },
+      });
+      const declined = await polar.orders
+        .finalize({ id: draft.id, orderFinalize: { paymentMethodId: declining.id } })
+        .catch((error: unknown) => error);
+      expect(declined).toBeInstanceOf(PaymentFailed);
+      expect(declined).toMatchObject({ error: 'PaymentFailed', detail: expect.stringMatching(/card_error/) });
+      const paid = await polar.orders.finalize({
+        id: draft.id,
+        orderFinalize: { paymentMethodId: planCard.id },
+      });
+      expect(paid).toMatchObject({ id: draft.id, status: 'paid', paid: true });
+      const again = await polar.orders.finalize({ id: draft.id }).catch((error: unknown) => error);
+      expect(again).toBeInstanceOf(OrderNotDraft);
+      expect(again).toMatchObject({
+        error: 'OrderNotDraft',
+        detail: expect.stringMatching(/not in draft status/),
+      });
     });
   });
 

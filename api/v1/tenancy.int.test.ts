@@ -180,6 +180,7 @@ const scenarios = [
         path: '/products/{id}/benefits',
         body: () => ({ benefits: [] }),
       },
+      { operationId: 'products:delete', method: 'delete', path: '/products/{id}' },
     ],
   }),
   tenancyScenario({
@@ -755,6 +756,7 @@ const scenarios = [
       return order;
     },
     stored: (db, order) => db.order.findUnique({ where: { id: order.id }, include: { items: true } }),
+    count: (db, organizationId) => db.order.count({ where: { organizationId } }),
     operations: [
       { operationId: 'orders:list', method: 'get', path: '/orders/' },
       { operationId: 'orders:get', method: 'get', path: '/orders/{id}' },
@@ -764,6 +766,18 @@ const scenarios = [
         path: '/orders/{id}',
         body: () => ({ billing_name: 'Renamed', billing_address: { country: 'FR' } }),
       },
+      {
+        operationId: 'orders:create',
+        method: 'post',
+        path: '/orders/',
+        body: (order, organizationId) => ({
+          customer_id: order.customerId,
+          product_id: order.productId,
+          organization_id: organizationId,
+        }),
+        foreign: ORGANIZATION_ID_REFUSED,
+      },
+      { operationId: 'orders:finalize', method: 'post', path: '/orders/{id}/finalize', body: () => ({}) },
       { operationId: 'orders:generate_invoice', method: 'post', path: '/orders/{id}/invoice' },
       { operationId: 'orders:invoice', method: 'get', path: '/orders/{id}/invoice' },
       { operationId: 'orders:timeline', method: 'get', path: '/orders/{id}/timeline' },

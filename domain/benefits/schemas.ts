@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerSchema } from '../customers/schemas.js';
+import { downloadableFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import {
   nameSchema,
@@ -250,27 +251,10 @@ export const benefitGrantSortFields = [
 ] as const;
 
 /** A downloadables benefit's file with what its holders did with it (Polar's `benefits:files`). */
-export const benefitDownloadableFileSchema = z.object({
-  id: z.uuid(),
-  organization_id: z.uuid(),
-  name: z.string(),
-  path: z.string(),
-  mime_type: z.string(),
-  size: z.number().int(),
-  storage_version: z.string().nullable(),
-  checksum_etag: z.string().nullable(),
-  checksum_sha256_base64: z.string().nullable(),
-  checksum_sha256_hex: z.string().nullable(),
-  last_modified_at: z.iso.datetime({ offset: true }).nullable(),
-  version: z.string().nullable(),
-  service: z.literal('downloadable'),
-  is_uploaded: z.boolean(),
-  created_at: z.iso.datetime({ offset: true }),
-  flagged_malicious_at: z.iso.datetime({ offset: true }).nullable(),
+export const benefitDownloadableFileSchema = downloadableFileSchema.extend({
   /** Distinct customers who downloaded it at least once. */
   downloaders: z.number().int(),
   downloads: z.number().int(),
-  size_readable: z.string(),
 });
 export type BenefitDownloadableFile = z.infer<typeof benefitDownloadableFileSchema>;
 

@@ -28,12 +28,25 @@ export async function getPortalCustomer(ctx: PortalContext, customer: CustomerCa
   return portalCustomerView(row, await oauthAccountsOf(ctx.db, row.id));
 }
 
+/**
+ * What `PATCH customers/me` answers to a new `email`: the address of the account moves only by the
+ * emailed link, so whoever holds a session (a forwarded link, a shared computer) cannot move it to
+ * an address they do not own.
+ */
+export const EMAIL_CHANGE_NEEDS_LINK =
+  'Your email address changes only once you confirm it: ask for a link to the new address (POST /v1/customer-portal/customers/me/email-update/request) and open it.';
+
 export async function updatePortalCustomer(
   ctx: PortalContext,
   customer: CustomerCaller,
   input: CustomerPortalCustomerUpdate,
 ): Promise<CustomerPortalCustomer> {
   const current = await signedInCustomer(ctx.db, customer);
+  // @polar-sh/sdk@0.33.2 still sends `email`: its current value (a whole form sent back) changes
+  // nothing; any other is refused before anything is written.
+  if (input.email && input.email !== current.email.toLowerCase()) {
+    throw new InvalidFieldError(['body', 'email'], EMAIL_CHANGE_NEEDS_LINK);
+  }
   let taxId: [string, (typeof TAX_ID_FORMATS)[number]] | null | undefined;
   if (input.tax_id === null) taxId = null;
   else if (input.tax_id !== undefined) {
@@ -49,7 +62,6 @@ export async function updatePortalCustomer(
     taxId = [input.tax_id, format];
   }
   const updated = await applyCustomerUpdate(ctx.db, current, {
-    ...(input.email ? { email: input.email } : {}),
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.billing_name !== undefined ? { billing_name: input.billing_name } : {}),
     ...(input.billing_address !== undefined ? { billing_address: input.billing_address } : {}),

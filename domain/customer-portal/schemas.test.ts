@@ -47,11 +47,8 @@ import {
   customerOrderSortFields,
   customerOrderUpdateSchema,
   customerOrganizationSchema,
-  customerPaymentMethodSchema,
   customerPortalCustomerSchema,
   customerPortalCustomerUpdateSchema,
-  customerSessionCreateSchema,
-  customerSessionSchema,
   customerSubscriptionListQuerySchema,
   customerSubscriptionSchema,
   customerSubscriptionSortFields,
@@ -64,6 +61,8 @@ import {
   licenseKeyValidateSchema,
   validatedLicenseKeySchema,
 } from './schemas.js';
+import { customerSessionCreateSchema, customerSessionSchema } from '../customer-sessions/schemas.js';
+import { paymentMethodSchema } from '../payment-methods/schemas.js';
 
 // ── Samples ───────────────────────────────────────────────────────────────────────────────────
 
@@ -644,19 +643,19 @@ describe('portal responses are what the SDK reads', () => {
 
   it('payment methods: a card, and any other kind', () => {
     const card = {
-      id: 'pm_1Q2w3E4r5T6y7U8i',
+      id: '6f1d2c3b-4a59-4e8f-9d7c-0b1a2c3d4e5f',
       type: 'card',
       created_at: at,
       default: true,
       card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030, wallet: null },
     };
-    expectReadBySdk(customerPaymentMethodSchema, PaymentMethodItem$inboundSchema, card);
-    expect(PaymentMethodItem$inboundSchema.parse(customerPaymentMethodSchema.parse(card))).toHaveProperty(
+    expectReadBySdk(paymentMethodSchema, PaymentMethodItem$inboundSchema, card);
+    expect(PaymentMethodItem$inboundSchema.parse(paymentMethodSchema.parse(card))).toHaveProperty(
       'card.last4',
       '4242',
     );
-    expectReadBySdk(customerPaymentMethodSchema, PaymentMethodItem$inboundSchema, {
-      id: 'pm_9o8i7u6y5t4r3e2w',
+    expectReadBySdk(paymentMethodSchema, PaymentMethodItem$inboundSchema, {
+      id: '7a2e3d4c-5b6a-4f90-8e1d-1c2b3d4e5f60',
       type: 'sepa_debit',
       created_at: at,
       default: false,

@@ -30,7 +30,6 @@ import { organizationSchema } from '../organizations/schemas.js';
 import {
   emailAddressSchema,
   nameSchema,
-  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -38,7 +37,6 @@ import {
   textSchema,
 } from '../platform/schemas.js';
 import { productSchema } from '../products/schemas.js';
-import { returnUrlSchema } from '../checkout-links/schemas.js';
 import {
   CANCELLATION_REASONS,
   subscriptionListQuerySchema,
@@ -87,7 +85,11 @@ export const customerPortalCustomerUpdateSchema = customerUpdateSchema
     email: emailAddressSchema('Enter a valid email address.')
       .transform((email) => email.toLowerCase())
       .nullable()
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          'Only the current address is accepted (0.33.2 sends it); a new one is confirmed by an emailed link: customers/me/email-update.',
+      }),
     // A bare value here, unlike the stored `[value, format]`: the format follows from the
     // billing address's country, which the service checks it against.
     tax_id: textSchema({ max: 64, trim: true }).nullable().optional(),
@@ -572,65 +574,3 @@ export const licenseKeyDeactivateSchema = z.strictObject({
   activation_id: idOf('activation'),
 });
 export type LicenseKeyDeactivate = z.infer<typeof licenseKeyDeactivateSchema>;
-
-// ── Payment methods ───────────────────────────────────────────────────────────────────────────
-
-const paymentMethodBase = {
-  // The processor's id (`pm_…`), not ours.
-  id: z.string(),
-  created_at: datetime,
-  default: z.boolean(),
-};
-
-export const paymentMethodCardSchema = z.object({
-  ...paymentMethodBase,
-  type: z.literal('card'),
-  card: z.object({
-    brand: z.string(),
-    last4: z.string(),
-    exp_month: z.number().int(),
-    exp_year: z.number().int(),
-    wallet: z.string().nullable().optional(),
-  }),
-});
-
-/** Any other kind (a bank debit, a wallet of its own): the portal shows only its type. */
-export const paymentMethodGenericSchema = z.object({ ...paymentMethodBase, type: z.string() });
-
-export const customerPaymentMethodSchema = z.union([paymentMethodCardSchema, paymentMethodGenericSchema]);
-export type CustomerPaymentMethod = z.infer<typeof customerPaymentMethodSchema>;
-
-// ── Customer sessions ─────────────────────────────────────────────────────────────────────────
-
-const customerSessionOptions = {
-  /** The seller's page the portal links back to. */
-  return_url: returnUrlSchema.nullable().optional(),
-  member_id: offUntilBuilt(z.uuid(), [], 'Members'),
-  external_member_id: offUntilBuilt(textSchema({ min: 1, max: 255 }), [], 'Members'),
-};
-const externalCustomerIdSchema = textSchema({ min: 1, max: 255 });
-
-/**
- * By our id or by the seller's own, matched by shape. The seller's id is `external_customer_id`
- * in @polar-sh/sdk 0.48.1 and `customer_external_id` in 0.33.2; both are read.
- */
-export const customerSessionCreateSchema = z.union([
-  z.strictObject({ customer_id: idOf('customer'), ...customerSessionOptions }),
-  z.strictObject({ external_customer_id: externalCustomerIdSchema, ...customerSessionOptions }),
-  z.strictObject({ customer_external_id: externalCustomerIdSchema, ...customerSessionOptions }),
-]);
-export type CustomerSessionCreate = z.infer<typeof customerSessionCreateSchema>;
-
-/** `token` is shown once, at creation: only its hash is kept. */
-export const customerSessionSchema = z.object({
-  created_at: datetime,
-  modified_at: datetime.nullable(),
-  id: z.uuid(),
-  token: z.string(),
-  expires_at: datetime,
-  return_url: z.string().nullable(),
-  customer_portal_url: z.string(),
-  customer_id: z.uuid(),
-  customer: customerSchema,
-});
-export type CustomerSession = z.infer<typeof customerSessionSchema>;

@@ -1,5 +1,44 @@
 import { z } from 'zod';
-import { emailAddressSchema, textSchema } from '../platform/schemas.js';
+import { returnUrlSchema } from '../checkout-links/schemas.js';
+import { customerSchema } from '../customers/schemas.js';
+import { emailAddressSchema, offUntilBuilt, textSchema } from '../platform/schemas.js';
+
+const datetime = z.iso.datetime({ offset: true });
+
+// The seller's customer sessions (`POST /v1/customer-sessions`): a token for the customer's portal.
+
+const customerSessionOptions = {
+  /** The seller's page the portal links back to. */
+  return_url: returnUrlSchema.nullable().optional(),
+  member_id: offUntilBuilt(z.uuid(), [], 'Members'),
+  external_member_id: offUntilBuilt(textSchema({ min: 1, max: 255 }), [], 'Members'),
+};
+const externalCustomerIdSchema = textSchema({ min: 1, max: 255 });
+
+/**
+ * By our id or by the seller's own, matched by shape. The seller's id is `external_customer_id`
+ * in @polar-sh/sdk 0.48.1 and `customer_external_id` in 0.33.2; both are read.
+ */
+export const customerSessionCreateSchema = z.union([
+  z.strictObject({ customer_id: z.uuid({ message: 'Not a valid customer id.' }), ...customerSessionOptions }),
+  z.strictObject({ external_customer_id: externalCustomerIdSchema, ...customerSessionOptions }),
+  z.strictObject({ customer_external_id: externalCustomerIdSchema, ...customerSessionOptions }),
+]);
+export type CustomerSessionCreate = z.infer<typeof customerSessionCreateSchema>;
+
+/** `token` is shown once, at creation: only its hash is kept. */
+export const customerSessionSchema = z.object({
+  created_at: datetime,
+  modified_at: datetime.nullable(),
+  id: z.uuid(),
+  token: z.string(),
+  expires_at: datetime,
+  return_url: z.string().nullable(),
+  customer_portal_url: z.string(),
+  customer_id: z.uuid(),
+  customer: customerSchema,
+});
+export type CustomerSession = z.infer<typeof customerSessionSchema>;
 
 // Signing in to the portal by an emailed code: our extension (Polar's SDK 0.33.2 has no call for it).
 

@@ -3,7 +3,7 @@ import type { Db } from '../../infra/db.js';
 import type { Caller } from '../access/rules.js';
 import { assertCanManage } from '../access/service.js';
 import { ORGANIZATION_MANAGERS } from '../access/rules.js';
-import type { CustomerSession, CustomerSessionCreate } from '../customer-portal/schemas.js';
+import type { CustomerSession, CustomerSessionCreate } from './schemas.js';
 import { findCustomerFor } from '../customers/service.js';
 import { customerView } from '../customers/views.js';
 import { findOrganizationById, findOrganizationBySlug } from '../organizations/repository.js';

@@ -204,15 +204,15 @@ export async function customerOrderTotals(
 ): Promise<CustomerOrderTotals> {
   const [counts, sums, plans] = await Promise.all([
     db.sql.query<{ orders: number; paid: number; first: Date | null; last: Date | null }>(
-      `SELECT count(*)::int AS orders, (count(*) FILTER (WHERE status <> 'pending'))::int AS paid,
+      `SELECT count(*)::int AS orders, (count(*) FILTER (WHERE status NOT IN ('pending', 'draft')))::int AS paid,
               min(created_at) AS first, max(created_at) AS last
-       FROM orders WHERE organization_id = $1::uuid AND customer_id = $2::uuid`,
+       FROM orders WHERE organization_id = $1::uuid AND customer_id = $2::uuid AND status <> 'draft'`,
       [organizationId, customerId],
     ),
     // bigint sums: a long-lived customer's total may outgrow an int.
     db.sql.query<{ currency: string; amount: string }>(
       `SELECT currency, sum(net_amount::bigint - refunded_amount::bigint)::text AS amount
-       FROM orders WHERE organization_id = $1::uuid AND customer_id = $2::uuid AND status <> 'pending'
+       FROM orders WHERE organization_id = $1::uuid AND customer_id = $2::uuid AND status NOT IN ('pending', 'draft')
        GROUP BY currency ORDER BY currency`,
       [organizationId, customerId],
     ),

@@ -111,14 +111,16 @@ export const productMediaFileSchema = z.object({
   public_url: z.string(),
 });
 
+export const downloadableFileSchema = z.object({
+  ...fileCommon,
+  service: z.literal('downloadable'),
+  created_at: datetime,
+  // Polar marks a download its scanner found malicious; Tollgate scans nothing, so it stays null.
+  flagged_malicious_at: datetime.nullable(),
+});
+
 export const fileReadSchema = z.discriminatedUnion('service', [
-  z.object({
-    ...fileCommon,
-    service: z.literal('downloadable'),
-    created_at: datetime,
-    // Polar marks a download its scanner found malicious; Tollgate scans nothing, so it stays null.
-    flagged_malicious_at: datetime.nullable(),
-  }),
+  downloadableFileSchema,
   productMediaFileSchema,
   z.object({
     ...fileCommon,

@@ -56,7 +56,7 @@ export function grantedLicenseKeyView(
           id: order.id,
           created_at: order.createdAt.toISOString(),
           status: order.status,
-          paid: order.status !== 'pending',
+          paid: order.status !== 'pending' && order.status !== 'draft',
         }
       : null,
   };

@@ -58,7 +58,7 @@ export async function organizationCurrency(sql: SqlClient, organizationId: strin
     `SELECT currency FROM (
        (SELECT currency, 0 AS preference FROM (
           SELECT currency, net_amount FROM orders
-          WHERE organization_id = $1::uuid AND status <> 'pending'
+          WHERE organization_id = $1::uuid AND status NOT IN ('pending', 'draft')
           ORDER BY created_at DESC LIMIT $2
         ) AS latest
         GROUP BY currency ORDER BY sum(net_amount) DESC, currency LIMIT 1)
@@ -254,7 +254,7 @@ function orderRows(sql: SqlClient, scope: MetricsScope): Promise<OrderPeriodRow[
        sum(${kept}) ${reason('subscription_cycle')} AS renewed_subscriptions_net_revenue
      FROM orders o
      WHERE o.organization_id = ANY(${q.organizations}) AND ${q.within('o.created_at')}
-       AND o.currency = ${q.currency} AND o.status <> 'pending'${q.orderFilters('o')}
+       AND o.currency = ${q.currency} AND o.status NOT IN ('pending', 'draft')${q.orderFilters('o')}
      GROUP BY 1`,
     ORDER_COLUMNS,
   );
@@ -418,7 +418,7 @@ function customerRows(sql: SqlClient, scope: MetricsScope): Promise<CustomerPeri
     scope.customerIds && `c.id = ANY(${q.customers})`,
     q.hasProductFilters &&
       `EXISTS (SELECT 1 FROM orders o
-               WHERE o.customer_id = c.id AND o.status <> 'pending'${q.orderFilters('o')})`,
+               WHERE o.customer_id = c.id AND o.status NOT IN ('pending', 'draft')${q.orderFilters('o')})`,
   ]);
   return q.rows(
     sql,

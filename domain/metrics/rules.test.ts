@@ -369,6 +369,32 @@ describe('metricsAnswer', () => {
     expect(metrics.checkouts_conversion.type).toBe('percentage');
   });
 
+  it('answers every metric as a number in each period and the totals, none left out of a table', () => {
+    const { periods, totals } = metricsAnswer(families, 'usd');
+    expect(Object.keys(totals).sort()).toEqual([...METRIC_SLUGS].sort());
+    for (const values of [...periods, totals]) {
+      expect(METRIC_SLUGS.filter((slug) => !Number.isFinite(values[slug]))).toEqual([]);
+    }
+  });
+
+  it('totals a range without periods as zeros, never dividing by none', () => {
+    const empty: MetricFamilies = {
+      orders: [],
+      subscriptions: [],
+      cancellations: [],
+      checkouts: [],
+      customers: [],
+      refunds: [],
+      events: [],
+      eventUsers: 0,
+    };
+    const { periods, totals } = metricsAnswer(empty, 'usd');
+    expect(periods).toEqual([]);
+    expect(Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, totals[slug]]))).toEqual(
+      Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, 0])),
+    );
+  });
+
   it('refuses families of different periods (a bug, never an answer)', () => {
     expect(() => metricsAnswer({ ...families, refunds: families.refunds.slice(1) }, 'usd')).toThrow(
       'metric families answered different periods',

@@ -273,10 +273,13 @@ export type MetricFamilies = {
   eventUsers: number;
 };
 
-/** Revenue per order, to the nearest minor unit (half up); 0 without orders. */
-export function averageOrderValue(revenue: number, orders: number): number {
-  return orders === 0 ? 0 : Math.round(revenue / orders);
+/** A total per unit (an order, a subscriber) to the nearest minor unit, half up; 0 without units. */
+export function roundedAverage(total: number, units: number): number {
+  return units === 0 ? 0 : Math.round(total / units);
 }
+
+/** Revenue per order: the rounded average the order metrics take. */
+export const averageOrderValue = roundedAverage;
 
 /**
  * Monthly plans count at their amount, yearly ones at a twelfth: the yearly amounts are summed
@@ -286,28 +289,19 @@ export function monthlyRecurringRevenue(monthlyAmounts: number, yearlyAmounts: n
   return monthlyAmounts + Math.round(yearlyAmounts / 12);
 }
 
-/** Succeeded checkouts per checkout opened, from 0 to 1 (Polar's percentage metrics are ratios). */
-export function checkoutConversion(succeeded: number, checkouts: number): number {
-  return checkouts === 0 ? 0 : succeeded / checkouts;
-}
-
-/** A part of a whole, 0 when there is no whole (every ratio of Polar's answers 0 then). */
-export function ratio(part: number, whole: number): number {
-  return whole === 0 ? 0 : part / whole;
-}
-
-/** MRR per customer holding a subscription, to the nearest minor unit. */
-export function averageRevenuePerUser(mrr: number, subscribers: number): number {
-  return subscribers === 0 ? 0 : Math.round(mrr / subscribers);
-}
-
 /**
- * Subscriptions canceled in a stretch per subscription active at its start (Polar's churn rate:
- * active at the end, less those started, plus those ended, is active at the start).
+ * A part of a whole, unrounded (Polar's percentage metrics are ratios from 0 to 1, its costs per
+ * user keep their fractions); 0 when there is no whole, as every ratio of Polar's answers then.
  */
-export function churnRate(canceled: number, activeAtStart: number): number {
-  return activeAtStart <= 0 ? 0 : canceled / activeAtStart;
+export function ratio(part: number, whole: number): number {
+  return whole <= 0 ? 0 : part / whole;
 }
+
+/** Succeeded checkouts per checkout opened: the ratio the conversion metric takes. */
+export const checkoutConversion = ratio;
+
+const annualized = (monthly: number) => monthly * 12;
+const difference = (from: number, less: number) => from - less;
 
 /**
  * What a subscriber brings before they leave: what they pay per month, less what they cost, over
@@ -317,6 +311,133 @@ export function lifetimeValue(arpu: number, costPerUser: number, churn: number):
   if (churn === 0) return 0;
   return Math.max(0, Math.trunc((arpu - costPerUser) / churn));
 }
+
+/**
+ * Figures that are no metric but that metrics derive from: the subscriptions active when a
+ * stretch starts (for churn), the customers holding one, and the plans' amounts per interval.
+ */
+type Basis =
+  | 'active_at_start'
+  | 'subscribers'
+  | 'monthly_amounts'
+  | 'yearly_amounts'
+  | 'committed_monthly_amounts'
+  | 'committed_yearly_amounts';
+type Figure = MetricSlug | Basis;
+type Figures = Record<Figure, number>;
+
+type PeriodRows = Omit<MetricFamilies, 'eventUsers'>;
+type Column<F extends keyof PeriodRows> = Exclude<keyof PeriodRows[F][number], 'timestamp'>;
+/** A family's column, read from its row of a period. */
+type Source = { [F in keyof PeriodRows]: readonly [family: F, column: Column<F>] }[keyof PeriodRows];
+
+const columnOf = (families: MetricFamilies, [family, column]: Source, period: number): number =>
+  (families[family][period] as unknown as Record<string, number>)[column]!;
+
+const CANCELLATION_SLUGS = [
+  'canceled_subscriptions',
+  'canceled_subscriptions_customer_service',
+  'canceled_subscriptions_low_quality',
+  'canceled_subscriptions_missing_features',
+  'canceled_subscriptions_switched_service',
+  'canceled_subscriptions_too_complex',
+  'canceled_subscriptions_too_expensive',
+  'canceled_subscriptions_unused',
+  'canceled_subscriptions_other',
+  'churned_subscriptions',
+] as const;
+
+/**
+ * What happens in a period, read from its family's column of the metric's own name; over the
+ * range, the sum of the periods.
+ */
+const COUNTED_IN = {
+  orders: [
+    'orders',
+    'revenue',
+    'net_revenue',
+    'one_time_products',
+    'one_time_products_revenue',
+    'one_time_products_net_revenue',
+    'new_subscriptions',
+    'new_subscriptions_revenue',
+    'new_subscriptions_net_revenue',
+    'renewed_subscriptions',
+    'renewed_subscriptions_revenue',
+    'renewed_subscriptions_net_revenue',
+  ],
+  cancellations: CANCELLATION_SLUGS,
+  checkouts: ['checkouts', 'succeeded_checkouts'],
+  customers: ['new_customers'],
+  refunds: ['refunds', 'refunded_amount'],
+  events: ['costs'],
+} as const satisfies { [F in keyof PeriodRows]?: readonly (Column<F> & MetricSlug)[] };
+
+const COUNTED = Object.entries(COUNTED_IN).flatMap(([family, slugs]) =>
+  slugs.map((slug) => ({ slug, source: [family, slug] as Source })),
+);
+
+/**
+ * States at a period's end, the running sum of a column from the range's first period (whose
+ * subscription changes carry every change before it); over the range, the state at its end.
+ */
+const RUNNING_SUMS = {
+  cumulative_revenue: ['orders', 'revenue'],
+  net_cumulative_revenue: ['orders', 'net_revenue'],
+  cumulative_costs: ['events', 'costs'],
+  active_subscriptions: ['subscriptions', 'active_change'],
+  committed_subscriptions: ['subscriptions', 'committed_change'],
+  subscribers: ['subscriptions', 'subscriber_change'],
+  monthly_amounts: ['subscriptions', 'monthly_amount_change'],
+  yearly_amounts: ['subscriptions', 'yearly_amount_change'],
+  committed_monthly_amounts: ['subscriptions', 'committed_monthly_amount_change'],
+  committed_yearly_amounts: ['subscriptions', 'committed_yearly_amount_change'],
+} as const satisfies Partial<Record<Figure, Source>>;
+
+type Derivation = { metric: MetricSlug; by: (...figures: number[]) => number; from: readonly Figure[] };
+
+/**
+ * The metrics that follow from other figures, derived the same way in a period and over the
+ * range (so a range's averages are of its sums, never averages of averages), in an order where
+ * each reads only figures counted, summed or derived before it.
+ */
+const DERIVATIONS: readonly Derivation[] = [
+  {
+    metric: 'monthly_recurring_revenue',
+    by: monthlyRecurringRevenue,
+    from: ['monthly_amounts', 'yearly_amounts'],
+  },
+  {
+    metric: 'committed_monthly_recurring_revenue',
+    by: monthlyRecurringRevenue,
+    from: ['committed_monthly_amounts', 'committed_yearly_amounts'],
+  },
+  { metric: 'annual_recurring_revenue', by: annualized, from: ['monthly_recurring_revenue'] },
+  {
+    metric: 'committed_annual_recurring_revenue',
+    by: annualized,
+    from: ['committed_monthly_recurring_revenue'],
+  },
+  { metric: 'average_order_value', by: roundedAverage, from: ['revenue', 'orders'] },
+  { metric: 'net_average_order_value', by: roundedAverage, from: ['net_revenue', 'orders'] },
+  {
+    metric: 'average_revenue_per_user',
+    by: roundedAverage,
+    from: ['monthly_recurring_revenue', 'subscribers'],
+  },
+  { metric: 'cost_per_user', by: ratio, from: ['costs', 'active_user_by_event'] },
+  { metric: 'checkouts_conversion', by: ratio, from: ['succeeded_checkouts', 'checkouts'] },
+  // Polar's churn rate: canceled in the stretch per subscription active at its start.
+  { metric: 'churn_rate', by: ratio, from: ['canceled_subscriptions', 'active_at_start'] },
+  { metric: 'gross_margin', by: difference, from: ['cumulative_revenue', 'cumulative_costs'] },
+  { metric: 'gross_margin_percentage', by: ratio, from: ['gross_margin', 'cumulative_revenue'] },
+  { metric: 'cashflow', by: difference, from: ['revenue', 'costs'] },
+  {
+    metric: 'ltv',
+    by: lifetimeValue,
+    from: ['average_revenue_per_user', 'cost_per_user', 'churn_rate'],
+  },
+];
 
 function sameSeries(families: MetricFamilies): Date[] {
   const timestamps = families.orders.map((row) => row.timestamp.getTime());
@@ -355,160 +476,46 @@ const ABSENT_IN_TOLLGATE = {
   seat_utilization_rate: 0,
 } as const satisfies Partial<MetricValues>;
 
-/** The figures that follow from the others, in a period or over the range. */
-function derived(
-  values: Omit<
-    MetricValues,
-    | 'ltv'
-    | 'gross_margin'
-    | 'gross_margin_percentage'
-    | 'cashflow'
-    | 'annual_recurring_revenue'
-    | 'committed_annual_recurring_revenue'
-  >,
-): MetricValues {
-  const grossMargin = values.cumulative_revenue - values.cumulative_costs;
-  return {
-    ...values,
-    annual_recurring_revenue: values.monthly_recurring_revenue * 12,
-    committed_annual_recurring_revenue: values.committed_monthly_recurring_revenue * 12,
-    ltv: lifetimeValue(values.average_revenue_per_user, values.cost_per_user, values.churn_rate),
-    gross_margin: grossMargin,
-    gross_margin_percentage: values.cumulative_revenue > 0 ? grossMargin / values.cumulative_revenue : 0,
-    cashflow: values.revenue - values.costs,
-  };
+/** The metrics of a period or of the range, from its counted, running and basis figures. */
+function metricValuesOf(figures: Partial<Figures>): MetricValues {
+  const all = { ...ABSENT_IN_TOLLGATE, ...figures } as Figures;
+  for (const { metric, by, from } of DERIVATIONS) all[metric] = by(...from.map((figure) => all[figure]));
+  return Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, all[slug]])) as MetricValues;
 }
-
-const CANCELLATION_SLUGS = [
-  'canceled_subscriptions',
-  'canceled_subscriptions_customer_service',
-  'canceled_subscriptions_low_quality',
-  'canceled_subscriptions_missing_features',
-  'canceled_subscriptions_switched_service',
-  'canceled_subscriptions_too_complex',
-  'canceled_subscriptions_too_expensive',
-  'canceled_subscriptions_unused',
-  'canceled_subscriptions_other',
-  'churned_subscriptions',
-] as const;
 
 /**
  * The answer from the families' rows: each period's figures, and the totals over the range: sums
  * for what happens in a period, the state at the range's end for what is a state (subscriptions,
- * MRR and ARR, ARPU, cumulative figures), ratios of the sums for averages, conversion, costs per
- * user and churn (canceled in the range per active at its start), and what follows from those.
+ * MRR and ARR, ARPU, cumulative figures), customers who sent an event once however many periods
+ * they did, and the derivations of those (ratios of the sums for averages, conversion, costs per
+ * user and churn: canceled in the range per active at its start).
  */
 export function metricsAnswer(families: MetricFamilies, currency: string): MetricsResponse {
   const timestamps = sameSeries(families);
-  let cumulativeRevenue = 0;
-  let netCumulativeRevenue = 0;
-  let cumulativeCosts = 0;
-  let active = 0;
-  let monthly = 0;
-  let yearly = 0;
-  let committed = 0;
-  let committedMonthly = 0;
-  let committedYearly = 0;
-  let subscribers = 0;
-  let activeAtRangeStart = 0;
+  const running = Object.fromEntries(Object.keys(RUNNING_SUMS).map((figure) => [figure, 0])) as Record<
+    keyof typeof RUNNING_SUMS,
+    number
+  >;
   const periods: MetricPeriod[] = timestamps.map((timestamp, i) => {
-    const order = families.orders[i]!;
-    const subscription = families.subscriptions[i]!;
-    const cancellation = families.cancellations[i]!;
-    const checkout = families.checkouts[i]!;
-    const refund = families.refunds[i]!;
-    const event = families.events[i]!;
     // Before this period's changes: the previous period's end, or (first) the changes before the range.
-    const activeAtStart = i === 0 ? subscription.prior_active : active;
-    if (i === 0) activeAtRangeStart = activeAtStart;
-    cumulativeRevenue += order.revenue;
-    netCumulativeRevenue += order.net_revenue;
-    cumulativeCosts += event.costs;
-    active += subscription.active_change;
-    monthly += subscription.monthly_amount_change;
-    yearly += subscription.yearly_amount_change;
-    committed += subscription.committed_change;
-    committedMonthly += subscription.committed_monthly_amount_change;
-    committedYearly += subscription.committed_yearly_amount_change;
-    subscribers += subscription.subscriber_change;
-    const mrr = monthlyRecurringRevenue(monthly, yearly);
-    const values = derived({
-      ...ABSENT_IN_TOLLGATE,
-      orders: order.orders,
-      revenue: order.revenue,
-      net_revenue: order.net_revenue,
-      cumulative_revenue: cumulativeRevenue,
-      net_cumulative_revenue: netCumulativeRevenue,
-      costs: event.costs,
-      cumulative_costs: cumulativeCosts,
-      average_order_value: averageOrderValue(order.revenue, order.orders),
-      net_average_order_value: averageOrderValue(order.net_revenue, order.orders),
-      cost_per_user: ratio(event.costs, event.active_users),
-      active_user_by_event: event.active_users,
-      one_time_products: order.one_time_products,
-      one_time_products_revenue: order.one_time_products_revenue,
-      one_time_products_net_revenue: order.one_time_products_net_revenue,
-      new_subscriptions: order.new_subscriptions,
-      new_subscriptions_revenue: order.new_subscriptions_revenue,
-      new_subscriptions_net_revenue: order.new_subscriptions_net_revenue,
-      renewed_subscriptions: order.renewed_subscriptions,
-      renewed_subscriptions_revenue: order.renewed_subscriptions_revenue,
-      renewed_subscriptions_net_revenue: order.renewed_subscriptions_net_revenue,
-      active_subscriptions: active,
-      committed_subscriptions: committed,
-      monthly_recurring_revenue: mrr,
-      committed_monthly_recurring_revenue: monthlyRecurringRevenue(committedMonthly, committedYearly),
-      average_revenue_per_user: averageRevenuePerUser(mrr, subscribers),
-      ...Object.fromEntries(CANCELLATION_SLUGS.map((slug) => [slug, cancellation[slug]])),
-      churn_rate: churnRate(cancellation.canceled_subscriptions, activeAtStart),
-      checkouts: checkout.checkouts,
-      succeeded_checkouts: checkout.succeeded_checkouts,
-      checkouts_conversion: checkoutConversion(checkout.succeeded_checkouts, checkout.checkouts),
-      new_customers: families.customers[i]!.new_customers,
-      refunds: refund.refunds,
-      refunded_amount: refund.refunded_amount,
-    } as Parameters<typeof derived>[0]);
+    const activeAtStart = i === 0 ? families.subscriptions[0]!.prior_active : running.active_subscriptions;
+    for (const [figure, source] of Object.entries(RUNNING_SUMS))
+      running[figure as keyof typeof RUNNING_SUMS] += columnOf(families, source, i);
+    const values = metricValuesOf({
+      ...Object.fromEntries(COUNTED.map(({ slug, source }) => [slug, columnOf(families, source, i)])),
+      ...running,
+      active_user_by_event: families.events[i]!.active_users,
+      active_at_start: activeAtStart,
+    });
     return { timestamp: timestamp.toISOString(), ...values };
   });
   const sum = (slug: MetricSlug) => periods.reduce((total, period) => total + period[slug], 0);
-  const last = periods.at(-1);
-  const atEnd = (slug: MetricSlug) => last?.[slug] ?? 0;
-  const totals = derived({
-    ...ABSENT_IN_TOLLGATE,
-    orders: sum('orders'),
-    revenue: sum('revenue'),
-    net_revenue: sum('net_revenue'),
-    cumulative_revenue: cumulativeRevenue,
-    net_cumulative_revenue: netCumulativeRevenue,
-    costs: cumulativeCosts,
-    cumulative_costs: cumulativeCosts,
-    average_order_value: averageOrderValue(sum('revenue'), sum('orders')),
-    net_average_order_value: averageOrderValue(sum('net_revenue'), sum('orders')),
-    cost_per_user: ratio(cumulativeCosts, families.eventUsers),
+  const totals = metricValuesOf({
+    ...Object.fromEntries(COUNTED.map(({ slug }) => [slug, sum(slug)])),
+    ...running,
     active_user_by_event: families.eventUsers,
-    one_time_products: sum('one_time_products'),
-    one_time_products_revenue: sum('one_time_products_revenue'),
-    one_time_products_net_revenue: sum('one_time_products_net_revenue'),
-    new_subscriptions: sum('new_subscriptions'),
-    new_subscriptions_revenue: sum('new_subscriptions_revenue'),
-    new_subscriptions_net_revenue: sum('new_subscriptions_net_revenue'),
-    renewed_subscriptions: sum('renewed_subscriptions'),
-    renewed_subscriptions_revenue: sum('renewed_subscriptions_revenue'),
-    renewed_subscriptions_net_revenue: sum('renewed_subscriptions_net_revenue'),
-    active_subscriptions: atEnd('active_subscriptions'),
-    committed_subscriptions: atEnd('committed_subscriptions'),
-    monthly_recurring_revenue: atEnd('monthly_recurring_revenue'),
-    committed_monthly_recurring_revenue: atEnd('committed_monthly_recurring_revenue'),
-    average_revenue_per_user: atEnd('average_revenue_per_user'),
-    ...Object.fromEntries(CANCELLATION_SLUGS.map((slug) => [slug, sum(slug)])),
-    churn_rate: churnRate(sum('canceled_subscriptions'), activeAtRangeStart),
-    checkouts: sum('checkouts'),
-    succeeded_checkouts: sum('succeeded_checkouts'),
-    checkouts_conversion: checkoutConversion(sum('succeeded_checkouts'), sum('checkouts')),
-    new_customers: sum('new_customers'),
-    refunds: sum('refunds'),
-    refunded_amount: sum('refunded_amount'),
-  } as Parameters<typeof derived>[0]);
+    active_at_start: families.subscriptions[0]?.prior_active ?? 0,
+  });
   const metrics = Object.fromEntries(
     Object.entries(METRIC_DEFINITIONS).map(([slug, definition]) => [slug, { slug, ...definition }]),
   ) as Record<MetricSlug, Metric>;

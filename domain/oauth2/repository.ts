@@ -34,6 +34,11 @@ export function updateClient(db: Db, id: string, data: ClientData) {
   return db.oAuth2Client.update({ where: { id }, data: { ...data, modifiedAt: new Date() } });
 }
 
+/** The operator's grant of a grant type the registration does not offer (the web grant). */
+export async function addClientGrantType(db: Db, id: string, grantType: string): Promise<void> {
+  await db.oAuth2Client.update({ where: { id }, data: { grantTypes: { push: grantType } } });
+}
+
 /** Its codes and tokens go with it (cascade): an app that is gone can no longer act. */
 export async function deleteClient(db: Db, id: string): Promise<void> {
   await db.oAuth2Client.delete({ where: { id } });
@@ -197,5 +202,16 @@ export function findOrganizationIdentity(db: Db, organizationId: string) {
   return db.organization.findUnique({
     where: { id: organizationId },
     select: { id: true, slug: true, name: true },
+  });
+}
+
+/**
+ * A web session by its token, for the web grant (reads `sessions` and `users`, owned by Better
+ * Auth). A signed-out session is deleted by Better Auth, so it is not found.
+ */
+export function findUserSessionByToken(db: Db, token: string) {
+  return db.session.findUnique({
+    where: { token },
+    select: { userId: true, expiresAt: true, user: { select: { banned: true, banExpires: true } } },
   });
 }

@@ -4,6 +4,7 @@ import {
   OAuthError,
   isOAuthScopeResource,
   isRegisteredRedirectUri,
+  isUsableSession,
   redirectUriProblem,
   redirectWith,
   requestedScopes,
@@ -65,5 +66,25 @@ describe('isOAuthScopeResource', () => {
     expect(isOAuthScopeResource('payments')).toBe(true);
     expect(isOAuthScopeResource('search')).toBe(false);
     expect(isOAuthScopeResource('test-clocks')).toBe(false);
+  });
+});
+
+describe('isUsableSession', () => {
+  const now = new Date('2026-12-02T12:00:00Z');
+  const session = (expiresAt: string, banned: boolean | null = false, banExpires: string | null = null) => ({
+    expiresAt: new Date(expiresAt),
+    user: { banned, banExpires: banExpires ? new Date(banExpires) : null },
+  });
+
+  it('takes a live session of a user who is not banned, or whose ban has ended', () => {
+    expect(isUsableSession(session('2026-12-02T12:00:01Z'), now)).toBe(true);
+    expect(isUsableSession(session('2026-12-02T12:00:01Z', null), now)).toBe(true);
+    expect(isUsableSession(session('2026-12-09T00:00:00Z', true, '2026-12-02T11:00:00Z'), now)).toBe(true);
+  });
+
+  it('refuses an expired session and a banned user, for good or until the ban ends', () => {
+    expect(isUsableSession(session('2026-12-02T12:00:00Z'), now)).toBe(false);
+    expect(isUsableSession(session('2026-12-09T00:00:00Z', true), now)).toBe(false);
+    expect(isUsableSession(session('2026-12-09T00:00:00Z', true, '2026-12-03T00:00:00Z'), now)).toBe(false);
   });
 });

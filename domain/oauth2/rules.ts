@@ -16,6 +16,9 @@ export const REFRESH_TOKEN_PREFIXES: Record<SubType, string> = {
   organization: 'tollgate_rt_o_',
 };
 
+/** Polar's extension grant: a user's web session exchanged for a token (docs/oauth2.md). */
+export const WEB_GRANT_TYPE = 'web';
+
 /** RFC 6749 §4.1.2 asks for at most 10 minutes. */
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 10 * 60;
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 60 * 60;
@@ -152,4 +155,17 @@ export function isValidCodeChallenge(value: string): boolean {
  */
 export function isOAuthScopeResource(resource: string): boolean {
   return KNOWN_SCOPES.has(`${resource}:read`) || KNOWN_SCOPES.has(`${resource}:write`);
+}
+
+/**
+ * Whether a web session may still be exchanged (the web grant): not expired, and its user not
+ * banned (Better Auth's admin ban, which may end at `banExpires`).
+ */
+export function isUsableSession(
+  session: { expiresAt: Date; user: { banned: boolean | null; banExpires: Date | null } },
+  now: Date,
+): boolean {
+  if (session.expiresAt <= now) return false;
+  const { banned, banExpires } = session.user;
+  return !banned || (banExpires !== null && banExpires <= now);
 }

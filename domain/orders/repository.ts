@@ -166,6 +166,41 @@ export async function markOrderPaidIfPending(
   return rows[0] ?? null;
 }
 
+// A seller's draft (`orders.create`) and its finalize tries: the try's key holds the order while
+// it is charged, so two finalize calls never both charge it and a retried step resumes its own.
+
+/** Draft → pending under the try's key; true too when that key holds it already (a retried step). */
+export async function claimDraftOrder(tx: Client, id: string, key: string, at: Date): Promise<boolean> {
+  const { count } = await tx.order.updateMany({
+    where: { id, OR: [{ status: 'draft' }, { status: 'pending', requestKey: key }] },
+    data: { status: 'pending', requestKey: key, modifiedAt: at },
+  });
+  return count === 1;
+}
+
+/** A try that took no money gives the order back to its seller as a draft, to finalize again. */
+export async function releaseDraftOrder(tx: Client, id: string, key: string, at: Date): Promise<void> {
+  await tx.order.updateMany({
+    where: { id, status: 'pending', requestKey: key },
+    data: { status: 'draft', requestKey: null, modifiedAt: at },
+  });
+}
+
+/** The try's charge succeeded (or there was nothing to charge): paid, keeping the key of the try. */
+export async function markDraftOrderPaid(
+  tx: Prisma.TransactionClient,
+  id: string,
+  key: string,
+  paymentId: string | null,
+  at: Date,
+): Promise<OrderRow | null> {
+  const { count } = await tx.order.updateMany({
+    where: { id, status: 'pending', requestKey: key },
+    data: { status: 'paid', paymentId, modifiedAt: at },
+  });
+  return count === 1 ? findOrder(tx, id) : null;
+}
+
 /** One try to collect an order; a retried step records it once (unique per order and try). */
 export async function recordPaymentAttempt(
   sql: SqlClient,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { orderNumber, statusAfterRefund, taxOfItems } from './rules.js';
+import {
+  draftChargeAttemptOf,
+  draftChargeKey,
+  isUnpaidStatus,
+  orderNumber,
+  statusAfterRefund,
+  taxOfItems,
+} from './rules.js';
 
 describe('statusAfterRefund', () => {
   it('is paid before any refund, partially refunded in between, refunded at the net amount', () => {
@@ -35,5 +42,27 @@ describe('orderNumber', () => {
   it('is the head of the id in capitals, whatever case the id comes in', () => {
     expect(orderNumber('3f2a91c0-5b1e-4c7d-9a2b-0c1d2e3f4a5b')).toBe('3F2A91C0');
     expect(orderNumber('3F2A91C0-5B1E-4C7D-9A2B-0C1D2E3F4A5B')).toBe('3F2A91C0');
+  });
+});
+
+describe('draftChargeAttemptOf', () => {
+  const id = '00000000-0000-4000-8000-000000000001';
+  it("reads the try of this order's draft charge key, and nothing else", () => {
+    expect(draftChargeAttemptOf(id, draftChargeKey(id, 3))).toBe(3);
+    expect(draftChargeAttemptOf('00000000-0000-4000-8000-000000000002', draftChargeKey(id, 3))).toBeNull();
+    expect(draftChargeAttemptOf(id, `order:${id}:attempt:1`)).toBeNull();
+    expect(draftChargeAttemptOf(id, null)).toBeNull();
+  });
+});
+
+describe('isUnpaidStatus', () => {
+  it('counts drafts and pending orders as unpaid, nothing else', () => {
+    expect(['draft', 'pending', 'paid', 'refunded', 'partially_refunded'].map(isUnpaidStatus)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -3,8 +3,9 @@ import { addressInputSchema, addressSchema } from '../addresses/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { customFieldDataSchema } from '../custom-fields/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
-import { metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
+import { metadataInputSchema, metadataQuerySchema, metadataSchema } from '../metadata/schemas.js';
 import {
+  minorUnitsSchema,
   nameSchema,
   oneOrManyUuids,
   pageQuerySchema,
@@ -13,13 +14,15 @@ import {
   TEXT_MAX_LENGTH,
   textSchema,
 } from '../platform/schemas.js';
+import { MAX_PRICE_AMOUNT } from '../prices/limits.js';
 import { orderSubscriptionSchema, productSchema } from '../products/schemas.js';
 
 // Polar's Order as @polar-sh/sdk@0.33.2 reads it (spec §3 Order, §4 order status, billing reason).
 
 const datetime = z.iso.datetime({ offset: true });
 
-export const ORDER_STATUSES = ['pending', 'paid', 'refunded', 'partially_refunded'] as const;
+/** `draft`: an off-session charge the seller made and has not finalized (`orders.create`, 0.48.1). */
+export const ORDER_STATUSES = ['draft', 'pending', 'paid', 'refunded', 'partially_refunded'] as const;
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 export const billingReasonSchema = z.enum([
@@ -129,6 +132,33 @@ export const orderUpdateSchema = z.strictObject({
   billing_address: addressInputSchema.nullable().optional(),
 });
 export type OrderUpdate = z.infer<typeof orderUpdateSchema>;
+
+/**
+ * `orders.create` (@polar-sh/sdk@0.48.1 OrderCreate): a draft order for an off-session charge of
+ * a one-time product to an existing customer.
+ */
+export const orderCreateSchema = z.strictObject({
+  custom_field_data: z.record(textSchema({ max: 100 }), z.unknown()).optional(),
+  metadata: metadataInputSchema.optional(),
+  organization_id: z.uuid().nullable().optional(),
+  customer_id: z.uuid(),
+  product_id: z.uuid(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, { error: 'Expected an ISO 4217 currency code, such as usd.' })
+    .nullable()
+    .optional(),
+  /** Minor units of the currency; overrides the product's price. */
+  amount: minorUnitsSchema().min(0).max(MAX_PRICE_AMOUNT).nullable().optional(),
+  description: textSchema({ max: TEXT_MAX_LENGTH.name, min: 1 }).nullable().optional(),
+});
+export type OrderCreate = z.infer<typeof orderCreateSchema>;
+
+/** `orders.finalize` (OrderFinalize): the card to charge, else the customer's default. */
+export const orderFinalizeSchema = z.strictObject({
+  payment_method_id: z.uuid().nullable().optional(),
+});
+export type OrderFinalize = z.infer<typeof orderFinalizeSchema>;
 
 export const orderInvoiceSchema = z.object({ url: z.string() });
 /** Polar's OrderReceipt (and the portal's CustomerOrderReceipt): a short-lived URL of the PDF. */

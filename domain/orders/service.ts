@@ -530,7 +530,8 @@ export async function applySucceededRefund(
   await recordEvent(tx, { organizationId: updated.organizationId, type: 'order.updated', data });
 }
 
-// The customer portal: a customer reads their own orders only.
+// The customer portal: a customer reads their own orders only, never the seller's drafts: a draft
+// is a charge the seller has not made yet, which the customer has nothing to do with until then.
 
 export async function listOrderRowsOfCustomer(
   db: Db,
@@ -540,6 +541,7 @@ export async function listOrderRowsOfCustomer(
   const where: Prisma.OrderWhereInput = {
     organizationId: customer.organizationId,
     customerId: customer.customerId,
+    status: { not: 'draft' },
   };
   if (query.organization_id && ![query.organization_id].flat().includes(customer.organizationId)) {
     where.id = { in: [] };
@@ -561,7 +563,12 @@ export async function listOrderRowsOfCustomer(
 
 export async function findOrderOfCustomer(db: Db, customer: CustomerCaller, id: string): Promise<OrderRow> {
   const row = await findOrder(db, id);
-  if (!row || row.customerId !== customer.customerId || row.organizationId !== customer.organizationId) {
+  if (
+    !row ||
+    row.status === 'draft' ||
+    row.customerId !== customer.customerId ||
+    row.organizationId !== customer.organizationId
+  ) {
     throw new AppError('ResourceNotFound', 'Order not found');
   }
   return row;

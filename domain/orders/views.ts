@@ -5,6 +5,7 @@ import { readMetadata } from '../metadata/rules.js';
 import { decimalAmount } from '../money/rules.js';
 import { productTermsView, subscriptionOwnFields } from '../products/views.js';
 import type { OrderExportRow, OrderRow } from './repository.js';
+import { isUnpaidStatus } from './rules.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import { orderSchema, orderSubscriptionSchema, type Order, type OrderSubscription } from './schemas.js';
 
@@ -18,7 +19,7 @@ export function orderView(row: OrderRow): Order {
     created_at: row.createdAt.toISOString(),
     modified_at: iso(row.modifiedAt),
     status: row.status,
-    paid: row.status !== 'pending',
+    paid: !isUnpaidStatus(row.status),
     subtotal_amount: row.subtotalAmount,
     discount_amount: row.discountAmount,
     net_amount: row.netAmount,
@@ -28,9 +29,9 @@ export function orderView(row: OrderRow): Order {
     refunded_amount: row.refundedAmount,
     refunded_tax_amount: row.refundedTaxAmount,
     units: null,
-    refundable_amount: row.status === 'pending' ? 0 : row.netAmount - row.refundedAmount,
-    refundable_tax_amount: row.status === 'pending' ? 0 : row.taxAmount - row.refundedTaxAmount,
-    due_amount: row.status === 'pending' ? row.totalAmount : 0,
+    refundable_amount: isUnpaidStatus(row.status) ? 0 : row.netAmount - row.refundedAmount,
+    refundable_tax_amount: isUnpaidStatus(row.status) ? 0 : row.taxAmount - row.refundedTaxAmount,
+    due_amount: isUnpaidStatus(row.status) ? row.totalAmount : 0,
     applied_balance_amount: 0,
     platform_fee_amount: 0,
     platform_fee_currency: null,

@@ -1,7 +1,12 @@
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, SqlClient } from '../../infra/db.js';
-import type { PaymentMethodSummary, ProcessorEvent, ProcessorName } from './processor.js';
-import type { ProcessorEntity } from './rules.js';
+import type {
+  OffSessionPaymentResult,
+  PaymentMethodSummary,
+  ProcessorEvent,
+  ProcessorName,
+} from './processor.js';
+import { orderChargeTryKey, type ProcessorEntity } from './rules.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -180,6 +185,44 @@ export async function recordPayment(sql: SqlClient, payment: PaymentRecord): Pro
       payment.at,
     ],
   );
+}
+
+/**
+ * A try of an order charged without its customer (a renewal, a dunning try, a plan change billed
+ * now), once the processor answered it or refused the request.
+ */
+export type OrderChargeTry = {
+  organizationId: string;
+  customerId: string;
+  order: { id: string; totalAmount: number; currency: string };
+  attempt: number;
+  processor: ProcessorName;
+  answer: Exclude<OffSessionPaymentResult, { status: 'processing' }>;
+  /** The card saved for the charge as stored, named when the answer describes none. */
+  savedCard: Partial<PaymentMethodSummary> | null;
+  at: Date;
+};
+
+export function recordOrderChargeTry(sql: SqlClient, charge: OrderChargeTry): Promise<void> {
+  const { answer, savedCard, order } = charge;
+  const failed = answer.status === 'failed' ? answer : null;
+  return recordPayment(sql, {
+    organizationId: charge.organizationId,
+    requestKey: orderChargeTryKey(order.id, charge.attempt),
+    processor: charge.processor,
+    processorPaymentId: answer.paymentId,
+    status: answer.status,
+    amount: order.totalAmount,
+    currency: order.currency,
+    card:
+      answer.paymentMethod ??
+      (savedCard?.brand && savedCard.last4 ? { brand: savedCard.brand, last4: savedCard.last4 } : null),
+    declineReason: failed?.declineCode ?? null,
+    declineMessage: failed?.message ?? null,
+    orderId: order.id,
+    customerId: charge.customerId,
+    at: charge.at,
+  });
 }
 
 /**

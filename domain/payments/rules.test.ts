@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { paymentTriggerOf, sandboxOffSessionOutcome, sandboxPaymentOutcome } from './rules.js';
+import {
+  orderChargeTryKey,
+  paymentTriggerOf,
+  sandboxOffSessionOutcome,
+  sandboxPaymentOutcome,
+} from './rules.js';
 import { TEST_CARDS } from './test-cards.js';
 
 describe('sandboxPaymentOutcome', () => {
@@ -142,7 +147,17 @@ describe('paymentTriggerOf', () => {
     expect(paymentTriggerOf(`checkout:${id}:attempt:2`)).toBe('purchase');
     expect(paymentTriggerOf(`order:${id}:attempt:1`)).toBe('subscription_cycle');
     expect(paymentTriggerOf(`order:${id}:attempt:3`)).toBe('retry_dunning');
+    expect(paymentTriggerOf(`order:${id}:finalize:2`)).toBe('purchase');
     expect(paymentTriggerOf(`order-customer-payment:${id}`)).toBe('retry_customer');
     expect(paymentTriggerOf(`refund:${id}`)).toBeNull();
+  });
+
+  it('reads an order charge try by the key it is recorded under: the first the cycle, the rest dunning', () => {
+    const id = '00000000-0000-4000-8000-000000000002';
+    expect([1, 2, 10].map((attempt) => paymentTriggerOf(orderChargeTryKey(id, attempt)))).toEqual([
+      'subscription_cycle',
+      'retry_dunning',
+      'retry_dunning',
+    ]);
   });
 });

@@ -174,14 +174,18 @@ export const PROCESSOR_FAILURE_TYPES = {
 /** An entity whose workflow calls the processor, through which its organization is found. */
 export type ProcessorEntity = { kind: 'checkout' | 'refund' | 'subscription'; id: string };
 
+/** The key a try of an order charged without its customer is recorded under (renewals, dunning). */
+export const orderChargeTryKey = (orderId: string, attempt: number) => `order:${orderId}:attempt:${attempt}`;
+
 /**
  * A payment's trigger, read from the key its try was recorded under: a checkout's try is the
  * purchase, a renewal order's first try the cycle and its later ones dunning, a payment the
- * customer makes in the portal their own retry. (A new card during dunning is tried as the
- * schedule's next try, so it reads as dunning.)
+ * customer makes in the portal their own retry, a seller's finalize of a draft order a purchase.
+ * (A new card during dunning is tried as the schedule's next try, so it reads as dunning.)
  */
 export function paymentTriggerOf(requestKey: string): PaymentTrigger | null {
   if (requestKey.startsWith('checkout:')) return 'purchase';
+  if (/^order:[^:]+:finalize:\d+$/.test(requestKey)) return 'purchase';
   if (requestKey.startsWith('order-customer-payment:')) return 'retry_customer';
   const renewalTry = /^order:[^:]+:attempt:(\d+)$/.exec(requestKey);
   if (renewalTry) return renewalTry[1] === '1' ? 'subscription_cycle' : 'retry_dunning';

@@ -39,6 +39,16 @@ export const ERRORS = {
   PaymentAlreadyInProgress: { status: 409, message: 'A payment for this order is under way.' },
   DisputeNotOpenError: { status: 409, message: 'The dispute is closed: it can no longer be accepted.' },
   ManualRetryLimitExceeded: { status: 429, message: 'This order cannot be paid here any more.' },
+  ProductNotDeletable: {
+    status: 409,
+    message: 'This product is in use and cannot be deleted: archive it instead.',
+  },
+  OrderNotDraft: { status: 412, message: 'Only draft orders can be finalized.' },
+  PaymentFailed: { status: 402, message: 'The payment failed.' },
+  PaymentActionRequired: {
+    status: 402,
+    message: 'The payment requires customer authentication (3-D Secure), which cannot complete off-session.',
+  },
   InvalidCustomerEmailUpdate: {
     status: 401,
     message: 'This email update request is invalid or has expired.',

@@ -18,9 +18,22 @@ export const productInclude = {
     orderBy: { order: 'asc' },
     include: { benefit: true },
   },
-  // Whether it has any order at all (`is_deletable`): one row is enough to know.
+  // Whether anything refers to it (`is_deletable`): one row of each is enough to know.
   orders: { select: { id: true }, take: 1 },
+  subscriptions: { select: { id: true }, take: 1 },
+  checkouts: { select: { id: true }, take: 1 },
+  discounts: { where: { discount: { deletedAt: null } }, select: { discountId: true }, take: 1 },
+  checkoutLinks: { where: { checkoutLink: { deletedAt: null } }, select: { checkoutLinkId: true }, take: 1 },
 } satisfies Prisma.ProductInclude;
+
+/**
+ * Deletes a product with its prices, media, fields, benefit links and the links of deleted
+ * checkout links and discounts (they cascade). The caller has checked that nothing else refers to
+ * it: orders, subscriptions and checkouts keep their product (`Restrict`).
+ */
+export function deleteProductRow(tx: Prisma.TransactionClient, id: string) {
+  return tx.product.delete({ where: { id } });
+}
 
 export function findProduct(db: Client, id: string, organizationIds: string[]) {
   return db.product.findFirst({

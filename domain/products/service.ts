@@ -31,6 +31,7 @@ import {
   updateProductRow,
   type ProductSort,
   findProductOwners,
+  deleteProductRow,
   purchaserIdsOfProduct,
   subscriberIdsOfProduct,
 } from './repository.js';
@@ -45,7 +46,7 @@ import type {
   ProductUpdate,
   RecurringInterval,
 } from './schemas.js';
-import { priceView, productView } from './views.js';
+import { isProductDeletable, priceView, productView } from './views.js';
 import { findSelectableBenefitIds } from '../benefits/repository.js';
 import { markBenefitGrantsStale } from '../customers/repository.js';
 
@@ -261,6 +262,30 @@ export async function updateProduct(
     const updated = productView(await readProduct(tx, id, organizationId), ctx.publicUrl);
     await recordEvent(tx, { organizationId, type: 'product.updated', data: updated, at: now });
     return updated;
+  });
+}
+
+/**
+ * Polar's `products.delete`: a product nothing refers to is deleted (204); one in use answers 409
+ * `ProductNotDeletable` and stays, to be archived instead. Read under the product's lock, so a
+ * checkout started meanwhile either comes first (and refuses the delete) or finds no product.
+ */
+export async function deleteProduct(ctx: ProductsContext, caller: Caller, id: string): Promise<void> {
+  const { db } = ctx;
+  const existing = await findProduct(db, id, await accessibleOrganizationIds(db, caller));
+  if (!existing) throw new AppError('ResourceNotFound', 'Product not found');
+  await assertCanManage(db, caller, existing.organizationId, ORGANIZATION_MANAGERS);
+  await db.$transaction(async (tx) => {
+    await lockProduct(tx, id);
+    const current = await findProduct(tx, id, [existing.organizationId]);
+    if (!current) throw new AppError('ResourceNotFound', 'Product not found');
+    if (!isProductDeletable(current)) {
+      throw new AppError(
+        'ProductNotDeletable',
+        'This product has orders, subscriptions, checkouts, discounts or checkout links: archive it instead.',
+      );
+    }
+    await deleteProductRow(tx, id);
   });
 }
 

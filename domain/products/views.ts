@@ -35,6 +35,19 @@ export function productTermsView(recurringInterval: string | null) {
   } as const;
 }
 
+/**
+ * Polar deletes only a product nothing refers to (its Python SDK 1.0.2's `products.delete`): no
+ * order, subscription or checkout was made of it, and no live discount or checkout link names it.
+ * One in use can only be archived.
+ */
+export function isProductDeletable(
+  row: Pick<ProductRow, 'orders' | 'subscriptions' | 'checkouts' | 'discounts' | 'checkoutLinks'>,
+): boolean {
+  return [row.orders, row.subscriptions, row.checkouts, row.discounts, row.checkoutLinks].every(
+    (uses) => uses.length === 0,
+  );
+}
+
 export function productView(row: ProductRow, publicUrl: string): Product {
   return productSchema.parse({
     created_at: row.createdAt.toISOString(),
@@ -48,7 +61,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
     ...productTermsView(row.recurringInterval),
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
-    is_deletable: row.orders.length === 0,
+    is_deletable: isProductDeletable(row),
     prices: row.prices.map(priceView),
     benefits: row.benefits.map((link) => benefitView(link.benefit)),
     medias: row.medias.map((media) => fileView(media.file, publicUrl)),

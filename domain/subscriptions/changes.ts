@@ -17,7 +17,7 @@ import { findOrganizationById } from '../organizations/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import { recordSubscriptionChange } from './billing.js';
+import { recordSubscriptionChange } from './change-events.js';
 import { customerTaxBasis, measureMeteredUsage } from './renewal-pricing.js';
 import {
   findSubscription,

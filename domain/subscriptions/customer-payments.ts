@@ -34,12 +34,8 @@ import { findLivePaymentMethod } from '../payment-methods/repository.js';
 import { refusedPaymentNotice } from '../payments/errors.js';
 import { CUSTOMER_CONFIRMATION_METADATA, type PaymentProcessor } from '../payments/processor.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
-import {
-  isEnded,
-  orderRelationsOf,
-  settleSubscriptionCharge,
-  type SubscriptionBillingContext,
-} from './billing.js';
+import { orderRelationsOf, type SubscriptionBillingContext } from './billing-step.js';
+import { settleSubscriptionCharge } from './collection.js';
 import { emailDate, sellerOf } from './notices.js';
 import {
   findSubscription,
@@ -58,6 +54,7 @@ import {
 } from './rules.js';
 import { BILLABLE_STATUSES } from './schemas.js';
 import type { SubscriptionWorkflows } from './service.js';
+import { isEnded } from './workflow-state.js';
 
 /** As many payments of one order as Polar lets its customer make (its portal's retry limit). */
 export const CUSTOMER_PAYMENTS_PER_ORDER = 5;

@@ -14,7 +14,7 @@ import {
 import { formatMoney } from '../money/rules.js';
 import { findOrderWithItems, type OrderWithItems } from '../orders/repository.js';
 import { customBenefitNotes } from '../products/repository.js';
-import type { SubscriptionBillingContext } from './billing.js';
+import type { SubscriptionBillingContext } from './billing-step.js';
 import { planWords } from './plan-words.js';
 import { findSubscriptionForStep, type SubscriptionStepRow } from './repository.js';
 

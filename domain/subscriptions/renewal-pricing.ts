@@ -2,12 +2,11 @@
 // their discount, the ended period's metered usage, the proration lines waiting for it, and its
 // tax. The renewal (billing.ts `cycleSubscription`) makes this order; the upcoming-invoice estimate
 // (upcoming-invoice.ts) shows it unmade. Both price it here, so they never disagree.
-import type { z } from 'zod';
 import type { Db, SqlClient } from '../../infra/db.js';
-import type { addressSchema } from '../addresses/schemas.js';
 import { usageInWindows } from '../customer-meters/repository.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
-import type { TaxCalculator, TaxQuoteInput } from '../tax/calculator.js';
+import type { TaxCalculator } from '../tax/calculator.js';
+import { customerTaxBasis } from '../tax/rules.js';
 import { priceType } from '../prices/registry.js';
 import { meteredLineCharge, shareMeterCredits, type MeteredLineCharge } from '../usage/rules.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
@@ -203,27 +202,13 @@ export function openedPeriod(row: SubscriptionStepRow, plan: RenewalPlan) {
   };
 }
 
-type Address = z.infer<typeof addressSchema>;
-
 /** The customer an order is billed to: none once deleted (no name, no address, no tax). */
 export const billedCustomerOf = (row: Pick<SubscriptionStepRow, 'customer'>) =>
   row.customer.deletedAt ? null : row.customer;
 
-/**
- * What an order of a subscription is taxed by: its customer's billing address and tax number as
- * they are when it is billed, as Stripe Billing and Polar tax a renewal (the checkout that started
- * the plan saved what it collected onto the customer). The number goes as a checkout's does, its
- * kind left to the calculator (a reverse charge is Stripe Tax's to decide, `stripeTaxIdOf`).
- */
-export function customerTaxBasis(
-  customer: Pick<SubscriptionStepRow['customer'], 'billingAddress' | 'taxId'> | null,
-): Pick<TaxQuoteInput, 'billingAddress' | 'taxId'> {
-  return {
-    billingAddress: (customer?.billingAddress as Address | null) ?? null,
-    // Stored as `[value, format]`.
-    taxId: (customer?.taxId as [string, string] | null)?.[0] ?? null,
-  };
-}
+// Its customer's billing address and tax number as they are when it is billed (`customerTaxBasis`,
+// shared with the seller's draft orders).
+export { customerTaxBasis } from '../tax/rules.js';
 
 export type PricedRenewal = {
   plan: RenewalPlan;

@@ -1,5 +1,5 @@
 // What a plan costs period after period, and how that is said. Pure. The renewal prices each
-// period with `discountOfPeriod` (billing.ts `periodFees`); `priceSchedule` walks the same rule
+// period with `discountOfPeriod` (renewal-pricing.ts `periodFees`); `priceSchedule` walks the same rule
 // over the periods to come, so the checkout, the portal, the dashboard and the emails say what the
 // renewals will charge instead of guessing it: a `once` or `repeating` discount is never shown as
 // the price for good.

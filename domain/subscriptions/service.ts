@@ -31,7 +31,7 @@ import {
   type SubscriptionRow,
 } from './repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import { recordSubscriptionChange } from './billing.js';
+import { recordSubscriptionChange } from './change-events.js';
 import {
   assertCaughtUpWithClock,
   changeSubscriptionDiscount,

@@ -8,7 +8,7 @@ import { accessibleOrganizationIds } from '../access/service.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
 import { AppError } from '../platform/errors.js';
 import type { TaxCalculator } from '../tax/calculator.js';
-import { isEnded } from './billing.js';
+import { isEnded } from './workflow-state.js';
 import { priceRenewal } from './renewal-pricing.js';
 import { findSubscriptionForStep, type SubscriptionStepRow } from './repository.js';
 import type { UpcomingInvoice } from './schemas.js';

@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { applyBasisPoints, BASIS_POINTS_SCALE } from '../money/rules.js';
-import type { TaxAddress, TaxCalculator, TaxQuote } from './calculator.js';
+import type { TaxAddress, TaxCalculator, TaxQuote, TaxQuoteInput } from './calculator.js';
 
 export const DEFAULT_RATE_KEY = 'default';
 
@@ -71,5 +71,22 @@ export function rateTableTax(table: TaxRateTable): TaxCalculator {
       if (rate === null) return null;
       return { amount: applyBasisPoints(input.amount, rate), rateBasisPoints: rate, reference: null };
     },
+  };
+}
+
+/**
+ * What an order made without a checkout (a renewal, a plan change billed now, a seller's draft) is
+ * taxed by: its customer's billing address and tax number as they are when it is billed, as Stripe
+ * Billing and Polar tax a renewal (a checkout saves what it collected onto the customer). The
+ * number goes as a checkout's does, its kind left to the calculator (a reverse charge is Stripe
+ * Tax's to decide, `stripeTaxIdOf`). No customer (deleted): no address, no tax.
+ */
+export function customerTaxBasis(
+  customer: { billingAddress: unknown; taxId: unknown } | null,
+): Pick<TaxQuoteInput, 'billingAddress' | 'taxId'> {
+  return {
+    billingAddress: (customer?.billingAddress as TaxAddress | null) ?? null,
+    // Stored as `[value, format]`.
+    taxId: (customer?.taxId as [string, string] | null)?.[0] ?? null,
   };
 }

@@ -70,6 +70,13 @@ export const eventSchema = z.object({
 
 export type Event = z.infer<typeof eventSchema>;
 
+/** Whose events a list reads: the organizations', and the customers' by id or by external id. */
+const eventOwnerFilters = {
+  organization_id: oneOrManyUuids.optional(),
+  customer_id: oneOrManyUuids.optional(),
+  external_customer_id: queryListSchema(externalIdSchema).optional(),
+};
+
 export const EVENT_SORT_FIELDS = ['timestamp', '-timestamp'] as const;
 
 export const eventListQuerySchema = pageQuerySchema.extend({
@@ -78,9 +85,7 @@ export const eventListQuerySchema = pageQuerySchema.extend({
     .meta({ description: 'A meter filter as JSON: only the events it matches.' }),
   start_timestamp: z.iso.datetime({ offset: true }).optional(),
   end_timestamp: z.iso.datetime({ offset: true }).optional(),
-  organization_id: oneOrManyUuids.optional(),
-  customer_id: oneOrManyUuids.optional(),
-  external_customer_id: queryListSchema(externalIdSchema).optional(),
+  ...eventOwnerFilters,
   meter_id: z.uuid().optional(),
   name: queryListSchema(eventNameSchema).optional(),
   source: queryListSchema(eventSourceSchema).optional(),
@@ -90,14 +95,15 @@ export const eventListQuerySchema = pageQuerySchema.extend({
 
 export type EventListQuery = z.infer<typeof eventListQuerySchema>;
 
-export const eventNameSchemaOut = z.object({
-  name: z.string(),
-  label: z.string(),
+/** What the events of one name add up to, in the lists of names and of event types. */
+const eventNameStats = {
   source: eventSourceSchema,
   occurrences: z.number().int(),
   first_seen: z.iso.datetime({ offset: true }),
   last_seen: z.iso.datetime({ offset: true }),
-});
+};
+
+export const eventNameSchemaOut = z.object({ name: z.string(), label: z.string(), ...eventNameStats });
 
 export const EVENT_NAME_SORT_FIELDS = [
   'name',
@@ -111,9 +117,7 @@ export const EVENT_NAME_SORT_FIELDS = [
 ] as const;
 
 export const eventNamesQuerySchema = pageQuerySchema.extend({
-  organization_id: oneOrManyUuids.optional(),
-  customer_id: oneOrManyUuids.optional(),
-  external_customer_id: queryListSchema(externalIdSchema).optional(),
+  ...eventOwnerFilters,
   source: queryListSchema(eventSourceSchema).optional(),
   query: textSchema({ max: TEXT_MAX_LENGTH.name }).optional(),
   sorting: sortingSchema(EVENT_NAME_SORT_FIELDS),
@@ -144,10 +148,7 @@ export const eventTypeWithStatsSchema = z.object({
   label: z.string(),
   label_property_selector: z.string().nullable(),
   organization_id: z.uuid(),
-  source: eventSourceSchema,
-  occurrences: z.number().int(),
-  first_seen: z.iso.datetime({ offset: true }),
-  last_seen: z.iso.datetime({ offset: true }),
+  ...eventNameStats,
 });
 export type EventTypeWithStats = z.infer<typeof eventTypeWithStatsSchema>;
 
@@ -165,9 +166,7 @@ export const EVENT_TYPE_SORT_FIELDS = [
 ] as const;
 
 export const eventTypesQuerySchema = pageQuerySchema.extend({
-  organization_id: oneOrManyUuids.optional(),
-  customer_id: oneOrManyUuids.optional(),
-  external_customer_id: queryListSchema(externalIdSchema).optional(),
+  ...eventOwnerFilters,
   query: textSchema({ max: TEXT_MAX_LENGTH.name })
     .optional()
     .meta({ description: 'Only the names or labels holding this text (any case).' }),

@@ -7,9 +7,11 @@ import {
   formatWebhookBody,
   resourceIdOf,
   type OutboxPayload,
+  type WebhookDataRenderer,
   type WebhookDeliveryTarget,
   type WebhookFormat,
 } from './rules.js';
+import { isApiVersion } from '../platform/api-versions.js';
 import type { WebhookWorkflows } from './service.js';
 
 /** Runs `work` on every item, at most `concurrency` at a time. */
@@ -33,6 +35,7 @@ export const DISPATCH_BATCH_SIZE = 500;
 /**
  * Fans out the oldest undispatched outbox events: one webhook event per subscribed, enabled
  * endpoint, and per endpoint one signal carrying them in outbox order to that endpoint's workflow.
+ * Each body is rendered in its endpoint's API version by `renderData`.
  * Every step is repeatable — rows are unique per (event, endpoint), an event sent twice finds its
  * attempt recorded — so a crash anywhere before `dispatched_at` is set only means the next run does
  * the same again.
@@ -40,6 +43,7 @@ export const DISPATCH_BATCH_SIZE = 500;
 export async function dispatchOutboxEvents(
   db: Db,
   workflows: WebhookWorkflows,
+  renderData: WebhookDataRenderer,
   limit = DISPATCH_BATCH_SIZE,
 ): Promise<number> {
   const events = await listUndispatchedOutboxEvents(db, limit);
@@ -61,7 +65,13 @@ export async function dispatchOutboxEvents(
         type: event.type,
         resourceId: resourceIdOf(payload, event.id),
         apiVersion: endpoint.apiVersion,
-        payload: formatWebhookBody(endpoint.format as WebhookFormat, payload, endpoint.apiVersion),
+        payload: formatWebhookBody(
+          endpoint.format as WebhookFormat,
+          isApiVersion(endpoint.apiVersion)
+            ? { ...payload, data: renderData(payload.type, payload.data, endpoint.apiVersion) }
+            : payload,
+          endpoint.apiVersion,
+        ),
       }));
   });
   const inserted = rows.length > 0 ? await insertWebhookEvents(db, rows) : [];

@@ -1,4 +1,5 @@
 // Outgoing webhooks: pure rules shared by the API, the activities and the workflows.
+import type { ApiVersion } from '../platform/api-versions.js';
 import type { WebhookEventType } from '../webhook-outbox/schemas.js';
 
 export const WEBHOOK_FORMATS = ['raw', 'discord', 'slack'] as const;
@@ -85,6 +86,16 @@ export function isAllowedWebhookUrl(value: string): boolean {
 
 /** The outbox payload: the body Polar's SDK parses, `{ type, timestamp, data }`. */
 export type OutboxPayload = { type: WebhookEventType; timestamp: string; data: Record<string, unknown> };
+
+/**
+ * An event's `data` as an API version shows it (docs/api-versions.md). The schemas of the resources
+ * events carry sit above this domain, so the dispatcher's caller hands the renderer in.
+ */
+export type WebhookDataRenderer = (
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  version: ApiVersion,
+) => Record<string, unknown>;
 
 /**
  * The resource an event is about (its `data.id`); events without one are their own resource.

@@ -23,7 +23,7 @@ ruleTester.run('domain-layers', domainLayersRule, {
     // Inside a layer, what the row lists.
     {
       code: "import { createSubscriptionOrder } from '../orders/service.js';",
-      filename: 'domain/subscriptions/billing.ts',
+      filename: 'domain/subscriptions/renewal.ts',
     },
     { code: "import { customerView } from '../customers/views.js';", filename: 'domain/benefits/views.ts' },
     // Types cross any way: they load nothing.

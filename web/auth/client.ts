@@ -9,7 +9,11 @@ export const authClient = createAuthClient({
     usernameClient(),
     twoFactorClient({
       onTwoFactorRedirect() {
-        window.location.assign('/two-factor');
+        // The sign-in's destination (an app's consent page) survives the second factor.
+        const returnTo = new URLSearchParams(window.location.search).get('return_to');
+        window.location.assign(
+          returnTo ? `/two-factor?${new URLSearchParams({ return_to: returnTo }).toString()}` : '/two-factor',
+        );
       },
     }),
     adminClient(),

@@ -53,9 +53,13 @@ export async function requireSession(queryClient: QueryClient): Promise<Session>
   return session;
 }
 
-/** `beforeLoad` of the sign-in and sign-up pages: someone signed in goes to the dashboard. */
-export async function redirectSignedIn(queryClient: QueryClient): Promise<void> {
-  if (await queryClient.ensureQueryData(sessionQuery)) throw redirect({ to: '/dashboard' });
+/**
+ * `beforeLoad` of the sign-in and sign-up pages: someone signed in goes where they were going
+ * (`return_to`, e.g. an app's consent page), else to the dashboard.
+ */
+export async function redirectSignedIn(queryClient: QueryClient, returnTo?: string): Promise<void> {
+  if (!(await queryClient.ensureQueryData(sessionQuery))) return;
+  throw returnTo ? redirect({ href: returnTo }) : redirect({ to: '/dashboard' });
 }
 
 /**

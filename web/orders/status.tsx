@@ -13,6 +13,7 @@ function Badge({ label, tone, testId }: { label: string; tone: Tone; testId: str
 }
 
 const ORDER_STATUS: Record<OrderStatus, [string, Tone]> = {
+  draft: ['Draft', 'neutral'],
   pending: ['Pending', 'warn'],
   paid: ['Paid', 'ok'],
   refunded: ['Refunded', 'neutral'],

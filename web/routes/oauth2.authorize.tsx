@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { createFileRoute, Link } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import {
@@ -8,7 +8,7 @@ import {
   consentResponseSchema,
   type AuthorizeResponse,
 } from '../../domain/oauth2/schemas';
-import { useSession } from '../auth/session';
+import { sessionQuery, useSession } from '../auth/session';
 import { ErrorNote } from '../components';
 
 // The authorization endpoint of the OAuth server (docs/oauth2.md): an app sends the user here; the
@@ -22,8 +22,28 @@ const searchSchema = z.object(
 );
 type AuthorizeSearch = Record<string, string | undefined>;
 
+/**
+ * The app's request as it sent it, from the address bar: the router's own reading re-writes
+ * values (`state=20261202` becomes a number, `1.50` becomes `1.5`), and the app compares `state`
+ * to the text it sent.
+ */
+function requestAsSent(): AuthorizeSearch {
+  const sent = new URLSearchParams(window.location.search);
+  return searchSchema.parse(
+    Object.fromEntries(
+      Object.keys(authorizeQuerySchema.shape).map((name) => [name, sent.get(name) ?? undefined]),
+    ),
+  );
+}
+
 export const Route = createFileRoute('/oauth2/authorize')({
-  validateSearch: (search) => searchSchema.parse(search) as AuthorizeSearch,
+  // Someone signed out signs in (or up) first and comes back to this same request.
+  beforeLoad: async ({ context, location }) => {
+    if (await context.queryClient.ensureQueryData(sessionQuery)) return;
+    const asSent = window.location.pathname === location.pathname;
+    const returnTo = asSent ? `${window.location.pathname}${window.location.search}` : location.href;
+    throw redirect({ to: '/sign-in', search: { return_to: returnTo } });
+  },
   component: AuthorizePage,
 });
 
@@ -68,7 +88,7 @@ async function fetchAuthorization(search: AuthorizeSearch): Promise<AuthorizeRes
 }
 
 function AuthorizePage() {
-  const search = Route.useSearch();
+  const [search] = useState(requestAsSent);
   const session = useSession();
   const authorization = useQuery({
     queryKey: ['oauth2-authorize', search],
@@ -82,18 +102,8 @@ function AuthorizePage() {
   const redirectTo = failure instanceof OAuthPageError ? failure.redirectTo : undefined;
   if (redirectTo) window.location.assign(redirectTo);
 
-  if (session.isPending) return <p>Loading…</p>;
-  if (!session.data) {
-    return (
-      <section className="narrow" aria-labelledby="authorize-title">
-        <h1 id="authorize-title">Allow an app</h1>
-        <p>
-          An app asks to use your Tollgate account. <Link to="/sign-in">Sign in</Link>, then open the
-          app&apos;s link again.
-        </p>
-      </section>
-    );
-  }
+  // A session that ends here sends the page to sign-in again (watchSession runs the guard).
+  if (!session.data) return <p>Loading…</p>;
   if (failure) {
     return (
       <section className="narrow" aria-labelledby="authorize-title">

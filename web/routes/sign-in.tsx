@@ -4,12 +4,14 @@ import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
 import { FALLBACK_WAIT_SECONDS, useRetryAfterWait, withRetryAfter } from '../auth/rate-limit';
 import { redirectSignedIn, refreshSession } from '../auth/session';
+import { carryReturnTo, returnToSearchSchema } from '../auth/return-to';
 import { WaitNotice } from '../auth/wait-notice';
 import { TOO_MANY_FAILED_SIGN_INS } from '../auth/words';
 import { ErrorNote, Field, formValues } from '../components';
 
 export const Route = createFileRoute('/sign-in')({
-  beforeLoad: ({ context }) => redirectSignedIn(context.queryClient),
+  validateSearch: returnToSearchSchema,
+  beforeLoad: ({ context, search }) => redirectSignedIn(context.queryClient, search.return_to),
   component: SignInPage,
 });
 
@@ -18,6 +20,7 @@ type Credentials = { identifier: string; password: string };
 function SignInPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { return_to: returnTo } = Route.useSearch();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // Too many sign-ins from this address: the same sign-in goes again by itself after the wait.
@@ -47,10 +50,12 @@ function SignInPage() {
     }
     if (result.error) return setError(errorMessage(result.error));
     if (result.data && 'twoFactorRedirect' in result.data && result.data.twoFactorRedirect) {
-      return navigate({ to: '/two-factor' });
+      return navigate({ to: '/two-factor', search: carryReturnTo(returnTo) });
     }
     await refreshSession(queryClient);
-    await navigate({ to: '/dashboard' });
+    // A full load of exactly that address: the router would re-write its query (an app's `state`).
+    if (returnTo) window.location.assign(returnTo);
+    else await navigate({ to: '/dashboard' });
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -84,7 +89,10 @@ function SignInPage() {
         <Link to="/forgot-password">Forgot your password?</Link>
       </p>
       <p>
-        New to Tollgate? <Link to="/sign-up">Create an account</Link>
+        New to Tollgate?{' '}
+        <Link to="/sign-up" search={carryReturnTo(returnTo)}>
+          Create an account
+        </Link>
       </p>
     </section>
   );

@@ -5,6 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/users/rul
 import { authClient } from '../auth/client';
 import { FALLBACK_WAIT_SECONDS, useRetryAfterWait, withRetryAfter } from '../auth/rate-limit';
 import { redirectSignedIn, refreshSession } from '../auth/session';
+import { carryReturnTo, returnToSearchSchema } from '../auth/return-to';
 import { WaitNotice } from '../auth/wait-notice';
 import { PASSWORD_CODES, PASSWORD_HINT, passwordLengthError } from '../auth/words';
 import { FormField } from '../forms/form-field';
@@ -12,7 +13,8 @@ import { ErrorNote, Field, formValues } from '../components';
 import { authErrorsInWords, NO_ERRORS, type FormErrors } from '../forms/messages';
 
 export const Route = createFileRoute('/sign-up')({
-  beforeLoad: ({ context }) => redirectSignedIn(context.queryClient),
+  validateSearch: returnToSearchSchema,
+  beforeLoad: ({ context, search }) => redirectSignedIn(context.queryClient, search.return_to),
   component: SignUpPage,
 });
 
@@ -21,6 +23,7 @@ type SignUp = { name: string; email: string; username: string; password: string 
 function SignUpPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { return_to: returnTo } = Route.useSearch();
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
   const wait = useRetryAfterWait();
@@ -44,7 +47,9 @@ function SignUpPage() {
     setBusy(false);
     if (result.error) return setErrors(authErrorsInWords(result.error, {}, PASSWORD_CODES));
     await refreshSession(queryClient);
-    await navigate({ to: '/dashboard' });
+    // A full load of exactly that address: the router would re-write its query (an app's `state`).
+    if (returnTo) window.location.assign(returnTo);
+    else await navigate({ to: '/dashboard' });
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -91,7 +96,10 @@ function SignUpPage() {
         </button>
       </form>
       <p>
-        Already have an account? <Link to="/sign-in">Sign in</Link>
+        Already have an account?{' '}
+        <Link to="/sign-in" search={carryReturnTo(returnTo)}>
+          Sign in
+        </Link>
       </p>
     </section>
   );

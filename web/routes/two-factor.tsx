@@ -3,13 +3,18 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { authClient, errorMessage } from '../auth/client';
 import { refreshSession } from '../auth/session';
+import { returnToSearchSchema } from '../auth/return-to';
 import { ErrorNote, Field, formValues } from '../components';
 
-export const Route = createFileRoute('/two-factor')({ component: TwoFactorChallengePage });
+export const Route = createFileRoute('/two-factor')({
+  validateSearch: returnToSearchSchema,
+  component: TwoFactorChallengePage,
+});
 
 function TwoFactorChallengePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { return_to: returnTo } = Route.useSearch();
   const [useBackupCode, setUseBackupCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -21,7 +26,9 @@ function TwoFactorChallengePage() {
       : await authClient.twoFactor.verifyTotp({ code, trustDevice: trust === 'on' });
     if (result.error) return setError(errorMessage(result.error));
     await refreshSession(queryClient);
-    await navigate({ to: '/dashboard' });
+    // A full load of exactly that address: the router would re-write its query (an app's `state`).
+    if (returnTo) window.location.assign(returnTo);
+    else await navigate({ to: '/dashboard' });
   }
 
   return (

@@ -6,8 +6,6 @@ import type { PortalContext } from '../../../domain/customer-portal/context.js';
 import {
   customerSessionCreateSchema,
   customerSessionSchema,
-} from '../../../domain/customer-portal/schemas.js';
-import {
   customerSessionIntrospectionSchema,
   portalAuthenticatedUserSchema,
   portalSignInRequestSchema,

@@ -21,11 +21,13 @@ import {
 } from '../../../subscriptions/format';
 import { customerSubscriptionsQuery } from '../../../subscriptions/queries';
 import { BENEFIT_TYPE_LABELS } from './-components/benefit-labels';
+import { ChargeCustomer } from './-components/charge-customer';
 import { CustomerEditForm } from './-components/customer-edit-form';
 import { CustomerPaymentMethods } from './-components/customer-payment-methods';
 import { CustomerOrders, CustomerSalesSummary } from './-components/customer-sales';
 import { CustomerTimeline } from './-components/customer-timeline';
 import { PageTitle } from '../../../shell/page-title';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
 
 export const Route = createFileRoute('/_authenticated/dashboard/customers/$customerId')({
   loader: ({ context, params }) => {
@@ -51,6 +53,7 @@ function CustomerPage() {
 
 function CustomerPageContent() {
   const { customerId } = Route.useParams();
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const state = useQuery(customerStateQuery(customerId));
   if (state.error) return <ErrorNote message={state.error.message} />;
   if (!state.data) return <p>Loading…</p>;
@@ -103,6 +106,11 @@ function CustomerPageContent() {
       <CustomerOrders organizationId={customer.organization_id} customerId={customer.id} />
       <CustomerSubscriptions customerId={customer.id} />
       <CustomerPaymentMethods customerId={customer.id} />
+      <ChargeCustomer
+        organizationId={customer.organization_id}
+        customerId={customer.id}
+        canManage={canManage}
+      />
       <CustomerBenefits customerId={customer.id} />
       <CustomerEditForm customer={customer} />
     </>

@@ -6,7 +6,7 @@ import { describePaymentMethod } from '../../../../portal/format';
 import { ResourceCard, ResourceTable } from '../../../../resources/resource-page';
 
 /** The portal's words for a card ("Visa •••• 4242, expires 08/2031"), from the seller's shape. */
-function describeCard(method: CustomerPaymentMethod) {
+export function describeCard(method: CustomerPaymentMethod) {
   const common = { id: method.id, created_at: method.created_at, default: method.is_default };
   return describePaymentMethod(
     'method_metadata' in method
