@@ -3,7 +3,7 @@ import type { OrderActivities } from '../activities/orders.js';
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import type { DraftChargeInput, DraftChargeResult } from '../domain/orders/rules.js';
 import { operatorView } from './operators.js';
-import { CAPPED_RETRY } from './retry.js';
+import { WHILE_SOMEONE_WAITS } from './retry.js';
 
 /** What the draft order's charge waits for, in words (docs/architecture.md, "Operators"). */
 export const draftOrderChargeWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
@@ -15,16 +15,8 @@ const OUTCOMES: Record<DraftChargeResult['outcome'], string> = {
   not_draft: 'the order was no longer a draft',
 };
 
-// The seller waits for the answer of their finalize call: a few quick tries, then the error.
-const { chargeDraftOrder } = proxyActivities<OrderActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '500 milliseconds',
-    backoffCoefficient: 2,
-    maximumAttempts: 3,
-    nonRetryableErrorTypes: CAPPED_RETRY.nonRetryableErrorTypes,
-  },
-});
+// The seller waits for the answer of their finalize call.
+const { chargeDraftOrder } = proxyActivities<OrderActivities>(WHILE_SOMEONE_WAITS);
 
 /**
  * `draft-order-charge:<order>:<try>`: finalize try `n` of a seller's draft order, charged

@@ -3,7 +3,7 @@ import type { PaymentMethodActivities } from '../activities/payment-methods.js';
 import type { PaymentMethodSetupInput, PaymentMethodSetupResult } from '../domain/payment-methods/rules.js';
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
-import { CAPPED_RETRY } from './retry.js';
+import { CAPPED_RETRY, WHILE_SOMEONE_WAITS } from './retry.js';
 
 /** What saving the card waits for, in words (docs/architecture.md, "Operators"). */
 export const paymentMethodSetupWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
@@ -16,16 +16,8 @@ const SETUP_OUTCOMES: Record<PaymentMethodSetupResult['status'], string> = {
   requires_action: 'the card asks the buyer to authenticate (3-D Secure) before it is saved',
 };
 
-// The buyer waits for the answer in the portal: a few quick tries, then the error reaches them.
-const { setUpCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '500 milliseconds',
-    backoffCoefficient: 2,
-    maximumAttempts: 3,
-    nonRetryableErrorTypes: CAPPED_RETRY.nonRetryableErrorTypes,
-  },
-});
+// The buyer waits for the answer in the portal.
+const { setUpCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>(WHILE_SOMEONE_WAITS);
 
 // Nobody waits: tried until the processor lets go of the card.
 const { detachCustomerPaymentMethod } = proxyActivities<PaymentMethodActivities>({

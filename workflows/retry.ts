@@ -6,6 +6,7 @@ import {
   ApplicationFailure,
   proxyLocalActivities,
   sleep,
+  type ActivityOptions,
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { ProcessorConfigurationActivities } from '../activities/processor-configuration.js';
@@ -30,6 +31,20 @@ export const CAPPED_RETRY: RetryPolicy = {
   backoffCoefficient: 2,
   maximumInterval: '5 minutes',
   nonRetryableErrorTypes: [PROCESSOR_FAILURE_TYPES.permanent],
+};
+
+/**
+ * A step someone waits on (a buyer in the portal, a seller's API call): a few quick tries, then
+ * the error reaches them instead of a spinner that never ends.
+ */
+export const WHILE_SOMEONE_WAITS: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '500 milliseconds',
+    backoffCoefficient: 2,
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: CAPPED_RETRY.nonRetryableErrorTypes,
+  },
 };
 
 /** Between the tries of a step held back by the processor's configuration: 1 minute, doubling to 30. */

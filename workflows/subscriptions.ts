@@ -21,7 +21,7 @@ import {
 import { WAITING_FOR_QUERY } from '../domain/operators/rules.js';
 import { operatorView } from './operators.js';
 import { subscriptionStepWork, subscriptionWait } from './subscription-waits.js';
-import { CAPPED_RETRY, PROCESSOR_STEP_RETRY, untilProcessorAccepts } from './retry.js';
+import { CAPPED_RETRY, PROCESSOR_STEP_RETRY, untilProcessorAccepts, WHILE_SOMEONE_WAITS } from './retry.js';
 
 // Every step is idempotent (the renewal order's request key, the charge's key per order and try,
 // conditional status changes), so PostgreSQL or processor hiccups are simply retried, at most five
@@ -235,16 +235,8 @@ export async function reconcileSubscriptionsWorkflow(): Promise<{ started: strin
   return reconcileSubscriptions();
 }
 
-// The customer waits for the answer in the portal: a few quick tries, then the error reaches them.
-const { payOrderAsCustomer } = proxyActivities<SubscriptionActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '500 milliseconds',
-    backoffCoefficient: 2,
-    maximumAttempts: 3,
-    nonRetryableErrorTypes: CAPPED_RETRY.nonRetryableErrorTypes,
-  },
-});
+// The customer waits for the answer in the portal.
+const { payOrderAsCustomer } = proxyActivities<SubscriptionActivities>(WHILE_SOMEONE_WAITS);
 
 /**
  * `customer-payment:<id>`: charges an unpaid order of a subscription with its customer present

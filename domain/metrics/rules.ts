@@ -2,7 +2,7 @@ import { DEFAULT_TIME_ZONE, startOfDayIn } from '../dates/rules.js';
 import type { FieldIssue } from '../platform/errors.js';
 import { csvLine } from '../platform/rules.js';
 import type { TimeInterval } from '../usage/schemas.js';
-import { METRIC_SLUGS } from './schemas.js';
+import { CANCELED_SUBSCRIPTION_METRICS, METRIC_SLUGS } from './schemas.js';
 import type {
   Metric,
   MetricPeriod,
@@ -334,18 +334,7 @@ type Source = { [F in keyof PeriodRows]: readonly [family: F, column: Column<F>]
 const columnOf = (families: MetricFamilies, [family, column]: Source, period: number): number =>
   (families[family][period] as unknown as Record<string, number>)[column]!;
 
-const CANCELLATION_SLUGS = [
-  'canceled_subscriptions',
-  'canceled_subscriptions_customer_service',
-  'canceled_subscriptions_low_quality',
-  'canceled_subscriptions_missing_features',
-  'canceled_subscriptions_switched_service',
-  'canceled_subscriptions_too_complex',
-  'canceled_subscriptions_too_expensive',
-  'canceled_subscriptions_unused',
-  'canceled_subscriptions_other',
-  'churned_subscriptions',
-] as const;
+const CANCELLATION_SLUGS = [...CANCELED_SUBSCRIPTION_METRICS, 'churned_subscriptions'] as const;
 
 /**
  * What happens in a period, read from its family's column of the metric's own name; over the

@@ -7,6 +7,19 @@ import { timeIntervalSchema } from '../usage/schemas.js';
 // (components/metricsresponse.ts, metricperiod.ts, metricstotals.ts, metrics.ts, metricslimits.ts),
 // plus the figures the dashboard's Overview needs that Polar's answer lacks (docs/metrics.md).
 
+/** Canceled subscriptions in all, and by the reason the customer gave. */
+export const CANCELED_SUBSCRIPTION_METRICS = [
+  'canceled_subscriptions',
+  'canceled_subscriptions_customer_service',
+  'canceled_subscriptions_low_quality',
+  'canceled_subscriptions_missing_features',
+  'canceled_subscriptions_switched_service',
+  'canceled_subscriptions_too_complex',
+  'canceled_subscriptions_too_expensive',
+  'canceled_subscriptions_unused',
+  'canceled_subscriptions_other',
+] as const;
+
 /**
  * Polar's metrics: every one is required by 0.33.2's MetricPeriod, MetricsTotals and Metrics, and
  * named (optional) by 0.48.1's; in 0.48.1's order. Definitions: docs/metrics.md.
@@ -49,15 +62,7 @@ export const POLAR_METRIC_SLUGS = [
   'renewed_subscriptions',
   'renewed_subscriptions_revenue',
   'renewed_subscriptions_net_revenue',
-  'canceled_subscriptions',
-  'canceled_subscriptions_customer_service',
-  'canceled_subscriptions_low_quality',
-  'canceled_subscriptions_missing_features',
-  'canceled_subscriptions_switched_service',
-  'canceled_subscriptions_too_complex',
-  'canceled_subscriptions_too_expensive',
-  'canceled_subscriptions_unused',
-  'canceled_subscriptions_other',
+  ...CANCELED_SUBSCRIPTION_METRICS,
   'annual_recurring_revenue',
   'committed_annual_recurring_revenue',
   'checkouts_conversion',
