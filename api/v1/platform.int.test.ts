@@ -223,7 +223,7 @@ describe('/v1 platform: OpenAPI, Idempotency-Key, rate limits', () => {
         headers,
       });
       expect(options.status).toBe(204);
-      expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH, OPTIONS');
+      expect(options.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE, OPTIONS');
       // Methods registered for a path after its first one still reach their routes.
       const update = await fetch(`${env.stack.baseUrl}/v1/products/${randomUUID()}`, {
         method: 'PATCH',
