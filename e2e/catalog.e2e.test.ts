@@ -218,11 +218,13 @@ describe('catalog and webhook dashboard pages in Chromium', () => {
     await created.locator('button[aria-expanded]').click();
     const payload = JSON.parse((await created.getByTestId('delivery-payload').textContent()) ?? '') as {
       type: string;
-      data: { name: string; prices: { amount_type: string }[] };
+      data: { name: string; prices: { amount_type: string; price_amount?: number }[] };
     };
+    // The endpoint renders in its API version (2026-10 by default), which has no free price: a
+    // free product's price reaches it as a fixed zero.
     expect(payload).toMatchObject({
       type: 'product.created',
-      data: { name, prices: [{ amount_type: 'free' }] },
+      data: { name, prices: [{ amount_type: 'fixed', price_amount: 0 }] },
     });
     await created.getByText('thanks from the receiver').waitFor();
 
