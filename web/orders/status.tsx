@@ -1,6 +1,7 @@
 import type { CheckoutStatus } from '../../domain/checkouts/schemas';
 import type { Order, OrderStatus } from '../../domain/orders/schemas';
 import type { Refund } from '../../domain/refunds/schemas';
+import type { Dispute } from '../../domain/disputes/schemas';
 
 type Tone = 'ok' | 'warn' | 'error' | 'neutral';
 
@@ -34,6 +35,20 @@ const REFUND_STATUS: Record<Refund['status'], [string, Tone]> = {
   failed: ['Failed', 'error'],
   canceled: ['Canceled', 'neutral'],
 };
+
+const DISPUTE_STATUS: Record<Dispute['status'], [string, Tone]> = {
+  prevented: ['Prevented', 'neutral'],
+  early_warning: ['Early warning', 'warn'],
+  needs_response: ['Needs response', 'error'],
+  under_review: ['Under review', 'warn'],
+  lost: ['Lost', 'error'],
+  won: ['Won', 'ok'],
+};
+
+export function DisputeStatusBadge({ status }: { status: Dispute['status'] }) {
+  const [label, tone] = DISPUTE_STATUS[status];
+  return <Badge label={label} tone={tone} testId="dispute-status" />;
+}
 
 export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   const [label, tone] = ORDER_STATUS[status];

@@ -18,6 +18,8 @@ import {
 import { OrderBillingForm } from './-components/order-billing-form';
 import { OrderInvoice } from './-components/order-invoice';
 import { OrderTimeline } from './-components/order-timeline';
+import { OrderDisputes, orderDisputesQuery } from '../../../orders/disputes';
+import { useCanManageActiveOrganization } from '../../../organizations/roles';
 import { orderNumber } from '../../../../domain/orders/rules';
 import { PageTitle } from '../../../shell/page-title';
 
@@ -26,6 +28,7 @@ export const Route = createFileRoute('/_authenticated/dashboard/orders/$orderId'
     prefetch(queryClient, orderQuery(orderId));
     prefetch(queryClient, orderRefundsQuery(orderId));
     prefetch(queryClient, orderTimelineQuery(orderId));
+    prefetch(queryClient, orderDisputesQuery(orderId));
   },
   component: OrderPage,
 });
@@ -43,6 +46,7 @@ function OrderPage() {
 
 function OrderPageContent() {
   const { orderId } = Route.useParams();
+  const canManage = useCanManageActiveOrganization(Route.useRouteContext().session.user.id);
   const refunds = useQuery({
     ...orderRefundsQuery(orderId),
     refetchInterval: (query) =>
@@ -169,6 +173,8 @@ function OrderPageContent() {
           </dd>
         </dl>
       </Card>
+
+      <OrderDisputes orderId={data.id} canManage={canManage} />
 
       <OrderTimeline orderId={data.id} />
 
