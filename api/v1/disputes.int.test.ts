@@ -83,6 +83,18 @@ describe('disputes', () => {
     );
     const types = (timeline.body.items as { type: string; detail: string | null }[]).map((item) => item.type);
     expect(types.indexOf('dispute_opened')).toBeGreaterThan(types.indexOf('payment_attempt'));
+
+    // Counted in the metrics (ours, x-tollgate: the SDK leaves them out) on the day it opened.
+    const today = new Date().toISOString().slice(0, 10);
+    const metrics = await callV1(
+      env.stack.baseUrl,
+      await createAccessToken(env.database.db, organization.id),
+      'GET',
+      `/metrics/?start_date=${today}&end_date=${today}&interval=day&timezone=UTC`,
+    );
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.totals).toMatchObject({ disputes: 1, disputed_amount: dispute!.amount });
+    expect(metrics.body.metrics.disputed_amount).toMatchObject({ type: 'currency' });
   }, 60_000);
 
   it('a paid order with an ordinary card has no dispute', async () => {

@@ -1,5 +1,5 @@
 // The metrics' aggregates, in plain SQL: one statement per family of metrics (orders,
-// subscriptions, cancellations, checkouts, customers, refunds, events), each a scan of the organization's rows of the
+// subscriptions, cancellations, checkouts, customers, refunds, disputes, events), each a scan of the organization's rows of the
 // range through its `(organization_id, created_at …)` index (subscriptions: its plans started
 // before the range's end), grouped by period and joined to the periods of `generate_series`, so
 // that a period without rows answers 0. They read other domains' tables without changing them: a
@@ -18,6 +18,7 @@ import {
   type MetricsRange,
   type OrderPeriodRow,
   type RefundPeriodRow,
+  type DisputePeriodRow,
   type SubscriptionPeriodRow,
 } from './rules.js';
 import type { BILLING_TYPES } from './schemas.js';
@@ -450,6 +451,28 @@ function refundRows(sql: SqlClient, scope: MetricsScope): Promise<RefundPeriodRo
 }
 
 /**
+ * Disputes by the period they were opened in, whatever became of them (a chargeback costs the
+ * seller when it is filed), their amounts before tax as refunds count.
+ */
+function disputeRows(sql: SqlClient, scope: MetricsScope): Promise<DisputePeriodRow[]> {
+  const q = new Statement(scope);
+  const filters = and([
+    scope.customerIds &&
+      `EXISTS (SELECT 1 FROM orders o WHERE o.id = d.order_id AND o.customer_id = ANY(${q.customers}))`,
+    q.hasProductFilters && `EXISTS (SELECT 1 FROM orders o WHERE o.id = d.order_id${q.orderFilters('o')})`,
+  ]);
+  return q.rows(
+    sql,
+    `SELECT ${q.periodOf('d.created_at')} AS period, count(*) AS disputes, sum(d.amount) AS disputed_amount
+     FROM disputes d
+     WHERE d.organization_id = ANY(${q.organizations}) AND ${q.within('d.created_at')}
+       AND d.currency = ${q.currency}${filters}
+     GROUP BY 1`,
+    ['disputes', 'disputed_amount'],
+  );
+}
+
+/**
  * The customers an ingested (user) event names: by id, else by the external id it was sent with.
  * Events name no product, so product and billing filters leave them as they are.
  */
@@ -497,7 +520,7 @@ async function eventUsersInRange(sql: SqlClient, scope: MetricsScope): Promise<n
 
 /** Every family's rows; the statements run side by side on the pool's connections. */
 export async function metricFamilyRows(sql: SqlClient, scope: MetricsScope): Promise<MetricFamilies> {
-  const [orders, subscriptions, cancellations, checkouts, customers, refunds, events, eventUsers] =
+  const [orders, subscriptions, cancellations, checkouts, customers, refunds, disputes, events, eventUsers] =
     await Promise.all([
       orderRows(sql, scope),
       subscriptionRows(sql, scope),
@@ -505,8 +528,19 @@ export async function metricFamilyRows(sql: SqlClient, scope: MetricsScope): Pro
       checkoutRows(sql, scope),
       customerRows(sql, scope),
       refundRows(sql, scope),
+      disputeRows(sql, scope),
       eventRows(sql, scope),
       eventUsersInRange(sql, scope),
     ]);
-  return { orders, subscriptions, cancellations, checkouts, customers, refunds, events, eventUsers };
+  return {
+    orders,
+    subscriptions,
+    cancellations,
+    checkouts,
+    customers,
+    refunds,
+    disputes,
+    events,
+    eventUsers,
+  };
 }

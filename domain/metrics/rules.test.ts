@@ -254,6 +254,11 @@ describe('metricsAnswer', () => {
       { timestamp: at(2), refunds: 1, refunded_amount: 500 },
       { timestamp: at(3), refunds: 0, refunded_amount: 0 },
     ],
+    disputes: [
+      { timestamp: at(1), disputes: 0, disputed_amount: 0 },
+      { timestamp: at(2), disputes: 0, disputed_amount: 0 },
+      { timestamp: at(3), disputes: 2, disputed_amount: 4900 },
+    ],
   };
 
   it('answers each period, with running sums for the cumulative revenue and the active plans', () => {
@@ -355,6 +360,8 @@ describe('metricsAnswer', () => {
       new_customers: 3,
       refunds: 1,
       refunded_amount: 500,
+      disputes: 2,
+      disputed_amount: 4900,
     });
   });
 
@@ -385,6 +392,7 @@ describe('metricsAnswer', () => {
       checkouts: [],
       customers: [],
       refunds: [],
+      disputes: [],
       events: [],
       eventUsers: 0,
     };

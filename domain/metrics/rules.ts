@@ -100,6 +100,8 @@ export const METRIC_DEFINITIONS: Record<MetricSlug, Omit<Metric, 'slug'>> = {
   new_customers: { display_name: 'New Customers', type: 'scalar' },
   refunds: { display_name: 'Refunds', type: 'scalar' },
   refunded_amount: { display_name: 'Refunded Amount', type: 'currency' },
+  disputes: { display_name: 'Disputes', type: 'scalar' },
+  disputed_amount: { display_name: 'Disputed Amount', type: 'currency' },
 };
 
 /** Used when an organization has neither orders nor priced products, or none is counted. */
@@ -258,6 +260,7 @@ export type CancellationPeriodRow = {
 export type CheckoutPeriodRow = { timestamp: Date; checkouts: number; succeeded_checkouts: number };
 export type CustomerPeriodRow = { timestamp: Date; new_customers: number };
 export type RefundPeriodRow = { timestamp: Date; refunds: number; refunded_amount: number };
+export type DisputePeriodRow = { timestamp: Date; disputes: number; disputed_amount: number };
 /** Costs in minor units with fractions; customers who sent an event in the period. */
 export type EventPeriodRow = { timestamp: Date; costs: number; active_users: number };
 
@@ -268,6 +271,7 @@ export type MetricFamilies = {
   checkouts: CheckoutPeriodRow[];
   customers: CustomerPeriodRow[];
   refunds: RefundPeriodRow[];
+  disputes: DisputePeriodRow[];
   events: EventPeriodRow[];
   /** Customers who sent an event anywhere in the range (each once). */
   eventUsers: number;
@@ -359,6 +363,7 @@ const COUNTED_IN = {
   checkouts: ['checkouts', 'succeeded_checkouts'],
   customers: ['new_customers'],
   refunds: ['refunds', 'refunded_amount'],
+  disputes: ['disputes', 'disputed_amount'],
   events: ['costs'],
 } as const satisfies { [F in keyof PeriodRows]?: readonly (Column<F> & MetricSlug)[] };
 
@@ -436,6 +441,7 @@ function sameSeries(families: MetricFamilies): Date[] {
     families.checkouts,
     families.customers,
     families.refunds,
+    families.disputes,
     families.events,
   ]) {
     if (

@@ -75,7 +75,13 @@ export const POLAR_METRIC_SLUGS = [
 ] as const;
 
 /** Ours: the SDK ignores them, a raw client reads them. */
-export const TOLLGATE_METRIC_SLUGS = ['new_customers', 'refunds', 'refunded_amount'] as const;
+export const TOLLGATE_METRIC_SLUGS = [
+  'new_customers',
+  'refunds',
+  'refunded_amount',
+  'disputes',
+  'disputed_amount',
+] as const;
 
 export const METRIC_SLUGS = [...POLAR_METRIC_SLUGS, ...TOLLGATE_METRIC_SLUGS] as const;
 export type MetricSlug = (typeof METRIC_SLUGS)[number];
