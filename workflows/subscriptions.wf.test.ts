@@ -79,11 +79,16 @@ describe('subscriptionWorkflow (time-skipping)', () => {
   const processor = () => createSandboxProcessor({ db: database.db, sink: createRecordingSink() });
 
   /** A monthly plan of 15.00 bought now (the test server's clock) with `card`, its first period paid. */
-  async function subscribe(card: string, interval: 'month' | 'year' = 'month') {
+  async function subscribe(card: string, interval: 'month' | 'year' = 'month', count = 1) {
     const db = database.db;
     const organization = await createOrganization(db);
     const product = await db.product.create({
-      data: { organizationId: organization.id, name: 'Pro plan', recurringInterval: interval },
+      data: {
+        organizationId: organization.id,
+        name: 'Pro plan',
+        recurringInterval: interval,
+        recurringIntervalCount: count,
+      },
     });
     const price = await db.productPrice.create({
       data: {
@@ -115,6 +120,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
           productId: product.id,
           checkoutId: null,
           recurringInterval: interval,
+          recurringIntervalCount: count,
           currency: 'usd',
           prices: [{ productPriceId: price.id, amount: 1500 }],
           amount: 1500,
@@ -272,6 +278,59 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       'Receipt for Pro plan',
       'Receipt for Pro plan',
     ]);
+  });
+
+  it('renews every 3 months from the anchor for three years: 12 renewals, one charge each, day of month kept', async () => {
+    const { subscription, at } = await subscribe('pm_card_visa', 'month', 3);
+    expect(subscription.currentPeriodEnd).toEqual(addCalendarMonths(at, 3));
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      for (let renewal = 1; renewal <= 12; renewal += 1) {
+        await sleepPastPeriodEnd(subscription.id, 1);
+        expect(await rowOf(subscription.id)).toMatchObject({ currentPeriodIndex: renewal, status: 'active' });
+      }
+    });
+    const row = await rowOf(subscription.id);
+    expect(row.currentPeriodStart).toEqual(addCalendarMonths(at, 36));
+    expect(row.currentPeriodEnd).toEqual(addCalendarMonths(at, 39));
+    const orders = await ordersOf(subscription.id);
+    expect(orders.map((order) => [order.status, order.totalAmount])).toEqual(
+      Array.from({ length: 12 }, () => ['paid', 1500]),
+    );
+    // Each renewal's order is made when its period starts: 3, 6, … 36 months after the anchor.
+    orders.forEach((order, index) => {
+      const start = addCalendarMonths(at, 3 * (index + 1)).getTime();
+      expect(order.createdAt.getTime()).toBeGreaterThanOrEqual(start);
+      expect(order.createdAt.getTime()).toBeLessThan(start + DAY_MS);
+    });
+    const payments = await database.db.sandboxPayment.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
+    });
+    expect(payments).toHaveLength(12);
+  });
+
+  it('past_due_at: set at the first declined try (subscription.past_due sent once), kept through later tries', async () => {
+    const { subscription } = await subscribe('pm_card_chargeCustomerFail');
+    await withWorker(async (taskQueue) => {
+      await start(taskQueue, subscription.id);
+      await sleepPastPeriodEnd(subscription.id, 1);
+      const first = await rowOf(subscription.id);
+      expect(first).toMatchObject({ status: 'past_due', failedAttempts: 1 });
+      expect(first.pastDueAt!.getTime()).toBeGreaterThanOrEqual(first.currentPeriodStart.getTime());
+      expect(first.pastDueAt!.getTime()).toBeLessThan(first.currentPeriodStart.getTime() + DAY_MS);
+      await env.sleep(3 * DAY_MS);
+      const second = await rowOf(subscription.id);
+      expect(second).toMatchObject({ status: 'past_due', failedAttempts: 2 });
+      expect(second.pastDueAt).toEqual(first.pastDueAt);
+    });
+    const types = await eventTypes(subscription.organizationId);
+    expect(types.filter((type) => type === 'subscription.past_due')).toHaveLength(1);
+    const [event] = await database.db.outboxEvent.findMany({
+      where: { organizationId: subscription.organizationId, type: 'subscription.past_due' },
+    });
+    const { data } = event!.payload as { data: { id: string; status: string; past_due_at: string | null } };
+    expect(data).toMatchObject({ id: subscription.id, status: 'past_due' });
+    expect(data.past_due_at).not.toBeNull();
   });
 
   it('dunning: a declined renewal makes it past_due (benefits kept), tries +2, +5, +7, +7 days, then ends unpaid', async () => {

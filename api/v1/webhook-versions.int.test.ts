@@ -161,6 +161,10 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     await clocks.attach(clock.id, buyer.id);
     const paid = await buyInSandbox(polar, env.stack.baseUrl, plan.id, buyer.id);
     const subscriptionId = paid.subscriptionId!;
+    // A second plan on the clock whose card declines renewals: the advance makes it past due.
+    const decliner = await createCustomer(polar, { name: 'Grace Hopper' });
+    await clocks.attach(clock.id, decliner.id);
+    await buyInSandbox(polar, env.stack.baseUrl, plan.id, decliner.id, 'pm_card_chargeCustomerFail');
     // An edit before the grant is made is part of the grant; one after it updates the grant.
     await eventually(
       async () => received().map((request) => (JSON.parse(request.body) as Envelope).type),
@@ -186,7 +190,7 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     await polar.subscriptions.revoke({ id: subscriptionId });
   }
 
-  it('sends all 32 event types to an endpoint of each version, each accepted by that version’s validateEvent', async () => {
+  it('sends all 33 event types to an endpoint of each version, each accepted by that version’s validateEvent', async () => {
     const organization = await createOrganization(env.database.db, { name: 'Acme' });
     const token = await createAccessToken(env.database.db, organization.id);
     const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });

@@ -34,7 +34,7 @@ export const checkoutLinkProductSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
-  recurring_interval: z.enum(['month', 'year']).nullable(),
+  recurring_interval: productSchema.shape.recurring_interval,
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   recurring_interval_count: productSchema.shape.recurring_interval_count,

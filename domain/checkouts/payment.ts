@@ -279,6 +279,7 @@ export async function fulfilCheckout(
             productId: checkout.productId,
             checkoutId: checkout.id,
             recurringInterval: checkout.product.recurringInterval as RecurringInterval,
+            recurringIntervalCount: checkout.product.recurringIntervalCount ?? 1,
             currency: checkout.currency,
             prices: subscriptionPricesOf(checkout),
             amount: checkout.netAmount,

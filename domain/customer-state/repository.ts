@@ -80,6 +80,7 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   periodLedgerSince: 'date',
   nextAttemptAt: 'date',
   clockCaughtUpTo: 'date',
+  pastDueAt: 'date',
   createdAt: 'date',
   modifiedAt: 'date',
 };

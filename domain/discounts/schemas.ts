@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
+import { recurringIntervalSchema } from '../prices/schemas.js';
 import {
   basisPointsSchema,
   minorUnitsSchema,
@@ -26,7 +27,7 @@ export const discountProductSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
-  recurring_interval: z.enum(['month', 'year']).nullable(),
+  recurring_interval: recurringIntervalSchema.nullable(),
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.uuid(),

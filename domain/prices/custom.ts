@@ -185,7 +185,7 @@ export const customPrice = definePriceType({
       ].filter(Boolean);
       return `Pay what you want${bounds.length ? ` (${bounds.join(', ')})` : ''}${perInterval(price.recurring_interval)}`;
     },
-    plan: (_price, interval) => `Pay what you want${perInterval(interval)}`,
+    plan: (_price, interval, _format, count) => `Pay what you want${perInterval(interval, count)}`,
     checkout: (price, format) =>
       price.minimum_amount
         ? `Pay what you want, from ${format.money(price.minimum_amount, price.price_currency)}`

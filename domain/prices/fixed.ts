@@ -41,8 +41,8 @@ export const fixedPrice = definePriceType({
     label: 'Fixed price',
     terms: (price, format) =>
       `${format.money(price.price_amount, price.price_currency)}${perInterval(price.recurring_interval)}`,
-    plan: (price, interval, format) =>
-      `${format.money(price.price_amount, price.price_currency)}${perInterval(interval)}`,
+    plan: (price, interval, format, count) =>
+      `${format.money(price.price_amount, price.price_currency)}${perInterval(interval, count)}`,
     checkout: (price, format) => format.money(price.price_amount, price.price_currency),
     isPerPeriod: true,
   },

@@ -2,6 +2,7 @@
 // ("$0.002", never rounded to the cent), its cap per period, and when usage is billed (at the end
 // of each period, for what was used in it: domain/usage/rules.ts `meteredLineAmount`). Pure.
 import { minorUnitDigits } from '../money/rules.js';
+import type { RecurringInterval } from './schemas.js';
 
 /** What of a `metered_unit` price (Polar's shape) the words need. */
 export type MeteredPrice = {
@@ -47,14 +48,20 @@ function formatMinorUnits(amount: number, currency: string, locale: string | und
   return formatDecimalMoney(shiftLeft(String(amount), minorUnitDigits(currency)), currency, locale);
 }
 
-/** A plan's billing period; null for a price read without its product's interval. */
-type Interval = 'month' | 'year' | null;
+/** A plan's billing interval; null for a price read without its product's interval. */
+type Interval = RecurringInterval | null;
+
+/** "a month", "every 3 months": how often a cap or a bill comes round, `count` intervals a period. */
+function everyPeriod(interval: RecurringInterval, count: number): string {
+  return count === 1 ? `a ${interval}` : `every ${count} ${interval}s`;
+}
 
 /** "Tokens", "$0.002 per unit", "at most $50.00 a month" (null without a cap). */
 export function meteredPriceParts(
   price: MeteredPrice,
   interval: Interval,
   locale?: string,
+  count = 1,
 ): { meter: string; unitPrice: string; cap: string | null } {
   return {
     meter: price.meter.name,
@@ -62,17 +69,23 @@ export function meteredPriceParts(
     cap:
       price.cap_amount === null
         ? null
-        : `at most ${formatMinorUnits(price.cap_amount, price.price_currency, locale)} ${interval ? `a ${interval}` : 'a period'}`,
+        : `at most ${formatMinorUnits(price.cap_amount, price.price_currency, locale)} ${interval ? everyPeriod(interval, count) : 'a period'}`,
   };
 }
 
 /** "$0.002 per unit of Tokens, at most $50.00 a month". */
-export function describeMeteredPrice(price: MeteredPrice, interval: Interval, locale?: string): string {
-  const parts = meteredPriceParts(price, interval, locale);
+export function describeMeteredPrice(
+  price: MeteredPrice,
+  interval: Interval,
+  locale?: string,
+  count = 1,
+): string {
+  const parts = meteredPriceParts(price, interval, locale, count);
   return `${parts.unitPrice} of ${parts.meter}${parts.cap ? `, ${parts.cap}` : ''}`;
 }
 
 /** When usage is charged, to the buyer: after the period it was used in, with the renewal. */
-export function usageBillingWords(interval: Interval): string {
-  return `billed at the end of each ${interval ?? 'period'} for what you used in it`;
+export function usageBillingWords(interval: Interval, count = 1): string {
+  const period = interval === null ? 'period' : count === 1 ? interval : `${count}-${interval} period`;
+  return `billed at the end of each ${period} for what you used in it`;
 }

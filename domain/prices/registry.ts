@@ -117,7 +117,7 @@ export type PriceType = {
   words: {
     label: string;
     terms(price: ProductPrice, format: PriceFormat): string;
-    plan(price: ProductPrice, interval: Interval, format: PriceFormat): string | null;
+    plan(price: ProductPrice, interval: Interval, format: PriceFormat, count?: number): string | null;
     checkout(price: ProductPrice, format: PriceFormat): string;
     isPerPeriod: boolean;
   };

@@ -7,8 +7,11 @@ import { MAX_PRICE_AMOUNT, MIN_PRICE_AMOUNT, SUPPORTED_CURRENCIES } from './limi
 
 const datetime = z.iso.datetime({ offset: true });
 
-export const recurringIntervalSchema = z.enum(['month', 'year']);
+/** Polar's intervals; a product renews every `recurring_interval_count` of them. */
+export const recurringIntervalSchema = z.enum(['day', 'week', 'month', 'year']);
 export type RecurringInterval = z.infer<typeof recurringIntervalSchema>;
+/** The most intervals one renewal may span (`recurring_interval_count`, Polar's bound). */
+export const MAX_INTERVAL_COUNT = 999;
 export const priceTypeSchema = z.enum(['one_time', 'recurring']);
 
 /** What every price has on the wire, before `amount_type` and its type's own fields. */

@@ -3,7 +3,7 @@
 // once in `registry.ts`; nothing outside this folder asks a price which type it is. Pure: the
 // workflows and the web app import these files too.
 import type { z } from 'zod';
-import type { priceCommonShape } from './schemas.js';
+import type { priceCommonShape, RecurringInterval } from './schemas.js';
 
 /** A refusal of a price's terms beyond its schema, `loc` under the price (`['maximum_amount']`). */
 export type PriceIssue = { loc: (string | number)[]; message: string };
@@ -49,7 +49,7 @@ export type UsageTerms = {
 /** A plan change onto a price: the fee each period then bills up front, or why it cannot be chosen. */
 export type PlanChangeTerms = { fee: number } | { refusal: string };
 
-export type Interval = 'month' | 'year' | null;
+export type Interval = RecurringInterval | null;
 
 /** The amount a buyer may choose, in minor units; null: no bound. */
 export type AmountBounds = { minimum: number | null; maximum: number | null };
@@ -149,7 +149,12 @@ export type PriceStrategy<
     /** The seller's catalog: every term ("Pay what you want (min $1.00) / month"). */
     terms(price: ViewOf<Type, ViewShape>, format: PriceFormat): string;
     /** A plan's price at a glance ("$20.00 / month", "Free"); null for a price billed by usage. */
-    plan(price: ViewOf<Type, ViewShape>, interval: Interval, format: PriceFormat): string | null;
+    plan(
+      price: ViewOf<Type, ViewShape>,
+      interval: Interval,
+      format: PriceFormat,
+      count?: number,
+    ): string | null;
     /** The buyer at checkout ("$20.00", "Pay what you want, from $5.00", "Billed by usage of Tokens"). */
     checkout(price: ViewOf<Type, ViewShape>, format: PriceFormat): string;
     /** Its amount is per period, so the interval follows it at checkout ("$20.00 / month"). */
@@ -172,7 +177,9 @@ export const NO_COLUMNS: PriceColumns = {
 };
 
 /** " / month" after an amount billed every period; nothing for a price bought once. */
-export const perInterval = (interval: Interval): string => (interval ? ` / ${interval}` : '');
+/** " / month", or " every 3 months" for a plan renewed every `count` intervals. */
+export const perInterval = (interval: Interval, count = 1): string =>
+  interval ? (count === 1 ? ` / ${interval}` : ` every ${count} ${interval}s`) : '';
 
 /** A price type, its types inferred from what it is given. */
 export function definePriceType<

@@ -1,6 +1,7 @@
 // The prices a product may have together (Polar's rule as of @polar-sh/sdk@0.33.2, spec §3 Price).
 // What each price type allows on its own is its module's (domain/prices/).
 import { priceType } from '../prices/registry.js';
+import type { RecurringInterval } from '../prices/schemas.js';
 import type { PriceIssue } from '../prices/strategy.js';
 
 /**
@@ -10,7 +11,7 @@ import type { PriceIssue } from '../prices/strategy.js';
  */
 export function priceSetIssues(
   prices: readonly { amount_type: string }[],
-  recurringInterval: 'month' | 'year' | null,
+  recurringInterval: RecurringInterval | null,
 ): PriceIssue[] {
   if (prices.length === 0) return [{ loc: [], message: 'A product needs at least one price.' }];
   const issues: PriceIssue[] = [];

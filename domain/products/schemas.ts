@@ -9,7 +9,7 @@ import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { nameSchema, offUntilBuilt, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 import { priceCreateSchema, productPriceSchema } from '../prices/registry.js';
-import { recurringIntervalSchema } from '../prices/schemas.js';
+import { MAX_INTERVAL_COUNT, recurringIntervalSchema } from '../prices/schemas.js';
 
 // Polar's Product as @polar-sh/sdk@0.33.2 reads it; spec §3 Product. Each price type owns its
 // wire shapes (domain/prices/).
@@ -29,15 +29,16 @@ export const productVisibilitySchema = z.enum(['draft', 'private', 'public']);
 
 /** Fields of @polar-sh/sdk@0.48.1's product create and update whose features are not built yet. */
 const productNotYetFields = {
-  recurring_interval_count: offUntilBuilt(
-    z.number().int(),
-    [1],
-    'A renewal every several months or years (recurring_interval_count other than 1)',
-  ),
   trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
   trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
   visibility: offUntilBuilt(productVisibilitySchema, ['public'], 'Draft and private products'),
 };
+
+/**
+ * Intervals per renewal: 3 with `month` renews every 3 months (Polar: 1 to 999). Null or absent:
+ * 1 on a recurring product; a one-time product takes none.
+ */
+export const recurringIntervalCountSchema = z.number().int().min(1).max(MAX_INTERVAL_COUNT);
 
 export const productSchema = z.object({
   created_at: datetime,
@@ -48,7 +49,7 @@ export const productSchema = z.object({
   recurring_interval: recurringIntervalSchema.nullable(),
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
-  /** Periods per renewal: 1 for a recurring product (every month, every year), null for one-time. */
+  /** Intervals per renewal (3 with `month`: every 3 months), null for one-time. */
   recurring_interval_count: z.number().int().nullable(),
   /** Null: metered prices are billed, reset and credited with each period; a cycle of their own is not built. */
   meter_interval: recurringIntervalSchema.nullable(),
@@ -90,6 +91,7 @@ export const productCreateSchema = z.strictObject({
   name: productNameSchema,
   description: descriptionSchema,
   recurring_interval: recurringIntervalSchema.nullable().default(null),
+  recurring_interval_count: recurringIntervalCountSchema.nullable().optional(),
   prices: z.array(priceCreateSchema).min(1),
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).optional(),
@@ -102,6 +104,7 @@ export const productUpdateSchema = z.strictObject({
   name: productNameSchema.nullable().optional(),
   description: descriptionSchema,
   recurring_interval: recurringIntervalSchema.nullable().optional(),
+  recurring_interval_count: recurringIntervalCountSchema.nullable().optional(),
   is_archived: z.boolean().nullable().optional(),
   prices: z.array(productPriceUpdateSchema).nullable().optional(),
   medias: z.array(z.uuid()).nullable().optional(),
@@ -169,7 +172,7 @@ export const orderSubscriptionSchema = z.object({
   amount: z.number().int(),
   currency: z.string(),
   recurring_interval: recurringIntervalSchema,
-  /** Periods per renewal; always 1 until several-period renewals are built. */
+  /** Intervals per period: 3 with `month` renews every 3 months. */
   recurring_interval_count: z.number().int(),
   status: subscriptionStatusSchema,
   current_period_start: datetime,
@@ -191,6 +194,8 @@ export const orderSubscriptionSchema = z.object({
   started_at: datetime.nullable(),
   ends_at: datetime.nullable(),
   ended_at: datetime.nullable(),
+  /** When dunning started (the first failed charge of a renewal); null once paid (Polar 2026-04 on, every version). */
+  past_due_at: datetime.nullable(),
   customer_id: z.uuid(),
   product_id: z.uuid(),
   discount_id: z.uuid().nullable(),

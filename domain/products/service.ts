@@ -152,6 +152,23 @@ async function readProduct(tx: Prisma.TransactionClient, id: string, organizatio
   return row;
 }
 
+/** The count a new product stores: 1 unless given on a recurring product; none on a one-time one. */
+function intervalCountOf(
+  interval: RecurringInterval | null,
+  count: number | null | undefined,
+): number | null {
+  if (interval === null) {
+    if (count != null) {
+      throw new InvalidFieldError(
+        ['body', 'recurring_interval_count'],
+        "One-time products don't have a recurring interval count.",
+      );
+    }
+    return null;
+  }
+  return count ?? 1;
+}
+
 export async function createProduct(
   ctx: ProductsContext,
   caller: Caller,
@@ -159,6 +176,7 @@ export async function createProduct(
 ): Promise<Product> {
   const { db } = ctx;
   const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
+  const recurringIntervalCount = intervalCountOf(input.recurring_interval, input.recurring_interval_count);
   const setIssues = priceSetIssues(input.prices, input.recurring_interval);
   if (setIssues.length > 0)
     throw invalid(setIssues.map((issue) => ({ ...issue, loc: ['prices', ...issue.loc] })));
@@ -177,6 +195,7 @@ export async function createProduct(
       name: input.name,
       description: input.description ?? null,
       recurringInterval: input.recurring_interval,
+      recurringIntervalCount,
       metadata: input.metadata ?? {},
       createdAt: now,
     });
@@ -207,6 +226,16 @@ export async function updateProduct(
     throw new InvalidFieldError(
       ['body', 'recurring_interval'],
       'The recurring interval of a product cannot change.',
+    );
+  }
+  // Polar: once set, the count cannot change either (a subscription's periods are counted with it).
+  if (
+    input.recurring_interval_count != null &&
+    input.recurring_interval_count !== (existing.recurringIntervalCount ?? 1)
+  ) {
+    throw new InvalidFieldError(
+      ['body', 'recurring_interval_count'],
+      'The recurring interval count of a product cannot change.',
     );
   }
   const newPrices = (input.prices ?? []).flatMap((price, index) => ('id' in price ? [] : [{ price, index }]));

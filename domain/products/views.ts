@@ -24,9 +24,9 @@ export function priceView(row: PriceRow): ProductPrice {
 }
 
 /** A product's renewal, trial and visibility as every shape of it shows them (@polar-sh/sdk@0.48.1). */
-export function productTermsView(recurringInterval: string | null) {
+export function productTermsView(recurringInterval: string | null, recurringIntervalCount?: number | null) {
   return {
-    recurring_interval_count: recurringInterval === null ? null : 1,
+    recurring_interval_count: recurringInterval === null ? null : (recurringIntervalCount ?? 1),
     meter_interval: null,
     meter_interval_count: null,
     trial_interval: null,
@@ -58,7 +58,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
     recurring_interval: row.recurringInterval,
     is_recurring: row.recurringInterval !== null,
     is_archived: row.isArchived,
-    ...productTermsView(row.recurringInterval),
+    ...productTermsView(row.recurringInterval, row.recurringIntervalCount),
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
     is_deletable: isProductDeletable(row),
@@ -88,7 +88,7 @@ export function subscriptionOwnFields(row: SubscriptionRecord) {
     amount: row.amount,
     currency: row.currency,
     recurring_interval: row.recurringInterval,
-    recurring_interval_count: 1,
+    recurring_interval_count: row.recurringIntervalCount,
     status: row.status,
     current_period_start: row.currentPeriodStart.toISOString(),
     // An ended subscription shows the end of its last period: when it ended, if that was sooner.
@@ -108,6 +108,7 @@ export function subscriptionOwnFields(row: SubscriptionRecord) {
     canceled_at: iso(row.canceledAt),
     started_at: iso(row.startedAt),
     ends_at: iso(row.endsAt),
+    past_due_at: iso(row.pastDueAt),
     ended_at: iso(row.endedAt),
     customer_id: row.customerId,
     product_id: row.productId,

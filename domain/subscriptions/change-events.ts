@@ -11,7 +11,8 @@ import { subscriptionView } from './views.js';
 import { isEnded } from './workflow-state.js';
 
 /**
- * `subscription.updated`, then as the change calls for `.cycled` (a new period), `.active` (back in the active group),
+ * `subscription.updated`, then as the change calls for `.cycled` (a new period), `.past_due` (dunning
+ * started: once, when `past_due_at` is set), `.active` (back in the active group),
  * `.canceled` (newly set to cancel), `.uncanceled`, `.revoked` (left the billable group), and
  * `customer.state_changed` when what the customer holds changed (Polar's order of events).
  */
@@ -20,7 +21,7 @@ export async function recordSubscriptionChange(
   tx: Tx,
   before: Pick<
     SubscriptionRow,
-    'status' | 'canceledAt' | 'cancelAtPeriodEnd' | 'endedAt' | 'amount' | 'productId'
+    'status' | 'canceledAt' | 'cancelAtPeriodEnd' | 'endedAt' | 'amount' | 'productId' | 'pastDueAt'
   >,
   after: SubscriptionRow,
   at: Date,
@@ -30,6 +31,7 @@ export async function recordSubscriptionChange(
   const data = subscriptionView(after, ctx.publicUrl);
   const types: WebhookEventType[] = ['subscription.updated'];
   if (change.cycled) types.push('subscription.cycled');
+  if (after.pastDueAt && !before.pastDueAt) types.push('subscription.past_due');
   const wasActive = ACTIVE_STATUSES.includes(before.status as SubscriptionStatus);
   const isActive = ACTIVE_STATUSES.includes(after.status as SubscriptionStatus);
   if (isActive && !wasActive) types.push('subscription.active');

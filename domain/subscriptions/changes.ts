@@ -30,11 +30,11 @@ import {
   type SubscriptionRow,
 } from './repository.js';
 import {
-  addCalendarMonths,
   benefitChanges,
   changeInterval,
   changePlan,
   discountApplies,
+  periodStart,
   shareOf,
   type BillingLine,
   type RecurringInterval,
@@ -64,6 +64,8 @@ type ProrationBehavior = 'invoice' | 'prorate';
 export type PlanChangePlan = {
   behavior: ProrationBehavior;
   intervalChange: boolean;
+  /** The new product's intervals per period. */
+  count: number;
   /** Per period, net of the discount. */
   newAmount: number;
   prices: { productPriceId: string; amount: number }[];
@@ -93,7 +95,12 @@ function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
       `This product is priced in ${currency.toUpperCase()}; the subscription pays in ${row.currency.toUpperCase()}.`,
     );
   }
-  return { price, fee: terms.fee, interval: product.recurringInterval as RecurringInterval };
+  return {
+    price,
+    fee: terms.fee,
+    interval: product.recurringInterval as RecurringInterval,
+    count: product.recurringIntervalCount ?? 1,
+  };
 }
 
 export function planProductChange(
@@ -102,7 +109,7 @@ export function planProductChange(
   behavior: ProrationBehavior,
   at: Date,
 ): PlanChangePlan {
-  const { price, fee, interval } = newPlanPrice(row, product);
+  const { price, fee, interval, count } = newPlanPrice(row, product);
   const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
   const keepsDiscount =
     discount !== null &&
@@ -128,7 +135,8 @@ export function planProductChange(
       : 0);
   const period = { index: row.currentPeriodIndex, start: row.currentPeriodStart, end: row.currentPeriodEnd };
   const ledger = { billed: row.periodBilled, used: row.periodUsed, since: row.periodLedgerSince };
-  const intervalChange = interval !== row.recurringInterval;
+  // Every 3 months to every month is a new cadence as much as monthly to yearly is.
+  const intervalChange = interval !== row.recurringInterval || count !== row.recurringIntervalCount;
   const change = (intervalChange ? changeInterval : changePlan)(
     period,
     ledger,
@@ -157,6 +165,7 @@ export function planProductChange(
     // A new interval starts a new period now, and a period is paid up front.
     behavior: intervalChange ? 'invoice' : behavior,
     intervalChange,
+    count,
     newAmount,
     prices: [
       ...(price ? [{ productPriceId: price.id, amount: fee }] : []),
@@ -166,7 +175,7 @@ export function planProductChange(
     net: change.debit - change.credit,
     ledger: change.ledger,
     period: intervalChange
-      ? { start: at, end: addCalendarMonths(at, interval === 'year' ? 12 : 1) }
+      ? { start: at, end: periodStart(at, interval, 1, count) }
       : { start: row.currentPeriodStart, end: row.currentPeriodEnd },
   };
 }
@@ -241,6 +250,7 @@ export async function changeSubscriptionProduct(
       ...(plan.intervalChange
         ? {
             recurringInterval: product!.recurringInterval!,
+            recurringIntervalCount: product!.recurringIntervalCount ?? 1,
             billingAnchor: at,
             periodIndexBase: row.currentPeriodIndex + 1,
             currentPeriodIndex: row.currentPeriodIndex + 1,
@@ -442,6 +452,7 @@ export async function previewProductChange(
       (plan.behavior === 'invoice' ? Math.min(plan.net, 0) : plan.net) + usageTotal,
     new_amount: plan.newAmount,
     recurring_interval: product!.recurringInterval as RecurringInterval,
+    recurring_interval_count: plan.count,
     current_period_end: plan.period.end.toISOString(),
     price_schedule: scheduleAfterChange(current, plan, product!.recurringInterval as RecurringInterval, at),
     ...benefitsOfChange(current.product, product!),
@@ -459,8 +470,13 @@ function scheduleAfterChange(
     pricing: { ...planPricingOf(row), fees: plan.prices.reduce((sum, price) => sum + price.amount, 0) },
     // An interval change restarts the periods now (`changeSubscriptionProduct`).
     periods: plan.intervalChange
-      ? { interval, anchor: at, index: 0 }
-      : { interval, anchor: row.billingAnchor, index: row.currentPeriodIndex - row.periodIndexBase },
+      ? { interval, anchor: at, index: 0, count: plan.count }
+      : {
+          interval,
+          anchor: row.billingAnchor,
+          index: row.currentPeriodIndex - row.periodIndexBase,
+          count: row.recurringIntervalCount,
+        },
     currentAmount: plan.newAmount,
     renews: true,
   }).map(pricePhaseView);

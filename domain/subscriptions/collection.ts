@@ -217,8 +217,8 @@ export async function settleSubscriptionCharge(
           at,
         );
         if (!paidOrder) return { outcome: 'stale' };
-        if (row.status !== 'active' || row.failedAttempts > 0) {
-          await change({ status: 'active', failedAttempts: 0, nextAttemptAt: null });
+        if (row.status !== 'active' || row.failedAttempts > 0 || row.pastDueAt !== null) {
+          await change({ status: 'active', failedAttempts: 0, nextAttemptAt: null, pastDueAt: null });
         }
         return { outcome: 'paid' };
       }
@@ -228,7 +228,13 @@ export async function settleSubscriptionCharge(
         await change({ status: 'unpaid', failedAttempts, nextAttemptAt: null, endedAt: at, endsAt: at });
         return { outcome: 'unpaid', notify: true };
       }
-      await change({ status: 'past_due', failedAttempts, nextAttemptAt: next });
+      // Dunning starts at the first failed try: `past_due_at` keeps that instant through the later ones.
+      await change({
+        status: 'past_due',
+        failedAttempts,
+        nextAttemptAt: next,
+        pastDueAt: row.pastDueAt ?? at,
+      });
       return { outcome: 'past_due', nextAttemptAt: next.toISOString(), notify: true };
     },
     STEP_TRANSACTION,

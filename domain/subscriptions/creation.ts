@@ -85,6 +85,7 @@ export async function createSubscription(
         productId: product.id,
         checkoutId: null,
         recurringInterval: product.recurringInterval as RecurringInterval,
+        recurringIntervalCount: product.recurringIntervalCount ?? 1,
         currency,
         prices: [...(staticPrice ? [staticPrice] : []), ...usage].map((price) => ({
           productPriceId: price.id,

@@ -29,16 +29,18 @@ export function planWords(
   from: 'purchase' | 'current',
 ): PlanWords {
   const interval = row.recurringInterval as RecurringInterval;
+  const count = row.recurringIntervalCount;
   const phases = priceScheduleOf(row);
   const metered = meteredPricesOf(row);
   const plus = metered.length > 0 ? ['usage'] : [];
   const next = nextRenewalAmount(phases);
   return {
-    price: phases.length > 0 ? describePriceSchedule(phases, interval, format, { from, plus }) : null,
+    price:
+      phases.length > 0 ? describePriceSchedule(phases, { interval, count }, format, { from, plus }) : null,
     nextPayment: next === null ? null : `${format.money(next)}${plus.length > 0 ? ' plus usage' : ''}`,
     usage:
       metered.length > 0
-        ? `Usage is ${usageBillingWords(interval)}: ${metered.map((price) => describeMeteredPrice(price, interval, 'en-US')).join('; ')}.`
+        ? `Usage is ${usageBillingWords(interval, count)}: ${metered.map((price) => describeMeteredPrice(price, interval, 'en-US', count)).join('; ')}.`
         : null,
   };
 }

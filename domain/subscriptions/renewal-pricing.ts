@@ -160,8 +160,9 @@ export type RenewalPlan = {
  */
 export function planRenewal(row: SubscriptionStepRow, index: number, usage: BillingLine[]): RenewalPlan {
   const interval = row.recurringInterval as RecurringInterval;
-  const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase);
-  const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase);
+  const count = row.recurringIntervalCount;
+  const start = periodStart(row.billingAnchor, interval, index - row.periodIndexBase, count);
+  const end = periodStart(row.billingAnchor, interval, index + 1 - row.periodIndexBase, count);
   const { fees, discount, keepsDiscount } = periodFees(row, start);
   const bill = cycleBill({
     ending: row.cancelAtPeriodEnd,

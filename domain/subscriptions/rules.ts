@@ -2,62 +2,38 @@
 // change in the middle of a period credits and charges. Pure: the subscription workflow and the API
 // (for previews) ask these rules; neither does date or money arithmetic of its own.
 import type { DiscountDuration } from '../discounts/schemas.js';
+import {
+  addMonthsUtc,
+  cadenceOf,
+  cadencePeriodAt,
+  cadencePeriodStart,
+  type CadenceInterval,
+} from './cadence.js';
 
-export type RecurringInterval = 'month' | 'year';
-
-const MONTHS_PER_INTERVAL: Record<RecurringInterval, number> = { month: 1, year: 12 };
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-}
+export type RecurringInterval = CadenceInterval;
 
 /**
  * `months` calendar months after `from`, on the same day of the month or the month's last day when
  * it is shorter, at the same time of day (UTC).
  */
 export function addCalendarMonths(from: Date, months: number): Date {
-  const monthIndex = from.getUTCMonth() + months;
-  const year = from.getUTCFullYear() + Math.floor(monthIndex / 12);
-  const month = ((monthIndex % 12) + 12) % 12;
-  const day = Math.min(from.getUTCDate(), daysInMonth(year, month));
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      day,
-      from.getUTCHours(),
-      from.getUTCMinutes(),
-      from.getUTCSeconds(),
-      from.getUTCMilliseconds(),
-    ),
-  );
+  return addMonthsUtc(from, months);
 }
 
 /**
  * Where billing period `index` starts (0 = the anchor itself), counted from the anchor and never
  * from the previous period's end: a plan bought on 31 January renews on 28 (or 29) February and
- * then on 31 March, not on the 28th for ever.
+ * then on 31 March, not on the 28th for ever. `count` intervals make a period (cadence.ts).
  */
-export function periodStart(anchor: Date, interval: RecurringInterval, index: number): Date {
-  return addCalendarMonths(anchor, MONTHS_PER_INTERVAL[interval] * index);
+export function periodStart(anchor: Date, interval: RecurringInterval, index: number, count = 1): Date {
+  return cadencePeriodStart(anchor, cadenceOf(interval, count), index);
 }
 
 export type BillingPeriod = { index: number; start: Date; end: Date };
 
 /** The billing period that contains `at` (periods include their start and exclude their end). */
-export function periodAt(anchor: Date, interval: RecurringInterval, at: Date): BillingPeriod {
-  if (at.getTime() < anchor.getTime()) throw new RangeError('The instant is before the anchor.');
-  const months =
-    (at.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (at.getUTCMonth() - anchor.getUTCMonth());
-  let index = Math.max(0, Math.floor(months / MONTHS_PER_INTERVAL[interval]));
-  // The month count can be one period ahead (earlier in the month than the anchor day).
-  while (index > 0 && periodStart(anchor, interval, index).getTime() > at.getTime()) index -= 1;
-  while (periodStart(anchor, interval, index + 1).getTime() <= at.getTime()) index += 1;
-  return {
-    index,
-    start: periodStart(anchor, interval, index),
-    end: periodStart(anchor, interval, index + 1),
-  };
+export function periodAt(anchor: Date, interval: RecurringInterval, at: Date, count = 1): BillingPeriod {
+  return cadencePeriodAt(anchor, cadenceOf(interval, count), at);
 }
 
 export type DiscountTerm = { duration: DiscountDuration; durationInMonths: number | null };

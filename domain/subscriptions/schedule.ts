@@ -5,6 +5,7 @@
 // the price for good.
 import { discountAmountFor } from '../prices/discount.js';
 import type { DiscountTerms } from '../discounts/rules.js';
+import { cadenceOf, durationWords, perPeriodWords, type Cadence } from './cadence.js';
 import { discountApplies, periodStart, type RecurringInterval } from './rules.js';
 
 /** A discount as a plan holds it: its terms, and the start of the first period it applied to. */
@@ -38,7 +39,13 @@ export type PricePhase = {
 };
 
 /** Where a plan's periods fall: counted from `anchor` (rules.ts `periodStart`), `index` the current one. */
-export type PlanPeriods = { interval: RecurringInterval; anchor: Date; index: number };
+export type PlanPeriods = {
+  interval: RecurringInterval;
+  anchor: Date;
+  index: number;
+  /** Intervals per period (`recurring_interval_count`); 1 when absent. */
+  count?: number;
+};
 
 /**
  * What the plan costs from its current period on: that period at `currentAmount` (what it was
@@ -53,7 +60,8 @@ export function priceSchedule(input: {
   renews: boolean;
 }): PricePhase[] {
   const { pricing, periods } = input;
-  const startOf = (offset: number) => periodStart(periods.anchor, periods.interval, periods.index + offset);
+  const startOf = (offset: number) =>
+    periodStart(periods.anchor, periods.interval, periods.index + offset, periods.count);
   const phases: PricePhase[] = [
     { amount: input.currentAmount, periods: 1, startsAt: startOf(0), endsAt: startOf(1) },
   ];
@@ -101,18 +109,20 @@ export type ScheduleFormat = {
  * The schedule in words. `from: 'purchase'` speaks before the first payment: "$16.00 today, then
  * $20.00 / month", "$16.00 / month for 3 months, then $20.00 / month". `'current'` speaks of a
  * running plan whose current period is paid: "$16.00 / month until 3 May 2026, then $20.00 / month".
+ * A plan renewed every several intervals says so: "$60.00 every 3 months".
  * `plus` names what comes on top of every amount ("usage", "tax"). An empty schedule (an ended
  * plan) says nothing.
  */
 export function describePriceSchedule(
   phases: readonly PricePhase[],
-  interval: RecurringInterval,
+  interval: RecurringInterval | Cadence,
   format: ScheduleFormat,
   options: { from: 'purchase' | 'current'; plus?: readonly string[] },
 ): string {
   if (phases.length === 0) return '';
-  const perPeriod = (amount: number) => `${format.money(amount)} / ${interval}`;
-  const forPeriods = (count: number) => `for ${count} ${interval}${count === 1 ? '' : 's'}`;
+  const cadence = cadenceOf(interval);
+  const perPeriod = (amount: number) => perPeriodWords(format.money(amount), cadence);
+  const forPeriods = (count: number) => durationWords(count, cadence);
   const words = phases.map((phase, index) => {
     if (phase.periods === null) return perPeriod(phase.amount);
     const amount = phase.periods === 1 ? format.money(phase.amount) : perPeriod(phase.amount);

@@ -176,6 +176,8 @@ export const prorationPreviewSchema = z.object({
   /** The new plan's amount per period, after the discount. */
   new_amount: z.number().int(),
   recurring_interval: recurringIntervalSchema,
+  /** The new plan's intervals per period. */
+  recurring_interval_count: z.number().int(),
   current_period_end: datetime,
   price_schedule: z.array(pricePhaseSchema).meta({
     description:

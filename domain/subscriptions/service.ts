@@ -56,6 +56,8 @@ export type NewSubscription = {
   productId: string;
   checkoutId: string | null;
   recurringInterval: RecurringInterval;
+  /** Intervals per period (the product's `recurring_interval_count`); 1 when absent. */
+  recurringIntervalCount?: number;
   currency: string;
   /** The price the buyer chose and what they pay for it each period (a custom price's amount). */
   prices: { productPriceId: string; amount: number }[];
@@ -94,10 +96,11 @@ export async function startSubscription(
     amount: input.amount,
     currency: input.currency,
     recurringInterval: input.recurringInterval,
+    recurringIntervalCount: input.recurringIntervalCount ?? 1,
     billingAnchor: input.at,
     currentPeriodIndex: 0,
     currentPeriodStart: input.at,
-    currentPeriodEnd: periodStart(input.at, input.recurringInterval, 1),
+    currentPeriodEnd: periodStart(input.at, input.recurringInterval, 1, input.recurringIntervalCount),
     startedAt: input.at,
     metadata: input.metadata,
     customFieldData: input.customFieldData,

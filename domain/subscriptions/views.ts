@@ -62,6 +62,7 @@ type PricedRow = Pick<
   | 'cancelAtPeriodEnd'
   | 'endedAt'
   | 'status'
+  | 'recurringIntervalCount'
 > & { prices: { amount: number }[] };
 
 /** How the renewals price a period of this plan: its fees, and its discount unless the seller deleted it. */
@@ -103,6 +104,7 @@ export function priceScheduleOf(row: PricedRow): PricePhase[] {
       interval: row.recurringInterval as RecurringInterval,
       anchor: row.billingAnchor,
       index: row.currentPeriodIndex - row.periodIndexBase,
+      count: row.recurringIntervalCount,
     },
     currentAmount: row.amount,
     renews: !row.cancelAtPeriodEnd,

@@ -29,11 +29,19 @@ export function describePrice(price: ProductPrice): string {
  * What a product costs, for the seller choosing it: its fixed (or free, or pay-what-you-want)
  * price with the interval, and "plus usage" when it also has metered prices.
  */
-export function describeProductPricing(product: Pick<Product, 'prices' | 'recurring_interval'>): string {
+export function describeProductPricing(
+  product: Pick<Product, 'prices' | 'recurring_interval'> &
+    Partial<Pick<Product, 'recurring_interval_count'>>,
+): string {
   const main = staticPriceOf(product.prices);
   const hasUsage = usagePricesOf(product.prices).length > 0;
   const fixed = main
-    ? priceType(main.amount_type).words.plan(main, product.recurring_interval, { money: formatMoney })
+    ? priceType(main.amount_type).words.plan(
+        main,
+        product.recurring_interval,
+        { money: formatMoney },
+        product.recurring_interval_count ?? 1,
+      )
     : null;
   if (!fixed) return hasUsage ? 'Usage only' : 'No price';
   return hasUsage ? `${fixed} plus usage` : fixed;

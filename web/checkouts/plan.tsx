@@ -3,6 +3,7 @@
 // prices add, billed at the end of each period.
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
+import { cadenceOf, type Cadence } from '../../domain/subscriptions/cadence';
 import { describePriceSchedule, priceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
 import { meteredPriceParts, usageBillingWords } from '../../domain/prices/metered-words';
 import { usagePricesOf, type UsagePrice } from '../../domain/prices/registry';
@@ -28,6 +29,12 @@ export function checkoutInterval(
   return checkout.product_price.recurring_interval ?? checkout.product.recurring_interval;
 }
 
+/** How often a plan renews: its interval, every `recurring_interval_count` of them; null when bought once. */
+export function checkoutCadence(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>): Cadence | null {
+  const interval = checkoutInterval(checkout);
+  return interval ? cadenceOf(interval, checkout.product.recurring_interval_count ?? 1) : null;
+}
+
 export type MeteredProductPrice = UsagePrice;
 
 /** The product's metered prices, which the subscription bills by usage besides the one bought. */
@@ -41,8 +48,8 @@ export function meteredPricesOf(product: { prices: ProductPrice[] }): MeteredPro
  * only when it took something off (domain/checkouts/payment.ts), as here.
  */
 export function checkoutPhases(checkout: PlanCheckout, now: Date): PricePhase[] | null {
-  const interval = checkoutInterval(checkout);
-  if (!interval) return null;
+  const cadence = checkoutCadence(checkout);
+  if (!cadence) return null;
   const discount = checkout.discount_amount > 0 ? checkout.discount : null;
   return priceSchedule({
     pricing: {
@@ -60,7 +67,7 @@ export function checkoutPhases(checkout: PlanCheckout, now: Date): PricePhase[] 
           }
         : null,
     },
-    periods: { interval, anchor: now, index: 0 },
+    periods: { interval: cadence.interval, count: cadence.count, anchor: now, index: 0 },
     currentAmount: checkout.net_amount,
     renews: true,
   });
@@ -72,15 +79,15 @@ export function checkoutPhases(checkout: PlanCheckout, now: Date): PricePhase[] 
  */
 export function describeCheckoutPlan(checkout: PlanCheckout, now = new Date()): string | null {
   const phases = checkoutPhases(checkout, now);
-  const interval = checkoutInterval(checkout);
-  if (!phases || !interval) return null;
+  const cadence = checkoutCadence(checkout);
+  if (!phases || !cadence) return null;
   const plus = [
     ...(checkout.tax_amount ? ['tax'] : []),
     ...(meteredPricesOf(checkout.product).length > 0 ? ['usage'] : []),
   ];
   return describePriceSchedule(
     phases,
-    interval,
+    cadence,
     { money: (amount) => formatMoney(amount, checkout.currency), date: (at) => formatDate(at) },
     { from: 'purchase', plus },
   );
@@ -90,17 +97,20 @@ export function describeCheckoutPlan(checkout: PlanCheckout, now = new Date()): 
 export function MeteredPrices({
   prices,
   interval,
+  count = 1,
 }: {
   prices: MeteredProductPrice[];
   interval: RecurringInterval;
+  /** Intervals per period (`recurring_interval_count`). */
+  count?: number;
 }) {
   if (prices.length === 0) return null;
   return (
     <div className="metered-prices" data-testid="metered-prices">
-      <p>Plus usage, {usageBillingWords(interval)}:</p>
+      <p>Plus usage, {usageBillingWords(interval, count)}:</p>
       <ul>
         {prices.map((price) => {
-          const parts = meteredPriceParts(price, interval);
+          const parts = meteredPriceParts(price, interval, undefined, count);
           return (
             <li key={price.id} data-testid="metered-price">
               <strong className="wrap">{parts.meter}</strong>: {parts.unitPrice}

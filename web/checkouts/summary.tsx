@@ -2,14 +2,30 @@ import type { ProductPrice } from '../../domain/products/schemas';
 import { priceType } from '../../domain/prices/registry';
 import { formatMoney } from '../money/format';
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
-import { checkoutInterval, describeCheckoutPlan, MeteredPrices, meteredPricesOf } from './plan';
+import { periodLengthWords } from '../../domain/subscriptions/cadence';
+import {
+  checkoutCadence,
+  checkoutInterval,
+  describeCheckoutPlan,
+  MeteredPrices,
+  meteredPricesOf,
+} from './plan';
 
-const INTERVAL_SUFFIX = { month: ' / month', year: ' / year' } as const;
-const BILLED = { month: 'Billed monthly', year: 'Billed yearly' } as const;
-
+/** " / month", " every 3 months". */
 function intervalSuffix(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>): string {
-  const interval = checkoutInterval(checkout);
-  return interval ? INTERVAL_SUFFIX[interval] : '';
+  const cadence = checkoutCadence(checkout);
+  if (!cadence) return '';
+  return cadence.count === 1 ? ` / ${cadence.interval}` : ` every ${periodLengthWords(cadence)}`;
+}
+
+/** "Billed monthly", "Billed every 3 months". */
+function billedWords(checkout: Pick<CheckoutPublic, 'product' | 'product_price'>): string | null {
+  const cadence = checkoutCadence(checkout);
+  if (!cadence) return null;
+  if (cadence.count > 1) return `Billed every ${periodLengthWords(cadence)}`;
+  return { day: 'Billed daily', week: 'Billed weekly', month: 'Billed monthly', year: 'Billed yearly' }[
+    cadence.interval
+  ];
 }
 
 /** A price as the buyer reads it, in its own currency. */
@@ -72,7 +88,11 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
           <p className="billing-note" data-testid="billing-note">
             {describeCheckoutPlan(checkout)} until you cancel.
           </p>
-          <MeteredPrices prices={meteredPricesOf(checkout.product)} interval={interval} />
+          <MeteredPrices
+            prices={meteredPricesOf(checkout.product)}
+            interval={interval}
+            count={checkout.product.recurring_interval_count ?? 1}
+          />
         </>
       ) : null}
     </div>
@@ -95,7 +115,7 @@ export function ProductSummary({ checkout }: { checkout: CheckoutPublic }) {
       </p>
       {interval ? (
         <p className="muted" data-testid="billing-interval">
-          {BILLED[interval]}
+          {billedWords(checkout)}
         </p>
       ) : null}
       {checkout.product.description ? <p>{checkout.product.description}</p> : null}

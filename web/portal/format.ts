@@ -50,7 +50,12 @@ function describeFixedPart(product: CustomerProduct): string | null {
   const price = staticPriceOf(product.prices);
   if (!price) return null;
   const { words } = priceType(price.amount_type);
-  return words.plan(price, words.isPerPeriod ? product.recurring_interval : null, { money: formatMoney });
+  return words.plan(
+    price,
+    words.isPerPeriod ? product.recurring_interval : null,
+    { money: formatMoney },
+    product.recurring_interval_count ?? 1,
+  );
 }
 
 /**
@@ -63,7 +68,8 @@ export function describeProductPrice(product: CustomerProduct): string {
   const metered = meteredPricesOf(product);
   if (metered.length === 0) return fixed ?? 'Pay what you want';
   const interval = product.recurring_interval;
-  const usage = `${metered.map((price) => describeMeteredPrice(price, interval)).join('; ')}, ${usageBillingWords(interval)}`;
+  const count = product.recurring_interval_count ?? 1;
+  const usage = `${metered.map((price) => describeMeteredPrice(price, interval, undefined, count)).join('; ')}, ${usageBillingWords(interval, count)}`;
   return fixed ? `${fixed} plus usage: ${usage}` : `Usage: ${usage}`;
 }
 

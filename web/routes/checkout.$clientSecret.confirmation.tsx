@@ -215,7 +215,11 @@ function PlanTerms({ checkout }: { checkout: CheckoutPublic }) {
   return (
     <>
       <p data-testid="plan-price">Your plan: {plan} until you cancel.</p>
-      <MeteredPrices prices={meteredPricesOf(checkout.product)} interval={interval} />
+      <MeteredPrices
+        prices={meteredPricesOf(checkout.product)}
+        interval={interval}
+        count={checkout.product.recurring_interval_count ?? 1}
+      />
     </>
   );
 }

@@ -1,5 +1,11 @@
 import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
 import { usagePricesOf } from '../../domain/prices/registry';
+import {
+  billedEveryWords,
+  cadenceOf,
+  perPeriodWords,
+  type Cadence,
+} from '../../domain/subscriptions/cadence';
 import { describePriceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
 import type {
   CANCELLATION_REASONS,
@@ -63,12 +69,18 @@ export const CANCELLATION_REASON_LABELS: Record<(typeof CANCELLATION_REASONS)[nu
   other: 'Other reason',
 };
 
-const PER_INTERVAL: Record<RecurringInterval, string> = { month: 'month', year: 'year' };
-export const BILLED_EVERY: Record<RecurringInterval, string> = { month: 'Monthly', year: 'Yearly' };
+/** "Monthly", "Every 3 months". */
+export const billedEvery = (interval: RecurringInterval, count = 1) =>
+  billedEveryWords(cadenceOf(interval, count));
 
-/** "$10.00 / month": a price that stays; a plan's own price is `describeSubscriptionPrice`. */
-export function formatPlanAmount(amount: number, currency: string, interval: RecurringInterval): string {
-  return `${formatMoney(amount, currency)} / ${PER_INTERVAL[interval]}`;
+/** "$10.00 / month", "$60.00 every 3 months": a price that stays; a plan's own price is `describeSubscriptionPrice`. */
+export function formatPlanAmount(
+  amount: number,
+  currency: string,
+  interval: RecurringInterval,
+  count = 1,
+): string {
+  return perPeriodWords(formatMoney(amount, currency), cadenceOf(interval, count));
 }
 
 const phaseOf = (phase: PricePhaseWire): PricePhase => ({
@@ -84,10 +96,11 @@ export const hasMeteredPrice = (prices: readonly ProductPrice[]) => usagePricesO
 function describeScheduleWire(
   schedule: readonly PricePhaseWire[],
   currency: string,
-  interval: RecurringInterval,
+  interval: Cadence,
   options: { hasUsage: boolean; fallback: number },
 ): string {
-  if (schedule.length === 0) return formatPlanAmount(options.fallback, currency, interval);
+  if (schedule.length === 0)
+    return formatPlanAmount(options.fallback, currency, interval.interval, interval.count);
   return describePriceSchedule(
     schedule.map(phaseOf),
     interval,
@@ -105,12 +118,13 @@ export function describeSubscriptionPrice(
   subscription: Pick<
     Subscription,
     'amount' | 'currency' | 'recurring_interval' | 'price_schedule' | 'prices'
-  >,
+  > &
+    Partial<Pick<Subscription, 'recurring_interval_count'>>,
 ): string {
   return describeScheduleWire(
     subscription.price_schedule,
     subscription.currency,
-    subscription.recurring_interval,
+    cadenceOf(subscription.recurring_interval, subscription.recurring_interval_count ?? 1),
     {
       hasUsage: hasMeteredPrice(subscription.prices),
       fallback: subscription.amount,
@@ -120,9 +134,11 @@ export function describeSubscriptionPrice(
 
 /** The price a plan change would leave, from its preview: a discount that ends says when. */
 export function describePreviewPrice(
-  preview: Pick<ProrationPreview, 'new_amount' | 'currency' | 'recurring_interval' | 'price_schedule'>,
+  preview: Pick<ProrationPreview, 'new_amount' | 'currency' | 'recurring_interval' | 'price_schedule'> &
+    Partial<Pick<ProrationPreview, 'recurring_interval_count'>>,
 ): string {
-  return describeScheduleWire(preview.price_schedule, preview.currency, preview.recurring_interval, {
+  const cadence = cadenceOf(preview.recurring_interval, preview.recurring_interval_count ?? 1);
+  return describeScheduleWire(preview.price_schedule, preview.currency, cadence, {
     hasUsage: false,
     fallback: preview.new_amount,
   });
@@ -134,12 +150,19 @@ export function describePreviewPrice(
  * that has ended brings in nothing more; one set to cancel still does until its period ends.
  */
 export function monthlyAmount(
-  subscription: Pick<Subscription, 'amount' | 'recurring_interval' | 'status' | 'ended_at'>,
+  subscription: Pick<Subscription, 'amount' | 'recurring_interval' | 'status' | 'ended_at'> &
+    Partial<Pick<Subscription, 'recurring_interval_count'>>,
 ): number {
   if (hasEnded(subscription)) return 0;
-  return subscription.recurring_interval === 'year'
-    ? Math.round(subscription.amount / 12)
-    : subscription.amount;
+  // A period lasts `months / per` months: a year is 12, a week 12/52 of a year's months, a day 12/365.
+  const count = subscription.recurring_interval_count ?? 1;
+  const [months, per]: [number, number] = {
+    day: [12 * count, 365] as [number, number],
+    week: [12 * count, 52] as [number, number],
+    month: [count, 1] as [number, number],
+    year: [12 * count, 1] as [number, number],
+  }[subscription.recurring_interval];
+  return Math.round((subscription.amount * per) / months);
 }
 
 /** Whether the plan still renews or can be changed: not ended, and in a status that is billed. */

@@ -141,7 +141,12 @@ function ClockCustomer({ customerId, isAdvancing }: { customerId: string; isAdva
             </Link>
             <SubscriptionStatusBadge subscription={subscription} />
             <span>
-              {formatPlanAmount(subscription.amount, subscription.currency, subscription.recurring_interval)}
+              {formatPlanAmount(
+                subscription.amount,
+                subscription.currency,
+                subscription.recurring_interval,
+                subscription.recurring_interval_count,
+              )}
             </span>
             <span className="muted">{describeRenewal(subscription)}</span>
             <WorkflowLink workflowId={subscriptionWorkflowId(subscription.id)} />
