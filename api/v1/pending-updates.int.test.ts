@@ -158,10 +158,31 @@ describe('subscriptions: changes at the next period (0.48.1)', () => {
       "The 'reset' proration behavior is not enabled for this organization.",
     );
 
+    const settings = {
+      allow_multiple_subscriptions: false,
+      allow_customer_updates: true,
+      proration_behavior: 'reset',
+    };
+    const refusedDefault = await callV1(
+      env.stack.baseUrl,
+      token,
+      'PATCH',
+      `/organizations/${organization.id}`,
+      {
+        subscription_settings: settings,
+      },
+    );
+    expect(refusedDefault.status).toBe(422);
+    expect(JSON.stringify(refusedDefault.body)).toContain('reset_proration_behavior_enabled');
+
     const updated = await polar.organizations.update({
       id: organization.id,
       organizationUpdate: { featureSettings: { resetProrationBehaviorEnabled: true } },
     });
+    const defaulted = await callV1(env.stack.baseUrl, token, 'PATCH', `/organizations/${organization.id}`, {
+      subscription_settings: settings,
+    });
+    expect(defaulted.status).toBe(200);
     expect(updated.featureSettings?.resetProrationBehaviorEnabled).toBe(true);
     const reset = await polar.subscriptions.update({
       id,
@@ -178,5 +199,45 @@ describe('subscriptions: changes at the next period (0.48.1)', () => {
     // The new plan's whole period, less Basic's unused half month (credited, not lost).
     expect(orders[1]).toMatchObject({ billingReason: 'subscription_update', productId: pro.id });
     expect(orders[1]!.subtotalAmount).toBe(4000 - 750);
+  });
+
+  it("the portal's plan change follows the organization's next_period default; the buyer clears it", async () => {
+    const { polar, token, product, organization } = await seller();
+    const basic = await product('Basic', 1500);
+    const pro = await product('Pro', 4000);
+    const { customer } = await clockedCustomer(polar, token, '2026-03-01T09:00:00.000Z');
+    const checkout = await buyInSandbox(polar as never, env.stack.baseUrl, basic.id, customer.id);
+    const id = checkout.subscriptionId!;
+    // Set once bought: 0.33.2 (the test factory's checkout confirmation) knows only invoice and
+    // prorate, and refuses the organization it reads in the checkout with another default.
+    const defaulted = await callV1(env.stack.baseUrl, token, 'PATCH', `/organizations/${organization.id}`, {
+      subscription_settings: {
+        allow_multiple_subscriptions: false,
+        allow_customer_updates: true,
+        proration_behavior: 'next_period',
+      },
+    });
+    expect(defaulted.status).toBe(200);
+    const session = await polar.customerSessions.create({ customerId: customer.id });
+    const security = { customerSession: session.token };
+    const buyer = new Polar({ serverURL: env.stack.baseUrl });
+
+    const changed = await buyer.customerPortal.subscriptions.update(security, {
+      id,
+      customerSubscriptionUpdate: { productId: pro.id },
+    });
+    expect(changed.productId).toBe(basic.id);
+    expect(changed.pendingUpdate).toMatchObject({
+      productId: pro.id,
+      appliesAt: new Date('2026-04-01T09:00:00.000Z'),
+    });
+    expect((await polar.orders.list({ customerId: customer.id })).result.items).toHaveLength(1);
+
+    const cleared = await buyer.customerPortal.subscriptions.update(security, {
+      id,
+      customerSubscriptionUpdate: { pendingUpdate: null },
+    });
+    expect(cleared).toMatchObject({ productId: basic.id, pendingUpdate: null });
+    expect((await polar.subscriptions.get({ id })).pendingUpdate).toBeNull();
   });
 });

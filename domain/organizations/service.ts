@@ -126,6 +126,13 @@ export async function updateOrganization(
   const now = new Date();
   return db.$transaction(async (tx) => {
     const row = await updateOrganizationProfile(tx, id, profileData(input, now));
+    // A default every plan change would refuse: `reset` needs the feature turned on (rolled back).
+    if (row.prorationBehavior === 'reset' && !row.resetProrationBehaviorEnabled) {
+      throw new InvalidFieldError(
+        ['body', 'subscription_settings', 'proration_behavior'],
+        "The 'reset' proration behavior is not enabled for this organization: turn on feature_settings.reset_proration_behavior_enabled first.",
+      );
+    }
     const organization = organizationView(row);
     await recordEvent(tx, { organizationId: id, type: 'organization.updated', data: organization, at: now });
     return organization;
