@@ -94,7 +94,9 @@ describe('disputes', () => {
     );
     expect(metrics.status).toBe(200);
     expect(metrics.body.totals).toMatchObject({ disputes: 1, disputed_amount: dispute!.amount });
-    expect(metrics.body.metrics.disputed_amount).toMatchObject({ type: 'currency' });
+    expect((metrics.body as { metrics: Record<string, unknown> }).metrics.disputed_amount).toMatchObject({
+      type: 'currency',
+    });
   }, 60_000);
 
   it('a paid order with an ordinary card has no dispute', async () => {

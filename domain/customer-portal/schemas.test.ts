@@ -105,7 +105,11 @@ const organization = {
   time_zone: 'Europe/Berlin',
   socials: [{ platform: 'github', url: 'https://github.com/acme' }],
   details_submitted_at: at,
-  feature_settings: { issue_funding_enabled: false, usage_based_billing_enabled: true },
+  feature_settings: {
+    issue_funding_enabled: false,
+    usage_based_billing_enabled: true,
+    reset_proration_behavior_enabled: false,
+  },
   subscription_settings: {
     allow_multiple_subscriptions: false,
     allow_customer_updates: true,

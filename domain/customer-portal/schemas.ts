@@ -263,6 +263,8 @@ export type CustomerSubscription = z.infer<typeof customerSubscriptionSchema>;
  */
 export const customerSubscriptionUpdateSchema = z.union([
   z.strictObject({ product_id: idOf('product') }),
+  // @polar-sh/sdk@0.48.1 CustomerSubscriptionUpdateClear: cancels the change waiting for the period's end.
+  z.strictObject({ pending_update: z.null() }),
   z.strictObject({
     cancel_at_period_end: z
       .boolean({

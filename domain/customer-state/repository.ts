@@ -83,6 +83,8 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   pastDueAt: 'date',
   createdAt: 'date',
   modifiedAt: 'date',
+  pendingUpdateCreatedAt: 'date',
+  pendingUpdateModifiedAt: 'date',
 };
 
 const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {

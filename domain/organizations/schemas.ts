@@ -31,11 +31,16 @@ const urlInputSchema = withTextRule(z.url(), { max: TEXT_MAX_LENGTH.url });
 const emailInputSchema = emailAddressSchema();
 const socialLinkInputSchema = z.object({ platform: socialPlatformSchema, url: urlInputSchema });
 
-export const prorationBehaviorSchema = z.enum(['invoice', 'prorate']);
+/**
+ * @polar-sh/sdk@0.48.1 SubscriptionProrationBehavior. `next_period` schedules a plan change for the
+ * period's end (subscriptions' `pending_update`); `reset` restarts the period at the change.
+ */
+export const prorationBehaviorSchema = z.enum(['invoice', 'prorate', 'next_period', 'reset']);
 
 export const organizationFeatureSettingsSchema = z.object({
   issue_funding_enabled: z.boolean(),
   usage_based_billing_enabled: z.boolean(),
+  reset_proration_behavior_enabled: z.boolean(),
 });
 
 export const organizationSubscriptionSettingsSchema = z.object({
@@ -221,7 +226,7 @@ const profileFields = {
         [],
         'Choosing overview metrics',
       ),
-      reset_proration_behavior_enabled: offUntilBuilt(z.boolean(), [false], 'Resetting proration behavior'),
+      reset_proration_behavior_enabled: z.boolean().optional(),
       off_session_charges_enabled: offUntilBuilt(z.boolean(), [false], 'Off-session charges'),
       billing_enabled: offUntilBuilt(z.boolean(), [false], "Polar's billing flag"),
       slack_benefit_enabled: offUntilBuilt(z.boolean(), [false], 'The Slack benefit'),

@@ -52,6 +52,9 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   if (input.feature_settings?.usage_based_billing_enabled !== undefined) {
     data.usageBasedBillingEnabled = input.feature_settings.usage_based_billing_enabled;
   }
+  if (input.feature_settings?.reset_proration_behavior_enabled !== undefined) {
+    data.resetProrationBehaviorEnabled = input.feature_settings.reset_proration_behavior_enabled;
+  }
   if (input.subscription_settings) {
     data.allowMultipleSubscriptions = input.subscription_settings.allow_multiple_subscriptions;
     data.allowCustomerUpdates = input.subscription_settings.allow_customer_updates;
@@ -123,6 +126,13 @@ export async function updateOrganization(
   const now = new Date();
   return db.$transaction(async (tx) => {
     const row = await updateOrganizationProfile(tx, id, profileData(input, now));
+    // A default every plan change would refuse: `reset` needs the feature turned on (rolled back).
+    if (row.prorationBehavior === 'reset' && !row.resetProrationBehaviorEnabled) {
+      throw new InvalidFieldError(
+        ['body', 'subscription_settings', 'proration_behavior'],
+        "The 'reset' proration behavior is not enabled for this organization: turn on feature_settings.reset_proration_behavior_enabled first.",
+      );
+    }
     const organization = organizationView(row);
     await recordEvent(tx, { organizationId: id, type: 'organization.updated', data: organization, at: now });
     return organization;

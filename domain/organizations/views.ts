@@ -28,6 +28,7 @@ export function organizationView(row: OrganizationRow): Organization {
     feature_settings: {
       issue_funding_enabled: row.issueFundingEnabled,
       usage_based_billing_enabled: row.usageBasedBillingEnabled,
+      reset_proration_behavior_enabled: row.resetProrationBehaviorEnabled,
     },
     subscription_settings: {
       allow_multiple_subscriptions: row.allowMultipleSubscriptions,

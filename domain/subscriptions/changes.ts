@@ -18,6 +18,7 @@ import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './change-events.js';
+import { NO_PENDING_UPDATE, scheduleProductChange } from './pending-updates.js';
 import { customerTaxBasis, measureMeteredUsage } from './renewal-pricing.js';
 import {
   findSubscription,
@@ -59,6 +60,8 @@ export type PlanChangeContext = {
 };
 
 type ProrationBehavior = 'invoice' | 'prorate';
+/** As asked for: `next_period` waits for the period's end (pending-updates.ts); `reset` is billed as `invoice`. */
+type RequestedBehavior = ProrationBehavior | 'next_period' | 'reset';
 
 /** What a change to `product` at `at` would do: pure over the rows. */
 export type PlanChangePlan = {
@@ -106,7 +109,7 @@ function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
 export function planProductChange(
   row: SubscriptionRow,
   product: ProductRow | null,
-  behavior: ProrationBehavior,
+  behavior: ProrationBehavior | 'reset',
   at: Date,
 ): PlanChangePlan {
   const { price, fee, interval, count } = newPlanPrice(row, product);
@@ -135,8 +138,11 @@ export function planProductChange(
       : 0);
   const period = { index: row.currentPeriodIndex, start: row.currentPeriodStart, end: row.currentPeriodEnd };
   const ledger = { billed: row.periodBilled, used: row.periodUsed, since: row.periodLedgerSince };
-  // Every 3 months to every month is a new cadence as much as monthly to yearly is.
-  const intervalChange = interval !== row.recurringInterval || count !== row.recurringIntervalCount;
+  // Every 3 months to every month is a new cadence as much as monthly to yearly is; `reset`
+  // restarts the period at the change as a new cadence does (charged in full now, the old plan's
+  // unused time credited: unlike Polar's reset, no credit is lost).
+  const intervalChange =
+    interval !== row.recurringInterval || count !== row.recurringIntervalCount || behavior === 'reset';
   const change = (intervalChange ? changeInterval : changePlan)(
     period,
     ledger,
@@ -162,7 +168,7 @@ export function planProductChange(
   }
   const metered = storedUsagePricesOf(product!.prices).filter((each) => each.id !== price?.id);
   return {
-    // A new interval starts a new period now, and a period is paid up front.
+    // A new interval (or `reset`) starts a new period now, and a period is paid up front.
     behavior: intervalChange ? 'invoice' : behavior,
     intervalChange,
     count,
@@ -203,13 +209,13 @@ export function assertCaughtUpWithClock(row: SubscriptionRow): void {
 export async function changeSubscriptionProduct(
   ctx: PlanChangeContext,
   current: SubscriptionRow,
-  input: { product_id: string; proration_behavior?: ProrationBehavior | null },
+  input: { product_id: string; proration_behavior?: RequestedBehavior | null },
 ): Promise<Subscription> {
   const { id } = current;
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
   const organization = await findOrganizationById(ctx.db.sql, current.organizationId);
-  const behavior =
-    input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
+  const behavior = requestedBehavior(input.proration_behavior, organization);
+  if (behavior === 'next_period') return scheduleProductChange(ctx, current, input.product_id);
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
   // Priced and taxed before the lock; the transaction checks the price did not move meanwhile.
   assertCaughtUpWithClock(current);
@@ -247,6 +253,8 @@ export async function changeSubscriptionProduct(
       periodLedgerSince: plan.ledger.since,
       // A new interval starts a new period, whose credits nothing has taken yet.
       periodMeterCredits: plan.intervalChange ? {} : creditsTaken,
+      // A change made now replaces the one waiting for the period's end.
+      ...NO_PENDING_UPDATE,
       ...(plan.intervalChange
         ? {
             recurringInterval: product!.recurringInterval!,
@@ -298,7 +306,7 @@ async function droppedUsage(
   return { lines, creditsTaken };
 }
 
-async function applyPlan(
+export async function applyPlan(
   tx: Tx,
   row: SubscriptionRow,
   product: ProductRow,
@@ -435,16 +443,17 @@ export async function previewProductChange(
 ): Promise<ProrationPreview> {
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
   const organization = await findOrganizationById(ctx.db.sql, current.organizationId);
-  const behavior =
-    input.proration_behavior ?? (organization?.prorationBehavior as ProrationBehavior) ?? 'prorate';
+  const behavior = requestedBehavior(input.proration_behavior, organization);
   const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
   const at = subscriptionNow(current);
+  if (behavior === 'next_period') return previewNextPeriodChange(current, product, at);
   const plan = planProductChange(current, product, behavior, at);
   const usage = (await droppedUsage(ctx.db.sql, current, plan, at, product!.name)).lines;
   const usageTotal = usage.reduce((sum, line) => sum + line.amount, 0);
   const dueNow = plan.behavior === 'invoice' ? Math.max(plan.net, 0) : 0;
   return {
-    proration_behavior: plan.behavior,
+    proration_behavior: behavior === 'reset' ? 'reset' : plan.behavior,
+    applies_at: at.toISOString(),
     currency: current.currency,
     lines: [...plan.lines, ...usage].map(({ label, amount }) => ({ label, amount })),
     amount_due_now: dueNow,
@@ -457,6 +466,64 @@ export async function previewProductChange(
     price_schedule: scheduleAfterChange(current, plan, product!.recurringInterval as RecurringInterval, at),
     ...benefitsOfChange(current.product, product!),
   };
+}
+
+/**
+ * A change at the period's end: nothing billed or credited now; the renewal bills the new plan's
+ * fees (the old plan's usage of the period with them) and its periods follow from there.
+ */
+function previewNextPeriodChange(
+  row: SubscriptionRow,
+  product: ProductRow | null,
+  at: Date,
+): ProrationPreview {
+  const plan = planProductChange(row, product, 'prorate', at);
+  const interval = product!.recurringInterval as RecurringInterval;
+  const schedule = priceSchedule({
+    pricing: { ...planPricingOf(row), fees: plan.prices.reduce((sum, price) => sum + price.amount, 0) },
+    periods: plan.intervalChange
+      ? { interval, anchor: row.currentPeriodEnd, index: 0, count: plan.count }
+      : {
+          interval,
+          anchor: row.billingAnchor,
+          index: row.currentPeriodIndex + 1 - row.periodIndexBase,
+          count: row.recurringIntervalCount,
+        },
+    currentAmount: plan.newAmount,
+    renews: true,
+  }).map(pricePhaseView);
+  return {
+    proration_behavior: 'next_period',
+    applies_at: row.currentPeriodEnd.toISOString(),
+    currency: row.currency,
+    lines: [],
+    amount_due_now: 0,
+    amount_carried_to_next_invoice: 0,
+    new_amount: plan.newAmount,
+    recurring_interval: interval,
+    recurring_interval_count: plan.count,
+    current_period_end: row.currentPeriodEnd.toISOString(),
+    price_schedule: schedule,
+    ...benefitsOfChange(row.product, product!),
+  };
+}
+
+/**
+ * The behavior a change uses: the one asked for, else the organization's default. `reset` only
+ * where the organization turned it on (`feature_settings.reset_proration_behavior_enabled`).
+ */
+function requestedBehavior(
+  asked: RequestedBehavior | null | undefined,
+  organization: { prorationBehavior: string; resetProrationBehaviorEnabled: boolean } | null,
+): RequestedBehavior {
+  const behavior = asked ?? (organization?.prorationBehavior as RequestedBehavior | undefined) ?? 'prorate';
+  if (behavior === 'reset' && !organization?.resetProrationBehaviorEnabled) {
+    throw new InvalidFieldError(
+      ['body', 'proration_behavior'],
+      "The 'reset' proration behavior is not enabled for this organization.",
+    );
+  }
+  return behavior;
 }
 
 /** What the plan costs once changed: the new fees, the discount it keeps, the periods it then has. */

@@ -5,6 +5,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../infra/db.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
 import type { CustomerSubscriptionListQuery } from '../customer-portal/schemas.js';
+import { clearPendingUpdate } from './pending-updates.js';
 import { lastTryOfUnpaidOrders } from '../orders/repository.js';
 import { findOrganizationById } from '../organizations/repository.js';
 import { AppError } from '../platform/errors.js';
@@ -99,6 +100,7 @@ export async function updateCustomerSubscription(
   id: string,
   body:
     | { product_id: string }
+    | { pending_update: null }
     | {
         cancel_at_period_end?: boolean | null;
         cancellation_reason?: string | null;
@@ -110,6 +112,7 @@ export async function updateCustomerSubscription(
     await assertCustomerMayChangePlan(ctx.db, current.organizationId);
     return changeSubscriptionProduct(ctx, current, { product_id: body.product_id });
   }
+  if ('pending_update' in body) return clearPendingUpdate(ctx, current.id);
   if (body.cancel_at_period_end === true) {
     return applySubscriptionChange(
       ctx,

@@ -16,6 +16,7 @@ import {
 import { recordSubscriptionChange } from './change-events.js';
 import { collectSubscriptionOrder, type CollectOutcome } from './collection.js';
 import { notifySubscription } from './notices.js';
+import { applyDuePendingUpdate } from './pending-updates.js';
 import { billedCustomerOf, cycleKey, openedPeriod, planRenewal, priceRenewal } from './renewal-pricing.js';
 import {
   findSubscriptionForStep,
@@ -54,6 +55,8 @@ async function cycleSubscription(
   input: { subscriptionId: string; index: number; nowMs: number },
 ): Promise<CycleResult> {
   const key = cycleKey(input.subscriptionId, input.index);
+  // A change scheduled for the period's end is applied first: this renewal bills the new plan.
+  await applyDuePendingUpdate(ctx, input);
   const before = await findSubscriptionForStep(ctx.db, input.subscriptionId);
   if (!before) return { cycled: { outcome: 'stale' }, made: null };
   if (isEnded(before) || before.currentPeriodIndex !== input.index - 1) {

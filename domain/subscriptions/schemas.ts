@@ -8,7 +8,6 @@ import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { prorationBehaviorSchema } from '../organizations/schemas.js';
 import {
   listResourceSchema,
-  NOT_AVAILABLE_YET,
   offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
@@ -60,14 +59,30 @@ export const pricePhaseSchema = z.object({
 });
 export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
 
+/**
+ * @polar-sh/sdk@0.48.1 PendingSubscriptionUpdate: what the renewal at `applies_at` (the current
+ * period's end) will change. Tollgate has no seats, so `seats` is always null.
+ */
+export const pendingSubscriptionUpdateSchema = z
+  .object({
+    created_at: datetime,
+    modified_at: datetime.nullable(),
+    id: z.uuid(),
+    applies_at: datetime,
+    product_id: z.uuid().nullable(),
+    seats: z.number().int().nullable(),
+  })
+  .meta({ id: 'PendingSubscriptionUpdate' });
+export type PendingSubscriptionUpdate = z.infer<typeof pendingSubscriptionUpdateSchema>;
+
 export const subscriptionSchema = orderSubscriptionSchema.extend({
   customer: customerSchema,
   product: productSchema,
   discount: discountSchema.omit({ products: true }).nullable(),
   prices: z.array(productPriceSchema),
   meters: z.array(subscriptionMeterSchema),
-  /** A change scheduled for the next period: none, changes take effect at once. */
-  pending_update: z.null(),
+  /** A plan change scheduled for the period's end (`proration_behavior: next_period`). */
+  pending_update: pendingSubscriptionUpdateSchema.nullable(),
   price_schedule: z.array(pricePhaseSchema).meta({
     description:
       'Tollgate extension: what the fixed prices cost per period from the current period on, after the discount as each renewal will apply it (a `once` or `repeating` discount ends), in phases of equal amount: `periods` periods from `starts_at` to `ends_at`. The last phase has `periods` and `ends_at` null: it goes on for as long as the plan renews. A plan set to cancel at the period end has its current period only; an ended plan, none. Usage of metered prices and tax come on top.',
@@ -112,19 +127,8 @@ const cancellationFields = {
   customer_cancellation_comment: textSchema({ max: 1000 }).nullable().optional(),
 };
 
-/** @polar-sh/sdk@0.48.1's behaviours; `next_period` and `reset` are not built yet. */
-const prorationBehaviorInputSchema = z
-  .enum([...prorationBehaviorSchema.options, 'next_period', 'reset'])
-  .superRefine((value, ctx) => {
-    if (value === 'next_period' || value === 'reset') {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'The proration behaviors next_period and reset are not available yet.',
-        params: { type: NOT_AVAILABLE_YET },
-      });
-    }
-  })
-  .transform((value) => value as z.infer<typeof prorationBehaviorSchema>);
+/** @polar-sh/sdk@0.48.1's behaviours (`reset` only where the organization turned it on). */
+const prorationBehaviorInputSchema = prorationBehaviorSchema;
 
 const trialEndInputSchema = offUntilBuilt(textSchema({ max: 64 }), [], 'Trials');
 
@@ -137,8 +141,7 @@ export const subscriptionUpdateSchema = z.union([
   z.strictObject({ discount_id: z.uuid().nullable(), trial_end: trialEndInputSchema }),
   z.strictObject({ cancel_at_period_end: z.boolean(), ...cancellationFields }),
   z.strictObject({ revoke: z.literal(true), ...cancellationFields }),
-  // @polar-sh/sdk@0.48.1: nothing is ever pending (plan changes take effect at once), so clearing
-  // the pending update changes nothing.
+  // @polar-sh/sdk@0.48.1 SubscriptionUpdateClear: cancels the change scheduled for the period's end.
   z.strictObject({ pending_update: z.null() }),
   z.strictObject({
     seats: refusedUntilBuilt(z.number().int(), 'Seats'),
@@ -166,6 +169,8 @@ const planBenefitSchema = z.object({ id: z.uuid(), type: benefitTypeSchema, desc
 
 export const prorationPreviewSchema = z.object({
   proration_behavior: prorationBehaviorSchema,
+  /** When the change takes effect: now, or the period's end with `next_period` (nothing billed now). */
+  applies_at: datetime,
   currency: z.string(),
   /** The proration lines, credits negative, in minor units. */
   lines: z.array(z.object({ label: z.string(), amount: z.number().int() })),

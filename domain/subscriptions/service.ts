@@ -1,5 +1,6 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
+import { clearPendingUpdate, NO_PENDING_UPDATE } from './pending-updates.js';
 import { transaction, type Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
@@ -320,6 +321,8 @@ export function cancelAtPeriodEnd(fields: Cancellation) {
       cancelAtPeriodEnd: true,
       canceledAt: now,
       endsAt: row.currentPeriodEnd,
+      // It ends at the period's end instead of changing plans then.
+      ...NO_PENDING_UPDATE,
       ...cancellationFields(fields),
     };
   };
@@ -376,7 +379,7 @@ export async function updateSubscription(
   await assertCanManage(ctx.db, caller, current.organizationId, ORGANIZATION_MANAGERS);
   if ('product_id' in body) return changeSubscriptionProduct(ctx, current, body);
   if ('discount_id' in body) return changeSubscriptionDiscount(ctx, current, body.discount_id);
-  if ('pending_update' in body) return subscriptionView(current, ctx.publicUrl);
+  if ('pending_update' in body) return clearPendingUpdate(ctx, id);
   // Seats and a moved billing period are refused by the schema.
   throw new InvalidInputError([
     { loc: ['body'], msg: 'This change is not available yet.', type: NOT_AVAILABLE_YET },

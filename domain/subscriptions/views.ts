@@ -1,3 +1,4 @@
+import { pendingUpdateView } from './pending-updates.js';
 import { customerView } from '../customers/views.js';
 import { discountView } from '../discounts/views.js';
 import { priceView, productView } from '../products/views.js';
@@ -122,7 +123,7 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     discount: discount ? { ...discount, products: undefined } : null,
     prices: row.prices.map((price) => priceView(price.productPrice)),
     meters: row.meters.map((meter) => ({ ...subscriptionMeterFields(meter), meter: meterView(meter.meter) })),
-    pending_update: null,
+    pending_update: pendingUpdateView(row),
     price_schedule: priceScheduleOf(row).map(pricePhaseView),
   });
 }

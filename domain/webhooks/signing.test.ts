@@ -14,7 +14,11 @@ const organization = {
   website: null,
   socials: [],
   details_submitted_at: null,
-  feature_settings: { issue_funding_enabled: false, usage_based_billing_enabled: false },
+  feature_settings: {
+    issue_funding_enabled: false,
+    usage_based_billing_enabled: false,
+    reset_proration_behavior_enabled: false,
+  },
   subscription_settings: {
     allow_multiple_subscriptions: false,
     allow_customer_updates: true,

@@ -29,6 +29,8 @@ const PLATFORM_LABELS: Partial<Record<string, string>> = {
 const PRORATION_LABELS: Record<ProrationBehavior, string> = {
   invoice: 'Invoice the difference at once',
   prorate: 'Prorate on the next invoice',
+  next_period: 'Change plans at the end of the period',
+  reset: 'Restart the period at the change, billed in full (needs resetting turned on)',
 };
 
 export type ProfileDraft = {

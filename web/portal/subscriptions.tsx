@@ -96,6 +96,20 @@ export function SubscriptionCard(props: {
     }
   }
 
+  async function keepCurrentPlan() {
+    setBusy(true);
+    setError(null);
+    try {
+      await change(subscription.id, { pending_update: null });
+      setNotice(`You stay on ${subscription.product.name}.`);
+      focusActions();
+    } catch (failure) {
+      setError(failureMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
   const canKeep = isResumable(subscription);
   const canChange = isBillable(subscription) && !subscription.cancel_at_period_end;
 
@@ -128,6 +142,14 @@ export function SubscriptionCard(props: {
       </dl>
       {subscription.cancel_at_period_end && !hasEnded(subscription) ? (
         <p className="muted">You keep access until then, and nothing more is charged.</p>
+      ) : null}
+      {subscription.pending_update ? (
+        <PendingChange
+          pending={subscription.pending_update}
+          products={props.products}
+          isBusy={isBusy}
+          onCancel={() => void keepCurrentPlan()}
+        />
       ) : null}
       <div className="actions" ref={actions}>
         {canKeep ? (
@@ -196,9 +218,14 @@ export function SubscriptionCard(props: {
           subscription={subscription}
           products={props.products}
           onChange={(productId) => change(subscription.id, { product_id: productId })}
-          onDone={(name, dueNow) => {
+          onDone={(name, dueNow, later) => {
             focusAfterDialog.current = true;
             setDialog(null);
+            if (later) {
+              setBilledChange(null);
+              setNotice(`Your plan changes to ${later.productName} on ${formatDate(later.at)}.`);
+              return;
+            }
             // Billed now: the card's answer decides what the buyer reads, not the change alone.
             if (dueNow > 0) {
               setNotice(null);
@@ -308,8 +335,11 @@ function ChangePlanForm(props: {
   subscription: CustomerSubscription;
   products: CustomerProduct[];
   onChange: (productId: string) => Promise<CustomerSubscription>;
-  /** `dueNow`: what the preview said the change bills now, before tax. */
-  onDone: (productName: string, dueNow: number) => void;
+  /**
+   * `dueNow`: what the preview said the change bills now, before tax; `later`: the change waits
+   * for the period's end (the organization changes plans at the next period).
+   */
+  onDone: (productName: string, dueNow: number, later?: { productName: string; at: string }) => void;
   onClose: () => void;
 }) {
   const { subscription } = props;
@@ -336,7 +366,12 @@ function ChangePlanForm(props: {
     setError(null);
     try {
       const updated = await props.onChange(chosen.id);
-      props.onDone(updated.product.name, preview.data?.amount_due_now ?? 0);
+      const pending = updated.pending_update;
+      props.onDone(
+        updated.product.name,
+        preview.data?.amount_due_now ?? 0,
+        pending?.product_id === chosen.id ? { productName: chosen.name, at: pending.applies_at } : undefined,
+      );
     } catch (failure) {
       setError(failureMessage(failure));
       setBusy(false);
@@ -418,6 +453,12 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
           ))}
         </ul>
       ) : null}
+      {preview.proration_behavior === 'next_period' ? (
+        <p data-testid="proration-applies-at">
+          Your plan changes on {formatDate(preview.applies_at)}, when this period ends. Nothing is charged
+          now; you keep your current plan until then.
+        </p>
+      ) : null}
       <dl className="portal-facts">
         <dt>Charged now</dt>
         <dd data-testid="proration-due-now">{money(preview.amount_due_now)}</dd>
@@ -433,6 +474,30 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
       ) : null}
       <BenefitChanges preview={preview} reader="buyer" />
     </section>
+  );
+}
+
+/** A plan change waiting for the period's end: what it moves to and when, and a way to stay. */
+function PendingChange(props: {
+  pending: NonNullable<CustomerSubscription['pending_update']>;
+  products: CustomerProduct[];
+  isBusy: boolean;
+  onCancel: () => void;
+}) {
+  const product = props.products.find((each) => each.id === props.pending.product_id);
+  return (
+    <div className="stack" data-testid="pending-change">
+      <p>
+        Changes to {product ? <strong className="wrap">{product.name}</strong> : 'another plan'} on{' '}
+        {formatDate(props.pending.applies_at)}
+        {product ? <span className="muted"> ({describeProductPrice(product)} from then)</span> : null}.
+      </p>
+      <div className="button-row wrap-row">
+        <button type="button" className="secondary" disabled={props.isBusy} onClick={props.onCancel}>
+          {props.isBusy ? 'Cancelling…' : 'Cancel the change'}
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -94,7 +94,10 @@ export const customerOrdersQuery = (customerId: string, limit = 5) =>
       ),
   });
 
-export type PlanChange = { product_id: string; proration_behavior: 'invoice' | 'prorate' };
+export type PlanChange = {
+  product_id: string;
+  proration_behavior: 'invoice' | 'prorate' | 'next_period' | 'reset';
+};
 
 /** What a plan change would bill, without making it (our extension of Polar's API). */
 export function previewPlanChange(subscriptionId: string, change: PlanChange) {

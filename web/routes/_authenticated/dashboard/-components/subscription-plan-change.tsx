@@ -33,7 +33,19 @@ const BEHAVIORS: { value: Behavior; label: string; hint: string }[] = [
     label: 'Add it to the next renewal',
     hint: 'The difference is added to (or taken off) the next renewal’s bill.',
   },
+  {
+    value: 'next_period',
+    label: 'At the end of this period',
+    hint: 'Nothing is billed now; the new plan starts with the renewal, at its price.',
+  },
 ];
+
+/** Only where the organization turned resetting on (its feature settings). */
+const RESET_BEHAVIOR = {
+  value: 'reset' as const,
+  label: 'Restart the period now',
+  hint: 'The new plan’s whole period is billed today, less the unused time of the current one.',
+};
 
 /** A signed amount of the preview: a credit reads "−$5.00". */
 function signedMoney(amount: number, currency: string): string {
@@ -61,6 +73,25 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
   const plans = (products.data?.items ?? []).filter(
     (product) => product.is_recurring && product.id !== subscription.product_id,
   );
+  const behaviors = profile.data?.feature_settings?.reset_proration_behavior_enabled
+    ? [...BEHAVIORS, RESET_BEHAVIOR]
+    : BEHAVIORS;
+  const pendingProduct = subscription.pending_update
+    ? (products.data?.items ?? []).find((product) => product.id === subscription.pending_update?.product_id)
+    : undefined;
+
+  async function onCancelPending() {
+    setBusy(true);
+    try {
+      await change({ pending_update: null });
+      setChangedTo(`The plan stays ${subscription.product.name}.`);
+      setErrors(NO_ERRORS);
+    } catch (failure) {
+      setErrors(formErrorsInWords(failure, PLAN_CHANGE_WORDS));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   function edit(update: () => void) {
     update();
@@ -93,9 +124,11 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
     try {
       const updated = await change({ product_id: productId, proration_behavior: behavior });
       setChangedTo(
-        preview && preview.amount_due_now > 0
-          ? `The plan is now ${updated.product.name}. ${signedMoney(preview.amount_due_now, preview.currency)} (before tax) is being charged to the customer's card: Payment attempts shows how it went.`
-          : `The plan is now ${updated.product.name}.`,
+        updated.pending_update
+          ? `Changes to ${plans.find((product) => product.id === productId)?.name ?? 'the new plan'} on ${formatDate(updated.pending_update.applies_at)}, with the renewal. Nothing is billed now.`
+          : preview && preview.amount_due_now > 0
+            ? `The plan is now ${updated.product.name}. ${signedMoney(preview.amount_due_now, preview.currency)} (before tax) is being charged to the customer's card: Payment attempts shows how it went.`
+            : `The plan is now ${updated.product.name}.`,
       );
       setPreview(null);
       setProductId('');
@@ -110,6 +143,24 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
 
   return (
     <Card title="Change plan">
+      {subscription.pending_update ? (
+        <div className="stack" data-testid="pending-change">
+          <p>
+            Changes to <strong>{pendingProduct?.name ?? 'another plan'}</strong> on{' '}
+            {formatDate(subscription.pending_update.applies_at)}, with the renewal.
+          </p>
+          <div className="button-row">
+            <button
+              type="button"
+              className="secondary"
+              disabled={isBusy}
+              onClick={() => void onCancelPending()}
+            >
+              Cancel the change
+            </button>
+          </div>
+        </div>
+      ) : null}
       <form className="stack" onSubmit={(event) => void onPreview(event)} noValidate>
         <FormField label="New plan" field="product_id" required error={errors.fields.product_id}>
           {(control) => (
@@ -132,7 +183,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
         ) : null}
         <fieldset className="plain-fieldset stack">
           <legend>When to bill the difference</legend>
-          {BEHAVIORS.map((option) => (
+          {behaviors.map((option) => (
             <label key={option.value} className="checkbox">
               <input
                 type="radio"
@@ -186,6 +237,12 @@ function PlanChangePreview(props: {
   return (
     <section className="stack plan-preview" aria-labelledby={titleId} data-testid="proration-preview">
       <h3 id={titleId}>What the change bills</h3>
+      {preview.proration_behavior === 'next_period' ? (
+        <p className="notice" data-testid="proration-applies-at">
+          The plan changes on {formatDate(preview.applies_at)}, when this period ends: nothing is billed now,
+          and the renewal bills the new plan.
+        </p>
+      ) : null}
       {preview.proration_behavior !== props.askedBehavior ? (
         <p className="notice">
           Moving between monthly and yearly billing starts a new period today, so the difference is billed
