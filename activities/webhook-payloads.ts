@@ -51,6 +51,8 @@ export const WEBHOOK_DATA_SCHEMAS: Partial<Record<WebhookEventType, z.ZodType>> 
   'subscription.revoked': subscriptionSchema,
   'subscription.updated': subscriptionSchema,
   'subscription.cycled': subscriptionSchema,
+  'subscription.paused': subscriptionSchema,
+  'subscription.resumed': subscriptionSchema,
   'customer.created': customerSchema,
   'customer.updated': customerSchema,
   'customer.deleted': customerSchema,

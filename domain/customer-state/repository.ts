@@ -82,6 +82,8 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   clockCaughtUpTo: 'date',
   createdAt: 'date',
   modifiedAt: 'date',
+  pausedAt: 'date',
+  resumesAt: 'date',
 };
 
 const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {

@@ -2,6 +2,7 @@
 // change in the middle of a period credits and charges. Pure: the subscription workflow and the API
 // (for previews) ask these rules; neither does date or money arithmetic of its own.
 import type { DiscountDuration } from '../discounts/schemas.js';
+import { pauseStep, type PauseState, type PauseStep } from './pause.js';
 
 export type RecurringInterval = 'month' | 'year';
 
@@ -298,11 +299,14 @@ export type SubscriptionWorkflowState = {
    * wall clock; the workflow waits for the clock to be advanced rather than for a timer.
    */
   testClock: { frozenTimeMs: number; caughtUpToMs: number | null } | null;
+  /** Set to pause, paused or just resumed (pause.ts); absent in states recorded before pausing. */
+  pause?: PauseState;
 };
 
 export type SubscriptionStep =
   | { kind: 'charge'; orderId: string; attempt: number; atMs: number }
-  | { kind: 'cycle'; index: number; atMs: number };
+  | { kind: 'cycle'; index: number; atMs: number }
+  | PauseStep;
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
@@ -317,6 +321,12 @@ export function nextSubscriptionStep(state: SubscriptionWorkflowState): Subscrip
       atMs: state.unpaidOrder.dueAtMs,
     };
   }
+  const paused = pauseStep(state.pause, {
+    index: state.currentPeriodIndex,
+    endMs: state.currentPeriodEndMs,
+    canceling: state.canceledAtMs !== null,
+  });
+  if (paused) return paused;
   return { kind: 'cycle', index: state.currentPeriodIndex + 1, atMs: state.currentPeriodEndMs };
 }
 
