@@ -4,6 +4,8 @@ import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { SubscriptionBillingContext } from '../domain/subscriptions/billing-step.js';
 import { collectSubscriptionOrder } from '../domain/subscriptions/collection.js';
 import { renewSubscription } from '../domain/subscriptions/renewal.js';
+import type { PauseStep } from '../domain/subscriptions/pause.js';
+import { runPauseStep } from '../domain/subscriptions/pausing.js';
 import {
   reportCaughtUpWithClock,
   subscriptionWorkflowState,
@@ -71,6 +73,10 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       nowMs: number;
     }) {
       return collectSubscriptionOrder(ctx, deps.processor, input);
+    },
+    /** Goes `paused` at the period's end, or resumes at `resumes_at` (pausing.ts). */
+    runPauseStep(input: { subscriptionId: string; step: PauseStep; nowMs: number }) {
+      return runPauseStep(ctx, input);
     },
     notifySubscriptionPaymentFailed(input: {
       subscriptionId: string;

@@ -52,6 +52,8 @@ export const WEBHOOK_DATA_SCHEMAS: Partial<Record<WebhookEventType, z.ZodType>> 
   'subscription.updated': subscriptionSchema,
   'subscription.cycled': subscriptionSchema,
   'subscription.past_due': subscriptionSchema,
+  'subscription.paused': subscriptionSchema,
+  'subscription.resumed': subscriptionSchema,
   'customer.created': customerSchema,
   'customer.updated': customerSchema,
   'customer.deleted': customerSchema,

@@ -14,6 +14,15 @@ export function subscriptionWait(
   step: SubscriptionStep,
   context: { sinceMs: number; lastDecline: string | null },
 ): OperatorWait {
+  if (step.kind === 'resume' && !Number.isFinite(step.atMs)) {
+    return {
+      kind: 'waiting',
+      waitingFor: 'the seller or the customer to resume the paused subscription',
+      until: null,
+      sinceMs: context.sinceMs,
+      reason: `Paused since ${isoUtc(state.pause?.pausedAtMs ?? state.currentPeriodEndMs)} with no resume date: nothing is charged until someone resumes it.`,
+    };
+  }
   const due = dueWords(state, step);
   if (step.kind === 'charge' && state.unpaidOrder?.awaitsCustomer) {
     // Later tries only remind the customer (domain/subscriptions/customer-payments.ts).
@@ -53,10 +62,15 @@ export function subscriptionWait(
     waitingFor:
       step.kind === 'cycle'
         ? `the end of period ${state.currentPeriodIndex}`
-        : `order ${step.orderId} to be due`,
+        : step.kind === 'pause'
+          ? `the end of period ${state.currentPeriodIndex}, when the subscription pauses`
+          : step.kind === 'resume'
+            ? 'the paused subscription to resume'
+            : `order ${step.orderId} to be due`,
     until: { atMs: step.atMs, then: due },
     sinceMs: context.sinceMs,
-    reason: 'Nothing is due before then.',
+    reason:
+      step.kind === 'resume' ? 'Paused: nothing is charged before then.' : 'Nothing is due before then.',
   };
 }
 
@@ -67,7 +81,11 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
     working:
       step.kind === 'cycle'
         ? `renewing into period ${step.index}`
-        : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
+        : step.kind === 'pause'
+          ? `pausing the subscription at the end of period ${step.index}`
+          : step.kind === 'resume'
+            ? 'resuming the paused subscription'
+            : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
     sinceMs,
     until: null,
     reason: null,
@@ -77,6 +95,8 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
 /** What happens when the step is due, as a clause: "the subscription renews into period 3". */
 function dueWords(state: SubscriptionWorkflowState, step: SubscriptionStep): string {
   if (step.kind === 'charge') return `try ${step.attempt} of order ${step.orderId} is charged`;
+  if (step.kind === 'pause') return 'the subscription pauses (no renewal, nothing charged)';
+  if (step.kind === 'resume') return 'the subscription resumes: a new period starts and is charged';
   return state.canceledAtMs === null
     ? `the subscription renews into period ${step.index}`
     : 'the subscription ends (it is set to cancel at the end of the period)';

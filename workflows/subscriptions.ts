@@ -39,6 +39,7 @@ const {
   collectSubscriptionOrder,
   reportCaughtUpWithClock,
   settleCustomerPayment,
+  runPauseStep,
 } = proxyLocalActivities<SubscriptionActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
 
 // Emails may wait on an SMTP server: ordinary activities, off the workflow task.
@@ -144,7 +145,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
         }
         await condition(() => woken);
       } else {
-        const signalled = await condition(() => woken, step.atMs - nowMs);
+        // A plan paused until resumed by hand has no time to wait for (pause.ts).
+        const signalled = Number.isFinite(step.atMs)
+          ? await condition(() => woken, step.atMs - nowMs)
+          : (await condition(() => woken), true);
         if (!signalled) known = state;
       }
       continue;
@@ -154,6 +158,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // passed: a year advanced at once bills twelve renewals dated a month apart.
     const stepAtMs = clock ? step.atMs : nowMs;
     view.show(subscriptionStepWork(step, Date.now()));
+    if (step.kind === 'pause' || step.kind === 'resume') {
+      // No charge: a resumed plan's new period is the renewal the next read finds due (pause.ts).
+      await runPauseStep({ subscriptionId, step, nowMs: stepAtMs });
+      continue;
+    }
     if (step.kind === 'cycle') {
       const { cycled, collected, after } = await untilProcessorAccepts(view, processorEntity, () =>
         renewSubscription({ subscriptionId, index: step.index, nowMs: stepAtMs }),
@@ -218,6 +227,7 @@ type CollectOutcome = Awaited<ReturnType<SubscriptionActivities['collectSubscrip
 /** `TollgateStatus`: a later try of an unpaid order means dunning. */
 function operatorStatus(state: SubscriptionWorkflowState): string {
   if (state.ended) return 'ended';
+  if (state.pause?.pausedAtMs != null) return 'paused';
   if (state.unpaidOrder && state.unpaidOrder.attempt > 1) return 'past_due';
   return state.canceledAtMs === null ? 'active' : 'canceling';
 }

@@ -289,7 +289,10 @@ export async function benefitHoldingSubscriptionsOf(
 ): Promise<{ id: string; customerId: string; productId: string }[]> {
   const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
     `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM subscriptions
-     WHERE customer_id = ANY($1::uuid[]) AND status = ANY($2::text[]) AND ended_at IS NULL`,
+     WHERE customer_id = ANY($1::uuid[]) AND ended_at IS NULL
+       AND (status = ANY($2::text[])
+         -- A paused plan keeps its benefits where its product says so (subscriptions/pause.ts).
+         OR (status = 'paused' AND product_id IN (SELECT id FROM products WHERE pause_keeps_benefits)))`,
     [customerIds, statuses],
   );
   return rows;

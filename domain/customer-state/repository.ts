@@ -85,6 +85,8 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   modifiedAt: 'date',
   pendingUpdateCreatedAt: 'date',
   pendingUpdateModifiedAt: 'date',
+  pausedAt: 'date',
+  resumesAt: 'date',
 };
 
 const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {

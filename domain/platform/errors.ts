@@ -34,6 +34,11 @@ export const ERRORS = {
     status: 403,
     message: 'This subscription is already canceled or will be at the end of the period.',
   },
+  // Pause and resume (domain/subscriptions/pause.ts), Polar's names and 409s.
+  CannotPauseSubscription: { status: 409, message: 'This subscription cannot be paused.' },
+  NoScheduledPause: { status: 409, message: 'This subscription is not scheduled to be paused.' },
+  NotPausedSubscription: { status: 409, message: 'This subscription is not paused.' },
+  PauseResumeNotAllowed: { status: 403, message: 'Pausing and resuming are not allowed here.' },
   ResourceUnavailable: { status: 410, message: 'This resource is no longer available.' },
   OrderNotEligibleForRetry: { status: 422, message: 'This order has no payment to confirm.' },
   PaymentAlreadyInProgress: { status: 409, message: 'A payment for this order is under way.' },

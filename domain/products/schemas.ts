@@ -139,6 +139,9 @@ export const SUBSCRIPTION_STATUSES = [
   'past_due',
   'canceled',
   'unpaid',
+  // Polar's dated versions' pause (domain/subscriptions/pause.ts): billed nothing until resumed;
+  // @polar-sh/sdk@0.48.1 reads statuses as an open enum.
+  'paused',
 ] as const;
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
@@ -184,7 +187,7 @@ export const orderSubscriptionSchema = z.object({
   current_meter_period_start: datetime.nullable(),
   current_meter_period_end: datetime.nullable(),
   cancel_at_period_end: z.boolean(),
-  /** Pausing is not built. */
+  /** Set to pause at the period's end; paused since; resumes by itself then (pause.ts). */
   pause_at_period_end: z.boolean(),
   paused_at: datetime.nullable(),
   resumes_at: datetime.nullable(),

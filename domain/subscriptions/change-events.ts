@@ -6,6 +6,7 @@ import { findLiveCustomer, markBenefitGrantsStaleSql } from '../customers/reposi
 import { recordEvents } from '../webhook-outbox/repository.js';
 import type { WebhookEventType } from '../webhook-outbox/schemas.js';
 import type { SubscriptionRow } from './repository.js';
+import { isPaused } from './pause.js';
 import { ACTIVE_STATUSES, type SubscriptionStatus } from './schemas.js';
 import { subscriptionView } from './views.js';
 import { isEnded } from './workflow-state.js';
@@ -13,7 +14,8 @@ import { isEnded } from './workflow-state.js';
 /**
  * `subscription.updated`, then as the change calls for `.cycled` (a new period), `.past_due` (dunning
  * started: once, when `past_due_at` is set), `.active` (back in the active group),
- * `.canceled` (newly set to cancel), `.uncanceled`, `.revoked` (left the billable group), and
+ * `.canceled` (newly set to cancel), `.uncanceled`, `.revoked` (left the billable group), `.paused`
+ * and `.resumed` (pause.ts), and
  * `customer.state_changed` when what the customer holds changed (Polar's order of events).
  */
 export async function recordSubscriptionChange(
@@ -34,20 +36,35 @@ export async function recordSubscriptionChange(
   if (after.pastDueAt && !before.pastDueAt) types.push('subscription.past_due');
   const wasActive = ACTIVE_STATUSES.includes(before.status as SubscriptionStatus);
   const isActive = ACTIVE_STATUSES.includes(after.status as SubscriptionStatus);
-  if (isActive && !wasActive) types.push('subscription.active');
+  // Resuming is `.resumed`, not a first activation (Polar's rule).
+  if (isActive && !wasActive && !isPaused(before)) types.push('subscription.active');
   if (after.canceledAt && !before.canceledAt) types.push('subscription.canceled');
   if (!after.cancelAtPeriodEnd && before.cancelAtPeriodEnd && !after.endedAt)
     types.push('subscription.uncanceled');
-  if (isEnded(after) && !isEnded(before)) types.push('subscription.revoked');
+  // A paused plan bills nothing (`isEnded`) but has not ended: pausing revokes nothing, a paused
+  // plan revoked is.
+  if (isEnded(after) && !isPaused(after) && (!isEnded(before) || isPaused(before)))
+    types.push('subscription.revoked');
+  if (isPaused(after) && !isPaused(before)) types.push('subscription.paused');
+  if (isPaused(before) && isActive) types.push('subscription.resumed');
   await recordEvents(
     tx.sql,
     types.map((type) => ({ organizationId: after.organizationId, type, data, at })),
   );
   // A plan holds its product's benefits until it ends (past_due keeps them through dunning).
-  if (isEnded(before) !== isEnded(after) || before.productId !== after.productId) {
+  if (
+    isEnded(before) !== isEnded(after) ||
+    before.productId !== after.productId ||
+    isPaused(before) !== isPaused(after)
+  ) {
     await markBenefitGrantsStaleSql(tx.sql, [after.customerId]);
   }
-  if (wasActive !== isActive || isEnded(after) !== isEnded(before) || after.amount !== before.amount) {
+  if (
+    wasActive !== isActive ||
+    isEnded(after) !== isEnded(before) ||
+    after.amount !== before.amount ||
+    isPaused(before) !== isPaused(after)
+  ) {
     const customer = await findLiveCustomer(tx.prisma, after.customerId);
     if (customer) await recordCustomerStateChanged(tx.prisma, customer);
   }

@@ -102,7 +102,12 @@ export function updateSubscriptionRow(
 /** Billable subscriptions older than `before`: the reconciler makes sure each has its workflow. */
 export function findBillableSubscriptionIds(db: Client, before: Date, limit: number) {
   return db.subscription.findMany({
-    where: { status: { in: ['trialing', 'active', 'past_due'] }, endedAt: null, createdAt: { lt: before } },
+    // A paused plan's workflow waits to resume it (pause.ts).
+    where: {
+      status: { in: ['trialing', 'active', 'past_due', 'paused'] },
+      endedAt: null,
+      createdAt: { lt: before },
+    },
     select: { id: true },
     orderBy: { createdAt: 'asc' },
     take: limit,
@@ -294,6 +299,11 @@ export type SubscriptionWorkflowRow = {
   /** The card the plan renews on, and the unpaid order's last try (rules.ts `awaitsCustomer`). */
   paymentMethodId: string | null;
   unpaidLastTry: { status: string; declineCode: string | null; paymentMethodId: string | null } | null;
+  /** The pause (pause.ts): set to pause, paused since, resumes at, and where the periods count from. */
+  pauseAtPeriodEnd: boolean;
+  pausedAt: Date | null;
+  resumesAt: Date | null;
+  billingAnchor: Date;
 };
 
 /** Everything the workflow decides its next step from, in one round trip (read on every wake). */
@@ -313,7 +323,9 @@ export async function findSubscriptionWorkflowRow(
            s.payment_method_id AS "paymentMethodId",
            CASE WHEN last_try.status IS NULL THEN NULL ELSE json_build_object(
              'status', last_try.status, 'declineCode', last_try.decline_code,
-             'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry"
+             'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry",
+           s.pause_at_period_end AS "pauseAtPeriodEnd", s.paused_at AS "pausedAt",
+           s.resumes_at AS "resumesAt", s.billing_anchor AS "billingAnchor"
     FROM subscriptions s
     JOIN customers c ON c.id = s.customer_id
     LEFT JOIN test_clocks t ON t.id = c.test_clock_id

@@ -9,6 +9,7 @@ import {
   cadencePeriodStart,
   type CadenceInterval,
 } from './cadence.js';
+import { pauseStep, type PauseState, type PauseStep } from './pause.js';
 
 export type RecurringInterval = CadenceInterval;
 
@@ -274,11 +275,14 @@ export type SubscriptionWorkflowState = {
    * wall clock; the workflow waits for the clock to be advanced rather than for a timer.
    */
   testClock: { frozenTimeMs: number; caughtUpToMs: number | null } | null;
+  /** Set to pause, paused or just resumed (pause.ts); absent in states recorded before pausing. */
+  pause?: PauseState;
 };
 
 export type SubscriptionStep =
   | { kind: 'charge'; orderId: string; attempt: number; atMs: number }
-  | { kind: 'cycle'; index: number; atMs: number };
+  | { kind: 'cycle'; index: number; atMs: number }
+  | PauseStep;
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
@@ -293,6 +297,12 @@ export function nextSubscriptionStep(state: SubscriptionWorkflowState): Subscrip
       atMs: state.unpaidOrder.dueAtMs,
     };
   }
+  const paused = pauseStep(state.pause, {
+    index: state.currentPeriodIndex,
+    endMs: state.currentPeriodEndMs,
+    canceling: state.canceledAtMs !== null,
+  });
+  if (paused) return paused;
   return { kind: 'cycle', index: state.currentPeriodIndex + 1, atMs: state.currentPeriodEndMs };
 }
 

@@ -150,6 +150,9 @@ export const subscriptionUpdateSchema = z.union([
   z.strictObject({
     current_billing_period_end: refusedUntilBuilt(textSchema({ max: 64 }), 'Moving the billing period'),
   }),
+  // Polar's SubscriptionPause and SubscriptionResume (dated versions; pause.ts).
+  z.strictObject({ pause_at_period_end: z.boolean(), resumes_at: datetime.nullable().optional() }),
+  z.strictObject({ resume: z.literal(true) }),
 ]);
 export type SubscriptionUpdate = z.infer<typeof subscriptionUpdateSchema>;
 

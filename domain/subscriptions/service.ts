@@ -33,6 +33,8 @@ import {
 } from './repository.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './change-events.js';
+import { isPaused } from './pause.js';
+import { cancelScheduledPause, pauseAtPeriodEnd, resumeNow } from './pausing.js';
 import {
   assertCaughtUpWithClock,
   changeSubscriptionDiscount,
@@ -346,7 +348,8 @@ export function uncancel(row: SubscriptionRow): Prisma.SubscriptionUncheckedUpda
 /** Ends it now: no refund, nothing more charged, benefits revoked. */
 function revokeNow(fields: Cancellation) {
   return (row: SubscriptionRow, now: Date): Prisma.SubscriptionUncheckedUpdateInput => {
-    if (!isBillable(row)) throw new AppError('AlreadyCanceledSubscription');
+    // A paused plan can be revoked without resuming it first, as on Polar.
+    if (!isBillable(row) && !isPaused(row)) throw new AppError('AlreadyCanceledSubscription');
     return {
       status: 'canceled',
       cancelAtPeriodEnd: false,
@@ -367,6 +370,16 @@ export async function updateSubscription(
   body: SubscriptionUpdate,
 ): Promise<Subscription> {
   if ('revoke' in body) return changeSubscription(ctx, caller, id, revokeNow(body));
+  if ('pause_at_period_end' in body) {
+    const resumesAt = body.resumes_at ? new Date(body.resumes_at) : null;
+    return changeSubscription(
+      ctx,
+      caller,
+      id,
+      body.pause_at_period_end ? pauseAtPeriodEnd(resumesAt) : cancelScheduledPause,
+    );
+  }
+  if ('resume' in body) return changeSubscription(ctx, caller, id, resumeNow);
   if ('cancel_at_period_end' in body) {
     return changeSubscription(
       ctx,

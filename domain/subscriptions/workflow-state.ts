@@ -6,6 +6,7 @@ import {
   findSubscriptionWorkflowRow,
   type SubscriptionWorkflowRow,
 } from './repository.js';
+import { isPaused, pauseStateOf } from './pause.js';
 import { awaitsCustomer, type SubscriptionWorkflowState } from './rules.js';
 import { BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
 
@@ -48,7 +49,8 @@ export async function subscriptionWorkflowState(
       ? null
       : { id: row.unpaidOrderId, createdAt: row.unpaidOrderCreatedAt! });
   return {
-    ended: isEnded(row) && !final,
+    // A paused plan bills nothing but lives on: its workflow waits to resume it.
+    ended: isEnded(row) && !final && !isPaused(row),
     currentPeriodIndex: row.currentPeriodIndex,
     currentPeriodEndMs: row.currentPeriodEnd.getTime(),
     canceledAtMs: !isEnded(row) && row.cancelAtPeriodEnd && row.canceledAt ? row.canceledAt.getTime() : null,
@@ -70,6 +72,7 @@ export async function subscriptionWorkflowState(
           caughtUpToMs: row.clockCaughtUpTo?.getTime() ?? null,
         }
       : null,
+    pause: pauseStateOf(row),
   };
 }
 

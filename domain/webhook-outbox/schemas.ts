@@ -1,7 +1,7 @@
 // The webhook event types. Every type Polar's current API names (42, polar-sdk 1.0.2) is known, so
 // an endpoint may subscribe to any of them as it would on Polar; Tollgate sends the ones whose
 // feature it has (`SENT_WEBHOOK_EVENT_TYPES`), and each recorded event is the body Polar's SDK
-// parses. A type of a feature not built yet (seats, members, pause) is sent once that feature is.
+// parses. A type of a feature not built yet (seats, members) is sent once that feature is.
 export const SENT_WEBHOOK_EVENT_TYPES = [
   'benefit.created',
   'benefit.updated',
@@ -32,6 +32,8 @@ export const SENT_WEBHOOK_EVENT_TYPES = [
   'subscription.updated',
   'subscription.cycled',
   'subscription.past_due',
+  'subscription.paused',
+  'subscription.resumed',
   'customer.created',
   'customer.updated',
   'customer.deleted',
@@ -46,8 +48,6 @@ const NOT_YET_SENT_WEBHOOK_EVENT_TYPES = [
   'member.created',
   'member.updated',
   'member.deleted',
-  'subscription.paused',
-  'subscription.resumed',
   'subscription.migrated',
 ] as const;
 
