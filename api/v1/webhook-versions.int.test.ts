@@ -34,7 +34,14 @@ const VALIDATE_IN_VERSION: Record<ApiVersion, typeof webhooks202610.validateEven
 };
 
 /** Sent by Tollgate as by Polar, but newer than 0.48.1's list: its validateEvent refuses them. */
-const UNKNOWN_TO_0481 = ['discount.created', 'discount.updated', 'discount.deleted', 'subscription.cycled'];
+const UNKNOWN_TO_0481 = [
+  'discount.created',
+  'discount.updated',
+  'discount.deleted',
+  'subscription.cycled',
+  'subscription.paused',
+  'subscription.resumed',
+];
 
 const PYTHON_VALIDATOR = path.join(projectRoot, 'test', 'polar-python', 'validate-webhooks.py');
 
@@ -165,6 +172,21 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     const decliner = await createCustomer(polar, { name: 'Grace Hopper' });
     await clocks.attach(clock.id, decliner.id);
     await buyInSandbox(polar, env.stack.baseUrl, plan.id, decliner.id, 'pm_card_chargeCustomerFail');
+    // A third set to pause at its period's end: the advance pauses it, and it is resumed by hand.
+    const pauser = await createCustomer(polar, { name: 'Katherine Johnson' });
+    await clocks.attach(clock.id, pauser.id);
+    const pausing = (await buyInSandbox(polar, env.stack.baseUrl, plan.id, pauser.id)).subscriptionId!;
+    const updateSubscription = async (id: string, body: object) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/subscriptions/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 200)
+        throw new Error(`PATCH ${id}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as { status: string };
+    };
+    await updateSubscription(pausing, { pause_at_period_end: true });
     // An edit before the grant is made is part of the grant; one after it updates the grant.
     await eventually(
       async () => received().map((request) => (JSON.parse(request.body) as Envelope).type),
@@ -180,6 +202,16 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
       subscriptionUpdate: { cancelAtPeriodEnd: false },
     });
     await clocks.advanceTo(clock.id, new Date(Date.now() + 32 * 24 * 3600_000).toISOString());
+    await eventually(
+      async () => {
+        const response = await fetch(`${env.stack.baseUrl}/v1/subscriptions/${pausing}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return ((await response.json()) as { status: string }).status;
+      },
+      (status) => status === 'paused',
+    );
+    await updateSubscription(pausing, { resume: true });
 
     const [order] = (await polar.orders.list({ productId: plan.id, sorting: ['created_at'] })).result.items;
     await polar.refunds.create({
@@ -190,7 +222,7 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     await polar.subscriptions.revoke({ id: subscriptionId });
   }
 
-  it('sends all 33 event types to an endpoint of each version, each accepted by that version’s validateEvent', async () => {
+  it('sends all 35 event types to an endpoint of each version, each accepted by that version’s validateEvent', async () => {
     const organization = await createOrganization(env.database.db, { name: 'Acme' });
     const token = await createAccessToken(env.database.db, organization.id);
     const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
@@ -219,8 +251,9 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     const typesOf = (received: ReceivedWebhook[]) =>
       new Set(received.map((request) => (JSON.parse(request.body) as Envelope).type));
     for (const version of API_VERSIONS) {
+      // A copy: deliveries still arriving must not change the list while it is checked.
       const received = await eventually(
-        async () => endpointOf.get(version)!.received,
+        async () => [...endpointOf.get(version)!.received],
         (list) => SENT_WEBHOOK_EVENT_TYPES.every((type) => typesOf(list).has(type)),
         60_000,
       ).catch(() => {
