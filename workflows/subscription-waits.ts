@@ -51,9 +51,11 @@ export function subscriptionWait(
   return {
     kind: 'waiting',
     waitingFor:
-      step.kind === 'cycle'
-        ? `the end of period ${state.currentPeriodIndex}`
-        : `order ${step.orderId} to be due`,
+      step.kind === 'convert'
+        ? `the end of the free trial`
+        : step.kind === 'cycle'
+          ? `the end of period ${state.currentPeriodIndex}`
+          : `order ${step.orderId} to be due`,
     until: { atMs: step.atMs, then: due },
     sinceMs: context.sinceMs,
     reason: 'Nothing is due before then.',
@@ -65,9 +67,11 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
   return {
     kind: 'working',
     working:
-      step.kind === 'cycle'
-        ? `renewing into period ${step.index}`
-        : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
+      step.kind === 'convert'
+        ? `ending the free trial: opening period ${step.index} and charging it`
+        : step.kind === 'cycle'
+          ? `renewing into period ${step.index}`
+          : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
     sinceMs,
     until: null,
     reason: null,
@@ -77,6 +81,11 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
 /** What happens when the step is due, as a clause: "the subscription renews into period 3". */
 function dueWords(state: SubscriptionWorkflowState, step: SubscriptionStep): string {
   if (step.kind === 'charge') return `try ${step.attempt} of order ${step.orderId} is charged`;
+  if (step.kind === 'convert') {
+    return state.canceledAtMs === null
+      ? `the trial ends and period ${step.index}, its first paid one, is charged`
+      : 'the subscription ends with its trial, charged nothing (it is set to cancel)';
+  }
   return state.canceledAtMs === null
     ? `the subscription renews into period ${step.index}`
     : 'the subscription ends (it is set to cancel at the end of the period)';

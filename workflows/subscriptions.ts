@@ -154,7 +154,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // passed: a year advanced at once bills twelve renewals dated a month apart.
     const stepAtMs = clock ? step.atMs : nowMs;
     view.show(subscriptionStepWork(step, Date.now()));
-    if (step.kind === 'cycle') {
+    // A trial's end is the renewal into its first paid period (domain/subscriptions/trials.ts).
+    if (step.kind === 'cycle' || step.kind === 'convert') {
       const { cycled, collected, after } = await untilProcessorAccepts(view, processorEntity, () =>
         renewSubscription({ subscriptionId, index: step.index, nowMs: stepAtMs }),
       );

@@ -82,6 +82,8 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   clockCaughtUpTo: 'date',
   createdAt: 'date',
   modifiedAt: 'date',
+  trialStart: 'date',
+  trialEnd: 'date',
 };
 
 const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {

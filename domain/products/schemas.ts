@@ -8,6 +8,7 @@ import {
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { nameSchema, offUntilBuilt, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
+import { trialInputFields, trialIntervalSchema } from './trials.js';
 import { priceCreateSchema, productPriceSchema } from '../prices/registry.js';
 import { recurringIntervalSchema } from '../prices/schemas.js';
 
@@ -24,7 +25,7 @@ export {
 } from '../prices/registry.js';
 export { recurringIntervalSchema, type RecurringInterval } from '../prices/schemas.js';
 
-export const trialIntervalSchema = z.enum(['day', 'week', 'month', 'year']);
+export { trialIntervalSchema } from './trials.js';
 export const productVisibilitySchema = z.enum(['draft', 'private', 'public']);
 
 /** Fields of @polar-sh/sdk@0.48.1's product create and update whose features are not built yet. */
@@ -34,8 +35,6 @@ const productNotYetFields = {
     [1],
     'A renewal every several months or years (recurring_interval_count other than 1)',
   ),
-  trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
-  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
   visibility: offUntilBuilt(productVisibilitySchema, ['public'], 'Draft and private products'),
 };
 
@@ -94,6 +93,7 @@ export const productCreateSchema = z.strictObject({
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).optional(),
   organization_id: z.uuid().nullable().optional(),
+  ...trialInputFields,
   ...productNotYetFields,
 });
 
@@ -106,6 +106,7 @@ export const productUpdateSchema = z.strictObject({
   prices: z.array(productPriceUpdateSchema).nullable().optional(),
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).nullable().optional(),
+  ...trialInputFields,
   ...productNotYetFields,
 });
 

@@ -294,6 +294,8 @@ export type SubscriptionWorkflowRow = {
   /** The card the plan renews on, and the unpaid order's last try (rules.ts `awaitsCustomer`). */
   paymentMethodId: string | null;
   unpaidLastTry: { status: string; declineCode: string | null; paymentMethodId: string | null } | null;
+  /** When its free trial ends (trials.ts); null without one. */
+  trialEnd: Date | null;
 };
 
 /** Everything the workflow decides its next step from, in one round trip (read on every wake). */
@@ -313,7 +315,8 @@ export async function findSubscriptionWorkflowRow(
            s.payment_method_id AS "paymentMethodId",
            CASE WHEN last_try.status IS NULL THEN NULL ELSE json_build_object(
              'status', last_try.status, 'declineCode', last_try.decline_code,
-             'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry"
+             'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry",
+           s.trial_end AS "trialEnd"
     FROM subscriptions s
     JOIN customers c ON c.id = s.customer_id
     LEFT JOIN test_clocks t ON t.id = c.test_clock_id

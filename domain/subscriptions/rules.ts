@@ -298,11 +298,15 @@ export type SubscriptionWorkflowState = {
    * wall clock; the workflow waits for the clock to be advanced rather than for a timer.
    */
   testClock: { frozenTimeMs: number; caughtUpToMs: number | null } | null;
+  /** While it is trialing: when the trial ends and the first period is charged (trials.ts). */
+  trialEndMs?: number | null;
 };
 
 export type SubscriptionStep =
   | { kind: 'charge'; orderId: string; attempt: number; atMs: number }
-  | { kind: 'cycle'; index: number; atMs: number };
+  | { kind: 'cycle'; index: number; atMs: number }
+  /** The trial ends: period `index` (the first one charged) opens and is charged. */
+  | { kind: 'convert'; index: number; atMs: number };
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
@@ -316,6 +320,9 @@ export function nextSubscriptionStep(state: SubscriptionWorkflowState): Subscrip
       attempt: state.unpaidOrder.attempt,
       atMs: state.unpaidOrder.dueAtMs,
     };
+  }
+  if (state.trialEndMs != null) {
+    return { kind: 'convert', index: state.currentPeriodIndex + 1, atMs: state.trialEndMs };
   }
   return { kind: 'cycle', index: state.currentPeriodIndex + 1, atMs: state.currentPeriodEndMs };
 }
