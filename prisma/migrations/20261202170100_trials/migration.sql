@@ -1,5 +1,5 @@
--- Trials (issue 34): a product's trial, overridden by checkout links and checkouts; a subscription's
--- trial dates; the organization's trial abuse prevention and the trials given so far.
+-- Trials (issue 34): a product's trial, overridden by checkout links and checkouts, a subscription's
+-- trial dates, the organization's trial abuse prevention and the trials given so far.
 ALTER TABLE "organizations" ADD COLUMN "prevent_trial_abuse" BOOLEAN NOT NULL DEFAULT false;
 
 ALTER TABLE "products" ADD COLUMN "trial_interval" TEXT,
