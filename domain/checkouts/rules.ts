@@ -341,7 +341,11 @@ export function savesCardWithoutCharge(checkout: {
   allowTrial: boolean;
   trialInterval: string | null;
   trialIntervalCount: number | null;
-  product: { recurringInterval: string | null; trialInterval: string | null; trialIntervalCount: number | null };
+  product: {
+    recurringInterval: string | null;
+    trialInterval: string | null;
+    trialIntervalCount: number | null;
+  };
   productPrice: { amountType: string };
 }): boolean {
   return (

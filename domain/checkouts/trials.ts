@@ -9,7 +9,11 @@ type TrialOfCheckout = {
   allowTrial: boolean;
   trialInterval: string | null;
   trialIntervalCount: number | null;
-  product: { recurringInterval: string | null; trialInterval: string | null; trialIntervalCount: number | null };
+  product: {
+    recurringInterval: string | null;
+    trialInterval: string | null;
+    trialIntervalCount: number | null;
+  };
 };
 
 /** The trial a checkout gives when confirmed, or null. */

@@ -109,7 +109,11 @@ function storedFlags(row: {
   allowTrial: boolean;
   trialInterval: string | null;
   trialIntervalCount: number | null;
-  product: { recurringInterval: string | null; trialInterval: string | null; trialIntervalCount: number | null };
+  product: {
+    recurringInterval: string | null;
+    trialInterval: string | null;
+    trialIntervalCount: number | null;
+  };
   productPrice: { amountType: string };
   customerBillingAddress: Prisma.JsonValue;
   requireBillingAddress: boolean;

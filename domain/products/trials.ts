@@ -45,7 +45,10 @@ export function trialColumns(
   input: TrialInput,
 ): { trialInterval: TrialInterval | null; trialIntervalCount: number | null } | undefined {
   if (input.trial_interval === undefined && input.trial_interval_count === undefined) return undefined;
-  return { trialInterval: input.trial_interval ?? null, trialIntervalCount: input.trial_interval_count ?? null };
+  return {
+    trialInterval: input.trial_interval ?? null,
+    trialIntervalCount: input.trial_interval_count ?? null,
+  };
 }
 
 type TrialColumns = { trialInterval: string | null; trialIntervalCount: number | null };
