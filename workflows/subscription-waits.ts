@@ -60,13 +60,15 @@ export function subscriptionWait(
   return {
     kind: 'waiting',
     waitingFor:
-      step.kind === 'cycle'
-        ? `the end of period ${state.currentPeriodIndex}`
-        : step.kind === 'pause'
-          ? `the end of period ${state.currentPeriodIndex}, when the subscription pauses`
-          : step.kind === 'resume'
-            ? 'the paused subscription to resume'
-            : `order ${step.orderId} to be due`,
+      step.kind === 'convert'
+        ? `the end of the free trial`
+        : step.kind === 'cycle'
+          ? `the end of period ${state.currentPeriodIndex}`
+          : step.kind === 'pause'
+            ? `the end of period ${state.currentPeriodIndex}, when the subscription pauses`
+            : step.kind === 'resume'
+              ? 'the paused subscription to resume'
+              : `order ${step.orderId} to be due`,
     until: { atMs: step.atMs, then: due },
     sinceMs: context.sinceMs,
     reason:
@@ -79,13 +81,15 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
   return {
     kind: 'working',
     working:
-      step.kind === 'cycle'
-        ? `renewing into period ${step.index}`
-        : step.kind === 'pause'
-          ? `pausing the subscription at the end of period ${step.index}`
-          : step.kind === 'resume'
-            ? 'resuming the paused subscription'
-            : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
+      step.kind === 'convert'
+        ? `ending the free trial: opening period ${step.index} and charging it`
+        : step.kind === 'cycle'
+          ? `renewing into period ${step.index}`
+          : step.kind === 'pause'
+            ? `pausing the subscription at the end of period ${step.index}`
+            : step.kind === 'resume'
+              ? 'resuming the paused subscription'
+              : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
     sinceMs,
     until: null,
     reason: null,
@@ -97,6 +101,11 @@ function dueWords(state: SubscriptionWorkflowState, step: SubscriptionStep): str
   if (step.kind === 'charge') return `try ${step.attempt} of order ${step.orderId} is charged`;
   if (step.kind === 'pause') return 'the subscription pauses (no renewal, nothing charged)';
   if (step.kind === 'resume') return 'the subscription resumes: a new period starts and is charged';
+  if (step.kind === 'convert') {
+    return state.canceledAtMs === null
+      ? `the trial ends and period ${step.index}, its first paid one, is charged`
+      : 'the subscription ends with its trial, charged nothing (it is set to cancel)';
+  }
   return state.canceledAtMs === null
     ? `the subscription renews into period ${step.index}`
     : 'the subscription ends (it is set to cancel at the end of the period)';

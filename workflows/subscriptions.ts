@@ -163,7 +163,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       await runPauseStep({ subscriptionId, step, nowMs: stepAtMs });
       continue;
     }
-    if (step.kind === 'cycle') {
+    // A trial's end is the renewal into its first paid period (domain/subscriptions/trials.ts).
+    if (step.kind === 'cycle' || step.kind === 'convert') {
       const { cycled, collected, after } = await untilProcessorAccepts(view, processorEntity, () =>
         renewSubscription({ subscriptionId, index: step.index, nowMs: stepAtMs }),
       );

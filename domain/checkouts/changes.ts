@@ -1,5 +1,6 @@
 // Changing an open checkout, by the seller or the buyer: whether it may still change, and applying
 // the changes to its locked row, priced again.
+import { trialColumns, trialInputIssues } from '../products/trials.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import {
   findDiscountByCode,
@@ -7,7 +8,7 @@ import {
   releaseDiscount,
   type DiscountWithProducts,
 } from '../discounts/repository.js';
-import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { priceCheckout } from './pricing.js';
 import { updateCheckoutRow, type CheckoutRow } from './repository.js';
 import type { CheckoutClientUpdate, CheckoutUpdate } from './schemas.js';
@@ -27,8 +28,9 @@ export function assertChangeable(row: CheckoutRow, now: Date): void {
   }
 }
 
-// `allow_trial` changes nothing until trials are built: the buyer's (false) and the seller's differ.
-type Changes = Omit<CheckoutClientUpdate, 'allow_trial'> & Partial<Omit<CheckoutUpdate, 'allow_trial'>>;
+// `allow_trial`: the buyer may only decline (false), the seller set either.
+type Changes = Omit<CheckoutClientUpdate, 'allow_trial'> &
+  Partial<Omit<CheckoutUpdate, 'allow_trial'>> & { allow_trial?: boolean | null };
 
 /** Applies buyer/seller changes to a locked row: re-prices and writes, with `checkout.updated`. */
 export async function applyChanges(
@@ -39,6 +41,8 @@ export async function applyChanges(
   options: { confirming: boolean; extra?: Prisma.CheckoutUncheckedUpdateInput },
 ): Promise<CheckoutRow> {
   const now = nowOf(ctx);
+  const trialIssues = trialInputIssues(changes);
+  if (trialIssues.length > 0) throw new InvalidInputError(trialIssues);
   let discountId = changes.discount_id !== undefined ? changes.discount_id : row.discountId;
   let failOnInapplicableDiscount: 'discount_code' | 'discount_id' | null = changes.discount_id
     ? 'discount_id'
@@ -121,6 +125,8 @@ export async function applyChanges(
     ...(changes.success_url !== undefined ? { successUrl: changes.success_url } : {}),
     ...(changes.return_url !== undefined ? { returnUrl: changes.return_url } : {}),
     ...(changes.embed_origin !== undefined ? { embedOrigin: changes.embed_origin } : {}),
+    ...(changes.allow_trial != null ? { allowTrial: changes.allow_trial } : {}),
+    ...trialColumns(changes),
     ...options.extra,
   };
   if (row.discountRedeemed && priced.discountId !== row.discountId && row.discountId) {

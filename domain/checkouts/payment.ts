@@ -24,6 +24,8 @@ import {
   type CheckoutRow,
 } from './repository.js';
 import { savesCardWithoutCharge } from './rules.js';
+import { checkoutTrial, trialOrderLabel } from './trials.js';
+import { trialEndOf } from '../subscriptions/trials.js';
 import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
 import { assignCheckoutPayments, recordPayment, settlePendingPayment } from '../payments/repository.js';
 import { recordCheckoutUpdated, type CheckoutViewContext } from './service.js';
@@ -270,6 +272,9 @@ export async function fulfilCheckout(
     // first order is dated, at the clock's frozen time, which later renewals follow.
     const clockTime = await clockTimeOfCustomer(tx, customer);
     const soldAt = clockTime ?? at;
+    // A trial starts now (not when the checkout was opened) and only on a plan that saves a card.
+    const trial = savesCardWithoutCharge(checkout) ? checkoutTrial(checkout) : null;
+    const trialEnd = trial ? trialEndOf(trial, soldAt) : null;
     const subscription = checkout.product.recurringInterval
       ? await startSubscription(
           tx,
@@ -292,6 +297,7 @@ export async function fulfilCheckout(
             savedPaymentMethod,
             at: soldAt,
             onTestClock: clockTime !== null,
+            trialEnd,
           },
           ctx.publicUrl,
         )
@@ -317,11 +323,23 @@ export async function fulfilCheckout(
       productName: checkout.product.name,
       discountId: checkout.discountAmount > 0 ? checkout.discountId : null,
       currency: checkout.currency,
-      amount: checkout.amount,
-      discountAmount: checkout.discountAmount,
-      netAmount: checkout.netAmount,
-      taxAmount: checkout.taxAmount ?? 0,
-      totalAmount: checkout.totalAmount,
+      // A trial's order is a $0 one for the trial period (Polar's): the first charge is at its end.
+      ...(trialEnd
+        ? {
+            amount: 0,
+            discountAmount: 0,
+            netAmount: 0,
+            taxAmount: 0,
+            totalAmount: 0,
+            itemLabel: trialOrderLabel(checkout.product.name, soldAt, trialEnd),
+          }
+        : {
+            amount: checkout.amount,
+            discountAmount: checkout.discountAmount,
+            netAmount: checkout.netAmount,
+            taxAmount: checkout.taxAmount ?? 0,
+            totalAmount: checkout.totalAmount,
+          }),
       billingName: checkout.customerBillingName ?? checkout.customerName,
       billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,
       metadata: checkout.metadata as Prisma.InputJsonValue,

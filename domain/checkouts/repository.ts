@@ -10,7 +10,7 @@ export const checkoutInclude = {
   productPrice: { include: { meter: { select: { id: true, name: true } } } },
   discount: true,
   organization: true,
-  subscription: { select: { id: true } },
+  subscription: { select: { id: true, trialEnd: true } },
 } as const satisfies Prisma.CheckoutInclude;
 
 export type CheckoutRow = Prisma.CheckoutGetPayload<{ include: typeof checkoutInclude }>;

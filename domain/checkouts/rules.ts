@@ -14,6 +14,7 @@ import { discountAmountFor, type PriceDiscount } from '../prices/discount.js';
 import { minimumChargeAmount } from '../prices/limits.js';
 import { priceBilledInAdvance, priceType, type CheckoutPrice } from '../prices/registry.js';
 import type { ChargeIssue, StoredPrice } from '../prices/strategy.js';
+import { checkoutTrial } from './trials.js';
 
 /** One 422 entry, as the /v1 error handler renders it (`{ detail: [{ loc, msg, type }] }`). */
 export type CheckoutIssue = ChargeIssue;
@@ -331,17 +332,24 @@ export type CheckoutPaymentSignal =
   | { type: 'payment.failed'; paymentId: string | null; message: string };
 
 /**
- * A plan that charges nothing today but is not free (a fully discounted first period): the card is
- * saved without a charge (a SetupIntent), so its renewals can be charged. The checkout says so as
- * `is_payment_setup_required`.
+ * A plan that charges nothing today but is not free (a fully discounted first period, or a free
+ * trial): the card is saved without a charge (a SetupIntent), so its renewals can be charged. The
+ * checkout says so as `is_payment_setup_required`.
  */
 export function savesCardWithoutCharge(checkout: {
   totalAmount: number;
-  product: { recurringInterval: string | null };
+  allowTrial: boolean;
+  trialInterval: string | null;
+  trialIntervalCount: number | null;
+  product: {
+    recurringInterval: string | null;
+    trialInterval: string | null;
+    trialIntervalCount: number | null;
+  };
   productPrice: { amountType: string };
 }): boolean {
   return (
-    checkout.totalAmount === 0 &&
+    (checkout.totalAmount === 0 || checkoutTrial(checkout) !== null) &&
     checkout.product.recurringInterval !== null &&
     !priceType(checkout.productPrice.amountType).checkout.isFree
   );

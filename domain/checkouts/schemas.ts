@@ -22,6 +22,7 @@ import {
   withTextRule,
 } from '../platform/schemas.js';
 import { productPriceSchema, trialIntervalSchema } from '../products/schemas.js';
+import { trialInputFields } from '../products/trials.js';
 import { TAX_BEHAVIORS } from '../tax/schemas.js';
 
 // Polar's Checkout, CheckoutPublic and CheckoutPublicConfirmed as @polar-sh/sdk@0.33.2 reads them
@@ -116,7 +117,7 @@ const checkoutCommon = {
   return_url: z.string().nullable(),
   /** Null: the price's own, the organization's `default_tax_behavior`. */
   tax_behavior: z.enum(TAX_BEHAVIORS).nullable(),
-  /** Null: no product has a trial yet, so none can be allowed or refused. */
+  /** False when the trial was declined; `active_trial_*` and `trial_end` say the trial it gives. */
   allow_trial: z.boolean().nullable(),
   trial_interval: trialIntervalSchema.nullable(),
   trial_interval_count: z.number().int().nullable(),
@@ -209,10 +210,10 @@ const buyerFields = {
 
 /** Fields of @polar-sh/sdk@0.48.1's checkout create and update whose features are not built yet. */
 const checkoutNotYetFields = {
-  /** No product has a trial yet: allowing or refusing one changes nothing. */
+  /** False: no trial, the first period is charged now (null: left as it is, true when created). */
   allow_trial: z.boolean().nullable().optional(),
-  trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
-  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
+  /** Overrides the product's trial (domain/checkouts/trials.ts). */
+  ...trialInputFields,
   currency: offUntilBuilt(textSchema({ max: 3 }), [], 'Presentment currencies'),
 };
 
@@ -296,7 +297,7 @@ export type CheckoutUpdate = z.infer<typeof checkoutUpdateSchema>;
 export const checkoutClientUpdateSchema = z.strictObject({
   ...buyerFields,
   discount_code: textSchema({ max: 256, trim: true }).nullable().optional(),
-  /** A buyer may decline a trial; there is none to decline yet. */
+  /** A buyer may decline the trial (and pay the first period now), never grant themselves one. */
   allow_trial: z.literal(false).nullable().optional(),
 });
 export type CheckoutClientUpdate = z.infer<typeof checkoutClientUpdateSchema>;

@@ -1,12 +1,13 @@
 // The seller's checkouts (an organization's token or dashboard user): create, read, list, export as
 // CSV, and change an open one.
+import { trialColumns, trialInputIssues } from '../products/trials.js';
 import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { findLiveCustomerOfOrganization } from '../customers/repository.js';
 import { findDiscountOfOrganization } from '../discounts/repository.js';
-import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { csvLine, pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findCurrentPrice } from '../products/repository.js';
 import { resolveProductsToSell } from '../products/service.js';
@@ -87,6 +88,8 @@ export async function createCheckout(
   input: CheckoutCreate,
 ): Promise<Checkout> {
   const { db } = ctx;
+  const trialIssues = trialInputIssues(input);
+  if (trialIssues.length > 0) throw new InvalidInputError(trialIssues);
   if (input.subscription_id) {
     throw new InvalidFieldError(
       ['body', 'subscription_id'],
@@ -127,6 +130,8 @@ export async function createCheckout(
     embedOrigin: input.embed_origin ?? null,
     productIds,
     allowDiscountCodes: input.allow_discount_codes,
+    allowTrial: input.allow_trial ?? true,
+    ...trialColumns(input),
     requireBillingAddress: input.require_billing_address,
     isBusinessCustomer: input.is_business_customer,
     customerId: customer?.id ?? null,

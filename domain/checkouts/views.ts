@@ -11,6 +11,7 @@ import { decimalAmount } from '../money/rules.js';
 import type { CheckoutExportRow, CheckoutRow } from './repository.js';
 import { billingAddressFieldModes, customerBillingAddressFields } from './rules.js';
 import type { Checkout, CheckoutPublic } from './schemas.js';
+import { checkoutTrial, checkoutTrialView } from './trials.js';
 
 /** What rendering a checkout needs besides its row. */
 export type CheckoutViewSettings = {
@@ -105,14 +106,22 @@ function successUrlOf(publicUrl: string, row: CheckoutRow): string {
 /** The flags a stored checkout shows, derived from its stored figures (reads never re-price). */
 function storedFlags(row: {
   totalAmount: number;
-  product: { recurringInterval: string | null };
+  allowTrial: boolean;
+  trialInterval: string | null;
+  trialIntervalCount: number | null;
+  product: {
+    recurringInterval: string | null;
+    trialInterval: string | null;
+    trialIntervalCount: number | null;
+  };
   productPrice: { amountType: string };
   customerBillingAddress: Prisma.JsonValue;
   requireBillingAddress: boolean;
   isBusinessCustomer: boolean;
 }) {
   const address = row.customerBillingAddress as { country?: string } | null;
-  const isPaymentRequired = row.totalAmount > 0;
+  // A trial charges nothing today: it only saves the card (Polar's `is_payment_required`).
+  const isPaymentRequired = row.totalAmount > 0 && checkoutTrial(row) === null;
   // A plan that is not free saves its card for the renewals, even when nothing is due today.
   const { isFree } = priceType(row.productPrice.amountType).checkout;
   const isPaymentSetupRequired = row.product.recurringInterval !== null && !isFree;
@@ -188,12 +197,7 @@ function commonView(
     organization_id: row.organizationId,
     return_url: row.returnUrl,
     tax_behavior: null,
-    allow_trial: null,
-    trial_interval: null,
-    trial_interval_count: null,
-    active_trial_interval: null,
-    active_trial_interval_count: null,
-    trial_end: null,
+    ...checkoutTrialView(row, row.subscription?.trialEnd ?? null),
     prices: null,
     products: ordered.map((product) => checkoutProduct(product, settings.publicUrl)),
     product: checkoutProduct(row.product, settings.publicUrl),

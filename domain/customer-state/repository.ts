@@ -87,6 +87,8 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   pendingUpdateModifiedAt: 'date',
   pausedAt: 'date',
   resumesAt: 'date',
+  trialStart: 'date',
+  trialEnd: 'date',
 };
 
 const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {

@@ -51,6 +51,8 @@ export type PaidPurchase = {
   /** The plan this order starts, for a checkout of a recurring product. */
   subscriptionId?: string;
   at: Date;
+  /** The line's label when it is not the product's name (a trial's "Trial period for …"). */
+  itemLabel?: string;
 };
 
 /**
@@ -86,7 +88,7 @@ export async function createPaidOrder(
     items: {
       create: [
         {
-          label: purchase.productName,
+          label: purchase.itemLabel ?? purchase.productName,
           // Before discount, as Polar's items: the order's discount applies to their sum.
           amount: purchase.amount,
           taxAmount: purchase.taxAmount,

@@ -61,7 +61,7 @@ export function orderView(row: OrderRow): Order {
       recurring_interval: row.product.recurringInterval,
       is_recurring: row.product.recurringInterval !== null,
       is_archived: row.product.isArchived,
-      ...productTermsView(row.product.recurringInterval, row.product.recurringIntervalCount),
+      ...productTermsView(row.product.recurringInterval, row.product.recurringIntervalCount, row.product),
       organization_id: row.product.organizationId,
     },
     discount: discount ? { ...discount, products: undefined } : null,

@@ -8,6 +8,7 @@ import {
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { nameSchema, offUntilBuilt, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
+import { trialInputFields, trialIntervalSchema } from './trials.js';
 import { priceCreateSchema, productPriceSchema } from '../prices/registry.js';
 import { MAX_INTERVAL_COUNT, recurringIntervalSchema } from '../prices/schemas.js';
 
@@ -24,13 +25,11 @@ export {
 } from '../prices/registry.js';
 export { recurringIntervalSchema, type RecurringInterval } from '../prices/schemas.js';
 
-export const trialIntervalSchema = z.enum(['day', 'week', 'month', 'year']);
+export { trialIntervalSchema } from './trials.js';
 export const productVisibilitySchema = z.enum(['draft', 'private', 'public']);
 
 /** Fields of @polar-sh/sdk@0.48.1's product create and update whose features are not built yet. */
 const productNotYetFields = {
-  trial_interval: offUntilBuilt(trialIntervalSchema, [], 'Trials'),
-  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
   visibility: offUntilBuilt(productVisibilitySchema, ['public'], 'Draft and private products'),
 };
 
@@ -96,6 +95,7 @@ export const productCreateSchema = z.strictObject({
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).optional(),
   organization_id: z.uuid().nullable().optional(),
+  ...trialInputFields,
   ...productNotYetFields,
 });
 
@@ -109,6 +109,7 @@ export const productUpdateSchema = z.strictObject({
   prices: z.array(productPriceUpdateSchema).nullable().optional(),
   medias: z.array(z.uuid()).nullable().optional(),
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).nullable().optional(),
+  ...trialInputFields,
   ...productNotYetFields,
 });
 

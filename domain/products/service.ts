@@ -13,6 +13,7 @@ import { recordEvent } from '../webhook-outbox/repository.js';
 import { findFilesOfOrganization } from '../files/repository.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
+import { trialColumns, trialInputIssues, type TrialInput } from './trials.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -178,6 +179,7 @@ export async function createProduct(
   const organizationId = await organizationForWrite(db, caller, input.organization_id, ORGANIZATION_MANAGERS);
   const recurringIntervalCount = intervalCountOf(input.recurring_interval, input.recurring_interval_count);
   const setIssues = priceSetIssues(input.prices, input.recurring_interval);
+  assertTrialInput(input, input.recurring_interval);
   if (setIssues.length > 0)
     throw invalid(setIssues.map((issue) => ({ ...issue, loc: ['prices', ...issue.loc] })));
   await checkNewPrices(
@@ -196,6 +198,7 @@ export async function createProduct(
       description: input.description ?? null,
       recurringInterval: input.recurring_interval,
       recurringIntervalCount,
+      ...trialColumns(input),
       metadata: input.metadata ?? {},
       createdAt: now,
     });
@@ -238,6 +241,7 @@ export async function updateProduct(
       'The recurring interval count of a product cannot change.',
     );
   }
+  assertTrialInput(input, existing.recurringInterval);
   const newPrices = (input.prices ?? []).flatMap((price, index) => ('id' in price ? [] : [{ price, index }]));
   await checkNewPrices(db, organizationId, newPrices);
   if (input.medias) await checkMedias(db, organizationId, input.medias);
@@ -286,6 +290,7 @@ export async function updateProduct(
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.metadata ? { metadata: input.metadata } : {}),
       ...(typeof input.is_archived === 'boolean' ? { isArchived: input.is_archived } : {}),
+      ...trialColumns(input),
       modifiedAt: now,
     });
     const updated = productView(await readProduct(tx, id, organizationId), ctx.publicUrl);
@@ -438,4 +443,20 @@ export async function resolveProductsToSell(
   }
   await assertCanManage(db, caller, organizationId, ORGANIZATION_MANAGERS);
   return { organizationId, productIds };
+}
+
+/**
+ * A trial is set as a unit and a count together, and only on a recurring product: a one-time
+ * purchase has no first period to defer.
+ */
+function assertTrialInput(input: TrialInput, recurringInterval: string | null): void {
+  const issues = trialInputIssues(input);
+  if (issues.length === 0 && recurringInterval === null && trialColumns(input)?.trialInterval) {
+    issues.push({
+      loc: ['body', 'trial_interval'],
+      msg: 'Only a recurring product can have a trial.',
+      type: 'value_error',
+    });
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues);
 }

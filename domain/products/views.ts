@@ -5,6 +5,7 @@ import { readMetadata } from '../metadata/rules.js';
 import type { PriceRow, ProductRow } from './repository.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import { priceType } from '../prices/registry.js';
+import { trialView } from './trials.js';
 import { productPriceSchema, productSchema, type Product, type ProductPrice } from './schemas.js';
 
 export function priceView(row: PriceRow): ProductPrice {
@@ -24,13 +25,19 @@ export function priceView(row: PriceRow): ProductPrice {
 }
 
 /** A product's renewal, trial and visibility as every shape of it shows them (@polar-sh/sdk@0.48.1). */
-export function productTermsView(recurringInterval: string | null, recurringIntervalCount?: number | null) {
+export function productTermsView(
+  recurringInterval: string | null,
+  recurringIntervalCount?: number | null,
+  trial: { trialInterval: string | null; trialIntervalCount: number | null } = {
+    trialInterval: null,
+    trialIntervalCount: null,
+  },
+) {
   return {
     recurring_interval_count: recurringInterval === null ? null : (recurringIntervalCount ?? 1),
     meter_interval: null,
     meter_interval_count: null,
-    trial_interval: null,
-    trial_interval_count: null,
+    ...trialView(trial),
     visibility: 'public',
   } as const;
 }
@@ -58,7 +65,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
     recurring_interval: row.recurringInterval,
     is_recurring: row.recurringInterval !== null,
     is_archived: row.isArchived,
-    ...productTermsView(row.recurringInterval, row.recurringIntervalCount),
+    ...productTermsView(row.recurringInterval, row.recurringIntervalCount, row),
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
     is_deletable: isProductDeletable(row),
@@ -96,8 +103,8 @@ export function subscriptionOwnFields(row: SubscriptionRecord) {
       ? row.endedAt
       : row.currentPeriodEnd
     ).toISOString(),
-    trial_start: null,
-    trial_end: null,
+    trial_start: iso(row.trialStart),
+    trial_end: iso(row.trialEnd),
     current_meter_period_start: null,
     current_meter_period_end: null,
     cancel_at_period_end: row.cancelAtPeriodEnd,

@@ -26,6 +26,7 @@ import {
   type SubscriptionStepRow,
 } from './repository.js';
 import { renewalMakesOrder, type SubscriptionWorkflowState } from './rules.js';
+import { convertedFields } from './trials.js';
 import { isEnded, subscriptionWorkflowState } from './workflow-state.js';
 
 export type CycleOutcome =
@@ -137,6 +138,7 @@ async function cycleSubscription(
       if (usage.length > 0) await markCustomerMetersStale(tx.prisma, [row.customerId]);
       const renewed = await updateSubscriptionRecord(tx.sql, row.id, {
         ...openedPeriod(row, plan),
+        ...convertedFields(row),
         failedAttempts: 0,
         nextAttemptAt: null,
       });

@@ -304,6 +304,8 @@ export type SubscriptionWorkflowRow = {
   pausedAt: Date | null;
   resumesAt: Date | null;
   billingAnchor: Date;
+  /** When its free trial ends (trials.ts); null without one. */
+  trialEnd: Date | null;
 };
 
 /** Everything the workflow decides its next step from, in one round trip (read on every wake). */
@@ -325,7 +327,8 @@ export async function findSubscriptionWorkflowRow(
              'status', last_try.status, 'declineCode', last_try.decline_code,
              'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry",
            s.pause_at_period_end AS "pauseAtPeriodEnd", s.paused_at AS "pausedAt",
-           s.resumes_at AS "resumesAt", s.billing_anchor AS "billingAnchor"
+           s.resumes_at AS "resumesAt", s.billing_anchor AS "billingAnchor",
+           s.trial_end AS "trialEnd"
     FROM subscriptions s
     JOIN customers c ON c.id = s.customer_id
     LEFT JOIN test_clocks t ON t.id = c.test_clock_id

@@ -277,12 +277,16 @@ export type SubscriptionWorkflowState = {
   testClock: { frozenTimeMs: number; caughtUpToMs: number | null } | null;
   /** Set to pause, paused or just resumed (pause.ts); absent in states recorded before pausing. */
   pause?: PauseState;
+  /** While it is trialing: when the trial ends and the first period is charged (trials.ts). */
+  trialEndMs?: number | null;
 };
 
 export type SubscriptionStep =
   | { kind: 'charge'; orderId: string; attempt: number; atMs: number }
   | { kind: 'cycle'; index: number; atMs: number }
-  | PauseStep;
+  | PauseStep
+  /** The trial ends: period `index` (the first one charged) opens and is charged. */
+  | { kind: 'convert'; index: number; atMs: number };
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
@@ -303,6 +307,9 @@ export function nextSubscriptionStep(state: SubscriptionWorkflowState): Subscrip
     canceling: state.canceledAtMs !== null,
   });
   if (paused) return paused;
+  if (state.trialEndMs != null) {
+    return { kind: 'convert', index: state.currentPeriodIndex + 1, atMs: state.trialEndMs };
+  }
   return { kind: 'cycle', index: state.currentPeriodIndex + 1, atMs: state.currentPeriodEndMs };
 }
 

@@ -52,6 +52,7 @@ import {
   type SubscriptionUpdate,
 } from './schemas.js';
 import { SUBSCRIPTION_EXPORT_COLUMNS, subscriptionExportRow, subscriptionView } from './views.js';
+import { trialingFields } from './trials.js';
 
 export type NewSubscription = {
   organizationId: string;
@@ -74,6 +75,8 @@ export type NewSubscription = {
   at: Date;
   /** Its customer is on a test clock, whose time `at` is. */
   onTestClock?: boolean;
+  /** It starts with a free trial that ends then (trials.ts): `trialing`, first charged then. */
+  trialEnd?: Date | null;
 };
 
 /**
@@ -118,6 +121,13 @@ export async function startSubscription(
     clockCaughtUpTo: input.onTestClock ? input.at : null,
     createdAt: input.at,
     prices: { create: input.prices.map((price) => ({ ...price, createdAt: input.at })) },
+    ...(input.trialEnd
+      ? {
+          ...trialingFields(input.at, input.trialEnd),
+          // Its duration counts from the first period charged, not from the trial.
+          discountFirstPeriodStart: input.discountId ? input.trialEnd : null,
+        }
+      : {}),
   });
   await recordSubscriptionProduct(tx, {
     subscriptionId: row.id,

@@ -9,6 +9,7 @@ import {
 import { isPaused, pauseStateOf } from './pause.js';
 import { awaitsCustomer, type SubscriptionWorkflowState } from './rules.js';
 import { BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
+import { runningTrialEnd } from './trials.js';
 
 /** Ended (canceled at the period's end, revoked, unpaid): it renews no more. */
 export const isEnded = (row: { endedAt: Date | null; status: string }) =>
@@ -66,6 +67,7 @@ export async function subscriptionWorkflowState(
           awaitsCustomer: !final && awaitsCustomer(row.unpaidLastTry, row.paymentMethodId),
         }
       : null,
+    trialEndMs: runningTrialEnd(row)?.getTime() ?? null,
     testClock: row.clockFrozenTime
       ? {
           frozenTimeMs: row.clockFrozenTime.getTime(),
