@@ -27,6 +27,7 @@ const STATUS: Record<SubscriptionStatus, [string, Tone]> = {
   past_due: ['Past due', 'warn'],
   canceled: ['Canceled', 'neutral'],
   unpaid: ['Unpaid', 'error'],
+  paused: ['Paused', 'neutral'],
 };
 
 export const SUBSCRIPTION_STATUS_LABELS = Object.fromEntries(
