@@ -293,6 +293,7 @@ const subscriptionFields = {
   started_at: at,
   ends_at: periodEnd,
   ended_at: null,
+  past_due_at: null,
   customer_id: ids.customer,
   product_id: ids.product,
   discount_id: ids.discount,
