@@ -32,6 +32,7 @@ import {
   pageContentSecurityPolicy,
 } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
+import { metricsHandler, recordRequests, type ApiMetrics } from './http/metrics.js';
 import { createV1Router } from './v1/router.js';
 import { OAUTH2_SCOPES } from '../domain/oauth2/schemas.js';
 import { authorizationServerMetadata } from '../domain/oauth2/views.js';
@@ -58,6 +59,8 @@ export type AppDeps = {
   settings: PublicSettings;
   logger: Logger;
   db: Db;
+  /** `GET /metrics` and request counting (api/http/metrics.ts); absent: neither. */
+  metrics?: { registry: ApiMetrics; token?: string };
   /** Readiness asks Temporal directly; everything else goes through `workflows`. */
   temporal: Client;
   workflows: WorkflowStarters;
@@ -115,6 +118,10 @@ export function createApp(deps: AppDeps): Express {
   // Polar's list filters use deepObject query parameters (`?metadata[key]=value`).
   app.set('query parser', 'extended');
   app.use(requestContext(deps.logger));
+  if (deps.metrics) {
+    app.use(recordRequests(deps.metrics.registry));
+    app.get('/metrics', metricsHandler(deps.metrics.registry, deps.metrics.token));
+  }
   app.use(baseSecurityHeaders);
 
   app.use(

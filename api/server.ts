@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../config/config.js';
+import { createApiMetrics } from './http/metrics.js';
 import { createDb } from '../infra/db.js';
 import { createFileStorage } from '../integrations/file-storage.js';
 import { createAccountPlatforms } from '../integrations/account-platforms.js';
@@ -84,6 +85,7 @@ const app = createApp({
   },
   logger,
   db,
+  metrics: config.METRICS_ENABLED ? { registry: createApiMetrics(), token: config.METRICS_TOKEN } : undefined,
   temporal,
   workflows,
   webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),

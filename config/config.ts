@@ -116,6 +116,14 @@ export const configSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Tollgate <no-reply@localhost>'),
 
+  /** Serve `GET /metrics` on the API (Prometheus text format; docs/operations.md). */
+  METRICS_ENABLED: booleanFromString.default(false),
+  /**
+   * Bearer token a scrape of /metrics must send. Required with METRICS_ENABLED when
+   * NODE_ENV=production: the API's port is public, and the metrics tell traffic and revenue.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+
   /** Payments API requests per minute per access token or signed-in user. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
   /**
@@ -242,6 +250,9 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issues.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   }
   if (raw.S3_ENDPOINT && !raw.S3_BUCKET) issues.push('S3_BUCKET: required when S3_ENDPOINT is set');
+  // The API's port is public: metrics (traffic, errors) are not served there to anyone in production.
+  if (raw.METRICS_ENABLED && raw.NODE_ENV === 'production' && !raw.METRICS_TOKEN)
+    issues.push('METRICS_TOKEN: required when METRICS_ENABLED is true and NODE_ENV=production');
   if (raw.STRIPE_SECRET_KEY && !raw.STRIPE_WEBHOOK_SECRET) {
     issues.push('STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set');
   }

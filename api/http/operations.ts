@@ -266,6 +266,8 @@ export class OperationRegistry {
     this.serveMethod(toExpressPath(spec.path), spec.method);
     const route = this.routerFor(toExpressPath(spec.path));
     route.router[spec.method](route.path, async (req, res) => {
+      // The metrics' `operation` label (api/http/metrics.ts): the operation, not its path with ids.
+      res.locals['operationId'] = spec.operationId;
       // Who calls comes before what they sent, as for the organizations' operations (401 first).
       if (spec.customer) customerOf(res);
       const parse = () => ({

@@ -1,0 +1,115 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The API's Prometheus metrics (docs/operations.md lists them). One registry per app, not
+ * prom-client's global one, so that two apps in one process (tests) do not count each other.
+ */
+export type ApiMetrics = {
+  registry: Registry;
+  requests: Counter<'operation' | 'method' | 'status_class'>;
+  duration: Histogram<'operation' | 'status_class'>;
+};
+
+export function createApiMetrics(): ApiMetrics {
+  const registry = new Registry();
+  // Process memory, CPU, event-loop lag, GC: prom-client's defaults, prefixed like ours.
+  collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
+  const requests = new Counter({
+    name: 'tollgate_http_requests_total',
+    help: 'HTTP requests answered, by operation (OpenAPI operationId or a fixed group), method and status class.',
+    labelNames: ['operation', 'method', 'status_class'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'tollgate_http_request_duration_seconds',
+    help: 'Time from a request arriving to its response being written, by operation and status class.',
+    labelNames: ['operation', 'status_class'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  return { registry, requests, duration };
+}
+
+/**
+ * The `operation` label. A payments API route is its operationId (set on `res.locals` by the
+ * OperationRegistry); anything else falls in a fixed group by path, never the raw path, whose ids
+ * would make one series per object.
+ */
+export function operationLabel(path: string, operationId: unknown): string {
+  if (typeof operationId === 'string' && /^[A-Za-z0-9_:.]{1,100}$/.test(operationId)) return operationId;
+  if (path === '/healthz' || path === '/readyz') return 'health';
+  if (path === '/metrics') return 'metrics';
+  if (path.startsWith('/api/auth/') || path === '/api/auth') return 'auth';
+  if (path.startsWith('/v1/integrations/')) return 'integrations';
+  // A /v1 path no operation matched (404, 405 before the route) or an OpenAPI document.
+  if (path.startsWith('/v1/') || path === '/v1') return 'v1_other';
+  if (path.startsWith('/api/')) return 'api_other';
+  return 'web';
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** A method outside the usual ones is `other`: a client picks the method, so it must not grow the labels. */
+export function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'other';
+}
+
+export function statusClass(status: number): string {
+  return status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'other';
+}
+
+/** Counts every request when its response finishes (or the client goes away first). */
+export function recordRequests(metrics: ApiMetrics): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    let recorded = false;
+    const record = () => {
+      if (recorded) return;
+      recorded = true;
+      // req.originalUrl: routers mounted at a prefix rewrite req.path.
+      const path = req.originalUrl.split('?')[0] ?? '';
+      const operation = operationLabel(path, res.locals['operationId']);
+      const status = statusClass(res.statusCode);
+      metrics.requests.inc({ operation, method: methodLabel(req.method), status_class: status });
+      metrics.duration.observe(
+        { operation, status_class: status },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    };
+    res.on('finish', record);
+    res.on('close', record);
+    next();
+  };
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * `GET /metrics` in Prometheus' text format. With a token, a scrape without `Authorization: Bearer
+ * <token>` is a 401 and learns nothing; without one the endpoint is open, for a listener that only
+ * the scraper's network reaches.
+ */
+export function metricsHandler(metrics: ApiMetrics, token: string | undefined): RequestHandler {
+  return async (req, res) => {
+    if (token !== undefined) {
+      const header = req.get('authorization') ?? '';
+      const match = /^Bearer (.+)$/i.exec(header);
+      if (!match || !sameSecret(match[1]!, token)) {
+        res
+          .set('WWW-Authenticate', 'Bearer realm="metrics"')
+          .status(401)
+          .type('text/plain')
+          .send('unauthorized\n');
+        return;
+      }
+    }
+    const body = await metrics.registry.metrics();
+    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(body);
+  };
+}
