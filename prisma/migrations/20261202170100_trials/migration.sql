@@ -29,4 +29,4 @@ CREATE TABLE "trial_redemptions" (
 
 CREATE UNIQUE INDEX "trial_redemptions_checkout_id_key" ON "trial_redemptions"("checkout_id");
 CREATE INDEX "trial_redemptions_organization_id_customer_email_idx" ON "trial_redemptions"("organization_id", "customer_email");
-CREATE INDEX "trial_redemptions_organization_id_payment_method_fingerprint_idx" ON "trial_redemptions"("organization_id", "payment_method_fingerprint");
+CREATE INDEX "trial_redemptions_organization_id_payment_method_fingerprin_idx" ON "trial_redemptions"("organization_id", "payment_method_fingerprint");
