@@ -36,7 +36,17 @@ export type PricePhase = {
   startsAt: Date;
   /** When the phase's last period ends (the next phase starts); null when `periods` is. */
   endsAt: Date | null;
+  /** A free trial (nothing charged): the phase after it says from when it is billed. */
+  trial?: true;
 };
+
+/**
+ * The plan's phases when it starts with a free trial until `trialEnd`: nothing for the trial, then
+ * `paid` (a schedule whose periods count from the trial's end, as the subscription's do).
+ */
+export function withTrial(paid: readonly PricePhase[], start: Date, trialEnd: Date): PricePhase[] {
+  return [{ amount: 0, periods: 1, startsAt: start, endsAt: trialEnd, trial: true }, ...paid];
+}
 
 /** Where a plan's periods fall: counted from `anchor` (rules.ts `periodStart`), `index` the current one. */
 export type PlanPeriods = {
@@ -124,9 +134,17 @@ export function describePriceSchedule(
   const perPeriod = (amount: number) => perPeriodWords(format.money(amount), cadence);
   const forPeriods = (count: number) => durationWords(count, cadence);
   const words = phases.map((phase, index) => {
-    if (phase.periods === null) return perPeriod(phase.amount);
+    if (phase.trial) {
+      return options.from === 'current'
+        ? `free until ${format.date(phase.endsAt!)}`
+        : `${format.money(0)} today`;
+    }
+    // Billing starts when the trial before it ends: say when, so "then" is a date.
+    const since =
+      options.from === 'purchase' && phases[index - 1]?.trial ? ` from ${format.date(phase.startsAt)}` : '';
+    if (phase.periods === null) return `${perPeriod(phase.amount)}${since}`;
     const amount = phase.periods === 1 ? format.money(phase.amount) : perPeriod(phase.amount);
-    if (index > 0) return `${amount} ${forPeriods(phase.periods)}`;
+    if (index > 0) return `${amount} ${forPeriods(phase.periods)}${since}`;
     if (options.from === 'current') return `${amount} until ${format.date(phase.endsAt!)}`;
     return phase.periods === 1 ? `${amount} today` : `${amount} ${forPeriods(phase.periods)}`;
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
 import { cycleBill, type BillingLine } from './rules.js';
-import { upcomingInvoiceView } from './views.js';
+import { priceScheduleOf, upcomingInvoiceView } from './views.js';
 
 const PRO_PRICE = '00000000-0000-4000-8000-0000000000a1';
 const CALLS_PRICE = '00000000-0000-4000-8000-0000000000a2';
@@ -143,5 +143,39 @@ describe('upcomingInvoiceView', () => {
       carried_credit_amount: 0,
       meters: [],
     });
+  });
+});
+
+describe('priceScheduleOf', () => {
+  const trialing = {
+    currency: 'usd',
+    discount: null,
+    discountFirstPeriodStart: null,
+    amount: 2000,
+    recurringInterval: 'month',
+    recurringIntervalCount: 1,
+    // The trial is period 0; the paid periods count from its end (trials.ts).
+    billingAnchor: new Date('2026-12-12T09:00:00Z'),
+    currentPeriodIndex: 0,
+    periodIndexBase: 1,
+    currentPeriodStart: new Date('2026-11-28T09:00:00Z'),
+    trialEnd: new Date('2026-12-12T09:00:00Z'),
+    cancelAtPeriodEnd: false,
+    endedAt: null,
+    status: 'trialing',
+    prices: [{ amount: 2000 }],
+  };
+  const phases = (row: Parameters<typeof priceScheduleOf>[0]) =>
+    priceScheduleOf(row).map((phase) => [phase.amount, phase.periods, phase.startsAt.toISOString()]);
+
+  it('bills nothing for a trial, then the plan from its end', () => {
+    expect(phases(trialing)).toEqual([
+      [0, 1, '2026-11-28T09:00:00.000Z'],
+      [2000, null, '2026-12-12T09:00:00.000Z'],
+    ]);
+  });
+
+  it('a trial set to cancel ends with the trial and bills nothing', () => {
+    expect(phases({ ...trialing, cancelAtPeriodEnd: true })).toEqual([[0, 1, '2026-11-28T09:00:00.000Z']]);
   });
 });

@@ -11,7 +11,7 @@ import { subscriptionMeterFields } from '../customer-state/views.js';
 import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
 import { renewalMakesOrder, type RecurringInterval } from './rules.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
-import { priceSchedule, type PlanPricing, type PricePhase } from './schedule.js';
+import { discountOfPeriod, priceSchedule, withTrial, type PlanPricing, type PricePhase } from './schedule.js';
 import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
@@ -64,6 +64,8 @@ type PricedRow = Pick<
   | 'endedAt'
   | 'status'
   | 'recurringIntervalCount'
+  | 'trialEnd'
+  | 'currentPeriodStart'
 > & { prices: { amount: number }[] };
 
 /** How the renewals price a period of this plan: its fees, and its discount unless the seller deleted it. */
@@ -99,6 +101,7 @@ export const pricePhaseView = (phase: PricePhase): PricePhaseWire => ({
 /** What the plan costs from its current period on (schedule.ts); nothing once it has ended. */
 export function priceScheduleOf(row: PricedRow): PricePhase[] {
   if (row.endedAt !== null || !BILLABLE_STATUSES.includes(row.status as SubscriptionStatus)) return [];
+  if (row.status === 'trialing' && row.trialEnd) return trialScheduleOf(row, row.trialEnd);
   return priceSchedule({
     pricing: planPricingOf(row),
     periods: {
@@ -110,6 +113,28 @@ export function priceScheduleOf(row: PricedRow): PricePhase[] {
     currentAmount: row.amount,
     renews: !row.cancelAtPeriodEnd,
   });
+}
+
+/**
+ * A plan in its free trial: nothing for the trial (period 0), then its periods from the trial's
+ * end (the anchor), the first one's discount as the conversion will apply it; set to cancel, it
+ * ends with the trial and is billed nothing.
+ */
+function trialScheduleOf(row: PricedRow, trialEnd: Date): PricePhase[] {
+  if (row.cancelAtPeriodEnd) return withTrial([], row.currentPeriodStart, trialEnd);
+  const pricing = planPricingOf(row);
+  const paid = priceSchedule({
+    pricing,
+    periods: {
+      interval: row.recurringInterval as RecurringInterval,
+      anchor: row.billingAnchor,
+      index: 0,
+      count: row.recurringIntervalCount,
+    },
+    currentAmount: pricing.fees - discountOfPeriod(pricing, row.billingAnchor).amount,
+    renews: true,
+  });
+  return withTrial(paid, row.currentPeriodStart, trialEnd);
 }
 
 export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subscription {

@@ -135,6 +135,29 @@ describe('describeCheckoutPlan', () => {
     expect(checkoutPhases(checkout, new Date())).toHaveLength(1);
   });
 
+  it('a free trial: nothing today, then the plan from the trial’s end, a discount counted from there', () => {
+    const trial = { active_trial_interval: 'day' as const, trial_end: '2026-12-12T09:00:00.000Z' };
+    const now = new Date('2026-11-28T09:00:00.000Z');
+    const words = (checkout: Parameters<typeof describeCheckoutPlan>[0]) =>
+      describeCheckoutPlan(checkout, now);
+    expect(words({ ...planCheckout(), ...trial })).toMatch(
+      new RegExp(`^\\${usd(0)} today, then \\${usd(2000)} / month from .*12.*$`),
+    );
+    const phases = checkoutPhases(
+      { ...planCheckout({ discount: twentyPercent('repeating', 3) }), ...trial },
+      now,
+    )!;
+    expect(phases.map((phase) => [phase.amount, phase.periods, phase.startsAt.toISOString()])).toEqual([
+      [0, 1, '2026-11-28T09:00:00.000Z'],
+      [1600, 3, '2026-12-12T09:00:00.000Z'],
+      [2000, null, '2027-03-12T09:00:00.000Z'],
+    ]);
+    // Declined (no active trial): charged today as any plan.
+    expect(words({ ...planCheckout(), active_trial_interval: null, trial_end: null })).toBe(
+      `${usd(2000)} / month`,
+    );
+  });
+
   it('says that tax and usage come on top', () => {
     expect(describeCheckoutPlan(planCheckout({ tax: 380, extraPrices: [tokens] }))).toBe(
       `${usd(2000)} / month plus tax and usage`,

@@ -4,7 +4,12 @@
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
 import { cadenceOf, type Cadence } from '../../domain/subscriptions/cadence';
-import { describePriceSchedule, priceSchedule, type PricePhase } from '../../domain/subscriptions/schedule';
+import {
+  describePriceSchedule,
+  priceSchedule,
+  withTrial,
+  type PricePhase,
+} from '../../domain/subscriptions/schedule';
 import { meteredPriceParts, usageBillingWords } from '../../domain/prices/metered-words';
 import { usagePricesOf, type UsagePrice } from '../../domain/prices/registry';
 import { formatDate } from '../components';
@@ -20,7 +25,18 @@ type PlanCheckout = Pick<
   | 'discount'
   | 'currency'
   | 'tax_amount'
->;
+> &
+  Partial<Pick<CheckoutPublic, 'active_trial_interval' | 'trial_end'>>;
+
+/**
+ * When the free trial the buyer gets ends, or null without one (none on the product or checkout,
+ * or declined): a trial charges nothing today and the first period is billed at its end.
+ */
+export function checkoutTrialEnd(
+  checkout: Partial<Pick<CheckoutPublic, 'active_trial_interval' | 'trial_end'>>,
+) {
+  return checkout.active_trial_interval && checkout.trial_end ? new Date(checkout.trial_end) : null;
+}
 
 /** How often a plan is billed: its price's interval (Polar's), else its product's; null when bought once. */
 export function checkoutInterval(
@@ -50,8 +66,11 @@ export function meteredPricesOf(product: { prices: ProductPrice[] }): MeteredPro
 export function checkoutPhases(checkout: PlanCheckout, now: Date): PricePhase[] | null {
   const cadence = checkoutCadence(checkout);
   if (!cadence) return null;
+  const trialEnd = checkoutTrialEnd(checkout);
+  // With a trial the periods (and a discount's duration) count from its end, as the subscription's.
+  const start = trialEnd ?? now;
   const discount = checkout.discount_amount > 0 ? checkout.discount : null;
-  return priceSchedule({
+  const paid = priceSchedule({
     pricing: {
       fees: checkout.amount,
       currency: checkout.currency,
@@ -63,18 +82,20 @@ export function checkoutPhases(checkout: PlanCheckout, now: Date): PricePhase[] 
             basisPoints: discount.basis_points ?? null,
             duration: discount.duration,
             durationInMonths: discount.duration_in_months ?? null,
-            firstPeriodStart: now,
+            firstPeriodStart: start,
           }
         : null,
     },
-    periods: { interval: cadence.interval, count: cadence.count, anchor: now, index: 0 },
+    periods: { interval: cadence.interval, count: cadence.count, anchor: start, index: 0 },
     currentAmount: checkout.net_amount,
     renews: true,
   });
+  return trialEnd ? withTrial(paid, now, trialEnd) : paid;
 }
 
 /**
- * "$16.00 today, then $20.00 / month", with what comes on top ("plus tax and usage"); null for a
+ * "$16.00 today, then $20.00 / month" ("$0.00 today, then $20.00 / month from <date>" with a
+ * trial), with what comes on top ("plus tax and usage"); null for a
  * product bought once. Amounts are before tax: tax is quoted again for each renewal.
  */
 export function describeCheckoutPlan(checkout: PlanCheckout, now = new Date()): string | null {

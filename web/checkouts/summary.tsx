@@ -6,6 +6,7 @@ import { periodLengthWords } from '../../domain/subscriptions/cadence';
 import {
   checkoutCadence,
   checkoutInterval,
+  checkoutTrialEnd,
   describeCheckoutPlan,
   MeteredPrices,
   meteredPricesOf,
@@ -76,10 +77,11 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
             money(checkout.tax_amount)
           )}
         </dd>
-        {/* A plan's first period is what is charged now; later ones follow its interval. */}
+        {/* A plan's first period is what is charged now (nothing during a free trial); later ones
+            follow its interval. */}
         <dt className="total">{interval ? 'Due today' : 'Total'}</dt>
         <dd className="total" data-testid="total-amount">
-          {money(checkout.total_amount)}
+          {money(checkoutTrialEnd(checkout) ? 0 : checkout.total_amount)}
         </dd>
       </dl>
       {interval ? (
