@@ -56,6 +56,8 @@ export const pricePhaseSchema = z.object({
   periods: z.number().int().nullable(),
   starts_at: datetime,
   ends_at: datetime.nullable(),
+  /** Present (true) on a free trial's phase: nothing is charged in it; the next is billed from its end. */
+  trial: z.literal(true).optional(),
 });
 export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
 
@@ -85,7 +87,7 @@ export const subscriptionSchema = orderSubscriptionSchema.extend({
   pending_update: pendingSubscriptionUpdateSchema.nullable(),
   price_schedule: z.array(pricePhaseSchema).meta({
     description:
-      'Tollgate extension: what the fixed prices cost per period from the current period on, after the discount as each renewal will apply it (a `once` or `repeating` discount ends), in phases of equal amount: `periods` periods from `starts_at` to `ends_at`. The last phase has `periods` and `ends_at` null: it goes on for as long as the plan renews. A plan set to cancel at the period end has its current period only; an ended plan, none. Usage of metered prices and tax come on top.',
+      'Tollgate extension: what the fixed prices cost per period from the current period on, after the discount as each renewal will apply it (a `once` or `repeating` discount ends), in phases of equal amount: `periods` periods from `starts_at` to `ends_at`; a free trial is a first phase of its own (`trial` true, amount 0). The last phase has `periods` and `ends_at` null: it goes on for as long as the plan renews. A plan set to cancel at the period end has its current period only; an ended plan, none. Usage of metered prices and tax come on top.',
     'x-tollgate': true,
   }),
 });

@@ -96,6 +96,7 @@ export const pricePhaseView = (phase: PricePhase): PricePhaseWire => ({
   periods: phase.periods,
   starts_at: phase.startsAt.toISOString(),
   ends_at: iso(phase.endsAt),
+  ...(phase.trial ? { trial: true as const } : {}),
 });
 
 /** What the plan costs from its current period on (schedule.ts); nothing once it has ended. */

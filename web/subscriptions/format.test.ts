@@ -89,6 +89,24 @@ describe('describeSubscriptionPrice', () => {
     );
   });
 
+  it('says a free trial is free until its end, then the plan', () => {
+    const price = describeSubscriptionPrice({
+      ...plan,
+      amount: 2000,
+      price_schedule: [
+        {
+          amount: 0,
+          periods: 1,
+          starts_at: '2026-11-28T10:00:00Z',
+          ends_at: '2026-12-12T10:00:00Z',
+          trial: true,
+        },
+        { amount: 2000, periods: null, starts_at: '2026-12-12T10:00:00Z', ends_at: null },
+      ],
+    });
+    expect(price).toBe(`free until ${formatDate('2026-12-12T10:00:00Z')}, then ${usd(2000)} / month`);
+  });
+
   it('adds usage when the plan has a metered price, and shows an ended plan’s amount', () => {
     const metered = {
       created_at: '2026-01-31T10:00:00Z',

@@ -89,6 +89,7 @@ const phaseOf = (phase: PricePhaseWire): PricePhase => ({
   periods: phase.periods,
   startsAt: new Date(phase.starts_at),
   endsAt: phase.ends_at === null ? null : new Date(phase.ends_at),
+  ...(phase.trial ? { trial: true as const } : {}),
 });
 
 export const hasMeteredPrice = (prices: readonly ProductPrice[]) => usagePricesOf(prices).length > 0;
