@@ -139,7 +139,7 @@ describe('payments that need the buyer, in Chromium', () => {
 
     await seller.goto(`${env.baseUrl}/dashboard/subscriptions/${subscriptionId}`);
     const card = seller.getByRole('region', { name: 'Change plan' });
-    await card.getByLabel('New plan').selectOption({ value: yearlyId });
+    await card.getByLabel('New plan', { exact: true }).selectOption({ value: yearlyId });
     await card.getByRole('button', { name: 'Preview change' }).click();
     const dashboardPreview = card.getByTestId('proration-preview');
     await dashboardPreview.waitFor();

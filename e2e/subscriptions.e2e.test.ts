@@ -212,7 +212,7 @@ describe('subscriptions in Chromium', () => {
 
   it('changes the plan after showing what it costs', async () => {
     const card = seller.getByRole('region', { name: 'Change plan' });
-    await card.getByLabel('New plan').selectOption({ label: 'Pro · $30.00 / month' });
+    await card.getByLabel('New plan', { exact: true }).selectOption({ label: 'Pro · $30.00 / month' });
     await card.getByLabel('Bill the difference now').check();
     await card.getByRole('button', { name: 'Preview change' }).click();
     const preview = card.getByTestId('proration-preview');
