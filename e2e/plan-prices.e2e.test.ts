@@ -262,4 +262,51 @@ describe('plan prices over time in Chromium', () => {
       await context.close();
     }
   });
+  it('a free trial: "$0.00 today, then $20.00 / month from <trial end>", nothing charged, the plan trialing', async () => {
+    const created = await fetch(`${env.baseUrl}/v1/products/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Pro with a trial',
+        recurring_interval: 'month',
+        trial_interval: 'day',
+        trial_interval_count: 14,
+        prices: [{ amount_type: 'fixed', price_amount: 2000, price_currency: 'usd' }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const trialProductId = ((await created.json()) as { id: string }).id;
+    const context = await newContext(PHONE);
+    const page = await context.newPage();
+    const checkout = await openCheckout(page, trialProductId, `tia-${suffix}@example.test`, null);
+    const trialEnd = await poll('the trial end', async () => {
+      const response = await fetch(`${env.baseUrl}/v1/checkouts/${checkout.id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return ((await response.json()) as { trial_end: string | null }).trial_end ?? undefined;
+    });
+    const words = `$0.00 today, then $20.00 / month from ${day(trialEnd)}`;
+    expect(await billingNote(page, '$0.00')).toBe(`${words} until you cancel.`);
+    expect(await hasNoHorizontalOverflow(page)).toBe(true);
+    await page.screenshot({ path: screenshotPath('plan-prices-trial-checkout'), fullPage: true });
+    await page.getByRole('button', { name: `Subscribe: ${words}`, exact: true }).click();
+    await page.getByRole('heading', { name: 'Order confirmed' }).waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
+    const subscriptionId = await poll(
+      'the subscription',
+      async () => (await polar.checkouts.get({ id: checkout.id })).subscriptionId ?? undefined,
+      WORKFLOW_TIMEOUT_MS,
+    );
+    const response = await fetch(`${env.baseUrl}/v1/subscriptions/${subscriptionId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const subscription = (await response.json()) as { status: string; trial_end: string };
+    expect(subscription.status).toBe('trialing');
+    expect(subscription.trial_end.slice(0, 10)).toBe(trialEnd.slice(0, 10));
+    const [trial, paid] = await scheduleOf(subscriptionId);
+    expect(trial).toMatchObject({ amount: 0, periods: 1, trial: true });
+    expect(paid).toMatchObject({ amount: 2000, periods: null });
+    const [order] = (await polar.orders.list({ checkoutId: checkout.id })).result.items;
+    expect(order!.totalAmount).toBe(0);
+    await context.close();
+  });
 });
