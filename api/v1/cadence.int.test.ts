@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Polar } from 'polar-sdk-0481';
-import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { buyInSandbox, createAccessToken, createOrganization } from '../../test/factories.js';
 import { eventually } from '../../test/eventually.js';
 import { useTestStack } from '../../test/stack.js';
 
@@ -115,5 +115,37 @@ describe('every-N intervals through @polar-sh/sdk@0.48.1 on a test clock', () =>
       }),
     });
     expect(response.status).toBe(422);
+  });
+  it('counts an every-3-months and an every-2-years plan in MRR at a twelfth of what they bill in a year', async () => {
+    const { token, polar } = await seller();
+    const plan = (
+      name: string,
+      recurringInterval: 'month' | 'year',
+      recurringIntervalCount: number,
+      amount: number,
+    ) =>
+      polar.products.create({
+        name,
+        recurringInterval,
+        recurringIntervalCount,
+        prices: [{ amountType: 'fixed', priceAmount: amount, priceCurrency: 'usd' }],
+      });
+    const quarterly = await plan('Quarterly', 'month', 3, 6000);
+    const biennial = await plan('Biennial', 'year', 2, 24_000);
+    for (const [product, email] of [
+      [quarterly, 'quarter@example.test'],
+      [biennial, 'biennial@example.test'],
+    ] as const) {
+      const customer = await polar.customers.create({ email });
+      await buyInSandbox(polar as never, env.stack.baseUrl, product.id, customer.id);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const response = await fetch(
+      `${env.stack.baseUrl}/v1/metrics/?start_date=${today}&end_date=${today}&interval=day&timezone=UTC`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    const { totals } = (await response.json()) as { totals: Record<string, number> };
+    // (4 × 60.00 + 240.00 / 2) / 12 = 30.00: not 60.00 + 20.00, as if each period were a month or a year.
+    expect(totals).toMatchObject({ active_subscriptions: 2, monthly_recurring_revenue: 3000 });
   });
 });

@@ -287,8 +287,16 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
          -- one canceled before it started stops being committed when it starts.
          CASE WHEN coalesce(s.canceled_at, s.ended_at) IS NOT NULL
            THEN greatest(least(s.canceled_at, s.ended_at), s.started_at) END AS uncommitted_at,
-         CASE WHEN s.recurring_interval = 'year' THEN 0 ELSE s.amount END AS monthly,
-         CASE WHEN s.recurring_interval = 'year' THEN s.amount ELSE 0 END AS yearly
+         -- A plan billed every month counts at its amount; every other cadence at what it bills in a
+         -- year (52 weeks, 365 days), summed exactly and divided by 12 once (monthlyRecurringRevenue).
+         CASE WHEN s.recurring_interval = 'month' AND s.recurring_interval_count = 1 THEN s.amount ELSE 0 END
+           AS monthly,
+         CASE
+           WHEN s.recurring_interval = 'month' AND s.recurring_interval_count = 1 THEN 0
+           ELSE s.amount * (CASE s.recurring_interval
+             WHEN 'year' THEN 1 WHEN 'month' THEN 12 WHEN 'week' THEN 52 ELSE 365 END)::numeric
+             / s.recurring_interval_count
+         END AS yearly
        FROM subscriptions s
        WHERE s.organization_id = ANY(${q.organizations}) AND s.currency = ${q.currency}
          AND s.started_at IS NOT NULL AND s.started_at < ${q.to}${filters}

@@ -286,8 +286,10 @@ export function roundedAverage(total: number, units: number): number {
 export const averageOrderValue = roundedAverage;
 
 /**
- * Monthly plans count at their amount, yearly ones at a twelfth: the yearly amounts are summed
- * first and divided once, so a hundred yearly plans do not gather a hundred roundings.
+ * Monthly plans count at their amount, every other cadence at a twelfth of what it bills in a year
+ * (a yearly plan's amount, 4 × an every-3-months one's, 52 × a weekly one's): those are summed
+ * first (exactly, as fractions of a cent may arise) and divided once, so a hundred yearly plans do
+ * not gather a hundred roundings.
  */
 export function monthlyRecurringRevenue(monthlyAmounts: number, yearlyAmounts: number): number {
   return monthlyAmounts + Math.round(yearlyAmounts / 12);
