@@ -85,7 +85,9 @@ const app = createApp({
   },
   logger,
   db,
-  metrics: config.METRICS_ENABLED ? { registry: createApiMetrics(), token: config.METRICS_TOKEN } : undefined,
+  metrics: config.METRICS_ENABLED
+    ? { registry: createApiMetrics({ db }), token: config.METRICS_TOKEN }
+    : undefined,
   temporal,
   workflows,
   webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),

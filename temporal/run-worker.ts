@@ -15,6 +15,8 @@ import { ensureSchedules } from './schedules.js';
 import { temporalStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 import { createTollgateWorker } from './worker.js';
+import { startMetricsServer } from '../infra/metrics.js';
+import { createWorkerMetrics, installTemporalRuntimeMetrics } from './metrics.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'tollgate-worker' });
@@ -27,6 +29,20 @@ if (!config.DATABASE_URL) {
 // from sources there is none and the workflows are bundled at start.
 const prebuiltBundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
 const db = createDb(config.DATABASE_URL);
+// Before the first connection: the SDK's runtime is made once, with its exporter or without.
+if (config.TEMPORAL_METRICS_PORT !== undefined) {
+  installTemporalRuntimeMetrics(config.METRICS_HOST, config.TEMPORAL_METRICS_PORT);
+}
+const metricsServer =
+  config.METRICS_PORT !== undefined
+    ? await startMetricsServer({
+        registry: createWorkerMetrics(db),
+        port: config.METRICS_PORT,
+        host: config.METRICS_HOST,
+        token: config.METRICS_TOKEN,
+      })
+    : null;
+if (metricsServer) logger.info({ port: metricsServer.port }, 'worker metrics listening');
 const connection = await connectTemporalWorker(config);
 const temporal = await connectTemporalClient(config);
 const taskQueue = taskQueues(config.TEMPORAL_TASK_QUEUE).main;
@@ -69,5 +85,6 @@ try {
   await connection.close();
   await temporal.connection.close();
   await db.$disconnect();
+  await metricsServer?.close();
   logger.info('worker stopped');
 }

@@ -10,6 +10,7 @@ import { NativeConnection, type Worker, type WorkerInterceptors } from '@tempora
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { withAuthInputRules } from '../api/http/auth-input.js';
+import { createApiMetrics } from '../api/http/metrics.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
 import type { FileStorage } from '../domain/files/storage.js';
@@ -77,6 +78,8 @@ export async function startTestStack(options: {
   fileStorage?: FileStorage;
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
+  /** Serve `GET /metrics` (api/http/metrics.ts), behind this token when one is given; off by default. */
+  metrics?: { token?: string };
   /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
   mode?: 'sandbox' | 'live';
   /** Serve Stripe's webhook endpoint with this signing secret and event sink. */
@@ -200,6 +203,10 @@ export async function startTestStack(options: {
     },
     logger,
     db: options.db,
+    metrics: options.metrics && {
+      registry: createApiMetrics({ db: options.db }),
+      token: options.metrics.token,
+    },
     temporal,
     workflows,
     mailer,
