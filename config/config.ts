@@ -132,6 +132,13 @@ export const configSchema = z.object({
   TEMPORAL_METRICS_PORT: port.optional(),
   /** Address the worker's two metrics listeners bind (an IP address: the SDK's exporter takes no names). */
   METRICS_HOST: z.union([z.ipv4(), z.ipv6()]).default('0.0.0.0'),
+  /**
+   * OpenTelemetry: the OTLP/HTTP collector's base URL (spans go to `<url>/v1/traces`, as JSON).
+   * Unset: no tracing. Read by the entry files (api/main.ts, temporal/main.ts) before the app loads.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The traces' `service.name`; `tollgate-api` and `tollgate-worker` unless set. */
+  OTEL_SERVICE_NAME: z.string().min(1).max(100).optional(),
 
   /** Payments API requests per minute per access token or signed-in user. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),
