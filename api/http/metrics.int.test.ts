@@ -8,6 +8,7 @@ import { parseScrape, scrape } from '../../test/prometheus.js';
 import { useTestStack } from '../../test/stack.js';
 import { startWebhookReceiver } from '../../test/webhook-receiver.js';
 import { startMetricsServer } from '../../infra/metrics.js';
+import { recordPaymentAttempt } from '../../domain/orders/repository.js';
 import { createWorkerMetrics } from '../../temporal/metrics.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
@@ -120,6 +121,39 @@ describe('GET /metrics with the stack', () => {
         for (const value of Object.values(sample.labels ?? {})) expect(value).not.toMatch(UUID);
       }
     }
+  });
+
+  it('counts a try to collect an order once, however often its step records it', async () => {
+    const organization = await createOrganization(env.database.db, { name: 'Renewals' });
+    const token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
+    const lamp = await polar.products.create({
+      name: 'Lamp',
+      recurringInterval: null,
+      prices: [{ amountType: 'fixed', priceAmount: 900, priceCurrency: 'usd' }],
+    });
+    const customer = await polar.customers.create({ email: 'bob@example.test', name: 'Bob' });
+    await buyInSandbox(polar, env.stack.baseUrl, lamp.id, customer.id);
+    const order = await env.database.db.order.findFirstOrThrow({ where: { customerId: customer.id } });
+    const before = await read();
+    const attempt = (number: number, status: 'succeeded' | 'failed') =>
+      recordPaymentAttempt(env.database.db.sql, {
+        orderId: order.id,
+        attempt: number,
+        status,
+        createdAt: new Date(),
+      });
+    await attempt(1, 'failed');
+    // A retried step records the same try again: the row is kept once, and so is the count.
+    await attempt(1, 'failed');
+    await attempt(2, 'succeeded');
+    const after = await read();
+    const delta = (labels: Record<string, string>) =>
+      after.value('tollgate_renewal_payment_tries_total', labels) -
+      before.value('tollgate_renewal_payment_tries_total', labels);
+    expect(delta({ try: 'first', outcome: 'failed' })).toBe(1);
+    expect(delta({ try: 'retry', outcome: 'succeeded' })).toBe(1);
+    expect(delta({})).toBe(2);
   });
 
   it("serves the worker's registry on a listener of its own, behind the same token", async () => {
