@@ -2,17 +2,22 @@
 // database at each scrape (repository-operational.ts).
 import { Gauge, type Registry } from 'prom-client';
 import type { SqlClient } from '../../infra/db.js';
+import { withTimeout } from '../../infra/timeout.js';
 import { OUTBOX_BACKLOG_CAP, readOperationalState, type OperationalState } from './repository-operational.js';
 
+/** A scrape waits this long for the queue gauges, then serves the rest without them. */
+const READ_TIMEOUT_MS = 3_000;
+
 /**
- * The gauges above, read once per scrape however many of them it collects. A database that does
+ * The queue gauges, read once per scrape however many of them it collects. A database that does
  * not answer leaves them at their last values and sets `tollgate_operational_state_up` to 0, so a
  * scrape still shows the process's own metrics.
  */
 export function registerOperationalGauges(registry: Registry, sql: SqlClient): void {
   let pending: Promise<OperationalState | null> | null = null;
   const read = () => {
-    pending ??= readOperationalState(sql)
+    // Within a scrape's usual timeout (Prometheus: 10 s), though the pool waits 20 s for a connection.
+    pending ??= withTimeout('the queue gauges', READ_TIMEOUT_MS, readOperationalState(sql))
       .catch(() => null)
       .finally(() => setImmediate(() => (pending = null)));
     return pending;
