@@ -23,5 +23,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-# The api by default; the worker runs the same image with `node dist/temporal/run-worker.js`.
-CMD ["node", "dist/api/server.js"]
+# The api by default; the worker runs the same image with `node dist/temporal/main.js`.
+CMD ["node", "dist/api/main.js"]

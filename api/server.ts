@@ -1,4 +1,4 @@
-// API process entry: `node dist/api/server.js` (production) or via tsx (dev).
+// The API process: `node dist/api/main.js` (production) or `tsx api/main.ts` (dev) load it after starting tracing; run directly, it runs untraced.
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -27,6 +27,8 @@ import { trustedOriginsFor } from './auth/origins.js';
 import { withAuthInputRules } from './http/auth-input.js';
 import { isDevMailboxAvailable } from './dev/mailbox.js';
 import { drainServer } from './http/shutdown.js';
+import { processTracing } from '../infra/trace-context.js';
+import { clientTracingInterceptors } from '../temporal/tracing.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'tollgate-api' });
@@ -43,7 +45,8 @@ const accessTokens = new AccessTokenCache({ connectionString: config.DATABASE_UR
 const meters = new MeterCache({ connectionString: config.DATABASE_URL }).start();
 const presence = new ProcessPresence({ connectionString: config.DATABASE_URL }).start();
 const authSecret = config.AUTH_SECRET ?? randomBytes(32).toString('base64url');
-const temporal = await connectTemporalClient(config);
+// With tracing on (api/main.ts started it), a workflow start or signal carries the request's trace.
+const temporal = await connectTemporalClient(config, clientTracingInterceptors(processTracing()));
 const operators = await prepareOperatorContext({
   temporal,
   namespace: config.TEMPORAL_NAMESPACE,
@@ -85,7 +88,9 @@ const app = createApp({
   },
   logger,
   db,
-  metrics: config.METRICS_ENABLED ? { registry: createApiMetrics(), token: config.METRICS_TOKEN } : undefined,
+  metrics: config.METRICS_ENABLED
+    ? { registry: createApiMetrics({ db }), token: config.METRICS_TOKEN }
+    : undefined,
   temporal,
   workflows,
   webhookSender: createHttpWebhookSender(webhookTargetPolicy(config)),
@@ -128,6 +133,7 @@ async function shutdown(signal: string) {
     meters.stop(),
     presence.stop(),
   ]);
+  await processTracing()?.shutdown();
   logger.info('api stopped');
   process.exit(0);
 }

@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { AccessTokenCache } from '../domain/access-tokens/cache.js';
 import { MeterCache } from '../domain/meters/cache.js';
 import { createApp } from '../api/app.js';
+import { createApiMetrics } from '../api/http/metrics.js';
 import { createAuth } from '../api/auth/auth.js';
 import { createDb } from '../infra/db.js';
 import { LocalFileStorage } from '../integrations/local-disk/storage.js';
@@ -128,6 +129,8 @@ if (mode === 'bare') {
     tax: noTax,
     accessTokens,
     meters,
+    // B3's metrics-on run: request counting, and a registry a scraper reads during the load.
+    ...(process.env.BENCH_METRICS === 'true' ? { metrics: { registry: createApiMetrics({ db }) } } : {}),
   });
   listen(app);
 } else {

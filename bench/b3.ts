@@ -14,6 +14,8 @@ import {
 
 const LOAD = { connections: 32, durationSeconds: 10, warmupSeconds: 3 };
 const cpus = os.availableParallelism();
+/** Alternating off / on rounds of the metrics-cost figure. */
+const METRICS_ROUNDS = 3;
 
 /**
  * B3: token-authenticated one-row reads through the full middleware stack (the organization, and a
@@ -55,6 +57,46 @@ export async function runB3(): Promise<BenchmarkResult[]> {
     const stateRead = await loadTest(`${full.url}/v1/customers/${customer.id}/state`, authorized);
     await full.stop();
 
+    // The cost of observability: the same read on two servers alive side by side, one with metrics
+    // on (every request counted, /metrics scraped each second, beyond Prometheus' usual 15 s), loaded
+    // in turn over alternating rounds so that the machine's drift (other work on its cores) falls
+    // on both alike.
+    const [unobserved, observed] = await Promise.all([
+      startServerProcess('bench/b3-server.ts', ['full'], { DATABASE_URL: databaseUrl }),
+      startServerProcess('bench/b3-server.ts', ['full'], {
+        DATABASE_URL: databaseUrl,
+        BENCH_METRICS: 'true',
+      }),
+    ]);
+    let scrapes = 0;
+    const scraper = setInterval(() => {
+      void fetch(`${observed.url}/metrics`).then(async (answer) => {
+        await answer.text();
+        if (answer.ok) scrapes += 1;
+      });
+    }, 1000);
+    const rounds: { off: LoadResult; on: LoadResult }[] = [];
+    const round = { ...authorized, durationSeconds: 5, warmupSeconds: 2 };
+    for (let index = 0; index < METRICS_ROUNDS; index += 1) {
+      const off = await loadTest(`${unobserved.url}/v1/organizations/${organization.id}`, round);
+      const on = await loadTest(`${observed.url}/v1/organizations/${organization.id}`, round);
+      rounds.push({ off, on });
+    }
+    clearInterval(scraper);
+    await Promise.all([unobserved.stop(), observed.stop()]);
+    const combined = (loads: LoadResult[]): LoadResult => ({
+      requestsPerSecond: Math.round(
+        loads.reduce((sum, load) => sum + load.requestsPerSecond, 0) / loads.length,
+      ),
+      p50Ms: Math.max(...loads.map((load) => load.p50Ms)),
+      p99Ms: Math.max(...loads.map((load) => load.p99Ms)),
+      non2xx: loads.reduce((sum, load) => sum + load.non2xx, 0),
+      errors: loads.reduce((sum, load) => sum + load.errors, 0),
+    });
+    const metricsOff = combined(rounds.map((pair) => pair.off));
+    const organizationReadObserved = combined(rounds.map((pair) => pair.on));
+    if (scrapes === 0) throw new Error('B3 with metrics: no scrape of /metrics succeeded during the load');
+
     // Scale-out: two API processes, the load split between them by the bench (half the
     // connections each, at once), as a load balancer in front of two replicas would.
     const replicas = await Promise.all(
@@ -77,7 +119,14 @@ export async function runB3(): Promise<BenchmarkResult[]> {
       errors: halves.reduce((sum, half) => sum + half.errors, 0),
     };
 
-    for (const [name, load] of Object.entries({ floor, organizationRead, stateRead, twoProcesses })) {
+    for (const [name, load] of Object.entries({
+      floor,
+      organizationRead,
+      metricsOff,
+      organizationReadObserved,
+      stateRead,
+      twoProcesses,
+    })) {
       if (load.non2xx > 0 || load.errors > 0) {
         throw new Error(`B3 ${name}: ${load.non2xx} non-2xx answers and ${load.errors} errors under load`);
       }
@@ -114,6 +163,13 @@ export async function runB3(): Promise<BenchmarkResult[]> {
         stateRead,
         "a customer's state with one active meter (the balance check of a seller's app)",
       ),
+      {
+        benchmark: 'B3',
+        description: `the organization read with metrics on (request counter and histogram, /metrics scraped each second: ${scrapes} scrapes) vs the same read with metrics off, same run, ${METRICS_ROUNDS} alternating rounds of ${round.durationSeconds} s each (mean requests/s); the issue's budget is a ratio of at least 0.95`,
+        figure: measured('GET /v1/organizations/{id} with metrics on', organizationReadObserved),
+        baseline: measured('GET /v1/organizations/{id} with metrics off', metricsOff),
+        ratio: ratio(organizationReadObserved, metricsOff),
+      },
     ];
   } finally {
     await postgres.stop();

@@ -123,6 +123,22 @@ export const configSchema = z.object({
    * NODE_ENV=production: the API's port is public, and the metrics tell traffic and revenue.
    */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * The worker's own `GET /metrics` listener (it has no HTTP port otherwise); unset: none. The
+   * same METRICS_TOKEN applies when set.
+   */
+  METRICS_PORT: port.optional(),
+  /** The Temporal SDK's Prometheus exporter in the worker (task latencies, slots); unset: none. No token. */
+  TEMPORAL_METRICS_PORT: port.optional(),
+  /** Address the worker's two metrics listeners bind (an IP address: the SDK's exporter takes no names). */
+  METRICS_HOST: z.union([z.ipv4(), z.ipv6()]).default('0.0.0.0'),
+  /**
+   * OpenTelemetry: the OTLP/HTTP collector's base URL (spans go to `<url>/v1/traces`, as JSON).
+   * Unset: no tracing. Read by the entry files (api/main.ts, temporal/main.ts) before the app loads.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The traces' `service.name`; `tollgate-api` and `tollgate-worker` unless set. */
+  OTEL_SERVICE_NAME: z.string().min(1).max(100).optional(),
 
   /** Payments API requests per minute per access token or signed-in user. */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(500),

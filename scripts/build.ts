@@ -128,6 +128,9 @@ export const buildSteps = {
     const { bundleWorkflows } = (await import(pathToFileURL(compiled).href)) as typeof BundleModule;
     const bundle = await bundleWorkflows();
     await writeFile(path.join(projectRoot, 'dist', 'workflow-bundle.js'), bundle.code);
+    // The worker runs this one when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT; temporal/run-worker.ts).
+    const traced = await bundleWorkflows({ tracing: true });
+    await writeFile(path.join(projectRoot, 'dist', 'workflow-bundle-traced.js'), traced.code);
   },
   // NODE_ENV decides React's build; a caller's `test` or `development` must not leak into it.
   'build web app': (signal?: AbortSignal) =>

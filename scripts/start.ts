@@ -189,12 +189,12 @@ async function main() {
 
   const [workerEntry, apiEntry] = isDev
     ? [
-        [bin('tsx'), 'watch', '--clear-screen=false', 'temporal/run-worker.ts'],
-        [bin('tsx'), 'watch', '--clear-screen=false', 'api/server.ts'],
+        [bin('tsx'), 'watch', '--clear-screen=false', 'temporal/main.ts'],
+        [bin('tsx'), 'watch', '--clear-screen=false', 'api/main.ts'],
       ]
     : [
-        [process.execPath, 'dist/temporal/run-worker.js'],
-        [process.execPath, 'dist/api/server.js'],
+        [process.execPath, 'dist/temporal/main.js'],
+        [process.execPath, 'dist/api/main.js'],
       ];
 
   const supervised = (name: string, [command, ...args]: string[], extraEnv: NodeJS.ProcessEnv = {}) => {

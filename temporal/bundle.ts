@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { workflowTracingInterceptorsPath } from './tracing.js';
 import { bundleWorkflowCode, type BundleOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
@@ -17,9 +18,16 @@ export function workflowsEntryPath(): string {
 
 const quietLogger = { info() {}, debug() {}, trace() {}, log() {}, warn: console.warn, error: console.error };
 
-export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+/**
+ * With `tracing`, the OpenTelemetry workflow interceptors are bundled in (temporal/tracing.ts): a
+ * worker running that bundle must inject their span sink, so a deployment builds both bundles.
+ */
+export async function bundleWorkflows(
+  options: { tracing?: boolean } = {},
+): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: workflowsEntryPath(),
+    ...(options.tracing ? { workflowInterceptorModules: [workflowTracingInterceptorsPath()] } : {}),
     webpackConfigHook: resolveTypeScriptSpecifiers,
     logger: quietLogger,
   });

@@ -1,5 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  type ConnectionOptions,
+  type WorkflowClientInterceptor,
+} from '@temporalio/client';
 import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { Config } from '../config/config.js';
 
@@ -26,14 +31,22 @@ async function tlsOptions(settings: TemporalSettings): Promise<ConnectionOptions
   return settings.TEMPORAL_TLS || settings.TEMPORAL_API_KEY ? true : undefined;
 }
 
-export async function connectTemporalClient(settings: TemporalSettings): Promise<Client> {
+/** `interceptors`: the workflow client's (temporal/tracing.ts carries a trace into the workflows). */
+export async function connectTemporalClient(
+  settings: TemporalSettings,
+  interceptors: WorkflowClientInterceptor[] = [],
+): Promise<Client> {
   const connection = await Connection.connect({
     address: settings.temporalAddress,
     tls: await tlsOptions(settings),
     apiKey: settings.TEMPORAL_API_KEY,
     connectTimeout: '5s',
   });
-  return new Client({ connection, namespace: settings.TEMPORAL_NAMESPACE });
+  return new Client({
+    connection,
+    namespace: settings.TEMPORAL_NAMESPACE,
+    ...(interceptors.length > 0 ? { interceptors: { workflow: interceptors } } : {}),
+  });
 }
 
 export async function connectTemporalWorker(settings: TemporalSettings): Promise<NativeConnection> {

@@ -1,4 +1,4 @@
-// Worker process entry: `node dist/temporal/run-worker.js` (production) or via tsx (dev).
+// The worker process: `node dist/temporal/main.js` (production) or `tsx temporal/main.ts` (dev) load it after starting tracing; run directly, it runs untraced.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfigOrExit } from '../config/config.js';
@@ -15,6 +15,10 @@ import { ensureSchedules } from './schedules.js';
 import { temporalStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 import { createTollgateWorker } from './worker.js';
+import { startMetricsServer } from '../infra/metrics.js';
+import { processTracing } from '../infra/trace-context.js';
+import { clientTracingInterceptors } from './tracing.js';
+import { createWorkerMetrics, installTemporalRuntimeMetrics } from './metrics.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.LOG_LEVEL, name: 'tollgate-worker' });
@@ -25,10 +29,28 @@ if (!config.DATABASE_URL) {
 
 // `npm run build` writes the bundle beside the compiled worker (dist/workflow-bundle.js); running
 // from sources there is none and the workflows are bundled at start.
-const prebuiltBundle = fileURLToPath(new URL('../workflow-bundle.js', import.meta.url));
+// With tracing on, the bundle with the workflow tracing interceptors (temporal/bundle.ts).
+const tracing = processTracing();
+const prebuiltBundle = fileURLToPath(
+  new URL(tracing ? '../workflow-bundle-traced.js' : '../workflow-bundle.js', import.meta.url),
+);
 const db = createDb(config.DATABASE_URL);
+// Before the first connection: the SDK's runtime is made once, with its exporter or without.
+if (config.TEMPORAL_METRICS_PORT !== undefined) {
+  installTemporalRuntimeMetrics(config.METRICS_HOST, config.TEMPORAL_METRICS_PORT);
+}
+const metricsServer =
+  config.METRICS_PORT !== undefined
+    ? await startMetricsServer({
+        registry: createWorkerMetrics(db),
+        port: config.METRICS_PORT,
+        host: config.METRICS_HOST,
+        token: config.METRICS_TOKEN,
+      })
+    : null;
+if (metricsServer) logger.info({ port: metricsServer.port }, 'worker metrics listening');
 const connection = await connectTemporalWorker(config);
-const temporal = await connectTemporalClient(config);
+const temporal = await connectTemporalClient(config, clientTracingInterceptors(tracing));
 const taskQueue = taskQueues(config.TEMPORAL_TASK_QUEUE).main;
 const operators = await prepareOperatorContext({
   temporal,
@@ -53,6 +75,7 @@ const worker = await createTollgateWorker({
   dunningRetryDays: config.SUBSCRIPTION_RETRY_DAYS,
   accountPlatforms: createAccountPlatforms(config),
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
+  tracing,
 });
 
 // Every worker start makes sure the schedules exist (idempotent), so a fresh deployment needs no setup step.
@@ -69,5 +92,7 @@ try {
   await connection.close();
   await temporal.connection.close();
   await db.$disconnect();
+  await metricsServer?.close();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }

@@ -15,6 +15,8 @@ import { resolveTypeScriptSpecifiers, workflowsEntryPath } from './bundle.js';
 import type { WebhookSender } from '../domain/webhooks/service.js';
 import type { WorkflowStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
+import type { Tracing } from '../infra/trace-context.js';
+import { workerTracing } from './tracing.js';
 
 export type TollgateWorkerDeps = {
   connection: NativeConnection;
@@ -45,17 +47,23 @@ export type TollgateWorkerDeps = {
   maxCachedWorkflows?: number;
   /** Tests interpose here (e.g. to crash at an activity boundary). */
   interceptors?: WorkerInterceptors;
+  /**
+   * The process's tracing (infra/tracing.ts): activity spans and the workflows' span sink. A
+   * pre-built `workflowBundle` must then be the traced one (`bundleWorkflows({ tracing: true })`).
+   */
+  tracing?: Tracing | null;
 };
 
 /** The one worker of a Tollgate deployment: every workflow and activity on the main queue. */
 export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Worker> {
   const identity = deps.identity ?? `${process.pid}@${os.hostname()}`;
+  const traced = deps.tracing ? workerTracing(deps.tracing, deps.interceptors) : null;
   return Worker.create({
     connection: deps.connection,
     namespace: deps.namespace,
     taskQueue: taskQueues(deps.taskQueuePrefix).main,
     identity,
-    ...(deps.interceptors ? { interceptors: deps.interceptors } : {}),
+    ...(traced ? traced : deps.interceptors ? { interceptors: deps.interceptors } : {}),
     ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
     activities: createActivities({
       db: deps.db,

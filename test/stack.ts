@@ -10,6 +10,9 @@ import { NativeConnection, type Worker, type WorkerInterceptors } from '@tempora
 import { createApp } from '../api/app.js';
 import { createAuth, type Auth, type AuthSettings } from '../api/auth/auth.js';
 import { withAuthInputRules } from '../api/http/auth-input.js';
+import { createApiMetrics } from '../api/http/metrics.js';
+import type { Tracing } from '../infra/trace-context.js';
+import { clientTracingInterceptors } from '../temporal/tracing.js';
 import { isDevMailboxAvailable } from '../api/dev/mailbox.js';
 import type { Db } from '../infra/db.js';
 import type { FileStorage } from '../domain/files/storage.js';
@@ -77,6 +80,13 @@ export async function startTestStack(options: {
   fileStorage?: FileStorage;
   /** Send email over SMTP (a test's own server); by default emails land in the dev mailbox table. */
   smtpUrl?: string;
+  /**
+   * Traces (infra/tracing.ts): the client carries them into workflows, and the worker runs the
+   * traced bundle (`bundleWorkflows({ tracing: true })`, written to `workflowBundle`).
+   */
+  tracing?: { tracing: Tracing; workflowBundle: string };
+  /** Serve `GET /metrics` (api/http/metrics.ts), behind this token when one is given; off by default. */
+  metrics?: { token?: string };
   /** The deployment's payment mode; live means a Stripe key is configured. Sandbox by default. */
   mode?: 'sandbox' | 'live';
   /** Serve Stripe's webhook endpoint with this signing secret and event sink. */
@@ -97,7 +107,13 @@ export async function startTestStack(options: {
   const taskQueuePrefix = `test-${randomUUID()}`;
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', name: 'tollgate-test' });
   const clientConnection = await Connection.connect({ address });
-  const temporal = new Client({ connection: clientConnection, namespace: 'default' });
+  const temporal = new Client({
+    connection: clientConnection,
+    namespace: 'default',
+    ...(options.tracing
+      ? { interceptors: { workflow: clientTracingInterceptors(options.tracing.tracing) } }
+      : {}),
+  });
   const workerConnection = await NativeConnection.connect({ address });
   const accountPlatforms = createAccountPlatforms(parseConfig(options.platformSettings ?? {}));
   // As a deployment in this mode: receivers on this machine are reachable in sandbox mode only.
@@ -148,7 +164,8 @@ export async function startTestStack(options: {
       tax: options.tax ?? noTax,
       accountPlatforms,
       interceptors: options.workerInterceptors,
-      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
+      workflowBundle: { codePath: options.tracing?.workflowBundle ?? requireTestEnv('workflowBundle') },
+      tracing: options.tracing?.tracing,
     });
     workerRun = worker.run();
     // As a deployment's worker start does: the outbox dispatcher and the meter refresher run.
@@ -200,6 +217,10 @@ export async function startTestStack(options: {
     },
     logger,
     db: options.db,
+    metrics: options.metrics && {
+      registry: createApiMetrics({ db: options.db }),
+      token: options.metrics.token,
+    },
     temporal,
     workflows,
     mailer,

@@ -1,6 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
+import type { Db } from '../../infra/db.js';
+import { registerPoolMetrics, scrapeAuthorized, scrapeRegistry } from '../../infra/metrics.js';
+import { registerOperationalGauges } from '../../domain/metrics/operational.js';
 
 /**
  * The API's Prometheus metrics (docs/operations.md lists them). One registry per app, not
@@ -12,24 +14,30 @@ export type ApiMetrics = {
   duration: Histogram<'operation' | 'status_class'>;
 };
 
-export function createApiMetrics(): ApiMetrics {
-  const registry = new Registry();
-  // Process memory, CPU, event-loop lag, GC: prom-client's defaults, prefixed like ours.
-  collectDefaultMetrics({ register: registry, prefix: 'tollgate_' });
+/**
+ * With `db`, also its pool's use and the queue gauges read at each scrape (domain/metrics/operational.ts).
+ * The work counters (infra/metrics.ts) are the process's, shared by every registry made here.
+ */
+export function createApiMetrics(options: { db?: Db } = {}): ApiMetrics {
+  const own = new Registry();
   const requests = new Counter({
     name: 'tollgate_http_requests_total',
     help: 'HTTP requests answered, by operation (OpenAPI operationId or a fixed group), method and status class.',
     labelNames: ['operation', 'method', 'status_class'] as const,
-    registers: [registry],
+    registers: [own],
   });
   const duration = new Histogram({
     name: 'tollgate_http_request_duration_seconds',
     help: 'Time from a request arriving to its response being written, by operation and status class.',
     labelNames: ['operation', 'status_class'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
+    registers: [own],
   });
-  return { registry, requests, duration };
+  if (options.db) {
+    registerPoolMetrics(own, options.db.sql);
+    registerOperationalGauges(own, options.db.sql);
+  }
+  return { registry: scrapeRegistry(own), requests, duration };
 }
 
 /**
@@ -84,12 +92,6 @@ export function recordRequests(metrics: ApiMetrics): RequestHandler {
   };
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * `GET /metrics` in Prometheus' text format. With a token, a scrape without `Authorization: Bearer
  * <token>` is a 401 and learns nothing; without one the endpoint is open, for a listener that only
@@ -97,17 +99,13 @@ function sameSecret(given: string, expected: string): boolean {
  */
 export function metricsHandler(metrics: ApiMetrics, token: string | undefined): RequestHandler {
   return async (req, res) => {
-    if (token !== undefined) {
-      const header = req.get('authorization') ?? '';
-      const match = /^Bearer (.+)$/i.exec(header);
-      if (!match || !sameSecret(match[1]!, token)) {
-        res
-          .set('WWW-Authenticate', 'Bearer realm="metrics"')
-          .status(401)
-          .type('text/plain')
-          .send('unauthorized\n');
-        return;
-      }
+    if (!scrapeAuthorized(req.get('authorization'), token)) {
+      res
+        .set('WWW-Authenticate', 'Bearer realm="metrics"')
+        .status(401)
+        .type('text/plain')
+        .send('unauthorized\n');
+      return;
     }
     const body = await metrics.registry.metrics();
     res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(body);

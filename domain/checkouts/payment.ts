@@ -1,6 +1,7 @@
 // The steps of a checkout after confirmation, each one idempotent, run by the `checkout:<id>`
 // workflow's activities: charge, then fulfil (customer + order) or record the failure; expire.
 
+import { checkoutsSucceeded } from '../../infra/metrics.js';
 import { keepPaymentMethod } from '../payment-methods/service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customer-state/service.js';
@@ -244,7 +245,9 @@ export async function fulfilCheckout(
     sold?.product.recurringInterval && input.paymentId
       ? await processor.savedPaymentMethod({ paymentId: input.paymentId })
       : null;
-  return ctx.db.$transaction(async (tx) => {
+  // Set only by the call that made the order, so a retried step does not count a conversion twice.
+  let converted: 'plan' | 'one_time' | null = null;
+  const fulfilled = await ctx.db.$transaction(async (tx) => {
     await lockCheckout(tx, input.checkoutId);
     const existing = await findOrderOfCheckout(tx, input.checkoutId);
     if (existing) {
@@ -385,6 +388,7 @@ export async function fulfilCheckout(
     if (subscription && storedUsagePricesOf(checkout.product.prices).length > 0) {
       await markCustomerMetersStale(tx, [customer.id]);
     }
+    converted = subscription ? 'plan' : 'one_time';
     return {
       orderId: order.id,
       orphan: false,
@@ -392,6 +396,9 @@ export async function fulfilCheckout(
       movedSubscriptionIds: kept?.movedSubscriptionIds ?? [],
     };
   }, STEP_TRANSACTION);
+  // Counted once committed: a transaction rolled back made no order.
+  if (converted) checkoutsSucceeded.inc({ kind: converted });
+  return fulfilled;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { boundedLabel, renewalTries } from '../../infra/metrics.js';
 import type { Db, SqlClient } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { insertRows, returningList, selectList } from '../../infra/sql.js';
@@ -206,7 +207,7 @@ export async function recordPaymentAttempt(
   sql: SqlClient,
   data: Omit<Prisma.OrderPaymentAttemptCreateManyInput, 'id'>,
 ): Promise<void> {
-  await sql.query(
+  const { rowCount } = await sql.query(
     `INSERT INTO order_payment_attempts
        (order_id, attempt, status, payment_id, decline_code, message, is_refused, payment_method_id, created_at)
      VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (order_id, attempt) DO NOTHING`,
@@ -222,6 +223,14 @@ export async function recordPaymentAttempt(
       data.createdAt,
     ],
   );
+  // Recorded inside the try's transaction: one rolled back after this (rare; its step is retried)
+  // counts its try again. The orders' own rows stay the truth; this is the rate to graph.
+  if (rowCount === 1) {
+    renewalTries.inc({
+      try: data.attempt === 1 ? 'first' : 'retry',
+      outcome: boundedLabel(data.status, ['succeeded', 'failed'] as const),
+    });
+  }
 }
 
 export type OriginOrder = { id: string; createdAt: Date; productName: string; subscriptionId: string | null };

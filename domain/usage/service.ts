@@ -44,6 +44,7 @@ import type {
   MeterQuantitiesQuery,
 } from './schemas.js';
 import { eventNameView, eventTypeView, eventTypeWithStatsView, eventView } from './views.js';
+import { eventsIngested, eventsRejected } from '../../infra/metrics.js';
 
 /**
  * `POST /v1/events/ingest`: all or nothing. Every event is checked (its organization, its customer,
@@ -113,9 +114,14 @@ export async function ingestEvents(
       metadata: event.metadata ?? {},
     });
   });
-  if (issues.length > 0) throw new InvalidInputError(issues);
+  if (issues.length > 0) {
+    eventsRejected.inc(input.events.length);
+    throw new InvalidInputError(issues);
+  }
   const inserted = await insertEvents(db.sql, rows);
   await advanceFirstUserEvents(db.sql, firstEventsOf(rows));
+  eventsIngested.inc({ outcome: 'inserted' }, inserted);
+  eventsIngested.inc({ outcome: 'duplicate' }, rows.length - inserted);
   return { inserted };
 }
 

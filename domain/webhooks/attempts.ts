@@ -2,6 +2,7 @@
 // and a failed round's end (the endpoint's failure streak, disabling it, telling its owners).
 // The delivery workflows' activities call these; every attempt is recorded so a retry never posts twice.
 import type { Db } from '../../infra/db.js';
+import { boundedLabel, webhookAttempts, webhookDeliveryLag } from '../../infra/metrics.js';
 import { listOrganizationMembersWithUsers } from '../access/repository.js';
 import { hasAnyRole } from '../access/rules.js';
 import { DISPATCH_SIGNAL_CONCURRENCY, forEachConcurrently } from './dispatch.js';
@@ -118,7 +119,7 @@ export async function deliverWebhookEventBatch(
     if (earlier) return attemptOutcome(earlier.httpCode);
     // Events of a disabled endpoint stay unsent, as the per-resource workflow leaves them.
     if (event.status !== 'pending' || !sending) return null;
-    const { answer, durationMs } = await sendWebhook(sender, event, event.endpoint);
+    const { answer, durationMs } = await sendWebhook(sender, event, event.endpoint, 'first');
     onAttempt();
     const kind = attemptOutcome(answer.httpCode);
     if (kind === 'gone') sending = false;
@@ -203,8 +204,9 @@ export type DeliveryAttemptResult =
 /** Signs and posts one webhook event, timing the answer. */
 async function sendWebhook(
   sender: WebhookSender,
-  event: { id: string; payload: string; apiVersion: string },
-  endpoint: { url: string; secret: string },
+  event: { id: string; payload: string; apiVersion: string; createdAt: Date },
+  endpoint: { url: string; secret: string; format: string },
+  attempt: 'first' | 'retry',
 ): Promise<{ answer: HttpAnswer; durationMs: number }> {
   const started = performance.now();
   const answer = await sender.post(
@@ -219,6 +221,12 @@ async function sendWebhook(
     }),
     event.payload,
   );
+  const format = boundedLabel(endpoint.format, ['raw', 'discord', 'slack'] as const);
+  const outcome = attemptOutcome(answer.httpCode);
+  webhookAttempts.inc({ format, outcome, attempt });
+  // The event's row is made when the outbox event is dispatched: the outbox's own wait is its age gauge.
+  if (outcome === 'succeeded')
+    webhookDeliveryLag.observe({ format }, (Date.now() - event.createdAt.getTime()) / 1000);
   return { answer, durationMs: Math.round(performance.now() - started) };
 }
 
@@ -239,7 +247,12 @@ export async function attemptWebhookDelivery(
   // A redelivery is the seller's explicit request and is sent even to a disabled endpoint.
   if (!event.endpoint.enabled && input.round === 'dispatch') return { kind: 'endpoint_disabled' };
 
-  const { answer, durationMs } = await sendWebhook(sender, event, event.endpoint);
+  const { answer, durationMs } = await sendWebhook(
+    sender,
+    event,
+    event.endpoint,
+    input.attempt === 1 ? 'first' : 'retry',
+  );
   const kind = attemptOutcome(answer.httpCode);
   const succeeded = kind === 'succeeded';
   await db.$transaction(async (tx) => {
