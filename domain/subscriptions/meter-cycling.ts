@@ -96,7 +96,8 @@ export async function closeMeterCycle(
       // A plan or price change since the read fails here (lockStepRow); the retry measures again.
       const row = await lockStepRow(tx, before);
       if (!row || !dueHere(row, input)) return null;
-      const at = new Date(input.endMs);
+      // As the renewal dates its order: when the step runs (a test clock's due instant).
+      const at = new Date(input.nowMs);
       // The fees' discount does not apply to usage (docs/usage.md), nor do pending proration
       // lines: those wait for the renewal.
       const order =
