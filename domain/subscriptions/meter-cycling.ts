@@ -19,9 +19,16 @@ import {
 } from './billing-step.js';
 import { recordSubscriptionChange } from './change-events.js';
 import { collectSubscriptionOrder, type CollectOutcome } from './collection.js';
-import { currentMeterPeriod, meterClockOf, meterCycleDueMs, meterCycleKey } from './meter-cycles.js';
+import {
+  currentMeterPeriod,
+  meterClockOf,
+  meterCycleDueMs,
+  meterCycleKey,
+  type MeterPeriod,
+} from './meter-cycles.js';
 import { notifySubscription } from './notices.js';
-import { billedCustomerOf, measureMeteredUsage } from './renewal-pricing.js';
+import { billedCustomerOf, measureMeteredUsage, type MeteredUsage } from './renewal-pricing.js';
+import type { BillingLine } from './rules.js';
 import {
   findSubscriptionForStep,
   setSubscriptionMeterCycle,
@@ -72,23 +79,9 @@ export async function closeMeterCycle(
     return collectAndNotify(ctx, processor, mailer, input, done.id);
   }
   if (input.endMs > input.nowMs) return { outcome: 'not_due', orderId: null, collected: null };
-  const period = currentMeterPeriod(meterClockOf(before))!;
   // Measured once, before the lock, as the renewal measures: a late event dated in it is not billed.
-  const { usage } = await measureMeteredUsage(ctx.db.sql, before, period.end);
-  const items = usage.map((each) => each.line).filter((line) => line.amount > 0);
-  const net = items.reduce((sum, line) => sum + line.amount, 0);
+  const { period, usage, items, net, taxAmount } = await priceMeterCycle(ctx, before, input.index);
   const customer = billedCustomerOf(before);
-  // Tax is quoted before the transaction: Stripe Tax is never waited for while the row is locked.
-  const quote =
-    net > 0
-      ? await ctx.tax.quote({
-          amount: net,
-          currency: before.currency,
-          ...customerTaxBasis(customer),
-          productId: before.productId,
-          idempotencyKey: `${key}:tax:${net}`,
-        })
-      : null;
 
   const made = await transaction(
     ctx.db,
@@ -116,7 +109,7 @@ export async function closeMeterCycle(
                 subtotalAmount: net,
                 discountAmount: 0,
                 netAmount: net,
-                taxAmount: quote?.amount ?? 0,
+                taxAmount,
                 billingName: customer?.name ?? null,
                 billingAddress: customer?.billingAddress ?? null,
                 metadata: row.metadata,
@@ -144,6 +137,43 @@ export async function closeMeterCycle(
   if (!made) return { outcome: 'stale', orderId: null, collected: null };
   if (!made.order) return { outcome: 'closed', orderId: null, collected: null };
   return collectAndNotify(ctx, processor, mailer, input, made.order.id, made);
+}
+
+export type PricedMeterCycle = {
+  period: MeterPeriod;
+  usage: MeteredUsage[];
+  /** The order's lines: each metered price's usage of the cycle, zero lines left out. */
+  items: BillingLine[];
+  net: number;
+  taxAmount: number;
+};
+
+/**
+ * The order that closes the current meter cycle, priced as the step bills it (the upcoming
+ * invoice shows it unmade): usage measured up to the cycle's end, less the cycle's credits, and
+ * its tax quoted under the order's own key (before any lock: Stripe Tax is never waited for while
+ * the row is locked).
+ */
+export async function priceMeterCycle(
+  ctx: { tax: SubscriptionBillingContext['tax']; db: SubscriptionBillingContext['db'] },
+  row: SubscriptionStepRow,
+  index: number,
+): Promise<PricedMeterCycle> {
+  const period = currentMeterPeriod(meterClockOf(row))!;
+  const { usage } = await measureMeteredUsage(ctx.db.sql, row, period.end);
+  const items = usage.map((each) => each.line).filter((line) => line.amount > 0);
+  const net = items.reduce((sum, line) => sum + line.amount, 0);
+  const quote =
+    net > 0
+      ? await ctx.tax.quote({
+          amount: net,
+          currency: row.currency,
+          ...customerTaxBasis(billedCustomerOf(row)),
+          productId: row.productId,
+          idempotencyKey: `${meterCycleKey(row.id, index, period.end.getTime())}:tax:${net}`,
+        })
+      : null;
+  return { period, usage, items, net, taxAmount: quote?.amount ?? 0 };
 }
 
 /** The row's current meter cycle is the one this step closes. */
