@@ -13,7 +13,7 @@ import { priceRenewal } from './renewal-pricing.js';
 import { findSubscriptionForStep, type SubscriptionStepRow } from './repository.js';
 import type { UpcomingInvoice } from './schemas.js';
 import { upcomingInvoiceView } from './views.js';
-import { meterClockOf, meterCycleDueMs } from './meter-cycles.js';
+import { meterClockOf, meterCycleDueMs, meteringSince } from './meter-cycles.js';
 import { priceMeterCycle } from './meter-cycling.js';
 
 export type UpcomingInvoiceContext = { db: Db; tax: TaxCalculator };
@@ -30,7 +30,11 @@ export async function estimateUpcomingInvoice(
   if (isEnded(row)) return upcomingInvoiceView(row, null);
   // A meter cycle of its own that closes inside the period: its usage order comes first.
   if (meterCycleDueMs(meterClockOf(row)) !== null) return estimateMeterCycleInvoice(ctx, row);
-  return upcomingInvoiceView(row, await priceRenewal(ctx, row, row.currentPeriodIndex + 1));
+  // Its usage (and the period the estimate shows) counts from the last meter cycle's start.
+  return upcomingInvoiceView(
+    { ...row, currentPeriodStart: meteringSince(meterClockOf(row)) },
+    await priceRenewal(ctx, row, row.currentPeriodIndex + 1),
+  );
 }
 
 const notFound = () => new AppError('ResourceNotFound', 'Subscription not found');
