@@ -8,6 +8,7 @@ import {
   meterCycleStep,
   meterPeriodAt,
   meterPeriodsOf,
+  meteringSince,
   type MeterClock,
 } from './meter-cycles.js';
 
@@ -114,6 +115,22 @@ describe('meter periods, over many anchors', () => {
     const clock = { ...clockOf(anchor, PAIRS[0]!, 0), cycle: null };
     expect(currentMeterPeriod(clock)).toBeNull();
     expect(meterCycleDueMs(clock)).toBeNull();
+  });
+
+  it('meters from the last closed cycle, also once the row has no cycle, and from the period before any', () => {
+    const anchor = new Date('2024-03-10T00:00:00.000Z');
+    const clock = clockOf(anchor, PAIRS[0]!, 0);
+    expect(meteringSince(clock)).toEqual(anchor);
+    const closed = { ...clock, meterPeriodStart: new Date('2024-05-10T00:00:00.000Z') };
+    expect(meteringSince(closed)).toEqual(closed.meterPeriodStart);
+    expect(meteringSince({ ...closed, cycle: null })).toEqual(closed.meterPeriodStart);
+    // A renewal moved the period past it: the new period's start.
+    const renewed = {
+      ...closed,
+      ...clockOf(anchor, PAIRS[0]!, 1),
+      meterPeriodStart: closed.meterPeriodStart,
+    };
+    expect(meteringSince(renewed)).toEqual(renewed.currentPeriodStart);
   });
 
   it('a period started off the grid (a resume) is still tiled, its first cycle cut short', () => {

@@ -61,9 +61,15 @@ export function currentMeterPeriod(clock: MeterClock): MeterPeriod | null {
   return meterPeriodAt(clock, new Date(Math.min(since, clock.currentPeriodEnd.getTime() - 1)));
 }
 
-/** Where the usage now being metered started: the meter cycle's start, or the period's. */
+/**
+ * Where the usage now being metered started: the current meter cycle's start, or the period's.
+ * A cycle closed in this period is never measured again, even by a row without a cycle now.
+ */
 export function meteringSince(clock: MeterClock): Date {
-  return currentMeterPeriod(clock)?.start ?? clock.currentPeriodStart;
+  const closed = clock.meterPeriodStart?.getTime() ?? 0;
+  return closed > clock.currentPeriodStart.getTime()
+    ? new Date(Math.min(closed, clock.currentPeriodEnd.getTime()))
+    : (currentMeterPeriod(clock)?.start ?? clock.currentPeriodStart);
 }
 
 /**
