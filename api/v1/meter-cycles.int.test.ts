@@ -165,5 +165,29 @@ describe('meter cycles of their own (meter_interval)', () => {
       period_end: '2026-03-31T09:00:00.000Z',
       lines: [],
     });
+
+    // A change to a plan without a cycle of its own takes its (none, as Polar takes the new
+    // product's); February, billed already, is never measured again: the renewal counts from March.
+    const plain = await http('POST', 'products/', {
+      name: 'Yearly API, usage yearly',
+      recurring_interval: 'year',
+      prices: [
+        fixed,
+        { amount_type: 'metered_unit', meter_id: meter.id, price_currency: 'usd', unit_amount: '50' },
+      ],
+    });
+    const changed = await http('PATCH', `subscriptions/${id}`, {
+      product_id: plain.body.id,
+      proration_behavior: 'prorate',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ current_meter_period_start: null, current_meter_period_end: null });
+    const renewal = await http('GET', `subscriptions/${id}/upcoming-invoice`);
+    expect(renewal.body).toMatchObject({
+      period_start: '2026-02-28T09:00:00.000Z',
+      period_end: '2027-01-31T09:00:00.000Z',
+      billed_at: '2027-01-31T09:00:00.000Z',
+    });
+    expect(renewal.body.meters).toEqual([expect.objectContaining({ consumed_units: 0 })]);
   });
 });

@@ -91,3 +91,9 @@ export function storedMeterCycle(row: {
   if (row.meterInterval === null) return null;
   return { interval: row.meterInterval as RecurringInterval, count: row.meterIntervalCount ?? 1 };
 }
+
+/** A product's cycle as a subscription keeps it (Polar snapshots it on the subscription). */
+export const meterCycleColumnsOf = (product: {
+  meterInterval: string | null;
+  meterIntervalCount: number | null;
+}) => ({ meterInterval: product.meterInterval, meterIntervalCount: product.meterIntervalCount });
