@@ -4,6 +4,7 @@ import type { PaymentProcessor } from '../domain/payments/processor.js';
 import type { SubscriptionBillingContext } from '../domain/subscriptions/billing-step.js';
 import { collectSubscriptionOrder } from '../domain/subscriptions/collection.js';
 import { renewSubscription } from '../domain/subscriptions/renewal.js';
+import { closeMeterCycle } from '../domain/subscriptions/meter-cycling.js';
 import type { PauseStep } from '../domain/subscriptions/pause.js';
 import { runPauseStep } from '../domain/subscriptions/pausing.js';
 import {
@@ -73,6 +74,12 @@ export function createSubscriptionActivities(deps: SubscriptionActivityDeps) {
       nowMs: number;
     }) {
       return collectSubscriptionOrder(ctx, deps.processor, input);
+    },
+    /** A meter cycle of the product's own closes inside the period: its usage billed (meter-cycling.ts). */
+    async closeMeterCycle(input: { subscriptionId: string; index: number; endMs: number; nowMs: number }) {
+      const closed = await closeMeterCycle(ctx, deps.processor, deps.mailer, input);
+      if (closed.orderId) await sendNewOrderEmails(ctx, deps.mailer, closed.orderId);
+      return closed;
     },
     /** Goes `paused` at the period's end, or resumes at `resumes_at` (pausing.ts). */
     runPauseStep(input: { subscriptionId: string; step: PauseStep; nowMs: number }) {

@@ -68,7 +68,9 @@ export function subscriptionWait(
             ? `the end of period ${state.currentPeriodIndex}, when the subscription pauses`
             : step.kind === 'resume'
               ? 'the paused subscription to resume'
-              : `order ${step.orderId} to be due`,
+              : step.kind === 'meter_cycle'
+                ? `the end of the meter cycle at ${isoUtc(step.atMs)} in period ${step.index}`
+                : `order ${step.orderId} to be due`,
     until: { atMs: step.atMs, then: due },
     sinceMs: context.sinceMs,
     reason:
@@ -89,7 +91,9 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
             ? `pausing the subscription at the end of period ${step.index}`
             : step.kind === 'resume'
               ? 'resuming the paused subscription'
-              : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
+              : step.kind === 'meter_cycle'
+                ? `closing the meter cycle that ends at ${isoUtc(step.atMs)}: billing its usage, resetting its meters and credits`
+                : `charging order ${step.orderId} (try ${step.attempt}) with the payment processor`,
     sinceMs,
     until: null,
     reason: null,
@@ -101,6 +105,9 @@ function dueWords(state: SubscriptionWorkflowState, step: SubscriptionStep): str
   if (step.kind === 'charge') return `try ${step.attempt} of order ${step.orderId} is charged`;
   if (step.kind === 'pause') return 'the subscription pauses (no renewal, nothing charged)';
   if (step.kind === 'resume') return 'the subscription resumes: a new period starts and is charged';
+  if (step.kind === 'meter_cycle') {
+    return "the meter cycle's usage is billed in an order of its own, and its meters and meter credits start again";
+  }
   if (step.kind === 'convert') {
     return state.canceledAtMs === null
       ? `the trial ends and period ${step.index}, its first paid one, is charged`

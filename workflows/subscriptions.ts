@@ -40,6 +40,7 @@ const {
   reportCaughtUpWithClock,
   settleCustomerPayment,
   runPauseStep,
+  closeMeterCycle,
 } = proxyLocalActivities<SubscriptionActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY });
 
 // Emails may wait on an SMTP server: ordinary activities, off the workflow task.
@@ -161,6 +162,14 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     if (step.kind === 'pause' || step.kind === 'resume') {
       // No charge: a resumed plan's new period is the renewal the next read finds due (pause.ts).
       await runPauseStep({ subscriptionId, step, nowMs: stepAtMs });
+      continue;
+    }
+    if (step.kind === 'meter_cycle') {
+      // Its usage billed in an order of its own, charged at once (domain/subscriptions/meter-cycling.ts).
+      const closed = await untilProcessorAccepts(view, processorEntity, () =>
+        closeMeterCycle({ subscriptionId, index: step.index, endMs: step.atMs, nowMs: stepAtMs }),
+      );
+      if (closed.collected && closed.orderId) await notifyFailure(closed.orderId, 1, closed.collected);
       continue;
     }
     // A trial's end is the renewal into its first paid period (domain/subscriptions/trials.ts).

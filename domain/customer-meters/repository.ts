@@ -256,7 +256,8 @@ export async function findMeteredSubscriptionPrices(
     `SELECT s.id AS "subscriptionId", s.customer_id AS "customerId", s.organization_id AS "organizationId",
             m.id AS "meterId", m.filter, m.aggregation, sp.created_at AS "attachedAt",
             pp.unit_amount::text AS "unitAmount", pp.cap_amount AS "capAmount",
-            s.current_period_start AS "periodStart",
+            -- The current meter cycle's start once one closed inside the period (a cycle of its own).
+            GREATEST(s.current_period_start, COALESCE(s.meter_period_start, s.current_period_start)) AS "periodStart",
             coalesce(s.period_meter_credits ->> m.id::text, '0') AS "creditsTaken"
      FROM subscriptions s
      JOIN subscription_prices sp ON sp.subscription_id = s.id

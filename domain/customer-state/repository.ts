@@ -89,6 +89,7 @@ const SUBSCRIPTION_REVIVALS: JsonRevivals<SubscriptionRecord> = {
   resumesAt: 'date',
   trialStart: 'date',
   trialEnd: 'date',
+  meterPeriodStart: 'date',
 };
 
 const SUBSCRIPTION_METER_REVIVALS: JsonRevivals<SubscriptionMeterRecord> = {

@@ -30,6 +30,8 @@ export const billingReasonSchema = z.enum([
   'subscription_create',
   'subscription_cycle',
   'subscription_update',
+  // A meter cycle of the product's own closed inside the billing period: its usage, billed alone.
+  'subscription_meter_cycle',
 ]);
 
 export const orderItemSchema = z.object({

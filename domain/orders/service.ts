@@ -121,7 +121,7 @@ export type SubscriptionOrder = {
   customerId: string;
   productId: string;
   discountId: string | null;
-  billingReason: 'subscription_cycle' | 'subscription_update';
+  billingReason: 'subscription_cycle' | 'subscription_update' | 'subscription_meter_cycle';
   currency: string;
   items: { label: string; amount: number; proration: boolean; productPriceId: string | null }[];
   subtotalAmount: number;

@@ -61,7 +61,12 @@ export function orderView(row: OrderRow): Order {
       recurring_interval: row.product.recurringInterval,
       is_recurring: row.product.recurringInterval !== null,
       is_archived: row.product.isArchived,
-      ...productTermsView(row.product.recurringInterval, row.product.recurringIntervalCount, row.product),
+      ...productTermsView(
+        row.product.recurringInterval,
+        row.product.recurringIntervalCount,
+        row.product,
+        row.product,
+      ),
       organization_id: row.product.organizationId,
     },
     discount: discount ? { ...discount, products: undefined } : null,

@@ -9,6 +9,7 @@ import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import { nameSchema, offUntilBuilt, TEXT_MAX_LENGTH, textSchema } from '../platform/schemas.js';
 import { trialInputFields, trialIntervalSchema } from './trials.js';
+import { meterCycleInputFields } from './meter-cycles.js';
 import { priceCreateSchema, productPriceSchema } from '../prices/registry.js';
 import { MAX_INTERVAL_COUNT, recurringIntervalSchema } from '../prices/schemas.js';
 
@@ -50,7 +51,7 @@ export const productSchema = z.object({
   is_archived: z.boolean(),
   /** Intervals per renewal (3 with `month`: every 3 months), null for one-time. */
   recurring_interval_count: z.number().int().nullable(),
-  /** Null: metered prices are billed, reset and credited with each period; a cycle of their own is not built. */
+  /** The meter cycle of its own (set at creation only); null: metered prices follow the period. */
   meter_interval: recurringIntervalSchema.nullable(),
   meter_interval_count: z.number().int().nullable(),
   trial_interval: trialIntervalSchema.nullable(),
@@ -97,6 +98,7 @@ export const productCreateSchema = z.strictObject({
   organization_id: z.uuid().nullable().optional(),
   ...trialInputFields,
   ...productNotYetFields,
+  ...meterCycleInputFields,
 });
 
 export const productUpdateSchema = z.strictObject({
@@ -184,7 +186,7 @@ export const orderSubscriptionSchema = z.object({
   current_period_end: datetime,
   trial_start: datetime.nullable(),
   trial_end: datetime.nullable(),
-  /** Products have no meter cycle of their own (`meter_interval` null): metered usage follows the period. */
+  /** The current meter cycle when the product has one of its own (`meter_interval`), else null. */
   current_meter_period_start: datetime.nullable(),
   current_meter_period_end: datetime.nullable(),
   cancel_at_period_end: z.boolean(),

@@ -14,6 +14,7 @@ import { findFilesOfOrganization } from '../files/repository.js';
 import { findMetersOfOrganization } from '../meters/repository.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { trialColumns, trialInputIssues, type TrialInput } from './trials.js';
+import { meterCycleColumns, meterCycleInputIssues } from './meter-cycles.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import type { PageQuery } from '../platform/schemas.js';
 import {
@@ -180,6 +181,11 @@ export async function createProduct(
   const recurringIntervalCount = intervalCountOf(input.recurring_interval, input.recurring_interval_count);
   const setIssues = priceSetIssues(input.prices, input.recurring_interval);
   assertTrialInput(input, input.recurring_interval);
+  const meterIssues = meterCycleInputIssues(input, {
+    interval: input.recurring_interval,
+    count: recurringIntervalCount,
+  });
+  if (meterIssues.length > 0) throw new InvalidInputError(meterIssues);
   if (setIssues.length > 0)
     throw invalid(setIssues.map((issue) => ({ ...issue, loc: ['prices', ...issue.loc] })));
   await checkNewPrices(
@@ -199,6 +205,7 @@ export async function createProduct(
       recurringInterval: input.recurring_interval,
       recurringIntervalCount,
       ...trialColumns(input),
+      ...meterCycleColumns(input),
       metadata: input.metadata ?? {},
       createdAt: now,
     });

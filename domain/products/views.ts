@@ -6,6 +6,7 @@ import type { PriceRow, ProductRow } from './repository.js';
 import type { SubscriptionRecord } from '../subscriptions/repository.js';
 import { priceType } from '../prices/registry.js';
 import { trialView } from './trials.js';
+import { storedMeterCycle } from './meter-cycles.js';
 import { productPriceSchema, productSchema, type Product, type ProductPrice } from './schemas.js';
 
 export function priceView(row: PriceRow): ProductPrice {
@@ -32,11 +33,16 @@ export function productTermsView(
     trialInterval: null,
     trialIntervalCount: null,
   },
+  meter: { meterInterval?: string | null; meterIntervalCount?: number | null } = {},
 ) {
+  const meterCycle = storedMeterCycle({
+    meterInterval: meter.meterInterval ?? null,
+    meterIntervalCount: meter.meterIntervalCount ?? null,
+  });
   return {
     recurring_interval_count: recurringInterval === null ? null : (recurringIntervalCount ?? 1),
-    meter_interval: null,
-    meter_interval_count: null,
+    meter_interval: meterCycle?.interval ?? null,
+    meter_interval_count: meterCycle?.count ?? null,
     ...trialView(trial),
     visibility: 'public',
   } as const;
@@ -65,7 +71,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
     recurring_interval: row.recurringInterval,
     is_recurring: row.recurringInterval !== null,
     is_archived: row.isArchived,
-    ...productTermsView(row.recurringInterval, row.recurringIntervalCount, row),
+    ...productTermsView(row.recurringInterval, row.recurringIntervalCount, row, row),
     organization_id: row.organizationId,
     metadata: readMetadata(row.metadata),
     is_deletable: isProductDeletable(row),
@@ -105,6 +111,8 @@ export function subscriptionOwnFields(row: SubscriptionRecord) {
     ).toISOString(),
     trial_start: iso(row.trialStart),
     trial_end: iso(row.trialEnd),
+    // The meter cycle's dates take the cadence of the subscription's periods: the Subscription
+    // itself shows them (domain/subscriptions/views.ts); an order's and customer state's copy, null.
     current_meter_period_start: null,
     current_meter_period_end: null,
     cancel_at_period_end: row.cancelAtPeriodEnd,

@@ -3,6 +3,7 @@
 // period's ledger (rules.ts `changePlan`), so no switch is free and no credit is lost. `invoice`
 // bills the difference now (a `subscription_update` order the workflow charges); `prorate` leaves
 // the lines for the next renewal. A change of interval restarts the period now.
+import { meterCycleColumnsOf } from '../products/meter-cycles.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
 import { discountApplicability } from '../discounts/rules.js';
@@ -247,6 +248,8 @@ export async function changeSubscriptionProduct(
     await markCustomerMetersStale(tx.prisma, [row.customerId]);
     const updated = await updateSubscriptionRow(tx.prisma, id, {
       productId: product!.id,
+      // The new plan's meter cycle from now on (meter-cycles.ts: what was billed is never again).
+      ...meterCycleColumnsOf(product!),
       amount: plan.newAmount,
       periodBilled: plan.ledger.billed,
       periodUsed: plan.ledger.used,

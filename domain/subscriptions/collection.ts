@@ -102,7 +102,7 @@ async function chargeSubscriptionOrder(
       processorCustomerId: row.processorCustomerId,
       paymentMethodId: row.paymentMethodId,
       metadata: { subscription_id: row.id, order_id: order.id, organization_id: row.organizationId },
-      description: `${row.product.name} (${order.billingReason === 'subscription_update' ? 'plan change' : 'renewal'})`,
+      description: `${row.product.name} (${order.billingReason === 'subscription_update' ? 'plan change' : order.billingReason === 'subscription_meter_cycle' ? 'usage' : 'renewal'})`,
     }),
   );
   // Asked again it would be refused again: the try fails with the reason and dunning goes on (the

@@ -4,6 +4,7 @@
 // plan's fees (with the old plan's usage of the ended period) and the benefits switch then.
 // Clearing it (`{pending_update: null}`) keeps the current plan. Asking for another product
 // replaces it; asking for the current product, or any change that applies at once, cancels it.
+import { meterCycleColumnsOf } from '../products/meter-cycles.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db } from '../../infra/db.js';
 import { findLiveCustomer, markCustomerMetersStale } from '../customers/repository.js';
@@ -198,6 +199,7 @@ export async function applyDuePendingUpdate(
     const updated = await updateSubscriptionRow(tx.prisma, row.id, {
       ...NO_PENDING_UPDATE,
       productId: product!.id,
+      ...meterCycleColumnsOf(product!),
       amount: plan.newAmount,
       periodMeterCredits: creditsTaken,
       ...(plan.intervalChange

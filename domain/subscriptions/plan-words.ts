@@ -1,5 +1,6 @@
 // A plan's prices in the buyer's words, for the emails about it: what it costs over time (the
 // schedule the renewals follow), its next payment, and its metered prices. Pure.
+import { storedMeterCycle } from '../products/meter-cycles.js';
 import { priceView } from '../products/views.js';
 import { describeMeteredPrice, usageBillingWords, type MeteredPrice } from '../prices/metered-words.js';
 import { usagePricesOf } from '../prices/registry.js';
@@ -33,6 +34,8 @@ export function planWords(
   const phases = priceScheduleOf(row);
   const metered = meteredPricesOf(row);
   const plus = metered.length > 0 ? ['usage'] : [];
+  // Usage is billed, and capped, per meter cycle when the plan has one of its own.
+  const usage = storedMeterCycle(row) ?? { interval, count };
   const next = nextRenewalAmount(phases);
   return {
     price:
@@ -40,7 +43,7 @@ export function planWords(
     nextPayment: next === null ? null : `${format.money(next)}${plus.length > 0 ? ' plus usage' : ''}`,
     usage:
       metered.length > 0
-        ? `Usage is ${usageBillingWords(interval, count)}: ${metered.map((price) => describeMeteredPrice(price, interval, 'en-US', count)).join('; ')}.`
+        ? `Usage is ${usageBillingWords(usage.interval, usage.count)}: ${metered.map((price) => describeMeteredPrice(price, usage.interval, 'en-US', usage.count)).join('; ')}.`
         : null,
   };
 }

@@ -13,6 +13,7 @@ import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { periodMeterCreditsSchema, type PeriodMeterCredits } from './schemas.js';
 import { discountOfPeriod } from './schedule.js';
 import { planPricingOf } from './views.js';
+import { meterClockOf, meteringSince, type MeterClockRow } from './meter-cycles.js';
 import { cycleBill, periodStart, type BillingLine, type CycleBill, type RecurringInterval } from './rules.js';
 
 /** The request key of the order that opens period `index` (its renewal). */
@@ -42,7 +43,8 @@ export type MeasuredUsage = { usage: MeteredUsage[]; creditsTaken: PeriodMeterCr
 type MeteredRow = Pick<
   SubscriptionRow,
   'prices' | 'product' | 'organizationId' | 'customerId' | 'currentPeriodStart' | 'periodMeterCredits'
->;
+> &
+  MeterClockRow;
 
 /**
  * What a subscription's metered prices bill for the current period up to `until`, one per price
@@ -61,7 +63,9 @@ export async function measureMeteredUsage(
   which: (productPriceId: string) => boolean = () => true,
 ): Promise<MeasuredUsage> {
   const takenBefore = periodMeterCreditsSchema.parse(row.periodMeterCredits);
-  const periodStartMs = row.currentPeriodStart.getTime();
+  // With a meter cycle of its own, usage and credits count from the current meter cycle's start.
+  const since = meteringSince(meterClockOf(row));
+  const periodStartMs = since.getTime();
   const metered = row.prices.flatMap(({ productPrice: price, createdAt: attachedAt }) => {
     const usage = priceType(price.amountType).cycle.usage(price);
     return usage && price.meter && which(price.id)
@@ -91,7 +95,7 @@ export async function measureMeteredUsage(
       },
       from,
       to: until,
-      creditsFrom: row.currentPeriodStart,
+      creditsFrom: since,
     })),
   );
   const unitsOf = (priceId: string) => measured.get(priceId)?.units ?? '0';

@@ -306,6 +306,10 @@ export type SubscriptionWorkflowRow = {
   billingAnchor: Date;
   /** When its free trial ends (trials.ts); null without one. */
   trialEnd: Date | null;
+  /** Its meter cycle of its own and where the current one began (meter-cycles.ts). */
+  meterInterval: string | null;
+  meterIntervalCount: number | null;
+  meterPeriodStart: Date | null;
 };
 
 /** Everything the workflow decides its next step from, in one round trip (read on every wake). */
@@ -328,7 +332,8 @@ export async function findSubscriptionWorkflowRow(
              'paymentMethodId', last_try.payment_method_id) END AS "unpaidLastTry",
            s.pause_at_period_end AS "pauseAtPeriodEnd", s.paused_at AS "pausedAt",
            s.resumes_at AS "resumesAt", s.billing_anchor AS "billingAnchor",
-           s.trial_end AS "trialEnd"
+           s.trial_end AS "trialEnd", s.meter_interval AS "meterInterval",
+           s.meter_interval_count AS "meterIntervalCount", s.meter_period_start AS "meterPeriodStart"
     FROM subscriptions s
     JOIN customers c ON c.id = s.customer_id
     LEFT JOIN test_clocks t ON t.id = c.test_clock_id
@@ -444,4 +449,13 @@ export async function listCustomerSubscriptionHistory(
     [organizationId, customerId, limit],
   );
   return rows;
+}
+
+/** A new subscription keeps its product's meter cycle (meter-cycling.ts `keepProductMeterCycle`). */
+export async function setSubscriptionMeterCycle(
+  tx: Prisma.TransactionClient,
+  id: string,
+  cycle: { meterInterval: string; meterIntervalCount: number | null },
+): Promise<void> {
+  await tx.subscription.update({ where: { id }, data: cycle });
 }

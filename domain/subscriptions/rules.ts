@@ -10,6 +10,7 @@ import {
   type CadenceInterval,
 } from './cadence.js';
 import { pauseStep, type PauseState, type PauseStep } from './pause.js';
+import { meterCycleStep, type MeterCycleStep } from './meter-cycles.js';
 
 export type RecurringInterval = CadenceInterval;
 
@@ -279,6 +280,8 @@ export type SubscriptionWorkflowState = {
   pause?: PauseState;
   /** While it is trialing: when the trial ends and the first period is charged (trials.ts). */
   trialEndMs?: number | null;
+  /** When its meter cycle of its own closes inside the period (meter-cycles.ts); absent: none. */
+  meterCycleEndMs?: number | null;
 };
 
 export type SubscriptionStep =
@@ -286,7 +289,8 @@ export type SubscriptionStep =
   | { kind: 'cycle'; index: number; atMs: number }
   | PauseStep
   /** The trial ends: period `index` (the first one charged) opens and is charged. */
-  | { kind: 'convert'; index: number; atMs: number };
+  | { kind: 'convert'; index: number; atMs: number }
+  | MeterCycleStep;
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
@@ -306,6 +310,9 @@ export function nextSubscriptionStep(state: SubscriptionWorkflowState): Subscrip
     endMs: state.currentPeriodEndMs,
     canceling: state.canceledAtMs !== null,
   });
+  // A meter cycle closing before the period ends comes first, also on a plan set to pause then.
+  const meterCycle = state.trialEndMs == null ? meterCycleStep(state) : null;
+  if (meterCycle && (!paused || paused.kind === 'pause')) return meterCycle;
   if (paused) return paused;
   if (state.trialEndMs != null) {
     return { kind: 'convert', index: state.currentPeriodIndex + 1, atMs: state.trialEndMs };

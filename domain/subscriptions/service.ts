@@ -1,5 +1,6 @@
 // Subscriptions: how one starts (from a paid checkout of a plan) and what the seller reads. Their
 // billing state is changed only by the `subscription:<id>` workflow's steps (docs/subscriptions.md).
+import { keepProductMeterCycle } from './meter-cycling.js';
 import { clearPendingUpdate, NO_PENDING_UPDATE } from './pending-updates.js';
 import { transaction, type Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -91,7 +92,7 @@ export async function startSubscription(
   publicUrl: string,
 ): Promise<SubscriptionRow> {
   const paymentMethod: PaymentMethodSummary | null = input.savedPaymentMethod?.summary ?? null;
-  const row = await insertSubscription(tx, {
+  const inserted = await insertSubscription(tx, {
     organizationId: input.organizationId,
     customerId: input.customerId,
     productId: input.productId,
@@ -129,6 +130,7 @@ export async function startSubscription(
         }
       : {}),
   });
+  const row = await keepProductMeterCycle(tx, inserted);
   await recordSubscriptionProduct(tx, {
     subscriptionId: row.id,
     productId: row.productId,

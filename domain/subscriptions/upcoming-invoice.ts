@@ -13,6 +13,8 @@ import { priceRenewal } from './renewal-pricing.js';
 import { findSubscriptionForStep, type SubscriptionStepRow } from './repository.js';
 import type { UpcomingInvoice } from './schemas.js';
 import { upcomingInvoiceView } from './views.js';
+import { meterClockOf, meterCycleDueMs, meteringSince } from './meter-cycles.js';
+import { priceMeterCycle } from './meter-cycling.js';
 
 export type UpcomingInvoiceContext = { db: Db; tax: TaxCalculator };
 
@@ -26,7 +28,13 @@ export async function estimateUpcomingInvoice(
   row: SubscriptionStepRow,
 ): Promise<UpcomingInvoice> {
   if (isEnded(row)) return upcomingInvoiceView(row, null);
-  return upcomingInvoiceView(row, await priceRenewal(ctx, row, row.currentPeriodIndex + 1));
+  // A meter cycle of its own that closes inside the period: its usage order comes first.
+  if (meterCycleDueMs(meterClockOf(row)) !== null) return estimateMeterCycleInvoice(ctx, row);
+  // Its usage (and the period the estimate shows) counts from the last meter cycle's start.
+  return upcomingInvoiceView(
+    { ...row, currentPeriodStart: meteringSince(meterClockOf(row)) },
+    await priceRenewal(ctx, row, row.currentPeriodIndex + 1),
+  );
 }
 
 const notFound = () => new AppError('ResourceNotFound', 'Subscription not found');
@@ -59,4 +67,32 @@ export async function getCustomerUpcomingInvoice(
     throw notFound();
   }
   return estimateUpcomingInvoice(ctx, row);
+}
+
+/**
+ * The order closing the current meter cycle (meter-cycling.ts), in the upcoming invoice's shape:
+ * the cycle's dates as its period, its usage lines alone (no fees, no discount, no proration:
+ * those wait for the renewal), billed at the cycle's end.
+ */
+async function estimateMeterCycleInvoice(
+  ctx: UpcomingInvoiceContext,
+  row: SubscriptionStepRow,
+): Promise<UpcomingInvoice> {
+  const index = row.currentPeriodIndex;
+  const priced = await priceMeterCycle(ctx, row, index);
+  const bill = { items: priced.items, subtotal: priced.net, discount: 0, net: priced.net, carriedCredit: 0 };
+  return upcomingInvoiceView(
+    {
+      ...row,
+      currentPeriodStart: priced.period.start,
+      currentPeriodEnd: priced.period.end,
+      // The cycle's order never ends the plan: a plan set to cancel ends at the period's end.
+      cancelAtPeriodEnd: false,
+    },
+    {
+      plan: { index, ...priced.period, bill, keepsDiscount: true, pendingIds: [] },
+      usage: priced.usage,
+      taxAmount: priced.taxAmount,
+    },
+  );
 }

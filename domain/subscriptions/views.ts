@@ -7,6 +7,7 @@ import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { decimalAmount } from '../money/rules.js';
 import { taxOfItems } from '../orders/rules.js';
 import { subscriptionOwnFields } from '../products/views.js';
+import { currentMeterPeriodFields } from './meter-cycles.js';
 import { subscriptionMeterFields } from '../customer-state/views.js';
 import type { MeteredUsage, PricedRenewal } from './renewal-pricing.js';
 import { renewalMakesOrder, type RecurringInterval } from './rules.js';
@@ -143,6 +144,7 @@ export function subscriptionView(row: SubscriptionRow, publicUrl: string): Subsc
     row.discount && !row.discount.deletedAt ? discountView({ ...row.discount, products: [] }) : null;
   return subscriptionSchema.parse({
     ...subscriptionOwnFields(row),
+    ...currentMeterPeriodFields(row),
     discount_id: discount ? row.discountId : null,
     customer: customerView(row.customer),
     product: productView(row.product, publicUrl),

@@ -10,6 +10,7 @@ import { isPaused, pauseStateOf } from './pause.js';
 import { awaitsCustomer, type SubscriptionWorkflowState } from './rules.js';
 import { BILLABLE_STATUSES, type SubscriptionStatus } from './schemas.js';
 import { runningTrialEnd } from './trials.js';
+import { meterClockOf, meterCycleDueMs } from './meter-cycles.js';
 
 /** Ended (canceled at the period's end, revoked, unpaid): it renews no more. */
 export const isEnded = (row: { endedAt: Date | null; status: string }) =>
@@ -75,6 +76,8 @@ export async function subscriptionWorkflowState(
         }
       : null,
     pause: pauseStateOf(row),
+    // Not while trialing: the trial bills no usage, its first meter cycle starts at conversion.
+    meterCycleEndMs: runningTrialEnd(row) ? null : meterCycleDueMs(meterClockOf(row)),
   };
 }
 

@@ -117,15 +117,22 @@ export function describeCheckoutPlan(checkout: PlanCheckout, now = new Date()): 
 /** Each metered price with its unit price and cap, and when usage is billed. */
 export function MeteredPrices({
   prices,
-  interval,
-  count = 1,
+  interval: periodInterval,
+  count: periodCount = 1,
+  meterInterval = null,
+  meterIntervalCount = null,
 }: {
   prices: MeteredProductPrice[];
   interval: RecurringInterval;
   /** Intervals per period (`recurring_interval_count`). */
   count?: number;
+  /** The product's meter cycle of its own (`meter_interval`): usage is billed, and capped, per cycle. */
+  meterInterval?: RecurringInterval | null;
+  meterIntervalCount?: number | null;
 }) {
   if (prices.length === 0) return null;
+  const interval = meterInterval ?? periodInterval;
+  const count = meterInterval ? (meterIntervalCount ?? 1) : periodCount;
   return (
     <div className="metered-prices" data-testid="metered-prices">
       <p>Plus usage, {usageBillingWords(interval, count)}:</p>

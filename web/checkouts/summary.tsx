@@ -94,6 +94,8 @@ export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPub
             prices={meteredPricesOf(checkout.product)}
             interval={interval}
             count={checkout.product.recurring_interval_count ?? 1}
+            meterInterval={checkout.product.meter_interval}
+            meterIntervalCount={checkout.product.meter_interval_count}
           />
         </>
       ) : null}

@@ -80,6 +80,7 @@ export const BILLING_REASON_LABELS: Record<Order['billing_reason'], string> = {
   subscription_create: 'First payment',
   subscription_cycle: 'Renewal',
   subscription_update: 'Plan change',
+  subscription_meter_cycle: 'Usage (meter cycle)',
 };
 
 /** The words of each status, for filters. */

@@ -172,4 +172,16 @@ describe('describeProductPrice', () => {
     expect(describeProductPrice(plan([tokens]))).toMatch(/^Usage: \$0\.002 per unit of Tokens/);
     expect(describeProductPrice(plan([fee]))).toMatch(/10\.00 \/ month$/);
   });
+  it('a yearly plan with a monthly meter cycle: usage billed, and capped, each month', () => {
+    const yearly = {
+      ...plan([fee, tokens]),
+      recurring_interval: 'year' as const,
+      meter_interval: 'month' as const,
+    };
+    const text = describeProductPrice({ ...yearly, meter_interval_count: 1 });
+    expect(text).toMatch(/ \/ year plus usage: /);
+    expect(text).toMatch(
+      /at most \$50\.00 a month, billed at the end of each month for what you used in it$/,
+    );
+  });
 });

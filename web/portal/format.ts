@@ -67,8 +67,11 @@ export function describeProductPrice(product: CustomerProduct): string {
   const fixed = describeFixedPart(product);
   const metered = meteredPricesOf(product);
   if (metered.length === 0) return fixed ?? 'Pay what you want';
-  const interval = product.recurring_interval;
-  const count = product.recurring_interval_count ?? 1;
+  // Usage is billed, and capped, per meter cycle when the product has one of its own.
+  const interval = product.meter_interval ?? product.recurring_interval;
+  const count = product.meter_interval
+    ? (product.meter_interval_count ?? 1)
+    : (product.recurring_interval_count ?? 1);
   const usage = `${metered.map((price) => describeMeteredPrice(price, interval, undefined, count)).join('; ')}, ${usageBillingWords(interval, count)}`;
   return fixed ? `${fixed} plus usage: ${usage}` : `Usage: ${usage}`;
 }

@@ -133,6 +133,9 @@ export function SubscriptionCard(props: {
               <MeteredPrices
                 prices={meteredPricesOf(subscription)}
                 interval={subscription.recurring_interval}
+                count={subscription.recurring_interval_count}
+                meterInterval={subscription.product.meter_interval}
+                meterIntervalCount={subscription.product.meter_interval_count}
               />
             </dd>
           </>

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { CustomerSubscription } from '../../domain/customer-portal/schemas';
 import { usagePricesOf } from '../../domain/prices/registry';
-import { ErrorNote } from '../components';
+import { ErrorNote, formatDate } from '../components';
 import { formatPeriod, MeterUsageFacts, UpcomingInvoiceDetails } from '../subscriptions/upcoming-invoice';
 import { portalRenewingSubscriptionsQuery, portalUpcomingInvoiceQuery } from './queries';
 import './usage.css';
@@ -27,6 +27,7 @@ export function MeteredPlanUsage({
   const estimate = useQuery(portalUpcomingInvoiceQuery(slug, subscription.id));
   const headingId = useId();
   const invoice = estimate.data;
+  const meterCycle = subscription.current_meter_period_start !== null;
   return (
     <section
       className="portal-section portal-plan-usage"
@@ -41,9 +42,16 @@ export function MeteredPlanUsage({
       {invoice ? (
         <>
           <p data-testid="usage-period">
-            This period:{' '}
+            {meterCycle ? 'This usage cycle' : 'This period'}:{' '}
             <span className="nowrap">{formatPeriod(invoice.period_start, invoice.period_end)}</span>
           </p>
+          {meterCycle ? (
+            // A meter cycle of its own (meter_interval): usage is billed more often than the plan.
+            <p data-testid="usage-cycle-note">
+              Usage is billed at the end of each usage cycle, in an invoice of its own; the plan itself renews
+              on <span className="nowrap">{formatDate(subscription.current_period_end)}</span>.
+            </p>
+          ) : null}
           <ul className="portal-list" aria-label={`Usage of ${subscription.product.name} this period`}>
             {invoice.meters.map((meter) => (
               <li key={meter.product_price_id} className="portal-item" data-testid="portal-meter-usage">

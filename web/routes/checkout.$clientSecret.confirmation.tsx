@@ -219,6 +219,8 @@ function PlanTerms({ checkout }: { checkout: CheckoutPublic }) {
         prices={meteredPricesOf(checkout.product)}
         interval={interval}
         count={checkout.product.recurring_interval_count ?? 1}
+        meterInterval={checkout.product.meter_interval}
+        meterIntervalCount={checkout.product.meter_interval_count}
       />
     </>
   );
