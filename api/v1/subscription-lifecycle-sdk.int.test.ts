@@ -109,7 +109,9 @@ describe('a subscription lifecycle through @polar-sh/sdk@0.48.1 on a test clock'
     };
   }
 
-  async function receiverFor(polar: Polar, events: ('subscription.updated' | 'subscription.past_due')[]) {
+  type HookType =
+    'subscription.created' | 'subscription.active' | 'subscription.updated' | 'subscription.past_due';
+  async function receiverFor(polar: Polar, events: HookType[]) {
     const receiver = await startWebhookReceiver();
     receivers.push(receiver);
     const endpoint = await polar.webhooks.createWebhookEndpoint({ url: receiver.url, format: 'raw', events });
@@ -121,6 +123,11 @@ describe('a subscription lifecycle through @polar-sh/sdk@0.48.1 on a test clock'
 
   it('trial → converted: nothing charged during the trial, the first period charged at its end', async () => {
     const seller = await sellerOnClock('2026-11-28T10:00:00.000Z');
+    const hooks = await receiverFor(seller.polar, [
+      'subscription.created',
+      'subscription.active',
+      'subscription.updated',
+    ]);
     const plan = await seller.monthly('Pro', 2000, { trialIntervalCount: 14 });
     expect(plan).toMatchObject({ trialInterval: 'day', trialIntervalCount: 14 });
     const id = await seller.buy(plan.id);
@@ -144,6 +151,18 @@ describe('a subscription lifecycle through @polar-sh/sdk@0.48.1 on a test clock'
     expect(await seller.orders()).toEqual([
       ['subscription_create', plan.id, 0, 'paid', '2026-11-28T10:00:00.000Z'],
       ['subscription_cycle', plan.id, 2000, 'paid', '2026-12-12T10:00:00.000Z'],
+    ]);
+    // The trial's transitions, each valid for 0.48.1: created and active while trialing, then the
+    // conversion as subscription.updated (no second .active: trialing is in the active group).
+    const events = await eventually(
+      async () => hooks.events(),
+      (list) => list.some((event) => event.type === 'subscription.updated' && event.data.status === 'active'),
+      30_000,
+    );
+    const seen = events.map((event) => [event.type, 'status' in event.data ? event.data.status : null]);
+    expect(seen).toContainEqual(['subscription.created', 'trialing']);
+    expect(seen.filter(([type]) => type === 'subscription.active')).toEqual([
+      ['subscription.active', 'trialing'],
     ]);
   });
 

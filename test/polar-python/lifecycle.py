@@ -176,7 +176,18 @@ class Seller:
 
 
 def trial_converted(run: Run) -> None:
+    receiver = Receiver()
+    try:
+        trial_converted_with(run, receiver)
+    finally:
+        receiver.stop()
+
+
+def trial_converted_with(run: Run, receiver: Receiver) -> None:
     s = Seller(run, "2026-11-28T10:00:00Z")
+    endpoint = s.p.webhooks.create_webhook_endpoint(
+        url=receiver.url, format="raw", events=["subscription.created", "subscription.active", "subscription.updated"]
+    )
     plan = s.monthly("Pro", 2000, trial_interval="day", trial_interval_count=14)
     check("product trial", (plan.trial_interval, plan.trial_interval_count), ("day", 14))
     sid = s.buy(plan.id)
@@ -197,6 +208,15 @@ def trial_converted(run: Run) -> None:
             ("subscription_cycle", plan.id, 2000, "paid", when("2026-12-12T10:00:00Z")),
         ],
     )
+    # The trial's transitions in the version's models: created and active while trialing, the
+    # conversion as subscription.updated (no second .active).
+    def seen() -> list[tuple[str, str]]:
+        events = [run.webhooks.validate_event(body, headers, endpoint.secret) for body, headers in list(receiver.received)]
+        return [(e.type, e.data.status) for e in events]
+
+    kinds = eventually(seen, lambda list_: ("subscription.updated", "active") in list_, 30.0)
+    check("created while trialing", ("subscription.created", "trialing") in kinds, True)
+    check("one .active", [k for k in kinds if k[0] == "subscription.active"], [("subscription.active", "trialing")])
 
 
 def trial_cancelled(run: Run) -> None:
