@@ -221,6 +221,7 @@ describe('a subscription lifecycle through @polar-sh/sdk@0.48.1 on a test clock'
 
   it('pause at the period end → paused (no charge) → resumed at resumes_at, a new period charged then', async () => {
     const seller = await sellerOnClock('2026-03-01T09:00:00.000Z');
+    const hooks = await receiverFor(seller.polar, ['subscription.updated']);
     const plan = await seller.monthly('Basic', 1500);
     const id = await seller.buy(plan.id);
     await seller.advanceTo('2026-03-10T09:00:00.000Z');
@@ -255,6 +256,15 @@ describe('a subscription lifecycle through @polar-sh/sdk@0.48.1 on a test clock'
       ['subscription_create', plan.id, 1500, 'paid', '2026-03-01T09:00:00.000Z'],
       ['subscription_cycle', plan.id, 1500, 'paid', '2026-05-15T09:00:00.000Z'],
     ]);
+    // 0.48.1 knows no subscription.paused/.resumed; its subscribers see both as subscription.updated.
+    const events = await eventually(
+      async () => hooks.events(),
+      (list) => list.filter((event) => event.type === 'subscription.updated').length >= 3,
+      30_000,
+    );
+    const statuses = events.map((event) => ('status' in event.data ? event.data.status : event.type));
+    expect(statuses).toContain('paused');
+    expect(statuses.indexOf('paused')).toBeLessThan(statuses.lastIndexOf('active'));
   });
 
   it('pause at the period end, then resumed by hand: the new period starts (and is charged) at the resume', async () => {
