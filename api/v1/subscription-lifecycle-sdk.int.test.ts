@@ -262,7 +262,9 @@ describe('a subscription lifecycle through @polar-sh/sdk@0.48.1 on a test clock'
       (list) => list.filter((event) => event.type === 'subscription.updated').length >= 3,
       30_000,
     );
-    const statuses = events.map((event) => ('status' in event.data ? event.data.status : event.type));
+    const statuses: string[] = events.map((event) =>
+      'status' in event.data ? event.data.status : event.type,
+    );
     expect(statuses).toContain('paused');
     expect(statuses.indexOf('paused')).toBeLessThan(statuses.lastIndexOf('active'));
   });
