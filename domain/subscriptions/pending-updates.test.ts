@@ -38,7 +38,7 @@ describe('pendingUpdateView', () => {
     expect(pendingUpdateView({ ...premiumPending, endedAt: periodEnd })).toBeNull();
   });
 
-  it("applies at the current period's end, with no seats", () => {
+  it("applies at the current period's end, with no seats or units", () => {
     expect(pendingUpdateView(premiumPending)).toEqual({
       created_at: '2026-03-10T12:00:00.000Z',
       modified_at: null,
@@ -46,6 +46,7 @@ describe('pendingUpdateView', () => {
       applies_at: '2026-04-01T00:00:00.000Z',
       product_id: PREMIUM,
       seats: null,
+      units: null,
     });
     // A period that moved (a test clock, an interval change) moves the date with it.
     const moved = new Date('2026-05-01T00:00:00Z');

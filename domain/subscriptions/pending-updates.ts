@@ -52,6 +52,7 @@ export function pendingUpdateView(row: PendingFields): PendingSubscriptionUpdate
     applies_at: row.currentPeriodEnd.toISOString(),
     product_id: row.pendingProductId,
     seats: null,
+    units: null,
   };
 }
 

@@ -63,7 +63,8 @@ export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
 
 /**
  * @polar-sh/sdk@0.48.1 PendingSubscriptionUpdate: what the renewal at `applies_at` (the current
- * period's end) will change. Tollgate has no seats, so `seats` is always null.
+ * period's end) will change. Tollgate has no seats or units, so `seats` and `units` are always
+ * null; `units` is required (nullable) by the dated versions' model (polar-sdk 1.0.2).
  */
 export const pendingSubscriptionUpdateSchema = z
   .object({
@@ -73,6 +74,7 @@ export const pendingSubscriptionUpdateSchema = z
     applies_at: datetime,
     product_id: z.uuid().nullable(),
     seats: z.number().int().nullable(),
+    units: z.number().int().nullable(),
   })
   .meta({ id: 'PendingSubscriptionUpdate' });
 export type PendingSubscriptionUpdate = z.infer<typeof pendingSubscriptionUpdateSchema>;
