@@ -243,7 +243,8 @@ const profileFields = {
         [BENEFIT_REVOCATION_GRACE_DAYS],
         'A benefit revocation grace period other than the dunning period',
       ),
-      prevent_trial_abuse: offUntilBuilt(z.boolean(), [false], 'Trials'),
+      // Left out, the organization's setting stays as it is (callers older than the setting).
+      prevent_trial_abuse: z.boolean().optional(),
     })
     .nullable()
     .optional(),
