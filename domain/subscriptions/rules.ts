@@ -10,6 +10,9 @@ import {
   type CadenceInterval,
 } from './cadence.js';
 import { pauseStep, type PauseState, type PauseStep } from './pause.js';
+import type { TrialReminderStep } from './trial-reminders.js';
+// The workflow reads the trial reminder's rule through this file (workflows import rules.ts only).
+export { TRIAL_REMINDER_DAYS, trialReminderStep, type TrialReminderStep } from './trial-reminders.js';
 
 export type RecurringInterval = CadenceInterval;
 
@@ -279,6 +282,8 @@ export type SubscriptionWorkflowState = {
   pause?: PauseState;
   /** While it is trialing: when the trial ends and the first period is charged (trials.ts). */
   trialEndMs?: number | null;
+  /** While it is trialing: when the trial started (trial-reminders.ts skips short trials). */
+  trialStartMs?: number | null;
 };
 
 export type SubscriptionStep =
@@ -286,7 +291,9 @@ export type SubscriptionStep =
   | { kind: 'cycle'; index: number; atMs: number }
   | PauseStep
   /** The trial ends: period `index` (the first one charged) opens and is charged. */
-  | { kind: 'convert'; index: number; atMs: number };
+  | { kind: 'convert'; index: number; atMs: number }
+  /** Days before the trial ends, the buyer is reminded (trial-reminders.ts; not from nextSubscriptionStep). */
+  | TrialReminderStep;
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its
