@@ -35,6 +35,8 @@ export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: Requ
         discountId: link.discount && !link.discount.deletedAt ? link.discountId : null,
         allowDiscountCodes: link.allowDiscountCodes,
         requireBillingAddress: link.requireBillingAddress,
+        trialInterval: link.trialInterval,
+        trialIntervalCount: link.trialIntervalCount,
         successUrl: link.successUrl,
         returnUrl: link.returnUrl,
         paymentProcessor: link.paymentProcessor,

@@ -4,6 +4,7 @@
 
 import { isoUtc, type OperatorWait } from '../domain/operators/rules.js';
 import type { SubscriptionStep, SubscriptionWorkflowState } from '../domain/subscriptions/rules.js';
+import { TRIAL_REMINDER_DAYS } from '../domain/subscriptions/rules.js';
 
 /**
  * Where a live subscription stands before its next step is due. `sinceMs` is the workflow's time
@@ -48,6 +49,15 @@ export function subscriptionWait(
       reason: `The subscription lives in its test clock's time: ${due} at ${isoUtc(step.atMs)}.`,
     };
   }
+  if (step.kind === 'trial_reminder') {
+    return {
+      kind: 'waiting',
+      waitingFor: `the day to remind the buyer that the free trial ends (${TRIAL_REMINDER_DAYS} days before)`,
+      until: { atMs: step.atMs, then: due },
+      sinceMs: context.sinceMs,
+      reason: `The free trial ends at ${isoUtc(step.trialEndMs)}, when its first period is charged.`,
+    };
+  }
   if (step.kind === 'charge' && step.attempt > 1) {
     return {
       kind: 'waiting',
@@ -80,6 +90,15 @@ export function subscriptionWait(
 
 /** The subscription's own step, once due. */
 export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): OperatorWait {
+  if (step.kind === 'trial_reminder') {
+    return {
+      kind: 'working',
+      working: 'emailing the buyer that the free trial ends soon, with what will be charged',
+      sinceMs,
+      until: null,
+      reason: null,
+    };
+  }
   return {
     kind: 'working',
     working:
@@ -102,6 +121,9 @@ export function subscriptionStepWork(step: SubscriptionStep, sinceMs: number): O
 
 /** What happens when the step is due, as a clause: "the subscription renews into period 3". */
 function dueWords(state: SubscriptionWorkflowState, step: SubscriptionStep): string {
+  if (step.kind === 'trial_reminder') {
+    return `the buyer is emailed that the free trial ends at ${isoUtc(step.trialEndMs)} and what is charged then`;
+  }
   if (step.kind === 'charge') return `try ${step.attempt} of order ${step.orderId} is charged`;
   if (step.kind === 'pause') return 'the subscription pauses (no renewal, nothing charged)';
   if (step.kind === 'resume') return 'the subscription resumes: a new period starts and is charged';

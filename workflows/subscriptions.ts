@@ -3,6 +3,7 @@ import {
   continueAsNew,
   defineQuery,
   defineSignal,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -12,9 +13,12 @@ import type { SubscriptionActivities } from '../activities/subscriptions.js';
 import {
   SUBSCRIPTION_SIGNALS,
   nextSubscriptionStep,
+  trialReminderStep,
+  type TrialReminderStep,
   type CustomerPaymentInput,
   type CustomerPaymentOutcome,
   type CustomerPaymentResult,
+  type SubscriptionStep,
   type SubscriptionWorkflowInput,
   type SubscriptionWorkflowState,
 } from '../domain/subscriptions/rules.js';
@@ -57,6 +61,8 @@ export const subscriptionCustomerPaymentSignal = defineSignal<[CustomerPaymentOu
 /** What the workflow waits for, in words, for whoever looks at it in the Temporal UI. */
 export const subscriptionWaitingForQuery = defineQuery<string>(WAITING_FOR_QUERY);
 
+const TRIAL_REMINDER_PATCH = 'subscription-trial-reminder';
+
 /** A long-lived run's history is cut short after this many events even without a renewal. */
 const HISTORY_LIMIT = 2_000;
 
@@ -87,6 +93,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   const processorEntity = { kind: 'subscription', id: subscriptionId } as const;
   /** The processor's answer to the last failed try, for the dunning wait's details. */
   let lastDecline: string | null = null;
+  /** The trial end the buyer was last reminded of (trial-reminders.ts); the email's key dedupes across runs. */
+  let remindedForMs: number | null = null;
+  // Histories recorded before trial reminders replay without them (no timer they never had).
+  const remindsOfTrials = patched(TRIAL_REMINDER_PATCH);
 
   for (;;) {
     // A timer that ran out changed nothing but the time: the row read before it still holds (the
@@ -135,7 +145,11 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       return continueAsNew<typeof subscriptionWorkflow>({ subscriptionId, continued: true });
     }
 
-    const step = nextSubscriptionStep(state);
+    const planned = nextSubscriptionStep(state);
+    const reminder: TrialReminderStep | null = remindsOfTrials
+      ? trialReminderStep(state, remindedForMs)
+      : null;
+    const step: SubscriptionStep = reminder && reminder.atMs < planned.atMs ? reminder : planned;
     // On a test clock (sandbox) time is the clock's: it moves only when the seller advances it.
     const nowMs = clock ? clock.frozenTimeMs : Date.now();
     if (step.atMs > nowMs) {
@@ -159,6 +173,13 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     // passed: a year advanced at once bills twelve renewals dated a month apart.
     const stepAtMs = clock ? step.atMs : nowMs;
     view.show(subscriptionStepWork(step, Date.now()));
+    if (step.kind === 'trial_reminder') {
+      remindedForMs = step.trialEndMs;
+      await notifySubscription({ kind: 'trial_ending', subscriptionId, trialEndMs: step.trialEndMs });
+      // The email changed nothing the state says: the next step is chosen from the same read.
+      known = state;
+      continue;
+    }
     if (step.kind === 'pause' || step.kind === 'resume') {
       // No charge: a resumed plan's new period is the renewal the next read finds due (pause.ts).
       await runPauseStep({ subscriptionId, step, nowMs: stepAtMs });

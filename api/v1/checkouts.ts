@@ -142,7 +142,7 @@ export function registerCheckoutClientOperations(api: OperationRegistry, ctx: Ch
   api.addPublic(
     {
       ...clientCommon,
-      errors: [...clientCommon.errors, 'NotOpenCheckout', 'PaymentError'],
+      errors: [...clientCommon.errors, 'NotOpenCheckout', 'PaymentError', 'TrialAlreadyRedeemed'],
       method: 'post',
       path: '/checkouts/client/{client_secret}/confirm',
       operationId: 'checkouts:client_confirm',

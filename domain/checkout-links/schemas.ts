@@ -3,7 +3,6 @@ import { discountSchema } from '../discounts/schemas.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import {
-  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   sortingSchema,
@@ -12,6 +11,7 @@ import {
   withTextRule,
 } from '../platform/schemas.js';
 import { productPriceSchema, productSchema } from '../products/schemas.js';
+import { trialInputFields } from '../products/trials.js';
 
 // Polar's CheckoutLink as @polar-sh/sdk@0.33.2 reads it.
 
@@ -95,9 +95,8 @@ const linkFields = {
   require_billing_address: z.boolean().optional(),
   discount_id: z.uuid().nullable().optional(),
   success_url: successUrl.nullable().optional(),
-  // @polar-sh/sdk@0.48.1's fields whose features are not built yet.
-  trial_interval: offUntilBuilt(z.enum(['day', 'week', 'month', 'year']), [], 'Trials'),
-  trial_interval_count: offUntilBuilt(z.number().int(), [], 'Trials'),
+  // The link's own trial, overriding its products' (both or neither; products/trials.ts).
+  ...trialInputFields,
   return_url: returnUrlSchema.nullable().optional(),
 };
 

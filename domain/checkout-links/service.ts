@@ -3,9 +3,10 @@ import type { Db } from '../../infra/db.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
-import { AppError, InvalidFieldError } from '../platform/errors.js';
+import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
 import { findPrice } from '../products/repository.js';
+import { trialColumns, trialInputIssues } from '../products/trials.js';
 import { resolveProductsToSell } from '../products/service.js';
 import {
   checkoutLinkTotals,
@@ -41,6 +42,8 @@ export async function createCheckoutLink(
   input: CheckoutLinkCreate,
 ): Promise<CheckoutLink> {
   const { db } = ctx;
+  const trialIssues = trialInputIssues(input);
+  if (trialIssues.length > 0) throw new InvalidInputError(trialIssues);
   let wanted: { ids: string[]; loc: (string | number)[] };
   if (input.product_price_id) {
     const price = await findPrice(db, input.product_price_id, await accessibleOrganizationIds(db, caller));
@@ -67,6 +70,7 @@ export async function createCheckoutLink(
       requireBillingAddress: input.require_billing_address ?? false,
       discountId: input.discount_id ?? null,
       metadata: input.metadata ?? {},
+      ...trialColumns(input),
     });
     await replaceLinkProducts(tx, link.id, productIds);
     return link.id;
@@ -116,6 +120,8 @@ export async function updateCheckoutLink(
   const { db } = ctx;
   const current = await findCheckoutLinkFor(db, caller, id);
   await assertCanManage(db, caller, current.organizationId, ORGANIZATION_MANAGERS);
+  const trialIssues = trialInputIssues(input);
+  if (trialIssues.length > 0) throw new InvalidInputError(trialIssues);
   if (input.products) {
     const resolved = await resolveProductsToSell(db, caller, input.products, ['body', 'products']);
     if (resolved.organizationId !== current.organizationId) {
@@ -137,6 +143,7 @@ export async function updateCheckoutLink(
       ...(typeof input.require_billing_address === 'boolean'
         ? { requireBillingAddress: input.require_billing_address }
         : {}),
+      ...trialColumns(input),
       modifiedAt: new Date(),
     });
   });

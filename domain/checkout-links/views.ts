@@ -1,5 +1,6 @@
 import { discountView } from '../discounts/views.js';
 import { readMetadata } from '../metadata/rules.js';
+import { trialView } from '../products/trials.js';
 import { productView } from '../products/views.js';
 import type { CheckoutLinkRow } from './repository.js';
 import { checkoutLinkSchema, type CheckoutLink } from './schemas.js';
@@ -20,8 +21,7 @@ export function checkoutLinkView(row: CheckoutLinkRow, publicUrl: string): Check
     client_secret: row.clientSecret,
     success_url: row.successUrl,
     return_url: row.returnUrl,
-    trial_interval: null,
-    trial_interval_count: null,
+    ...trialView(row),
     label: row.label,
     allow_discount_codes: row.allowDiscountCodes,
     require_billing_address: row.requireBillingAddress,

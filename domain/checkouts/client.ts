@@ -5,6 +5,8 @@ import type { Db } from '../../infra/db.js';
 import { redeemDiscount } from '../discounts/repository.js';
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { assertMayStartSubscription } from './subscription-limit.js';
+import { assertTrialNotRedeemed } from './trial-abuse.js';
+import { checkoutTrial } from './trials.js';
 import { applyChanges, assertChangeable } from './changes.js';
 import {
   findCheckout,
@@ -99,6 +101,14 @@ export async function confirmClientCheckout(
         customerId: updated.customerId,
         externalId: updated.customerExternalId,
         email,
+      });
+    }
+    if (checkoutTrial(updated) && savesCardWithoutCharge(updated)) {
+      await assertTrialNotRedeemed(tx, {
+        organizationId: updated.organizationId,
+        preventTrialAbuse: updated.organization.preventTrialAbuse,
+        email,
+        customerId: updated.customerId,
       });
     }
     const paymentRequired = updated.totalAmount > 0 || savesCardWithoutCharge(updated);

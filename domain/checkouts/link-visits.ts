@@ -30,6 +30,9 @@ export async function createCheckoutFromLink(
     discountId: string | null;
     allowDiscountCodes: boolean;
     requireBillingAddress: boolean;
+    /** The link's own trial, overriding its products' (null: theirs). */
+    trialInterval: string | null;
+    trialIntervalCount: number | null;
     successUrl: string | null;
     returnUrl: string | null;
     paymentProcessor: string;
@@ -95,6 +98,9 @@ export async function createCheckoutFromLink(
     productIds,
     allowDiscountCodes: link.allowDiscountCodes,
     requireBillingAddress: link.requireBillingAddress,
+    // The checkout carries the link's trial as its own override (checkouts/trials.ts).
+    trialInterval: link.trialInterval,
+    trialIntervalCount: link.trialIntervalCount,
     customerEmail: prefill.customerEmail,
     customerName: prefill.customerName,
     metadata: linkCheckoutMetadata(readMetadata(link.metadata), prefill.metadata),

@@ -26,6 +26,7 @@ import {
 } from './repository.js';
 import { savesCardWithoutCharge } from './rules.js';
 import { checkoutTrial, trialOrderLabel } from './trials.js';
+import { CARD_HAD_TRIAL_MESSAGE, cardHadTrial, recordTrialRedemption } from './trial-abuse.js';
 import { trialEndOf } from '../subscriptions/trials.js';
 import { answerOrRefusal, PaymentProcessorError, refusalReason } from '../payments/errors.js';
 import { assignCheckoutPayments, recordPayment, settlePendingPayment } from '../payments/repository.js';
@@ -82,6 +83,15 @@ export async function chargeCheckout(
     if (!setupOnly) await recordCheckoutTry(ctx, processor, row, input.attempt, refused, null);
     return refused;
   }
+  if (setupOnly && result.status === 'succeeded' && (await refusedTrialOfCard(ctx, processor, row, result))) {
+    return {
+      outcome: 'failed',
+      paymentId: null,
+      declineCode: 'trial_already_redeemed',
+      message: CARD_HAD_TRIAL_MESSAGE,
+      refused: false,
+    };
+  }
   // A card setup charges nothing: it is no payment.
   if (!setupOnly) {
     const card = result.status === 'succeeded' || result.status === 'failed' ? result.paymentMethod : null;
@@ -96,6 +106,44 @@ export async function chargeCheckout(
     });
   }
   return chargeOutcome(result);
+}
+
+/**
+ * Trial abuse prevention by card: the card is known only once the processor saved it, so a trial
+ * already given to it is refused here, after the setup and before the subscription starts. The
+ * saved card is taken off again, and in one transaction the checkout fails this attempt with the
+ * reason and drops its trial (`allow_trial: false`), so the buyer sees the full price and confirms
+ * again to pay it. The checkout is no longer `confirmed` after that commit, so a retried activity is
+ * stale and never charges on its own.
+ */
+async function refusedTrialOfCard(
+  ctx: CheckoutViewContext,
+  processor: PaymentProcessor,
+  row: CheckoutRow,
+  setup: { paymentId: string },
+): Promise<boolean> {
+  if (!row.organization.preventTrialAbuse || !checkoutTrial(row)) return false;
+  const saved = await processor.savedPaymentMethod({ paymentId: setup.paymentId });
+  const fingerprint = saved?.fingerprint ?? null;
+  if (!fingerprint || !(await cardHadTrial(ctx.db, row.organizationId, fingerprint))) return false;
+  await processor.detachPaymentMethod({ paymentMethodId: saved!.paymentMethodId });
+  return ctx.db.$transaction(async (tx) => {
+    await lockCheckout(tx, row.id);
+    const current = await findCheckout(tx, row.id);
+    if (!current || current.status !== 'confirmed' || current.paymentAttempt !== row.paymentAttempt)
+      return false;
+    if (current.discountRedeemed && current.discountId) await releaseDiscount(tx, current.discountId);
+    const updated = await updateCheckoutRow(tx, row.id, {
+      status: 'failed',
+      allowTrial: false,
+      failureReason: CARD_HAD_TRIAL_MESSAGE,
+      isPaymentRefused: false,
+      paymentClientSecret: null,
+      discountRedeemed: false,
+    });
+    await recordCheckoutUpdated(ctx, tx, updated);
+    return true;
+  }, STEP_TRANSACTION);
 }
 
 /** The request key of a checkout's try: one per confirmation. */
@@ -305,6 +353,17 @@ export async function fulfilCheckout(
           ctx.publicUrl,
         )
       : null;
+    // Recorded whether or not the organization prevents trial abuse now, so turning it on later
+    // counts the trials already given.
+    if (trialEnd) {
+      await recordTrialRedemption(tx, {
+        organizationId: checkout.organizationId,
+        customerId: customer.id,
+        email: checkout.customerEmail!,
+        checkoutId: checkout.id,
+        fingerprint: savedPaymentMethod?.fingerprint ?? null,
+      });
+    }
     // The card is the buyer's to see and manage in the portal from now on.
     const kept =
       subscription && savedPaymentMethod

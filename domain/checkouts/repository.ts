@@ -212,3 +212,25 @@ export function findCheckoutForOperators(db: Db, id: string) {
     },
   });
 }
+
+/**
+ * A trial the organization gave (`trial_redemptions`, written by checkouts' fulfilment): to this
+ * email or customer, or to this card fingerprint; null when none.
+ */
+export function findTrialRedemption(
+  db: Client,
+  organizationId: string,
+  hints: { email?: string; customerId?: string | null; fingerprint?: string },
+) {
+  const any: Prisma.TrialRedemptionWhereInput[] = [];
+  if (hints.email !== undefined) any.push({ customerEmail: hints.email });
+  if (hints.customerId) any.push({ customerId: hints.customerId });
+  if (hints.fingerprint !== undefined) any.push({ paymentMethodFingerprint: hints.fingerprint });
+  if (any.length === 0) return Promise.resolve(null);
+  return db.trialRedemption.findFirst({ where: { organizationId, OR: any }, select: { id: true } });
+}
+
+/** Records a trial given; one per checkout (its unique `checkout_id`), so a replay adds nothing. */
+export function insertTrialRedemption(db: Client, row: Prisma.TrialRedemptionUncheckedCreateInput) {
+  return db.trialRedemption.upsert({ where: { checkoutId: row.checkoutId }, create: row, update: {} });
+}

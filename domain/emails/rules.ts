@@ -394,6 +394,97 @@ export function subscriptionCanceledEmail(
   );
 }
 
+/**
+ * To the buyer whose free trial just started: until when it is free, what they pay after it and
+ * when the first payment is, and that cancelling before then costs nothing.
+ */
+export function trialStartedEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    /** The day the trial ends, in words. */
+    trialEndsOn: string;
+    /** The plan's price schedule in words: "free until 12 December 2026, then $20.00 / month". */
+    price: string;
+    usage: string | null;
+    /** The first payment's amount ("$20.00 plus usage"); null when the plan then costs nothing. */
+    firstPayment: string | null;
+    benefitNotes: readonly BenefitNote[];
+  },
+): RenderedEmail {
+  return render(
+    `Your free trial of ${input.productName} has started`,
+    greet(input.customerName ?? ''),
+    [
+      `Your free trial of ${input.productName} runs until ${input.trialEndsOn}. Nothing has been charged today. You pay ${input.price}.`,
+      ...(input.usage ? [input.usage] : []),
+      ...benefitNoteLines(input.benefitNotes),
+      ...(input.firstPayment
+        ? [
+            `Your first payment, ${input.firstPayment}, is on ${input.trialEndsOn}, charged to the card you gave. Cancel before then and you pay nothing.`,
+          ]
+        : []),
+      `To change or cancel your subscription, open your account page (this link signs you in for 24 hours): ${input.portalUrl}`,
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+/** To a buyer a few days before their free trial ends: the date and what is charged then. */
+export function trialEndingEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    trialEndsOn: string;
+    /** What is charged when the trial ends ("$20.00 plus usage"); null when nothing is. */
+    amount: string | null;
+    /** The card it is charged to ("visa card ending 4242"), when known. */
+    card: string | null;
+  },
+): RenderedEmail {
+  const charge = input.amount
+    ? `On ${input.trialEndsOn} we will charge ${input.amount} to ${input.card ?? 'the card you gave'}, and your subscription continues.`
+    : `Your subscription continues after ${input.trialEndsOn} at no charge.`;
+  return render(
+    `Your free trial of ${input.productName} ends on ${input.trialEndsOn}`,
+    greet(input.customerName ?? ''),
+    [
+      `Your free trial of ${input.productName} ends on ${input.trialEndsOn}. ${charge}`,
+      `Not for you? Cancel before ${input.trialEndsOn} from your account page and you pay nothing: ${input.portalUrl}`,
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
+/** The receipt of the first payment after a free trial: the trial is over and the plan goes on. */
+export function trialConvertedEmail(
+  input: SellerContact & {
+    customerName: string | null;
+    productName: string;
+    amount: string;
+    card: string | null;
+    periodStart: string;
+    periodEnd: string;
+    lines: { label: string; amount: string }[];
+    price: string | null;
+  },
+): RenderedEmail {
+  return render(
+    `Your free trial of ${input.productName} has ended: ${input.amount} paid`,
+    greet(input.customerName ?? ''),
+    [
+      `Your free trial of ${input.productName} is over and your subscription continues. We charged ${input.amount}${input.card ? ` to your ${input.card}` : ''} for ${input.periodStart} to ${input.periodEnd}.`,
+      ...input.lines.map((line) => `${line.label}: ${line.amount}`),
+      ...(input.price ? [`You pay ${input.price}.`] : []),
+      `To change or cancel your subscription, open your account page: ${input.portalUrl}`,
+    ],
+    sellerContact(input),
+    input.organizationName,
+  );
+}
+
 /** A buyer's code to sign in to a seller's customer portal. */
 export function portalSignInCodeEmail(input: {
   sellerName: string;

@@ -64,11 +64,11 @@ export const CUSTOMER_EMAIL_SETTINGS = {
   subscription_cancellation: true,
   subscription_confirmation: true,
   subscription_cycled: true,
-  subscription_cycled_after_trial: false,
+  subscription_cycled_after_trial: true,
   subscription_past_due: true,
   subscription_renewal_reminder: false,
   subscription_revoked: false,
-  subscription_trial_conversion_reminder: false,
+  subscription_trial_conversion_reminder: true,
   subscription_uncanceled: false,
   subscription_updated: false,
 } as const;
@@ -243,7 +243,8 @@ const profileFields = {
         [BENEFIT_REVOCATION_GRACE_DAYS],
         'A benefit revocation grace period other than the dunning period',
       ),
-      prevent_trial_abuse: offUntilBuilt(z.boolean(), [false], 'Trials'),
+      // Left out, the organization's setting stays as it is (callers older than the setting).
+      prevent_trial_abuse: z.boolean().optional(),
     })
     .nullable()
     .optional(),

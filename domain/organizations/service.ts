@@ -59,6 +59,9 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
     data.allowMultipleSubscriptions = input.subscription_settings.allow_multiple_subscriptions;
     data.allowCustomerUpdates = input.subscription_settings.allow_customer_updates;
     data.prorationBehavior = input.subscription_settings.proration_behavior;
+    if (input.subscription_settings.prevent_trial_abuse !== undefined) {
+      data.preventTrialAbuse = input.subscription_settings.prevent_trial_abuse;
+    }
   }
   if (input.dispute_settings?.auto_accept_below_amount !== undefined) {
     data.disputeAutoAcceptBelowAmount = input.dispute_settings.auto_accept_below_amount;

@@ -35,7 +35,7 @@ export function organizationView(row: OrganizationRow): Organization {
       allow_customer_updates: row.allowCustomerUpdates,
       proration_behavior: row.prorationBehavior,
       benefit_revocation_grace_period: BENEFIT_REVOCATION_GRACE_DAYS,
-      prevent_trial_abuse: false,
+      prevent_trial_abuse: row.preventTrialAbuse,
     },
     // Polar reviews organizations before they may sell; a Tollgate organization sells at once.
     status: 'active',

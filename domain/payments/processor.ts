@@ -55,6 +55,11 @@ export type SavedPaymentMethod = {
   summary: PaymentMethodSummary | null;
   /** A card's expiry, which the buyer needs to tell two cards apart; null when not a card. */
   expiry: { month: number; year: number } | null;
+  /**
+   * The card's fingerprint (Stripe's `card.fingerprint`: the same card number gives the same one),
+   * which trial abuse prevention recognises a card by; null or absent when unknown.
+   */
+  fingerprint?: string | null;
 };
 
 /**

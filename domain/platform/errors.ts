@@ -30,6 +30,13 @@ export const ERRORS = {
   },
   NotPaidOrder: { status: 422, message: 'The order is not paid.' },
   AlreadyActiveSubscriptionError: { status: 403, message: 'You already have an active subscription.' },
+  // `subscriptions.update` with `trial_end` on a plan outside the active group (trial-changes.ts).
+  InactiveSubscription: { status: 403, message: 'This subscription is not active.' },
+  // Trial abuse prevention (domain/checkouts/trial-abuse.ts): Polar's name and status.
+  TrialAlreadyRedeemed: {
+    status: 403,
+    message: 'You have already had a free trial here: a trial is given once per customer and per card.',
+  },
   AlreadyCanceledSubscription: {
     status: 403,
     message: 'This subscription is already canceled or will be at the end of the period.',

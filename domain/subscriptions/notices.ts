@@ -10,6 +10,9 @@ import {
   subscriptionPaymentFailedEmail,
   subscriptionReceiptEmail,
   subscriptionStartedEmail,
+  trialConvertedEmail,
+  trialEndingEmail,
+  trialStartedEmail,
 } from '../emails/rules.js';
 import { formatMoney } from '../money/rules.js';
 import { findOrderWithItems, type OrderWithItems } from '../orders/repository.js';
@@ -64,7 +67,9 @@ export const sellerOf = (ctx: { publicUrl: string }, row: SubscriptionStepRow) =
 export type SubscriptionNotice =
   | { kind: 'started'; subscriptionId: string }
   | { kind: 'canceled'; subscriptionId: string }
-  | { kind: 'receipt'; subscriptionId: string; orderId: string };
+  | { kind: 'receipt'; subscriptionId: string; orderId: string }
+  /** A few days before the trial that ends at `trialEndMs` (trial-reminders.ts). */
+  | { kind: 'trial_ending'; subscriptionId: string; trialEndMs: number };
 
 /**
  * The buyer's emails about their plan: it started, a renewal or change was paid (a receipt), it
@@ -91,6 +96,23 @@ export async function notifySubscription(
       // The first email signs the buyer straight into the portal, as a one-time receipt does.
       const { token } = await openCustomerSession(ctx.db, row.customer, RECEIPT_SIGN_IN_TTL_MS);
       const plan = inWords('purchase');
+      const portalUrl = customerPortalUrl(ctx.publicUrl, row.organization.slug, token);
+      // A plan that starts with a free trial says so: nothing charged, and when the first payment is.
+      if (row.status === 'trialing' && row.trialEnd) {
+        return mailer.send({
+          to: row.customer.email,
+          idempotencyKey: `subscription:${row.id}:started`,
+          ...trialStartedEmail({
+            ...base,
+            portalUrl,
+            trialEndsOn: emailDate(row.trialEnd, row),
+            price: plan.price ?? formatMoney(row.amount, row.currency),
+            usage: plan.usage,
+            firstPayment: plan.nextPayment,
+            benefitNotes: await customBenefitNotes(ctx.db.sql, row.product.id),
+          }),
+        });
+      }
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `subscription:${row.id}:started`,
@@ -117,10 +139,16 @@ export async function notifySubscription(
       const order = inHand?.order ?? (await findOrderWithItems(ctx.db.sql, notice.orderId));
       if (!order || order.status !== 'paid' || order.totalAmount === 0) return 'gone';
       const card = row.paymentMethod as { brand?: string; last4?: string } | null;
+      // The first period's renewal after a trial (period 1, trials.ts) is the trial's conversion:
+      // its receipt says the trial is over, under the same key, so the buyer gets one email.
+      const converted =
+        row.trialStart !== null &&
+        row.currentPeriodIndex === 1 &&
+        order.billingReason === 'subscription_cycle';
       return mailer.send({
         to: row.customer.email,
         idempotencyKey: `order:${order.id}:receipt`,
-        ...subscriptionReceiptEmail({
+        ...(converted ? trialConvertedEmail : subscriptionReceiptEmail)({
           ...base,
           amount: formatMoney(order.totalAmount, order.currency),
           card: card?.brand && card.last4 ? `${card.brand} card ending ${card.last4}` : null,
@@ -131,6 +159,28 @@ export async function notifySubscription(
             amount: formatMoney(item.amount, order.currency),
           })),
           price: inWords('current').price,
+        }),
+      });
+    }
+    case 'trial_ending': {
+      // Only while that trial still runs and will convert: a trial set to cancel, ended or moved
+      // (`trial_end` updated: its own reminder) gets no reminder of this date.
+      if (
+        row.status !== 'trialing' ||
+        row.cancelAtPeriodEnd ||
+        row.trialEnd?.getTime() !== notice.trialEndMs
+      ) {
+        return 'gone';
+      }
+      const card = row.paymentMethod as { brand?: string; last4?: string } | null;
+      return mailer.send({
+        to: row.customer.email,
+        idempotencyKey: `subscription:${row.id}:trial_ending:${row.trialEnd.toISOString()}`,
+        ...trialEndingEmail({
+          ...base,
+          trialEndsOn: emailDate(row.trialEnd, row),
+          amount: inWords('current').nextPayment,
+          card: card?.brand && card.last4 ? `${card.brand} card ending ${card.last4}` : null,
         }),
       });
     }

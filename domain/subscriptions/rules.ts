@@ -11,6 +11,9 @@ import {
 } from './cadence.js';
 import { pauseStep, type PauseState, type PauseStep } from './pause.js';
 import { meterCycleStep, type MeterCycleStep } from './meter-cycles.js';
+import type { TrialReminderStep } from './trial-reminders.js';
+// The workflow reads the trial reminder's rule through this file (workflows import rules.ts only).
+export { TRIAL_REMINDER_DAYS, trialReminderStep, type TrialReminderStep } from './trial-reminders.js';
 
 export type RecurringInterval = CadenceInterval;
 
@@ -282,6 +285,8 @@ export type SubscriptionWorkflowState = {
   trialEndMs?: number | null;
   /** When its meter cycle of its own closes inside the period (meter-cycles.ts); absent: none. */
   meterCycleEndMs?: number | null;
+  /** While it is trialing: when the trial started (trial-reminders.ts skips short trials). */
+  trialStartMs?: number | null;
 };
 
 export type SubscriptionStep =
@@ -290,7 +295,9 @@ export type SubscriptionStep =
   | PauseStep
   /** The trial ends: period `index` (the first one charged) opens and is charged. */
   | { kind: 'convert'; index: number; atMs: number }
-  | MeterCycleStep;
+  | MeterCycleStep
+  /** Days before the trial ends, the buyer is reminded (trial-reminders.ts; not from nextSubscriptionStep). */
+  | TrialReminderStep;
 
 /**
  * The next thing a live subscription's workflow does and when: charge an unpaid order first (its

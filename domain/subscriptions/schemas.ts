@@ -8,7 +8,6 @@ import { orderSubscriptionSchema } from '../orders/schemas.js';
 import { prorationBehaviorSchema } from '../organizations/schemas.js';
 import {
   listResourceSchema,
-  offUntilBuilt,
   oneOrManyUuids,
   pageQuerySchema,
   refusedUntilBuilt,
@@ -134,7 +133,12 @@ const cancellationFields = {
 /** @polar-sh/sdk@0.48.1's behaviours (`reset` only where the organization turned it on). */
 const prorationBehaviorInputSchema = prorationBehaviorSchema;
 
-const trialEndInputSchema = offUntilBuilt(textSchema({ max: 64 }), [], 'Trials');
+/** Polar's SubscriptionUpdateTrial `trial_end`: a date, or `"now"` to end the trial (trial-changes.ts). */
+const trialEndValueSchema = z.union([z.literal('now'), datetime]);
+// With a plan or discount change, the trial is changed by an update of its own (as against Polar).
+const trialEndInputSchema = z
+  .null({ error: 'Change the trial in an update of its own: {"trial_end": …}.' })
+  .optional();
 
 export const subscriptionUpdateSchema = z.union([
   z.strictObject({
@@ -143,6 +147,7 @@ export const subscriptionUpdateSchema = z.union([
     trial_end: trialEndInputSchema,
   }),
   z.strictObject({ discount_id: z.uuid().nullable(), trial_end: trialEndInputSchema }),
+  z.strictObject({ trial_end: trialEndValueSchema }),
   z.strictObject({ cancel_at_period_end: z.boolean(), ...cancellationFields }),
   z.strictObject({ revoke: z.literal(true), ...cancellationFields }),
   // @polar-sh/sdk@0.48.1 SubscriptionUpdateClear: cancels the change scheduled for the period's end.

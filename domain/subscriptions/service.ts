@@ -36,6 +36,7 @@ import type { TaxCalculator } from '../tax/calculator.js';
 import { recordSubscriptionChange } from './change-events.js';
 import { isPaused } from './pause.js';
 import { cancelScheduledPause, pauseAtPeriodEnd, resumeNow } from './pausing.js';
+import { changeTrialEnd } from './trial-changes.js';
 import {
   assertCaughtUpWithClock,
   changeSubscriptionDiscount,
@@ -392,6 +393,7 @@ export async function updateSubscription(
     );
   }
   if ('resume' in body) return changeSubscription(ctx, caller, id, resumeNow);
+  if (isTrialChange(body)) return changeSubscription(ctx, caller, id, changeTrialEnd(body.trial_end));
   if ('cancel_at_period_end' in body) {
     return changeSubscription(
       ctx,
@@ -410,6 +412,12 @@ export async function updateSubscription(
     { loc: ['body'], msg: 'This change is not available yet.', type: NOT_AVAILABLE_YET },
   ]);
 }
+
+const isTrialChange = (body: SubscriptionUpdate): body is { trial_end: string } =>
+  'trial_end' in body &&
+  typeof body.trial_end === 'string' &&
+  !('product_id' in body) &&
+  !('discount_id' in body);
 
 /** DELETE /v1/subscriptions/{id}: revokes it now. */
 export function revokeSubscription(ctx: SubscriptionChangeContext, caller: Caller, id: string) {

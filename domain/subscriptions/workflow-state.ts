@@ -69,6 +69,8 @@ export async function subscriptionWorkflowState(
         }
       : null,
     trialEndMs: runningTrialEnd(row)?.getTime() ?? null,
+    // Period 0 is the trial (trials.ts): it started when that period did.
+    trialStartMs: runningTrialEnd(row) ? row.currentPeriodStart.getTime() : null,
     testClock: row.clockFrozenTime
       ? {
           frozenTimeMs: row.clockFrozenTime.getTime(),

@@ -7,6 +7,7 @@ import type { PaymentInput, PaymentProcessor, RefundInput } from '../../domain/p
 import {
   authenticateSandboxPayment,
   createSandboxConfirmationToken,
+  sandboxCardFingerprint,
   createSandboxProcessor,
 } from './processor.js';
 
@@ -115,6 +116,8 @@ describe('sandbox processor', () => {
         summary: { brand: 'visa', last4: '4242' },
         // Test cards have no expiry: the sandbox gives one issued this month.
         expiry: { month: now.getUTCMonth() + 1, year: now.getUTCFullYear() + 4 },
+        // One per test card, as Stripe's per card number (trial abuse prevention reads it).
+        fingerprint: expect.stringMatching(/^fp_sbx_[0-9a-f]{16}$/),
       });
       expect(await processor.savedPaymentMethod({ paymentId: unsaved.paymentId! })).toBeNull();
       const declined = await processor.pay(
@@ -148,7 +151,10 @@ describe('sandbox processor', () => {
         processorCustomerId,
         summary: { brand: 'mastercard', last4: '4444' },
         expiry: { month: 8, year: 2031 },
+        // The token's card is its test PaymentMethod's: the same fingerprint as a bare id's.
+        fingerprint: sandboxCardFingerprint('pm_card_mastercard'),
       });
+      expect(sandboxCardFingerprint('pm_card_mastercard')).not.toBe(sandboxCardFingerprint('pm_card_visa'));
 
       const setup = await processor.setUpOffSession({
         idempotencyKey: `portal:${randomUUID()}:setup`,

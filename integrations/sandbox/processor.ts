@@ -225,6 +225,16 @@ async function sandboxCard(
   );
 }
 
+/**
+ * A sandbox card's fingerprint. The sandbox keeps the test PaymentMethod a card number stands for,
+ * not the number, so the fingerprint is of that PaymentMethod: the same test card always gives the
+ * same one (as Stripe's fingerprint of a card number), and two numbers of one test PaymentMethod
+ * count as one card.
+ */
+export function sandboxCardFingerprint(paymentMethod: string): string {
+  return `fp_sbx_${createHash('sha256').update(`sandbox-card:${paymentMethod}`).digest('hex').slice(0, 16)}`;
+}
+
 /** Stripe's answer to a refund it refuses: no refund is created, so nothing is stored or reported. */
 const refused = (reason: string): RefundResult => ({ status: 'failed', processorRefundId: null, reason });
 
@@ -373,6 +383,7 @@ export function createSandboxProcessor({ db, sink }: SandboxProcessorDeps): Paym
           payment.cardExpMonth !== null && payment.cardExpYear !== null
             ? { month: payment.cardExpMonth, year: payment.cardExpYear }
             : sandboxCardExpiry(payment.createdAt),
+        fingerprint: sandboxCardFingerprint(payment.paymentMethod),
       };
     },
 

@@ -232,7 +232,9 @@ describe('stripeEventToProcessorEvent', () => {
   });
 
   it('reads a SetupIntent as a result of nothing charged, and the card it saved', () => {
-    const card = createCardPaymentMethod({ brand: 'visa', last4: '4242' });
+    const plain = createCardPaymentMethod({ brand: 'visa', last4: '4242' });
+    // Stripe's fingerprint of the card number, which trial abuse prevention recognises it by.
+    const card = { ...plain, card: { ...plain.card!, fingerprint: 'Xt5EWLLDS7FJjR1c' } } as typeof plain;
     const saved = createSetupIntent({ payment_method: card, customer: 'cus_1' });
     expect(setupIntentResult(saved)).toEqual({
       status: 'succeeded',
@@ -244,6 +246,7 @@ describe('stripeEventToProcessorEvent', () => {
       processorCustomerId: 'cus_1',
       summary: { brand: 'visa', last4: '4242' },
       expiry: { month: 12, year: 2030 },
+      fingerprint: 'Xt5EWLLDS7FJjR1c',
     });
     expect(savedPaymentMethodOfSetup(createSetupIntent({ status: 'requires_payment_method' }))).toBeNull();
   });
@@ -347,6 +350,8 @@ describe('savedPaymentMethodOf', () => {
       processorCustomerId: 'cus_123',
       summary: { brand: 'mastercard', last4: '4444' },
       expiry: { month: 12, year: 2030 },
+      // A card Stripe gave no fingerprint: unknown, never a made-up one.
+      fingerprint: null,
     });
   });
 

@@ -95,6 +95,7 @@ function savedCardOf(intent: Intent): SavedPaymentMethod | null {
     processorCustomerId: customer,
     summary: paymentMethodSummary(intent.payment_method),
     expiry: card ? { month: card.exp_month, year: card.exp_year } : null,
+    fingerprint: card?.fingerprint ?? null,
   };
 }
 

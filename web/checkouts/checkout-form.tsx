@@ -50,6 +50,10 @@ const PATCH_DEBOUNCE_MS = 400;
  */
 export const DECLINED_NOTICE = 'Your payment was declined. Check your card details or use another card.';
 
+/** What follows the refusal of a trial the buyer already had (`TrialAlreadyRedeemed`). */
+const TRIAL_REFUSED_NOTICE =
+  'Nothing was charged. This plan now starts without a free trial, at the price on the button: confirm again to subscribe.';
+
 /**
  * A card usually answers within a second or two. The form waits that long after confirming, so a
  * decline is shown on the form itself; a slower payment goes on to the confirmation page, which
@@ -188,6 +192,15 @@ export function CheckoutForm(props: {
   function showFailure(failure: unknown, sent: CheckoutUpdate | null) {
     if (!(failure instanceof ApiError)) {
       setGeneralErrors([(failure as Error).message]);
+      return;
+    }
+    if (failure.code === 'TrialAlreadyRedeemed') {
+      // As Polar's page: the plan is offered again without its trial, and the buyer, told why
+      // beside the button that now shows the full price, confirms again to pay it.
+      const reason = failure.message;
+      void enqueue(async () => {
+        if (await patch({ allow_trial: false })) setPaymentError(`${reason} ${TRIAL_REFUSED_NOTICE}`);
+      });
       return;
     }
     switch (failure.status) {

@@ -47,6 +47,7 @@ export type ProfileDraft = {
   allow_multiple_subscriptions: boolean;
   allow_customer_updates: boolean;
   proration_behavior: ProrationBehavior;
+  prevent_trial_abuse: boolean;
 };
 
 function toDraft(profile: Organization): ProfileDraft {
@@ -143,7 +144,8 @@ export function ProfileForm(props: {
       | 'issue_funding_enabled'
       | 'usage_based_billing_enabled'
       | 'allow_multiple_subscriptions'
-      | 'allow_customer_updates',
+      | 'allow_customer_updates'
+      | 'prevent_trial_abuse',
   ) => (
     <label className="checkbox">
       <input type="checkbox" checked={draft[key]} onChange={(event) => set(key, event.target.checked)} />
@@ -264,6 +266,7 @@ export function ProfileForm(props: {
           <legend>Subscriptions</legend>
           {checkbox('Customers may hold several subscriptions', 'allow_multiple_subscriptions')}
           {checkbox('Customers may change their subscription', 'allow_customer_updates')}
+          {checkbox('One free trial per customer and per card', 'prevent_trial_abuse')}
           <label className="field">
             <span>When a subscription changes</span>
             <select

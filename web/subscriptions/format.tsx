@@ -37,15 +37,21 @@ export const SUBSCRIPTION_STATUS_LABELS = Object.fromEntries(
 type BadgeFields = Pick<
   Subscription,
   'status' | 'ended_at' | 'ends_at' | 'cancel_at_period_end' | 'current_period_end'
->;
+> &
+  Partial<Pick<Subscription, 'trial_end'>>;
 
 /**
  * The badge's words and tone: a plan set to cancel at its period's end still runs until then, so
- * it reads "Ends on <date>" (amber) rather than a status that would call it canceled or active.
+ * it reads "Ends on <date>" (amber) rather than a status that would call it canceled or active; a
+ * trial reads "Trial ends on <date>".
  */
 export function describeSubscriptionStatus(subscription: BadgeFields): [string, Tone] {
   if (subscription.cancel_at_period_end && !hasEnded(subscription)) {
     return [`Ends on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}`, 'warn'];
+  }
+  // A trial says when it ends, the day its first payment is due.
+  if (subscription.status === 'trialing' && subscription.trial_end) {
+    return [`Trial ends on ${formatDate(subscription.trial_end)}`, 'ok'];
   }
   return STATUS[subscription.status];
 }

@@ -82,6 +82,7 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
           allow_multiple_subscriptions: draft.allow_multiple_subscriptions,
           allow_customer_updates: draft.allow_customer_updates,
           proration_behavior: draft.proration_behavior,
+          prevent_trial_abuse: draft.prevent_trial_abuse,
         },
       },
       organizationSchema,
