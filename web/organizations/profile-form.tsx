@@ -47,6 +47,8 @@ export type ProfileDraft = {
   allow_multiple_subscriptions: boolean;
   allow_customer_updates: boolean;
   proration_behavior: ProrationBehavior;
+  /** Polar's `customer_portal_settings.subscription.pause`: buyers may pause and resume in the portal. */
+  customer_portal_pause: boolean;
 };
 
 function toDraft(profile: Organization): ProfileDraft {
@@ -62,6 +64,7 @@ function toDraft(profile: Organization): ProfileDraft {
     issue_funding_enabled: profile.feature_settings?.issue_funding_enabled ?? false,
     usage_based_billing_enabled: profile.feature_settings?.usage_based_billing_enabled ?? false,
     ...profile.subscription_settings,
+    customer_portal_pause: profile.customer_portal_settings.subscription.pause,
   };
 }
 
@@ -143,7 +146,8 @@ export function ProfileForm(props: {
       | 'issue_funding_enabled'
       | 'usage_based_billing_enabled'
       | 'allow_multiple_subscriptions'
-      | 'allow_customer_updates',
+      | 'allow_customer_updates'
+      | 'customer_portal_pause',
   ) => (
     <label className="checkbox">
       <input type="checkbox" checked={draft[key]} onChange={(event) => set(key, event.target.checked)} />
@@ -264,6 +268,10 @@ export function ProfileForm(props: {
           <legend>Subscriptions</legend>
           {checkbox('Customers may hold several subscriptions', 'allow_multiple_subscriptions')}
           {checkbox('Customers may change their subscription', 'allow_customer_updates')}
+          {checkbox(
+            'Customers may pause and resume their subscription in the portal',
+            'customer_portal_pause',
+          )}
           <label className="field">
             <span>When a subscription changes</span>
             <select

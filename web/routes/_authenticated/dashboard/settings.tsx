@@ -83,6 +83,14 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
           allow_customer_updates: draft.allow_customer_updates,
           proration_behavior: draft.proration_behavior,
         },
+        // `update_plan` is the same setting as `allow_customer_updates` (sent alike, so they agree).
+        customer_portal_settings: {
+          subscription: {
+            update_seats: false,
+            update_plan: draft.allow_customer_updates,
+            pause: draft.customer_portal_pause,
+          },
+        },
       },
       organizationSchema,
     ).catch((failure: unknown) =>
