@@ -54,8 +54,17 @@ describe('pause and resume in the portal, in Chromium', () => {
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
       return (await response.json()) as { id: string; status: string };
     };
-    await api('PATCH', `/organizations/${organization.id}`, {
-      customer_portal_settings: { subscription: { update_seats: false, update_plan: true, pause: true } },
+    // The owner allows buyers to pause on the settings page (Polar's portal setting).
+    await seller.goto(`${env.baseUrl}/dashboard/settings`);
+    const allowPause = seller.getByLabel('Customers may pause and resume their subscription in the portal', {
+      exact: true,
+    });
+    expect(await allowPause.isChecked()).toBe(false);
+    await allowPause.check();
+    await seller.getByRole('button', { name: 'Save settings' }).click();
+    await seller.getByText('Settings saved.').waitFor();
+    expect(await api('GET', `/organizations/${organization.id}`)).toMatchObject({
+      customer_portal_settings: { subscription: { pause: true, update_plan: true } },
     });
     const plan = await polar.products.create({
       name: `Radio ${suffix}`,
