@@ -125,6 +125,73 @@ describe('portal: pause and resume (customer_portal_settings.subscription.pause)
     );
   });
 
+  it("revokes a paused plan's benefits unless its product keeps them, and grants them again at the resume", async () => {
+    const { polar, seller } = await newSeller();
+    const clock = (await seller('POST', '/test-clocks/', {
+      name: 'Benefits',
+      frozen_time: '2026-03-01T09:00:00.000Z',
+    })) as unknown as { body: { id: string } };
+    const planWith = async (name: string, keeps: boolean) => {
+      const created = await seller('POST', '/products/', {
+        name,
+        recurring_interval: 'month',
+        prices: [{ amount_type: 'fixed', price_amount: 1000, price_currency: 'usd' }],
+        pause_keeps_benefits: keeps,
+      });
+      const productId = (created.body as { id: string }).id;
+      const benefit = await polar.benefits.create({
+        type: 'custom',
+        description: `${name} support`,
+        properties: { note: 'Write to us' },
+      });
+      await polar.products.updateBenefits({
+        id: productId,
+        productBenefitsUpdate: { benefits: [benefit.id] },
+      });
+      const customer = await polar.customers.create({
+        email: `${name.toLowerCase()}-${clock.body.id}@example.test`,
+        name,
+      });
+      await seller('POST', `/test-clocks/${clock.body.id}/customers`, { customer_id: customer.id });
+      const { subscriptionId } = await buyInSandbox(
+        polar as never,
+        env.stack.baseUrl,
+        productId,
+        customer.id,
+      );
+      const granted = async () =>
+        (await polar.benefits.grants({ id: benefit.id })).result.items.some((grant) => grant.isGranted);
+      await eventually(granted, (value) => value, 60_000);
+      expect(
+        await seller('PATCH', `/subscriptions/${subscriptionId}`, { pause_at_period_end: true }),
+      ).toMatchObject({
+        status: 200,
+      });
+      return { id: subscriptionId!, granted };
+    };
+    const revoked = await planWith('Revoked', false);
+    const kept = await planWith('Kept', true);
+
+    await seller('POST', `/test-clocks/${clock.body.id}/advance`, {
+      frozen_time: '2026-04-05T09:00:00.000Z',
+    });
+    for (const plan of [revoked, kept]) {
+      await eventually(
+        async () => (await env.database.db.subscription.findUniqueOrThrow({ where: { id: plan.id } })).status,
+        (status) => status === 'paused',
+        60_000,
+      );
+    }
+    await eventually(revoked.granted, (value) => !value, 60_000);
+    expect(await kept.granted()).toBe(true);
+
+    expect(await seller('PATCH', `/subscriptions/${revoked.id}`, { resume: true })).toMatchObject({
+      status: 200,
+    });
+    await eventually(revoked.granted, (value) => value, 60_000);
+    expect(await kept.granted()).toBe(true);
+  });
+
   it("sets and shows the product's pause_keeps_benefits (ours), false by default", async () => {
     const { seller } = await newSeller();
     const created = await seller('POST', '/products/', {
