@@ -141,7 +141,7 @@ const organization = {
   },
   customer_portal_settings: {
     usage: { show: true },
-    subscription: { update_seats: false, update_plan: true },
+    subscription: { update_seats: false, update_plan: true, pause: false },
     customer: { allow_email_change: true },
   },
   dispute_settings: { auto_accept_below_amount: null, revoke_benefits: false },
@@ -268,6 +268,7 @@ const customerProduct = {
   prices: [fixedPrice],
   benefits: [benefitPublic],
   medias: [media],
+  pause_keeps_benefits: false,
 };
 
 const subscriptionFields = {

@@ -257,7 +257,7 @@ export const customerSubscriptionSchema = subscriptionSchema
 export type CustomerSubscription = z.infer<typeof customerSubscriptionSchema>;
 
 /**
- * Matched by shape, as Polar matches it: a plan change, or a cancellation. Every field of the
+ * Matched by shape, as Polar matches it: a plan change, a pause or resume, or a cancellation. Every field of the
  * cancellation is optional in the SDK; `cancel_at_period_end: false` takes a cancellation back.
  * The reason and comment have no `customer_` prefix here, unlike the seller's PATCH.
  */
@@ -265,6 +265,10 @@ export const customerSubscriptionUpdateSchema = z.union([
   z.strictObject({ product_id: idOf('product') }),
   // @polar-sh/sdk@0.48.1 CustomerSubscriptionUpdateClear: cancels the change waiting for the period's end.
   z.strictObject({ pending_update: z.null() }),
+  // Polar's CustomerSubscriptionPause and CustomerSubscriptionResume (dated versions), allowed when
+  // the organization's `customer_portal_settings.subscription.pause` is on (customer-changes.ts).
+  z.strictObject({ pause_at_period_end: z.boolean(), resumes_at: datetime.nullable().optional() }),
+  z.strictObject({ resume: z.literal(true) }),
   z.strictObject({
     cancel_at_period_end: z
       .boolean({

@@ -88,7 +88,12 @@ export const NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true }
 
 export const organizationCustomerPortalSettingsSchema = z.object({
   usage: z.object({ show: z.boolean() }),
-  subscription: z.object({ update_seats: z.boolean(), update_plan: z.boolean() }),
+  subscription: z.object({
+    update_seats: z.boolean(),
+    update_plan: z.boolean(),
+    /** Polar's portal pause: buyers may pause and resume their plans in the portal (default off). */
+    pause: z.boolean(),
+  }),
   customer: z.object({ allow_email_change: z.boolean() }),
 });
 
@@ -289,6 +294,8 @@ const profileFields = {
         .strictObject({
           update_seats: offUntilBuilt(z.boolean(), [false], 'Seats'),
           update_plan: z.boolean(),
+          // Polar's `customer_portal_settings.subscription.pause` (its model: NotRequired, default false).
+          pause: z.boolean().optional(),
         })
         .nullable()
         .optional(),

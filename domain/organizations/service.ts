@@ -72,6 +72,8 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   // The portal's plan changes are the subscription setting `allow_customer_updates`.
   const updatePlan = input.customer_portal_settings?.subscription?.update_plan;
   if (updatePlan !== undefined) data.allowCustomerUpdates = updatePlan;
+  const pause = input.customer_portal_settings?.subscription?.pause;
+  if (pause !== undefined) data.customerPortalPause = pause;
   return data;
 }
 

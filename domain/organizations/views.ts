@@ -47,7 +47,11 @@ export function organizationView(row: OrganizationRow): Organization {
     customer_email_settings: { ...CUSTOMER_EMAIL_SETTINGS, ...LATER_CUSTOMER_EMAIL_SETTINGS },
     customer_portal_settings: {
       usage: { show: true },
-      subscription: { update_seats: false, update_plan: row.allowCustomerUpdates },
+      subscription: {
+        update_seats: false,
+        update_plan: row.allowCustomerUpdates,
+        pause: row.customerPortalPause,
+      },
       customer: { allow_email_change: true },
     },
     dispute_settings: {

@@ -45,7 +45,7 @@ export const ERRORS = {
   CannotPauseSubscription: { status: 409, message: 'This subscription cannot be paused.' },
   NoScheduledPause: { status: 409, message: 'This subscription is not scheduled to be paused.' },
   NotPausedSubscription: { status: 409, message: 'This subscription is not paused.' },
-  PauseResumeNotAllowed: { status: 403, message: 'Pausing and resuming are not allowed here.' },
+  PauseResumeNotAllowed: { status: 403, message: 'Pausing or resuming a subscription is not allowed.' },
   ResourceUnavailable: { status: 410, message: 'This resource is no longer available.' },
   OrderNotEligibleForRetry: { status: 422, message: 'This order has no payment to confirm.' },
   PaymentAlreadyInProgress: { status: 409, message: 'A payment for this order is under way.' },

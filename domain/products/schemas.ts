@@ -67,9 +67,23 @@ export const productSchema = z.object({
   benefits: z.array(benefitSchema),
   medias: z.array(productMediaFileSchema),
   attached_custom_fields: z.array(attachedCustomFieldSchema),
+  pause_keeps_benefits: z.boolean().meta({
+    description:
+      "Tollgate extension: a paused subscription to this product keeps its benefits. False (Polar's behaviour): they are revoked while it is paused and granted again when it resumes.",
+    'x-tollgate': true,
+  }),
 });
 
 export type Product = z.infer<typeof productSchema>;
+
+/** Ours (`x-tollgate`): whether a paused plan keeps its benefits (docs/subscriptions.md, "Pause and resume"). */
+const pauseKeepsBenefitsInput = {
+  pause_keeps_benefits: z.boolean().nullable().optional().meta({
+    description:
+      'Tollgate extension: a paused subscription to this product keeps its benefits (default false: revoked while paused).',
+    'x-tollgate': true,
+  }),
+};
 
 /** In an update, `{ id }` keeps an existing price; anything else creates one. */
 export const productPriceUpdateSchema = z.discriminatedUnion('amount_type', [
@@ -99,6 +113,7 @@ export const productCreateSchema = z.strictObject({
   ...trialInputFields,
   ...productNotYetFields,
   ...meterCycleInputFields,
+  ...pauseKeepsBenefitsInput,
 });
 
 export const productUpdateSchema = z.strictObject({
@@ -113,6 +128,7 @@ export const productUpdateSchema = z.strictObject({
   attached_custom_fields: z.array(attachedCustomFieldCreateSchema).nullable().optional(),
   ...trialInputFields,
   ...productNotYetFields,
+  ...pauseKeepsBenefitsInput,
 });
 
 export const productBenefitsUpdateSchema = z.strictObject({ benefits: z.array(z.uuid()) });

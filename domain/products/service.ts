@@ -206,6 +206,7 @@ export async function createProduct(
       recurringIntervalCount,
       ...trialColumns(input),
       ...meterCycleColumns(input),
+      pauseKeepsBenefits: input.pause_keeps_benefits ?? false,
       metadata: input.metadata ?? {},
       createdAt: now,
     });
@@ -298,6 +299,9 @@ export async function updateProduct(
       ...(input.metadata ? { metadata: input.metadata } : {}),
       ...(typeof input.is_archived === 'boolean' ? { isArchived: input.is_archived } : {}),
       ...trialColumns(input),
+      ...(typeof input.pause_keeps_benefits === 'boolean'
+        ? { pauseKeepsBenefits: input.pause_keeps_benefits }
+        : {}),
       modifiedAt: now,
     });
     const updated = productView(await readProduct(tx, id, organizationId), ctx.publicUrl);

@@ -84,6 +84,7 @@ export function productView(row: ProductRow, publicUrl: string): Product {
       order: attached.order,
       required: attached.required,
     })),
+    pause_keeps_benefits: row.pauseKeepsBenefits,
   });
 }
 

@@ -11,6 +11,7 @@ import { findOrganizationById } from '../organizations/repository.js';
 import { AppError } from '../platform/errors.js';
 import { pageToSkipTake, parseSorting } from '../platform/rules.js';
 import { changeSubscriptionProduct, previewProductChange } from './changes.js';
+import { portalPauseChange } from './portal-pause.js';
 import {
   findSubscription,
   findSubscriptionWorkflowRow,
@@ -101,6 +102,8 @@ export async function updateCustomerSubscription(
   body:
     | { product_id: string }
     | { pending_update: null }
+    | { pause_at_period_end: boolean; resumes_at?: string | null }
+    | { resume: true }
     | {
         cancel_at_period_end?: boolean | null;
         cancellation_reason?: string | null;
@@ -113,6 +116,9 @@ export async function updateCustomerSubscription(
     return changeSubscriptionProduct(ctx, current, { product_id: body.product_id });
   }
   if ('pending_update' in body) return clearPendingUpdate(ctx, current.id);
+  if ('pause_at_period_end' in body || 'resume' in body) {
+    return applySubscriptionChange(ctx, id, await portalPauseChange(ctx.db, current.organizationId, body));
+  }
   if (body.cancel_at_period_end === true) {
     return applySubscriptionChange(
       ctx,

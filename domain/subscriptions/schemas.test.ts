@@ -138,6 +138,7 @@ const wire = {
     benefits: [],
     medias: [],
     attached_custom_fields: [],
+    pause_keeps_benefits: false,
   },
   discount: {
     ...stamps,

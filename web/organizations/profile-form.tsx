@@ -48,6 +48,8 @@ export type ProfileDraft = {
   allow_customer_updates: boolean;
   proration_behavior: ProrationBehavior;
   prevent_trial_abuse: boolean;
+  /** Polar's `customer_portal_settings.subscription.pause`: buyers may pause and resume in the portal. */
+  customer_portal_pause: boolean;
 };
 
 function toDraft(profile: Organization): ProfileDraft {
@@ -63,6 +65,7 @@ function toDraft(profile: Organization): ProfileDraft {
     issue_funding_enabled: profile.feature_settings?.issue_funding_enabled ?? false,
     usage_based_billing_enabled: profile.feature_settings?.usage_based_billing_enabled ?? false,
     ...profile.subscription_settings,
+    customer_portal_pause: profile.customer_portal_settings.subscription.pause,
   };
 }
 
@@ -145,7 +148,8 @@ export function ProfileForm(props: {
       | 'usage_based_billing_enabled'
       | 'allow_multiple_subscriptions'
       | 'allow_customer_updates'
-      | 'prevent_trial_abuse',
+      | 'prevent_trial_abuse'
+      | 'customer_portal_pause',
   ) => (
     <label className="checkbox">
       <input type="checkbox" checked={draft[key]} onChange={(event) => set(key, event.target.checked)} />
@@ -267,6 +271,10 @@ export function ProfileForm(props: {
           {checkbox('Customers may hold several subscriptions', 'allow_multiple_subscriptions')}
           {checkbox('Customers may change their subscription', 'allow_customer_updates')}
           {checkbox('One free trial per customer and per card', 'prevent_trial_abuse')}
+          {checkbox(
+            'Customers may pause and resume their subscription in the portal',
+            'customer_portal_pause',
+          )}
           <label className="field">
             <span>When a subscription changes</span>
             <select

@@ -145,6 +145,7 @@ describe('describeProductPrice', () => {
     prices,
     benefits: [],
     medias: [],
+    pause_keeps_benefits: false,
   });
   const fee = {
     ...priceCommon,

@@ -17,6 +17,7 @@ import {
   SubscriptionStatusBadge,
 } from '../subscriptions/format';
 import { BenefitChanges } from '../subscriptions/benefit-changes';
+import { PauseControls } from '../subscriptions/pause';
 import { PortalDialog } from './dialog';
 import { FailedPayment } from './failed-payment';
 import { PlanChangePayment } from './plan-change-payment';
@@ -41,6 +42,12 @@ function describePeriod(subscription: CustomerSubscription): string {
   }
   if (subscription.cancel_at_period_end) {
     return `Ends on ${formatDate(subscription.ends_at ?? subscription.current_period_end)}`;
+  }
+  // Paused, or set to pause: the next payment is the resume's (pause.tsx says the state).
+  if (subscription.status === 'paused' || subscription.pause_at_period_end) {
+    return subscription.resumes_at
+      ? `On ${formatDate(subscription.resumes_at)}, when it resumes`
+      : 'When you resume';
   }
   if (!subscription.current_period_end) return 'Renews until you cancel';
   return subscription.status === 'trialing'
@@ -146,6 +153,13 @@ export function SubscriptionCard(props: {
       {subscription.cancel_at_period_end && !hasEnded(subscription) ? (
         <p className="muted">You keep access until then, and nothing more is charged.</p>
       ) : null}
+      {/* The buyer pauses only where the seller allows it; the state shows either way. */}
+      <PauseControls
+        subscription={subscription}
+        canAct={subscription.product.organization.customer_portal_settings.subscription.pause}
+        keepsBenefits={subscription.product.pause_keeps_benefits}
+        onChange={(pause) => change(subscription.id, pause)}
+      />
       {subscription.pending_update ? (
         <PendingChange
           pending={subscription.pending_update}
@@ -497,7 +511,7 @@ function PendingChange(props: {
       </p>
       <div className="button-row wrap-row">
         <button type="button" className="secondary" disabled={props.isBusy} onClick={props.onCancel}>
-          {props.isBusy ? 'Cancelling…' : 'Cancel the change'}
+          {props.isBusy ? 'Cancelling…' : 'Cancel this change'}
         </button>
       </div>
     </div>

@@ -84,6 +84,14 @@ function Settings({ organization, onSaved }: { organization: ActiveOrganization;
           proration_behavior: draft.proration_behavior,
           prevent_trial_abuse: draft.prevent_trial_abuse,
         },
+        // `update_plan` is the same setting as `allow_customer_updates` (sent alike, so they agree).
+        customer_portal_settings: {
+          subscription: {
+            update_seats: false,
+            update_plan: draft.allow_customer_updates,
+            pause: draft.customer_portal_pause,
+          },
+        },
       },
       organizationSchema,
     ).catch((failure: unknown) =>

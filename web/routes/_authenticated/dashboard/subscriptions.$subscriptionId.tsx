@@ -5,6 +5,8 @@ import type { Subscription } from '../../../../domain/subscriptions/schemas';
 import { subscriptionWorkflowId } from '../../../../domain/subscriptions/rules';
 import { WorkflowLink } from '../../../system/workflow-link';
 import { formatMoney } from '../../../money/format';
+import { describeProductPricing } from '../../../catalog/format';
+import { productsQuery } from '../../../catalog/queries';
 import { Card, ConfirmButton, ErrorNote, formatDate, formatDateTime, Truncated } from '../../../components';
 import { prefetch } from '../../../loaders';
 import { BILLING_REASON_LABELS, OrderStatusBadge } from '../../../orders/status';
@@ -30,6 +32,7 @@ import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
 import { SubscriptionDiscountForm } from './-components/subscription-discount-form';
 import { SubscriptionPlanChange } from './-components/subscription-plan-change';
 import { SubscriptionUpcomingInvoice } from './-components/subscription-upcoming-invoice';
+import { SubscriptionPause } from './-components/subscription-pause';
 import { PageTitle } from '../../../shell/page-title';
 
 export const Route = createFileRoute('/_authenticated/dashboard/subscriptions/$subscriptionId')({
@@ -81,7 +84,8 @@ function SubscriptionPageContent() {
       <p>
         <Link to="/dashboard/subscriptions">← All subscriptions</Link>
       </p>
-      <SubscriptionDetails subscription={data} />
+      <SubscriptionDetails subscription={data} organizationId={organizationId} />
+      <SubscriptionPause subscription={data} canManage={canManage === true && Boolean(organizationId)} />
       <SubscriptionUpcomingInvoice subscription={data} />
       {canManage === false ? (
         <p className="muted">Only owners and admins can change subscriptions.</p>
@@ -143,8 +147,23 @@ function SubscriptionPageContent() {
   );
 }
 
-function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
+function SubscriptionDetails({
+  subscription,
+  organizationId,
+}: {
+  subscription: Subscription;
+  organizationId: string | null;
+}) {
   const cancellationReason = subscription.customer_cancellation_reason;
+  // Every member reads what waits for the renewal; owners and admins cancel it in "Change plan".
+  const products = useQuery({
+    ...productsQuery(organizationId ?? '', false),
+    enabled: organizationId !== null && subscription.pending_update !== null,
+  });
+  const pendingProduct = (products.data?.items ?? []).find(
+    (product) => product.id === subscription.pending_update?.product_id,
+  );
+  const isPausing = subscription.status === 'paused' || subscription.pause_at_period_end;
   return (
     <Card title="Subscription">
       <dl className="details" data-testid="subscription-details">
@@ -169,7 +188,23 @@ function SubscriptionDetails({ subscription }: { subscription: Subscription }) {
         <dt>Started</dt>
         <dd>{formatDateTime(subscription.started_at)}</dd>
         <dt>{hasEnded(subscription) || subscription.cancel_at_period_end ? 'End' : 'Next renewal'}</dt>
-        <dd data-testid="subscription-renewal">{describeRenewal(subscription)}</dd>
+        <dd data-testid="subscription-renewal">
+          {isPausing && !subscription.cancel_at_period_end
+            ? subscription.resumes_at
+              ? `When it resumes, on ${formatDate(subscription.resumes_at)}`
+              : 'When it is resumed'
+            : describeRenewal(subscription)}
+        </dd>
+        {subscription.pending_update ? (
+          <>
+            <dt>Waiting for the renewal</dt>
+            <dd data-testid="subscription-pending-change">
+              Changes to {pendingProduct?.name ?? 'another plan'}
+              {pendingProduct ? ` (${describeProductPricing(pendingProduct)} from then)` : ''} on{' '}
+              {formatDate(subscription.pending_update.applies_at)}
+            </dd>
+          </>
+        ) : null}
         {subscription.canceled_at ? (
           <>
             {/* Asked for, not done, while a plan set to end at its period's end still runs. */}

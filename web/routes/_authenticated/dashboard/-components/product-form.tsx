@@ -64,6 +64,8 @@ export function ProductForm({
   const [benefitIds, setBenefitIds] = useState<string[]>(
     product?.benefits.map((benefit) => benefit.id) ?? [],
   );
+  /** Ours (`pause_keeps_benefits`): off, as on Polar, a paused plan's benefits are revoked. */
+  const [pauseKeepsBenefits, setPauseKeepsBenefits] = useState(product?.pause_keeps_benefits ?? false);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
 
@@ -91,6 +93,7 @@ export function ProductForm({
           custom_field_id: field.customFieldId,
           required: field.required,
         })),
+        pause_keeps_benefits: pauseKeepsBenefits,
       };
       const saved = product
         ? await sendJson('PATCH', `/v1/products/${product.id}`, body, productSchema)
@@ -165,6 +168,15 @@ export function ProductForm({
           <option value="month">Monthly subscription</option>
           <option value="year">Yearly subscription</option>
         </select>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          name="pause_keeps_benefits"
+          checked={pauseKeepsBenefits}
+          onChange={(event) => setPauseKeepsBenefits(event.target.checked)}
+        />
+        A paused subscription keeps its benefits (otherwise they stop until it resumes)
       </label>
       {prices.map((draft, index) => (
         <PriceEditor

@@ -156,7 +156,7 @@ export function SubscriptionPlanChange(props: { subscription: Subscription; orga
               disabled={isBusy}
               onClick={() => void onCancelPending()}
             >
-              Cancel the change
+              Cancel this change
             </button>
           </div>
         </div>
