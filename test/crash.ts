@@ -24,3 +24,25 @@ export function crashOnceAfterEachStep(steps: readonly string[], crashed: string
     return { inbound };
   };
 }
+
+/**
+ * Dies at the end of the first attempt of every run of each of `steps`: every step boundary of a
+ * path, each renewal's and each email's, not only the first of a kind. The retry (attempt 2) is let
+ * through. `crashed` records each killed step, in order.
+ */
+export function crashAfterEveryStep(steps: readonly string[], crashed: string[]) {
+  return (context: Context) => {
+    const inbound: ActivityInboundCallsInterceptor = {
+      async execute(input, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+        const result: unknown = await next(input);
+        const step = context.info.activityType;
+        if (steps.includes(step) && context.info.attempt === 1) {
+          crashed.push(step);
+          throw ApplicationFailure.retryable(`worker killed after ${step} committed`);
+        }
+        return result;
+      },
+    };
+    return { inbound };
+  };
+}

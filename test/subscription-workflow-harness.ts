@@ -18,7 +18,7 @@ import { noTax } from '../domain/tax/rules.js';
 import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
 import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
-import { crashOnceAfterEachStep } from './crash.js';
+import { crashAfterEveryStep, crashOnceAfterEachStep } from './crash.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
 import { createOrganization } from './factories.js';
@@ -64,6 +64,8 @@ export type WorkerOptions = {
   /** Kills the worker once after each of these steps, recording them in `crashed`. */
   crashAfter?: readonly string[];
   crashed?: string[];
+  /** Kills it after every run of those steps (default: `WRITING_STEPS`), not once per step. */
+  everyStep?: boolean;
   processor?: PaymentProcessor;
 };
 
@@ -124,7 +126,12 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
     });
     if (options.benefit) {
       const benefit = await db().benefit.create({
-        data: { organizationId, type: 'custom', description: `${product.name} perks`, properties: {} },
+        data: {
+          organizationId,
+          type: 'custom',
+          description: `${product.name} perks`,
+          properties: { note: null },
+        },
       });
       await db().productBenefit.create({ data: { productId: product.id, benefitId: benefit.id, order: 0 } });
     }
@@ -202,7 +209,16 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
       taskQueue,
       workflowBundle: { codePath: requireTestEnv('workflowBundle') },
       ...(crashAfter
-        ? { interceptors: { activity: [crashOnceAfterEachStep(crashAfter, options.crashed ?? [])] } }
+        ? {
+            interceptors: {
+              activity: [
+                (options.everyStep ? crashAfterEveryStep : crashOnceAfterEachStep)(
+                  crashAfter,
+                  options.crashed ?? [],
+                ),
+              ],
+            },
+          }
         : {}),
       activities: createSubscriptionActivities({
         db: db(),
