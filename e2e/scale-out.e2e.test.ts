@@ -2,7 +2,10 @@
 // PostgreSQL cluster of this test's own and the harness's Temporal, driven by buyers paying and a
 // seller refunding, while one API and one worker are killed with SIGKILL and PostgreSQL restarts.
 // Afterwards every checkout has exactly one order and one charge, every refund one processor
-// refund, and every webhook event was delivered, none made twice.
+// refund, and every webhook event was delivered, none made twice. Meanwhile a test clock carries
+// subscriptions of four cadences (monthly, every 3 months, yearly, a monthly plan with a free
+// trial) thirteen months on, its renewals and trial conversions run while worker-a is killed:
+// each subscription has exactly one order and one charge per period.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, readFileSync, rmSync } from 'node:fs';
@@ -28,6 +31,15 @@ const REFUNDS = 16;
 const PRICE = 2500;
 const ADDRESS = { country: 'US', state: 'CA', city: 'Oakland', postal_code: '94607', line1: '1 Broadway' };
 const EVENTS = ['order.created', 'order.paid', 'order.refunded', 'refund.created'];
+/** Plans renewed on the test clock, and how many periods its advance (13 months and a day) bills. */
+const PLANS = [
+  { name: 'Monthly', interval: 'month', count: 1, price: 1000, trialDays: 0, periods: 13 },
+  { name: 'Quarterly', interval: 'month', count: 3, price: 2700, trialDays: 0, periods: 4 },
+  { name: 'Yearly', interval: 'year', count: 1, price: 9900, trialDays: 0, periods: 1 },
+  // Converted 14 days in (period 1), then monthly from there.
+  { name: 'Trial', interval: 'month', count: 1, price: 1500, trialDays: 14, periods: 13 },
+] as const;
+const SUBSCRIBERS_PER_PLAN = 4;
 
 type Role = 'api' | 'worker';
 type Replica = { name: string; role: Role; port?: number; child?: ChildProcess };
@@ -191,6 +203,77 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
       expected: [201],
     });
 
+    // The renewing seller: its own organization (no webhook endpoint), its customers on one clock.
+    const renewing = await createOrganization(db);
+    const renewingToken = await createAccessToken(db, renewing.id);
+    const asRenewing = { token: renewingToken };
+    const startedAt = new Date();
+    const subscribed: string[] = [];
+    // A clock per plan (a clock holds at most 10 customers), all at the same time.
+    const clocks: string[] = [];
+    for (const plan of PLANS) {
+      const clock = await call<{ id: string }>('POST', '/v1/test-clocks/', {
+        ...asRenewing,
+        idempotencyKey: randomUUID(),
+        body: { name: `Scale-out ${plan.name}`, frozen_time: startedAt.toISOString() },
+        expected: [201],
+      });
+      clocks.push(clock.body.id);
+      const planProduct = await call<{ id: string }>('POST', '/v1/products/', {
+        token: renewingToken,
+        idempotencyKey: randomUUID(),
+        body: {
+          name: plan.name,
+          recurring_interval: plan.interval,
+          recurring_interval_count: plan.count,
+          ...(plan.trialDays ? { trial_interval: 'day', trial_interval_count: plan.trialDays } : {}),
+          prices: [{ amount_type: 'fixed', price_amount: plan.price, price_currency: 'usd' }],
+        },
+        expected: [201],
+      });
+      for (let index = 0; index < SUBSCRIBERS_PER_PLAN; index += 1) {
+        const customer = await call<{ id: string }>('POST', '/v1/customers/', {
+          token: renewingToken,
+          idempotencyKey: randomUUID(),
+          body: { email: `${plan.name.toLowerCase()}-${index}@example.test` },
+          expected: [201],
+        });
+        await call('POST', `/v1/test-clocks/${clock.body.id}/customers`, {
+          token: renewingToken,
+          body: { customer_id: customer.body.id },
+          expected: [200],
+        });
+        const checkout = await call<{ id: string; client_secret: string }>('POST', '/v1/checkouts/', {
+          token: renewingToken,
+          idempotencyKey: randomUUID(),
+          body: { products: [planProduct.body.id], customer_id: customer.body.id },
+          expected: [201],
+        });
+        await call('POST', `/v1/checkouts/client/${checkout.body.client_secret}/confirm`, {
+          body: {
+            customer_name: 'Renewing buyer',
+            customer_billing_address: ADDRESS,
+            confirmation_token_id: 'pm_card_visa',
+          },
+          expected: [200],
+        });
+        subscribed.push(checkout.body.id);
+      }
+    }
+    const subscriptionCount = PLANS.length * SUBSCRIBERS_PER_PLAN;
+    await poll(
+      'every subscription checkout to succeed',
+      async () =>
+        (await db.subscription.count({ where: { organizationId: renewing.id } })) === subscriptionCount
+          ? true
+          : undefined,
+      120_000,
+    );
+    // Thirteen months and a day on: every cadence renews at least once, the trials convert.
+    const advancedTo = new Date(startedAt);
+    advancedTo.setUTCMonth(advancedTo.getUTCMonth() + 13);
+    advancedTo.setUTCDate(advancedTo.getUTCDate() + 1);
+
     const faults: string[] = [];
     const confirmed: string[] = [];
     const fault = async (label: string, work: () => Promise<void>) => {
@@ -211,7 +294,18 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
       {
         at: CHECKOUTS / 2,
         run: () =>
-          fault('SIGKILL worker-a', async () => {
+          fault('clock advanced, then SIGKILL worker-a', async () => {
+            // The renewals and trial conversions start on both workers; one dies among them.
+            for (const clock of clocks) {
+              // Keyed: a retry after a lost answer must not ask to advance to where it already is.
+              await call('POST', `/v1/test-clocks/${clock}/advance`, {
+                token: renewingToken,
+                idempotencyKey: `advance-${clock}`,
+                body: { frozen_time: advancedTo.toISOString() },
+                expected: [202],
+              });
+            }
+            await new Promise((resolve) => setTimeout(resolve, 1000));
             const worker = replicas.find((replica) => replica.name === 'worker-a')!;
             await kill(worker);
             await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -338,6 +432,20 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
       },
       240_000,
     );
+    await poll(
+      'the test clocks to catch up (every renewal made)',
+      async () => {
+        for (const clock of clocks) {
+          const current = await call<{ status: string }>('GET', `/v1/test-clocks/${clock}`, {
+            token: renewingToken,
+            expected: [200],
+          });
+          if (current.body.status !== 'ready') return undefined;
+        }
+        return true;
+      },
+      240_000,
+    );
     const settledMs = Date.now() - started;
 
     // Orders and charges: one order per checkout, one successful charge per order, for its total.
@@ -353,7 +461,13 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
     expect(orders).toHaveLength(CHECKOUTS);
     expect(new Set(orders.map((order) => order.checkoutId)).size).toBe(CHECKOUTS);
     const totals = new Map(orders.map((order) => [order.checkoutId, order.totalAmount]));
-    const payments = await db.sandboxPayment.findMany();
+    // The checkouts' charges (the renewing seller's are counted below).
+    const renewingCheckouts = new Set(subscribed);
+    const payments = (await db.sandboxPayment.findMany()).filter(
+      (payment) =>
+        !payment.idempotencyKey.startsWith('subscription:') &&
+        !renewingCheckouts.has((payment.metadata as { checkout_id?: string }).checkout_id ?? ''),
+    );
     const paymentsByCheckout = new Map<string, number>();
     for (const payment of payments) {
       const checkoutId = (payment.metadata as { checkout_id?: string }).checkout_id ?? 'none';
@@ -413,6 +527,47 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
       logged: Object.fromEntries(logged),
     }).toEqual({ answered500: [], logged: {} });
 
+    // Renewals: each subscription is in the period its cadence reaches, with one paid order per
+    // period and one charge per order.
+    const subscriptions = await db.subscription.findMany({
+      where: { organizationId: renewing.id },
+      include: { product: true },
+    });
+    expect(subscriptions).toHaveLength(subscriptionCount);
+    const cycleOrders = await db.order.findMany({
+      where: { organizationId: renewing.id, billingReason: 'subscription_cycle' },
+    });
+    const renewalCharges = (await db.sandboxPayment.findMany()).filter((payment) =>
+      payment.idempotencyKey.startsWith('subscription:'),
+    );
+    for (const subscription of subscriptions) {
+      const { periods, price } = PLANS.find((plan) => plan.name === subscription.product.name)!;
+      const keys = Array.from(
+        { length: periods },
+        (_, index) => `subscription:${subscription.id}:cycle:${index + 1}`,
+      );
+      expect({
+        id: subscription.id,
+        index: subscription.currentPeriodIndex,
+        status: subscription.status,
+      }).toEqual({
+        id: subscription.id,
+        index: periods,
+        status: 'active',
+      });
+      const orders = cycleOrders.filter((order) => order.subscriptionId === subscription.id);
+      expect(orders.map((order) => [order.requestKey, order.status, order.totalAmount]).sort()).toEqual(
+        keys.map((key) => [key, 'paid', price]).sort(),
+      );
+      const charges = renewalCharges.filter((charge) =>
+        charge.idempotencyKey.startsWith(`subscription:${subscription.id}:`),
+      );
+      expect(charges.map((charge) => [charge.idempotencyKey, charge.status, charge.amount]).sort()).toEqual(
+        keys.map((key) => [`${key}:attempt:1`, 'succeeded', price]).sort(),
+      );
+    }
+    const renewals = cycleOrders.length;
+
     expect(faults).toHaveLength(3);
     console.log(
       [
@@ -420,6 +575,7 @@ describe('two APIs and two workers under SIGKILL and a PostgreSQL restart', () =
         `  faults: ${faults.join('; ')}`,
         `  driven in ${(drivenMs / 1000).toFixed(1)} s, settled in ${(settledMs / 1000).toFixed(1)} s (reconcile-checkouts triggered ${reconcileTriggers} times)`,
         `  unpaid checkouts left by retried creates ${unpaid}; orders ${orders.length}, charges ${payments.length}, refunds ${refunds.length}, processor refunds ${processorRefunds.length}`,
+        `  renewals on the test clock: ${subscriptionCount} subscriptions (${PLANS.map((plan) => plan.name).join(', ')}), ${renewals} renewal orders, ${renewalCharges.length} renewal charges`,
         `  webhook events ${events.length}, requests received ${receivedIds.length} (same webhook-id again: ${receivedTwice})`,
         `  what clients met and retried: ${JSON.stringify(Object.fromEntries(turbulence))}`,
       ].join('\n'),

@@ -1,165 +1,28 @@
 // Plan changes at the next period on the time-skipping server: the renewal applies the pending
 // update in its one order (the new plan's price), or renews the old plan once it is cleared.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import pino from 'pino';
-import { createSubscriptionActivities } from '../activities/subscriptions.js';
+import { describe, expect, it } from '@jest/globals';
 import { changeSubscriptionProduct } from '../domain/subscriptions/changes.js';
 import { clearPendingUpdate } from '../domain/subscriptions/pending-updates.js';
 import { findSubscription } from '../domain/subscriptions/repository.js';
-import { subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
-import { startSubscription } from '../domain/subscriptions/service.js';
-import { noTax } from '../domain/tax/rules.js';
-import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
-import { createMailer } from '../integrations/smtp/mailer.js';
-import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
-import { crashOnceAfterEachStep } from '../test/crash.js';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';
-import { createRecordingSink } from '../test/stripe-factories.js';
-import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const PUBLIC_URL = 'http://tollgate.test';
+import { DAY_MS, subscriptionWorkflowHarness } from '../test/subscription-workflow-harness.js';
 
 describe('pending plan changes (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    env = await createTimeSkippingEnvironment();
-    database = await createTestDatabase();
-  });
-  beforeEach(() => database.reset());
-  afterAll(async () => {
-    await env?.teardown();
-    await database?.drop();
-  });
-
-  const processor = () => createSandboxProcessor({ db: database.db, sink: createRecordingSink() });
-
-  async function monthlyProduct(organizationId: string, name: string, amount: number) {
-    const product = await database.db.product.create({
-      data: { organizationId, name, recurringInterval: 'month' },
-    });
-    const price = await database.db.productPrice.create({
-      data: {
-        organizationId,
-        productId: product.id,
-        amountType: 'fixed',
-        type: 'recurring',
-        recurringInterval: 'month',
-        priceCurrency: 'usd',
-        priceAmount: amount,
-      },
-    });
-    return { product, price };
-  }
+  const harness = subscriptionWorkflowHarness();
+  const { withWorker, start, rowOf, ordersOf, changeContext, sleepPastPeriodEnd } = harness;
 
   /** A 15.00 monthly Pro plan bought now with a card, and a 25.00 monthly Premium plan to move to. */
   async function subscribe() {
-    const db = database.db;
-    const organization = await createOrganization(db);
-    const pro = await monthlyProduct(organization.id, 'Pro plan', 1500);
-    const premium = await monthlyProduct(organization.id, 'Premium plan', 2500);
-    const customer = await db.customer.create({
-      data: { organizationId: organization.id, email: `buyer-${pro.product.id}@example.test`, name: 'Ada' },
-    });
-    const { processorCustomerId } = await processor().ensureCustomer({
-      idempotencyKey: `test:${customer.id}`,
-      email: customer.email,
-      name: customer.name,
-      customerId: customer.id,
-    });
-    const at = new Date(await env.currentTimeMs());
-    const row = await db.$transaction((tx) =>
-      startSubscription(
-        tx,
-        {
-          organizationId: organization.id,
-          customerId: customer.id,
-          productId: pro.product.id,
-          checkoutId: null,
-          recurringInterval: 'month',
-          currency: 'usd',
-          prices: [{ productPriceId: pro.price.id, amount: 1500 }],
-          amount: 1500,
-          discountId: null,
-          metadata: {},
-          customFieldData: {},
-          paymentProcessor: 'sandbox',
-          savedPaymentMethod: {
-            paymentMethodId: 'pm_card_visa',
-            processorCustomerId,
-            summary: null,
-            expiry: null,
-          },
-          at,
-        },
-        PUBLIC_URL,
-      ),
-    );
-    return { subscription: row, pro, premium };
+    const organization = await createOrganization(harness.db);
+    const pro = await harness.plan(organization.id, { name: 'Pro plan', amount: 1500 });
+    const premium = await harness.plan(organization.id, { name: 'Premium plan', amount: 2500 });
+    const { subscription } = await harness.subscribe({ product: pro });
+    return { subscription, pro, premium };
   }
 
-  const started: string[] = [];
-  const handleOf = (subscriptionId: string) =>
-    env.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-
-  async function withWorker<T>(work: (taskQueue: string) => Promise<T>, crashed?: string[]) {
-    const taskQueue = `subscriptions-${crypto.randomUUID()}`;
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
-      ...(crashed
-        ? { interceptors: { activity: [crashOnceAfterEachStep(['renewSubscription'], crashed)] } }
-        : {}),
-      activities: createSubscriptionActivities({
-        db: database.db,
-        publicUrl: PUBLIC_URL,
-        mailer: createMailer({
-          db: database.db,
-          from: 'shop@example.test',
-          logger: pino({ level: 'silent' }),
-        }),
-        processor: processor(),
-        tax: noTax,
-        workflows: { subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue) },
-      }),
-    });
-    return worker.runUntil(async () => {
-      try {
-        return await work(taskQueue);
-      } finally {
-        for (const id of started.splice(0)) {
-          const handle = handleOf(id);
-          if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
-        }
-      }
-    });
-  }
-
-  const changeContext = (taskQueue: string) => ({
-    db: database.db,
-    publicUrl: PUBLIC_URL,
-    tax: noTax,
-    workflows: {
-      signalChanged: (id: string) => temporalSubscriptionWorkflows(env.client, taskQueue).signalChanged(id),
-    },
-  });
-  const rowOf = (id: string) => database.db.subscription.findUniqueOrThrow({ where: { id } });
-  const ordersOf = (subscriptionId: string) =>
-    database.db.order.findMany({
-      where: { subscriptionId },
-      orderBy: { createdAt: 'asc' },
-      include: { items: true },
-    });
   const updatedEvents = async (organizationId: string) =>
     (
-      await database.db.outboxEvent.findMany({
+      await harness.db.outboxEvent.findMany({
         where: { organizationId, type: 'subscription.updated' },
         orderBy: { sequence: 'asc' },
       })
@@ -169,32 +32,29 @@ describe('pending plan changes (time-skipping)', () => {
           .data,
     );
 
-  async function sleepPastPeriodEnd(subscriptionId: string, days: number) {
-    const { currentPeriodEnd } = await rowOf(subscriptionId);
-    await env.sleep(currentPeriodEnd.getTime() - (await env.currentTimeMs()) + days * DAY_MS);
-  }
-
   it('applies a next-period plan change at the renewal, in its one order at the new price, once under crashes', async () => {
     const { subscription, pro, premium } = await subscribe();
     const crashed: string[] = [];
-    await withWorker(async (taskQueue) => {
-      started.push(subscription.id);
-      await temporalSubscriptionWorkflows(env.client, taskQueue).start(subscription.id);
-      const view = await changeSubscriptionProduct(
-        changeContext(taskQueue),
-        (await findSubscription(database.db, subscription.id))!,
-        { product_id: premium.product.id, proration_behavior: 'next_period' },
-      );
-      // Nothing changes or is billed before the period's end.
-      expect(view.product_id).toBe(pro.product.id);
-      expect(view.pending_update).toMatchObject({
-        product_id: premium.product.id,
-        applies_at: subscription.currentPeriodEnd.toISOString(),
-        seats: null,
-      });
-      expect(await ordersOf(subscription.id)).toEqual([]);
-      await sleepPastPeriodEnd(subscription.id, 1);
-    }, crashed);
+    await withWorker(
+      async (taskQueue) => {
+        await start(taskQueue, subscription.id);
+        const view = await changeSubscriptionProduct(
+          changeContext(taskQueue),
+          (await findSubscription(harness.db, subscription.id))!,
+          { product_id: premium.product.id, proration_behavior: 'next_period' },
+        );
+        // Nothing changes or is billed before the period's end.
+        expect(view.product_id).toBe(pro.product.id);
+        expect(view.pending_update).toMatchObject({
+          product_id: premium.product.id,
+          applies_at: subscription.currentPeriodEnd.toISOString(),
+          seats: null,
+        });
+        expect(await ordersOf(subscription.id)).toEqual([]);
+        await sleepPastPeriodEnd(subscription.id, 1);
+      },
+      { crashAfter: ['renewSubscription'], crashed },
+    );
     expect(crashed).toContain('renewSubscription');
     const orders = await ordersOf(subscription.id);
     expect(
@@ -211,7 +71,7 @@ describe('pending plan changes (time-skipping)', () => {
       pendingUpdateId: null,
       pendingProductId: null,
     });
-    const history = await database.db.subscriptionProduct.findMany({
+    const history = await harness.db.subscriptionProduct.findMany({
       where: { subscriptionId: subscription.id },
       orderBy: { since: 'asc' },
     });
@@ -231,17 +91,16 @@ describe('pending plan changes (time-skipping)', () => {
   it('renews the old plan when the pending change is cleared before the period ends', async () => {
     const { subscription, pro, premium } = await subscribe();
     await withWorker(async (taskQueue) => {
-      started.push(subscription.id);
-      await temporalSubscriptionWorkflows(env.client, taskQueue).start(subscription.id);
+      await start(taskQueue, subscription.id);
       await changeSubscriptionProduct(
         changeContext(taskQueue),
-        (await findSubscription(database.db, subscription.id))!,
+        (await findSubscription(harness.db, subscription.id))!,
         {
           product_id: premium.product.id,
           proration_behavior: 'next_period',
         },
       );
-      await env.sleep(10 * DAY_MS);
+      await harness.env.sleep(10 * DAY_MS);
       const cleared = await clearPendingUpdate(changeContext(taskQueue), subscription.id);
       expect(cleared.pending_update).toBeNull();
       // A second clear has nothing to clear: a 422 at the field, as Polar answers.

@@ -10,31 +10,17 @@ import {
 } from '../domain/subscriptions/customer-payments.js';
 import { retryCustomerSubscriptionPayment } from '../domain/subscriptions/customer-changes.js';
 import { eventually } from '../test/eventually.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { describe, expect, it } from '@jest/globals';
 import { Worker } from '@temporalio/worker';
-import pino from 'pino';
-import { createSubscriptionActivities } from '../activities/subscriptions.js';
-import {
-  addCalendarMonths,
-  subscriptionWorkflowId,
-  type CustomerPaymentInput,
-} from '../domain/subscriptions/rules.js';
+import { addCalendarMonths, type CustomerPaymentInput } from '../domain/subscriptions/rules.js';
 import { keepPaymentMethod } from '../domain/payment-methods/service.js';
-import { startSubscription } from '../domain/subscriptions/service.js';
 import { noTax } from '../domain/tax/rules.js';
 import { authenticateSandboxPayment, createSandboxProcessor } from '../integrations/sandbox/processor.js';
-import { createMailer } from '../integrations/smtp/mailer.js';
 import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
-import { crashOnceAfterEachStep } from '../test/crash.js';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
 import { requireTestEnv } from '../test/env.js';
-import { createOrganization } from '../test/factories.js';
 import { createRecordingSink } from '../test/stripe-factories.js';
-import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
+import { DAY_MS, subscriptionWorkflowHarness } from '../test/subscription-workflow-harness.js';
 import { DOCUMENT_LOCALE, formatDay } from '../domain/dates/rules.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A sandbox payment's id, from its client secret (`pi_sbx_…_secret_…`). */
 const paymentIdOf = (clientSecret: string) => clientSecret.slice(0, clientSecret.indexOf('_secret_'));
@@ -63,168 +49,45 @@ function answerLostOnce(processor: PaymentProcessor): PaymentProcessor & { lost:
 }
 
 describe('subscriptionWorkflow (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-  let database: TestDatabase;
+  const harness = subscriptionWorkflowHarness();
+  const { processor, start, handleOf, ordersOf, rowOf, eventTypes, sleepPastPeriodEnd } = harness;
 
-  beforeAll(async () => {
-    env = await createTimeSkippingEnvironment();
-    database = await createTestDatabase();
-  });
-  beforeEach(() => database.reset());
-  afterAll(async () => {
-    await env?.teardown();
-    await database?.drop();
-  });
+  /** A plan of 15.00 a month (or every `count` intervals) bought now with `card`, its first period paid. */
+  const subscribe = (card: string, interval: 'month' | 'year' = 'month', count = 1) =>
+    harness.subscribe({ card, interval, count });
 
-  const processor = () => createSandboxProcessor({ db: database.db, sink: createRecordingSink() });
-
-  /** A monthly plan of 15.00 bought now (the test server's clock) with `card`, its first period paid. */
-  async function subscribe(card: string, interval: 'month' | 'year' = 'month', count = 1) {
-    const db = database.db;
-    const organization = await createOrganization(db);
-    const product = await db.product.create({
-      data: {
-        organizationId: organization.id,
-        name: 'Pro plan',
-        recurringInterval: interval,
-        recurringIntervalCount: count,
-      },
-    });
-    const price = await db.productPrice.create({
-      data: {
-        organizationId: organization.id,
-        productId: product.id,
-        amountType: 'fixed',
-        type: 'recurring',
-        recurringInterval: interval,
-        priceCurrency: 'usd',
-        priceAmount: 1500,
-      },
-    });
-    const customer = await db.customer.create({
-      data: { organizationId: organization.id, email: `buyer-${product.id}@example.test`, name: 'Ada' },
-    });
-    const { processorCustomerId } = await processor().ensureCustomer({
-      idempotencyKey: `test:${customer.id}`,
-      email: customer.email,
-      name: customer.name,
-      customerId: customer.id,
-    });
-    const at = new Date(await env.currentTimeMs());
-    const row = await db.$transaction((tx) =>
-      startSubscription(
-        tx,
-        {
-          organizationId: organization.id,
-          customerId: customer.id,
-          productId: product.id,
-          checkoutId: null,
-          recurringInterval: interval,
-          recurringIntervalCount: count,
-          currency: 'usd',
-          prices: [{ productPriceId: price.id, amount: 1500 }],
-          amount: 1500,
-          discountId: null,
-          metadata: {},
-          customFieldData: {},
-          paymentProcessor: 'sandbox',
-          savedPaymentMethod: { paymentMethodId: card, processorCustomerId, summary: null, expiry: null },
-          at,
-        },
-        'http://tollgate.test',
-      ),
-    );
-    return { subscription: row, processorCustomerId, at };
-  }
-
-  async function withWorker<T>(
+  /** A worker, killed once after each renewal step when `crashed` is given. */
+  const withWorker = <T>(
     work: (taskQueue: string) => Promise<T>,
     crashed?: string[],
     paymentProcessor: PaymentProcessor = processor(),
-  ) {
-    const taskQueue = `subscriptions-${crypto.randomUUID()}`;
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
-      ...(crashed ? { interceptors: { activity: [crashOnceAfterEachStep(BOUNDARIES, crashed)] } } : {}),
-      activities: createSubscriptionActivities({
-        db: database.db,
-        publicUrl: 'http://tollgate.test',
-        mailer: createMailer({
-          db: database.db,
-          from: 'shop@example.test',
-          logger: pino({ level: 'silent' }),
-        }),
-        processor: paymentProcessor,
-        tax: noTax,
-        workflows: { subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue) },
-      }),
+  ) =>
+    harness.withWorker(work, {
+      ...(crashed ? { crashAfter: BOUNDARIES, crashed } : {}),
+      processor: paymentProcessor,
     });
-    // A workflow left running (a renewing plan, or a failed assertion) would keep the worker from
-    // shutting down: each test's are ended with it.
-    const stopStarted = async () => {
-      for (const id of started.splice(0)) {
-        const handle = handleOf(id);
-        if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
-      }
-    };
-    return worker.runUntil(async () => {
-      try {
-        return await work(taskQueue);
-      } finally {
-        await stopStarted();
-      }
-    });
-  }
-  const started: string[] = [];
 
   /** A 7.00 plan-change debit waiting for the next order, and the plan set to cancel at period end. */
   async function cancelWithPendingDebit(subscription: { id: string; currentPeriodEnd: Date }) {
-    const debit = await database.db.subscriptionPendingItem.create({
+    const debit = await harness.db.subscriptionPendingItem.create({
       data: { subscriptionId: subscription.id, label: 'Remaining time on Premium', amount: 700 },
     });
-    await database.db.subscription.update({
+    await harness.db.subscription.update({
       where: { id: subscription.id },
       data: {
         cancelAtPeriodEnd: true,
-        canceledAt: new Date(await env.currentTimeMs()),
+        canceledAt: new Date(await harness.env.currentTimeMs()),
         endsAt: subscription.currentPeriodEnd,
       },
     });
     return debit;
   }
 
-  /** Lets the server's clock run to `days` after the end of the subscription's current period. */
-  async function sleepPastPeriodEnd(subscriptionId: string, days: number) {
-    const { currentPeriodEnd } = await rowOf(subscriptionId);
-    await env.sleep(currentPeriodEnd.getTime() - (await env.currentTimeMs()) + days * DAY_MS);
-  }
-
-  const start = (taskQueue: string, subscriptionId: string) => {
-    started.push(subscriptionId);
-    return temporalSubscriptionWorkflows(env.client, taskQueue).start(subscriptionId);
-  };
-  const handleOf = (subscriptionId: string) =>
-    env.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  const ordersOf = (subscriptionId: string) =>
-    database.db.order.findMany({
-      where: { subscriptionId },
-      orderBy: { createdAt: 'asc' },
-      include: { items: true },
-    });
-  const rowOf = (subscriptionId: string) =>
-    database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
-  const eventTypes = async (organizationId: string) =>
-    (await database.db.outboxEvent.findMany({ where: { organizationId }, orderBy: { sequence: 'asc' } })).map(
-      (event) => event.type,
-    );
-
   it('renews every month on the anchor day, charging the saved card once per renewal', async () => {
     const { subscription, at } = await subscribe('pm_card_visa');
     await withWorker(async (taskQueue) => {
       await start(taskQueue, subscription.id);
-      for (let month = 0; month < 3; month += 1) await env.sleep(31 * DAY_MS);
+      for (let month = 0; month < 3; month += 1) await harness.env.sleep(31 * DAY_MS);
       // Continued as new after each paid renewal: the running run's history is short.
       const description = await handleOf(subscription.id).describe();
       expect(description.status.name).toBe('RUNNING');
@@ -246,7 +109,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     expect(row).toMatchObject({ status: 'active', currentPeriodIndex: 3, failedAttempts: 0 });
     expect(row.currentPeriodStart).toEqual(addCalendarMonths(at, 3));
     expect(row.currentPeriodEnd).toEqual(addCalendarMonths(at, 4));
-    const payments = await database.db.sandboxPayment.findMany({
+    const payments = await harness.db.sandboxPayment.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
     });
     expect(payments.map((payment) => payment.idempotencyKey).sort()).toEqual(
@@ -262,7 +125,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     expect(types.filter((type) => type === 'subscription.cycled')).toHaveLength(3);
     // The buyer was welcomed once and got a receipt for each renewal.
     const keys = (
-      await database.db.emailMessage.findMany({
+      await harness.db.emailMessage.findMany({
         where: {
           OR: [
             { idempotencyKey: `subscription:${subscription.id}:started` },
@@ -303,7 +166,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       expect(order.createdAt.getTime()).toBeGreaterThanOrEqual(start);
       expect(order.createdAt.getTime()).toBeLessThan(start + DAY_MS);
     });
-    const payments = await database.db.sandboxPayment.findMany({
+    const payments = await harness.db.sandboxPayment.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
     });
     expect(payments).toHaveLength(12);
@@ -318,14 +181,14 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       expect(first).toMatchObject({ status: 'past_due', failedAttempts: 1 });
       expect(first.pastDueAt!.getTime()).toBeGreaterThanOrEqual(first.currentPeriodStart.getTime());
       expect(first.pastDueAt!.getTime()).toBeLessThan(first.currentPeriodStart.getTime() + DAY_MS);
-      await env.sleep(3 * DAY_MS);
+      await harness.env.sleep(3 * DAY_MS);
       const second = await rowOf(subscription.id);
       expect(second).toMatchObject({ status: 'past_due', failedAttempts: 2 });
       expect(second.pastDueAt).toEqual(first.pastDueAt);
     });
     const types = await eventTypes(subscription.organizationId);
     expect(types.filter((type) => type === 'subscription.past_due')).toHaveLength(1);
-    const [event] = await database.db.outboxEvent.findMany({
+    const [event] = await harness.db.outboxEvent.findMany({
       where: { organizationId: subscription.organizationId, type: 'subscription.past_due' },
     });
     const { data } = event!.payload as { data: { id: string; status: string; past_due_at: string | null } };
@@ -340,13 +203,13 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       await sleepPastPeriodEnd(subscription.id, 1);
       const pastDue = await rowOf(subscription.id);
       expect(pastDue).toMatchObject({ status: 'past_due', failedAttempts: 1 });
-      await env.sleep(25 * DAY_MS);
+      await harness.env.sleep(25 * DAY_MS);
       expect(await handleOf(subscription.id).result()).toBe('ended');
     });
     const row = await rowOf(subscription.id);
     expect(row).toMatchObject({ status: 'unpaid', failedAttempts: 5 });
     expect(row.endedAt).not.toBeNull();
-    const attempts = await database.db.sandboxPayment.findMany({
+    const attempts = await harness.db.sandboxPayment.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
       orderBy: { createdAt: 'asc' },
     });
@@ -355,7 +218,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     );
     // The tries' times, as the workflow's clock saw them: the `subscription.updated` each failure
     // recorded (the first one is the renewal's).
-    const updates = await database.db.outboxEvent.findMany({
+    const updates = await harness.db.outboxEvent.findMany({
       where: { organizationId: subscription.organizationId, type: 'subscription.updated' },
       orderBy: { sequence: 'asc' },
     });
@@ -364,7 +227,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       .map((event) => Date.parse((event.payload as { timestamp: string }).timestamp));
     const gaps = times.slice(1).map((time, index) => Math.round((time - times[index]!) / DAY_MS));
     expect(gaps).toEqual([2, 5, 7, 7]);
-    const emails = await database.db.emailMessage.findMany({
+    const emails = await harness.db.emailMessage.findMany({
       where: { idempotencyKey: { contains: `subscription:${subscription.id}:order:` } },
       orderBy: { createdAt: 'asc' },
     });
@@ -396,7 +259,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 1 });
         // The buyer is told, as of a decline; the run then waits for try 2 (no step in flight).
         await eventually(
-          () => database.db.emailMessage.count({ where: { subject: 'Your payment for Pro plan failed' } }),
+          () => harness.db.emailMessage.count({ where: { subject: 'Your payment for Pro plan failed' } }),
           (count) => count === 1,
         );
       },
@@ -408,21 +271,21 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       "The payment processor refused the request (resource_missing): No such PaymentMethod: 'pm_gone'";
     // The seller's record of the try, which the payment attempts and the order's timeline show, keeps
     // the processor's words.
-    const attempts = await database.db.orderPaymentAttempt.findMany({
+    const attempts = await harness.db.orderPaymentAttempt.findMany({
       where: { order: { subscriptionId: subscription.id } },
     });
     expect(attempts).toMatchObject([
       { attempt: 1, status: 'failed', declineCode: 'resource_missing', message: reason, isRefused: true },
     ]);
-    const [email] = await database.db.emailMessage.findMany({
+    const [email] = await harness.db.emailMessage.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:order:` } },
     });
     expect(email!.text).toContain(
       'We could not take your payment of $15.00 for Pro plan because of a problem on our side, not with your card. You have not been charged.',
     );
     // The portal's payment status, which the buyer reads after a plan change billed at once.
-    const status = await customerOrderPaymentStatus(database.db, buyer(subscription), attempts[0]!.orderId);
-    const seller = await database.db.organization.findUniqueOrThrow({
+    const status = await customerOrderPaymentStatus(harness.db, buyer(subscription), attempts[0]!.orderId);
+    const seller = await harness.db.organization.findUniqueOrThrow({
       where: { id: subscription.organizationId },
     });
     expect(status).toEqual({ status: 'failed', error: refusedPaymentNotice(seller.name) });
@@ -440,7 +303,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       await sleepPastPeriodEnd(subscription.id, 3);
       expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
       // The buyer saves a new card as their default in the portal: the plan moves to it.
-      const { movedSubscriptionIds } = await database.db.$transaction((tx) =>
+      const { movedSubscriptionIds } = await harness.db.$transaction((tx) =>
         keepPaymentMethod(tx, {
           organizationId: subscription.organizationId,
           customerId: subscription.customerId,
@@ -456,9 +319,9 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         }),
       );
       expect(movedSubscriptionIds).toEqual([subscription.id]);
-      const workflows = temporalSubscriptionWorkflows(env.client, taskQueue);
+      const workflows = temporalSubscriptionWorkflows(harness.env.client, taskQueue);
       await workflows.signalChanged(subscription.id);
-      await env.sleep(DAY_MS);
+      await harness.env.sleep(DAY_MS);
     });
     const row = await rowOf(subscription.id);
     expect(row).toMatchObject({ status: 'active', failedAttempts: 0, nextAttemptAt: null });
@@ -476,23 +339,23 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       await sleepPastPeriodEnd(subscription.id, 1);
       const pastDue = await rowOf(subscription.id);
       expect(pastDue.status).toBe('past_due');
-      await database.db.subscription.update({
+      await harness.db.subscription.update({
         where: { id: subscription.id },
         data: {
           cancelAtPeriodEnd: true,
-          canceledAt: new Date(await env.currentTimeMs()),
+          canceledAt: new Date(await harness.env.currentTimeMs()),
           endsAt: pastDue.currentPeriodEnd,
         },
       });
-      await temporalSubscriptionWorkflows(env.client, taskQueue).signalChanged(subscription.id);
+      await temporalSubscriptionWorkflows(harness.env.client, taskQueue).signalChanged(subscription.id);
       expect(await handleOf(subscription.id).result()).toBe('ended');
     });
-    const attempts = await database.db.sandboxPayment.count({
+    const attempts = await harness.db.sandboxPayment.count({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
     });
     expect(attempts).toBe(1);
     expect(await rowOf(subscription.id)).toMatchObject({ status: 'canceled' });
-    const notices = await database.db.emailMessage.findMany({
+    const notices = await harness.db.emailMessage.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:canceled:` } },
     });
     // The end's day on the organization's calendar (UTC unless it chose a zone), in English.
@@ -504,7 +367,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
 
   it('bills pending proration lines with the renewal, never charging below zero: the rest of a credit is carried', async () => {
     const { subscription } = await subscribe('pm_card_visa');
-    await database.db.subscriptionPendingItem.create({
+    await harness.db.subscriptionPendingItem.create({
       data: { subscriptionId: subscription.id, label: 'Unused time on Premium', amount: -2000 },
     });
     await withWorker(async (taskQueue) => {
@@ -519,11 +382,11 @@ describe('subscriptionWorkflow (time-skipping)', () => {
       [500, true],
     ]);
     expect(
-      await database.db.sandboxPayment.count({
+      await harness.db.sandboxPayment.count({
         where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
       }),
     ).toBe(0);
-    const pending = await database.db.subscriptionPendingItem.findMany({
+    const pending = await harness.db.subscriptionPendingItem.findMany({
       where: { subscriptionId: subscription.id },
       orderBy: { createdAt: 'asc' },
     });
@@ -547,7 +410,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     ]);
     expect(orders[0]!.items.map((item) => item.label)).toEqual(['Remaining time on Premium']);
     expect(
-      await database.db.subscriptionPendingItem.findUniqueOrThrow({ where: { id: debit.id } }),
+      await harness.db.subscriptionPendingItem.findUniqueOrThrow({ where: { id: debit.id } }),
     ).toMatchObject({
       orderId: orders[0]!.id,
     });
@@ -555,7 +418,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     expect(row).toMatchObject({ status: 'canceled', endedAt: subscription.currentPeriodEnd });
     const types = await eventTypes(subscription.organizationId);
     expect(types.filter((type) => type === 'subscription.revoked')).toHaveLength(1);
-    const emails = await database.db.emailMessage.findMany({
+    const emails = await harness.db.emailMessage.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:canceled:` } },
     });
     expect(emails).toHaveLength(1);
@@ -571,7 +434,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const [order] = await ordersOf(subscription.id);
     expect(order).toMatchObject({ status: 'pending', totalAmount: 700 });
     expect(
-      await database.db.sandboxPayment.count({
+      await harness.db.sandboxPayment.count({
         where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
       }),
     ).toBe(5);
@@ -600,7 +463,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const orders = await ordersOf(subscription.id);
     expect(orders.map((order) => order.status)).toEqual(['paid']);
     expect(
-      await database.db.sandboxPayment.count({
+      await harness.db.sandboxPayment.count({
         where: { idempotencyKey: { startsWith: `subscription:${subscription.id}:` } },
       }),
     ).toBe(1);
@@ -614,14 +477,14 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     const { subscription, at } = await subscribe('pm_card_visa');
     await withWorker(async (taskQueue) => {
       await start(taskQueue, subscription.id);
-      for (let year = 0; year < 10; year += 1) await env.sleep(366 * DAY_MS);
+      for (let year = 0; year < 10; year += 1) await harness.env.sleep(366 * DAY_MS);
     });
     const row = await rowOf(subscription.id);
     expect(row.currentPeriodIndex).toBe(120);
     expect(row.currentPeriodStart).toEqual(addCalendarMonths(at, 120));
-    expect(
-      await database.db.order.count({ where: { subscriptionId: subscription.id, status: 'paid' } }),
-    ).toBe(120);
+    expect(await harness.db.order.count({ where: { subscriptionId: subscription.id, status: 'paid' } })).toBe(
+      120,
+    );
     const description = await handleOf(subscription.id).describe();
     expect(description.historyLength).toBeLessThan(40);
   }, 180_000);
@@ -629,7 +492,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
   function routedProcessor() {
     let route: ProcessorEventSink = createRecordingSink();
     const sandbox = createSandboxProcessor({
-      db: database.db,
+      db: harness.db,
       sink: { deliver: (event) => route.deliver(event) },
     });
     return {
@@ -639,7 +502,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         route = processorEventRouter({
           checkouts: { signalPayment: async () => undefined },
           refunds: { signalOutcome: async () => undefined },
-          subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue),
+          subscriptions: temporalSubscriptionWorkflows(harness.env.client, taskQueue),
           disputes: { signalEvent: async () => undefined },
         });
       },
@@ -656,12 +519,12 @@ describe('subscriptionWorkflow (time-skipping)', () => {
   });
 
   const offSessionCharges = (subscriptionId: string) =>
-    database.db.sandboxPayment.count({
+    harness.db.sandboxPayment.count({
       where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:` }, offSession: true },
     });
 
   const emailsAbout = (subscriptionId: string) =>
-    database.db.emailMessage.findMany({
+    harness.db.emailMessage.findMany({
       where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:order:` } },
       orderBy: { createdAt: 'asc' },
     });
@@ -689,10 +552,10 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         expect(details.currentDetails).toContain('the email links them to it in the portal');
 
         // Try 2 (+2 days) counts, and reminds the buyer, without charging the card.
-        await env.sleep(2 * DAY_MS);
+        await harness.env.sleep(2 * DAY_MS);
         expect(await rowOf(subscription.id)).toMatchObject({ status: 'past_due', failedAttempts: 2 });
         expect(await offSessionCharges(subscription.id)).toBe(1);
-        const tries = await database.db.orderPaymentAttempt.findMany({
+        const tries = await harness.db.orderPaymentAttempt.findMany({
           where: { orderId: order!.id },
           orderBy: { attempt: 'asc' },
         });
@@ -706,10 +569,10 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         await expect(
           retryCustomerSubscriptionPayment(
             {
-              db: database.db,
+              db: harness.db,
               publicUrl: 'http://tollgate.test',
               tax: noTax,
-              workflows: temporalSubscriptionWorkflows(env.client, taskQueue),
+              workflows: temporalSubscriptionWorkflows(harness.env.client, taskQueue),
             },
             buyer(subscription),
             subscription.id,
@@ -720,10 +583,10 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         // The payment's one step, called as `customer-payment:<id>` would: waiting for a
         // workflow's answer here would let the server skip to the schedule's next try meanwhile.
         const ctx = {
-          db: database.db,
+          db: harness.db,
           workflows: {
             payAsCustomer: (input: CustomerPaymentInput) =>
-              payOrderAsCustomer({ db: database.db, processor: routed.sandbox }, input),
+              payOrderAsCustomer({ db: harness.db, processor: routed.sandbox }, input),
           },
         };
         const body = {
@@ -733,7 +596,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         const first = await confirmCustomerOrderPayment(ctx, buyer(subscription), order!.id, body);
         expect(first).toMatchObject({ status: 'requires_action', error: null });
         await authenticateSandboxPayment(
-          { db: database.db, sink: routed.sink },
+          { db: harness.db, sink: routed.sink },
           {
             paymentId: paymentIdOf(first.client_secret!),
             clientSecret: first.client_secret!,
@@ -743,7 +606,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         // (The portal's payment-status compares it with the tries by date, which a time-skipping
         // server's workflows see days ahead of the API's clock: see the API's tests for it.)
         const [failedPayment] = await eventually(
-          () => database.db.orderCustomerPayment.findMany({ where: { orderId: order!.id } }),
+          () => harness.db.orderCustomerPayment.findMany({ where: { orderId: order!.id } }),
           (payments) => payments[0]?.status === 'failed',
         );
         expect(failedPayment).toMatchObject({
@@ -756,7 +619,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
         const second = await confirmCustomerOrderPayment(ctx, buyer(subscription), order!.id, body);
         expect(second.status).toBe('requires_action');
         await authenticateSandboxPayment(
-          { db: database.db, sink: routed.sink },
+          { db: harness.db, sink: routed.sink },
           {
             paymentId: paymentIdOf(second.client_secret!),
             clientSecret: second.client_secret!,
@@ -767,14 +630,14 @@ describe('subscriptionWorkflow (time-skipping)', () => {
           () => rowOf(subscription.id),
           (row) => row.status === 'active',
         );
-        expect(await customerOrderPaymentStatus(database.db, buyer(subscription), order!.id)).toEqual({
+        expect(await customerOrderPaymentStatus(harness.db, buyer(subscription), order!.id)).toEqual({
           status: 'succeeded',
           error: null,
         });
         // The receipt is the settlement's last step: the run is not ended while it is under way.
         const receipt = await eventually(
           () =>
-            database.db.emailMessage.findUnique({ where: { idempotencyKey: `order:${order!.id}:receipt` } }),
+            harness.db.emailMessage.findUnique({ where: { idempotencyKey: `order:${order!.id}:receipt` } }),
           (email) => email !== null,
         );
         expect(receipt!.subject).toBe('Receipt for Pro plan');
@@ -796,7 +659,7 @@ describe('subscriptionWorkflow (time-skipping)', () => {
     });
     const [order] = await ordersOf(subscription.id);
     expect(order).toMatchObject({ status: 'paid', paymentId: expect.stringMatching(/^pi_sbx_/) });
-    const paidTry = await database.db.orderPaymentAttempt.findUniqueOrThrow({
+    const paidTry = await harness.db.orderPaymentAttempt.findUniqueOrThrow({
       where: { orderId_attempt: { orderId: order!.id, attempt: 3 } },
     });
     expect(paidTry).toMatchObject({ status: 'succeeded', paymentId: order!.paymentId });

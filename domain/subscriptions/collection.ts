@@ -26,6 +26,7 @@ import {
   type SubscriptionBillingContext,
 } from './billing-step.js';
 import { recordSubscriptionChange } from './change-events.js';
+import { answerOfSettledTry } from './settled-tries.js';
 import { cycleKey } from './renewal-pricing.js';
 import { findSubscriptionForStep, updateSubscriptionRecord, type SubscriptionStepRow } from './repository.js';
 import {
@@ -270,7 +271,9 @@ export async function collectSubscriptionOrder(
   const order = inHand?.order ?? (await findOrderWithItems(ctx.db.sql, input.orderId));
   if (!row || !order) return { outcome: 'stale' };
   const charged = await chargeSubscriptionOrder(ctx, processor, input, row, order);
-  if ('outcome' in charged) return charged;
+  if ('outcome' in charged) {
+    return (await answerOfSettledTry(ctx.db, row, order, input.attempt)) ?? charged;
+  }
   const settled = await settleSubscriptionCharge(ctx, { ...input, result: charged }, row, order);
   return {
     ...settled,

@@ -1,0 +1,356 @@
+// The setting every subscription workflow test runs in (workflows/subscription*.wf.test.ts): a
+// time-skipping Temporal server and a database of the file's own, a plan bought with a saved card,
+// a worker on a fresh task queue (optionally killed once after each of some steps), and what the
+// tests read back from the database. Crash tests count what was written (orders, charges, grants,
+// emails, webhooks) with `effectsOf`, not what the workflow says it did.
+import { afterAll, beforeAll, beforeEach } from '@jest/globals';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import pino from 'pino';
+import { createSubscriptionActivities } from '../activities/subscriptions.js';
+import { applyBenefitGrants, syncBenefitGrants } from '../domain/benefit-grants/service.js';
+import { NO_ACCOUNT_PLATFORMS } from '../domain/customer-accounts/platforms.js';
+import { markBenefitGrantsStale } from '../domain/customers/repository.js';
+import type { PaymentProcessor } from '../domain/payments/processor.js';
+import { subscriptionWorkflowId, type RecurringInterval } from '../domain/subscriptions/rules.js';
+import { startSubscription } from '../domain/subscriptions/service.js';
+import { noTax } from '../domain/tax/rules.js';
+import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
+import { createMailer } from '../integrations/smtp/mailer.js';
+import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
+import { crashAfterEveryStep, crashOnceAfterEachStep } from './crash.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { requireTestEnv } from './env.js';
+import { createOrganization } from './factories.js';
+import { createRecordingSink } from './stripe-factories.js';
+import { createTimeSkippingEnvironment } from './time-skipping.js';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+export const PUBLIC_URL = 'http://tollgate.test';
+
+/**
+ * Every step of the subscription workflow that writes: killing the worker after each of them once
+ * covers every step boundary of a path (the reads, `loadSubscriptionState`, change nothing).
+ */
+export const WRITING_STEPS = [
+  'renewSubscription',
+  'collectSubscriptionOrder',
+  'runPauseStep',
+  'settleCustomerPayment',
+  'notifySubscription',
+  'notifySubscriptionPaymentFailed',
+  'reportCaughtUpWithClock',
+] as const;
+
+export type PlanOptions = {
+  name?: string;
+  /** The price of one period, in cents. */
+  amount?: number;
+  interval?: RecurringInterval;
+  count?: number;
+  /** A free trial of this many days (the product's `trial_interval: day`). */
+  trialDays?: number;
+  /** A custom benefit comes with the plan: its grant is counted by `effectsOf`. */
+  benefit?: boolean;
+};
+
+export type SubscribeOptions = PlanOptions & {
+  card?: string;
+  /** The plan to buy, made by `plan` beforehand (its options then describe it). */
+  product?: { product: { id: string; organizationId: string }; price: { id: string } };
+};
+
+export type WorkerOptions = {
+  /** Kills the worker once after each of these steps, recording them in `crashed`. */
+  crashAfter?: readonly string[];
+  crashed?: string[];
+  /** Kills it after every run of those steps (default: `WRITING_STEPS`), not once per step. */
+  everyStep?: boolean;
+  processor?: PaymentProcessor;
+};
+
+/** Registers the file's hooks (call it inside its `describe`) and answers its tools. */
+export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
+  let environment: TestWorkflowEnvironment | undefined;
+  let testDatabase: TestDatabase | undefined;
+
+  beforeAll(async () => {
+    environment = await createTimeSkippingEnvironment();
+    testDatabase = await createTestDatabase();
+  });
+  beforeEach(() => testDatabase!.reset());
+  afterAll(async () => {
+    await environment?.teardown();
+    await testDatabase?.drop();
+  });
+
+  const harness = {
+    get env(): TestWorkflowEnvironment {
+      return environment!;
+    },
+    get database(): TestDatabase {
+      return testDatabase!;
+    },
+    get db() {
+      return testDatabase!.db;
+    },
+  };
+  const env = () => harness.env;
+  const db = () => harness.db;
+
+  const processor = () => createSandboxProcessor({ db: db(), sink: createRecordingSink() });
+  const workflowsOn = (taskQueue: string) => temporalSubscriptionWorkflows(env().client, taskQueue);
+
+  /** A recurring product of the organization with its one fixed price (15.00 a month by default). */
+  async function plan(organizationId: string, options: PlanOptions = {}) {
+    const interval = options.interval ?? 'month';
+    const product = await db().product.create({
+      data: {
+        organizationId,
+        name: options.name ?? 'Pro plan',
+        recurringInterval: interval,
+        recurringIntervalCount: options.count ?? 1,
+        ...(options.trialDays ? { trialInterval: 'day', trialIntervalCount: options.trialDays } : {}),
+      },
+    });
+    const price = await db().productPrice.create({
+      data: {
+        organizationId,
+        productId: product.id,
+        amountType: 'fixed',
+        type: 'recurring',
+        recurringInterval: interval,
+        priceCurrency: 'usd',
+        priceAmount: options.amount ?? 1500,
+      },
+    });
+    if (options.benefit) {
+      const benefit = await db().benefit.create({
+        data: {
+          organizationId,
+          type: 'custom',
+          description: `${product.name} perks`,
+          properties: { note: null },
+        },
+      });
+      await db().productBenefit.create({ data: { productId: product.id, benefitId: benefit.id, order: 0 } });
+    }
+    return { product, price };
+  }
+
+  /**
+   * A plan bought now (the test server's clock) with `card` saved, its first period paid (or its
+   * free trial begun), as a checkout's fulfilment leaves it: the customer's grants to bring about.
+   */
+  async function subscribe(options: SubscribeOptions = {}) {
+    const interval = options.interval ?? 'month';
+    const amount = options.amount ?? 1500;
+    const organizationId = options.product?.product.organizationId ?? (await createOrganization(db())).id;
+    const { product, price } = options.product ?? (await plan(organizationId, options));
+    const customer = await db().customer.create({
+      data: { organizationId, email: `buyer-${product.id}@example.test`, name: 'Ada' },
+    });
+    const { processorCustomerId } = await processor().ensureCustomer({
+      idempotencyKey: `test:${customer.id}`,
+      email: customer.email,
+      name: customer.name,
+      customerId: customer.id,
+    });
+    const at = new Date(await env().currentTimeMs());
+    const trialEnd = options.trialDays ? new Date(at.getTime() + options.trialDays * DAY_MS) : null;
+    const subscription = await db().$transaction(async (tx) => {
+      const row = await startSubscription(
+        tx,
+        {
+          organizationId,
+          customerId: customer.id,
+          productId: product.id,
+          checkoutId: null,
+          recurringInterval: interval,
+          recurringIntervalCount: options.count ?? 1,
+          currency: 'usd',
+          prices: [{ productPriceId: price.id, amount }],
+          amount,
+          discountId: null,
+          metadata: {},
+          customFieldData: {},
+          paymentProcessor: 'sandbox',
+          savedPaymentMethod: {
+            paymentMethodId: options.card ?? 'pm_card_visa',
+            processorCustomerId,
+            summary: null,
+            expiry: null,
+          },
+          at,
+          trialEnd,
+        },
+        PUBLIC_URL,
+      );
+      await markBenefitGrantsStale(tx, [customer.id]);
+      return row;
+    });
+    return { subscription, processorCustomerId, at, trialEnd, product, price };
+  }
+
+  const started: string[] = [];
+  const handleOf = (subscriptionId: string) =>
+    env().client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const start = (taskQueue: string, subscriptionId: string) => {
+    started.push(subscriptionId);
+    return workflowsOn(taskQueue).start(subscriptionId);
+  };
+
+  /** Runs `work` with a worker of the subscription workflow on a task queue of its own. */
+  async function withWorker<T>(work: (taskQueue: string) => Promise<T>, options: WorkerOptions = {}) {
+    const taskQueue = `${queuePrefix}-${crypto.randomUUID()}`;
+    const crashAfter = options.crashAfter ?? (options.crashed ? WRITING_STEPS : undefined);
+    const worker = await Worker.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
+      ...(crashAfter
+        ? {
+            interceptors: {
+              activity: [
+                (options.everyStep ? crashAfterEveryStep : crashOnceAfterEachStep)(
+                  crashAfter,
+                  options.crashed ?? [],
+                ),
+              ],
+            },
+          }
+        : {}),
+      activities: createSubscriptionActivities({
+        db: db(),
+        publicUrl: PUBLIC_URL,
+        mailer: createMailer({ db: db(), from: 'shop@example.test', logger: pino({ level: 'silent' }) }),
+        processor: options.processor ?? processor(),
+        tax: noTax,
+        workflows: { subscriptions: workflowsOn(taskQueue) },
+      }),
+    });
+    // A workflow left running (a renewing plan, or a failed assertion) would keep the worker from
+    // shutting down: each test's are ended with it.
+    return worker.runUntil(async () => {
+      try {
+        return await work(taskQueue);
+      } finally {
+        for (const id of started.splice(0)) {
+          const handle = handleOf(id);
+          if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
+        }
+      }
+    });
+  }
+
+  const rowOf = (subscriptionId: string) =>
+    db().subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+  const ordersOf = (subscriptionId: string) =>
+    db().order.findMany({
+      where: { subscriptionId },
+      orderBy: { createdAt: 'asc' },
+      include: { items: true },
+    });
+  /** The processor's charges of the subscription's orders (each keyed by its order and try). */
+  const chargesOf = (subscriptionId: string) =>
+    db().sandboxPayment.findMany({
+      where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:` } },
+      orderBy: { createdAt: 'asc' },
+    });
+  const eventTypes = async (organizationId: string) =>
+    (await db().outboxEvent.findMany({ where: { organizationId }, orderBy: { sequence: 'asc' } })).map(
+      (event) => event.type,
+    );
+
+  /** Lets the server's clock run to `days` after the end of the subscription's current period. */
+  async function sleepPastPeriodEnd(subscriptionId: string, days: number) {
+    const { currentPeriodEnd } = await rowOf(subscriptionId);
+    await env().sleep(currentPeriodEnd.getTime() - (await env().currentTimeMs()) + days * DAY_MS);
+  }
+  /** Lets the server's clock run to `at` plus `days`. */
+  async function sleepUntil(at: Date, days = 0) {
+    await env().sleep(at.getTime() - (await env().currentTimeMs()) + days * DAY_MS);
+  }
+
+  /** What a seller's or buyer's change needs (the API's context, on this worker's queue). */
+  const changeContext = (taskQueue: string) => ({
+    db: db(),
+    publicUrl: PUBLIC_URL,
+    tax: noTax,
+    workflows: workflowsOn(taskQueue),
+  });
+
+  /**
+   * Brings the marked customers' benefit grants about as the grant dispatcher and workflows would
+   * (they run on a worker of their own in production): one sync, then each pair's steps.
+   */
+  async function settleGrants() {
+    for (;;) {
+      const { customers, pairs } = await syncBenefitGrants(db());
+      for (const pair of pairs) await applyBenefitGrants({ db: db(), platforms: NO_ACCOUNT_PLATFORMS }, pair);
+      if (customers === 0) return;
+    }
+  }
+
+  /**
+   * What the subscription has written, counted in the database: its orders, its charges, its
+   * customer's benefit grants (after `settleGrants`), the emails to its customer and the
+   * webhooks of its organization, by type.
+   */
+  async function effectsOf(subscriptionId: string) {
+    const row = await db().subscription.findUniqueOrThrow({
+      where: { id: subscriptionId },
+      include: { customer: true },
+    });
+    const orders = await ordersOf(subscriptionId);
+    const charges = await chargesOf(subscriptionId);
+    const grants = await db().benefitGrant.findMany({ where: { customerId: row.customerId } });
+    const emails = await db().emailMessage.findMany({
+      where: { toAddress: row.customer.email },
+      orderBy: { createdAt: 'asc' },
+    });
+    const events: Record<string, number> = {};
+    for (const type of await eventTypes(row.organizationId)) events[type] = (events[type] ?? 0) + 1;
+    return {
+      orders: orders.map((order) => ({
+        requestKey: order.requestKey,
+        status: order.status,
+        total: order.totalAmount,
+      })),
+      charges: charges.map((charge) => ({
+        key: charge.idempotencyKey,
+        status: charge.status,
+        amount: charge.amount,
+      })),
+      grants: grants.map((grant) => ({
+        held: grant.grantedAt !== null && grant.revokedAt === null,
+        revoked: grant.revokedAt !== null,
+        cyclesRequested: grant.cyclesRequested,
+        cyclesApplied: grant.cyclesApplied,
+      })),
+      emails: emails.map((email) => email.subject),
+      events,
+    };
+  }
+
+  return Object.assign(harness, {
+    processor,
+    workflowsOn,
+    plan,
+    subscribe,
+    withWorker,
+    start,
+    handleOf,
+    rowOf,
+    ordersOf,
+    chargesOf,
+    eventTypes,
+    sleepPastPeriodEnd,
+    sleepUntil,
+    changeContext,
+    settleGrants,
+    effectsOf,
+  });
+}
+
+export type SubscriptionWorkflowHarness = ReturnType<typeof subscriptionWorkflowHarness>;
