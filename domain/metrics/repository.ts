@@ -267,7 +267,10 @@ function orderRows(sql: SqlClient, scope: MetricsScope): Promise<OrderPeriodRow[
  * how many of them). Running sums of the changes are the active subscriptions and their amounts
  * at each period's end: one pass over the organization's subscriptions instead of one per period.
  * A subscription stops being committed when it is canceled (at once or at its period's end) or
- * ends, whichever comes first. Subscribers are counted once however many plans they hold: each
+ * ends, whichever comes first. A plan with a free trial (`trial_end` after `started_at`) is active
+ * and committed from its start, but its amounts count as trial amounts until the trial ends (or the
+ * plan ends, or is canceled, first) and as paying amounts (MRR) only from `trial_end`: one that
+ * ends during its trial never enters MRR (Polar's split). Subscribers are counted once however many plans they hold: each
  * customer's overlapping subscriptions merge into spans (gaps and islands), a span starting and
  * ending once.
  */
@@ -283,6 +286,9 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
     sql,
     `WITH started AS (
        SELECT s.customer_id, s.started_at, s.ended_at,
+         -- The end of a free trial (null: none), and when the plan's amounts start to count as paid.
+         CASE WHEN s.trial_end > s.started_at THEN s.trial_end END AS trial_end,
+         greatest(s.trial_end, s.started_at) AS paying_from,
          -- least and greatest skip nulls: a plan neither canceled nor ended stays committed (null);
          -- one canceled before it started stops being committed when it starts.
          CASE WHEN coalesce(s.canceled_at, s.ended_at) IS NOT NULL
@@ -316,17 +322,7 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
        SELECT min(started_at) AS started_at, max(coalesce(ended_at, 'infinity'::timestamptz)) AS ended_at
        FROM islands GROUP BY customer_id, island
      ), changes AS (
-       SELECT started_at AS at, 1 AS active, monthly, yearly,
-         1 AS committed, monthly AS committed_monthly, yearly AS committed_yearly, 0 AS subscribers
-       FROM started
-       UNION ALL
-       SELECT ended_at, -1, -monthly, -yearly, 0, 0, 0, 0 FROM started WHERE ended_at < ${q.to}
-       UNION ALL
-       SELECT uncommitted_at, 0, 0, 0, -1, -monthly, -yearly, 0 FROM started WHERE uncommitted_at < ${q.to}
-       UNION ALL
-       SELECT started_at, 0, 0, 0, 0, 0, 0, 1 FROM spans
-       UNION ALL
-       SELECT ended_at, 0, 0, 0, 0, 0, 0, -1 FROM spans WHERE ended_at < ${q.to}
+       ${changeRows(q)}
      )
      SELECT greatest(${q.periodOf('at')}, (SELECT min(period) FROM periods)) AS period,
        sum(active) AS active_change,
@@ -336,7 +332,11 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
        sum(committed) AS committed_change,
        sum(committed_monthly) AS committed_monthly_amount_change,
        sum(committed_yearly) AS committed_yearly_amount_change,
-       sum(subscribers) AS subscriber_change
+       sum(subscribers) AS subscriber_change,
+       sum(trial_monthly) AS trial_monthly_amount_change,
+       sum(trial_yearly) AS trial_yearly_amount_change,
+       sum(trial_committed_monthly) AS trial_committed_monthly_amount_change,
+       sum(trial_committed_yearly) AS trial_committed_yearly_amount_change
      FROM changes GROUP BY 1`,
     [
       'active_change',
@@ -347,8 +347,69 @@ function subscriptionRows(sql: SqlClient, scope: MetricsScope): Promise<Subscrip
       'committed_monthly_amount_change',
       'committed_yearly_amount_change',
       'subscriber_change',
+      'trial_monthly_amount_change',
+      'trial_yearly_amount_change',
+      'trial_committed_monthly_amount_change',
+      'trial_committed_yearly_amount_change',
     ],
   );
+}
+
+/** What a row of `changes` moves, each column 0 unless said. */
+const CHANGE_COLUMNS = [
+  'active',
+  'monthly',
+  'yearly',
+  'committed',
+  'committed_monthly',
+  'committed_yearly',
+  'subscribers',
+  'trial_monthly',
+  'trial_yearly',
+  'trial_committed_monthly',
+  'trial_committed_yearly',
+] as const;
+type ChangeColumn = (typeof CHANGE_COLUMNS)[number];
+
+/** A plan's amounts, added (`+`) or taken off (`-`), in the columns of `prefix`. */
+const amounts = (prefix: '' | 'committed_' | 'trial_' | 'trial_committed_', sign: '' | '-') =>
+  ({ [`${prefix}monthly`]: `${sign}monthly`, [`${prefix}yearly`]: `${sign}yearly` }) as Partial<
+    Record<ChangeColumn, string>
+  >;
+
+/**
+ * The `changes` of subscriptionRows: a row per moment a figure moves (`at`) from `started` (the
+ * plans) or `spans` (the subscribers), only moments before the range's end (later ones count in no
+ * period). Each stretch a figure counts a plan for adds at its start and takes off at its end.
+ */
+function changeRows(q: Statement): string {
+  const change = (
+    at: string,
+    from: 'started' | 'spans',
+    values: Partial<Record<ChangeColumn, string>>,
+    when?: string,
+  ) =>
+    `SELECT ${at} AS at, ${CHANGE_COLUMNS.map((column) => `${values[column] ?? '0'} AS ${column}`).join(', ')}
+       FROM ${from} WHERE ${at} < ${q.to}${when ? ` AND ${when}` : ''}`;
+  // A stretch from `start` to `end` (null: not ended) of the plans `of`: nothing for one that
+  // ends before it starts.
+  const stretch = (start: string, end: string, prefix: Parameters<typeof amounts>[0], of = 'true') => [
+    change(start, 'started', amounts(prefix, ''), `${of} AND (${end} IS NULL OR ${start} < ${end})`),
+    change(end, 'started', amounts(prefix, '-'), `${of} AND ${start} < ${end}`),
+  ];
+  return [
+    change('started_at', 'started', { active: '1', committed: '1' }),
+    change('ended_at', 'started', { active: '-1' }),
+    change('uncommitted_at', 'started', { committed: '-1' }),
+    // Paying: from the trial's end (or the start, without a trial) until the plan ends.
+    ...stretch('paying_from', 'ended_at', ''),
+    ...stretch('paying_from', 'uncommitted_at', 'committed_'),
+    // In a trial: from the start until the trial ends, or the plan ends (or is canceled) first.
+    ...stretch('started_at', 'least(trial_end, ended_at)', 'trial_', 'trial_end IS NOT NULL'),
+    ...stretch('started_at', 'least(trial_end, uncommitted_at)', 'trial_committed_', 'trial_end IS NOT NULL'),
+    change('started_at', 'spans', { subscribers: '1' }),
+    change('ended_at', 'spans', { subscribers: '-1' }),
+  ].join('\n       UNION ALL\n       ');
 }
 
 /** `FILTER` clauses of the cancellation reasons, by column (Polar's: no reason counts as other). */

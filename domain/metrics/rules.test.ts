@@ -154,6 +154,12 @@ describe('metricsAnswer', () => {
     canceled_subscriptions_other: 0,
     churned_subscriptions: 0,
   };
+  const noTrials = {
+    trial_monthly_amount_change: 0,
+    trial_yearly_amount_change: 0,
+    trial_committed_monthly_amount_change: 0,
+    trial_committed_yearly_amount_change: 0,
+  };
   const families: MetricFamilies = {
     orders: [
       {
@@ -191,6 +197,7 @@ describe('metricsAnswer', () => {
         committed_monthly_amount_change: 1500,
         committed_yearly_amount_change: 12_000,
         subscriber_change: 1,
+        ...noTrials,
       },
       // The yearly plan is canceled at its period's end: active still, committed no more.
       {
@@ -203,6 +210,7 @@ describe('metricsAnswer', () => {
         committed_monthly_amount_change: 0,
         committed_yearly_amount_change: -12_000,
         subscriber_change: 0,
+        ...noTrials,
       },
       // The monthly plan is canceled and ends at once; the customer still holds the yearly one.
       {
@@ -215,6 +223,7 @@ describe('metricsAnswer', () => {
         committed_monthly_amount_change: -1500,
         committed_yearly_amount_change: 0,
         subscriber_change: 0,
+        ...noTrials,
       },
     ],
     cancellations: [
@@ -401,6 +410,73 @@ describe('metricsAnswer', () => {
     expect(Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, totals[slug]]))).toEqual(
       Object.fromEntries(METRIC_SLUGS.map((slug) => [slug, 0])),
     );
+  });
+
+  it('counts trialing plans in trial MRR until their trials end, then in MRR', () => {
+    const change = { active_change: 0, prior_active: 0, committed_change: 0, subscriber_change: 0 };
+    const paying = {
+      monthly_amount_change: 0,
+      yearly_amount_change: 0,
+      committed_monthly_amount_change: 0,
+      committed_yearly_amount_change: 0,
+    };
+    const { periods, totals } = metricsAnswer(
+      {
+        ...families,
+        subscriptions: [
+          // A customer starts two trials: $20.00 a month, and a yearly plan at $100.01 (833.4 a month).
+          {
+            timestamp: at(1),
+            ...change,
+            ...paying,
+            active_change: 2,
+            committed_change: 2,
+            subscriber_change: 1,
+            trial_monthly_amount_change: 2000,
+            trial_yearly_amount_change: 10_001,
+            trial_committed_monthly_amount_change: 2000,
+            trial_committed_yearly_amount_change: 10_001,
+          },
+          // The monthly one is canceled during its trial, to end at the trial's end.
+          {
+            timestamp: at(2),
+            ...change,
+            ...paying,
+            ...noTrials,
+            committed_change: -1,
+            trial_committed_monthly_amount_change: -2000,
+          },
+          // Both trials end: the canceled plan ends, never paying; the yearly one pays from now.
+          {
+            timestamp: at(3),
+            ...change,
+            active_change: -1,
+            monthly_amount_change: 0,
+            yearly_amount_change: 10_001,
+            committed_monthly_amount_change: 0,
+            committed_yearly_amount_change: 10_001,
+            trial_monthly_amount_change: -2000,
+            trial_yearly_amount_change: -10_001,
+            trial_committed_monthly_amount_change: 0,
+            trial_committed_yearly_amount_change: -10_001,
+          },
+        ],
+      },
+      'usd',
+    );
+    const figures = (slug: MetricSlug) => periods.map((period) => period[slug]);
+    // 2000 + 10_001 / 12, rounded once.
+    expect(figures('trial_monthly_recurring_revenue')).toEqual([2833, 2833, 0]);
+    expect(figures('trial_committed_monthly_recurring_revenue')).toEqual([2833, 833, 0]);
+    expect(figures('monthly_recurring_revenue')).toEqual([0, 0, 833]);
+    expect(figures('committed_monthly_recurring_revenue')).toEqual([0, 0, 833]);
+    expect(figures('annual_recurring_revenue')).toEqual([0, 0, 9996]);
+    // Trialing plans are active subscriptions all along, their customer a subscriber paying nothing yet.
+    expect(figures('active_subscriptions')).toEqual([2, 2, 1]);
+    expect(figures('committed_subscriptions')).toEqual([2, 1, 1]);
+    expect(figures('average_revenue_per_user')).toEqual([0, 0, 833]);
+    expect(totals.trial_monthly_recurring_revenue).toBe(0);
+    expect(totals.monthly_recurring_revenue).toBe(833);
   });
 
   it('refuses families of different periods (a bug, never an answer)', () => {

@@ -228,8 +228,10 @@ export type OrderPeriodRow = {
 /**
  * How the active subscriptions changed during the period (started minus ended), and their fixed
  * amounts per interval; the same for the committed ones (not canceled) and for the customers
- * holding one. The first period also carries every change before it (`prior_active` of them
- * active subscriptions), so that running sums give the state at each period's end.
+ * holding one. A plan's amounts count as trial amounts while its free trial lasts and as paying
+ * amounts from the trial's end (the counts take it from its start either way). The first period
+ * also carries every change before it (`prior_active` of them active subscriptions), so that
+ * running sums give the state at each period's end.
  */
 export type SubscriptionPeriodRow = {
   timestamp: Date;
@@ -241,6 +243,10 @@ export type SubscriptionPeriodRow = {
   committed_monthly_amount_change: number;
   committed_yearly_amount_change: number;
   subscriber_change: number;
+  trial_monthly_amount_change: number;
+  trial_yearly_amount_change: number;
+  trial_committed_monthly_amount_change: number;
+  trial_committed_yearly_amount_change: number;
 };
 
 export type CancellationPeriodRow = {
@@ -320,7 +326,8 @@ export function lifetimeValue(arpu: number, costPerUser: number, churn: number):
 
 /**
  * Figures that are no metric but that metrics derive from: the subscriptions active when a
- * stretch starts (for churn), the customers holding one, and the plans' amounts per interval.
+ * stretch starts (for churn), the customers holding one, and the plans' amounts per interval
+ * (paying, and in a free trial).
  */
 type Basis =
   | 'active_at_start'
@@ -328,7 +335,11 @@ type Basis =
   | 'monthly_amounts'
   | 'yearly_amounts'
   | 'committed_monthly_amounts'
-  | 'committed_yearly_amounts';
+  | 'committed_yearly_amounts'
+  | 'trial_monthly_amounts'
+  | 'trial_yearly_amounts'
+  | 'trial_committed_monthly_amounts'
+  | 'trial_committed_yearly_amounts';
 type Figure = MetricSlug | Basis;
 type Figures = Record<Figure, number>;
 
@@ -388,6 +399,10 @@ const RUNNING_SUMS = {
   yearly_amounts: ['subscriptions', 'yearly_amount_change'],
   committed_monthly_amounts: ['subscriptions', 'committed_monthly_amount_change'],
   committed_yearly_amounts: ['subscriptions', 'committed_yearly_amount_change'],
+  trial_monthly_amounts: ['subscriptions', 'trial_monthly_amount_change'],
+  trial_yearly_amounts: ['subscriptions', 'trial_yearly_amount_change'],
+  trial_committed_monthly_amounts: ['subscriptions', 'trial_committed_monthly_amount_change'],
+  trial_committed_yearly_amounts: ['subscriptions', 'trial_committed_yearly_amount_change'],
 } as const satisfies Partial<Record<Figure, Source>>;
 
 type Derivation = { metric: MetricSlug; by: (...figures: number[]) => number; from: readonly Figure[] };
@@ -407,6 +422,17 @@ const DERIVATIONS: readonly Derivation[] = [
     metric: 'committed_monthly_recurring_revenue',
     by: monthlyRecurringRevenue,
     from: ['committed_monthly_amounts', 'committed_yearly_amounts'],
+  },
+  // What trialing plans will bill once their trials end, rounded once as MRR is.
+  {
+    metric: 'trial_monthly_recurring_revenue',
+    by: monthlyRecurringRevenue,
+    from: ['trial_monthly_amounts', 'trial_yearly_amounts'],
+  },
+  {
+    metric: 'trial_committed_monthly_recurring_revenue',
+    by: monthlyRecurringRevenue,
+    from: ['trial_committed_monthly_amounts', 'trial_committed_yearly_amounts'],
   },
   { metric: 'annual_recurring_revenue', by: annualized, from: ['monthly_recurring_revenue'] },
   {
@@ -457,12 +483,10 @@ function sameSeries(families: MetricFamilies): Date[] {
 }
 
 /**
- * Seat-based prices and trials are not part of Tollgate's catalogue yet (products/schemas.ts
- * refuses trials): Polar answers 0 for an organization without them, and so do we.
+ * Seat-based prices are not part of Tollgate's catalogue yet: Polar answers 0 for an organization
+ * without them, and so do we.
  */
 const ABSENT_IN_TOLLGATE = {
-  trial_monthly_recurring_revenue: 0,
-  trial_committed_monthly_recurring_revenue: 0,
   seats_total: 0,
   seats_claimed: 0,
   seats_pending: 0,
