@@ -88,12 +88,15 @@ function placements(
   }
   if (schema.type === 'object') {
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
-    // Discriminators (`type`, `amount_type`, `func`) pick the variant whose fields are checked.
+    // Discriminators (`type`, `amount_type`, `func`) pick the variant whose fields are checked; a
+    // required flag (`pause_at_period_end`) does too where variants are matched by shape.
     const required = new Set((schema.required ?? []) as string[]);
     const base = Object.fromEntries(
       Object.entries(properties)
         .filter(
-          ([name, property]) => 'const' in property || (required.has(name) && Array.isArray(property.enum)),
+          ([name, property]) =>
+            'const' in property ||
+            (required.has(name) && (Array.isArray(property.enum) || property.type === 'boolean')),
         )
         .map(([name, property]) => [name, sample(property)]),
     );
