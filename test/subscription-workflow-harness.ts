@@ -11,7 +11,7 @@ import { createSubscriptionActivities } from '../activities/subscriptions.js';
 import { applyBenefitGrants, syncBenefitGrants } from '../domain/benefit-grants/service.js';
 import { NO_ACCOUNT_PLATFORMS } from '../domain/customer-accounts/platforms.js';
 import { markBenefitGrantsStale } from '../domain/customers/repository.js';
-import type { PaymentProcessor } from '../domain/payments/processor.js';
+import type { PaymentMethodSummary, PaymentProcessor } from '../domain/payments/processor.js';
 import { subscriptionWorkflowId, type RecurringInterval } from '../domain/subscriptions/rules.js';
 import { startSubscription } from '../domain/subscriptions/service.js';
 import { noTax } from '../domain/tax/rules.js';
@@ -58,6 +58,10 @@ export type SubscribeOptions = PlanOptions & {
   card?: string;
   /** The plan to buy, made by `plan` beforehand (its options then describe it). */
   product?: { product: { id: string; organizationId: string }; price: { id: string } };
+  /** Every price of the plan with its amount per period (default: the one `price` at `amount`). */
+  prices?: { productPriceId: string; amount: number }[];
+  /** The saved card's brand and last digits, as the buyer's emails name it (default: none). */
+  cardSummary?: PaymentMethodSummary;
 };
 
 export type WorkerOptions = {
@@ -67,6 +71,8 @@ export type WorkerOptions = {
   /** Kills it after every run of those steps (default: `WRITING_STEPS`), not once per step. */
   everyStep?: boolean;
   processor?: PaymentProcessor;
+  /** Sends the emails to this SMTP server too (test/smtp.ts), not only to the database. */
+  smtpUrl?: string;
 };
 
 /** Registers the file's hooks (call it inside its `describe`) and answers its tools. */
@@ -169,7 +175,7 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
           recurringInterval: interval,
           recurringIntervalCount: options.count ?? 1,
           currency: 'usd',
-          prices: [{ productPriceId: price.id, amount }],
+          prices: options.prices ?? [{ productPriceId: price.id, amount }],
           amount,
           discountId: null,
           metadata: {},
@@ -178,7 +184,7 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
           savedPaymentMethod: {
             paymentMethodId: options.card ?? 'pm_card_visa',
             processorCustomerId,
-            summary: null,
+            summary: options.cardSummary ?? null,
             expiry: null,
           },
           at,
@@ -223,7 +229,12 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
       activities: createSubscriptionActivities({
         db: db(),
         publicUrl: PUBLIC_URL,
-        mailer: createMailer({ db: db(), from: 'shop@example.test', logger: pino({ level: 'silent' }) }),
+        mailer: createMailer({
+          db: db(),
+          ...(options.smtpUrl ? { smtpUrl: options.smtpUrl } : {}),
+          from: 'shop@example.test',
+          logger: pino({ level: 'silent' }),
+        }),
         processor: options.processor ?? processor(),
         tax: noTax,
         workflows: { subscriptions: workflowsOn(taskQueue) },

@@ -1,24 +1,11 @@
 // Meter cycles of their own (product `meter_interval`) on the time-skipping server: a yearly plan
 // whose metered usage is billed, and whose meter credits reset, every month
 // (domain/subscriptions/meter-cycles.ts, meter-cycling.ts).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import pino from 'pino';
-import { createSubscriptionActivities } from '../activities/subscriptions.js';
-import { addCalendarMonths, subscriptionWorkflowId } from '../domain/subscriptions/rules.js';
-import { startSubscription } from '../domain/subscriptions/service.js';
-import { noTax } from '../domain/tax/rules.js';
+import { describe, expect, it } from '@jest/globals';
+import { addCalendarMonths } from '../domain/subscriptions/rules.js';
 import { insertEvents } from '../domain/usage/repository.js';
-import { createSandboxProcessor } from '../integrations/sandbox/processor.js';
-import { createMailer } from '../integrations/smtp/mailer.js';
-import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
-import { crashOnceAfterEachStep } from '../test/crash.js';
-import { createTestDatabase, type TestDatabase } from '../test/database.js';
-import { requireTestEnv } from '../test/env.js';
 import { createOrganization } from '../test/factories.js';
-import { createRecordingSink } from '../test/stripe-factories.js';
-import { createTimeSkippingEnvironment } from '../test/time-skipping.js';
+import { subscriptionWorkflowHarness } from '../test/subscription-workflow-harness.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -34,20 +21,7 @@ const usedIn = (month: number) => 110 + month;
 const billOf = (month: number) => Math.floor(((usedIn(month) - CREDITS) * 25 + 5) / 10);
 
 describe('meter cycles of their own (time-skipping)', () => {
-  let env: TestWorkflowEnvironment;
-  let database: TestDatabase;
-
-  beforeAll(async () => {
-    env = await createTimeSkippingEnvironment();
-    database = await createTestDatabase();
-  });
-  beforeEach(() => database.reset());
-  afterAll(async () => {
-    await env?.teardown();
-    await database?.drop();
-  });
-
-  const processor = () => createSandboxProcessor({ db: database.db, sink: createRecordingSink() });
+  const h = subscriptionWorkflowHarness('meter-cycles');
 
   /**
    * A yearly plan of 120.00 with calls metered monthly (`meter_interval: month`), bought now (the
@@ -55,7 +29,7 @@ describe('meter cycles of their own (time-skipping)', () => {
    * ahead, each dated in its month, as ingestion and the meter_credit benefit date them.
    */
   async function subscribeYearlyWithMonthlyMeters() {
-    const db = database.db;
+    const db = h.db;
     const organization = await createOrganization(db);
     const meter = await db.meter.create({
       data: {
@@ -98,47 +72,15 @@ describe('meter cycles of their own (time-skipping)', () => {
         unitAmount: UNIT_AMOUNT,
       },
     });
-    const customer = await db.customer.create({
-      data: { organizationId: organization.id, email: `buyer-${product.id}@example.test`, name: 'Ada' },
+    const { subscription: row, at } = await h.subscribe({
+      interval: 'year',
+      amount: 12000,
+      product: { product, price: fee },
+      prices: [
+        { productPriceId: fee.id, amount: 12000 },
+        { productPriceId: calls.id, amount: 0 },
+      ],
     });
-    const { processorCustomerId } = await processor().ensureCustomer({
-      idempotencyKey: `test:${customer.id}`,
-      email: customer.email,
-      name: customer.name,
-      customerId: customer.id,
-    });
-    const at = new Date(await env.currentTimeMs());
-    const row = await db.$transaction((tx) =>
-      startSubscription(
-        tx,
-        {
-          organizationId: organization.id,
-          customerId: customer.id,
-          productId: product.id,
-          checkoutId: null,
-          recurringInterval: 'year',
-          recurringIntervalCount: 1,
-          currency: 'usd',
-          prices: [
-            { productPriceId: fee.id, amount: 12000 },
-            { productPriceId: calls.id, amount: 0 },
-          ],
-          amount: 12000,
-          discountId: null,
-          metadata: {},
-          customFieldData: {},
-          paymentProcessor: 'sandbox',
-          savedPaymentMethod: {
-            paymentMethodId: 'pm_card_visa',
-            processorCustomerId,
-            summary: null,
-            expiry: null,
-          },
-          at,
-        },
-        'http://tollgate.test',
-      ),
-    );
     // The meter credit's grant: each cycle asks the benefits to credit again.
     const benefit = await db.benefit.create({
       data: {
@@ -149,7 +91,7 @@ describe('meter cycles of their own (time-skipping)', () => {
       },
     });
     await db.benefitGrant.create({
-      data: { benefitId: benefit.id, customerId: customer.id, subscriptionId: row.id, grantedAt: at },
+      data: { benefitId: benefit.id, customerId: row.customerId, subscriptionId: row.id, grantedAt: at },
     });
     const monthStart = (month: number) => addCalendarMonths(at, month);
     const events = Array.from({ length: 13 }, (_, month) => [
@@ -158,7 +100,7 @@ describe('meter cycles of their own (time-skipping)', () => {
         name: 'meter.credited',
         source: 'system' as const,
         timestamp: monthStart(month),
-        customerId: customer.id,
+        customerId: row.customerId,
         externalCustomerId: null,
         externalId: null,
         metadata: { meter_id: meter.id, units: CREDITS, rollover: false },
@@ -168,7 +110,7 @@ describe('meter cycles of their own (time-skipping)', () => {
         name: 'calls',
         source: 'user' as const,
         timestamp: new Date(monthStart(month).getTime() + HOUR_MS + call * 1000),
-        customerId: customer.id,
+        customerId: row.customerId,
         externalCustomerId: null,
         externalId: null,
         metadata: {},
@@ -178,55 +120,21 @@ describe('meter cycles of their own (time-skipping)', () => {
     return { subscription: row, at, monthStart, benefit };
   }
 
-  async function withWorker<T>(work: (taskQueue: string) => Promise<T>, crashed?: string[]) {
-    const taskQueue = `meter-cycles-${crypto.randomUUID()}`;
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowBundle: { codePath: requireTestEnv('workflowBundle') },
-      ...(crashed ? { interceptors: { activity: [crashOnceAfterEachStep(BOUNDARIES, crashed)] } } : {}),
-      activities: createSubscriptionActivities({
-        db: database.db,
-        publicUrl: 'http://tollgate.test',
-        mailer: createMailer({
-          db: database.db,
-          from: 'shop@example.test',
-          logger: pino({ level: 'silent' }),
-        }),
-        processor: processor(),
-        tax: noTax,
-        workflows: { subscriptions: temporalSubscriptionWorkflows(env.client, taskQueue) },
-      }),
-    });
-    return worker.runUntil(async () => {
-      try {
-        return await work(taskQueue);
-      } finally {
-        for (const id of started.splice(0)) {
-          const handle = env.client.workflow.getHandle(subscriptionWorkflowId(id));
-          if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
-        }
-      }
-    });
-  }
-  const started: string[] = [];
-  const start = (taskQueue: string, subscriptionId: string) => {
-    started.push(subscriptionId);
-    return temporalSubscriptionWorkflows(env.client, taskQueue).start(subscriptionId);
-  };
+  const { start, rowOf } = h;
+  const withWorker = <T>(work: (taskQueue: string) => Promise<T>, crashed?: string[]) =>
+    h.withWorker(work, crashed ? { crashAfter: BOUNDARIES, crashed } : {});
+  /** Its orders with their items in the order they were written (the harness's leaves them unordered). */
   const ordersOf = (subscriptionId: string) =>
-    database.db.order.findMany({
+    h.db.order.findMany({
       where: { subscriptionId },
       orderBy: { createdAt: 'asc' },
       include: { items: { orderBy: { createdAt: 'asc' } } },
     });
-  const rowOf = (subscriptionId: string) =>
-    database.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
 
   /** Lives through 13 months, an hour past each month's start. */
   async function liveThirteenMonths(subscriptionId: string, monthStart: (month: number) => Date) {
     for (let month = 1; month <= 13; month += 1) {
-      await env.sleep(monthStart(month).getTime() + HOUR_MS - (await env.currentTimeMs()));
+      await h.env.sleep(monthStart(month).getTime() + HOUR_MS - (await h.env.currentTimeMs()));
     }
     return rowOf(subscriptionId);
   }
@@ -271,9 +179,7 @@ describe('meter cycles of their own (time-skipping)', () => {
       `subscription:${subscriptionId}:meter-cycle:1:${monthStart(13).toISOString()}`,
     ]);
     // One charge per order, never two.
-    const payments = await database.db.sandboxPayment.findMany({
-      where: { idempotencyKey: { startsWith: `subscription:${subscriptionId}:` } },
-    });
+    const payments = await h.chargesOf(subscriptionId);
     expect(payments.map((payment) => payment.idempotencyKey).sort()).toEqual(
       orders.map((order) => `${order.requestKey}:attempt:1`).sort(),
     );
@@ -285,8 +191,8 @@ describe('meter cycles of their own (time-skipping)', () => {
     expect(subscription.meterInterval).toBe('month');
     await withWorker(async (taskQueue) => {
       await start(taskQueue, subscription.id);
-      await env.sleep(HOUR_MS);
-      const handle = env.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+      await h.env.sleep(HOUR_MS);
+      const handle = h.handleOf(subscription.id);
       expect(await handle.query<string>('waitingFor')).toBe(
         `the end of the meter cycle at ${monthStart(1)
           .toISOString()
@@ -306,15 +212,10 @@ describe('meter cycles of their own (time-skipping)', () => {
     });
     await expectThirteenMonthsBilled(subscription.id, monthStart);
     // Each of the 13 boundaries (12 meter cycles closed, one renewal) cycled the meter credit.
-    const grant = await database.db.benefitGrant.findFirstOrThrow({ where: { benefitId: benefit.id } });
+    const grant = await h.db.benefitGrant.findFirstOrThrow({ where: { benefitId: benefit.id } });
     expect(grant.cyclesRequested).toBe(13);
     expect(grant.cycledAt).toEqual(monthStart(13));
-    const types = (
-      await database.db.outboxEvent.findMany({
-        where: { organizationId: subscription.organizationId },
-        orderBy: { sequence: 'asc' },
-      })
-    ).map((event) => event.type);
+    const types = await h.eventTypes(subscription.organizationId);
     expect(types.filter((type) => type === 'order.paid')).toHaveLength(13);
     // Only the renewal begins a new billing period.
     expect(types.filter((type) => type === 'subscription.cycled')).toHaveLength(1);
@@ -330,7 +231,7 @@ describe('meter cycles of their own (time-skipping)', () => {
     }, crashed);
     expect(crashed).toEqual(['closeMeterCycle', 'renewSubscription']);
     await expectThirteenMonthsBilled(subscription.id, monthStart);
-    const receipts = await database.db.emailMessage.count({
+    const receipts = await h.db.emailMessage.count({
       where: { idempotencyKey: { endsWith: ':receipt' }, toAddress: { startsWith: 'buyer-' } },
     });
     expect(receipts).toBe(13);

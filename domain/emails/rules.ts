@@ -351,26 +351,33 @@ export function refundConfirmationEmail(
   );
 }
 
+/** What a subscription's receipt says: a renewal's, a plan change's, a trial's first payment's. */
+type SubscriptionReceipt = SellerContact & {
+  customerName: string | null;
+  productName: string;
+  amount: string;
+  card: string | null;
+  periodStart: string;
+  periodEnd: string;
+  lines: { label: string; amount: string }[];
+  /** What the plan costs from now on, in words (a discount that ends says so); null once ended. */
+  price: string | null;
+};
+
+/** "We charged $20.00 to your visa card ending 4242": the card only when it is known. */
+const charged = (input: SubscriptionReceipt) =>
+  `We charged ${input.amount}${input.card ? ` to your ${input.card}` : ''}`;
+const receiptLines = (input: SubscriptionReceipt) =>
+  input.lines.map((line) => `${line.label}: ${line.amount}`);
+
 /** To the buyer after a renewal or a plan change was paid. */
-export function subscriptionReceiptEmail(
-  input: SellerContact & {
-    customerName: string | null;
-    productName: string;
-    amount: string;
-    card: string | null;
-    periodStart: string;
-    periodEnd: string;
-    lines: { label: string; amount: string }[];
-    /** What the plan costs from now on, in words (a discount that ends says so); null once ended. */
-    price: string | null;
-  },
-): RenderedEmail {
+export function subscriptionReceiptEmail(input: SubscriptionReceipt): RenderedEmail {
   return render(
     `Receipt for ${input.productName}`,
     greet(input.customerName ?? ''),
     [
-      `We charged ${input.amount}${input.card ? ` to your ${input.card}` : ''} for ${input.productName}, ${input.periodStart} to ${input.periodEnd}.`,
-      ...input.lines.map((line) => `${line.label}: ${line.amount}`),
+      `${charged(input)} for ${input.productName}, ${input.periodStart} to ${input.periodEnd}.`,
+      ...receiptLines(input),
       ...(input.price ? [`Your plan costs ${input.price}.`] : []),
     ],
     sellerContact(input),
@@ -459,24 +466,13 @@ export function trialEndingEmail(
 }
 
 /** The receipt of the first payment after a free trial: the trial is over and the plan goes on. */
-export function trialConvertedEmail(
-  input: SellerContact & {
-    customerName: string | null;
-    productName: string;
-    amount: string;
-    card: string | null;
-    periodStart: string;
-    periodEnd: string;
-    lines: { label: string; amount: string }[];
-    price: string | null;
-  },
-): RenderedEmail {
+export function trialConvertedEmail(input: SubscriptionReceipt): RenderedEmail {
   return render(
     `Your free trial of ${input.productName} has ended: ${input.amount} paid`,
     greet(input.customerName ?? ''),
     [
-      `Your free trial of ${input.productName} is over and your subscription continues. We charged ${input.amount}${input.card ? ` to your ${input.card}` : ''} for ${input.periodStart} to ${input.periodEnd}.`,
-      ...input.lines.map((line) => `${line.label}: ${line.amount}`),
+      `Your free trial of ${input.productName} is over and your subscription continues. ${charged(input)} for ${input.periodStart} to ${input.periodEnd}.`,
+      ...receiptLines(input),
       ...(input.price ? [`You pay ${input.price}.`] : []),
       `To change or cancel your subscription, open your account page: ${input.portalUrl}`,
     ],

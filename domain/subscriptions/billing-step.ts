@@ -2,7 +2,7 @@
 // payment): its context, the limits of its transaction, the subscription locked for it, and what
 // the orders it makes refer to.
 import type { Db, Tx } from '../../infra/db.js';
-import type { SubscriptionOrderRelations } from '../orders/service.js';
+import type { SubscriptionOrder, SubscriptionOrderRelations } from '../orders/service.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { lockSubscriptionForStep, type SubscriptionStepRow } from './repository.js';
 
@@ -50,4 +50,35 @@ export const orderRelationsOf = (row: SubscriptionStepRow): SubscriptionOrderRel
   product: row.product,
   discount: row.discount,
   subscription: row,
+});
+
+/**
+ * An order a step bills for the subscription (a renewal, a meter cycle): `bill` is what it charges;
+ * the rest is the subscription's and its customer's as they are now (no name or address once the
+ * customer is deleted, `billedCustomerOf`).
+ */
+export const subscriptionOrderOf = (
+  row: SubscriptionStepRow,
+  customer: Pick<SubscriptionStepRow['customer'], 'name' | 'billingAddress'> | null,
+  bill: Omit<
+    SubscriptionOrder,
+    | 'organizationId'
+    | 'subscriptionId'
+    | 'customerId'
+    | 'productId'
+    | 'currency'
+    | 'billingName'
+    | 'billingAddress'
+    | 'metadata'
+  >,
+): SubscriptionOrder => ({
+  organizationId: row.organizationId,
+  subscriptionId: row.id,
+  customerId: row.customerId,
+  productId: row.productId,
+  currency: row.currency,
+  billingName: customer?.name ?? null,
+  billingAddress: customer?.billingAddress ?? null,
+  metadata: row.metadata,
+  ...bill,
 });

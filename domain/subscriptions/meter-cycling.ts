@@ -14,6 +14,7 @@ import { customerTaxBasis } from '../tax/rules.js';
 import {
   lockStepRow,
   orderRelationsOf,
+  subscriptionOrderOf,
   STEP_TRANSACTION,
   type SubscriptionBillingContext,
 } from './billing-step.js';
@@ -97,25 +98,17 @@ export async function closeMeterCycle(
         items.length > 0
           ? await createSubscriptionOrder(
               tx,
-              {
-                organizationId: row.organizationId,
-                subscriptionId: row.id,
-                customerId: row.customerId,
-                productId: row.productId,
+              subscriptionOrderOf(row, customer, {
                 discountId: null,
                 billingReason: 'subscription_meter_cycle',
-                currency: row.currency,
                 items,
                 subtotalAmount: net,
                 discountAmount: 0,
                 netAmount: net,
                 taxAmount,
-                billingName: customer?.name ?? null,
-                billingAddress: customer?.billingAddress ?? null,
-                metadata: row.metadata,
                 requestKey: key,
                 at,
-              },
+              }),
               orderRelationsOf(row),
             )
           : null;

@@ -10,6 +10,7 @@ import type { PaymentProcessor } from '../payments/processor.js';
 import {
   lockStepRow,
   orderRelationsOf,
+  subscriptionOrderOf,
   STEP_TRANSACTION,
   type SubscriptionBillingContext,
 } from './billing-step.js';
@@ -89,25 +90,17 @@ async function cycleSubscription(
       const order = renewalMakesOrder(plan.bill)
         ? await createSubscriptionOrder(
             tx,
-            {
-              organizationId: row.organizationId,
-              subscriptionId: row.id,
-              customerId: row.customerId,
-              productId: row.productId,
+            subscriptionOrderOf(row, customer, {
               discountId: plan.bill.discount > 0 ? row.discountId : null,
               billingReason: 'subscription_cycle',
-              currency: row.currency,
               items: plan.bill.items,
               subtotalAmount: plan.bill.subtotal,
               discountAmount: plan.bill.discount,
               netAmount: plan.bill.net,
               taxAmount: quoted.taxAmount,
-              billingName: customer?.name ?? null,
-              billingAddress: customer?.billingAddress ?? null,
-              metadata: row.metadata,
               requestKey: key,
               at,
-            },
+            }),
             orderRelationsOf(row),
           )
         : null;
