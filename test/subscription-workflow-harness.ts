@@ -21,6 +21,7 @@ import { temporalSubscriptionWorkflows } from '../temporal/subscriptions.js';
 import { crashAfterEveryStep, crashOnceAfterEachStep } from './crash.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { requireTestEnv } from './env.js';
+import { eventually } from './eventually.js';
 import { createOrganization } from './factories.js';
 import { createRecordingSink } from './stripe-factories.js';
 import { createTimeSkippingEnvironment } from './time-skipping.js';
@@ -206,6 +207,22 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
     return workflowsOn(taskQueue).start(subscriptionId);
   };
 
+  /**
+   * Until the subscription's workflow has ended or waits for something (no step, local activity
+   * or email in flight); answers its `waitingFor` sentence then, or null once it has ended.
+   */
+  async function parked(subscriptionId: string, timeoutMs = 20_000): Promise<string | null> {
+    const handle = handleOf(subscriptionId);
+    return eventually(
+      async () => {
+        if ((await handle.describe()).status.name !== 'RUNNING') return null;
+        return handle.query<string>('waitingFor');
+      },
+      (waitingFor) => waitingFor === null || !waitingFor.startsWith('its own work'),
+      timeoutMs,
+    );
+  }
+
   /** Runs `work` with a worker of the subscription workflow on a task queue of its own. */
   async function withWorker<T>(work: (taskQueue: string) => Promise<T>, options: WorkerOptions = {}) {
     const taskQueue = `${queuePrefix}-${crypto.randomUUID()}`;
@@ -241,12 +258,15 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
       }),
     });
     // A workflow left running (a renewing plan, or a failed assertion) would keep the worker from
-    // shutting down: each test's are ended with it.
+    // shutting down: each test's are ended with it, once parked. Ended during a local activity,
+    // a workflow leaves the time-skipping server's clock locked, and the next tests' sleeps run in
+    // real time until they time out; one that never parks (a failed test) is ended all the same.
     return worker.runUntil(async () => {
       try {
         return await work(taskQueue);
       } finally {
         for (const id of started.splice(0)) {
+          await parked(id).catch(() => undefined);
           const handle = handleOf(id);
           if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
         }
@@ -352,6 +372,7 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
     withWorker,
     start,
     handleOf,
+    parked,
     rowOf,
     ordersOf,
     chargesOf,

@@ -56,18 +56,6 @@ describe('subscriptionWorkflow: a worker killed at every step boundary (time-ski
         .replace(/[A-Z][a-z]+ \d{1,2}, \d{4}/g, '<day>'),
     ) as Effects;
 
-  /** Until the workflow has ended or waits (no step or email in flight). */
-  async function quiet(subscriptionId: string) {
-    await eventually(
-      async () => {
-        const handle = harness.handleOf(subscriptionId);
-        if ((await handle.describe()).status.name !== 'RUNNING') return true;
-        return !(await handle.query<string>('waitingFor')).startsWith('its own work');
-      },
-      (done) => done,
-    );
-  }
-
   async function walk(path: Path, crashed?: string[]) {
     const options: Purchase = typeof path.plan === 'function' ? await path.plan() : path.plan;
     const { subscription, at } = await harness.subscribe(options);
@@ -75,7 +63,7 @@ describe('subscriptionWorkflow: a worker killed at every step boundary (time-ski
     await harness.settleGrants();
     const snapshots: Effects[] = [];
     const checkpoint = async () => {
-      await quiet(subscription.id);
+      await harness.parked(subscription.id);
       await harness.settleGrants();
       snapshots.push(anonymous(await harness.effectsOf(subscription.id), subscription.id));
     };
@@ -120,7 +108,7 @@ describe('subscriptionWorkflow: a worker killed at every step boundary (time-ski
       expect(effects.grants).toEqual([{ held: true, revoked: false, cyclesRequested: 1, cyclesApplied: 1 }]);
       expect(effects.events['benefit_grant.created']).toBe(1);
       expect(effects.events['order.paid']).toBe(1);
-      expect(effects.emails).toContain('Receipt for Pro plan');
+      expect(effects.emails).toContain('Your free trial of Pro plan has ended: $20.00 paid');
       expect(new Set(effects.emails).size).toBe(effects.emails.length);
       expect(count(crashed, 'renewSubscription')).toBe(1);
       expect(count(crashed, 'notifySubscription')).toBeGreaterThanOrEqual(1);

@@ -37,7 +37,7 @@ describe('subscriptionWorkflow: trial emails (time-skipping)', () => {
   const withWorker = <T>(work: (taskQueue: string) => Promise<T>) =>
     h.withWorker(work, { smtpUrl: smtp.url });
   const { start } = h;
-  const waitingFor = (subscriptionId: string) => h.handleOf(subscriptionId).query<string>('waitingFor');
+  const waitingFor = (subscriptionId: string) => h.parked(subscriptionId);
   /** What reached the SMTP server for `to`, by subject, in the order sent. */
   const subjectsTo = (to: string) =>
     smtp.received.filter((email) => email.to.includes(to)).map((email) => email.subject);
