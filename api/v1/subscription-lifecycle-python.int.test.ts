@@ -25,6 +25,7 @@ const SCENARIOS = [
   'pause_resumed_by_hand',
   'next_period_change_applied_and_cleared',
   'every_three_months_two_years',
+  'meter_cycles_monthly_on_a_yearly_plan',
 ];
 
 type Report = {
@@ -39,7 +40,7 @@ describe('the subscription lifecycle through polar-sdk 1.0.2, per Polar-Version'
   const env = useTestStack();
 
   it.each(API_VERSIONS)(
-    '%s: trials, pause and resume, next-period changes and every-3-months plans, strictly loaded',
+    '%s: trials, pause and resume, next-period changes, every-3-months plans and meter cycles, strictly loaded',
     async (version) => {
       // An organization per version: its clocks and customers are its own.
       const organization = await createOrganization(env.database.db, { name: `Lifecycle ${version}` });

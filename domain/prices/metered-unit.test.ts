@@ -29,7 +29,7 @@ const view = {
   unit_amount: '0.2',
   cap_amount: 5000,
   meter_id: meter.id,
-  meter: { ...meter, unit: 'scalar' },
+  meter: { ...meter, unit: 'scalar', custom_label: null, custom_multiplier: null },
 } as const;
 
 describe('a metered price', () => {

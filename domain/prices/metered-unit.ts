@@ -28,7 +28,13 @@ export const meteredUnitPrice = definePriceType({
       unit_amount: z.string(),
       cap_amount: z.number().int().nullable(),
       meter_id: z.uuid(),
-      meter: z.object({ id: z.uuid(), name: z.string(), unit: z.enum(['scalar', 'token', 'custom']) }),
+      meter: z.object({
+        id: z.uuid(),
+        name: z.string(),
+        unit: z.enum(['scalar', 'token', 'custom']),
+        custom_label: z.string().nullable(),
+        custom_multiplier: z.number().int().nullable(),
+      }),
     },
     create: {
       meter_id: z.uuid(),
@@ -43,7 +49,7 @@ export const meteredUnitPrice = definePriceType({
     cap_amount: row.capAmount,
     meter_id: row.meterId,
     // Meters show plain numbers until display units are built (domain/meters/schemas.ts).
-    meter: row.meter && { ...row.meter, unit: 'scalar' },
+    meter: row.meter && { ...row.meter, unit: 'scalar', custom_label: null, custom_multiplier: null },
   }),
   columns: (price) => ({
     ...NO_COLUMNS,

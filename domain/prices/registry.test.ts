@@ -71,7 +71,13 @@ describe('the price-type registry', () => {
         unit_amount: '0.2',
         cap_amount: null,
         meter_id: '00000000-0000-4000-8000-000000000004',
-        meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' },
+        meter: {
+          id: '00000000-0000-4000-8000-000000000004',
+          name: 'Tokens',
+          unit: 'scalar',
+          custom_label: null,
+          custom_multiplier: null,
+        },
       },
     ];
     expect(usagePricesOf(prices).map((price) => price.id)).toEqual(['00000000-0000-4000-8000-000000000003']);

@@ -47,7 +47,7 @@ const meteredPrice = {
   unit_amount: '0.5',
   cap_amount: null,
   meter_id: ids.meter,
-  meter: { id: ids.meter, name: 'API calls', unit: 'scalar' },
+  meter: { id: ids.meter, name: 'API calls', unit: 'scalar', custom_label: null, custom_multiplier: null },
 };
 const meter = {
   ...stamps,

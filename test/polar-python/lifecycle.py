@@ -363,6 +363,55 @@ def every_three_months(run: Run) -> None:
     check("period", (when(sub.current_period_start), when(sub.current_period_end)), (when("2027-10-31T09:00:00Z"), when("2028-01-31T09:00:00Z")))
 
 
+def meter_cycles(run: Run) -> None:
+    s = Seller(run, "2026-01-31T09:00:00Z")
+    meter = s.p.meters.create(
+        name=f"Calls {uuid.uuid4().hex[:6]}",
+        filter={"conjunction": "and", "clauses": [{"property": "name", "operator": "eq", "value": "calls"}]},
+        aggregation={"func": "count"},
+    )
+    plan = s.p.products.create(
+        name=f"Yearly API {uuid.uuid4().hex[:6]}",
+        recurring_interval="year",
+        meter_interval="month",
+        prices=[
+            {"amount_type": "fixed", "price_amount": 12000, "price_currency": "usd"},
+            {"amount_type": "metered_unit", "meter_id": meter.id, "price_currency": "usd", "unit_amount": "50"},
+        ],
+    )
+    check("cycle", (plan.meter_interval, plan.meter_interval_count), ("month", 1))
+    sid = s.buy(plan.id)
+    sub = s.subscription(sid)
+    check(
+        "meter period",
+        (when(sub.current_period_end), when(sub.current_meter_period_start), when(sub.current_meter_period_end)),
+        (when("2027-01-31T09:00:00Z"), when("2026-01-31T09:00:00Z"), when("2026-02-28T09:00:00Z")),
+    )
+    s.p.events.ingest(
+        events=[
+            {"name": "calls", "customer_id": s.customer.id, "timestamp": f"2026-02-0{day}T12:00:00Z"}
+            for day in (1, 2, 3, 4)
+        ]
+    )
+    # Ingested events are counted by the meter shortly after: the estimate shows when.
+    eventually(lambda: run.raw("GET", f"/subscriptions/{sid}/upcoming-invoice")["total_amount"], lambda total: total == 200)
+    s.advance_to("2026-03-05T00:00:00Z")
+    sub = s.subscription(sid)
+    check(
+        "cycled",
+        (when(sub.current_period_start), when(sub.current_meter_period_start), when(sub.current_meter_period_end)),
+        (when("2026-01-31T09:00:00Z"), when("2026-02-28T09:00:00Z"), when("2026-03-31T09:00:00Z")),
+    )
+    check(
+        "orders",
+        s.orders(),
+        [
+            ("subscription_create", plan.id, 12000, "paid", when("2026-01-31T09:00:00Z")),
+            ("subscription_meter_cycle", plan.id, 200, "paid", when("2026-02-28T09:00:00Z")),
+        ],
+    )
+
+
 SCENARIOS: dict[str, typing.Callable[[Run], None]] = {
     "trial_converted": trial_converted,
     "trial_cancelled": trial_cancelled,
@@ -371,6 +420,7 @@ SCENARIOS: dict[str, typing.Callable[[Run], None]] = {
     "pause_resumed_by_hand": pause_resumed_by_hand,
     "next_period_change_applied_and_cleared": next_period_change,
     "every_three_months_two_years": every_three_months,
+    "meter_cycles_monthly_on_a_yearly_plan": meter_cycles,
 }
 
 

@@ -29,7 +29,13 @@ const tokens: ProductPrice = {
   unit_amount: '0.2',
   cap_amount: 5000,
   meter_id: '00000000-0000-4000-8000-000000000004',
-  meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' },
+  meter: {
+    id: '00000000-0000-4000-8000-000000000004',
+    name: 'Tokens',
+    unit: 'scalar',
+    custom_label: null,
+    custom_multiplier: null,
+  },
 };
 const product = (name: string, interval: 'month' | 'year' | null, prices: ProductPrice[]) =>
   ({ name, recurring_interval: interval, prices }) satisfies Pick<

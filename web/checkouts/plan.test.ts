@@ -39,7 +39,7 @@ const tokens: ProductPrice = {
   unit_amount: '0.2',
   cap_amount: 5000,
   meter_id: ids.meter,
-  meter: { id: ids.meter, name: 'Tokens', unit: 'scalar' },
+  meter: { id: ids.meter, name: 'Tokens', unit: 'scalar', custom_label: null, custom_multiplier: null },
 };
 
 type Discount = NonNullable<CheckoutPublic['discount']>;

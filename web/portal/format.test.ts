@@ -162,7 +162,13 @@ describe('describeProductPrice', () => {
     unit_amount: '0.2',
     cap_amount: 5000,
     meter_id: '00000000-0000-4000-8000-000000000004',
-    meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' as const },
+    meter: {
+      id: '00000000-0000-4000-8000-000000000004',
+      name: 'Tokens',
+      unit: 'scalar' as const,
+      custom_label: null,
+      custom_multiplier: null,
+    },
   };
 
   it('names each metered price with its unit price, cap and billing, not just “priced by usage”', () => {

@@ -123,7 +123,13 @@ describe('describeSubscriptionPrice', () => {
       unit_amount: '0.2',
       cap_amount: null,
       meter_id: '00000000-0000-4000-8000-000000000004',
-      meter: { id: '00000000-0000-4000-8000-000000000004', name: 'Tokens', unit: 'scalar' },
+      meter: {
+        id: '00000000-0000-4000-8000-000000000004',
+        name: 'Tokens',
+        unit: 'scalar',
+        custom_label: null,
+        custom_multiplier: null,
+      },
     } as const satisfies ProductPrice;
     const schedule = [{ amount: 1000, periods: null, starts_at: '2026-02-28T10:00:00Z', ends_at: null }];
     expect(describeSubscriptionPrice({ ...plan, prices: [metered], price_schedule: schedule })).toBe(
