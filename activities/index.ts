@@ -3,6 +3,7 @@ import type { AccountPlatforms } from '../domain/customer-accounts/platforms.js'
 import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
+import type { OperatorWorkflows } from '../domain/operators/stuck-work-service.js';
 import type { PaymentProcessor, ProcessorEventSink } from '../domain/payments/processor.js';
 import type { RefundWorkflows } from '../domain/refunds/service.js';
 import type { SubscriptionWorkflows } from '../domain/subscriptions/service.js';
@@ -14,6 +15,7 @@ import { createBenefitGrantActivities } from './benefit-grants.js';
 import { createCheckoutActivities } from './checkouts.js';
 import { createDisputeActivities } from './disputes.js';
 import { createInvitationActivities } from './invitations.js';
+import { createOperatorActivities } from './operators.js';
 import { createOrderActivities } from './orders.js';
 import { createPaymentMethodActivities } from './payment-methods.js';
 import { createPaymentActivities } from './payments.js';
@@ -49,6 +51,7 @@ export type ActivityDeps = {
     customerMeters: CustomerMeterWorkflows;
     benefitGrants: BenefitGrantWorkflows;
     processorEvents: ProcessorEventSink;
+    operators: OperatorWorkflows;
   };
 };
 
@@ -56,6 +59,7 @@ export type ActivityDeps = {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSystemActivities(deps),
+    ...createOperatorActivities(deps),
     ...createInvitationActivities(deps),
     ...createWebhookActivities(deps),
     ...createCheckoutActivities(deps),

@@ -11,6 +11,7 @@ import type { Mailer } from '../domain/emails/mailer.js';
 import type { AccountPlatforms } from '../domain/customer-accounts/platforms.js';
 import type { TaxCalculator } from '../domain/tax/calculator.js';
 import { taskQueues } from '../temporal/task-queues.js';
+import { createStuckWorkRouter } from './operators/stuck-work.js';
 import { CLIENT_IP_HEADER, type Auth } from './auth/auth.js';
 import { createAuthPagesRouter } from './auth/router.js';
 import type { WebhookSender } from '../domain/webhooks/service.js';
@@ -217,6 +218,15 @@ export function createApp(deps: AppDeps): Express {
       },
       checkoutClientRateLimit,
     ),
+  );
+  app.use(
+    '/api/operators/stuck-work',
+    createStuckWorkRouter({
+      db: deps.db,
+      auth: deps.auth,
+      publicUrl: deps.config.publicUrl,
+      workflows: deps.workflows,
+    }),
   );
   app.use('/api', notFoundHandler);
 

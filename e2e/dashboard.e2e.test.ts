@@ -324,7 +324,7 @@ describe('seller dashboard in Chromium', () => {
     const admin = await newPage();
     await signUp(admin, ada);
     await admin.goto(`${env.baseUrl}/admin/users`);
-    await alert(admin, 'You are not allowed to manage users').waitFor();
+    await alert(admin, 'You are not allowed here').waitFor();
     expect(await admin.getByRole('link', { name: 'Users', exact: true }).count()).toBe(0);
 
     const bob = person('Bob');

@@ -40,12 +40,15 @@ export type OperatorContext = {
     options?: { resourceId?: string },
   ): Promise<EntityStartOptions>;
   system(kind: EntityKind): EntityStartOptions;
+  /** Whether runs carry Tollgate's search attributes (the namespace has them registered). */
+  searchAttributes: boolean;
 };
 
 /** Starts without attributes: a namespace where they are not registered, and unit-level tests. */
 export const NO_OPERATOR_CONTEXT: OperatorContext = {
   entity: async () => ({}),
   system: () => ({}),
+  searchAttributes: false,
 };
 
 /** An entity's organization, dashboard page and facts; null when the row is gone. */
@@ -259,6 +262,7 @@ export function operatorContext(
         ...(run ? { staticSummary: run.summary, staticDetails: run.details } : {}),
       };
     },
+    searchAttributes,
   };
 }
 

@@ -76,6 +76,7 @@ const worker = await createTollgateWorker({
   accountPlatforms: createAccountPlatforms(config),
   workflowBundle: existsSync(prebuiltBundle) ? { codePath: prebuiltBundle } : undefined,
   tracing,
+  logger,
 });
 
 // Every worker start makes sure the schedules exist (idempotent), so a fresh deployment needs no setup step.

@@ -16,6 +16,7 @@ import type { WebhookWorkflows } from '../domain/webhooks/service.js';
 export const RECONCILE_EVERY = '5 minutes';
 export const HOUSEKEEPING_EVERY = '1 hour';
 export const WATCHDOG_EVERY = '5 minutes';
+export const STUCK_WORK_REVIEW_EVERY = '1 minute';
 
 /** `<what>:<task queue>`: several deployments may share one namespace. */
 const scheduleId = (what: string) => (taskQueue: string) => `${what}:${taskQueue}`;
@@ -30,6 +31,7 @@ export const webhookDispatcherWatchdogScheduleId = scheduleId('webhook-dispatche
 export const customerMeterRefresherWatchdogScheduleId = scheduleId('customer-meter-refresher-watchdog');
 export const benefitGrantDispatcherWatchdogScheduleId = scheduleId('benefit-grant-dispatcher-watchdog');
 export const reconcileBenefitGrantsScheduleId = scheduleId('reconcile-benefit-grants');
+export const stuckWorkReviewScheduleId = scheduleId('stuck-work-review');
 
 /** The deployment's workflows that run for good, each restarted by its watchdog schedule. */
 export type LongLivedWorkflows = {
@@ -142,6 +144,12 @@ export async function ensureSchedules(
       RECONCILE_EVERY,
       'reconcileBenefitGrantsWorkflow',
       'Reconciler: wakes the benefit grants whose workflow start was lost',
+    ],
+    [
+      stuckWorkReviewScheduleId,
+      STUCK_WORK_REVIEW_EVERY,
+      'reviewStuckWorkWorkflow',
+      'Stuck work: marks stuck runs TollgateStuck, unmarks those that moved again',
     ],
   ] as const;
   for (const [id, every, workflowType, staticSummary] of schedules) {

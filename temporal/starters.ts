@@ -7,6 +7,7 @@ import type { CheckoutWorkflows } from '../domain/checkouts/service.js';
 import type { CustomerMeterWorkflows } from '../domain/customer-meters/service.js';
 import type { DisputeWorkflows } from '../domain/disputes/service.js';
 import type { InvitationWorkflows } from '../domain/invitations/service.js';
+import type { OperatorWorkflows } from '../domain/operators/stuck-work-service.js';
 import type { DraftOrderWorkflows } from '../domain/orders/drafts.js';
 import { processorEventRouter } from '../domain/payments/events.js';
 import type { PaymentMethodWorkflows } from '../domain/payment-methods/service.js';
@@ -22,6 +23,7 @@ import { temporalInvitationWorkflows } from './invitations.js';
 import { temporalDraftOrderWorkflows } from './orders.js';
 import { temporalPaymentMethodWorkflows } from './payment-methods.js';
 import { temporalRefundWorkflows } from './refunds.js';
+import { temporalOperatorWorkflows } from './stuck-work.js';
 import { temporalSubscriptionWorkflows } from './subscriptions.js';
 import { temporalCustomerMeterWorkflows } from './customer-meters.js';
 import { temporalWebhookWorkflows } from './webhooks.js';
@@ -39,6 +41,8 @@ export type WorkflowStarters = {
   draftOrders: DraftOrderWorkflows;
   /** Where processor events go (Stripe's webhooks, the sandbox's outcomes). */
   processorEvents: ProcessorEventSink;
+  /** The stuck-work review's reading and marking of runs. */
+  operators: OperatorWorkflows;
 };
 
 /**
@@ -66,5 +70,6 @@ export function temporalStarters(
     disputes,
     draftOrders: temporalDraftOrderWorkflows(temporal, taskQueue),
     processorEvents: processorEventRouter({ checkouts, refunds, subscriptions, disputes }),
+    operators: temporalOperatorWorkflows(temporal, taskQueue, operators),
   };
 }

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import pino, { type Logger } from 'pino';
 import {
   Worker,
   type NativeConnection,
@@ -16,6 +17,7 @@ import type { WebhookSender } from '../domain/webhooks/service.js';
 import type { WorkflowStarters } from './starters.js';
 import { taskQueues } from './task-queues.js';
 import type { Tracing } from '../infra/trace-context.js';
+import { stuckActivityInterceptor } from './stuck-activities.js';
 import { workerTracing } from './tracing.js';
 
 export type TollgateWorkerDeps = {
@@ -47,6 +49,10 @@ export type TollgateWorkerDeps = {
   maxCachedWorkflows?: number;
   /** Tests interpose here (e.g. to crash at an activity boundary). */
   interceptors?: WorkerInterceptors;
+  /** Where the stuck-activity interceptor says it could not record; silent unless given. */
+  logger?: Logger;
+  /** The attempt from which a failing activity is stuck (STUCK_ACTIVITY_ATTEMPTS unless given). */
+  stuckActivityAttempts?: number;
   /**
    * The process's tracing (infra/tracing.ts): activity spans and the workflows' span sink. A
    * pre-built `workflowBundle` must then be the traced one (`bundleWorkflows({ tracing: true })`).
@@ -57,13 +63,24 @@ export type TollgateWorkerDeps = {
 /** The one worker of a Tollgate deployment: every workflow and activity on the main queue. */
 export async function createTollgateWorker(deps: TollgateWorkerDeps): Promise<Worker> {
   const identity = deps.identity ?? `${process.pid}@${os.hostname()}`;
-  const traced = deps.tracing ? workerTracing(deps.tracing, deps.interceptors) : null;
+  const interceptors: WorkerInterceptors = {
+    ...deps.interceptors,
+    activity: [
+      stuckActivityInterceptor(
+        deps.db.sql,
+        deps.logger ?? pino({ level: 'silent' }),
+        deps.stuckActivityAttempts,
+      ),
+      ...(deps.interceptors?.activity ?? []),
+    ],
+  };
+  const traced = deps.tracing ? workerTracing(deps.tracing, interceptors) : null;
   return Worker.create({
     connection: deps.connection,
     namespace: deps.namespace,
     taskQueue: taskQueues(deps.taskQueuePrefix).main,
     identity,
-    ...(traced ? traced : deps.interceptors ? { interceptors: deps.interceptors } : {}),
+    ...(traced ? traced : { interceptors }),
     ...(deps.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: deps.maxCachedWorkflows } : {}),
     activities: createActivities({
       db: deps.db,

@@ -93,6 +93,8 @@ export async function startTestStack(options: {
   /** Serve Stripe's webhook endpoint with this signing secret; events go to the stack's workflows. */
   stripeWebhook?: { webhookSecret: string; sink?: ProcessorEventSink };
   workerInterceptors?: WorkerInterceptors;
+  /** The attempt from which a failing activity counts as stuck (the deployment's unless given). */
+  stuckActivityAttempts?: number;
   /** Tax on checkouts; none by default. */
   tax?: TaxCalculator;
   /** The worker's payment processor; the sandbox by default. */
@@ -164,6 +166,8 @@ export async function startTestStack(options: {
       tax: options.tax ?? noTax,
       accountPlatforms,
       interceptors: options.workerInterceptors,
+      ...(options.stuckActivityAttempts ? { stuckActivityAttempts: options.stuckActivityAttempts } : {}),
+      logger,
       workflowBundle: { codePath: options.tracing?.workflowBundle ?? requireTestEnv('workflowBundle') },
       tracing: options.tracing?.tracing,
     });

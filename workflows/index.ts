@@ -1,5 +1,5 @@
 // Every workflow the worker registers. Workflow ids are `<kind>:<entity id>` (DESIGN.md).
-export { housekeepingWorkflow, readinessWorkflow } from './system.js';
+export { housekeepingWorkflow, readinessWorkflow, reviewStuckWorkWorkflow } from './system.js';
 export { invitationWorkflow, reconcileInvitationsWorkflow } from './invitations.js';
 export {
   ensureWebhookDispatcherWorkflow,

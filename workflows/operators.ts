@@ -1,4 +1,5 @@
 import {
+  defineSignal,
   patched,
   setCurrentDetails,
   setHandler,
@@ -12,10 +13,16 @@ import {
   PROCESSOR_PROBLEM,
   STATUS,
   STATUS_PATCH,
+  STUCK,
+  STUCK_SIGNAL,
   waitingForSentence,
+  type StuckSignal,
   type Deadline,
   type OperatorWait,
 } from '../domain/operators/rules.js';
+
+/** The stuck-work review's mark: the kind while the run is on the operators' page, null after. */
+export const operatorStuckSignal = defineSignal<[StuckSignal]>(STUCK_SIGNAL);
 
 export type OperatorView = ReturnType<typeof operatorView>;
 
@@ -36,6 +43,13 @@ export function operatorView(waitingForQuery: QueryDefinition<string, []>) {
   };
   show({ kind: 'working', working: 'starting', sinceMs: Date.now(), until: null, reason: null });
   setHandler(waitingForQuery, () => waitingForSentence(shown));
+  // Only a review that found the run stuck sends this signal, and histories recorded before it
+  // hold none, so the upsert needs no patch; a namespace without the attribute gets none.
+  setHandler(operatorStuckSignal, ({ kind }) => {
+    if (workflowInfo().typedSearchAttributes.get(ENTITY_KIND) === undefined) return;
+    if ((workflowInfo().typedSearchAttributes.get(STUCK) ?? null) === kind) return;
+    upsertSearchAttributes([{ key: STUCK, value: kind }]);
+  });
   return {
     status(next: string): void {
       if (next === status) return;
@@ -69,9 +83,15 @@ export function operatorView(waitingForQuery: QueryDefinition<string, []>) {
     },
     /** A wait or step described elsewhere (workflows/subscription-waits.ts). */
     show,
-    /** The run ends with this outcome ("the checkout succeeded"). */
+    /**
+     * The run ends with this outcome ("the checkout succeeded"). A stuck mark goes with it: a
+     * closed run takes no signal, so the review could not clear it later.
+     */
     finished(outcome: string): void {
       show({ kind: 'finished', outcome, atMs: Date.now() });
+      if (workflowInfo().typedSearchAttributes.get(STUCK) !== undefined) {
+        upsertSearchAttributes([{ key: STUCK, value: null }]);
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
+import type { OperatorActivities } from '../activities/operators.js';
 import type { SystemActivities } from '../activities/system.js';
 
 const READINESS_ACTIVITY_TIMEOUT = '5 seconds';
@@ -13,6 +14,12 @@ const { purgeExpiredIdempotencyKeys, purgeIdleRateLimitCounters } = proxyActivit
   startToCloseTimeout: '5 minutes',
 });
 
+// A review that fails is replaced by the next one a minute later: a few quick tries are enough.
+const { reviewStuckWork } = proxyActivities<OperatorActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3 },
+});
+
 /** Run by the `housekeeping` schedule: deletes what has outlived its purpose. */
 export async function housekeepingWorkflow(): Promise<{
   idempotencyKeysDeleted: number;
@@ -24,6 +31,15 @@ export async function housekeepingWorkflow(): Promise<{
     idempotencyKeysDeleted: idempotencyKeys.deleted,
     rateLimitCountersDeleted: rateLimitCounters.deleted,
   };
+}
+
+/** Run by the `stuck-work-review` schedule: marks stuck runs for the Temporal UI, unmarks moved ones. */
+export async function reviewStuckWorkWorkflow(): Promise<{
+  dropped: number;
+  flagged: number;
+  cleared: number;
+}> {
+  return reviewStuckWork();
 }
 
 /** One short run per /readyz call: a worker must pick up both a workflow and an activity task. */

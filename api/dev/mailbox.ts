@@ -8,6 +8,7 @@ import { listMailboxMessages } from '../../domain/emails/repository.js';
 import type { Mailer } from '../../domain/emails/mailer.js';
 import type { Auth } from '../auth/auth.js';
 import { AppError } from '../../domain/platform/errors.js';
+import { hasRole } from '../../domain/users/rules.js';
 import { parseQuery } from '../http/validation.js';
 
 /**
@@ -18,9 +19,6 @@ export function isDevMailboxAvailable(mode: PublicSettings['mode'], mailer: Pick
   return mode === 'sandbox' && mailer.transport === 'mailbox';
 }
 
-const isAdmin = (role: string | null | undefined) =>
-  (role ?? '').split(',').some((part) => part.trim() === 'admin');
-
 /** `GET /api/dev/mailbox`: the signed-in user's emails, newest first; an admin reads everyone's. */
 export function createDevMailboxRouter({ db, auth }: { db: Db; auth: Auth }): Router {
   const router = Router();
@@ -28,7 +26,7 @@ export function createDevMailboxRouter({ db, auth }: { db: Db; auth: Auth }): Ro
     const query = parseQuery(pageQuerySchema, req);
     const session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
     if (!session) throw new AppError('Unauthorized');
-    const toAddress = isAdmin(session.user.role) ? undefined : session.user.email;
+    const toAddress = hasRole(session.user.role, 'admin') ? undefined : session.user.email;
     const [rows, total] = await listMailboxMessages(db, { toAddress }, pageToSkipTake(query));
     const items: MailboxMessage[] = rows.map((row) => ({
       id: row.id,

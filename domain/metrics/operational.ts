@@ -3,7 +3,16 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { SqlClient } from '../../infra/db.js';
 import { withTimeout } from '../../infra/timeout.js';
+import { countStuckWork } from '../operators/repository-stuck-work.js';
+import { STUCK_WORK_KINDS, type StuckWorkKind } from '../operators/stuck-work.js';
 import { OUTBOX_BACKLOG_CAP, readOperationalState, type OperationalState } from './repository-operational.js';
+
+type ScrapedState = OperationalState & { stuckWork: Record<StuckWorkKind, number> };
+
+const readScrapedState = async (sql: SqlClient): Promise<ScrapedState> => {
+  const [state, stuckWork] = await Promise.all([readOperationalState(sql), countStuckWork(sql)]);
+  return { ...state, stuckWork };
+};
 
 /** A scrape waits this long for the queue gauges, then serves the rest without them. */
 const READ_TIMEOUT_MS = 3_000;
@@ -14,10 +23,10 @@ const READ_TIMEOUT_MS = 3_000;
  * scrape still shows the process's own metrics.
  */
 export function registerOperationalGauges(registry: Registry, sql: SqlClient): void {
-  let pending: Promise<OperationalState | null> | null = null;
+  let pending: Promise<ScrapedState | null> | null = null;
   const read = () => {
     // Within a scrape's usual timeout (Prometheus: 10 s), though the pool waits 20 s for a connection.
-    pending ??= withTimeout('the queue gauges', READ_TIMEOUT_MS, readOperationalState(sql))
+    pending ??= withTimeout('the queue gauges', READ_TIMEOUT_MS, readScrapedState(sql))
       .catch(() => null)
       .finally(() => setImmediate(() => (pending = null)));
     return pending;
@@ -66,6 +75,17 @@ export function registerOperationalGauges(registry: Registry, sql: SqlClient): v
     async collect() {
       const state = await read();
       if (state) this.set(state.dunning);
+    },
+  });
+  new Gauge({
+    name: 'tollgate_stuck_work',
+    help: 'Stuck work by kind (docs/operations.md, "Stuck work"): activities past their attempts threshold, outbox events not dispatched for 5 minutes, endpoints failing for an hour, checkouts confirmed an hour ago and not charged.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      const state = await read();
+      if (!state) return;
+      for (const kind of STUCK_WORK_KINDS) this.set({ kind }, state.stuckWork[kind]);
     },
   });
 }

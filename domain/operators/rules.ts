@@ -19,6 +19,26 @@ export const STATUS = keyword('TollgateStatus');
  * (docs/payments.md, "Retry contract").
  */
 export const PROCESSOR_PROBLEM = keyword('TollgateProcessorProblem');
+/**
+ * Set to the kind of stuck work (domain/operators/stuck-work.ts) while the run is on the
+ * operators' page, by the stuck-work review's signal; unset when the work moves again.
+ */
+export const STUCK = keyword('TollgateStuck');
+
+/** The kinds of stuck work (domain/operators/stuck-work.ts), each a value of `TollgateStuck`. */
+export const STUCK_WORK_KINDS = [
+  'activity_retrying',
+  'outbox_event_old',
+  'webhook_endpoint_failing',
+  'checkout_unsettled',
+] as const;
+
+export type StuckWorkKind = (typeof STUCK_WORK_KINDS)[number];
+
+/** The signal each Tollgate workflow takes from the stuck-work review (its operator view handles it). */
+export const STUCK_SIGNAL = 'operatorStuck';
+
+export type StuckSignal = { kind: StuckWorkKind | null };
 
 /** Every custom search attribute, as `temporal server start-dev --search-attribute` names them. */
 export const SEARCH_ATTRIBUTE_NAMES = [
@@ -27,6 +47,7 @@ export const SEARCH_ATTRIBUTE_NAMES = [
   ENTITY_ID,
   STATUS,
   PROCESSOR_PROBLEM,
+  STUCK,
 ].map((key) => key.name);
 
 /**

@@ -29,3 +29,8 @@ export function signInLockSeconds(failures: number): number {
 export function signInThrottleKey(userId: string | null, typed: string): string {
   return userId ? `user:${userId}` : `typed:${typed.trim().toLowerCase()}`;
 }
+
+/** Roles may be comma-separated ("member,admin"), for organization members and for users alike. */
+export function hasRole(roles: string | null | undefined, role: string): boolean {
+  return (roles ?? '').split(',').some((part) => part.trim() === role);
+}

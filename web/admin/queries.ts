@@ -1,4 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import { stuckWorkReportSchema } from '../../domain/operators/schemas';
+import { getJson } from '../api';
 import { authClient, unwrap } from '../auth/client';
 
 export const USERS_PAGE_SIZE = 20;
@@ -39,3 +41,12 @@ export const userSessionsQuery = (userId: string) =>
     queryKey: adminKeys.sessions(userId),
     queryFn: () => unwrap(authClient.admin.listUserSessions({ userId })),
   });
+
+/** The operators' page refreshes on its own: stuck work is what changes while nobody looks. */
+export const STUCK_WORK_REFRESH_MS = 30_000;
+
+export const stuckWorkQuery = queryOptions({
+  queryKey: ['admin', 'stuck-work'],
+  queryFn: () => getJson('/api/operators/stuck-work', stuckWorkReportSchema),
+  refetchInterval: STUCK_WORK_REFRESH_MS,
+});

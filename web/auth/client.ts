@@ -35,7 +35,4 @@ export async function unwrap<T>(call: Promise<{ data: T; error: null } | { data:
   return result.data as T;
 }
 
-/** Roles may be comma-separated ("member,admin"), for organization members and for users alike. */
-export function hasRole(roles: string | null | undefined, role: string): boolean {
-  return (roles ?? '').split(',').some((part) => part.trim() === role);
-}
+export { hasRole } from '../../domain/users/rules';

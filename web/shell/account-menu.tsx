@@ -30,9 +30,14 @@ export function AccountMenu({ email, role }: { email: string; role: string | nul
           <Link to="/account/security">Account security</Link>
         </li>
         {hasRole(role, 'admin') ? (
-          <li>
-            <Link to="/admin/users">Users</Link>
-          </li>
+          <>
+            <li>
+              <Link to="/admin/users">Users</Link>
+            </li>
+            <li>
+              <Link to="/admin/stuck-work">Stuck work</Link>
+            </li>
+          </>
         ) : null}
         {settings?.dev_mailbox ? (
           <li>

@@ -10,9 +10,9 @@ function AdminError({ error }: ErrorComponentProps) {
   if (!(error instanceof NotAnAdministrator)) return <ErrorComponent error={error} />;
   return (
     <section>
-      <h1>Users</h1>
+      <h1>Administration</h1>
       <p className="error-note" role="alert">
-        You are not allowed to manage users: this page is for administrators.
+        You are not allowed here: these pages are for the deployment’s administrators.
       </p>
     </section>
   );
