@@ -64,9 +64,8 @@ const TEMPORAL_SDK_METRICS = [
 ];
 
 /**
- * Served once the stuck-work change lands (its gauge, read from the database like the queue
- * gauges); until then the rules and the panel that use it wait for it. Move it into the registries'
- * names by deleting this constant when that change is merged here.
+ * Added on main by the stuck-work change (a gauge read from the database like the queue gauges),
+ * which this branch does not have yet; once merged, the registries serve it and this list goes.
  */
 const ADDED_BY_THE_STUCK_WORK_CHANGE = ['tollgate_stuck_work'];
 
