@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { requireTestEnv } from '../test/env.js';
+import { TEMPORAL_SDK_METRICS } from '../observability/temporal-sdk-metrics.js';
 import { parseScrape } from '../test/prometheus.js';
 
 async function freePort(): Promise<number> {
@@ -36,5 +37,14 @@ describe("the Temporal SDK's Prometheus exporter (TEMPORAL_METRICS_PORT)", () =>
     expect(names.filter((name) => name.startsWith('temporal_')).length).toBeGreaterThan(3);
     expect(names).toContain('temporal_num_pollers');
     expect(names.some((name) => name.startsWith('temporal_worker_task_slots'))).toBe(true);
+    // Every series the dashboard and alert rules may read (a histogram's as its three series).
+    const series = new Set(
+      names.flatMap((name) =>
+        scraped.families.get(name)?.type === 'HISTOGRAM'
+          ? [`${name}_bucket`, `${name}_sum`, `${name}_count`]
+          : [name],
+      ),
+    );
+    expect(TEMPORAL_SDK_METRICS.filter((name) => !series.has(name))).toEqual([]);
   }, 90_000);
 });

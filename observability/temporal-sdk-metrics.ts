@@ -1,0 +1,47 @@
+/**
+ * The Temporal SDK exporter's series the dashboard and alert rules may use: what it served to
+ * temporal/metrics.int.test.ts's probe (a worker running a workflow whose activity fails once).
+ * That test checks the exporter serves each of these, so a name dropped by an SDK upgrade fails
+ * there rather than leaving a panel empty; observability.test.ts checks the rules use no other.
+ */
+export const TEMPORAL_SDK_METRICS = [
+  'temporal_activity_execution_failed',
+  'temporal_activity_execution_latency_bucket',
+  'temporal_activity_execution_latency_count',
+  'temporal_activity_execution_latency_sum',
+  'temporal_activity_schedule_to_start_latency_bucket',
+  'temporal_activity_schedule_to_start_latency_count',
+  'temporal_activity_schedule_to_start_latency_sum',
+  'temporal_activity_succeed_endtoend_latency_bucket',
+  'temporal_activity_succeed_endtoend_latency_count',
+  'temporal_activity_succeed_endtoend_latency_sum',
+  'temporal_activity_task_received',
+  'temporal_long_request',
+  'temporal_long_request_latency_bucket',
+  'temporal_long_request_latency_count',
+  'temporal_long_request_latency_sum',
+  'temporal_num_pollers',
+  'temporal_request',
+  'temporal_request_latency_bucket',
+  'temporal_request_latency_count',
+  'temporal_request_latency_sum',
+  'temporal_sticky_cache_hit',
+  'temporal_sticky_cache_size',
+  'temporal_worker_start',
+  'temporal_worker_task_slots_available',
+  'temporal_worker_task_slots_used',
+  'temporal_workflow_completed',
+  'temporal_workflow_endtoend_latency_bucket',
+  'temporal_workflow_endtoend_latency_count',
+  'temporal_workflow_endtoend_latency_sum',
+  'temporal_workflow_task_execution_latency_bucket',
+  'temporal_workflow_task_execution_latency_count',
+  'temporal_workflow_task_execution_latency_sum',
+  'temporal_workflow_task_queue_poll_succeed',
+  'temporal_workflow_task_replay_latency_bucket',
+  'temporal_workflow_task_replay_latency_count',
+  'temporal_workflow_task_replay_latency_sum',
+  'temporal_workflow_task_schedule_to_start_latency_bucket',
+  'temporal_workflow_task_schedule_to_start_latency_count',
+  'temporal_workflow_task_schedule_to_start_latency_sum',
+];
