@@ -38,6 +38,14 @@ export const STUCK_WORK_TITLES: Record<StuckWorkKind, string> = {
   checkout_unsettled: 'Checkout confirmed but not charged',
 };
 
+/** How the operators' page counts each kind: "1 activity retrying", "3 activities retrying". */
+export const STUCK_WORK_COUNTED: Record<StuckWorkKind, { one: string; other: string }> = {
+  activity_retrying: { one: 'activity retrying', other: 'activities retrying' },
+  outbox_event_old: { one: 'webhook event not dispatched', other: 'webhook events not dispatched' },
+  webhook_endpoint_failing: { one: 'webhook endpoint failing', other: 'webhook endpoints failing' },
+  checkout_unsettled: { one: 'checkout confirmed, not charged', other: 'checkouts confirmed, not charged' },
+};
+
 /** What the operator can do about each kind, in a sentence. */
 export const STUCK_WORK_ADVICE: Record<StuckWorkKind, string> = {
   activity_retrying:

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { STUCK_WORK_KINDS, STUCK_WORK_TITLES } from '../../../../domain/operators/stuck-work';
+import { STUCK_WORK_COUNTED, STUCK_WORK_KINDS } from '../../../../domain/operators/stuck-work';
 import { stuckWorkQuery } from '../../../admin/queries';
 import { StuckKindCard } from '../../../admin/stuck-work-card';
 import { Card, ErrorNote, formatDateTime } from '../../../components';
@@ -30,7 +30,10 @@ function StuckWorkPage() {
           <ul className="stuck-work-signals">
             {STUCK_WORK_KINDS.map((kind) => (
               <li key={kind} data-testid={`stuck-count-${kind}`}>
-                <strong>{report.data.counts[kind]}</strong> {STUCK_WORK_TITLES[kind].toLowerCase()}{' '}
+                <strong>{report.data.counts[kind]}</strong>{' '}
+                {report.data.counts[kind] === 1
+                  ? STUCK_WORK_COUNTED[kind].one
+                  : STUCK_WORK_COUNTED[kind].other}{' '}
                 <span className="muted">({report.data.thresholds[kind]})</span>
               </li>
             ))}
