@@ -10,16 +10,17 @@ import {
   type StuckWorkKind,
 } from './stuck-work.js';
 
-export type StuckActivityAttempt = {
+/** Which attempt of which activity of which run. */
+type ActivityAttempt = {
   workflowId: string;
   activityId: string;
   runId: string;
   workflowType: string;
   activityType: string;
   attempt: number;
-  error: string;
-  at: Date;
 };
+
+export type StuckActivityAttempt = ActivityAttempt & { error: string; at: Date };
 
 /** The failed attempt at or past the threshold: the first makes the row, later ones update it. */
 export async function recordStuckActivity(sql: SqlClient, attempt: StuckActivityAttempt): Promise<void> {
@@ -55,13 +56,7 @@ export async function deleteStuckActivity(
   ]);
 }
 
-export type StuckActivityRow = {
-  workflowId: string;
-  activityId: string;
-  runId: string;
-  workflowType: string;
-  activityType: string;
-  attempt: number;
+export type StuckActivityRow = ActivityAttempt & {
   lastError: string;
   failingSince: Date;
   lastFailedAt: Date;
