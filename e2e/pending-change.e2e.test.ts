@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { Polar } from '@polar-sh/sdk';
-import { eventually } from '../test/eventually.js';
-import { buyInSandbox, createAccessToken } from '../test/factories.js';
+import { PHONE, sellerOnClock, WORKFLOW_TIMEOUT_MS } from './clock-support.js';
 import { buyerContexts, hasNoHorizontalOverflow } from './portal-support.js';
-import { poll, recordPolicyViolations, signUpSeller, useBrowserStack } from './support.js';
-
-/** A clock's catch-up and the renewal it charges take seconds. */
-const WORKFLOW_TIMEOUT_MS = 90_000;
-const PHONE = { width: 390, height: 844 };
+import { poll, useBrowserStack } from './support.js';
 
 // A plan change waiting for the period's end (docs/subscriptions.md, "Changes at the next period"):
 // shown in the portal (at 390 px) and on the seller's page, in words with its date; the buyer
@@ -21,47 +15,23 @@ describe('a pending plan change in the portal and the dashboard, in Chromium', (
   const suffix = randomUUID().slice(0, 8);
 
   it('shows the next-period change on both sides, cancels it, and the renewal changes nothing', async () => {
-    const sellerContext = await env.browser.newContext({
-      locale: 'en-US',
-      extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.151' },
-    });
-    recordPolicyViolations(sellerContext, policyViolations);
-    const seller = await sellerContext.newPage();
-    await signUpSeller(seller, env.baseUrl, {
-      firstName: 'Ren',
-      suffix,
-      organizationName: `Later ${suffix}`,
-    });
-    const organization = await env.database.db.organization.findFirstOrThrow({
-      where: { name: `Later ${suffix}` },
-    });
-    const token = await createAccessToken(env.database.db, organization.id);
-    const polar = new Polar({ accessToken: token, serverURL: env.baseUrl });
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${env.baseUrl}/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as { id: string; status: string; pending_update: unknown };
-    };
-    const product = (name: string, amount: number) =>
-      polar.products.create({
-        name,
-        recurringInterval: 'month',
-        prices: [{ amountType: 'fixed', priceAmount: amount, priceCurrency: 'usd' }],
-      });
-    const basic = await product(`Basic ${suffix}`, 1500);
-    const pro = await product(`Pro ${suffix}`, 4000);
-    const clock = await api('POST', '/test-clocks/', {
-      name: 'Later',
-      frozen_time: '2026-03-01T09:00:00.000Z',
-    });
-    const customer = await polar.customers.create({ email: `ren-buyer-${suffix}@example.test`, name: 'Uma' });
-    await api('POST', `/test-clocks/${clock.id}/customers`, { customer_id: customer.id });
-    const { subscriptionId } = await buyInSandbox(polar, env.baseUrl, basic.id, customer.id);
-    const id = subscriptionId!;
+    const seller = await sellerOnClock(
+      env,
+      { firstName: 'Ren', suffix, organizationName: `Later ${suffix}`, address: '198.51.100.151' },
+      policyViolations,
+    );
+    const { api, polar } = seller;
+    const basic = await seller.monthlyPlan(`Basic ${suffix}`, 1500);
+    const pro = await seller.monthlyPlan(`Pro ${suffix}`, 4000);
+    const {
+      customer,
+      subscriptionId: id,
+      advanceTo,
+    } = await seller.subscribeOnClock(
+      basic.id,
+      { email: `ren-buyer-${suffix}@example.test`, name: 'Uma' },
+      '2026-03-01T09:00:00.000Z',
+    );
     const scheduled = await api('PATCH', `/subscriptions/${id}`, {
       product_id: pro.id,
       proration_behavior: 'next_period',
@@ -69,13 +39,17 @@ describe('a pending plan change in the portal and the dashboard, in Chromium', (
     expect(scheduled.pending_update).toMatchObject({ product_id: pro.id });
 
     // The seller's page says what waits for the renewal, and when.
-    await seller.goto(`${env.baseUrl}/dashboard/subscriptions/${id}`);
-    const sellerRow = seller.getByTestId('subscription-pending-change');
-    await seller.getByText(`Changes to Pro ${suffix} (`, { exact: false }).first().waitFor();
+    const sellerPage = seller.page;
+    await sellerPage.goto(`${env.baseUrl}/dashboard/subscriptions/${id}`);
+    const sellerRow = sellerPage.getByTestId('subscription-pending-change');
+    await sellerPage.getByText(`Changes to Pro ${suffix} (`, { exact: false }).first().waitFor();
     expect(await sellerRow.textContent()).toMatch(
       new RegExp(`^Changes to Pro ${suffix} \\(\\$40\\.00 / month from then\\) on .*2026$`),
     );
-    await seller.getByTestId('pending-change').getByRole('button', { name: 'Cancel this change' }).waitFor();
+    await sellerPage
+      .getByTestId('pending-change')
+      .getByRole('button', { name: 'Cancel this change' })
+      .waitFor();
 
     // The buyer, on a phone, reads it and cancels it.
     const buyer = await (await buyerContext({ viewport: PHONE })).newPage();
@@ -90,18 +64,13 @@ describe('a pending plan change in the portal and the dashboard, in Chromium', (
     expect(await buyer.getByTestId('pending-change').count()).toBe(0);
     expect((await api('GET', `/subscriptions/${id}`)).pending_update).toBeNull();
 
-    await seller.reload();
-    await seller.getByTestId('subscription-details').waitFor();
-    expect(await seller.getByTestId('subscription-pending-change').count()).toBe(0);
-    expect(await seller.getByTestId('subscription-plan').textContent()).toBe(`Basic ${suffix}`);
+    await sellerPage.reload();
+    await sellerPage.getByTestId('subscription-details').waitFor();
+    expect(await sellerPage.getByTestId('subscription-pending-change').count()).toBe(0);
+    expect(await sellerPage.getByTestId('subscription-plan').textContent()).toBe(`Basic ${suffix}`);
 
     // The renewal bills Basic again; the plan stays Basic.
-    await api('POST', `/test-clocks/${clock.id}/advance`, { frozen_time: '2026-04-02T09:00:00.000Z' });
-    await eventually(
-      () => api('GET', `/test-clocks/${clock.id}`),
-      (value) => value.status === 'ready',
-      WORKFLOW_TIMEOUT_MS,
-    );
+    await advanceTo('2026-04-02T09:00:00.000Z');
     const orders = await poll(
       'the renewal',
       async () => {

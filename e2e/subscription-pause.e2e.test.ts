@@ -1,21 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { Polar } from '@polar-sh/sdk';
-import { eventually } from '../test/eventually.js';
-import { buyInSandbox, createAccessToken } from '../test/factories.js';
+import { PHONE, sellerOnClock, WORKFLOW_TIMEOUT_MS } from './clock-support.js';
 import { buyerContexts, hasNoHorizontalOverflow, openPortalSection } from './portal-support.js';
-import {
-  poll,
-  recordPolicyViolations,
-  reloadUntilVisible,
-  signUpSeller,
-  useBrowserStack,
-} from './support.js';
-
-/** A clock's catch-up, and the charge of a resumed plan's new period, take seconds. */
-const WORKFLOW_TIMEOUT_MS = 90_000;
-/** The width of the phones the portal is checked at here. */
-const PHONE = { width: 390, height: 844 };
+import { poll, reloadUntilVisible, useBrowserStack } from './support.js';
 
 // Pause and resume in the portal (docs/subscriptions.md, "Pause and resume"; docs/portal.md): the
 // seller allows it, the buyer pauses at the period's end at 390 px, the test clock passes that end,
@@ -29,31 +16,12 @@ describe('pause and resume in the portal, in Chromium', () => {
   const suffix = randomUUID().slice(0, 8);
 
   it('the buyer pauses, is charged nothing while paused, the seller sees it, and resuming charges a new period', async () => {
-    const sellerContext = await env.browser.newContext({
-      locale: 'en-US',
-      extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.141' },
-    });
-    recordPolicyViolations(sellerContext, policyViolations);
-    const seller = await sellerContext.newPage();
-    await signUpSeller(seller, env.baseUrl, {
-      firstName: 'Pia',
-      suffix,
-      organizationName: `Pause ${suffix}`,
-    });
-    const organization = await env.database.db.organization.findFirstOrThrow({
-      where: { name: `Pause ${suffix}` },
-    });
-    const token = await createAccessToken(env.database.db, organization.id);
-    const polar = new Polar({ accessToken: token, serverURL: env.baseUrl });
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${env.baseUrl}/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as { id: string; status: string };
-    };
+    const owner = await sellerOnClock(
+      env,
+      { firstName: 'Pia', suffix, organizationName: `Pause ${suffix}`, address: '198.51.100.141' },
+      policyViolations,
+    );
+    const { api, polar, organization, page: seller } = owner;
     // The owner allows buyers to pause on the settings page (Polar's portal setting).
     await seller.goto(`${env.baseUrl}/dashboard/settings`);
     const allowPause = seller.getByLabel('Customers may pause and resume their subscription in the portal', {
@@ -66,19 +34,16 @@ describe('pause and resume in the portal, in Chromium', () => {
     expect(await api('GET', `/organizations/${organization.id}`)).toMatchObject({
       customer_portal_settings: { subscription: { pause: true, update_plan: true } },
     });
-    const plan = await polar.products.create({
-      name: `Radio ${suffix}`,
-      recurringInterval: 'month',
-      prices: [{ amountType: 'fixed', priceAmount: 2000, priceCurrency: 'usd' }],
-    });
-    const clock = await api('POST', '/test-clocks/', {
-      name: 'Pause',
-      frozen_time: '2026-03-01T09:00:00.000Z',
-    });
-    const customer = await polar.customers.create({ email: `pia-buyer-${suffix}@example.test`, name: 'Ola' });
-    await api('POST', `/test-clocks/${clock.id}/customers`, { customer_id: customer.id });
-    const { subscriptionId } = await buyInSandbox(polar, env.baseUrl, plan.id, customer.id);
-    const id = subscriptionId!;
+    const plan = await owner.monthlyPlan(`Radio ${suffix}`, 2000);
+    const {
+      customer,
+      subscriptionId: id,
+      advanceTo,
+    } = await owner.subscribeOnClock(
+      plan.id,
+      { email: `pia-buyer-${suffix}@example.test`, name: 'Ola' },
+      '2026-03-01T09:00:00.000Z',
+    );
     const ordersOf = async () =>
       env.database.db.order.findMany({ where: { subscriptionId: id }, orderBy: { createdAt: 'asc' } });
 
@@ -99,12 +64,7 @@ describe('pause and resume in the portal, in Chromium', () => {
     );
 
     // The period ends on 1 April; the clock passes it: paused, no renewal order.
-    await api('POST', `/test-clocks/${clock.id}/advance`, { frozen_time: '2026-04-05T09:00:00.000Z' });
-    await eventually(
-      () => api('GET', `/test-clocks/${clock.id}`),
-      (value) => value.status === 'ready',
-      WORKFLOW_TIMEOUT_MS,
-    );
+    await advanceTo('2026-04-05T09:00:00.000Z');
     await poll(
       'the pause',
       // 0.33.2's status enum predates `paused`: read the row.
