@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -71,7 +72,7 @@ export async function startServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; stop(): Promise<void>; cpuSeconds(): number }> {
   // BENCH_CPU_PROFILE_DIR=<dir>: each server writes a V8 CPU profile there when stopped (open it
   // in Chrome's DevTools or speedscope); the figures of a profiled run are not comparable.
   const profileDir = process.env.BENCH_CPU_PROFILE_DIR;
@@ -104,7 +105,23 @@ export async function startServerProcess(
     url,
     // SIGKILL if it has not exited 30 s after SIGTERM, so a hung server never holds the bench.
     stop: () => stopChild(child, { signal: 'SIGTERM', graceMs: 30_000 }),
+    cpuSeconds: () => processCpuSeconds(child.pid!),
   };
+}
+
+/** Linux's clock ticks per second (`getconf CLK_TCK`), which /proc/<pid>/stat counts in. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU a process has used so far (user and system), from /proc: what a server spent on the
+ * work it served, whatever else the machine's cores were doing meanwhile.
+ */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
+  return (utime + stime) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** `tollgate_bench_<name>` dropped, created and migrated on the bench cluster; its URL. */
