@@ -24,7 +24,7 @@ import { requireTestEnv } from './env.js';
 import { eventually } from './eventually.js';
 import { createOrganization } from './factories.js';
 import { createRecordingSink } from './stripe-factories.js';
-import { createTimeSkippingEnvironment } from './time-skipping.js';
+import { timeSkippingServerOfFile } from './time-skipping.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const PUBLIC_URL = 'http://tollgate.test';
@@ -78,22 +78,20 @@ export type WorkerOptions = {
 
 /** Registers the file's hooks (call it inside its `describe`) and answers its tools. */
 export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
-  let environment: TestWorkflowEnvironment | undefined;
+  const environment = timeSkippingServerOfFile();
   let testDatabase: TestDatabase | undefined;
 
   beforeAll(async () => {
-    environment = await createTimeSkippingEnvironment();
     testDatabase = await createTestDatabase();
   });
   beforeEach(() => testDatabase!.reset());
   afterAll(async () => {
-    await environment?.teardown();
     await testDatabase?.drop();
   });
 
   const harness = {
     get env(): TestWorkflowEnvironment {
-      return environment!;
+      return environment();
     },
     get database(): TestDatabase {
       return testDatabase!;
@@ -209,18 +207,26 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
 
   /**
    * Until the subscription's workflow has ended or waits for something (no step, local activity
-   * or email in flight); answers its `waitingFor` sentence then, or null once it has ended.
+   * or email in flight, and the server holds no task of it either); answers its `waitingFor`
+   * sentence then, or null once it has ended.
    */
   async function parked(subscriptionId: string, timeoutMs = 20_000): Promise<string | null> {
     const handle = handleOf(subscriptionId);
-    return eventually(
-      async () => {
-        if ((await handle.describe()).status.name !== 'RUNNING') return null;
-        return handle.query<string>('waitingFor');
-      },
-      (waitingFor) => waitingFor === null || !waitingFor.startsWith('its own work'),
+    const read = async () => {
+      const before = await handle.describe();
+      if (before.status.name !== 'RUNNING') return { ended: true, waitingFor: null, idle: true };
+      const waitingFor = await handle.query<string>('waitingFor');
+      // Read after the answer: a task the server handed out meanwhile (a timer that fired) shows.
+      const { raw } = await handle.describe();
+      const idle = !raw.pendingWorkflowTask && (raw.pendingActivities ?? []).length === 0;
+      return { ended: false, waitingFor, idle };
+    };
+    const state = await eventually(
+      read,
+      ({ ended, waitingFor, idle }) => ended || (idle && !waitingFor!.startsWith('its own work')),
       timeoutMs,
     );
+    return state.waitingFor;
   }
 
   /** Runs `work` with a worker of the subscription workflow on a task queue of its own. */
@@ -258,9 +264,9 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
       }),
     });
     // A workflow left running (a renewing plan, or a failed assertion) would keep the worker from
-    // shutting down: each test's are ended with it, once parked. Ended during a local activity,
-    // a workflow leaves the time-skipping server's clock locked, and the next tests' sleeps run in
-    // real time until they time out; one that never parks (a failed test) is ended all the same.
+    // shutting down: each test's are ended with it, once parked. Ended with a task in flight, a
+    // workflow leaves the time-skipping server's clock locked (test/time-skipping.ts `clockSkips`
+    // notices and replaces the server); one that never parks (a failed test) is ended all the same.
     return worker.runUntil(async () => {
       try {
         return await work(taskQueue);
