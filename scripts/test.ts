@@ -183,7 +183,7 @@ type JestResults = {
     name: string;
     status: string;
     message: string;
-    assertionResults: { fullName: string; status: string }[];
+    assertionResults: { fullName: string; status: string; invocations?: number }[];
   }[];
 };
 
@@ -222,6 +222,15 @@ function describeJestFailures(project: string, results: JestResults | null): str
     }
   }
   return lines;
+}
+
+/** The tests that passed only when run again (the time-skipping files retry once, see test/time-skipping.ts). */
+function describeJestRetries(project: string, results: JestResults | null): string[] {
+  return (results?.testResults ?? []).flatMap((suite) =>
+    suite.assertionResults
+      .filter((test) => test.status === 'passed' && (test.invocations ?? 1) > 1)
+      .map((test) => `${project}: ${path.relative(projectRoot, suite.name)} › ${test.fullName}`),
+  );
 }
 
 type Job = {
@@ -282,6 +291,7 @@ async function main(): Promise<number> {
   services.catch(() => undefined);
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const failedTests: string[] = [];
+  const retriedTests: string[] = [];
 
   const jestJob = (project: Project): Job => ({
     name: project,
@@ -317,6 +327,7 @@ async function main(): Promise<number> {
       );
       const results = readJestResults(resultsFile);
       const counts = jestCounts(results);
+      retriedTests.push(...describeJestRetries(project, results));
       if (code !== 0) {
         const failures = describeJestFailures(project, results);
         failedTests.push(...(failures.length > 0 ? failures : [`${project}: Jest exited with ${code}`]));
@@ -364,6 +375,7 @@ async function main(): Promise<number> {
     failures.length === 0 ? `all checks passed in ${seconds(runStarted)}` : `failed: ${failures.join(', ')}`,
   );
   for (const line of failedTests) console.log(`  ✗ ${line}`);
+  for (const line of retriedTests) console.log(`  ↻ passed on its retry: ${line}`);
   // One plain closing line for whoever reads the log last (CI included).
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   return failures.length === 0 ? 0 : 1;

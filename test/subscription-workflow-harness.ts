@@ -1,5 +1,5 @@
 // The setting every subscription workflow test runs in (workflows/subscription*.wf.test.ts): a
-// time-skipping Temporal server and a database of the file's own, a plan bought with a saved card,
+// time-skipping Temporal server of each test and a database of the file, a plan bought with a saved card,
 // a worker on a fresh task queue (optionally killed once after each of some steps), and what the
 // tests read back from the database. Crash tests count what was written (orders, charges, grants,
 // emails, webhooks) with `effectsOf`, not what the workflow says it did.
@@ -24,7 +24,7 @@ import { requireTestEnv } from './env.js';
 import { eventually } from './eventually.js';
 import { createOrganization } from './factories.js';
 import { createRecordingSink } from './stripe-factories.js';
-import { timeSkippingServerOfFile } from './time-skipping.js';
+import { timeSkippingServerOfTest } from './time-skipping.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const PUBLIC_URL = 'http://tollgate.test';
@@ -78,7 +78,7 @@ export type WorkerOptions = {
 
 /** Registers the file's hooks (call it inside its `describe`) and answers its tools. */
 export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
-  const environment = timeSkippingServerOfFile();
+  const environment = timeSkippingServerOfTest();
   let testDatabase: TestDatabase | undefined;
 
   beforeAll(async () => {
@@ -264,9 +264,9 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
       }),
     });
     // A workflow left running (a renewing plan, or a failed assertion) would keep the worker from
-    // shutting down: each test's are ended with it, once parked. Ended with a task in flight, a
-    // workflow leaves the time-skipping server's clock locked (test/time-skipping.ts `clockSkips`
-    // notices and replaces the server); one that never parks (a failed test) is ended all the same.
+    // shutting down: each test's are ended with it, once parked (ended with a task in flight, a
+    // workflow leaves the time-skipping server's clock locked); one that never parks (a failed
+    // test) is ended all the same, and its server goes with the test (test/time-skipping.ts).
     return worker.runUntil(async () => {
       try {
         return await work(taskQueue);

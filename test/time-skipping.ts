@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll } from '@jest/globals';
+import { afterEach, beforeEach, jest } from '@jest/globals';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { registerSearchAttributes } from '../temporal/entity-directory.js';
 import { requireTestEnv } from './env.js';
@@ -47,26 +47,30 @@ export async function clockSkips(env: TestWorkflowEnvironment): Promise<boolean>
 }
 
 /**
- * The file's time-skipping server, replaced between tests when its clock stopped skipping (see
- * `clockSkips`): the wedge is the test server's, left behind by the test before, and each test
- * reads the server's time afresh, so a new server changes nothing a test asserts.
+ * A time-skipping server of each test's own, and one retry of a test that failed. The test server
+ * can stop skipping for good partway through a test on a loaded machine (a time lock it never
+ * releases, as in temporalio/sdk-java#3088): the test then times out whatever it tests, and
+ * every later test on that server too. A server per test (it starts in under a second) keeps that
+ * to the one test, and the retry runs it again on a new server; a failure of the code under test
+ * fails both runs. Each retry's first errors are printed, and `npm test` lists the retried tests.
  */
-export function timeSkippingServerOfFile() {
+export function timeSkippingServerOfTest() {
+  jest.retryTimes(1, { logErrorsBeforeRetry: true });
   let environment: TestWorkflowEnvironment | undefined;
-  beforeAll(async () => {
+  beforeEach(async () => {
     environment = await createTimeSkippingEnvironment();
   });
   afterEach(async () => {
-    if (!environment || (await clockSkips(environment))) return;
-    console.warn('the time-skipping server’s clock stopped skipping after this test: starting a new server');
-    await environment.teardown().catch(() => undefined);
-    environment = await createTimeSkippingEnvironment();
-  }, 60_000);
-  afterAll(async () => {
-    await environment?.teardown();
-  });
+    const ended = environment;
+    environment = undefined;
+    if (!ended) return;
+    if (!(await clockSkips(ended))) {
+      console.warn('the time-skipping server’s clock had stopped skipping by the end of this test');
+    }
+    await ended.teardown();
+  }, 30_000);
   return () => {
-    if (!environment) throw new Error('the time-skipping server is started in beforeAll');
+    if (!environment) throw new Error('the time-skipping server is started in beforeEach');
     return environment;
   };
 }
