@@ -71,6 +71,8 @@ const PASSING_IN_EVERY_VERSION = [
   'benefits.update',
   'benefits.grants',
   'products.create',
+  'products.create_seat_based',
+  'products.get_seat_based',
   'products.list',
   'products.get',
   'products.update',

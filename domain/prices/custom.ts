@@ -158,6 +158,9 @@ export const customPrice = definePriceType({
     takesBuyerAmount: true,
     buyerAmount: (price) => ({ minimum: price.minimum_amount, maximum: price.maximum_amount }),
     amountIssue: customAmountIssue,
+    takesSeats: false,
+    defaultSeats: () => null,
+    seatsIssue: () => null,
     amount: (price, requested) => {
       if (requested !== null) {
         const issue = customAmountIssue(price, requested);

@@ -60,6 +60,7 @@ describe('a fixed price', () => {
       unitAmount: null,
       capAmount: null,
       meterId: null,
+      tierTable: null,
     });
   });
 });

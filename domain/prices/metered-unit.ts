@@ -67,6 +67,9 @@ export const meteredUnitPrice = definePriceType({
     takesBuyerAmount: false,
     buyerAmount: () => null,
     amountIssue: () => null,
+    takesSeats: false,
+    defaultSeats: () => null,
+    seatsIssue: () => null,
     amount: (_price, _requested, isRecurring) => {
       // A plan's usage is billed at the end of each period, never up front.
       if (!isRecurring) throw new RangeError('a metered price cannot be bought once, only as part of a plan');

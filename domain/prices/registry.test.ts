@@ -15,15 +15,15 @@ const wireTypes = (schema: { options: readonly { shape: { amount_type: { value: 
   schema.options.map((option) => option.shape.amount_type.value).sort();
 
 describe('the price-type registry', () => {
-  it('lists fixed, custom, free and metered_unit, exactly the types the wire reads and takes', () => {
-    expect([...AMOUNT_TYPES].sort()).toEqual(['custom', 'fixed', 'free', 'metered_unit']);
+  it('lists fixed, custom, free, metered_unit and seat_based, exactly the types the wire reads and takes', () => {
+    expect([...AMOUNT_TYPES].sort()).toEqual(['custom', 'fixed', 'free', 'metered_unit', 'seat_based']);
     expect(wireTypes(productPriceSchema)).toEqual([...AMOUNT_TYPES].sort());
     expect(wireTypes(priceCreateSchema)).toEqual([...AMOUNT_TYPES].sort());
   });
 
   it('answers each type by its own module and refuses a type it does not know', () => {
     for (const type of AMOUNT_TYPES) expect(priceType(type).amountType).toBe(type);
-    expect(() => priceType('seat_based')).toThrow(RangeError);
+    expect(() => priceType('metered_package')).toThrow(RangeError);
     expect(() => priceType('toString')).toThrow(RangeError);
   });
 
@@ -36,13 +36,14 @@ describe('the price-type registry', () => {
     }
   });
 
-  it('bills fixed, custom and free prices up front and metered prices in arrears', () => {
+  it('bills fixed, custom, free and seat prices up front and metered prices in arrears', () => {
     const billing = Object.fromEntries(AMOUNT_TYPES.map((type) => [type, priceType(type).billing]));
     expect(billing).toEqual({
       fixed: 'in_advance',
       custom: 'in_advance',
       free: 'in_advance',
       metered_unit: 'in_arrears',
+      seat_based: 'in_advance',
     });
     const metered = { amountType: 'metered_unit', id: 'm' };
     const fixed = { amountType: 'fixed', id: 'f' };

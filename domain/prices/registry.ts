@@ -6,6 +6,7 @@ import { customPrice } from './custom.js';
 import { fixedPrice } from './fixed.js';
 import { freePrice } from './free.js';
 import { meteredUnitPrice } from './metered-unit.js';
+import { seatBasedPrice } from './seat-based.js';
 import { priceCommonShape, priceCreateCommonShape } from './schemas.js';
 import { DEFAULT_CURRENCY } from './limits.js';
 import { renderedInVersions } from '../platform/api-versions.js';
@@ -27,6 +28,7 @@ export const PRICE_TYPES = {
   custom: customPrice,
   free: freePrice,
   metered_unit: meteredUnitPrice,
+  seat_based: seatBasedPrice,
 } as const;
 
 export type AmountType = keyof typeof PRICE_TYPES;
@@ -74,6 +76,7 @@ export const productPriceSchema = z.discriminatedUnion('amount_type', [
   fixedPriceViewSchema,
   viewSchemaOf(customPrice),
   viewSchemaOf(meteredUnitPrice),
+  viewSchemaOf(seatBasedPrice),
 ]);
 export type ProductPrice = z.infer<typeof productPriceSchema>;
 
@@ -83,6 +86,7 @@ export const priceCreateSchema = z.discriminatedUnion('amount_type', [
   createSchemaOf(customPrice),
   createSchemaOf(freePrice),
   createSchemaOf(meteredUnitPrice),
+  createSchemaOf(seatBasedPrice),
 ]);
 export type PriceCreate = z.infer<typeof priceCreateSchema>;
 
@@ -106,12 +110,20 @@ export type PriceType = {
     takesBuyerAmount: boolean;
     buyerAmount(price: ProductPrice): AmountBounds | null;
     amountIssue(price: CheckoutPrice, requested: number): ChargeIssue | null;
-    amount(price: CheckoutPrice, requested: number | null, isRecurring: boolean): number;
+    takesSeats: boolean;
+    defaultSeats(price: CheckoutPrice): number | null;
+    seatsIssue(price: CheckoutPrice, seats: number): ChargeIssue | null;
+    amount(
+      price: CheckoutPrice,
+      requested: number | null,
+      isRecurring: boolean,
+      seats?: number | null,
+    ): number;
     isFree: boolean;
   };
   cycle: {
     usage(row: StoredPrice): UsageTerms | null;
-    planChange(row: StoredPrice): PlanChangeTerms;
+    planChange(row: StoredPrice, seats?: number | null): PlanChangeTerms;
     currency(row: StoredPrice): string | null;
   };
   words: {

@@ -4,6 +4,7 @@
 // workflows and the web app import these files too.
 import type { z } from 'zod';
 import type { priceCommonShape, RecurringInterval } from './schemas.js';
+import type { TierTable } from './tiers.js';
 
 /** A refusal of a price's terms beyond its schema, `loc` under the price (`['maximum_amount']`). */
 export type PriceIssue = { loc: (string | number)[]; message: string };
@@ -24,6 +25,8 @@ export type StoredPrice = {
   capAmount?: number | null;
   meterId?: string | null;
   meter?: { id: string; name: string } | null;
+  /** JSON: a seat price's `TierTable` (seat-based.ts reads it). */
+  tierTable?: unknown;
 };
 
 /** What a new price writes to its row, every type-dependent column set (null when it has none). */
@@ -36,6 +39,7 @@ export type PriceColumns = {
   unitAmount: string | null;
   capAmount: number | null;
   meterId: string | null;
+  tierTable: TierTable | null;
 };
 
 /** What a cycle bills in arrears for a price: the meter it counts and its rate (metered prices). */
@@ -64,16 +68,17 @@ export type PriceFormat = {
 /** The seller's price editor: a field a new price of the type is typed in. */
 export type EditorField = {
   /** The draft's key in the form. */
-  draft: 'amount' | 'minimum' | 'maximum' | 'preset' | 'unitAmount' | 'meterId' | 'cap';
+  draft: 'amount' | 'minimum' | 'maximum' | 'preset' | 'unitAmount' | 'meterId' | 'cap' | 'seatTiers';
   /** The API's field it sends. */
   wire: string;
   /** After "Price 1 ": "amount (USD)". */
   label: string;
   /**
    * `dollars`: typed in dollars, sent in cents; `cents`: a decimal number of cents sent as text
-   * (sub-cent unit prices never pass through a float); `meter`: one of the organization's meters.
+   * (sub-cent unit prices never pass through a float); `meter`: one of the organization's meters;
+   * `tiers`: rows of seats and a rate per seat in dollars, sent as `seat_tiers`.
    */
-  kind: 'dollars' | 'cents' | 'meter';
+  kind: 'dollars' | 'cents' | 'meter' | 'tiers';
   required: boolean;
 };
 
@@ -128,8 +133,17 @@ export type PriceStrategy<
     buyerAmount(price: ViewOf<Type, ViewShape>): AmountBounds | null;
     /** What is wrong with the buyer's amount, or null when it may be charged (always null when the type takes none). */
     amountIssue(price: Charge, requested: number): ChargeIssue | null;
-    /** Before discount and tax; `requested` passed `amountIssue`. Throws a RangeError on a caller's bug. */
-    amount(price: Charge, requested: number | null, isRecurring: boolean): number;
+    /** The buyer chooses a number of seats (`seats` on checkout create/update/confirm). */
+    takesSeats: boolean;
+    /** The seats a checkout starts with; null when the type takes none. */
+    defaultSeats(price: Charge): number | null;
+    /** Why the buyer cannot have `seats` (`loc` ['seats']), or null (always null when the type takes none). */
+    seatsIssue(price: Charge, seats: number): ChargeIssue | null;
+    /**
+     * Before discount and tax; `requested` passed `amountIssue` and `seats` `seatsIssue` (null: the
+     * default). Throws a RangeError on a caller's bug.
+     */
+    amount(price: Charge, requested: number | null, isRecurring: boolean, seats?: number | null): number;
     /** Never charges anything: no discount to take, no card to save for a plan. */
     isFree: boolean;
   };
@@ -137,8 +151,11 @@ export type PriceStrategy<
   cycle: {
     /** Its usage terms when a cycle bills it in arrears; null for prices billed up front. */
     usage(row: StoredPrice): UsageTerms | null;
-    /** A plan change onto it (proration credits and debits the period's share of `fee`). */
-    planChange(row: StoredPrice): PlanChangeTerms;
+    /**
+     * A plan change onto it (proration credits and debits the period's share of `fee`), for
+     * `seats` when the type is priced by seat.
+     */
+    planChange(row: StoredPrice, seats?: number | null): PlanChangeTerms;
     /** Its own currency; null when it has none (a free price fits any). */
     currency(row: StoredPrice): string | null;
   };
@@ -174,6 +191,7 @@ export const NO_COLUMNS: PriceColumns = {
   unitAmount: null,
   capAmount: null,
   meterId: null,
+  tierTable: null,
 };
 
 /** " / month" after an amount billed every period; nothing for a price bought once. */

@@ -1,5 +1,5 @@
 import type { Db } from '../../infra/db.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import {
   accessibleOrganizationIds,
@@ -98,15 +98,20 @@ function priceRows(
   at: Date,
 ): Prisma.ProductPriceCreateManyInput[] {
   // Prices are listed by creation time; one millisecond apart keeps the order they were given in.
-  return prices.map((price, index) => ({
-    createdAt: new Date(at.getTime() + index),
-    organizationId: product.organizationId,
-    productId: product.id,
-    amountType: price.amount_type,
-    type: product.recurringInterval ? 'recurring' : 'one_time',
-    recurringInterval: product.recurringInterval,
-    ...priceType(price.amount_type).columns(price),
-  }));
+  return prices.map((price, index) => {
+    const { tierTable, ...columns } = priceType(price.amount_type).columns(price);
+    return {
+      createdAt: new Date(at.getTime() + index),
+      organizationId: product.organizationId,
+      productId: product.id,
+      amountType: price.amount_type,
+      type: product.recurringInterval ? 'recurring' : 'one_time',
+      recurringInterval: product.recurringInterval,
+      ...columns,
+      // A JSON column's SQL NULL is spelled out: a plain null would be the JSON value null.
+      tierTable: tierTable ?? Prisma.DbNull,
+    };
+  });
 }
 
 /** Media must be uploaded product_media files of the product's organization (Polar's rule). */

@@ -270,6 +270,32 @@ def run(s: Scenario) -> None:
         ),
     )
     product_id = s.id_from("products.create", seed["product_id"])
+    # A seat-based price in the version's own shape: seat_tiers up to 2026-10, tiers from 2027-01.
+    if v == "2027-01":
+        seat_price: Json = {
+            "amount_type": "seat_based",
+            "price_currency": "usd",
+            "tiers": {"type": "graduated", "tiers": [{"bound": 10, "unit_amount": "1000"}, {"unit_amount": "800"}]},
+            "minimum_units": 2,
+        }
+    else:
+        seat_price = {
+            "amount_type": "seat_based",
+            "price_currency": "usd",
+            "seat_tiers": {
+                "seat_tier_type": "graduated",
+                "tiers": [
+                    {"min_seats": 2, "max_seats": 10, "price_per_seat": 1000},
+                    {"min_seats": 11, "price_per_seat": 800},
+                ],
+            },
+        }
+    s.op(
+        "products.create_seat_based",
+        lambda: p.products.create(name=f"Team plan {v}", recurring_interval="month", prices=[seat_price]),
+    )
+    seat_product_id = s.id_from("products.create_seat_based")
+    s.op("products.get_seat_based", lambda: p.products.get(seat_product_id))
     s.op("products.list", lambda: p.products.list())
     s.op("products.get", lambda: p.products.get(product_id))
     s.op("products.update", lambda: p.products.update(product_id, description="A widget"))

@@ -14,6 +14,13 @@ import { ErrorNote } from '../../../../components';
 import type { FormWords } from '../../../../forms/messages';
 import { choiceWords, dollarWords } from '../../../../forms/words';
 import { Fragment } from 'react';
+import {
+  newSeatTiersDraft,
+  SeatTiersEditor,
+  seatTiersErrors,
+  seatTiersPayload,
+  type SeatTiersDraft,
+} from './seat-tiers-editor';
 
 /** A price in the form: an existing one is kept by id (prices never change, spec §3 Price); new ones are typed in. */
 export type PriceDraft = {
@@ -27,7 +34,11 @@ export type PriceDraft = {
   unitAmount: string;
   meterId: string;
   cap: string;
+  seatTiers: SeatTiersDraft;
 };
+
+/** The draft's fields typed as one line of text (every kind but `tiers`). */
+type TextDraftKey = Exclude<EditorField['draft'], 'seatTiers'>;
 
 let nextDraftKey = 0;
 export function newPriceDraft(existing: ProductPrice | null = null): PriceDraft {
@@ -43,6 +54,7 @@ export function newPriceDraft(existing: ProductPrice | null = null): PriceDraft 
     unitAmount: '',
     meterId: '',
     cap: '',
+    seatTiers: newSeatTiersDraft(),
   };
 }
 
@@ -72,25 +84,32 @@ export const PRICE_WORDS: FormWords = {
 /** What is wrong with the typed amounts before anything is sent, keyed like the API's refusals. */
 export function priceDraftErrors(draft: PriceDraft, index: number): Record<string, string | null> {
   if (draft.existing) return {};
-  return Object.fromEntries(
-    priceType(draft.amountType)
-      .editor.fields.filter((field) => field.kind === 'dollars')
-      .map((field) => [`prices.${index}.${field.wire}`, readDollars(draft[field.draft]).error]),
-  );
+  const { fields } = priceType(draft.amountType).editor;
+  return Object.assign(
+    Object.fromEntries(
+      fields
+        .filter((field) => field.kind === 'dollars')
+        .map((field) => [`prices.${index}.${field.wire}`, readDollars(textOf(draft, field)).error]),
+    ),
+    ...fields.filter((field) => field.kind === 'tiers').map(() => seatTiersErrors(draft.seatTiers, index)),
+  ) as Record<string, string | null>;
 }
+
+const textOf = (draft: PriceDraft, field: EditorField): string => draft[field.draft as TextDraftKey];
 
 const cents = (text: string) => readDollars(text).cents;
 
 /** What a field sends: dollars as cents, a unit amount as typed (a decimal string in cents: sub-cent unit prices must not pass through a float), no meter as null. */
-function fieldPayload(draft: PriceDraft, field: EditorField): number | string | null {
-  const typed = draft[field.draft];
+function fieldPayload(draft: PriceDraft, field: EditorField) {
   switch (field.kind) {
     case 'dollars':
-      return cents(typed);
+      return cents(textOf(draft, field));
     case 'cents':
-      return typed.trim();
+      return textOf(draft, field).trim();
     case 'meter':
-      return typed || null;
+      return textOf(draft, field) || null;
+    case 'tiers':
+      return seatTiersPayload(draft.seatTiers);
   }
 }
 
@@ -117,27 +136,30 @@ export function PriceEditor(props: {
   const { draft, onChange } = props;
   const label = `Price ${props.index + 1}`;
   const errorOf = (field: string) => props.errors[`prices.${props.index}.${field}`] ?? null;
-  const text = ({ label: name, draft: field, wire, required }: EditorField) => (
-    <FormField
-      label={`${label} ${name}`}
-      field={`prices.${props.index}.${wire}`}
-      error={errorOf(wire)}
-      required={required}
-      markOptional={false}
-      className="field"
-    >
-      {(control) => (
-        <input
-          {...control}
-          inputMode="decimal"
-          // Amounts, not text: "99999999.99" is the longest the API takes.
-          maxLength={32}
-          value={draft[field]}
-          onChange={(event) => onChange({ ...draft, [field]: event.target.value })}
-        />
-      )}
-    </FormField>
-  );
+  const text = ({ label: name, draft: key, wire, required }: EditorField) => {
+    const field = key as TextDraftKey;
+    return (
+      <FormField
+        label={`${label} ${name}`}
+        field={`prices.${props.index}.${wire}`}
+        error={errorOf(wire)}
+        required={required}
+        markOptional={false}
+        className="field"
+      >
+        {(control) => (
+          <input
+            {...control}
+            inputMode="decimal"
+            // Amounts, not text: "99999999.99" is the longest the API takes.
+            maxLength={32}
+            value={draft[field]}
+            onChange={(event) => onChange({ ...draft, [field]: event.target.value })}
+          />
+        )}
+      </FormField>
+    );
+  };
   return (
     <fieldset className="price-editor" data-testid="price-editor">
       <legend>{label}</legend>
@@ -160,7 +182,16 @@ export function PriceEditor(props: {
             </select>
           </label>
           {priceType(draft.amountType).editor.fields.map((field) =>
-            field.kind === 'meter' ? (
+            field.kind === 'tiers' ? (
+              <SeatTiersEditor
+                key={field.draft}
+                label={label}
+                priceIndex={props.index}
+                draft={draft.seatTiers}
+                errors={props.errors}
+                onChange={(seatTiers) => onChange({ ...draft, seatTiers })}
+              />
+            ) : field.kind === 'meter' ? (
               <FormField
                 key={field.draft}
                 label={`${label} ${field.label}`}
@@ -172,7 +203,7 @@ export function PriceEditor(props: {
                 {(control) => (
                   <select
                     {...control}
-                    value={draft[field.draft]}
+                    value={textOf(draft, field)}
                     onChange={(event) => onChange({ ...draft, [field.draft]: event.target.value })}
                   >
                     <option value="">Choose a meter</option>
