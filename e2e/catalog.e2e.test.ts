@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { hasNoHorizontalOverflow } from './portal-support.js';
 import { poll, screenshotPath, useBrowserStack } from './support.js';
 
 /** A 1×1 PNG: small enough for one part, real enough for Chromium to decode and show. */
@@ -174,6 +175,61 @@ describe('catalog and webhook dashboard pages in Chromium', () => {
     await row.waitFor({ state: 'detached' });
     await label(page, 'Show archived products').check();
     await row.filter({ hasText: 'Archived' }).waitFor();
+  });
+
+  it('creates a seat-based plan from tier rows at 390 px, refusing a tier without an end next to its field', async () => {
+    const { page, organizationId } = await signedUpSeller('Sami');
+    await page.getByRole('link', { name: 'Products' }).click();
+    await page.getByText('No products yet.').waitFor();
+    // A phone's width from here on (its navigation is a menu, so the page is opened before).
+    await page.setViewportSize({ width: 390, height: 844 });
+    const name = `Team plan ${randomUUID().slice(0, 6)}`;
+    await label(page, 'Product name').fill(name);
+    await label(page, 'Billing').selectOption('month');
+    await label(page, 'Price 1 type').selectOption('seat_based');
+    await label(page, 'Price 1 tier rule').selectOption('graduated');
+    await label(page, 'Price 1 fewest seats').fill('3');
+    await label(page, 'Price 1 tier 1 per seat (USD)').fill('10');
+    await page.getByRole('button', { name: 'Add a tier to price 1' }).click();
+    await label(page, 'Price 1 tier 2 per seat (USD)').fill('8');
+
+    // Tier 1 has no end but is not the last: said next to its field, nothing sent.
+    await page.getByRole('button', { name: 'Create product' }).click();
+    const upTo = label(page, 'Price 1 tier 1 up to (seats)');
+    expect(await upTo.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('Enter a whole number of seats from 1 to 1000000.').waitFor();
+    expect(await env.database.db.product.count({ where: { organizationId } })).toBe(0);
+
+    await upTo.fill('10');
+    const preview = page.getByTestId('seat-tiers').getByText(/^Seats 3–10 at \$10\.00/);
+    expect(await preview.textContent()).toBe(
+      'Seats 3–10 at $10.00, 11 and more at $8.00 each (each seat at its own tier’s rate)',
+    );
+    expect(await hasNoHorizontalOverflow(page)).toBe(true);
+    await page.screenshot({ path: screenshotPath('catalog-seat-tiers-390'), fullPage: true });
+    await page.getByRole('button', { name: 'Create product' }).click();
+
+    const row = page.getByTestId('product-row').filter({ hasText: name });
+    await row.waitFor();
+    expect(await row.getByTestId('product-price').allTextContents()).toEqual([
+      'Seats 3–10 at $10.00, 11 and more at $8.00 each (each seat at its own tier’s rate) / month, min 3 seats',
+    ]);
+    const [price] = (
+      await env.database.db.product.findFirstOrThrow({
+        where: { organizationId, name },
+        include: { prices: true },
+      })
+    ).prices;
+    expect(price).toMatchObject({ amountType: 'seat_based', priceCurrency: 'usd' });
+    expect(price!.tierTable).toEqual({
+      mode: 'graduated',
+      tiers: [
+        { upTo: 10, unitAmount: 1000 },
+        { upTo: null, unitAmount: 800 },
+      ],
+      minimum: 3,
+      maximum: null,
+    });
   });
 
   it('creates a webhook endpoint whose secret is shown once, and logs the deliveries of product events', async () => {

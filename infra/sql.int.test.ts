@@ -219,6 +219,7 @@ describe('plain SQL reads rows in the shape Prisma returns', () => {
         {
           organizationId: organization.id,
           status: 'pending',
+          seats: 5,
           subtotalAmount: 2500,
           discountAmount: 0,
           netAmount: 2500,

@@ -529,7 +529,7 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
       expect((await polar.products.get({ id: need('productId') })).visibility).toBe('public');
     });
 
-    it('a checkout trial overrides the product; seats not yet', async () => {
+    it('a checkout trial overrides the product; seats only for seat-based prices', async () => {
       const trial = await polar.checkouts.create({
         products: [need('planId')],
         trialInterval: 'month',
@@ -540,9 +540,16 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
         activeTrialIntervalCount: 1,
         isPaymentRequired: false,
       });
-      await expect(polar.checkouts.create({ products: [need('planId')], seats: 5 })).rejects.toMatchObject(
-        notYet(['seats'], 'Seats is not available yet.'),
-      );
+      // Seat prices are sold by seat (api/v1/checkout-seats.int.test.ts); this plan is not.
+      await expect(polar.checkouts.create({ products: [need('planId')], seats: 5 })).rejects.toMatchObject({
+        statusCode: 422,
+        detail: [
+          expect.objectContaining({
+            loc: ['body', 'seats'],
+            msg: 'Seats can only be set for seat-based pricing.',
+          }),
+        ],
+      });
     });
 
     it('meter display units, discount amounts per currency', async () => {

@@ -93,6 +93,9 @@ export async function applyChanges(
       productId: changes.product_id ?? row.productId,
       productPriceId: changes.product_price_id ?? (productChanged ? null : row.productPriceId),
       requestedAmount: changes.amount !== undefined ? changes.amount : productChanged ? null : row.amount,
+      // Another product starts again from its own fewest seats.
+      seats: changes.seats !== undefined ? changes.seats : productChanged ? null : row.seats,
+      seatBounds: { minimum: row.minSeats, maximum: row.maxSeats },
       discountId,
       customFieldData: { ...readCustomFieldData(row.customFieldData), ...(changes.custom_field_data ?? {}) },
       billingAddress,

@@ -71,6 +71,8 @@ export async function createCheckoutFromLink(
           productId,
           productPriceId: null,
           requestedAmount: amount,
+          seats: null,
+          seatBounds: { minimum: null, maximum: null },
           discountId: discountId ?? link.discountId,
           customFieldData,
           billingAddress: null,

@@ -264,6 +264,10 @@ export async function cancelCheckoutPayment(
   return outcome;
 }
 
+/** The order line of a seat-based purchase: "Team plan (12 seats)". */
+const seatsLabel = (productName: string, seats: number) =>
+  `${productName} (${seats} ${seats === 1 ? 'seat' : 'seats'})`;
+
 /**
  * The buyer paid (or had nothing to pay): the customer is found or created, the order is created
  * and the checkout succeeds, with their events, in one transaction. The order's unique
@@ -337,6 +341,7 @@ export async function fulfilCheckout(
             recurringInterval: checkout.product.recurringInterval as RecurringInterval,
             recurringIntervalCount: checkout.product.recurringIntervalCount ?? 1,
             currency: checkout.currency,
+            seats: checkout.seats,
             prices: subscriptionPricesOf(checkout),
             amount: checkout.netAmount,
             discountId: checkout.discountAmount > 0 ? checkout.discountId : null,
@@ -385,6 +390,7 @@ export async function fulfilCheckout(
       productName: checkout.product.name,
       discountId: checkout.discountAmount > 0 ? checkout.discountId : null,
       currency: checkout.currency,
+      seats: checkout.seats,
       // A trial's order is a $0 one for the trial period (Polar's): the first charge is at its end.
       ...(trialEnd
         ? {
@@ -401,6 +407,9 @@ export async function fulfilCheckout(
             netAmount: checkout.netAmount,
             taxAmount: checkout.taxAmount ?? 0,
             totalAmount: checkout.totalAmount,
+            ...(checkout.seats !== null
+              ? { itemLabel: seatsLabel(checkout.product.name, checkout.seats) }
+              : {}),
           }),
       billingName: checkout.customerBillingName ?? checkout.customerName,
       billingAddress: (checkout.customerBillingAddress as Prisma.InputJsonValue | null) ?? null,

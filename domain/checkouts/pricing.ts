@@ -35,6 +35,10 @@ export type CheckoutInputs = {
   /** Null: the product's static price. */
   productPriceId: string | null;
   requestedAmount: number | null;
+  /** The seats asked for (null: the checkout's fewest, else the price's); seat-based prices only. */
+  seats: number | null;
+  /** The checkout's own bounds on the seats (`min_seats`, `max_seats`), within the price's. */
+  seatBounds: { minimum: number | null; maximum: number | null };
   discountId: string | null;
   customFieldData: Record<string, unknown>;
   billingAddress: TaxAddress | null;
@@ -62,6 +66,7 @@ export type PricedCheckout = {
   productPriceId: string;
   currency: string;
   amount: number;
+  seats: number | null;
   discountId: string | null;
   discountAmount: number;
   netAmount: number;
@@ -80,6 +85,50 @@ export type PricedCheckout = {
 const fail = (issues: FieldIssue[]): never => {
   throw new InvalidInputError(issues);
 };
+
+const NOT_SEAT_BASED = 'Seats can only be set for seat-based pricing.';
+
+/**
+ * The seats a checkout sells: those asked for, else its own fewest, else the price's; refused
+ * outside the price's table or the checkout's bounds, and for a price not sold by the seat.
+ */
+function checkoutSeats(
+  type: ReturnType<typeof priceType>,
+  price: ReturnType<ReturnType<typeof priceType>['checkout']['price']>,
+  inputs: Pick<CheckoutInputs, 'seats' | 'seatBounds'>,
+): number | null {
+  const { minimum, maximum } = inputs.seatBounds;
+  if (!type.checkout.takesSeats) {
+    const field =
+      inputs.seats !== null
+        ? 'seats'
+        : minimum !== null
+          ? 'min_seats'
+          : maximum !== null
+            ? 'max_seats'
+            : null;
+    return field ? fail([{ loc: ['body', field], msg: NOT_SEAT_BASED, type: 'value_error' }]) : null;
+  }
+  if (minimum !== null && maximum !== null && minimum > maximum) {
+    fail([{ loc: ['body', 'max_seats'], msg: 'max_seats must be at least min_seats.', type: 'value_error' }]);
+  }
+  for (const [bound, field] of [
+    [minimum, 'min_seats'],
+    [maximum, 'max_seats'],
+  ] as const) {
+    const issue = bound === null ? null : type.checkout.seatsIssue(price, bound);
+    if (issue) fail([{ ...issue, loc: ['body', field] }]);
+  }
+  const seats = inputs.seats ?? minimum ?? type.checkout.defaultSeats(price)!;
+  const issue =
+    type.checkout.seatsIssue(price, seats) ??
+    (minimum !== null && seats < minimum
+      ? { loc: ['seats'], msg: `Minimum ${minimum} seats required.`, type: 'value_error' }
+      : maximum !== null && seats > maximum
+        ? { loc: ['seats'], msg: `Maximum ${maximum} seats allowed.`, type: 'value_error' }
+        : null);
+  return issue ? fail([{ ...issue, loc: ['body', 'seats'] }]) : seats;
+}
 
 export async function priceCheckout(
   db: Client,
@@ -115,6 +164,7 @@ export async function priceCheckout(
       },
     ]);
   }
+  const seats = checkoutSeats(type, price, inputs);
   const requestedAmount = type.checkout.takesBuyerAmount ? inputs.requestedAmount : null;
   if (requestedAmount !== null) {
     const issue = customAmountIssue(price, requestedAmount);
@@ -165,7 +215,13 @@ export async function priceCheckout(
     }
   }
 
-  const subtotals = checkoutSubtotals({ price, requestedAmount, discount: discountTerms, isRecurring });
+  const subtotals = checkoutSubtotals({
+    price,
+    requestedAmount,
+    seats,
+    discount: discountTerms,
+    isRecurring,
+  });
   const quote =
     subtotals.isPaymentFormRequired && inputs.billingAddress?.country
       ? await tax.quote({
@@ -211,6 +267,7 @@ export async function priceCheckout(
     productPriceId: priceRow.id,
     currency: amounts.currency,
     amount: amounts.amount,
+    seats,
     discountId: inputs.discountId,
     discountAmount: amounts.discountAmount,
     netAmount: amounts.netAmount,

@@ -60,6 +60,8 @@ export type CheckoutSubtotalsInput = {
   price: CheckoutPrice;
   /** The buyer's pay-what-you-want amount; null: `defaultCustomAmount`. Ignored for other prices. */
   requestedAmount: number | null;
+  /** A seat-based price's seats, checked by the caller (null: the price's fewest). */
+  seats?: number | null;
   discount: CheckoutDiscount | null;
   /** Recurring products need a saved payment method; only one-time products are sold for now. */
   isRecurring?: boolean;
@@ -101,6 +103,7 @@ export function checkoutSubtotals(input: CheckoutSubtotalsInput): CheckoutSubtot
     price,
     requestedAmount,
     input.isRecurring ?? false,
+    input.seats ?? null,
   );
   assertMinorUnits(amount, 'amount');
   const isDiscountApplicable = isPriceDiscountable(price);

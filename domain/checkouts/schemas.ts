@@ -24,6 +24,7 @@ import {
 import { productPriceSchema, trialIntervalSchema } from '../products/schemas.js';
 import { trialInputFields } from '../products/trials.js';
 import { TAX_BEHAVIORS } from '../tax/schemas.js';
+import { MAX_TIER_UNITS } from '../prices/tiers.js';
 
 // Polar's Checkout, CheckoutPublic and CheckoutPublicConfirmed as @polar-sh/sdk@0.33.2 reads them
 // (spec §3 Checkout, §4 checkout status).
@@ -78,6 +79,10 @@ const checkoutCommon = {
   tax_amount: z.number().int().nullable(),
   total_amount: z.number().int(),
   currency: z.string(),
+  /** The seats a seat-based price is bought for (null for other prices) and the checkout's bounds on them. */
+  seats: z.int().nullable().optional(),
+  min_seats: z.int().nullable().optional(),
+  max_seats: z.int().nullable().optional(),
   /** Unit-based prices are not built: no checkout sells a number of units. */
   units: z.number().int().nullable(),
   min_units: z.number().int().nullable(),
@@ -192,6 +197,8 @@ const embedOriginSchema = withTextRule(
  */
 const customFieldInputSchema = z.record(textSchema({ max: 100 }), z.unknown());
 
+const seatCountSchema = z.int().min(1, 'Choose at least 1 seat.').max(MAX_TIER_UNITS);
+
 /** What the buyer may change, on the client endpoints and (as the seller) on `checkouts.update`. */
 const buyerFields = {
   custom_field_data: customFieldInputSchema.optional(),
@@ -204,7 +211,7 @@ const buyerFields = {
   customer_billing_name: customerNameSchema.nullable().optional(),
   customer_billing_address: addressDraftSchema.nullable().optional(),
   customer_tax_id: taxIdSchema.nullable().optional(),
-  seats: offUntilBuilt(z.number().int(), [], 'Seats'),
+  seats: seatCountSchema.nullable().optional(),
   locale: offUntilBuilt(textSchema({ max: 10 }), [], 'Checkout localization'),
 };
 
@@ -246,9 +253,11 @@ export const checkoutCreateSchema = z
     /** @polar-sh/sdk@0.48.1's name of `customer_external_id`. */
     external_customer_id: textSchema({ max: 255, min: 1, trim: true }).nullable().optional(),
     ...checkoutNotYetFields,
-    seats: offUntilBuilt(z.number().int(), [], 'Seats'),
-    min_seats: offUntilBuilt(z.number().int(), [], 'Seats'),
-    max_seats: offUntilBuilt(z.number().int(), [], 'Seats'),
+    /** Seat-based prices only: the seats to sell (default: `min_seats`, else the price's fewest). */
+    seats: seatCountSchema.nullable().optional(),
+    /** The buyer's choice of seats, within the price's: these bounds narrow it. */
+    min_seats: seatCountSchema.nullable().optional(),
+    max_seats: seatCountSchema.nullable().optional(),
     locale: offUntilBuilt(textSchema({ max: 10 }), [], 'Checkout localization'),
     prices: offUntilBuilt(z.record(textSchema({ max: 64 }), z.unknown()), [], 'Ad-hoc prices'),
   })

@@ -91,6 +91,7 @@ export function pricingColumns(priced: PricedCheckout) {
     productPriceId: priced.productPriceId,
     currency: priced.currency,
     amount: priced.amount,
+    seats: priced.seats,
     discountId: priced.discountId,
     discountAmount: priced.discountAmount,
     netAmount: priced.netAmount,

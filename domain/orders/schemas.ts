@@ -103,6 +103,8 @@ export const orderSchema = z.object({
   /** No separate receipt documents: the receipt is the email. */
   receipt_number: z.string().nullable(),
   currency: z.string(),
+  /** The seats bought at a seat-based price; null for other prices. */
+  seats: z.int().nullable().optional(),
   billing_reason: billingReasonSchema,
   billing_name: z.string().nullable(),
   billing_address: addressSchema.nullable(),

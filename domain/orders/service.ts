@@ -38,6 +38,8 @@ export type PaidPurchase = {
   productName: string;
   discountId: string | null;
   currency: string;
+  /** The seats bought at a seat-based price. */
+  seats?: number | null;
   amount: number;
   discountAmount: number;
   netAmount: number;
@@ -66,6 +68,7 @@ export async function createPaidOrder(
   const row = await insertOrder(tx, {
     organizationId: purchase.organizationId,
     status: 'paid',
+    seats: purchase.seats ?? null,
     subtotalAmount: purchase.amount,
     discountAmount: purchase.discountAmount,
     netAmount: purchase.netAmount,
@@ -123,6 +126,8 @@ export type SubscriptionOrder = {
   discountId: string | null;
   billingReason: 'subscription_cycle' | 'subscription_update' | 'subscription_meter_cycle';
   currency: string;
+  /** The subscription's seats (seat-based prices), null otherwise. */
+  seats: number | null;
   items: { label: string; amount: number; proration: boolean; productPriceId: string | null }[];
   subtotalAmount: number;
   discountAmount: number;
@@ -156,6 +161,7 @@ export async function createSubscriptionOrder(
     {
       organizationId: order.organizationId,
       status: totalAmount > 0 ? 'pending' : 'paid',
+      seats: order.seats,
       subtotalAmount: order.subtotalAmount,
       discountAmount: order.discountAmount,
       netAmount: order.netAmount,

@@ -38,6 +38,7 @@ export function orderView(row: OrderRow): Order {
     invoice_number: row.invoiceNumber,
     receipt_number: null,
     currency: row.currency,
+    seats: row.seats,
     billing_reason: row.billingReason,
     billing_name: row.billingName,
     billing_address: row.billingAddress === null ? null : addressSchema.parse(row.billingAddress),

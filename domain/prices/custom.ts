@@ -194,6 +194,7 @@ export const customPrice = definePriceType({
         ? `Pay what you want, from ${format.money(price.minimum_amount, price.price_currency)}`
         : 'Pay what you want',
     isPerPeriod: false,
+    seatMath: () => [],
   },
   editor: {
     fields: [

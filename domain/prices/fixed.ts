@@ -48,6 +48,7 @@ export const fixedPrice = definePriceType({
       `${format.money(price.price_amount, price.price_currency)}${perInterval(interval, count)}`,
     checkout: (price, format) => format.money(price.price_amount, price.price_currency),
     isPerPeriod: true,
+    seatMath: () => [],
   },
   editor: {
     fields: [

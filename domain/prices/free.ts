@@ -44,6 +44,7 @@ export const freePrice = definePriceType({
     plan: () => 'Free',
     checkout: () => 'Free',
     isPerPeriod: false,
+    seatMath: () => [],
   },
   editor: { fields: [] },
 });

@@ -93,6 +93,7 @@ export const meteredUnitPrice = definePriceType({
     plan: () => null,
     checkout: (price) => `Billed by usage of ${price.meter.name}`,
     isPerPeriod: false,
+    seatMath: () => [],
   },
   editor: {
     fields: [

@@ -132,6 +132,7 @@ export type PriceType = {
     plan(price: ProductPrice, interval: Interval, format: PriceFormat, count?: number): string | null;
     checkout(price: ProductPrice, format: PriceFormat): string;
     isPerPeriod: boolean;
+    seatMath(price: ProductPrice, seats: number, format: PriceFormat): string[];
   };
   editor: { fields: readonly EditorField[] };
 };

@@ -62,6 +62,15 @@ describe('a seat-based price', () => {
   it('sums each tier’s own seats under graduated tiers', () => {
     const charge = seatBasedPrice.checkout.price(storedRow({ seat_tiers: seatTiers('graduated') }));
     expect(seatBasedPrice.checkout.amount(charge, null, false, 12)).toBe(10 * 1000 + 2 * 800);
+    const wire = productPriceSchema.parse({
+      ...common,
+      ...seatBasedPrice.view(storedRow({ seat_tiers: seatTiers('graduated') })),
+    });
+    if (wire.amount_type !== 'seat_based') throw new Error('parsed as another type');
+    expect(seatBasedPrice.words.seatMath(wire, 12, usd)).toEqual([
+      '10 seats × usd:1000 = usd:10000',
+      '2 seats × usd:800 = usd:1600',
+    ]);
     expect(seatBasedPrice.cycle.planChange(storedRow({ seat_tiers: seatTiers('graduated') }), 21)).toEqual({
       fee: 10 * 1000 + 10 * 800 + 600,
     });
@@ -207,6 +216,9 @@ describe('a seat-based price', () => {
     );
     expect(seatBasedPrice.words.plan(wire, 'month', usd)).toBe('From usd:800 per seat / month');
     expect(seatBasedPrice.words.checkout(wire, usd)).toBe('From usd:800 per seat');
+    // The buyer's tier math: volume puts every seat at the rate the total reaches.
+    expect(seatBasedPrice.words.seatMath(wire, 12, usd)).toEqual(['12 seats × usd:800 = usd:9600']);
+    expect(seatBasedPrice.words.seatMath(wire, 3, usd)).toEqual(['3 seats × usd:1000 = usd:3000']);
     const single = productPriceSchema.parse({
       ...common,
       ...seatBasedPrice.view(

@@ -15,6 +15,7 @@ import {
   tableFromSeatTiers,
   tableFromTiers,
   tieredAmount,
+  tierLines,
   tiersOf,
   TIER_MODES,
   type TierIssue,
@@ -248,6 +249,13 @@ export const seatBasedPrice = definePriceType({
       `${rateWords(tableOfView(price), price.price_currency, format)}${perInterval(interval, count)}`,
     checkout: (price, format) => rateWords(tableOfView(price), price.price_currency, format),
     isPerPeriod: true,
+    seatMath: (price, seats, format) => {
+      const money = (amount: number) => format.money(amount, price.price_currency);
+      return tierLines(tableOfView(price), seats).map(
+        (line) =>
+          `${line.units} ${line.units === 1 ? 'seat' : 'seats'} × ${money(line.unitAmount)} = ${money(line.amount)}`,
+      );
+    },
   },
   editor: {
     fields: [

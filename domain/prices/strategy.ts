@@ -176,6 +176,11 @@ export type PriceStrategy<
     checkout(price: ViewOf<Type, ViewShape>, format: PriceFormat): string;
     /** Its amount is per period, so the interval follows it at checkout ("$20.00 / month"). */
     isPerPeriod: boolean;
+    /**
+     * The tier math of `seats` for the buyer, one line per tier charged ("10 seats × $10.00 =
+     * $100.00"); empty for a type not sold by the seat.
+     */
+    seatMath(price: ViewOf<Type, ViewShape>, seats: number, format: PriceFormat): string[];
   };
   /** What the seller's price editor needs: the fields of a new price, in order. */
   editor: { fields: readonly EditorField[] };

@@ -210,6 +210,8 @@ export const orderSubscriptionSchema = z.object({
   pause_at_period_end: z.boolean(),
   paused_at: datetime.nullable(),
   resumes_at: datetime.nullable(),
+  /** The seats billed each period at a seat-based price; null for other prices. */
+  seats: z.int().nullable().optional(),
   /** Unit-based prices are not built. */
   units: z.number().int().nullable(),
   canceled_at: datetime.nullable(),

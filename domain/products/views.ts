@@ -120,6 +120,7 @@ export function subscriptionOwnFields(row: SubscriptionRecord) {
     pause_at_period_end: row.pauseAtPeriodEnd,
     paused_at: iso(row.pausedAt),
     resumes_at: iso(row.resumesAt),
+    seats: row.seats,
     units: null,
     canceled_at: iso(row.canceledAt),
     started_at: iso(row.startedAt),

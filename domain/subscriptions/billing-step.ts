@@ -70,6 +70,7 @@ export const subscriptionOrderOf = (
     | 'billingName'
     | 'billingAddress'
     | 'metadata'
+    | 'seats'
   >,
 ): SubscriptionOrder => ({
   organizationId: row.organizationId,
@@ -77,6 +78,7 @@ export const subscriptionOrderOf = (
   customerId: row.customerId,
   productId: row.productId,
   currency: row.currency,
+  seats: row.seats,
   billingName: customer?.name ?? null,
   billingAddress: customer?.billingAddress ?? null,
   metadata: row.metadata,

@@ -363,6 +363,7 @@ export async function applyPlan(
       discountId: null,
       billingReason: 'subscription_update',
       currency: row.currency,
+      seats: row.seats,
       items: plan.lines,
       subtotalAmount: plan.net,
       discountAmount: 0,

@@ -58,6 +58,8 @@ import { trialingFields } from './trials.js';
 
 export type NewSubscription = {
   organizationId: string;
+  /** The seats bought at a seat-based price, billed each period. */
+  seats?: number | null;
   customerId: string;
   productId: string;
   checkoutId: string | null;
@@ -102,6 +104,7 @@ export async function startSubscription(
     discountFirstPeriodStart: input.discountId ? input.at : null,
     status: 'active',
     amount: input.amount,
+    seats: input.seats ?? null,
     currency: input.currency,
     recurringInterval: input.recurringInterval,
     recurringIntervalCount: input.recurringIntervalCount ?? 1,

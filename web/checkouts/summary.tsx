@@ -54,12 +54,33 @@ function describeDiscount(
   return `${discount.code ?? discount.name}: ${value}${duration}`;
 }
 
+/** How the seats bought add up to the subtotal, tier by tier; nothing for a price not sold by the seat. */
+function SeatMath({ checkout }: { checkout: CheckoutPublic }) {
+  if (checkout.seats == null) return null;
+  const lines = priceType(checkout.product_price.amount_type).words.seatMath(
+    checkout.product_price,
+    checkout.seats,
+    { money: formatMoney },
+  );
+  return (
+    <div className="seat-math" data-testid="seat-math">
+      <p>{`${checkout.seats} ${checkout.seats === 1 ? 'seat' : 'seats'}`}</p>
+      <ul>
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The amounts lines; announced politely as they change while the buyer types. */
 export function CheckoutTotals({ checkout, isUpdating }: { checkout: CheckoutPublic; isUpdating: boolean }) {
   const money = (amount: number) => formatMoney(amount, checkout.currency);
   const interval = checkoutInterval(checkout);
   return (
     <div className="checkout-totals" aria-live="polite" aria-busy={isUpdating} data-testid="checkout-totals">
+      <SeatMath checkout={checkout} />
       <dl>
         <dt>Subtotal</dt>
         <dd data-testid="subtotal-amount">{money(checkout.amount)}</dd>
