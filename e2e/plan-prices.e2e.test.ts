@@ -262,6 +262,83 @@ describe('plan prices over time in Chromium', () => {
       await context.close();
     }
   });
+  it('sells seats: the buyer picks them, sees the tier math and the total follow, and the plan bills them (1366 and 390 px)', async () => {
+    const api = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${env.baseUrl}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.ok).toBe(true);
+      return (await response.json()) as { id: string; url: string };
+    };
+    // Graduated: 1–10 seats at $10, 11–50 at $8.
+    const team = await api('POST', '/products/', {
+      name: 'Team plan',
+      recurring_interval: 'month',
+      prices: [
+        {
+          amount_type: 'seat_based',
+          seat_tiers: {
+            seat_tier_type: 'graduated',
+            tiers: [
+              { min_seats: 1, max_seats: 10, price_per_seat: 1000 },
+              { min_seats: 11, max_seats: 50, price_per_seat: 800 },
+            ],
+          },
+        },
+      ],
+    });
+    for (const [width, viewport] of [
+      ['1366', WIDE],
+      ['390', PHONE],
+    ] as const) {
+      const context = await newContext(viewport);
+      const page = await context.newPage();
+      const checkout = await api('POST', '/checkouts/', { products: [team.id], seats: 2 });
+      await page.goto(checkout.url);
+      const math = page.getByTestId('seat-math');
+      await math.getByRole('listitem').first().waitFor();
+      expect(await math.getByRole('listitem').allTextContents()).toEqual(['2 seats × $10.00 = $20.00']);
+
+      // Beyond the last tier: said next to the field, the checkout keeps its 2 seats.
+      const seats = page.getByLabel('Seats', { exact: true });
+      await seats.fill('60');
+      await page.getByLabel('Email', { exact: true }).fill(`seats-${width}-${suffix}@example.test`);
+      await page.getByLabel('Cardholder name', { exact: true }).fill('Bea Buyer');
+      await page.getByLabel('Country', { exact: true }).selectOption('DE');
+      await page.getByLabel('Card number', { exact: true }).fill('4242 4242 4242 4242');
+      await page.getByLabel('Expiry date', { exact: true }).fill('12 / 34');
+      await page.getByLabel('Security code', { exact: true }).fill('123');
+      await page.getByRole('button', { name: /^Subscribe/ }).click();
+      await page.getByText('Choose from 1 to 50 seats.').waitFor();
+      expect(await seats.getAttribute('aria-invalid')).toBe('true');
+
+      await seats.fill('12');
+      await poll('the subtotal of 12 seats', async () =>
+        (await page.getByTestId('subtotal-amount').textContent()) === '$116.00' ? true : undefined,
+      );
+      expect(await math.getByRole('listitem').allTextContents()).toEqual([
+        '10 seats × $10.00 = $100.00',
+        '2 seats × $8.00 = $16.00',
+      ]);
+      expect(await hasNoHorizontalOverflow(page)).toBe(true);
+      await page.screenshot({ path: screenshotPath(`plan-prices-seats-${width}`), fullPage: true });
+      await page.getByRole('button', { name: /^Subscribe: / }).click();
+      await page
+        .getByRole('heading', { name: 'Payment successful' })
+        .waitFor({ timeout: WORKFLOW_TIMEOUT_MS });
+      const subscription = await poll(
+        'the plan of 12 seats',
+        async () =>
+          (await env.database.db.subscription.findFirst({ where: { checkoutId: checkout.id } })) ?? undefined,
+        WORKFLOW_TIMEOUT_MS,
+      );
+      expect(subscription).toMatchObject({ seats: 12, amount: 11_600 });
+      await context.close();
+    }
+  });
+
   it('a free trial: "$0.00 today, then $20.00 / month from <trial end>", nothing charged, the plan trialing', async () => {
     const created = await fetch(`${env.baseUrl}/v1/products/`, {
       method: 'POST',

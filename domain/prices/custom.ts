@@ -159,6 +159,7 @@ export const customPrice = definePriceType({
     buyerAmount: (price) => ({ minimum: price.minimum_amount, maximum: price.maximum_amount }),
     amountIssue: customAmountIssue,
     takesSeats: false,
+    seatRange: () => null,
     defaultSeats: () => null,
     seatsIssue: () => null,
     amount: (price, requested) => {

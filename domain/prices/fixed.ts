@@ -30,6 +30,7 @@ export const fixedPrice = definePriceType({
     buyerAmount: () => null,
     amountIssue: () => null,
     takesSeats: false,
+    seatRange: () => null,
     defaultSeats: () => null,
     seatsIssue: () => null,
     amount: (price) => price.priceAmount,

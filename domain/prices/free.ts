@@ -28,6 +28,7 @@ export const freePrice = definePriceType({
     buyerAmount: () => null,
     amountIssue: () => null,
     takesSeats: false,
+    seatRange: () => null,
     defaultSeats: () => null,
     seatsIssue: () => null,
     amount: () => 0,

@@ -68,6 +68,7 @@ export const meteredUnitPrice = definePriceType({
     buyerAmount: () => null,
     amountIssue: () => null,
     takesSeats: false,
+    seatRange: () => null,
     defaultSeats: () => null,
     seatsIssue: () => null,
     amount: (_price, _requested, isRecurring) => {

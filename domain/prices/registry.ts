@@ -19,6 +19,7 @@ import type {
   PriceColumns,
   PriceFormat,
   PriceIssue,
+  SeatRange,
   StoredPrice,
   UsageTerms,
 } from './strategy.js';
@@ -111,6 +112,7 @@ export type PriceType = {
     buyerAmount(price: ProductPrice): AmountBounds | null;
     amountIssue(price: CheckoutPrice, requested: number): ChargeIssue | null;
     takesSeats: boolean;
+    seatRange(price: ProductPrice): SeatRange | null;
     defaultSeats(price: CheckoutPrice): number | null;
     seatsIssue(price: CheckoutPrice, seats: number): ChargeIssue | null;
     amount(

@@ -214,6 +214,10 @@ export const seatBasedPrice = definePriceType({
     buyerAmount: () => null,
     amountIssue: () => null,
     takesSeats: true,
+    seatRange: (price) => {
+      const table = tableOfView(price);
+      return { minimum: table.minimum, maximum: maximumUnits(table) };
+    },
     defaultSeats: (price) => price.table.minimum,
     seatsIssue: (price, seats) => {
       const refusal = quantityRefusal(price.table, seats);

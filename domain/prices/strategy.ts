@@ -55,6 +55,9 @@ export type PlanChangeTerms = { fee: number } | { refusal: string };
 
 export type Interval = RecurringInterval | null;
 
+/** The seats a buyer may choose: at least `minimum`, at most `maximum` (null: no end). */
+export type SeatRange = { minimum: number; maximum: number | null };
+
 /** The amount a buyer may choose, in minor units; null: no bound. */
 export type AmountBounds = { minimum: number | null; maximum: number | null };
 
@@ -135,6 +138,8 @@ export type PriceStrategy<
     amountIssue(price: Charge, requested: number): ChargeIssue | null;
     /** The buyer chooses a number of seats (`seats` on checkout create/update/confirm). */
     takesSeats: boolean;
+    /** The seats a buyer may choose, as the checkout form shows them; null when the type takes none. */
+    seatRange(price: ViewOf<Type, ViewShape>): SeatRange | null;
     /** The seats a checkout starts with; null when the type takes none. */
     defaultSeats(price: Charge): number | null;
     /** Why the buyer cannot have `seats` (`loc` ['seats']), or null (always null when the type takes none). */

@@ -10,6 +10,7 @@ import { focusFirstInvalid, FormField } from '../forms/form-field';
 import {
   addressKey,
   buyerAmountBounds,
+  buyerSeatRange,
   changedFields,
   countryChanged,
   customFieldKey,
@@ -38,7 +39,7 @@ import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { rememberCheckoutPortalToken } from '../portal/session';
 import type { StripeBillingDetails } from './stripe';
 import { describeCheckoutPlan } from './plan';
-import { BuyerAmountField, ProductChoice } from './price-fields';
+import { BuyerAmountField, ProductChoice, SeatsField } from './price-fields';
 import { CheckoutTotals } from './summary';
 
 /** Long enough to wait for a pause in typing, short enough that totals follow the buyer. */
@@ -175,6 +176,7 @@ export function CheckoutForm(props: {
     'customer_email',
     'customer_name',
     'amount',
+    'seats',
     'discount_code',
     ...addressFields.map(addressKey),
     ...checkout.attached_custom_fields.map(({ custom_field: field }) => customFieldKey(field.slug)),
@@ -317,10 +319,13 @@ export function CheckoutForm(props: {
       const next = await patch({ product_id: productId });
       if (!next) return;
       const amount = buyerAmountBounds(next) ? next.amount : undefined;
-      accepted.current = { ...accepted.current, amount };
+      // Another product starts from its own seats (none when it is not sold by the seat).
+      const seats = next.seats ?? undefined;
+      accepted.current = { ...accepted.current, amount, seats };
       setValues((current) => ({
         ...current,
         amount: amount === undefined ? '' : decimalAmount(amount, next.currency),
+        seats: seats === undefined ? '' : String(seats),
       }));
     });
   }
@@ -394,6 +399,7 @@ export function CheckoutForm(props: {
   }
 
   const amountBounds = buyerAmountBounds(checkout);
+  const seatRange = buyerSeatRange(checkout);
   const publishableKey = checkout.payment_processor_metadata.publishable_key;
   const canUseDiscountCodes = checkout.allow_discount_codes && checkout.is_discount_applicable;
 
@@ -411,6 +417,14 @@ export function CheckoutForm(props: {
             value={values.amount}
             error={errorOf('amount')}
             onChange={(amount) => edit('amount', (current) => ({ ...current, amount }))}
+          />
+        ) : null}
+        {seatRange ? (
+          <SeatsField
+            range={seatRange}
+            value={values.seats}
+            error={errorOf('seats')}
+            onChange={(seats) => edit('seats', (current) => ({ ...current, seats }))}
           />
         ) : null}
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { AttachedCustomField } from '../../domain/custom-fields/schemas';
 import type { ProductPrice } from '../../domain/products/schemas';
 import {
+  buyerSeatRange,
   changedFields,
   countryChanged,
   initialValues,
@@ -32,6 +33,33 @@ const fixedPrice: ProductPrice = {
   amount_type: 'fixed',
   price_currency: 'usd',
   price_amount: 2000,
+};
+
+/** 3–10 seats at $10, 11–40 at $8. */
+const seatPrice: ProductPrice = {
+  ...fixedPrice,
+  type: 'recurring',
+  recurring_interval: 'month',
+  amount_type: 'seat_based',
+  price_currency: 'usd',
+  seat_tiers: {
+    seat_tier_type: 'volume',
+    tiers: [
+      { min_seats: 3, max_seats: 10, price_per_seat: 1000 },
+      { min_seats: 11, max_seats: 40, price_per_seat: 800 },
+    ],
+    minimum_seats: 3,
+    maximum_seats: 40,
+  },
+  tiers: {
+    type: 'volume',
+    tiers: [
+      { bound: 10, unit_amount: '1000' },
+      { bound: 40, unit_amount: '800' },
+    ],
+  },
+  minimum_units: 3,
+  maximum_units: 40,
 };
 
 const customPrice: ProductPrice = {
@@ -67,6 +95,9 @@ function makeCheckout(overrides: Partial<FormCheckout> = {}): FormCheckout {
     url: 'https://pay.example.test/checkout/secret',
     success_url: 'https://pay.example.test/checkout/secret/confirmation',
     amount: 2000,
+    seats: null,
+    min_seats: null,
+    max_seats: null,
     currency: 'usd',
     product_price: fixedPrice,
     customer_name: null,
@@ -286,5 +317,31 @@ describe('missingFields for a free checkout', () => {
     expect(
       Object.keys(missingFields(values, makeCheckout({ ...free, require_billing_address: true }))),
     ).toEqual(['customer_billing_address.country']);
+  });
+});
+
+describe('seats', () => {
+  it('offers the price’s range narrowed by the checkout’s bounds, and nothing for other prices', () => {
+    expect(buyerSeatRange(makeCheckout())).toBeNull();
+    expect(buyerSeatRange(makeCheckout({ product_price: seatPrice, seats: 3 }))).toEqual({
+      minimum: 3,
+      maximum: 40,
+    });
+    expect(
+      buyerSeatRange(makeCheckout({ product_price: seatPrice, seats: 5, min_seats: 5, max_seats: 20 })),
+    ).toEqual({ minimum: 5, maximum: 20 });
+  });
+
+  it('sends seats the buyer may choose, keeps others back with the range in words', () => {
+    const checkout = makeCheckout({ product_price: seatPrice, seats: 3, amount: 3000 });
+    expect(initialValues(checkout).seats).toBe('3');
+    const twelve = { ...initialValues(checkout), seats: '12' };
+    expect(toUpdate(twelve, checkout, { forConfirm: false }).seats).toBe(12);
+    expect(missingFields(twelve, checkout).seats).toBeUndefined();
+    for (const typed of ['2', '41', '1.5', '', 'ten']) {
+      const values = { ...initialValues(checkout), seats: typed };
+      expect(toUpdate(values, checkout, { forConfirm: true })).not.toHaveProperty('seats');
+      expect(missingFields(values, checkout).seats).toBe('Choose from 3 to 40 seats.');
+    }
   });
 });

@@ -4,7 +4,7 @@
 
 import { subdivisionLabel, subdivisionsOf } from '../../domain/addresses/rules';
 import { priceType } from '../../domain/prices/registry';
-import type { AmountBounds } from '../../domain/prices/strategy';
+import type { AmountBounds, SeatRange } from '../../domain/prices/strategy';
 import type { ValidationIssue } from '../api';
 import { decimalAmount } from '../../domain/money/rules';
 import { parseMajorInput, readMajorInput } from '../money/format';
@@ -18,6 +18,9 @@ export type FormCheckout = Pick<
   | 'url'
   | 'success_url'
   | 'amount'
+  | 'seats'
+  | 'min_seats'
+  | 'max_seats'
   | 'currency'
   | 'product_price'
   | 'customer_email'
@@ -42,6 +45,8 @@ export type CheckoutFormValues = {
   address: Record<AddressField, string>;
   /** Pay-what-you-want amount as typed, in major units. */
   amount: string;
+  /** The seats as typed (seat-based prices). */
+  seats: string;
   customFields: Record<string, CustomFieldInput>;
 };
 
@@ -54,6 +59,39 @@ const PLAUSIBLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function buyerAmountBounds(checkout: Pick<FormCheckout, 'product_price'>): AmountBounds | null {
   const price = checkout.product_price;
   return priceType(price.amount_type).checkout.buyerAmount(price);
+}
+
+/**
+ * The seats the buyer may choose: the price's, narrowed by the checkout's own bounds; null when the
+ * checkout's price is not sold by the seat.
+ */
+export function buyerSeatRange(
+  checkout: Pick<FormCheckout, 'product_price' | 'min_seats' | 'max_seats'>,
+): SeatRange | null {
+  const price = checkout.product_price;
+  const range = priceType(price.amount_type).checkout.seatRange(price);
+  if (!range) return null;
+  const maximum = [range.maximum, checkout.max_seats ?? null].filter((bound) => bound !== null);
+  return {
+    minimum: Math.max(range.minimum, checkout.min_seats ?? 1),
+    maximum: maximum.length > 0 ? Math.min(...maximum) : null,
+  };
+}
+
+/** The seats typed, when they are a number of seats the buyer may choose; else null. */
+export function chosenSeats(values: Pick<CheckoutFormValues, 'seats'>, range: SeatRange): number | null {
+  const typed = values.seats.trim();
+  if (!/^\d{1,7}$/.test(typed)) return null;
+  const seats = Number(typed);
+  if (seats < range.minimum || (range.maximum !== null && seats > range.maximum)) return null;
+  return seats;
+}
+
+/** "Choose from 3 to 40 seats.", or "at least 3" without an end. */
+export function seatRangeWords(range: SeatRange): string {
+  return range.maximum === null
+    ? `Choose at least ${range.minimum} ${range.minimum === 1 ? 'seat' : 'seats'}.`
+    : `Choose from ${range.minimum} to ${range.maximum} seats.`;
 }
 
 export function initialValues(checkout: FormCheckout): CheckoutFormValues {
@@ -70,6 +108,7 @@ export function initialValues(checkout: FormCheckout): CheckoutFormValues {
       state: formState(address?.country ?? '', address?.state ?? ''),
     },
     amount: buyerAmountBounds(checkout) ? decimalAmount(checkout.amount, checkout.currency) : '',
+    seats: checkout.seats == null ? '' : String(checkout.seats),
     customFields: Object.fromEntries(
       checkout.attached_custom_fields.map(({ custom_field: field }) => {
         const stored = checkout.custom_field_data?.[field.slug];
@@ -155,6 +194,12 @@ export function toUpdate(
       ? parseMajorInput(values.amount, checkout.currency)
       : customAmount(values, checkout);
     if (amount !== null) update.amount = amount;
+  }
+  const seatRange = buyerSeatRange(checkout);
+  if (seatRange) {
+    // Seats out of range stay with the buyer (their field says why) until they are a choice.
+    const seats = chosenSeats(values, seatRange);
+    if (seats !== null) update.seats = seats;
   }
   if (checkout.attached_custom_fields.length > 0) {
     update.custom_field_data = Object.fromEntries(
@@ -276,6 +321,8 @@ export function missingFields(values: CheckoutFormValues, checkout: FormCheckout
     // More decimals than the currency has is said as such: the amount is never rounded for the buyer.
     errors.amount = readMajorInput(values.amount, checkout.currency, inBounds).error ?? inBounds;
   }
+  const seatRange = buyerSeatRange(checkout);
+  if (seatRange && chosenSeats(values, seatRange) === null) errors.seats = seatRangeWords(seatRange);
   for (const { custom_field: field, required } of checkout.attached_custom_fields) {
     const value = values.customFields[field.slug];
     const isEmpty = field.type === 'checkbox' ? value !== true : typeof value !== 'string' || !value.trim();

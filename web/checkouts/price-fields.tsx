@@ -2,7 +2,7 @@
 // (each with its price, in the buyer's words) and the amount a pay-what-you-want price asks for.
 import type { CheckoutPublic } from '../../domain/checkouts/schemas';
 import { priceType } from '../../domain/prices/registry';
-import type { AmountBounds } from '../../domain/prices/strategy';
+import type { AmountBounds, SeatRange } from '../../domain/prices/strategy';
 import { FormField } from '../forms/form-field';
 import { minorUnitDigits } from '../../domain/money/rules';
 import { formatMoney } from '../money/format';
@@ -70,6 +70,41 @@ export function BuyerAmountField(props: {
         <input
           {...control}
           inputMode={minorUnitDigits(currency) > 0 ? 'decimal' : 'numeric'}
+          value={props.value}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+    </FormField>
+  );
+}
+
+/** The seats the buyer buys (seat-based prices), a whole number within the range shown. */
+export function SeatsField(props: {
+  range: SeatRange;
+  value: string;
+  error: string | undefined;
+  onChange: (seats: string) => void;
+}) {
+  return (
+    <FormField
+      label="Seats"
+      field="seats"
+      required
+      error={props.error}
+      hint={
+        props.range.maximum === null
+          ? `At least ${props.range.minimum}`
+          : `${props.range.minimum} to ${props.range.maximum}`
+      }
+    >
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          inputMode="numeric"
+          min={props.range.minimum}
+          {...(props.range.maximum === null ? {} : { max: props.range.maximum })}
+          step={1}
           value={props.value}
           onChange={(event) => props.onChange(event.target.value)}
         />
