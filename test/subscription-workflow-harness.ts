@@ -4,6 +4,7 @@
 // tests read back from the database. Crash tests count what was written (orders, charges, grants,
 // emails, webhooks) with `effectsOf`, not what the workflow says it did.
 import { afterAll, beforeAll, beforeEach } from '@jest/globals';
+import proto from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import pino from 'pino';
@@ -25,6 +26,8 @@ import { eventually } from './eventually.js';
 import { createOrganization } from './factories.js';
 import { createRecordingSink } from './stripe-factories.js';
 import { timeSkippingServerOfTest } from './time-skipping.js';
+
+const { EventType } = proto.temporal.api.enums.v1;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 export const PUBLIC_URL = 'http://tollgate.test';
@@ -197,11 +200,12 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
     return { subscription, processorCustomerId, at, trialEnd, product, price };
   }
 
-  const started: string[] = [];
-  const handleOf = (subscriptionId: string) =>
-    env().client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  /** The subscriptions started on each worker's task queue, which that worker ends. */
+  const started = new Map<string, string[]>();
+  const handleOf = (subscriptionId: string, client = env().client) =>
+    client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
   const start = (taskQueue: string, subscriptionId: string) => {
-    started.push(subscriptionId);
+    started.set(taskQueue, [...(started.get(taskQueue) ?? []), subscriptionId]);
     return workflowsOn(taskQueue).start(subscriptionId);
   };
 
@@ -209,17 +213,37 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
    * Until the subscription's workflow has ended or waits for something (no step, local activity
    * or email in flight, and the server holds no task of it either); answers its `waitingFor`
    * sentence then, or null once it has ended.
+   *
+   * It is queried only with no workflow task in flight. The test server keeps a query that
+   * arrives during a workflow task for that task's completion, and refuses the completion when
+   * the task continues as new ("workflow execution already completed"; the worker logs "Task not
+   * found when completing"): the old run's time lock is never released, so the clock stops
+   * skipping, and the query is never answered. The test server's `describe` never shows a pending
+   * workflow task, so the history's last event tells; a working run goes from activity to task to
+   * the next run's task without a gap either shows.
    */
-  async function parked(subscriptionId: string, timeoutMs = 20_000): Promise<string | null> {
-    const handle = handleOf(subscriptionId);
+  async function parked(
+    subscriptionId: string,
+    timeoutMs = 20_000,
+    client = env().client,
+  ): Promise<string | null> {
+    const handle = handleOf(subscriptionId, client);
+    const idle = async () => {
+      const { raw } = await handle.describe();
+      if (raw.pendingWorkflowTask || (raw.pendingActivities ?? []).length > 0) return false;
+      const last = (await handle.fetchHistory()).events?.at(-1)?.eventType;
+      return (
+        last !== EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED &&
+        last !== EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED
+      );
+    };
     const read = async () => {
       const before = await handle.describe();
       if (before.status.name !== 'RUNNING') return { ended: true, waitingFor: null, idle: true };
+      if (!(await idle())) return { ended: false, waitingFor: null, idle: false };
       const waitingFor = await handle.query<string>('waitingFor');
       // Read after the answer: a task the server handed out meanwhile (a timer that fired) shows.
-      const { raw } = await handle.describe();
-      const idle = !raw.pendingWorkflowTask && (raw.pendingActivities ?? []).length === 0;
-      return { ended: false, waitingFor, idle };
+      return { ended: false, waitingFor, idle: await idle() };
     };
     const state = await eventually(
       read,
@@ -267,14 +291,21 @@ export function subscriptionWorkflowHarness(queuePrefix = 'subscriptions') {
     // shutting down: each test's are ended with it, once parked (ended with a task in flight, a
     // workflow leaves the time-skipping server's clock locked); one that never parks (a failed
     // test) is ended all the same, and its server goes with the test (test/time-skipping.ts).
+    // The test's own server and workflows: a test that timed out ends its runs here still, on its
+    // server, while the retry runs on another.
+    const { client } = env();
     return worker.runUntil(async () => {
       try {
         return await work(taskQueue);
       } finally {
-        for (const id of started.splice(0)) {
-          await parked(id).catch(() => undefined);
-          const handle = handleOf(id);
-          if ((await handle.describe()).status.name === 'RUNNING') await handle.terminate('test over');
+        const ids = started.get(taskQueue) ?? [];
+        started.delete(taskQueue);
+        for (const id of ids) {
+          await parked(id, undefined, client).catch(() => undefined);
+          const handle = handleOf(id, client);
+          // A test that timed out may find its server gone already: nothing is left to end then.
+          const description = await handle.describe().catch(() => null);
+          if (description?.status.name === 'RUNNING') await handle.terminate('test over');
         }
       }
     });
