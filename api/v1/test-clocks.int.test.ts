@@ -658,6 +658,27 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     expect(noOffset.status).toBe(422);
     expect((await clocks.get(clock.id)).frozen_time).toBe('2026-01-01T00:00:00.000Z');
 
+    // A keyed advance whose answer was lost (its process died after the commit, so no answer was
+    // stored for its key): the retry is that advance again, not a refusal to stand still.
+    const keyed = async (key: string, frozenTime: string) => {
+      const response = await fetch(`${env.stack.baseUrl}/v1/test-clocks/${clock.id}/advance`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ frozen_time: frozenTime }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect((await keyed('advance-once', '2026-01-02T00:00:00Z')).status).toBe(202);
+    await env.database.db.idempotencyKey.deleteMany({ where: { key: 'advance-once' } });
+    const retried = await keyed('advance-once', '2026-01-02T00:00:00Z');
+    expect(retried).toMatchObject({ status: 202, body: { frozen_time: '2026-01-02T00:00:00.000Z' } });
+    // Another key to the same time is a new request, and refused as one.
+    expect((await keyed('advance-again', '2026-01-02T00:00:00Z')).status).toBe(422);
+
     // A customer whose plans follow real time stays there.
     const plan = await product('Solo', 500);
     const regular = await polar.customers.create({ email: 'regular@example.test' });
@@ -717,7 +738,7 @@ describe('test clocks (sandbox): a plan lives through the time a seller advances
     expect(advancing.status).toBe(409);
     await env.database.db.subscription.update({
       where: { id: subscriptionId! },
-      data: { clockCaughtUpTo: new Date('2026-01-01T00:00:00Z') },
+      data: { clockCaughtUpTo: new Date('2026-01-02T00:00:00Z') },
     });
 
     // A clock whose customers have running plans is not deleted; once they ended, it is.

@@ -1,3 +1,4 @@
+import { requestKeyOf } from '../http/idempotency.js';
 import { idParamsSchema, listResourceSchema } from '../../domain/platform/schemas.js';
 import {
   testClockAdvanceSchema,
@@ -78,7 +79,8 @@ export function registerTestClockOperations(api: OperationRegistry, ctx: TestClo
       response: testClockSchema,
       status: 202,
     },
-    async ({ params, body, caller }) => advanceTestClock(ctx, caller, params.id, body),
+    async ({ params, body, caller, res }) =>
+      advanceTestClock(ctx, caller, params.id, body, requestKeyOf(res)),
   );
   api.add(
     {

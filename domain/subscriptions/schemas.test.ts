@@ -251,6 +251,7 @@ describe('the Subscription and the order’s subscription', () => {
       'pause_at_period_end',
       'paused_at',
       'resumes_at',
+      'seats',
       'units',
       'canceled_at',
       'started_at',

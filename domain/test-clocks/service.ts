@@ -146,6 +146,7 @@ export async function advanceTestClock(
   caller: Caller,
   id: string,
   input: { frozen_time: string },
+  requestKey?: string,
 ): Promise<TestClock> {
   assertSandbox(ctx);
   const found = await findTestClockFor(ctx, caller, id);
@@ -155,6 +156,11 @@ export async function advanceTestClock(
     await lockTestClock(tx, id);
     const clock = (await findTestClock(tx, id, [found.organizationId]))!;
     const subscriptions = await clockedSubscriptions(tx, [id]);
+    // The retry of an advance whose answer was lost (its process died, or the database went away
+    // after the commit): the clock is already there; the plans are woken again, which is harmless.
+    if (requestKey && clock.advanceRequestKey === requestKey && clock.frozenTime.getTime() === to.getTime()) {
+      return { row: clock, toWake: subscriptions.filter((subscription) => !isSettledForGood(subscription)) };
+    }
     if (subscriptions.some((subscription) => isBehind(subscription, clock.frozenTime))) {
       throw new AppError('Conflict', 'The clock is still advancing; advance it again once it is ready.');
     }
@@ -167,7 +173,10 @@ export async function advanceTestClock(
       settled.map((subscription) => subscription.id),
       to,
     );
-    const updated = await updateTestClockRow(tx, id, { frozenTime: to });
+    const updated = await updateTestClockRow(tx, id, {
+      frozenTime: to,
+      advanceRequestKey: requestKey ?? null,
+    });
     return { row: updated, toWake: subscriptions.filter((subscription) => !isSettledForGood(subscription)) };
   });
   // A wake lost here (Temporal unreachable) is healed by the reconcile-subscriptions schedule.
