@@ -31,7 +31,7 @@ import { SandboxCardForm, StripeCardForm, stripeElementsMode, type PaymentFormHa
 import {
   clientCheckoutKey,
   confirmClientCheckout,
-  readClientCheckout,
+  awaitQuickOutcome,
   updateClientCheckout,
   type CheckoutUpdate,
 } from './queries';
@@ -54,33 +54,6 @@ export const DECLINED_NOTICE = 'Your payment was declined. Check your card detai
 /** What follows the refusal of a trial the buyer already had (`TrialAlreadyRedeemed`). */
 const TRIAL_REFUSED_NOTICE =
   'Nothing was charged. This plan now starts without a free trial, at the price on the button: confirm again to subscribe.';
-
-/**
- * A card usually answers within a second or two. The form waits that long after confirming, so a
- * decline is shown on the form itself; a slower payment goes on to the confirmation page, which
- * says it is processing and keeps waiting.
- */
-const QUICK_OUTCOME_MS = 6_000;
-const QUICK_OUTCOME_POLL_MS = 400;
-
-async function awaitQuickOutcome(clientSecret: string, confirmed: CheckoutPublic): Promise<CheckoutPublic> {
-  const deadline = Date.now() + QUICK_OUTCOME_MS;
-  let current = confirmed;
-  while (
-    current.status === 'confirmed' &&
-    current.payment_processor_metadata.intent_status !== 'requires_action' &&
-    Date.now() < deadline
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, QUICK_OUTCOME_POLL_MS));
-    try {
-      current = await readClientCheckout(clientSecret);
-    } catch {
-      // The confirmation page reads it again and shows what went wrong.
-      return current;
-    }
-  }
-  return current;
-}
 
 const ADDRESS_LABELS: Record<Exclude<AddressField, 'state'>, string> = {
   country: 'Country',

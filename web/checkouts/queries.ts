@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   checkoutClientUpdateSchema,
   checkoutConfirmSchema,
+  CheckoutPublic,
   CheckoutStatus,
 } from '../../domain/checkouts/schemas';
 import {
@@ -101,3 +102,33 @@ export const checkoutLinkStatsQuery = (linkId: string) =>
     queryKey: ['checkout-link', linkId, 'stats'],
     queryFn: () => getJson(`/v1/checkout-links/${linkId}/stats`, checkoutLinkStatsSchema),
   });
+
+/**
+ * A card usually answers within a second or two. The form waits that long after confirming, so a
+ * decline is shown on the form itself; a slower payment goes on to the confirmation page, which
+ * says it is processing and keeps waiting.
+ */
+const QUICK_OUTCOME_MS = 6_000;
+const QUICK_OUTCOME_POLL_MS = 400;
+
+export async function awaitQuickOutcome(
+  clientSecret: string,
+  confirmed: CheckoutPublic,
+): Promise<CheckoutPublic> {
+  const deadline = Date.now() + QUICK_OUTCOME_MS;
+  let current = confirmed;
+  while (
+    current.status === 'confirmed' &&
+    current.payment_processor_metadata.intent_status !== 'requires_action' &&
+    Date.now() < deadline
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, QUICK_OUTCOME_POLL_MS));
+    try {
+      current = await readClientCheckout(clientSecret);
+    } catch {
+      // The confirmation page reads it again and shows what went wrong.
+      return current;
+    }
+  }
+  return current;
+}
