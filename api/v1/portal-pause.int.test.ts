@@ -3,6 +3,7 @@ import { Polar } from 'polar-sdk-0481';
 import { eventually } from '../../test/eventually.js';
 import { buyInSandbox, createAccessToken, createOrganization } from '../../test/factories.js';
 import { callV1 } from '../../test/http.js';
+import { advanceTestClock } from '../../test/test-clocks.js';
 import { useTestStack } from '../../test/stack.js';
 
 // The buyer's pause and resume in the portal (docs/subscriptions.md, "Pause and resume"; Polar's
@@ -23,7 +24,7 @@ describe('portal: pause and resume (customer_portal_settings.subscription.pause)
   }
 
   it('refuses the buyer until the seller allows it, then pauses, un-pauses, pauses and resumes with a charge', async () => {
-    const { organization, polar, seller } = await newSeller();
+    const { organization, token, polar, seller } = await newSeller();
     const plan = await polar.products.create({
       name: 'Studio',
       recurringInterval: 'month',
@@ -99,9 +100,7 @@ describe('portal: pause and resume (customer_portal_settings.subscription.pause)
       body: { pause_at_period_end: true, resumes_at: null },
     });
 
-    await seller('POST', `/test-clocks/${clock.body.id}/advance`, {
-      frozen_time: '2026-04-05T09:00:00.000Z',
-    });
+    await advanceTestClock(env.stack.baseUrl, token, clock.body.id, '2026-04-05T09:00:00.000Z');
     await eventually(
       async () => polar.subscriptions.get({ id }),
       (subscription) => subscription.status === 'paused',
@@ -126,7 +125,7 @@ describe('portal: pause and resume (customer_portal_settings.subscription.pause)
   });
 
   it("revokes a paused plan's benefits unless its product keeps them, and grants them again at the resume", async () => {
-    const { polar, seller } = await newSeller();
+    const { token, polar, seller } = await newSeller();
     const clock = (await seller('POST', '/test-clocks/', {
       name: 'Benefits',
       frozen_time: '2026-03-01T09:00:00.000Z',
@@ -172,9 +171,7 @@ describe('portal: pause and resume (customer_portal_settings.subscription.pause)
     const revoked = await planWith('Revoked', false);
     const kept = await planWith('Kept', true);
 
-    await seller('POST', `/test-clocks/${clock.body.id}/advance`, {
-      frozen_time: '2026-04-05T09:00:00.000Z',
-    });
+    await advanceTestClock(env.stack.baseUrl, token, clock.body.id, '2026-04-05T09:00:00.000Z');
     for (const plan of [revoked, kept]) {
       await eventually(
         async () => (await env.database.db.subscription.findUniqueOrThrow({ where: { id: plan.id } })).status,
