@@ -6,17 +6,17 @@ import { describe, expect, it } from '@jest/globals';
 import { Polar } from 'polar-sdk-0481';
 import { eventually } from '../../test/eventually.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
+import { callV1 } from '../../test/http.js';
 import { useTestStack } from '../../test/stack.js';
+import { advanceTestClock } from '../../test/test-clocks.js';
 
 describe('checkouts of seat-based prices', () => {
   const env = useTestStack({ withWorker: true });
 
   async function seller() {
     const organization = await createOrganization(env.database.db, { name: 'Seats Checkout' });
-    const polar = new Polar({
-      accessToken: await createAccessToken(env.database.db, organization.id),
-      serverURL: env.stack.baseUrl,
-    });
+    const token = await createAccessToken(env.database.db, organization.id);
+    const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });
     // Volume: 1–10 seats at $10, 11–50 at $8; one-time and monthly.
     const seatTiers = {
       tiers: [
@@ -33,7 +33,40 @@ describe('checkouts of seat-based prices', () => {
       name: 'E-book',
       prices: [{ amountType: 'fixed', priceAmount: 1500, priceCurrency: 'usd' }],
     });
-    return { polar, plan, fixed };
+    return { polar, token, plan, fixed };
+  }
+
+  /** Buys `seats` of `productId` for a customer on a test clock frozen at 2026-03-01. */
+  async function buySeatsOnClock(polar: Polar, token: string, productId: string, seats: number) {
+    const clock = await callV1(env.stack.baseUrl, token, 'POST', '/test-clocks/', {
+      name: 'Seats',
+      frozen_time: '2026-03-01T09:00:00.000Z',
+    });
+    const clockId = clock.body.id as string;
+    const customer = await polar.customers.create({ email: `team-${clockId}@example.test`, name: 'Team' });
+    await callV1(env.stack.baseUrl, token, 'POST', `/test-clocks/${clockId}/customers`, {
+      customer_id: customer.id,
+    });
+    const checkout = await polar.checkouts.create({ products: [productId], customerId: customer.id, seats });
+    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
+      clientSecret: checkout.clientSecret,
+      checkoutConfirmStripe: {
+        customerName: 'Team',
+        customerBillingAddress: {
+          country: 'DE',
+          city: 'Berlin',
+          postalCode: '10117',
+          line1: 'Unter den Linden 1',
+        },
+        confirmationTokenId: 'pm_card_visa',
+      },
+    });
+    await eventually(
+      () => polar.checkouts.get({ id: checkout.id }),
+      (value) => value.status === 'succeeded',
+    );
+    const [order] = (await polar.orders.list({ productId })).result.items;
+    return { clockId, subscriptionId: order!.subscriptionId! };
   }
 
   it('prices the seats asked for by their tier, and defaults to the fewest', async () => {
@@ -78,6 +111,31 @@ describe('checkouts of seat-based prices', () => {
     expect(await polar.checkouts.get({ id: bounded.id })).toMatchObject({ seats: 5, amount: 5000 });
   });
 
+  it('keeps the checkout’s seat bounds for its seat product when the buyer switches to another and back', async () => {
+    const { polar, plan } = await seller();
+    const flat = await polar.products.create({
+      name: 'Flat plan',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 4900, priceCurrency: 'usd' }],
+    });
+    const checkout = await polar.checkouts.create({
+      products: [plan.id, flat.id],
+      minSeats: 5,
+      maxSeats: 20,
+    });
+    const buyer = new Polar({ serverURL: env.stack.baseUrl }).checkouts;
+    const switched = await buyer.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { productId: flat.id },
+    });
+    expect(switched).toMatchObject({ productId: flat.id, seats: null, amount: 4900 });
+    const back = await buyer.clientUpdate({
+      clientSecret: checkout.clientSecret,
+      checkoutUpdatePublic: { productId: plan.id },
+    });
+    expect(back).toMatchObject({ productId: plan.id, seats: 5, minSeats: 5, maxSeats: 20, amount: 5000 });
+  });
+
   it('gives the paid checkout’s order and plan its seats, and the plan bills them', async () => {
     const { polar, plan } = await seller();
     const checkout = await polar.checkouts.create({ products: [plan.id], seats: 3 });
@@ -105,5 +163,87 @@ describe('checkouts of seat-based prices', () => {
     expect(order!.items.map((item) => item.label)).toEqual(['Team plan (3 seats)']);
     const subscription = await polar.subscriptions.get({ id: order!.subscriptionId! });
     expect(subscription).toMatchObject({ seats: 3, amount: 3000 });
+  });
+
+  it('renews a seat plan for its seats, the renewal line naming them', async () => {
+    const { polar, token, plan } = await seller();
+    const { clockId, subscriptionId } = await buySeatsOnClock(polar, token, plan.id, 12);
+    await advanceTestClock(env.stack.baseUrl, token, clockId, '2026-04-01T10:00:00.000Z');
+    const orders = await eventually(
+      async () => (await polar.orders.list({ productId: plan.id })).result.items,
+      (items) => items.length === 2,
+      60_000,
+    );
+    const renewal = orders.find((order) => order.billingReason === 'subscription_cycle')!;
+    expect(renewal).toMatchObject({ subscriptionId, seats: 12, subtotalAmount: 12 * 800 });
+    expect(renewal.items.map((item) => item.label)).toEqual(['Team plan (12 seats)']);
+  });
+
+  it('moves a plan’s seats across a plan change: none on a flat plan, the fewest onto a seat plan', async () => {
+    const { polar, token, plan } = await seller();
+    const flat = await polar.products.create({
+      name: 'Flat plan',
+      recurringInterval: 'month',
+      prices: [{ amountType: 'fixed', priceAmount: 4900, priceCurrency: 'usd' }],
+    });
+    const { subscriptionId } = await buySeatsOnClock(polar, token, plan.id, 3);
+    const onFlat = await polar.subscriptions.update({
+      id: subscriptionId,
+      subscriptionUpdate: { productId: flat.id, prorationBehavior: 'prorate' },
+    });
+    expect(onFlat).toMatchObject({ productId: flat.id, seats: null, amount: 4900 });
+    const large = await polar.products.create({
+      name: 'Large team',
+      recurringInterval: 'month',
+      prices: [
+        {
+          amountType: 'seat_based',
+          priceCurrency: 'usd',
+          seatTiers: { tiers: [{ minSeats: 5, pricePerSeat: 700 }] },
+        },
+      ],
+    });
+    const onLarge = await polar.subscriptions.update({
+      id: subscriptionId,
+      subscriptionUpdate: { productId: large.id, prorationBehavior: 'prorate' },
+    });
+    expect(onLarge).toMatchObject({ productId: large.id, seats: 5, amount: 5 * 700 });
+    // Back onto the small plan: the team keeps its 5 seats.
+    const back = await polar.subscriptions.update({
+      id: subscriptionId,
+      subscriptionUpdate: { productId: plan.id, prorationBehavior: 'prorate' },
+    });
+    expect(back).toMatchObject({ productId: plan.id, seats: 5, amount: 5 * 1000 });
+    // 5 seats do not fit a plan of 10 or more: refused at product_id, naming what to do.
+    const tenOrMore = await polar.products.create({
+      name: 'Ten or more',
+      recurringInterval: 'month',
+      prices: [
+        {
+          amountType: 'seat_based',
+          priceCurrency: 'usd',
+          seatTiers: { tiers: [{ minSeats: 10, pricePerSeat: 600 }] },
+        },
+      ],
+    });
+    const refused = await callV1(env.stack.baseUrl, token, 'PATCH', `/subscriptions/${subscriptionId}`, {
+      product_id: tenOrMore.id,
+      proration_behavior: 'prorate',
+    });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: {
+        detail: [
+          expect.objectContaining({
+            loc: ['body', 'product_id'],
+            msg: 'Minimum 10 seats required. The subscription has 5: change its seats first.',
+          }),
+        ],
+      },
+    });
+    expect(await polar.subscriptions.get({ id: subscriptionId })).toMatchObject({
+      productId: plan.id,
+      seats: 5,
+    });
   });
 });

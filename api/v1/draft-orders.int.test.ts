@@ -108,7 +108,7 @@ describe('draft orders', () => {
       expect(await eventsOf(db, organization.id, draft.id)).toEqual(['order.created']);
     });
 
-    it('refuses a recurring product, a foreign customer and amounts the currency cannot hold, creating nothing', async () => {
+    it('refuses a recurring product, a seat product, a foreign customer and amounts the currency cannot hold, creating nothing', async () => {
       const { db, organization, token, polar, product, customer } = await seller();
       const other = await seller();
       const plan = await polar.products.create({
@@ -116,10 +116,22 @@ describe('draft orders', () => {
         recurringInterval: 'month',
         prices: [{ amountType: 'fixed', priceAmount: 900, priceCurrency: 'usd' }],
       });
+      const seats = await polar.products.create({
+        name: 'Seats',
+        prices: [
+          {
+            amountType: 'seat_based',
+            priceCurrency: 'usd',
+            seatTiers: { tiers: [{ minSeats: 1, pricePerSeat: 1000 }] },
+          },
+        ],
+      });
       const create = (body: Record<string, unknown>) =>
         callV1(env.stack.baseUrl, token, 'POST', '/orders/', body);
       const cases: [Record<string, unknown>, (string | number)[], RegExp][] = [
         [{ product_id: plan.id, customer_id: customer.id }, ['body', 'product_id'], /Subscription products/],
+        // A draft has no seats to sell: nobody chose how many.
+        [{ product_id: seats.id, customer_id: customer.id }, ['body', 'product_id'], /fixed-price products/],
         [
           { product_id: product.id, customer_id: other.customer.id },
           ['body', 'customer_id'],

@@ -95,7 +95,7 @@ export async function applyChanges(
       requestedAmount: changes.amount !== undefined ? changes.amount : productChanged ? null : row.amount,
       // Another product starts again from its own fewest seats.
       seats: changes.seats !== undefined ? changes.seats : productChanged ? null : row.seats,
-      seatBounds: { minimum: row.minSeats, maximum: row.maxSeats },
+      seatBounds: { minimum: row.minSeats, maximum: row.maxSeats, asked: false },
       discountId,
       customFieldData: { ...readCustomFieldData(row.customFieldData), ...(changes.custom_field_data ?? {}) },
       billingAddress,

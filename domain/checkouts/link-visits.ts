@@ -72,7 +72,7 @@ export async function createCheckoutFromLink(
           productPriceId: null,
           requestedAmount: amount,
           seats: null,
-          seatBounds: { minimum: null, maximum: null },
+          seatBounds: { minimum: null, maximum: null, asked: false },
           discountId: discountId ?? link.discountId,
           customFieldData,
           billingAddress: null,

@@ -6,7 +6,7 @@ import { keepPaymentMethod } from '../payment-methods/service.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { customerForPurchase, recordCustomerStateChanged } from '../customer-state/service.js';
 import { findOrderOfCheckout } from '../orders/repository.js';
-import { storedUsagePricesOf } from '../prices/registry.js';
+import { seatsLabel, storedUsagePricesOf } from '../prices/registry.js';
 import { createPaidOrder } from '../orders/service.js';
 import type {
   PaymentMethodSummary,
@@ -263,10 +263,6 @@ export async function cancelCheckoutPayment(
   await recordCheckoutTry(ctx, processor, row, input.attempt, outcome, card ?? null);
   return outcome;
 }
-
-/** The order line of a seat-based purchase: "Team plan (12 seats)". */
-const seatsLabel = (productName: string, seats: number) =>
-  `${productName} (${seats} ${seats === 1 ? 'seat' : 'seats'})`;
 
 /**
  * The buyer paid (or had nothing to pay): the customer is found or created, the order is created

@@ -37,8 +37,12 @@ export type CheckoutInputs = {
   requestedAmount: number | null;
   /** The seats asked for (null: the checkout's fewest, else the price's); seat-based prices only. */
   seats: number | null;
-  /** The checkout's own bounds on the seats (`min_seats`, `max_seats`), within the price's. */
-  seatBounds: { minimum: number | null; maximum: number | null };
+  /**
+   * The checkout's own bounds on the seats (`min_seats`, `max_seats`), within the price's.
+   * `asked`: sent with this request, so refused where they cannot apply; bounds stored for
+   * another of the checkout's products apply only where they fit the chosen product's price.
+   */
+  seatBounds: { minimum: number | null; maximum: number | null; asked: boolean };
   discountId: string | null;
   customFieldData: Record<string, unknown>;
   billingAddress: TaxAddress | null;
@@ -88,6 +92,20 @@ const fail = (issues: FieldIssue[]): never => {
 
 const NOT_SEAT_BASED = 'Seats can only be set for seat-based pricing.';
 
+/** The checkout's seat bounds that hold for `price`: all of those asked for, the stored ones that fit it. */
+function boundsThatApply(
+  type: ReturnType<typeof priceType>,
+  price: ReturnType<ReturnType<typeof priceType>['checkout']['price']>,
+  bounds: CheckoutInputs['seatBounds'],
+): { minimum: number | null; maximum: number | null } {
+  if (bounds.asked) return bounds;
+  const fits = (bound: number | null) =>
+    bound !== null && type.checkout.takesSeats && type.checkout.seatsIssue(price, bound) === null
+      ? bound
+      : null;
+  return { minimum: fits(bounds.minimum), maximum: fits(bounds.maximum) };
+}
+
 /**
  * The seats a checkout sells: those asked for, else its own fewest, else the price's; refused
  * outside the price's table or the checkout's bounds, and for a price not sold by the seat.
@@ -97,7 +115,7 @@ function checkoutSeats(
   price: ReturnType<ReturnType<typeof priceType>['checkout']['price']>,
   inputs: Pick<CheckoutInputs, 'seats' | 'seatBounds'>,
 ): number | null {
-  const { minimum, maximum } = inputs.seatBounds;
+  const { minimum, maximum } = boundsThatApply(type, price, inputs.seatBounds);
   if (!type.checkout.takesSeats) {
     const field =
       inputs.seats !== null

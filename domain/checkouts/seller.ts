@@ -114,7 +114,7 @@ export async function createCheckout(
       productPriceId: priceId,
       requestedAmount: input.amount ?? null,
       seats: input.seats ?? null,
-      seatBounds: { minimum: input.min_seats ?? null, maximum: input.max_seats ?? null },
+      seatBounds: { minimum: input.min_seats ?? null, maximum: input.max_seats ?? null, asked: true },
       discountId: input.discount_id ?? null,
       customFieldData: input.custom_field_data ?? {},
       billingAddress,

@@ -57,8 +57,10 @@ function chargeablePriceOf(product: ProductRow | null): Chargeable {
   }
   const price = priceBilledInAdvance(product.prices);
   if (!price) return { issue: productIssue('Product has no chargeable static prices.') };
-  // The amount is the seller's (the price's, or `amount`), never the customer's choice.
-  if (priceType(price.amountType).checkout.takesBuyerAmount) {
+  // The amount is the seller's (the price's, or `amount`), never the customer's choice; a draft
+  // has no seats to sell, so a price by the seat would be charged for a number nobody chose.
+  const { checkout } = priceType(price.amountType);
+  if (checkout.takesBuyerAmount || checkout.takesSeats) {
     return { issue: productIssue('Off-session charges only support fixed-price products.') };
   }
   return { price };

@@ -39,7 +39,7 @@ describe('a pay-what-you-want price', () => {
   });
 
   it('cannot be switched to by a plan change: the amount is the buyer’s', () => {
-    expect(customPrice.cycle.planChange(row)).toEqual({
+    expect(customPrice.cycle.planChange(row, null)).toEqual({
       refusal: 'A pay-what-you-want product cannot be switched to; the buyer chooses its amount at checkout.',
     });
   });

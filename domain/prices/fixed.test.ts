@@ -37,7 +37,7 @@ describe('a fixed price', () => {
 
   it('bills its amount up front each period, so a plan change prorates it', () => {
     expect(fixedPrice.billing).toBe('in_advance');
-    expect(fixedPrice.cycle.planChange(row)).toEqual({ fee: 2000 });
+    expect(fixedPrice.cycle.planChange(row, null)).toEqual({ fee: 2000 });
     expect(fixedPrice.cycle.usage(row)).toBeNull();
   });
 

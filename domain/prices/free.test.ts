@@ -34,7 +34,7 @@ describe('a free price', () => {
   });
 
   it('fits a plan in any currency at no fee', () => {
-    expect(freePrice.cycle.planChange(row)).toEqual({ fee: 0 });
+    expect(freePrice.cycle.planChange(row, null)).toEqual({ fee: 0 });
     expect(freePrice.cycle.currency(row)).toBeNull();
   });
 

@@ -41,7 +41,7 @@ describe('a metered price', () => {
       capAmount: 5000,
     });
     expect(meteredUnitPrice.cycle.usage({ ...row, meter: null })).toBeNull();
-    expect(meteredUnitPrice.cycle.planChange(row)).toEqual({ fee: 0 });
+    expect(meteredUnitPrice.cycle.planChange(row, null)).toEqual({ fee: 0 });
   });
 
   it('charges nothing up front in a plan and cannot be bought once', () => {

@@ -3,6 +3,7 @@ import { priceTypeBranches } from '../../scripts/lib/price-branches.js';
 import { listSources, parseSource, readSource } from '../../scripts/lib/sources.js';
 import {
   AMOUNT_TYPES,
+  AMOUNT_TYPE_SORT_ORDER,
   priceBilledInAdvance,
   priceCreateSchema,
   priceType,
@@ -19,6 +20,10 @@ describe('the price-type registry', () => {
     expect([...AMOUNT_TYPES].sort()).toEqual(['custom', 'fixed', 'free', 'metered_unit', 'seat_based']);
     expect(wireTypes(productPriceSchema)).toEqual([...AMOUNT_TYPES].sort());
     expect(wireTypes(priceCreateSchema)).toEqual([...AMOUNT_TYPES].sort());
+  });
+
+  it('ranks every type once for sorting products by their price type', () => {
+    expect([...AMOUNT_TYPE_SORT_ORDER].sort()).toEqual([...AMOUNT_TYPES].sort());
   });
 
   it('answers each type by its own module and refuses a type it does not know', () => {

@@ -35,6 +35,18 @@ export const PRICE_TYPES = {
 export type AmountType = keyof typeof PRICE_TYPES;
 export const AMOUNT_TYPES = Object.keys(PRICE_TYPES) as AmountType[];
 
+/**
+ * The order of `sorting=price_amount_type`: from what costs nothing to what is billed by usage,
+ * every type ranked (a type missing here would sort as unknown).
+ */
+export const AMOUNT_TYPE_SORT_ORDER: readonly AmountType[] = [
+  'free',
+  'custom',
+  'fixed',
+  'seat_based',
+  'metered_unit',
+];
+
 type Shape = z.ZodRawShape;
 const viewSchemaOf = <Type extends string, View extends Shape>(type: {
   amountType: Type;
@@ -125,7 +137,7 @@ export type PriceType = {
   };
   cycle: {
     usage(row: StoredPrice): UsageTerms | null;
-    planChange(row: StoredPrice, seats?: number | null): PlanChangeTerms;
+    planChange(row: StoredPrice, seats: number | null): PlanChangeTerms;
     currency(row: StoredPrice): string | null;
   };
   words: {
@@ -145,6 +157,11 @@ const TYPES: Readonly<Record<AmountType, PriceType>> = PRICE_TYPES;
 
 function isAmountType(type: string): type is AmountType {
   return Object.hasOwn(TYPES, type);
+}
+
+/** A line of a plan sold by the seat names its seats: "Team plan (12 seats)"; without seats, the name. */
+export function seatsLabel(productName: string, seats: number | null): string {
+  return seats === null ? productName : `${productName} (${seats} ${seats === 1 ? 'seat' : 'seats'})`;
 }
 
 /** The price type of `amountType` (a stored row's, a wire price's); an unknown one is a bug. */

@@ -94,10 +94,10 @@ describe('a seat-based price', () => {
     expect(seatBasedPrice.checkout.seatsIssue(charge, 41)?.msg).toBe('Maximum 40 seats allowed.');
     expect(seatBasedPrice.checkout.seatsIssue(charge, 40)).toBeNull();
     expect(() => seatBasedPrice.checkout.amount(charge, null, false, 41)).toThrow(RangeError);
-    expect(seatBasedPrice.cycle.planChange(row, 2)).toEqual({ refusal: 'Minimum 3 seats required.' });
-    expect(seatBasedPrice.cycle.planChange(row, null)).toEqual({
-      refusal: 'A seat-based plan needs a number of seats: send seats with the change.',
+    expect(seatBasedPrice.cycle.planChange(row, 2)).toEqual({
+      refusal: 'Minimum 3 seats required. The subscription has 2: change its seats first.',
     });
+    expect(() => seatBasedPrice.cycle.planChange(row, null)).toThrow(RangeError);
   });
 
   it('takes 2027-01 tiers with minimum_units; a fractional rate per seat is refused, not rounded', () => {
@@ -126,6 +126,26 @@ describe('a seat-based price', () => {
           'A price per seat must be a whole number of minor units (cents); fractions are refused, not rounded.',
       },
     ]);
+  });
+
+  it('refuses a table where every seat is free: that is a free price, which asks for no card', () => {
+    expect(
+      seatBasedPrice.issues(create({ seat_tiers: { tiers: [{ min_seats: 1, price_per_seat: 0 }] } })),
+    ).toEqual([
+      { loc: ['seat_tiers'], message: 'Every seat is free at these rates: use a free price instead.' },
+    ]);
+    expect(
+      seatBasedPrice.issues(
+        create({
+          seat_tiers: {
+            tiers: [
+              { min_seats: 1, max_seats: 3, price_per_seat: 0 },
+              { min_seats: 4, price_per_seat: 500 },
+            ],
+          },
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('asks for exactly one shape of tiers, and names the tier in its refusals', () => {
@@ -227,6 +247,31 @@ describe('a seat-based price', () => {
     });
     if (single.amount_type !== 'seat_based') throw new Error('parsed as another type');
     expect(seatBasedPrice.words.terms(single, usd)).toBe('usd:1500 per seat / month');
+    // Graduated: the first seats' rate and where it ends; no buyer pays the lowest rate on average.
+    const graduated = productPriceSchema.parse({
+      ...common,
+      ...seatBasedPrice.view(storedRow({ seat_tiers: seatTiers('graduated') })),
+    });
+    if (graduated.amount_type !== 'seat_based') throw new Error('parsed as another type');
+    expect(seatBasedPrice.words.checkout(graduated, usd)).toBe('usd:1000 per seat up to 10, then by tier');
+    // A tier below the table's fewest seats is never reached: one rate.
+    const capped = productPriceSchema.parse({
+      ...common,
+      ...seatBasedPrice.view(
+        storedRow({
+          tiers: {
+            type: 'volume',
+            tiers: [
+              { bound: 10, unit_amount: '1000' },
+              { bound: null, unit_amount: '800' },
+            ],
+          },
+          minimum_units: 11,
+        }),
+      ),
+    });
+    if (capped.amount_type !== 'seat_based') throw new Error('parsed as another type');
+    expect(seatBasedPrice.words.checkout(capped, usd)).toBe('usd:800 per seat');
     expect(seatBasedPrice.editor.fields.map((field) => [field.wire, field.kind])).toEqual([
       ['seat_tiers', 'tiers'],
     ]);

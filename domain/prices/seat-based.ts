@@ -87,6 +87,19 @@ const under = (field: string, issues: TierIssue[]): PriceIssue[] =>
  * with `minimum_units` (2027-01).
  */
 export function tableOfNewPrice(price: SeatPriceCreate): { table: TierTable | null; issues: PriceIssue[] } {
+  const read = readTableOfNewPrice(price);
+  if (read.table && read.issues.length === 0 && read.table.tiers.every((tier) => tier.unitAmount === 0)) {
+    // A plan that never charges still asks its buyer for a card (it is not the free type): say so.
+    const loc = price.tiers ? ['tiers'] : ['seat_tiers'];
+    return {
+      table: read.table,
+      issues: [{ loc, message: 'Every seat is free at these rates: use a free price instead.' }],
+    };
+  }
+  return read;
+}
+
+function readTableOfNewPrice(price: SeatPriceCreate): { table: TierTable | null; issues: PriceIssue[] } {
   if (price.seat_tiers && price.tiers) {
     return {
       table: null,
@@ -162,13 +175,34 @@ function seatBoundsWords(table: TierTable): string {
   return bounds.length > 0 ? `, ${bounds.join(', ')}` : '';
 }
 
-/** The rate at a glance: the one rate, or the lowest a buyer can reach ("From $8.00 per seat"). */
+/** The tiers a buyer can reach between the table's fewest and most seats, with where each starts. */
+function reachableTiers(table: TierTable): { first: number; upTo: number | null; unitAmount: number }[] {
+  const maximum = maximumUnits(table);
+  const reachable: { first: number; upTo: number | null; unitAmount: number }[] = [];
+  let start = 1;
+  for (const tier of table.tiers) {
+    const first = Math.max(start, table.minimum);
+    start = (tier.upTo ?? start) + 1;
+    if ((tier.upTo !== null && tier.upTo < first) || (maximum !== null && first > maximum)) continue;
+    reachable.push({ first, upTo: tier.upTo, unitAmount: tier.unitAmount });
+  }
+  return reachable;
+}
+
+/**
+ * The rate at a glance, never one the buyer cannot pay: the one rate; under volume tiers the
+ * lowest a total reaches ("From $8.00 per seat"); under graduated tiers the first seats' rate and
+ * where it ends ("$10.00 per seat up to 10, then by tier"), since no seat bought costs less
+ * on average than the tiers it fills.
+ */
 function rateWords(table: TierTable, currency: string, format: PriceFormat): string {
-  const rates = table.tiers.map((tier) => tier.unitAmount);
+  const tiers = reachableTiers(table);
+  const rates = tiers.map((tier) => tier.unitAmount);
   const lowest = Math.min(...rates);
-  return rates.every((rate) => rate === lowest)
-    ? `${format.money(lowest, currency)} per seat`
-    : `From ${format.money(lowest, currency)} per seat`;
+  if (rates.every((rate) => rate === lowest)) return `${format.money(lowest, currency)} per seat`;
+  if (table.mode === 'volume') return `From ${format.money(lowest, currency)} per seat`;
+  const [first] = tiers;
+  return `${format.money(first!.unitAmount, currency)} per seat up to ${first!.upTo}, then by tier`;
 }
 
 /** What a checkout charges for a seat price: its table and currency. */
@@ -235,11 +269,12 @@ export const seatBasedPrice = definePriceType({
     usage: () => null,
     planChange: (row, seats) => {
       const table = storedTierTable(row);
-      if (seats == null) {
-        return { refusal: 'A seat-based plan needs a number of seats: send seats with the change.' };
-      }
+      if (seats === null) throw new RangeError('a plan change onto a seat price needs its seats');
       const refusal = quantityRefusal(table, seats);
-      return refusal ? { refusal } : { fee: tieredAmount(table, seats) };
+      // The subscription's seats move with it; out of the new plan's range, the seller (or buyer)
+      // changes the seats first, then the plan.
+      if (refusal) return { refusal: `${refusal} The subscription has ${seats}: change its seats first.` };
+      return { fee: tieredAmount(table, seats) };
     },
     currency: (row) => row.priceCurrency?.toLowerCase() ?? null,
   },

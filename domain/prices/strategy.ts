@@ -158,9 +158,9 @@ export type PriceStrategy<
     usage(row: StoredPrice): UsageTerms | null;
     /**
      * A plan change onto it (proration credits and debits the period's share of `fee`), for
-     * `seats` when the type is priced by seat.
+     * `seats` when the type is priced by seat (null for any other type).
      */
-    planChange(row: StoredPrice, seats?: number | null): PlanChangeTerms;
+    planChange(row: StoredPrice, seats: number | null): PlanChangeTerms;
     /** Its own currency; null when it has none (a free price fits any). */
     currency(row: StoredPrice): string | null;
   };

@@ -295,5 +295,23 @@ describe('the wire shapes', () => {
           'A price per seat must be a whole number of minor units (cents); fractions are refused, not rounded.',
       },
     ]);
+    // A decimal text whose fraction is zero is that whole number (Polar's serializer writes "1000.00").
+    for (const text of ['1000.00', '1000.0', '1000']) {
+      expect(
+        tableFromTiers(
+          { type: 'volume', tiers: [{ bound: null, unit_amount: text }] },
+          { minimum: null, maximum: null },
+        ),
+      ).toEqual({
+        table: { mode: 'volume', tiers: [{ upTo: null, unitAmount: 1000 }], minimum: 1, maximum: null },
+        issues: [],
+      });
+    }
+    expect(
+      tableFromTiers(
+        { type: 'volume', tiers: [{ bound: null, unit_amount: '1000.01' }] },
+        { minimum: null, maximum: null },
+      ).issues,
+    ).toHaveLength(1);
   });
 });

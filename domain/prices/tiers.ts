@@ -238,7 +238,8 @@ export function seatTiersOf(table: TierTable) {
 /** The 2027-01 wire shape: bounds and unit amounts as decimal text. */
 export type TiersWire = { type: TierMode; tiers: { bound?: number | null; unit_amount: string }[] };
 
-const WHOLE_MINOR_UNITS = /^\d{1,15}$/;
+/** Whole minor units, with a fraction only when it is zero ("1000.00" is 1000; "1000.5" is refused). */
+const WHOLE_MINOR_UNITS = /^(\d{1,15})(?:\.0+)?$/;
 
 /**
  * `tiers` (API 2027-01) as a table. A seat's price is whole minor units: "1250.5" is refused, not
@@ -258,7 +259,8 @@ export function tableFromTiers(
           'A price per seat must be a whole number of minor units (cents); fractions are refused, not rounded.',
       });
     }
-    return { upTo: tier.bound ?? null, unitAmount: WHOLE_MINOR_UNITS.test(text) ? Number(text) : 0 };
+    const whole = WHOLE_MINOR_UNITS.exec(text);
+    return { upTo: tier.bound ?? null, unitAmount: whole ? Number(whole[1]) : 0 };
   });
   const lastBound = tiers.length > 0 ? tiers[tiers.length - 1]!.upTo : null;
   const table: TierTable = {

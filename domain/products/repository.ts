@@ -1,5 +1,6 @@
 import type { Db, SqlClient } from '../../infra/db.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { AMOUNT_TYPE_SORT_ORDER } from '../prices/registry.js';
 import type { BenefitNote } from '../emails/rules.js';
 
 type Client = Db | Prisma.TransactionClient;
@@ -179,7 +180,10 @@ export type ProductSort = {
 const SORT_EXPRESSIONS: Record<ProductSort['field'], Prisma.Sql> = {
   created_at: Prisma.sql`p.created_at`,
   name: Prisma.sql`p.name`,
-  price_amount_type: Prisma.sql`CASE fp.amount_type WHEN 'free' THEN 0 WHEN 'custom' THEN 1 WHEN 'fixed' THEN 2 WHEN 'metered_unit' THEN 3 END`,
+  price_amount_type: Prisma.sql`CASE fp.amount_type ${Prisma.join(
+    AMOUNT_TYPE_SORT_ORDER.map((type, rank) => Prisma.sql`WHEN ${type} THEN ${rank}::int`),
+    ' ',
+  )} END`,
   price_amount: Prisma.sql`COALESCE(fp.price_amount, fp.minimum_amount, 0)`,
 };
 

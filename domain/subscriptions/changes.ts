@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
 import { discountApplicability } from '../discounts/rules.js';
 import { discountAmountFor } from '../prices/discount.js';
-import { priceBilledInAdvance, priceType, storedUsagePricesOf } from '../prices/registry.js';
+import { priceBilledInAdvance, priceType, seatsLabel, storedUsagePricesOf } from '../prices/registry.js';
 import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer, markCustomerMetersStale } from '../customers/repository.js';
 import type { BenefitType } from '../benefits/schemas.js';
@@ -70,6 +70,8 @@ export type PlanChangePlan = {
   intervalChange: boolean;
   /** The new product's intervals per period. */
   count: number;
+  /** The seats the subscription holds on the new plan; null when its price is not sold by the seat. */
+  seats: number | null;
   /** Per period, net of the discount. */
   newAmount: number;
   prices: { productPriceId: string; amount: number }[];
@@ -84,6 +86,16 @@ const invalid = (message: string): never => {
   throw new InvalidFieldError(['body', 'product_id'], message);
 };
 
+/**
+ * The seats a subscription holds on `price` after a plan change: the seats it has (a team keeps
+ * its size across plans), the price's fewest when it had none; none on a price not sold by the seat.
+ */
+function seatsAfterChange(row: SubscriptionRow, price: ProductRow['prices'][number]): number | null {
+  const type = priceType(price.amountType);
+  if (!type.checkout.takesSeats) return null;
+  return row.seats ?? type.checkout.defaultSeats(type.checkout.price(price));
+}
+
 /** The product's price a subscription would pay, refusing what a plan change cannot move to. */
 function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
   if (!product || product.isArchived) return invalid('Product not found.');
@@ -91,7 +103,8 @@ function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
   if (!product.recurringInterval)
     return invalid('Choose a product sold as a subscription; this one is sold once.');
   const price = priceBilledInAdvance(product.prices);
-  const terms = price ? priceType(price.amountType).cycle.planChange(price) : { fee: 0 };
+  const seats = price ? seatsAfterChange(row, price) : null;
+  const terms = price ? priceType(price.amountType).cycle.planChange(price, seats) : { fee: 0 };
   if ('refusal' in terms) return invalid(terms.refusal);
   const currency = (price && priceType(price.amountType).cycle.currency(price)) ?? row.currency;
   if (currency !== row.currency) {
@@ -102,6 +115,7 @@ function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
   return {
     price,
     fee: terms.fee,
+    seats,
     interval: product.recurringInterval as RecurringInterval,
     count: product.recurringIntervalCount ?? 1,
   };
@@ -113,7 +127,7 @@ export function planProductChange(
   behavior: ProrationBehavior | 'reset',
   at: Date,
 ): PlanChangePlan {
-  const { price, fee, interval, count } = newPlanPrice(row, product);
+  const { price, fee, seats, interval, count } = newPlanPrice(row, product);
   const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
   const keepsDiscount =
     discount !== null &&
@@ -153,7 +167,9 @@ export function planProductChange(
   const lines: BillingLine[] = [];
   if (change.debit > 0) {
     lines.push({
-      label: intervalChange ? product!.name : `Remaining time on ${product!.name}`,
+      label: intervalChange
+        ? seatsLabel(product!.name, seats)
+        : `Remaining time on ${seatsLabel(product!.name, seats)}`,
       amount: change.debit,
       proration: true,
       productPriceId: price?.id ?? null,
@@ -161,7 +177,7 @@ export function planProductChange(
   }
   if (change.credit > 0) {
     lines.push({
-      label: `Unused time on ${row.product.name}`,
+      label: `Unused time on ${seatsLabel(row.product.name, row.seats)}`,
       amount: -change.credit,
       proration: true,
       productPriceId: null,
@@ -173,6 +189,7 @@ export function planProductChange(
     behavior: intervalChange ? 'invoice' : behavior,
     intervalChange,
     count,
+    seats,
     newAmount,
     prices: [
       ...(price ? [{ productPriceId: price.id, amount: fee }] : []),
@@ -248,6 +265,7 @@ export async function changeSubscriptionProduct(
     await markCustomerMetersStale(tx.prisma, [row.customerId]);
     const updated = await updateSubscriptionRow(tx.prisma, id, {
       productId: product!.id,
+      seats: plan.seats,
       // The new plan's meter cycle from now on (meter-cycles.ts: what was billed is never again).
       ...meterCycleColumnsOf(product!),
       amount: plan.newAmount,
@@ -363,7 +381,7 @@ export async function applyPlan(
       discountId: null,
       billingReason: 'subscription_update',
       currency: row.currency,
-      seats: row.seats,
+      seats: plan.seats,
       items: plan.lines,
       subtotalAmount: plan.net,
       discountAmount: 0,

@@ -200,6 +200,7 @@ export async function applyDuePendingUpdate(
     const updated = await updateSubscriptionRow(tx.prisma, row.id, {
       ...NO_PENDING_UPDATE,
       productId: product!.id,
+      seats: plan.seats,
       ...meterCycleColumnsOf(product!),
       amount: plan.newAmount,
       periodMeterCredits: creditsTaken,

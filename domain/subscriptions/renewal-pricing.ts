@@ -7,7 +7,7 @@ import { usageInWindows } from '../customer-meters/repository.js';
 import { aggregationSchema, filterSchema } from '../meters/schemas.js';
 import type { TaxCalculator } from '../tax/calculator.js';
 import { customerTaxBasis } from '../tax/rules.js';
-import { priceType } from '../prices/registry.js';
+import { priceType, seatsLabel } from '../prices/registry.js';
 import { meteredLineCharge, shareMeterCredits, type MeteredLineCharge } from '../usage/rules.js';
 import type { SubscriptionRow, SubscriptionStepRow } from './repository.js';
 import { periodMeterCreditsSchema, type PeriodMeterCredits } from './schemas.js';
@@ -138,7 +138,7 @@ export function periodFees(
   periodStartAt: Date,
 ): { fees: BillingLine[]; discount: number; keepsDiscount: boolean } {
   const fees = row.prices.map((price) => ({
-    label: row.product.name,
+    label: seatsLabel(row.product.name, row.seats),
     amount: price.amount,
     proration: false,
     productPriceId: price.productPriceId,

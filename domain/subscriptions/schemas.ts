@@ -62,8 +62,9 @@ export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
 
 /**
  * @polar-sh/sdk@0.48.1 PendingSubscriptionUpdate: what the renewal at `applies_at` (the current
- * period's end) will change. Tollgate has no seats or units, so `seats` and `units` are always
- * null; `units` is required (nullable) by the dated versions' model (polar-sdk 1.0.2).
+ * period's end) will change. A pending update is a plan change: seat changes are not scheduled
+ * for the period's end and unit-based prices do not exist, so `seats` and `units` are null;
+ * `units` is required (nullable) by the dated versions' model (polar-sdk 1.0.2).
  */
 export const pendingSubscriptionUpdateSchema = z
   .object({

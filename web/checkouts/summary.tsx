@@ -66,8 +66,9 @@ function SeatMath({ checkout }: { checkout: CheckoutPublic }) {
     <div className="seat-math" data-testid="seat-math">
       <p>{`${checkout.seats} ${checkout.seats === 1 ? 'seat' : 'seats'}`}</p>
       <ul>
-        {lines.map((line) => (
-          <li key={line}>{line}</li>
+        {lines.map((line, index) => (
+          // Two tiers can read alike ("2 seats × $0.00 = $0.00"): the position keys them.
+          <li key={`${index}:${line}`}>{line}</li>
         ))}
       </ul>
     </div>
