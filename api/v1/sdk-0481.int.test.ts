@@ -563,10 +563,7 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
       );
     });
 
-    it('subscription seats and a moved billing period', async () => {
-      await expect(
-        polar.subscriptions.update({ id: need('subscriptionId'), subscriptionUpdate: { seats: 3 } }),
-      ).rejects.toMatchObject(notYet(['seats'], 'Seats is not available yet.'));
+    it('a moved billing period', async () => {
       await expect(
         polar.subscriptions.update({
           id: need('subscriptionId'),

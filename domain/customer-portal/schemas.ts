@@ -39,6 +39,7 @@ import {
 import { productSchema } from '../products/schemas.js';
 import {
   CANCELLATION_REASONS,
+  seatChangeSchema,
   subscriptionListQuerySchema,
   subscriptionMeterSchema,
   subscriptionSchema,
@@ -263,6 +264,8 @@ export type CustomerSubscription = z.infer<typeof customerSubscriptionSchema>;
  */
 export const customerSubscriptionUpdateSchema = z.union([
   z.strictObject({ product_id: idOf('product') }),
+  // Allowed when the organization's `customer_portal_settings.subscription.update_seats` is on.
+  seatChangeSchema,
   // @polar-sh/sdk@0.48.1 CustomerSubscriptionUpdateClear: cancels the change waiting for the period's end.
   z.strictObject({ pending_update: z.null() }),
   // Polar's CustomerSubscriptionPause and CustomerSubscriptionResume (dated versions), allowed when

@@ -292,7 +292,8 @@ const profileFields = {
       ),
       subscription: z
         .strictObject({
-          update_seats: offUntilBuilt(z.boolean(), [false], 'Seats'),
+          // Null or absent leaves the setting as it is, as for `pause`.
+          update_seats: z.boolean().nullable().optional(),
           update_plan: z.boolean(),
           // Polar's `customer_portal_settings.subscription.pause` (its model: NotRequired, default false).
           pause: z.boolean().optional(),

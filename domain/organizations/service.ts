@@ -74,6 +74,8 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   if (updatePlan !== undefined) data.allowCustomerUpdates = updatePlan;
   const pause = input.customer_portal_settings?.subscription?.pause;
   if (pause !== undefined) data.customerPortalPause = pause;
+  const updateSeats = input.customer_portal_settings?.subscription?.update_seats;
+  if (updateSeats != null) data.customerPortalUpdateSeats = updateSeats;
   return data;
 }
 

@@ -48,7 +48,7 @@ export function organizationView(row: OrganizationRow): Organization {
     customer_portal_settings: {
       usage: { show: true },
       subscription: {
-        update_seats: false,
+        update_seats: row.customerPortalUpdateSeats,
         update_plan: row.allowCustomerUpdates,
         pause: row.customerPortalPause,
       },

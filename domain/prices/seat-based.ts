@@ -271,10 +271,7 @@ export const seatBasedPrice = definePriceType({
       const table = storedTierTable(row);
       if (seats === null) throw new RangeError('a plan change onto a seat price needs its seats');
       const refusal = quantityRefusal(table, seats);
-      // The subscription's seats move with it; out of the new plan's range, the seller (or buyer)
-      // changes the seats first, then the plan.
-      if (refusal) return { refusal: `${refusal} The subscription has ${seats}: change its seats first.` };
-      return { fee: tieredAmount(table, seats) };
+      return refusal ? { refusal } : { fee: tieredAmount(table, seats) };
     },
     currency: (row) => row.priceCurrency?.toLowerCase() ?? null,
   },

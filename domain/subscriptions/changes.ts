@@ -6,10 +6,8 @@
 import { meterCycleColumnsOf } from '../products/meter-cycles.js';
 import { randomUUID } from 'node:crypto';
 import { transaction, type Db, type SqlClient, type Tx } from '../../infra/db.js';
-import { discountApplicability } from '../discounts/rules.js';
 import { discountAmountFor } from '../prices/discount.js';
 import { priceBilledInAdvance, priceType, seatsLabel, storedUsagePricesOf } from '../prices/registry.js';
-import { findDiscountOfOrganization, redeemDiscount } from '../discounts/repository.js';
 import { findLiveCustomer, markCustomerMetersStale } from '../customers/repository.js';
 import type { BenefitType } from '../benefits/schemas.js';
 import type { DiscountDuration, DiscountType } from '../discounts/schemas.js';
@@ -62,7 +60,7 @@ export type PlanChangeContext = {
 
 type ProrationBehavior = 'invoice' | 'prorate';
 /** As asked for: `next_period` waits for the period's end (pending-updates.ts); `reset` is billed as `invoice`. */
-type RequestedBehavior = ProrationBehavior | 'next_period' | 'reset';
+export type RequestedBehavior = ProrationBehavior | 'next_period' | 'reset';
 
 /** What a change to `product` at `at` would do: pure over the rows. */
 export type PlanChangePlan = {
@@ -96,16 +94,37 @@ function seatsAfterChange(row: SubscriptionRow, price: ProductRow['prices'][numb
   return row.seats ?? type.checkout.defaultSeats(type.checkout.price(price));
 }
 
-/** The product's price a subscription would pay, refusing what a plan change cannot move to. */
-function newPlanPrice(row: SubscriptionRow, product: ProductRow | null) {
+const invalidSeats = (message: string): never => {
+  throw new InvalidFieldError(['body', 'seats'], message);
+};
+
+/**
+ * The product's price a subscription would pay, refusing what a plan change cannot move to.
+ * `seats` (a seat change, on its own product or with a change applied at the period's end): the
+ * seats it will hold, refused on `seats` where the price takes none or not that many.
+ */
+function newPlanPrice(row: SubscriptionRow, product: ProductRow | null, seatsAsked?: number) {
+  const seatChange = seatsAsked !== undefined;
   if (!product || product.isArchived) return invalid('Product not found.');
-  if (product.id === row.productId) return invalid('The subscription is already on this product.');
+  if (product.id === row.productId && !seatChange)
+    return invalid('The subscription is already on this product.');
   if (!product.recurringInterval)
     return invalid('Choose a product sold as a subscription; this one is sold once.');
   const price = priceBilledInAdvance(product.prices);
-  const seats = price ? seatsAfterChange(row, price) : null;
+  if (seatChange && !(price && priceType(price.amountType).checkout.takesSeats)) {
+    return invalidSeats("This subscription's plan is not sold by the seat: it has no seats to change.");
+  }
+  const seats = price ? (seatChange ? seatsAsked : seatsAfterChange(row, price)) : null;
   const terms = price ? priceType(price.amountType).cycle.planChange(price, seats) : { fee: 0 };
-  if ('refusal' in terms) return invalid(terms.refusal);
+  if ('refusal' in terms) {
+    if (seatChange) return invalidSeats(terms.refusal);
+    // The subscription's seats move with it: out of the new plan's range, its seats change first.
+    return invalid(
+      seats === null
+        ? terms.refusal
+        : `${terms.refusal} The subscription has ${seats}: change its seats first.`,
+    );
+  }
   const currency = (price && priceType(price.amountType).cycle.currency(price)) ?? row.currency;
   if (currency !== row.currency) {
     return invalid(
@@ -126,8 +145,9 @@ export function planProductChange(
   product: ProductRow | null,
   behavior: ProrationBehavior | 'reset',
   at: Date,
+  seatsAsked?: number,
 ): PlanChangePlan {
-  const { price, fee, seats, interval, count } = newPlanPrice(row, product);
+  const { price, fee, seats, interval, count } = newPlanPrice(row, product, seatsAsked);
   const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
   const keepsDiscount =
     discount !== null &&
@@ -204,7 +224,8 @@ export function planProductChange(
   };
 }
 
-const isChangeable = (row: SubscriptionRow) =>
+/** Open to a change of plan, seats or discount: running, paid up or in dunning, not set to cancel. */
+export const isChangeable = (row: SubscriptionRow) =>
   row.endedAt === null &&
   BILLABLE_STATUSES.includes(row.status as SubscriptionStatus) &&
   !row.cancelAtPeriodEnd;
@@ -224,20 +245,42 @@ export function assertCaughtUpWithClock(row: SubscriptionRow): void {
 }
 
 /** `current`: the subscription as the caller, allowed to manage it, found it. */
-export async function changeSubscriptionProduct(
+export function changeSubscriptionProduct(
   ctx: PlanChangeContext,
   current: SubscriptionRow,
   input: { product_id: string; proration_behavior?: RequestedBehavior | null },
 ): Promise<Subscription> {
+  return changeSubscriptionPlan(ctx, current, { productId: input.product_id }, input.proration_behavior);
+}
+
+/**
+ * What a change moves the subscription to: another product (its seats kept or defaulted, or
+ * `seats`), or only other seats (seat-changes.ts) on the plan's product, or on the product a
+ * pending update moves it to when the seats too wait for the period's end.
+ */
+export type ChangeTarget = { productId: string; seats?: number } | { productId?: never; seats: number };
+
+/** A plan or seat change, billed by `asked` (else the organization's proration behavior). */
+export async function changeSubscriptionPlan(
+  ctx: PlanChangeContext,
+  current: SubscriptionRow,
+  target: ChangeTarget,
+  asked: RequestedBehavior | null | undefined,
+): Promise<Subscription> {
   const { id } = current;
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
   const organization = await findOrganizationById(ctx.db.sql, current.organizationId);
-  const behavior = requestedBehavior(input.proration_behavior, organization);
-  if (behavior === 'next_period') return scheduleProductChange(ctx, current, input.product_id);
-  const product = await findProduct(ctx.db, input.product_id, [current.organizationId]);
+  const behavior = requestedBehavior(asked, organization);
+  if (behavior === 'next_period') return scheduleProductChange(ctx, current, target);
+  // The seats it has: nothing to bill, and nothing pending to replace.
+  if (target.productId === undefined && target.seats === current.seats) {
+    return subscriptionView(current, ctx.publicUrl);
+  }
+  const productId = target.productId ?? current.productId;
+  const product = await findProduct(ctx.db, productId, [current.organizationId]);
   // Priced and taxed before the lock; the transaction checks the price did not move meanwhile.
   assertCaughtUpWithClock(current);
-  const quoted = planProductChange(current, product, behavior, subscriptionNow(current));
+  const quoted = planProductChange(current, product, behavior, subscriptionNow(current), target.seats);
   const customer = await findLiveCustomer(ctx.db, current.customerId);
   const taxQuote =
     quoted.behavior === 'invoice' && quoted.net > 0
@@ -245,8 +288,8 @@ export async function changeSubscriptionProduct(
           amount: quoted.net,
           currency: current.currency,
           ...customerTaxBasis(customer),
-          productId: input.product_id,
-          idempotencyKey: `subscription:${id}:change:${input.product_id}:${quoted.net}`,
+          productId,
+          idempotencyKey: `subscription:${id}:change:${productId}:${quoted.seats ?? '-'}:${quoted.net}`,
         })
       : null;
 
@@ -256,7 +299,7 @@ export async function changeSubscriptionProduct(
     if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
     assertCaughtUpWithClock(row);
     const at = subscriptionNow(row);
-    const plan = planProductChange(row, product, behavior, at);
+    const plan = planProductChange(row, product, behavior, at, target.seats);
     // The clock moved a little between the quote and the lock: the quoted rate applies to what is billed.
     const tax =
       taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;
@@ -288,12 +331,14 @@ export async function changeSubscriptionProduct(
           }
         : {}),
     });
-    await recordSubscriptionProduct(tx.prisma, {
-      subscriptionId: id,
-      productId: product!.id,
-      productName: product!.name,
-      since: at,
-    });
+    if (product!.id !== row.productId) {
+      await recordSubscriptionProduct(tx.prisma, {
+        subscriptionId: id,
+        productId: product!.id,
+        productName: product!.name,
+        since: at,
+      });
+    }
     await recordSubscriptionChange(ctx, tx, row, updated, at);
     return updated;
   });
@@ -396,65 +441,6 @@ export async function applyPlan(
     { customer: row.customer, product, discount: null, subscription: row },
   );
   return dropped.creditsTaken;
-}
-
-/**
- * A seller gives the subscription another discount (or none) from its next period on: the
- * discount must apply to its product and be redeemable (one redemption is taken), and its
- * duration counts from that period.
- */
-export async function changeSubscriptionDiscount(
-  ctx: PlanChangeContext,
-  current: SubscriptionRow,
-  discountId: string | null,
-): Promise<Subscription> {
-  const { id } = current;
-  if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
-  const refuse = (message: string): never => {
-    throw new InvalidFieldError(['body', 'discount_id'], message);
-  };
-  if (discountId !== null && discountId === current.discountId) refuse('This discount is already applied.');
-  const after = await transaction(ctx.db, async (tx) => {
-    await lockSubscription(tx.prisma, id);
-    const row = (await findSubscription(tx.prisma, id))!;
-    if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
-    assertCaughtUpWithClock(row);
-    const at = subscriptionNow(row);
-    if (discountId !== null) {
-      const discount = await findDiscountOfOrganization(tx.prisma, row.organizationId, discountId);
-      if (!discount) return refuse('Discount not found.');
-      const applicability = discountApplicability(
-        {
-          type: discount.type as DiscountType,
-          currency: discount.currency,
-          duration: discount.duration as DiscountDuration,
-          startsAt: discount.startsAt,
-          endsAt: discount.endsAt,
-          maxRedemptions: discount.maxRedemptions,
-          productIds: discount.products.map(({ productId }) => productId),
-        },
-        {
-          productId: row.productId,
-          currency: row.currency,
-          isRecurring: true,
-          now: at,
-          redemptionsCount: discount.redemptionsCount,
-        },
-      );
-      if (!applicability.isApplicable) refuse(applicability.message);
-      if (!(await redeemDiscount(tx.prisma, discount.id))) refuse('This discount has been fully redeemed.');
-    }
-    const updated = await updateSubscriptionRow(tx.prisma, id, {
-      discountId,
-      // Effective from the next period, whose renewal prices it: this one was billed (and its
-      // `amount` and ledger stay) with the discount it had.
-      discountFirstPeriodStart: discountId ? row.currentPeriodEnd : null,
-    });
-    await recordSubscriptionChange(ctx, tx, row, updated, at);
-    return updated;
-  });
-  await ctx.workflows.signalChanged(id);
-  return subscriptionView(after, ctx.publicUrl);
 }
 
 /** What `changeSubscriptionProduct` would do now, without doing it (the dashboard's confirmation). */

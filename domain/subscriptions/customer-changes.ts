@@ -10,7 +10,8 @@ import { lastTryOfUnpaidOrders } from '../orders/repository.js';
 import { findOrganizationById } from '../organizations/repository.js';
 import { AppError } from '../platform/errors.js';
 import { pageToSkipTake, parseSorting } from '../platform/rules.js';
-import { changeSubscriptionProduct, previewProductChange } from './changes.js';
+import { changeSubscriptionProduct, previewProductChange, type RequestedBehavior } from './changes.js';
+import { changeCustomerSubscriptionSeats } from './seat-changes.js';
 import { portalPauseChange } from './portal-pause.js';
 import {
   findSubscription,
@@ -101,6 +102,7 @@ export async function updateCustomerSubscription(
   id: string,
   body:
     | { product_id: string }
+    | { seats: number; proration_behavior?: RequestedBehavior | null }
     | { pending_update: null }
     | { pause_at_period_end: boolean; resumes_at?: string | null }
     | { resume: true }
@@ -115,6 +117,7 @@ export async function updateCustomerSubscription(
     await assertCustomerMayChangePlan(ctx.db, current.organizationId);
     return changeSubscriptionProduct(ctx, current, { product_id: body.product_id });
   }
+  if ('seats' in body) return changeCustomerSubscriptionSeats(ctx, current, body);
   if ('pending_update' in body) return clearPendingUpdate(ctx, current.id);
   if ('pause_at_period_end' in body || 'resume' in body) {
     return applySubscriptionChange(ctx, id, await portalPauseChange(ctx.db, current.organizationId, body));

@@ -18,6 +18,7 @@ const later = new Date('2026-03-20T08:30:00Z');
 
 const nothingPending = {
   productId: PRO,
+  seats: null as number | null,
   currentPeriodIndex: 2,
   currentPeriodEnd: periodEnd,
   cancelAtPeriodEnd: false,
@@ -38,7 +39,7 @@ describe('pendingUpdateView', () => {
     expect(pendingUpdateView({ ...premiumPending, endedAt: periodEnd })).toBeNull();
   });
 
-  it("applies at the current period's end, with no seats or units", () => {
+  it("applies at the current period's end, with its seats (none here) and no units", () => {
     expect(pendingUpdateView(premiumPending)).toEqual({
       created_at: '2026-03-10T12:00:00.000Z',
       modified_at: null,
@@ -58,30 +59,62 @@ describe('pendingUpdateView', () => {
 
 describe('scheduledUpdate', () => {
   it('creates a pending update with a new id when none is pending', () => {
-    expect(scheduledUpdate(nothingPending, PREMIUM, asked, UPDATE)).toEqual({
+    expect(scheduledUpdate(nothingPending, { productId: PREMIUM }, asked, UPDATE)).toEqual({
       pendingUpdateId: UPDATE,
       pendingProductId: PREMIUM,
+      pendingSeats: null,
       pendingUpdateCreatedAt: asked,
       pendingUpdateModifiedAt: null,
     });
   });
 
   it('moves the pending update to another product, keeping its id and creation', () => {
-    expect(scheduledUpdate(premiumPending, TEAM, later, OTHER_ID)).toEqual({
+    expect(scheduledUpdate(premiumPending, { productId: TEAM }, later, OTHER_ID)).toEqual({
       pendingUpdateId: UPDATE,
       pendingProductId: TEAM,
+      pendingSeats: null,
       pendingUpdateCreatedAt: asked,
       pendingUpdateModifiedAt: later,
     });
   });
 
   it('writes nothing when the same product is asked for again', () => {
-    expect(scheduledUpdate(premiumPending, PREMIUM, later, OTHER_ID)).toBeNull();
-    expect(scheduledUpdate(nothingPending, PRO, later, OTHER_ID)).toBeNull();
+    expect(scheduledUpdate(premiumPending, { productId: PREMIUM }, later, OTHER_ID)).toBeNull();
+    expect(scheduledUpdate(nothingPending, { productId: PRO }, later, OTHER_ID)).toBeNull();
   });
 
   it('cancels the pending update when the current product is asked for', () => {
-    expect(scheduledUpdate(premiumPending, PRO, later, OTHER_ID)).toEqual(NO_PENDING_UPDATE);
+    expect(scheduledUpdate(premiumPending, { productId: PRO }, later, OTHER_ID)).toEqual(NO_PENDING_UPDATE);
+  });
+
+  it('schedules seats on the plan as it will be, keeping what the other request set', () => {
+    const team = { ...nothingPending, seats: 5 };
+    // Seats alone: on the plan's own product.
+    const fewer = scheduledUpdate(team, { seats: 3 }, asked, UPDATE);
+    expect(fewer).toEqual({
+      pendingUpdateId: UPDATE,
+      pendingProductId: PRO,
+      pendingSeats: 3,
+      pendingUpdateCreatedAt: asked,
+      pendingUpdateModifiedAt: null,
+    });
+    // Then a plan change: the seats wait with it.
+    const withFewer = { ...team, ...fewer! };
+    expect(scheduledUpdate(withFewer, { productId: TEAM }, later, OTHER_ID)).toMatchObject({
+      pendingUpdateId: UPDATE,
+      pendingProductId: TEAM,
+      pendingSeats: 3,
+      pendingUpdateModifiedAt: later,
+    });
+    // Seats after a plan change was scheduled: on the product it moves to.
+    expect(scheduledUpdate({ ...premiumPending, seats: 5 }, { seats: 8 }, later, OTHER_ID)).toMatchObject({
+      pendingProductId: PREMIUM,
+      pendingSeats: 8,
+    });
+    // The seats it has, on its own product: nothing left to change.
+    expect(scheduledUpdate(withFewer, { seats: 5 }, later, OTHER_ID)).toEqual(NO_PENDING_UPDATE);
+    expect(scheduledUpdate(team, { seats: 5 }, later, OTHER_ID)).toBeNull();
+    expect(scheduledUpdate(withFewer, { seats: 3 }, later, OTHER_ID)).toBeNull();
   });
 });
 

@@ -11,7 +11,14 @@ import { findLiveCustomer, markCustomerMetersStale } from '../customers/reposito
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { findProduct, type ProductRow } from '../products/repository.js';
 import { recordSubscriptionChange } from './change-events.js';
-import { applyPlan, assertCaughtUpWithClock, planProductChange, type PlanChangeContext } from './changes.js';
+import {
+  applyPlan,
+  assertCaughtUpWithClock,
+  isChangeable,
+  planProductChange,
+  type ChangeTarget,
+  type PlanChangeContext,
+} from './changes.js';
 import {
   findSubscription,
   lockSubscription,
@@ -20,13 +27,14 @@ import {
   updateSubscriptionRow,
   type SubscriptionRow,
 } from './repository.js';
-import { BILLABLE_STATUSES, type PendingSubscriptionUpdate, type SubscriptionStatus } from './schemas.js';
+import type { PendingSubscriptionUpdate } from './schemas.js';
 import { subscriptionView } from './views.js';
 
 type PendingFields = Pick<
   SubscriptionRow,
   | 'pendingUpdateId'
   | 'pendingProductId'
+  | 'pendingSeats'
   | 'pendingUpdateCreatedAt'
   | 'pendingUpdateModifiedAt'
   | 'currentPeriodEnd'
@@ -37,6 +45,7 @@ type PendingFields = Pick<
 export const NO_PENDING_UPDATE = {
   pendingUpdateId: null,
   pendingProductId: null,
+  pendingSeats: null,
   pendingUpdateCreatedAt: null,
   pendingUpdateModifiedAt: null,
 } as const;
@@ -51,36 +60,42 @@ export function pendingUpdateView(row: PendingFields): PendingSubscriptionUpdate
     id: row.pendingUpdateId,
     applies_at: row.currentPeriodEnd.toISOString(),
     product_id: row.pendingProductId,
-    seats: null,
+    seats: row.pendingSeats,
     units: null,
   };
 }
 
 /**
- * The columns once `productId` is asked for at the period's end, at `at`: a new pending update, the
- * same one moved to another product (its id and creation kept), nothing new when it is the product
- * already pending, or none at all when it is the current product (going back cancels the change).
- * `null`: nothing to write.
+ * The columns once `target` is asked for at the period's end, at `at`. The pending update is the
+ * plan of the next period, a product and (with a seat change) its seats: a request sets what it
+ * names and keeps the rest, so a seat change and a plan change scheduled one after the other both
+ * apply. A new update gets `newId`; a changed one keeps its id and creation. Back to the plan as it
+ * is cancels it; `null`: nothing to write.
  */
 export function scheduledUpdate(
-  row: Pick<SubscriptionRow, 'productId'> & PendingFields,
-  productId: string,
+  row: Pick<SubscriptionRow, 'productId' | 'seats'> & PendingFields,
+  target: ChangeTarget,
   at: Date,
   newId: string,
 ): typeof NO_PENDING_UPDATE | Omit<PendingFields, 'currentPeriodEnd' | 'endedAt'> | null {
   const pending = pendingUpdateView(row);
-  if (productId === row.productId) return pending ? NO_PENDING_UPDATE : null;
-  if (pending?.product_id === productId) return null;
+  const productId = target.productId ?? pending?.product_id ?? row.productId;
+  const seats = target.seats !== undefined ? target.seats : (pending?.seats ?? null);
+  const asItIs = productId === row.productId && (seats === null || seats === row.seats);
+  if (asItIs) return pending ? NO_PENDING_UPDATE : null;
+  if (pending && pending.product_id === productId && pending.seats === seats) return null;
   return pending
     ? {
         pendingUpdateId: pending.id,
         pendingProductId: productId,
+        pendingSeats: seats,
         pendingUpdateCreatedAt: row.pendingUpdateCreatedAt,
         pendingUpdateModifiedAt: at,
       }
     : {
         pendingUpdateId: newId,
         pendingProductId: productId,
+        pendingSeats: seats,
         pendingUpdateCreatedAt: at,
         pendingUpdateModifiedAt: null,
       };
@@ -101,11 +116,6 @@ export function pendingUpdateAtRenewal(
   return row.cancelAtPeriodEnd ? 'drop' : 'apply';
 }
 
-const isChangeable = (row: SubscriptionRow) =>
-  row.endedAt === null &&
-  BILLABLE_STATUSES.includes(row.status as SubscriptionStatus) &&
-  !row.cancelAtPeriodEnd;
-
 /**
  * `product_id` with `next_period`: checked as a change now would be (a product it can move to, in
  * its currency), then only recorded; `subscription.updated` says so.
@@ -113,20 +123,24 @@ const isChangeable = (row: SubscriptionRow) =>
 export async function scheduleProductChange(
   ctx: PlanChangeContext,
   current: SubscriptionRow,
-  productId: string,
+  target: ChangeTarget,
 ) {
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
-  const product = await findProduct(ctx.db, productId, [current.organizationId]);
   const after = await transaction(ctx.db, async (tx) => {
     await lockSubscription(tx.prisma, current.id);
     const row = (await findSubscription(tx.prisma, current.id))!;
     if (!isChangeable(row)) throw new AppError('AlreadyCanceledSubscription');
     assertCaughtUpWithClock(row);
     const at = subscriptionNow(row);
-    // Refuses what the change could not move to (also the current product, with nothing pending).
-    if (productId !== row.productId || !pendingUpdateView(row))
-      planProductChange(row, product, 'prorate', at);
-    const fields = scheduledUpdate(row, productId, at, randomUUID());
+    const fields = scheduledUpdate(row, target, at, randomUUID());
+    const scheduled = fields && fields.pendingProductId ? fields : null;
+    // Refuses what the renewal could not move to, as a change now would (and the current product
+    // asked for again, with nothing pending).
+    if (scheduled || !pendingUpdateView(row)) {
+      const productId = scheduled?.pendingProductId ?? target.productId ?? row.productId;
+      const product = await findProduct(tx.prisma, productId, [row.organizationId]);
+      planProductChange(row, product, 'prorate', at, scheduled?.pendingSeats ?? target.seats);
+    }
     if (!fields) return row;
     const updated = await updateSubscriptionRow(tx.prisma, row.id, fields);
     await recordSubscriptionChange(ctx, tx, row, updated, at);
@@ -180,7 +194,8 @@ export async function applyDuePendingUpdate(
       throw new Error(`subscription ${row.id} changed its pending update while it was being applied`);
     }
     const at = row.currentPeriodEnd;
-    const plan = what === 'apply' && product ? movableTo(row, product, at) : null;
+    const plan =
+      what === 'apply' && product ? movableTo(row, product, at, row.pendingSeats ?? undefined) : null;
     if (!plan) {
       const updated = await updateSubscriptionRow(tx.prisma, row.id, NO_PENDING_UPDATE);
       await recordSubscriptionChange(ctx, tx, row, updated, at);
@@ -214,21 +229,23 @@ export async function applyDuePendingUpdate(
           }
         : {}),
     });
-    await recordSubscriptionProduct(tx.prisma, {
-      subscriptionId: row.id,
-      productId: product!.id,
-      productName: product!.name,
-      since: at,
-    });
+    if (product!.id !== row.productId) {
+      await recordSubscriptionProduct(tx.prisma, {
+        subscriptionId: row.id,
+        productId: product!.id,
+        productName: product!.name,
+        since: at,
+      });
+    }
     await recordSubscriptionChange(ctx, tx, row, updated, at);
     return true;
   });
 }
 
-/** The change to `product` at `at`, or null when the subscription can no longer move to it. */
-function movableTo(row: SubscriptionRow, product: ProductRow, at: Date) {
+/** The change to `product` (at `seats`) at `at`, or null when the subscription can no longer move to it. */
+function movableTo(row: SubscriptionRow, product: ProductRow, at: Date, seats: number | undefined) {
   try {
-    return planProductChange(row, product, 'prorate', at);
+    return planProductChange(row, product, 'prorate', at, seats);
   } catch (error) {
     if (error instanceof InvalidFieldError) return null;
     throw error;

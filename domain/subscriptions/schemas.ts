@@ -132,7 +132,13 @@ const cancellationFields = {
 };
 
 /** @polar-sh/sdk@0.48.1's behaviours (`reset` only where the organization turned it on). */
-const prorationBehaviorInputSchema = prorationBehaviorSchema;
+export const prorationBehaviorInputSchema = prorationBehaviorSchema;
+
+/** @polar-sh/sdk@0.48.1 SubscriptionUpdateSeats and CustomerSubscriptionUpdateSeats (seat-changes.ts). */
+export const seatChangeSchema = z.strictObject({
+  seats: z.int().min(1, { error: 'A plan holds at least 1 seat.' }),
+  proration_behavior: prorationBehaviorInputSchema.nullable().optional(),
+});
 
 /** Polar's SubscriptionUpdateTrial `trial_end`: a date, or `"now"` to end the trial (trial-changes.ts). */
 const trialEndValueSchema = z.union([z.literal('now'), datetime]);
@@ -153,10 +159,7 @@ export const subscriptionUpdateSchema = z.union([
   z.strictObject({ revoke: z.literal(true), ...cancellationFields }),
   // @polar-sh/sdk@0.48.1 SubscriptionUpdateClear: cancels the change scheduled for the period's end.
   z.strictObject({ pending_update: z.null() }),
-  z.strictObject({
-    seats: refusedUntilBuilt(z.number().int(), 'Seats'),
-    proration_behavior: prorationBehaviorInputSchema.nullable().optional(),
-  }),
+  seatChangeSchema,
   z.strictObject({
     current_billing_period_end: refusedUntilBuilt(textSchema({ max: 64 }), 'Moving the billing period'),
   }),

@@ -37,12 +37,9 @@ import { recordSubscriptionChange } from './change-events.js';
 import { isPaused } from './pause.js';
 import { cancelScheduledPause, pauseAtPeriodEnd, resumeNow } from './pausing.js';
 import { changeTrialEnd } from './trial-changes.js';
-import {
-  assertCaughtUpWithClock,
-  changeSubscriptionDiscount,
-  changeSubscriptionProduct,
-  previewProductChange,
-} from './changes.js';
+import { assertCaughtUpWithClock, changeSubscriptionProduct, previewProductChange } from './changes.js';
+import { changeSubscriptionDiscount } from './discount-changes.js';
+import { changeSubscriptionSeats } from './seat-changes.js';
 import {
   ACTIVE_STATUSES,
   BILLABLE_STATUSES,
@@ -410,7 +407,8 @@ export async function updateSubscription(
   if ('product_id' in body) return changeSubscriptionProduct(ctx, current, body);
   if ('discount_id' in body) return changeSubscriptionDiscount(ctx, current, body.discount_id);
   if ('pending_update' in body) return clearPendingUpdate(ctx, id);
-  // Seats and a moved billing period are refused by the schema.
+  if ('seats' in body) return changeSubscriptionSeats(ctx, current, body);
+  // A moved billing period is refused by the schema.
   throw new InvalidInputError([
     { loc: ['body'], msg: 'This change is not available yet.', type: NOT_AVAILABLE_YET },
   ]);
