@@ -70,5 +70,5 @@ export async function sellerOnClock(
     return { clock, customer, subscriptionId: subscriptionId!, advanceTo };
   }
 
-  return { page, organization, polar, api, monthlyPlan, subscribeOnClock };
+  return { page, organization, token, polar, api, monthlyPlan, subscribeOnClock };
 }

@@ -8,7 +8,7 @@ import { eventually } from '../../test/eventually.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { callV1 } from '../../test/http.js';
 import { useTestStack } from '../../test/stack.js';
-import { advanceTestClock } from '../../test/test-clocks.js';
+import { buyOnNewClock } from '../../test/test-clocks.js';
 
 describe('checkouts of seat-based prices', () => {
   const env = useTestStack({ withWorker: true });
@@ -36,38 +36,8 @@ describe('checkouts of seat-based prices', () => {
     return { polar, token, plan, fixed };
   }
 
-  /** Buys `seats` of `productId` for a customer on a test clock frozen at 2026-03-01. */
-  async function buySeatsOnClock(polar: Polar, token: string, productId: string, seats: number) {
-    const clock = await callV1(env.stack.baseUrl, token, 'POST', '/test-clocks/', {
-      name: 'Seats',
-      frozen_time: '2026-03-01T09:00:00.000Z',
-    });
-    const clockId = clock.body.id as string;
-    const customer = await polar.customers.create({ email: `team-${clockId}@example.test`, name: 'Team' });
-    await callV1(env.stack.baseUrl, token, 'POST', `/test-clocks/${clockId}/customers`, {
-      customer_id: customer.id,
-    });
-    const checkout = await polar.checkouts.create({ products: [productId], customerId: customer.id, seats });
-    await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
-      clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: {
-        customerName: 'Team',
-        customerBillingAddress: {
-          country: 'DE',
-          city: 'Berlin',
-          postalCode: '10117',
-          line1: 'Unter den Linden 1',
-        },
-        confirmationTokenId: 'pm_card_visa',
-      },
-    });
-    await eventually(
-      () => polar.checkouts.get({ id: checkout.id }),
-      (value) => value.status === 'succeeded',
-    );
-    const [order] = (await polar.orders.list({ productId })).result.items;
-    return { clockId, subscriptionId: order!.subscriptionId! };
-  }
+  const buySeatsOnClock = (polar: Polar, token: string, productId: string, seats: number) =>
+    buyOnNewClock(polar, env.stack.baseUrl, token, productId, { seats });
 
   it('prices the seats asked for by their tier, and defaults to the fewest', async () => {
     const { polar, plan } = await seller();
@@ -167,8 +137,8 @@ describe('checkouts of seat-based prices', () => {
 
   it('renews a seat plan for its seats, the renewal line naming them', async () => {
     const { polar, token, plan } = await seller();
-    const { clockId, subscriptionId } = await buySeatsOnClock(polar, token, plan.id, 12);
-    await advanceTestClock(env.stack.baseUrl, token, clockId, '2026-04-01T10:00:00.000Z');
+    const { subscriptionId, advanceTo } = await buySeatsOnClock(polar, token, plan.id, 12);
+    await advanceTo('2026-04-01T10:00:00.000Z');
     const orders = await eventually(
       async () => (await polar.orders.list({ productId: plan.id })).result.items,
       (items) => items.length === 2,

@@ -9,7 +9,7 @@ import { eventually } from '../../test/eventually.js';
 import { createAccessToken, createOrganization } from '../../test/factories.js';
 import { callV1 } from '../../test/http.js';
 import { useTestStack } from '../../test/stack.js';
-import { advanceTestClock } from '../../test/test-clocks.js';
+import { buyOnNewClock } from '../../test/test-clocks.js';
 
 describe('seat changes on a subscription', () => {
   const env = useTestStack({ withWorker: true });
@@ -40,48 +40,8 @@ describe('seat changes on a subscription', () => {
     return { organization, token, polar, plan, call };
   }
 
-  /** `seats` of `productId` bought on 2026-03-01 09:00 by a customer on a test clock. */
-  async function buyOnClock(polar: Polar, token: string, productId: string, seats: number | null) {
-    const clock = await callV1(env.stack.baseUrl, token, 'POST', '/test-clocks/', {
-      name: 'Seat changes',
-      frozen_time: '2026-03-01T09:00:00.000Z',
-    });
-    const clockId = clock.body.id as string;
-    const customer = await polar.customers.create({ email: `team-${clockId}@example.test`, name: 'Team' });
-    await callV1(env.stack.baseUrl, token, 'POST', `/test-clocks/${clockId}/customers`, {
-      customer_id: customer.id,
-    });
-    const checkout = await polar.checkouts.create({
-      products: [productId],
-      customerId: customer.id,
-      ...(seats === null ? {} : { seats }),
-    });
-    const confirmed = await new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientConfirm({
-      clientSecret: checkout.clientSecret,
-      checkoutConfirmStripe: {
-        customerName: 'Team',
-        customerBillingAddress: {
-          country: 'DE',
-          city: 'Berlin',
-          postalCode: '10117',
-          line1: 'Unter den Linden 1',
-        },
-        confirmationTokenId: 'pm_card_visa',
-      },
-    });
-    await eventually(
-      () => polar.checkouts.get({ id: checkout.id }),
-      (value) => value.status === 'succeeded',
-    );
-    const [order] = (await polar.orders.list({ customerId: customer.id })).result.items;
-    const advanceTo = (at: string) => advanceTestClock(env.stack.baseUrl, token, clockId, at);
-    return {
-      customer,
-      subscriptionId: order!.subscriptionId!,
-      customerSessionToken: confirmed.customerSessionToken!,
-      advanceTo,
-    };
-  }
+  const buyOnClock = (polar: Polar, token: string, productId: string, seats: number | null) =>
+    buyOnNewClock(polar, env.stack.baseUrl, token, productId, seats === null ? {} : { seats });
 
   const ordersOf = async (polar: Polar, customerId: string) =>
     (await polar.orders.list({ customerId, sorting: ['created_at'] })).result.items;

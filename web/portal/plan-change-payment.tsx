@@ -22,7 +22,7 @@ type Outcome =
   | { kind: 'declined'; message: string };
 
 /** The order the change just billed: the subscription's newest, made by the change itself. */
-async function changeOrderOf(slug: string, subscriptionId: string): Promise<CustomerOrder | null> {
+export async function changeOrderOf(slug: string, subscriptionId: string): Promise<CustomerOrder | null> {
   const query = new URLSearchParams({ subscription_id: subscriptionId, sorting: '-created_at', limit: '1' });
   const newest = await portalCall(
     slug,
@@ -45,12 +45,17 @@ export function PlanChangePayment(props: {
   productName: string;
   /** When the change was made: each change reads its own order. */
   changedAt: number;
+  /** The newest change order before this change (read then): still the newest means none was billed. */
+  previousOrderId?: string | null;
 }) {
   const { slug, subscriptionId, productName } = props;
   const queryClient = useQueryClient();
   const order = useQuery({
     queryKey: [...portalCustomerKey(slug), 'plan-change', subscriptionId, props.changedAt],
-    queryFn: () => changeOrderOf(slug, subscriptionId),
+    queryFn: async () => {
+      const newest = await changeOrderOf(slug, subscriptionId);
+      return newest && newest.id === props.previousOrderId ? null : newest;
+    },
     staleTime: Infinity,
   });
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'charging' });

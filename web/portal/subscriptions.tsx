@@ -14,6 +14,7 @@ import {
   hasMeteredPrice,
   isBillable,
   isResumable,
+  seatsWords,
   SubscriptionStatusBadge,
 } from '../subscriptions/format';
 import { BenefitChanges } from '../subscriptions/benefit-changes';
@@ -21,6 +22,7 @@ import { PauseControls } from '../subscriptions/pause';
 import { PortalDialog } from './dialog';
 import { FailedPayment } from './failed-payment';
 import { PlanChangePayment } from './plan-change-payment';
+import { SeatChangeForm } from './seats';
 import { BUYER_CANCELLATION_REASONS, describeProductPrice, signedMoney } from './format';
 import { portalProrationPreviewQuery, usePortalSubscriptionChange } from './queries';
 
@@ -67,7 +69,11 @@ export function SubscriptionCard(props: {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   /** A plan change billed now: its payment's outcome shows in place of a notice. */
-  const [billedChange, setBilledChange] = useState<{ productName: string; at: number } | null>(null);
+  const [billedChange, setBilledChange] = useState<{
+    productName: string;
+    at: number;
+    previousOrderId?: string | null;
+  } | null>(null);
   const [isBusy, setBusy] = useState(false);
   const actions = useRef<HTMLDivElement>(null);
   const headingId = useId();
@@ -133,6 +139,12 @@ export function SubscriptionCard(props: {
       <dl className="portal-facts">
         <dt>Price</dt>
         <dd data-testid="subscription-amount">{describeSubscriptionPrice(subscription)}</dd>
+        {subscription.seats !== null && subscription.seats !== undefined ? (
+          <>
+            <dt>Seats</dt>
+            <dd data-testid="subscription-seats">{seatsWords(subscription.seats)}</dd>
+          </>
+        ) : null}
         {hasMeteredPrice(subscription.prices) ? (
           <>
             <dt>Usage</dt>
@@ -160,9 +172,32 @@ export function SubscriptionCard(props: {
         keepsBenefits={subscription.product.pause_keeps_benefits}
         onChange={(pause) => change(subscription.id, pause)}
       />
+      {canChange &&
+      subscription.seats != null &&
+      subscription.product.organization.customer_portal_settings.subscription.update_seats ? (
+        <SeatChangeForm
+          slug={props.slug}
+          subscription={subscription}
+          onChange={(seatChange) => change(subscription.id, seatChange)}
+          onDone={(outcome) => {
+            if (outcome.kind === 'billed') {
+              setNotice(null);
+              setBilledChange({
+                productName: outcome.label,
+                at: Date.now(),
+                previousOrderId: outcome.previousOrderId,
+              });
+              return;
+            }
+            setBilledChange(null);
+            setNotice(outcome.notice);
+          }}
+        />
+      ) : null}
       {subscription.pending_update ? (
         <PendingChange
           pending={subscription.pending_update}
+          current={subscription}
           products={props.products}
           isBusy={isBusy}
           onCancel={() => void keepCurrentPlan()}
@@ -205,6 +240,7 @@ export function SubscriptionCard(props: {
           subscriptionId={subscription.id}
           productName={billedChange.productName}
           changedAt={billedChange.at}
+          previousOrderId={billedChange.previousOrderId ?? null}
         />
       ) : null}
       <PortalDialog
@@ -497,23 +533,46 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
 /** A plan change waiting for the period's end: what it moves to and when, and a way to stay. */
 function PendingChange(props: {
   pending: NonNullable<CustomerSubscription['pending_update']>;
+  current: CustomerSubscription;
   products: CustomerProduct[];
   isBusy: boolean;
   onCancel: () => void;
 }) {
-  const product = props.products.find((each) => each.id === props.pending.product_id);
+  const { pending } = props;
+  const seats = pending.seats ?? null;
+  // Only the seats change: the plan stays, at the seats' own price from then.
+  if (pending.product_id === props.current.product_id && seats !== null) {
+    return (
+      <div className="stack" data-testid="pending-change">
+        <p>
+          Changes to <strong>{seatsWords(seats)}</strong> on {formatDate(pending.applies_at)}.
+        </p>
+        <CancelPendingButton isBusy={props.isBusy} onCancel={props.onCancel} />
+      </div>
+    );
+  }
+  const product = props.products.find((each) => each.id === pending.product_id);
   return (
     <div className="stack" data-testid="pending-change">
       <p>
-        Changes to {product ? <strong className="wrap">{product.name}</strong> : 'another plan'} on{' '}
-        {formatDate(props.pending.applies_at)}
-        {product ? <span className="muted"> ({describeProductPrice(product)} from then)</span> : null}.
+        Changes to {product ? <strong className="wrap">{product.name}</strong> : 'another plan'}
+        {seats !== null ? ` (${seatsWords(seats)})` : ''} on {formatDate(pending.applies_at)}
+        {product && seats === null ? (
+          <span className="muted"> ({describeProductPrice(product)} from then)</span>
+        ) : null}
+        .
       </p>
-      <div className="button-row wrap-row">
-        <button type="button" className="secondary" disabled={props.isBusy} onClick={props.onCancel}>
-          {props.isBusy ? 'Cancelling…' : 'Cancel this change'}
-        </button>
-      </div>
+      <CancelPendingButton isBusy={props.isBusy} onCancel={props.onCancel} />
+    </div>
+  );
+}
+
+function CancelPendingButton(props: { isBusy: boolean; onCancel: () => void }) {
+  return (
+    <div className="button-row wrap-row">
+      <button type="button" className="secondary" disabled={props.isBusy} onClick={props.onCancel}>
+        {props.isBusy ? 'Cancelling…' : 'Cancel this change'}
+      </button>
     </div>
   );
 }

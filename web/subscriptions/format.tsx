@@ -211,3 +211,6 @@ export function describeRenewal(
   }
   return subscription.current_period_end ? formatDate(subscription.current_period_end) : '—';
 }
+
+/** "5 seats", "1 seat". */
+export const seatsWords = (seats: number) => `${seats} ${seats === 1 ? 'seat' : 'seats'}`;

@@ -20,6 +20,7 @@ import {
   hasEnded,
   isBillable,
   isResumable,
+  seatsWords,
   SubscriptionStatusBadge,
 } from '../../../subscriptions/format';
 import {
@@ -181,6 +182,12 @@ function SubscriptionDetails({
         <dd data-testid="subscription-plan">{subscription.product.name}</dd>
         <dt>Amount</dt>
         <dd data-testid="subscription-amount">{describeSubscriptionPrice(subscription)}</dd>
+        {subscription.seats != null ? (
+          <>
+            <dt>Seats</dt>
+            <dd data-testid="subscription-seats">{seatsWords(subscription.seats)}</dd>
+          </>
+        ) : null}
         <dt>Current period</dt>
         <dd>
           {formatDate(subscription.current_period_start)} – {formatDate(subscription.current_period_end)}
@@ -199,8 +206,7 @@ function SubscriptionDetails({
           <>
             <dt>Waiting for the renewal</dt>
             <dd data-testid="subscription-pending-change">
-              Changes to {pendingProduct?.name ?? 'another plan'}
-              {pendingProduct ? ` (${describeProductPricing(pendingProduct)} from then)` : ''} on{' '}
+              {pendingChangeWords(subscription, pendingProduct)} on{' '}
               {formatDate(subscription.pending_update.applies_at)}
             </dd>
           </>
@@ -275,4 +281,18 @@ function SubscriptionActions({ subscription }: { subscription: Subscription }) {
       <ErrorNote message={error} />
     </Card>
   );
+}
+
+/** What the pending update changes: only the seats, or the plan (with the seats it will hold). */
+function pendingChangeWords(
+  subscription: Subscription,
+  pendingProduct: (Parameters<typeof describeProductPricing>[0] & { name: string }) | undefined,
+): string {
+  const pending = subscription.pending_update!;
+  const seats = pending.seats ?? null;
+  if (pending.product_id === subscription.product_id && seats !== null)
+    return `Changes to ${seatsWords(seats)}`;
+  const plan = pendingProduct?.name ?? 'another plan';
+  if (seats !== null) return `Changes to ${plan} (${seatsWords(seats)})`;
+  return `Changes to ${plan}${pendingProduct ? ` (${describeProductPricing(pendingProduct)} from then)` : ''}`;
 }
