@@ -22,6 +22,7 @@ import { PauseControls } from '../subscriptions/pause';
 import { PortalDialog } from './dialog';
 import { FailedPayment } from './failed-payment';
 import { PlanChangePayment } from './plan-change-payment';
+import { PendingChange } from './pending-change';
 import { SeatChangeForm } from './seats';
 import { BUYER_CANCELLATION_REASONS, describeProductPrice, signedMoney } from './format';
 import { portalProrationPreviewQuery, usePortalSubscriptionChange } from './queries';
@@ -531,52 +532,6 @@ function PlanPreview({ preview }: { preview: ProrationPreview }) {
 }
 
 /** A plan change waiting for the period's end: what it moves to and when, and a way to stay. */
-function PendingChange(props: {
-  pending: NonNullable<CustomerSubscription['pending_update']>;
-  current: CustomerSubscription;
-  products: CustomerProduct[];
-  isBusy: boolean;
-  onCancel: () => void;
-}) {
-  const { pending } = props;
-  const seats = pending.seats ?? null;
-  // Only the seats change: the plan stays, at the seats' own price from then.
-  if (pending.product_id === props.current.product_id && seats !== null) {
-    return (
-      <div className="stack" data-testid="pending-change">
-        <p>
-          Changes to <strong>{seatsWords(seats)}</strong> on {formatDate(pending.applies_at)}.
-        </p>
-        <CancelPendingButton isBusy={props.isBusy} onCancel={props.onCancel} />
-      </div>
-    );
-  }
-  const product = props.products.find((each) => each.id === pending.product_id);
-  return (
-    <div className="stack" data-testid="pending-change">
-      <p>
-        Changes to {product ? <strong className="wrap">{product.name}</strong> : 'another plan'}
-        {seats !== null ? ` (${seatsWords(seats)})` : ''} on {formatDate(pending.applies_at)}
-        {product && seats === null ? (
-          <span className="muted"> ({describeProductPrice(product)} from then)</span>
-        ) : null}
-        .
-      </p>
-      <CancelPendingButton isBusy={props.isBusy} onCancel={props.onCancel} />
-    </div>
-  );
-}
-
-function CancelPendingButton(props: { isBusy: boolean; onCancel: () => void }) {
-  return (
-    <div className="button-row wrap-row">
-      <button type="button" className="secondary" disabled={props.isBusy} onClick={props.onCancel}>
-        {props.isBusy ? 'Cancelling…' : 'Cancel this change'}
-      </button>
-    </div>
-  );
-}
-
 /** The subscriptions list's empty note, with a way to the orders when the buyer bought once. */
 export function NoSubscriptions({ slug }: { slug: string }) {
   return (
