@@ -37,6 +37,7 @@ export function createCheckoutLinksRouter(ctx: CheckoutsContext, rateLimit: Requ
         requireBillingAddress: link.requireBillingAddress,
         trialInterval: link.trialInterval,
         trialIntervalCount: link.trialIntervalCount,
+        seats: link.seats,
         successUrl: link.successUrl,
         returnUrl: link.returnUrl,
         paymentProcessor: link.paymentProcessor,

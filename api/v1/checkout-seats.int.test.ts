@@ -216,4 +216,44 @@ describe('checkouts of seat-based prices', () => {
       seats: 5,
     });
   });
+
+  it('opens checkouts locked to a link’s seats, and refuses a link whose products cannot take them', async () => {
+    const { polar, token, plan, fixed } = await seller();
+    const createLink = (body: Record<string, unknown>) =>
+      callV1(env.stack.baseUrl, token, 'POST', '/checkout-links/', body);
+    const link = await createLink({ products: [plan.id], seats: 5 });
+    expect(link).toMatchObject({ status: 201, body: { seats: 5 } });
+    const visited = await fetch(link.body.url as string, { redirect: 'manual' });
+    expect(visited.status).toBe(303);
+    const clientSecret = new URL(visited.headers.get('location')!).pathname.replace('/checkout/', '');
+    const row = await env.database.db.checkout.findUniqueOrThrow({ where: { clientSecret } });
+    expect(await polar.checkouts.get({ id: row.id })).toMatchObject({
+      seats: 5,
+      minSeats: 5,
+      maxSeats: 5,
+      amount: 5000,
+    });
+    await expect(
+      new Polar({ serverURL: env.stack.baseUrl }).checkouts.clientUpdate({
+        clientSecret,
+        checkoutUpdatePublic: { seats: 6 },
+      }),
+    ).rejects.toMatchObject({ statusCode: 422 });
+
+    const refusal = (msg: string) => ({
+      status: 422,
+      body: { detail: [expect.objectContaining({ loc: ['body', 'seats'], msg })] },
+    });
+    expect(await createLink({ products: [plan.id, fixed.id], seats: 2 })).toMatchObject(
+      refusal('Seats can only be set when every product of the link is sold by the seat.'),
+    );
+    expect(await createLink({ products: [plan.id], seats: 60 })).toMatchObject(
+      refusal('Team plan: Maximum 50 seats allowed.'),
+    );
+    expect(
+      await env.database.db.checkoutLink.count({
+        where: { seats: { not: null }, organizationId: row.organizationId },
+      }),
+    ).toBe(1);
+  });
 });

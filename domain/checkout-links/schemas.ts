@@ -65,7 +65,7 @@ export const checkoutLinkSchema = z.object({
   allow_discount_codes: z.boolean(),
   require_billing_address: z.boolean(),
   discount_id: z.uuid().nullable(),
-  /** Seats and unit-based prices are not built: a link presets neither. */
+  /** The seats its checkouts are locked to (seat-based products only); unit-based prices are not built. */
   seats: z.number().int().nullable(),
   units: z.number().int().nullable(),
   organization_id: z.uuid(),
@@ -105,6 +105,8 @@ export const checkoutLinkCreateSchema = z
   .strictObject({
     ...linkFields,
     payment_processor: z.literal('stripe').default('stripe'),
+    /** Polar's CheckoutLinkCreate* `seats` (dated versions): every checkout of the link sells this many. */
+    seats: z.int().min(1, 'Choose at least 1 seat.').nullable().optional(),
     product_price_id: z.uuid().optional(),
     product_id: z.uuid().optional(),
     products: z.array(z.uuid()).min(1).max(10).optional(),

@@ -5,7 +5,8 @@ import { ORGANIZATION_MANAGERS, type Caller } from '../access/rules.js';
 import { accessibleOrganizationIds, assertCanManage, organizationsToList } from '../access/service.js';
 import { AppError, InvalidFieldError, InvalidInputError } from '../platform/errors.js';
 import { pageToSkipTake, paginated, parseSorting } from '../platform/rules.js';
-import { findPrice } from '../products/repository.js';
+import { findPrice, findProduct } from '../products/repository.js';
+import { priceBilledInAdvance, priceType } from '../prices/registry.js';
 import { trialColumns, trialInputIssues } from '../products/trials.js';
 import { resolveProductsToSell } from '../products/service.js';
 import {
@@ -58,6 +59,7 @@ export async function createCheckoutLink(
   }
   const { organizationId, productIds } = await resolveProductsToSell(db, caller, wanted.ids, wanted.loc);
   await checkDiscount(db, organizationId, input.discount_id);
+  if (input.seats != null) await checkLinkSeats(db, organizationId, productIds, input.seats);
   const id = await db.$transaction(async (tx) => {
     const link = await insertCheckoutLink(tx, {
       organizationId,
@@ -70,12 +72,33 @@ export async function createCheckoutLink(
       requireBillingAddress: input.require_billing_address ?? false,
       discountId: input.discount_id ?? null,
       metadata: input.metadata ?? {},
+      seats: input.seats ?? null,
       ...trialColumns(input),
     });
     await replaceLinkProducts(tx, link.id, productIds);
     return link.id;
   });
   return checkoutLinkView((await findLiveCheckoutLink(db, id))!, ctx.publicUrl);
+}
+
+/**
+ * A link locked to `seats` sells only products priced by the seat that take that many (Polar's
+ * rule); what a product stops taking later is dropped when the link opens (link-visits.ts).
+ */
+async function checkLinkSeats(db: Db, organizationId: string, productIds: string[], seats: number) {
+  for (const productId of productIds) {
+    const product = await findProduct(db, productId, [organizationId]);
+    const price = product ? priceBilledInAdvance(product.prices) : null;
+    const type = price ? priceType(price.amountType).checkout : null;
+    if (!price || !type?.takesSeats) {
+      throw new InvalidFieldError(
+        ['body', 'seats'],
+        'Seats can only be set when every product of the link is sold by the seat.',
+      );
+    }
+    const issue = type.seatsIssue(type.price(price), seats);
+    if (issue) throw new InvalidFieldError(['body', 'seats'], `${product!.name}: ${issue.msg}`);
+  }
 }
 
 export async function findCheckoutLinkFor(db: Db, caller: Caller, id: string): Promise<CheckoutLinkRow> {

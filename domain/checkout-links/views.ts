@@ -26,7 +26,7 @@ export function checkoutLinkView(row: CheckoutLinkRow, publicUrl: string): Check
     allow_discount_codes: row.allowDiscountCodes,
     require_billing_address: row.requireBillingAddress,
     discount_id: discount ? row.discountId : null,
-    seats: null,
+    seats: row.seats,
     units: null,
     organization_id: row.organizationId,
     products: row.products.map(({ product }) => {

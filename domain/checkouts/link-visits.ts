@@ -33,6 +33,8 @@ export async function createCheckoutFromLink(
     /** The link's own trial, overriding its products' (null: theirs). */
     trialInterval: string | null;
     trialIntervalCount: number | null;
+    /** The seats its checkouts are locked to (null: the buyer chooses). */
+    seats: number | null;
     successUrl: string | null;
     returnUrl: string | null;
     paymentProcessor: string;
@@ -71,8 +73,10 @@ export async function createCheckoutFromLink(
           productId,
           productPriceId: null,
           requestedAmount: amount,
+          // A link locked to seats bounds its checkouts to exactly that many, where the product
+          // still takes them (else the buyer chooses, as Polar ignores what no longer fits).
           seats: null,
-          seatBounds: { minimum: null, maximum: null, asked: false },
+          seatBounds: { minimum: link.seats, maximum: link.seats, asked: false },
           discountId: discountId ?? link.discountId,
           customFieldData,
           billingAddress: null,
@@ -98,6 +102,8 @@ export async function createCheckoutFromLink(
     embedOrigin: prefill.embedOrigin,
     checkoutLinkId: link.id,
     productIds,
+    minSeats: link.seats,
+    maxSeats: link.seats,
     allowDiscountCodes: link.allowDiscountCodes,
     requireBillingAddress: link.requireBillingAddress,
     // The checkout carries the link's trial as its own override (checkouts/trials.ts).
