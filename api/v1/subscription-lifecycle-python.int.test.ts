@@ -24,6 +24,7 @@ const SCENARIOS = [
   'pause_resumed_at_resumes_at',
   'pause_resumed_by_hand',
   'next_period_change_applied_and_cleared',
+  'seat_changes_now_and_at_the_renewal',
   'every_three_months_two_years',
   'meter_cycles_monthly_on_a_yearly_plan',
 ];
@@ -40,7 +41,7 @@ describe('the subscription lifecycle through polar-sdk 1.0.2, per Polar-Version'
   const env = useTestStack();
 
   it.each(API_VERSIONS)(
-    '%s: trials, pause and resume, next-period changes, every-3-months plans and meter cycles, strictly loaded',
+    '%s: trials, pause and resume, next-period and seat changes, every-3-months plans and meter cycles, strictly loaded',
     async (version) => {
       // An organization per version: its clocks and customers are its own.
       const organization = await createOrganization(env.database.db, { name: `Lifecycle ${version}` });

@@ -153,8 +153,8 @@ class Seller:
             **extra,
         )
 
-    def buy(self, product_id: str, card: str = "pm_card_visa") -> str:
-        checkout = self.p.checkouts.create(products=[product_id], customer_id=self.customer.id)
+    def buy(self, product_id: str, card: str = "pm_card_visa", **extra: Json) -> str:
+        checkout = self.p.checkouts.create(products=[product_id], customer_id=self.customer.id, **extra)
         self.p.checkouts.client_confirm(
             checkout.client_secret,
             customer_name="Ada Lovelace",
@@ -344,6 +344,39 @@ def next_period_change(run: Run) -> None:
     )
 
 
+def seat_changes(run: Run) -> None:
+    s = Seller(run, "2026-03-01T09:00:00Z")
+    # $10 a seat, in the version's own shape (2027-01 writes its rates as decimal text).
+    if run.version == "2027-01":
+        price: Json = {
+            "amount_type": "seat_based",
+            "price_currency": "usd",
+            "tiers": {"type": "volume", "tiers": [{"unit_amount": "1000.00"}]},
+        }
+    else:
+        price = {
+            "amount_type": "seat_based",
+            "price_currency": "usd",
+            "seat_tiers": {"tiers": [{"min_seats": 1, "max_seats": 50, "price_per_seat": 1000}]},
+        }
+    plan = s.p.products.create(name=f"Team {uuid.uuid4().hex[:6]}", recurring_interval="month", prices=[price])
+    sid = s.buy(plan.id, seats=3)
+    # Half of March left: two more seats cost half their month now, in one order.
+    s.advance_to("2026-03-16T21:00:00Z")
+    more = s.p.subscriptions.update(sid, seats=5, proration_behavior="invoice")
+    check("more seats", (more.seats, more.amount), (5, 5000))
+    fewer = s.p.subscriptions.update(sid, seats=2, proration_behavior="next_period")
+    check("fewer later", (fewer.seats, fewer.pending_update.seats, fewer.pending_update.product_id), (5, 2, plan.id))
+    s.advance_to("2026-04-02T09:00:00Z")
+    sub = s.subscription(sid)
+    check("applied", (sub.seats, sub.amount, sub.pending_update), (2, 2000, None))
+    check(
+        "orders",
+        [(reason, total) for reason, _product, total, _status, _at in s.orders()],
+        [("subscription_create", 3000), ("subscription_update", 1000), ("subscription_cycle", 2000)],
+    )
+
+
 def every_three_months(run: Run) -> None:
     s = Seller(run, "2026-01-31T09:00:00Z")
     plan = s.monthly("Quarterly", 6000, recurring_interval_count=3)
@@ -419,6 +452,7 @@ SCENARIOS: dict[str, typing.Callable[[Run], None]] = {
     "pause_resumed_at_resumes_at": pause_resumes_at,
     "pause_resumed_by_hand": pause_resumed_by_hand,
     "next_period_change_applied_and_cleared": next_period_change,
+    "seat_changes_now_and_at_the_renewal": seat_changes,
     "every_three_months_two_years": every_three_months,
     "meter_cycles_monthly_on_a_yearly_plan": meter_cycles,
 }
