@@ -16,7 +16,7 @@ describe('seat changes in the portal and the dashboard, in Chromium', () => {
   const buyerContext = buyerContexts(() => env.browser, policyViolations, 170);
   const suffix = randomUUID().slice(0, 8);
 
-  it('lets the buyer add seats, refuses a count the plan cannot hold, and shows a scheduled change', async () => {
+  it('lets the buyer add seats, refuses a count the plan cannot hold, shows a scheduled change, and lets the seller change them', async () => {
     const seller = await sellerOnClock(
       env,
       { firstName: 'Sia', suffix, organizationName: `Seats ${suffix}`, address: '198.51.100.171' },
@@ -79,5 +79,12 @@ describe('seat changes in the portal and the dashboard, in Chromium', () => {
     expect(await seller.page.getByTestId('subscription-pending-change').textContent()).toMatch(
       /^Changes to 3 seats on .*2026$/,
     );
+    // The seller changes them now instead: the change waiting for the renewal is replaced.
+    const form = seller.page.getByTestId('seats-form');
+    await form.getByLabel('Seats', { exact: true }).fill('6');
+    await form.getByRole('button', { name: 'Change seats' }).click();
+    await seller.page.getByText('The plan now has 6 seats.').waitFor();
+    await seller.page.getByTestId('subscription-seats').filter({ hasText: '6 seats' }).waitFor();
+    expect(await seller.page.getByTestId('subscription-pending-change').count()).toBe(0);
   });
 });

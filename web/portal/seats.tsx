@@ -1,21 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { CustomerSubscription, CustomerSubscriptionUpdate } from '../../domain/customer-portal/schemas';
-import { priceType } from '../../domain/prices/registry';
 import { formErrors } from '../api';
 import { chosenSeats, seatRangeWords } from '../checkouts/form';
 import { SeatsField } from '../checkouts/price-fields';
 import { ErrorNote, formatDate } from '../components';
-import { seatsWords } from '../subscriptions/format';
+import { seatRangeOf, seatsWords } from '../subscriptions/format';
 import { changeOrderOf } from './plan-change-payment';
-
-/** The seats a plan may hold, from its price billed up front; null when it is not sold by the seat. */
-function seatRangeOf(subscription: CustomerSubscription) {
-  for (const price of subscription.prices) {
-    const range = priceType(price.amount_type).checkout.seatRange(price);
-    if (range) return range;
-  }
-  return null;
-}
 
 /** What became of a seat change, for the card to say: billed now, waiting for the renewal, or done. */
 export type SeatChangeOutcome =
@@ -35,7 +25,7 @@ export function SeatChangeForm(props: {
   onDone: (outcome: SeatChangeOutcome) => void;
 }) {
   const { subscription } = props;
-  const range = seatRangeOf(subscription);
+  const range = seatRangeOf(subscription.prices);
   const current = subscription.seats ?? range?.minimum ?? 1;
   const [value, setValue] = useState(String(current));
   const [error, setError] = useState<{ field?: string; form?: string }>({});

@@ -1,5 +1,6 @@
 import type { ProductPrice, RecurringInterval } from '../../domain/products/schemas';
-import { usagePricesOf } from '../../domain/prices/registry';
+import { priceType, usagePricesOf } from '../../domain/prices/registry';
+import type { SeatRange } from '../../domain/prices/strategy';
 import {
   billedEveryWords,
   cadenceOf,
@@ -214,3 +215,12 @@ export function describeRenewal(
 
 /** "5 seats", "1 seat". */
 export const seatsWords = (seats: number) => `${seats} ${seats === 1 ? 'seat' : 'seats'}`;
+
+/** The seats a plan may hold, from its price sold by the seat; null when it has none. */
+export function seatRangeOf(prices: readonly ProductPrice[]): SeatRange | null {
+  for (const price of prices) {
+    const range = priceType(price.amount_type).checkout.seatRange(price);
+    if (range) return range;
+  }
+  return null;
+}

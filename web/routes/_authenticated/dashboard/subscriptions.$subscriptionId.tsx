@@ -31,6 +31,7 @@ import {
 } from '../../../subscriptions/queries';
 import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
 import { SubscriptionDiscountForm } from './-components/subscription-discount-form';
+import { SubscriptionSeatsForm } from './-components/subscription-seats-form';
 import { SubscriptionPlanChange } from './-components/subscription-plan-change';
 import { SubscriptionUpcomingInvoice } from './-components/subscription-upcoming-invoice';
 import { SubscriptionPause } from './-components/subscription-pause';
@@ -98,6 +99,7 @@ function SubscriptionPageContent() {
           ) : (
             <>
               <SubscriptionPlanChange subscription={data} organizationId={organizationId} />
+              <SubscriptionSeatsForm subscription={data} />
               <SubscriptionDiscountForm subscription={data} organizationId={organizationId} />
             </>
           )}
