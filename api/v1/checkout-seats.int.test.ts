@@ -244,6 +244,12 @@ describe('checkouts of seat-based prices', () => {
       status: 422,
       body: { detail: [expect.objectContaining({ loc: ['body', 'seats'], msg })] },
     });
+    // Its products change only to products that take the seats.
+    expect(
+      await callV1(env.stack.baseUrl, token, 'PATCH', `/checkout-links/${link.body.id as string}`, {
+        products: [fixed.id],
+      }),
+    ).toMatchObject(refusal('Seats can only be set when every product of the link is sold by the seat.'));
     expect(await createLink({ products: [plan.id, fixed.id], seats: 2 })).toMatchObject(
       refusal('Seats can only be set when every product of the link is sold by the seat.'),
     );

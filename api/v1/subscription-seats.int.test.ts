@@ -198,4 +198,73 @@ describe('seat changes on a subscription', () => {
     });
     expect(changed).toMatchObject({ seats: 3, amount: 3000 });
   });
+
+  it('bills a grandfathered plan’s seats at the price it pays, not the product’s new one', async () => {
+    const { polar, token, plan } = await seller();
+    const { customer, subscriptionId, advanceTo } = await buyOnClock(polar, token, plan.id, 3);
+    // The seller raises the price to $12 a seat: the plan keeps paying $10.
+    await polar.products.update({
+      id: plan.id,
+      productUpdate: {
+        prices: [
+          {
+            amountType: 'seat_based',
+            priceCurrency: 'usd',
+            seatTiers: { tiers: [{ minSeats: 1, pricePerSeat: 1200 }] },
+          },
+        ],
+      },
+    });
+    await advanceTo('2026-03-16T21:00:00.000Z');
+    const changed = await polar.subscriptions.update({
+      id: subscriptionId,
+      subscriptionUpdate: { seats: 4, prorationBehavior: 'invoice' },
+    });
+    expect(changed).toMatchObject({ seats: 4, amount: 4000 });
+    const update = (
+      await eventually(
+        () => ordersOf(polar, customer.id),
+        (items) => items.length === 2,
+      )
+    ).find((order) => order.billingReason === 'subscription_update')!;
+    expect(update.items.map((item) => [item.label, item.amount])).toEqual([
+      ['Remaining time on Team plan (4 seats)', 2000],
+      ['Unused time on Team plan (3 seats)', -1500],
+    ]);
+  });
+
+  it('changes seats during a trial without billing the trial', async () => {
+    const { polar, token } = await seller();
+    const trialPlan = await polar.products.create({
+      name: 'Trial team',
+      recurringInterval: 'month',
+      trialInterval: 'day',
+      trialIntervalCount: 14,
+      prices: [
+        {
+          amountType: 'seat_based',
+          priceCurrency: 'usd',
+          seatTiers: { tiers: [{ minSeats: 1, pricePerSeat: 1000 }] },
+        },
+      ],
+    });
+    const { customer, subscriptionId, advanceTo } = await buyOnClock(polar, token, trialPlan.id, 10);
+    expect((await polar.subscriptions.get({ id: subscriptionId })).status).toBe('trialing');
+    await advanceTo('2026-03-08T09:00:00.000Z');
+    const changed = await polar.subscriptions.update({
+      id: subscriptionId,
+      subscriptionUpdate: { seats: 8, prorationBehavior: 'invoice' },
+    });
+    expect(changed).toMatchObject({ status: 'trialing', seats: 8, amount: 8000 });
+    // The trial's end charges the eight seats' first period, and nothing else was billed.
+    await advanceTo('2026-03-15T10:00:00.000Z');
+    const orders = await eventually(
+      () => ordersOf(polar, customer.id),
+      (items) => items.some((order) => order.billingReason === 'subscription_cycle'),
+      60_000,
+    );
+    expect(orders.filter((order) => order.billingReason === 'subscription_update')).toEqual([]);
+    const first = orders.find((order) => order.billingReason === 'subscription_cycle')!;
+    expect(first.items.map((item) => [item.label, item.amount])).toEqual([['Trial team (8 seats)', 8000]]);
+  });
 });

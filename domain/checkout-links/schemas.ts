@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { discountSchema } from '../discounts/schemas.js';
+import { MAX_TIER_UNITS } from '../prices/tiers.js';
 import { productMediaFileSchema } from '../files/schemas.js';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
 import {
@@ -106,7 +107,7 @@ export const checkoutLinkCreateSchema = z
     ...linkFields,
     payment_processor: z.literal('stripe').default('stripe'),
     /** Polar's CheckoutLinkCreate* `seats` (dated versions): every checkout of the link sells this many. */
-    seats: z.int().min(1, 'Choose at least 1 seat.').nullable().optional(),
+    seats: z.int().min(1, 'Choose at least 1 seat.').max(MAX_TIER_UNITS).nullable().optional(),
     product_price_id: z.uuid().optional(),
     product_id: z.uuid().optional(),
     products: z.array(z.uuid()).min(1).max(10).optional(),

@@ -150,6 +150,9 @@ export async function updateCheckoutLink(
     if (resolved.organizationId !== current.organizationId) {
       throw new InvalidFieldError(['body', 'products'], 'Product not found.');
     }
+    // A link locked to seats keeps selling only products that take them.
+    if (current.seats !== null)
+      await checkLinkSeats(db, current.organizationId, resolved.productIds, current.seats);
   }
   await checkDiscount(db, current.organizationId, input.discount_id);
   await db.$transaction(async (tx) => {

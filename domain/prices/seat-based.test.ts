@@ -252,7 +252,28 @@ describe('a seat-based price', () => {
     });
     if (graduated.amount_type !== 'seat_based') throw new Error('parsed as another type');
     expect(seatBasedPrice.words.checkout(graduated, usd)).toBe('usd:1000 per seat up to 10, then by tier');
-    // A tier below the table's fewest seats is never reached: one rate.
+    // Graduated, bought from 11 seats: the first ten are still charged at $10.
+    const graduatedFromEleven = productPriceSchema.parse({
+      ...common,
+      ...seatBasedPrice.view(
+        storedRow({
+          tiers: {
+            type: 'graduated',
+            tiers: [
+              { bound: 10, unit_amount: '1000' },
+              { bound: null, unit_amount: '800' },
+            ],
+          },
+          minimum_units: 11,
+        }),
+      ),
+    });
+    if (graduatedFromEleven.amount_type !== 'seat_based') throw new Error('parsed as another type');
+    expect(seatBasedPrice.words.checkout(graduatedFromEleven, usd)).toBe(
+      'usd:1000 per seat up to 10, then by tier',
+    );
+    expect(seatBasedPrice.words.terms(graduatedFromEleven, usd)).toContain('1–10 at usd:1000');
+    // A volume tier below the table's fewest seats is never reached: one rate.
     const capped = productPriceSchema.parse({
       ...common,
       ...seatBasedPrice.view(

@@ -151,8 +151,10 @@ export function describeTiers(table: TierTable, currency: string, format: PriceF
   const maximum = maximumUnits(table);
   const ranges: string[] = [];
   let start = 1;
+  // Graduated: the tiers below the fewest seats are charged too, so they are named.
+  const fewest = table.mode === 'graduated' ? 1 : table.minimum;
   for (const tier of table.tiers) {
-    const first = Math.max(start, table.minimum);
+    const first = Math.max(start, fewest);
     const last = tier.upTo === null ? maximum : Math.min(tier.upTo, maximum ?? tier.upTo);
     start = (tier.upTo ?? start) + 1;
     if (last !== null && last < first) continue;
@@ -180,8 +182,10 @@ function reachableTiers(table: TierTable): { first: number; upTo: number | null;
   const maximum = maximumUnits(table);
   const reachable: { first: number; upTo: number | null; unitAmount: number }[] = [];
   let start = 1;
+  // Graduated tiers below the fewest seats are still charged (their seats are filled first).
+  const fewest = table.mode === 'graduated' ? 1 : table.minimum;
   for (const tier of table.tiers) {
-    const first = Math.max(start, table.minimum);
+    const first = Math.max(start, fewest);
     start = (tier.upTo ?? start) + 1;
     if ((tier.upTo !== null && tier.upTo < first) || (maximum !== null && first > maximum)) continue;
     reachable.push({ first, upTo: tier.upTo, unitAmount: tier.unitAmount });

@@ -105,12 +105,16 @@ const invalidSeats = (message: string): never => {
  */
 function newPlanPrice(row: SubscriptionRow, product: ProductRow | null, seatsAsked?: number) {
   const seatChange = seatsAsked !== undefined;
-  if (!product || product.isArchived) return invalid('Product not found.');
+  // Other seats on its own plan keep the plan's prices as the subscription pays them (a price the
+  // seller replaced since is not forced on it), even when the product was archived since.
+  const ownPlan = seatChange && product?.id === row.productId;
+  if (!product || (product.isArchived && !ownPlan)) return invalid('Product not found.');
   if (product.id === row.productId && !seatChange)
     return invalid('The subscription is already on this product.');
   if (!product.recurringInterval)
     return invalid('Choose a product sold as a subscription; this one is sold once.');
-  const price = priceBilledInAdvance(product.prices);
+  const prices = ownPlan ? row.prices.map((each) => each.productPrice) : product.prices;
+  const price = priceBilledInAdvance(prices);
   if (seatChange && !(price && priceType(price.amountType).checkout.takesSeats)) {
     return invalidSeats("This subscription's plan is not sold by the seat: it has no seats to change.");
   }
@@ -132,6 +136,7 @@ function newPlanPrice(row: SubscriptionRow, product: ProductRow | null, seatsAsk
     );
   }
   return {
+    prices,
     price,
     fee: terms.fee,
     seats,
@@ -147,7 +152,7 @@ export function planProductChange(
   at: Date,
   seatsAsked?: number,
 ): PlanChangePlan {
-  const { price, fee, seats, interval, count } = newPlanPrice(row, product, seatsAsked);
+  const { prices, price, fee, seats, interval, count } = newPlanPrice(row, product, seatsAsked);
   const discount = row.discount && !row.discount.deletedAt ? row.discount : null;
   const keepsDiscount =
     discount !== null &&
@@ -178,12 +183,17 @@ export function planProductChange(
   // unused time credited: unlike Polar's reset, no credit is lost).
   const intervalChange =
     interval !== row.recurringInterval || count !== row.recurringIntervalCount || behavior === 'reset';
-  const change = (intervalChange ? changeInterval : changePlan)(
-    period,
-    ledger,
-    { current: row.amount, next: newAmount },
-    at,
-  );
+  // A trial bills nothing: a change within one (same cadence) is not prorated, the first charge at
+  // the trial's end bills the new plan.
+  const change =
+    row.status === 'trialing' && !intervalChange
+      ? { debit: 0, credit: 0, ledger }
+      : (intervalChange ? changeInterval : changePlan)(
+          period,
+          ledger,
+          { current: row.amount, next: newAmount },
+          at,
+        );
   const lines: BillingLine[] = [];
   if (change.debit > 0) {
     lines.push({
@@ -203,7 +213,7 @@ export function planProductChange(
       productPriceId: null,
     });
   }
-  const metered = storedUsagePricesOf(product!.prices).filter((each) => each.id !== price?.id);
+  const metered = storedUsagePricesOf(prices).filter((each) => each.id !== price?.id);
   return {
     // A new interval (or `reset`) starts a new period now, and a period is paid up front.
     behavior: intervalChange ? 'invoice' : behavior,
@@ -300,6 +310,11 @@ export async function changeSubscriptionPlan(
     assertCaughtUpWithClock(row);
     const at = subscriptionNow(row);
     const plan = planProductChange(row, product, behavior, at, target.seats);
+    // Another change landed between the quote and the lock: this one was priced (and taxed) for a
+    // plan that is no longer the subscription's.
+    if (plan.seats !== quoted.seats || (plan.net > 0 && !taxQuote && quoted.behavior === 'invoice')) {
+      throw new AppError('Conflict', 'The subscription changed meanwhile: read it again and retry.');
+    }
     // The clock moved a little between the quote and the lock: the quoted rate applies to what is billed.
     const tax =
       taxQuote && quoted.net > 0 && plan.net > 0 ? shareOf(taxQuote.amount, plan.net, quoted.net) : 0;

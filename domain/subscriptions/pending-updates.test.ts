@@ -87,7 +87,7 @@ describe('scheduledUpdate', () => {
     expect(scheduledUpdate(premiumPending, { productId: PRO }, later, OTHER_ID)).toEqual(NO_PENDING_UPDATE);
   });
 
-  it('schedules seats on the plan as it will be, keeping what the other request set', () => {
+  it('schedules seats on the plan as it will be; a plan change asked for alone replaces them', () => {
     const team = { ...nothingPending, seats: 5 };
     // Seats alone: on the plan's own product.
     const fewer = scheduledUpdate(team, { seats: 3 }, asked, UPDATE);
@@ -98,14 +98,16 @@ describe('scheduledUpdate', () => {
       pendingUpdateCreatedAt: asked,
       pendingUpdateModifiedAt: null,
     });
-    // Then a plan change: the seats wait with it.
+    // Then a plan change on its own: it replaces the seats too (a change to another product
+    // decides its own seats), and back to the current product cancels everything.
     const withFewer = { ...team, ...fewer! };
     expect(scheduledUpdate(withFewer, { productId: TEAM }, later, OTHER_ID)).toMatchObject({
       pendingUpdateId: UPDATE,
       pendingProductId: TEAM,
-      pendingSeats: 3,
+      pendingSeats: null,
       pendingUpdateModifiedAt: later,
     });
+    expect(scheduledUpdate(withFewer, { productId: PRO }, later, OTHER_ID)).toEqual(NO_PENDING_UPDATE);
     // Seats after a plan change was scheduled: on the product it moves to.
     expect(scheduledUpdate({ ...premiumPending, seats: 5 }, { seats: 8 }, later, OTHER_ID)).toMatchObject({
       pendingProductId: PREMIUM,

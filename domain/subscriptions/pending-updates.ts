@@ -67,10 +67,10 @@ export function pendingUpdateView(row: PendingFields): PendingSubscriptionUpdate
 
 /**
  * The columns once `target` is asked for at the period's end, at `at`. The pending update is the
- * plan of the next period, a product and (with a seat change) its seats: a request sets what it
- * names and keeps the rest, so a seat change and a plan change scheduled one after the other both
- * apply. A new update gets `newId`; a changed one keeps its id and creation. Back to the plan as it
- * is cancels it; `null`: nothing to write.
+ * plan of the next period, a product and (with a seat change) its seats: seats asked for alone go
+ * on the product it will be on (a plan change scheduled first keeps its product); a plan change
+ * asked for alone replaces the seats too. A new update gets `newId`; a changed one keeps its id and
+ * creation. Back to the plan as it is cancels it; `null`: nothing to write.
  */
 export function scheduledUpdate(
   row: Pick<SubscriptionRow, 'productId' | 'seats'> & PendingFields,
@@ -80,7 +80,14 @@ export function scheduledUpdate(
 ): typeof NO_PENDING_UPDATE | Omit<PendingFields, 'currentPeriodEnd' | 'endedAt'> | null {
   const pending = pendingUpdateView(row);
   const productId = target.productId ?? pending?.product_id ?? row.productId;
-  const seats = target.seats !== undefined ? target.seats : (pending?.seats ?? null);
+  // A plan change asked for on its own takes the seats a change to that product gives (kept, or its
+  // fewest): seats scheduled for the current product are not carried onto another.
+  const seats =
+    target.seats !== undefined
+      ? target.seats
+      : target.productId !== undefined
+        ? null
+        : (pending?.seats ?? null);
   const asItIs = productId === row.productId && (seats === null || seats === row.seats);
   if (asItIs) return pending ? NO_PENDING_UPDATE : null;
   if (pending && pending.product_id === productId && pending.seats === seats) return null;

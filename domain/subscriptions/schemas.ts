@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TIER_UNITS } from '../prices/tiers.js';
 import { benefitTypeSchema } from '../benefits/schemas.js';
 import { customerSchema } from '../customers/schemas.js';
 import { discountSchema } from '../discounts/schemas.js';
@@ -62,9 +63,9 @@ export type PricePhaseWire = z.infer<typeof pricePhaseSchema>;
 
 /**
  * @polar-sh/sdk@0.48.1 PendingSubscriptionUpdate: what the renewal at `applies_at` (the current
- * period's end) will change. A pending update is a plan change: seat changes are not scheduled
- * for the period's end and unit-based prices do not exist, so `seats` and `units` are null;
- * `units` is required (nullable) by the dated versions' model (polar-sdk 1.0.2).
+ * period's end) will change: another product, other seats (`pending_seats`; null when the change
+ * to another product decides them), or both. Unit-based prices do not exist, so `units` is null;
+ * it is required (nullable) by the dated versions' model (polar-sdk 1.0.2).
  */
 export const pendingSubscriptionUpdateSchema = z
   .object({
@@ -136,7 +137,10 @@ export const prorationBehaviorInputSchema = prorationBehaviorSchema;
 
 /** @polar-sh/sdk@0.48.1 SubscriptionUpdateSeats and CustomerSubscriptionUpdateSeats (seat-changes.ts). */
 export const seatChangeSchema = z.strictObject({
-  seats: z.int().min(1, { error: 'A plan holds at least 1 seat.' }),
+  seats: z
+    .int()
+    .min(1, { error: 'A plan holds at least 1 seat.' })
+    .max(MAX_TIER_UNITS, { error: `A plan holds at most ${MAX_TIER_UNITS} seats.` }),
   proration_behavior: prorationBehaviorInputSchema.nullable().optional(),
 });
 

@@ -57,7 +57,7 @@ export function SeatChangeForm(props: {
       } else {
         props.onDone({
           kind: 'done',
-          notice: `You now have ${seatsWords(seats)}. The unused time of the others is credited on your next invoice.`,
+          notice: `You now have ${seatsWords(seats)}.`,
         });
       }
     } catch (failure) {

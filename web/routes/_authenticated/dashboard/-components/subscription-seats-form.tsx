@@ -11,7 +11,7 @@ import { seatRangeOf, seatsWords } from '../../../../subscriptions/format';
 type When = 'prorate' | 'invoice' | 'next_period';
 const WHEN_LABELS: Record<When, string> = {
   prorate: 'Now: the difference goes on the next invoice',
-  invoice: 'Now: the difference is charged (or credited) at once',
+  invoice: 'Now: more seats are charged at once, fewer credited on the next invoice',
   next_period: 'At the renewal: nothing is billed before',
 };
 type Errors = { fields: Record<string, string>; form: string | null };
