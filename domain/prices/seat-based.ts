@@ -142,6 +142,15 @@ function readTableOfNewPrice(price: SeatPriceCreate): { table: TierTable | null;
 }
 
 /**
+ * The first seat a tier's words name: from the fewest seats a buyer takes, except that graduated
+ * tiers wholly below them are still filled (and charged) first, so they keep their own range.
+ */
+function firstSeatNamed(table: TierTable, tier: TierTable['tiers'][number], start: number): number {
+  const belowFewest = tier.upTo !== null && tier.upTo < table.minimum;
+  return table.mode === 'graduated' && belowFewest ? start : Math.max(start, table.minimum);
+}
+
+/**
  * "Seats 1–10 at $10.00, 11 and more at $8.00 each (every seat at the rate the total reaches)":
  * the ranges a buyer can reach, from the fewest seats to the most.
  */
@@ -151,10 +160,8 @@ export function describeTiers(table: TierTable, currency: string, format: PriceF
   const maximum = maximumUnits(table);
   const ranges: string[] = [];
   let start = 1;
-  // Graduated: the tiers below the fewest seats are charged too, so they are named.
-  const fewest = table.mode === 'graduated' ? 1 : table.minimum;
   for (const tier of table.tiers) {
-    const first = Math.max(start, fewest);
+    const first = firstSeatNamed(table, tier, start);
     const last = tier.upTo === null ? maximum : Math.min(tier.upTo, maximum ?? tier.upTo);
     start = (tier.upTo ?? start) + 1;
     if (last !== null && last < first) continue;
@@ -182,10 +189,8 @@ function reachableTiers(table: TierTable): { first: number; upTo: number | null;
   const maximum = maximumUnits(table);
   const reachable: { first: number; upTo: number | null; unitAmount: number }[] = [];
   let start = 1;
-  // Graduated tiers below the fewest seats are still charged (their seats are filled first).
-  const fewest = table.mode === 'graduated' ? 1 : table.minimum;
   for (const tier of table.tiers) {
-    const first = Math.max(start, fewest);
+    const first = firstSeatNamed(table, tier, start);
     start = (tier.upTo ?? start) + 1;
     if ((tier.upTo !== null && tier.upTo < first) || (maximum !== null && first > maximum)) continue;
     reachable.push({ first, upTo: tier.upTo, unitAmount: tier.unitAmount });
