@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { benefitGrantWithBenefitSchema, benefitSchema } from '../domain/benefits/schemas.js';
 import { checkoutSchema } from '../domain/checkouts/schemas.js';
+import { customerSeatSchema } from '../domain/customer-seats/schemas.js';
 import { customerStateSchema } from '../domain/customer-state/schemas.js';
 import { customerSchema } from '../domain/customers/schemas.js';
 import { discountSchema } from '../domain/discounts/schemas.js';
@@ -58,6 +59,9 @@ export const WEBHOOK_DATA_SCHEMAS: Partial<Record<WebhookEventType, z.ZodType>> 
   'customer.updated': customerSchema,
   'customer.deleted': customerSchema,
   'customer.state_changed': customerStateSchema,
+  'customer_seat.assigned': customerSeatSchema,
+  'customer_seat.claimed': customerSeatSchema,
+  'customer_seat.revoked': customerSeatSchema,
 };
 
 /**

@@ -37,6 +37,7 @@ function organizationPayload(id: string, name: string) {
       issue_funding_enabled: false,
       usage_based_billing_enabled: false,
       reset_proration_behavior_enabled: false,
+      seat_based_pricing_enabled: true,
     },
     subscription_settings: {
       allow_multiple_subscriptions: false,

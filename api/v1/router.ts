@@ -36,6 +36,7 @@ import {
 import type { PortalContext } from '../../domain/customer-portal/context.js';
 import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../../domain/customer-accounts/platforms.js';
 import { registerLicenseKeyOperations } from './license-keys.js';
+import { registerCustomerSeatOperations, registerSeatClaimOperations } from './customer-seats.js';
 import {
   checkoutClientCors,
   registerCheckoutClientOperations,
@@ -287,6 +288,20 @@ export function createV1Router(deps: V1Deps): {
     else next();
   });
 
+  // The invited person's claim: the link's token is the credential, guessed no faster than a
+  // sign-in code (per address).
+  const seats = { db: deps.db, mailer: deps.mailer, publicUrl: deps.publicUrl };
+  router.use(
+    '/customer-seats/claim',
+    rateLimit(deps.db, {
+      limit: deps.rateLimitPerMinute,
+      key: perClientIp('seat-claims'),
+      logger: deps.logger,
+    }),
+    express.json({ limit: PUBLIC_BODY_LIMIT }),
+  );
+  registerSeatClaimOperations(registry, seats);
+
   // The OAuth server: each operation checks its own credential (client secret, registration token,
   // session, OAuth token). Limited per address, so guessing secrets is slow.
   router.use(OAUTH2_BROWSER_PATHS, oauth2BrowserCors);
@@ -309,6 +324,7 @@ export function createV1Router(deps: V1Deps): {
   registerBenefitOperations(registry, deps);
   registerBenefitGrantOperations(registry, deps);
   registerLicenseKeyOperations(registry, deps);
+  registerCustomerSeatOperations(registry, seats);
   registerDiscountOperations(registry, deps);
   registerCheckoutLinkOperations(registry, { db: deps.db, publicUrl: deps.publicUrl });
   registerProductOperations(registry, deps);

@@ -105,14 +105,14 @@ describe('the unversioned API through @polar-sh/sdk@0.48.1', () => {
       await expect(
         member.organizations.update({
           id: created.id,
-          organizationUpdate: { featureSettings: { seatBasedPricingEnabled: true } },
+          organizationUpdate: { featureSettings: { walletsEnabled: true } },
         }),
       ).rejects.toMatchObject({
         statusCode: 422,
         detail: [
           {
-            loc: ['body', 'feature_settings', 'seat_based_pricing_enabled'],
-            msg: 'Seat-based pricing is not available yet.',
+            loc: ['body', 'feature_settings', 'wallets_enabled'],
+            msg: 'Wallets is not available yet.',
             type: 'feature_not_available',
           },
         ],

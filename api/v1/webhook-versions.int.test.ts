@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { Polar } from '@polar-sh/sdk';
+import { Polar as PolarCurrent } from 'polar-sdk-0481';
 import { validateEvent as validateUnversionedEvent } from 'polar-sdk-0481/webhooks.js';
 import { webhooks as webhooks202604 } from 'polar-sdk-101/2026-04';
 import { webhooks as webhooks202610 } from 'polar-sdk-101/2026-10';
@@ -22,6 +23,7 @@ import { requireTestEnv } from '../../test/env.js';
 import { eventually } from '../../test/eventually.js';
 import { projectRoot } from '../../scripts/lib/paths.js';
 import { useTestStack } from '../../test/stack.js';
+import { buyOnNewClock } from '../../test/test-clocks.js';
 import { startWebhookReceiver, type ReceivedWebhook } from '../../test/webhook-receiver.js';
 
 const SECRET = 'tollgate_whs_every-event-in-every-version';
@@ -213,6 +215,28 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     );
     await updateSubscription(pausing, { resume: true });
 
+    // Seats: a one-time team licence bought with two seats, one given and taken back (0.48.1: the
+    // older SDK predates seat prices).
+    const current = new PolarCurrent({ accessToken: token, serverURL: env.stack.baseUrl });
+    const team = await current.products.create({
+      name: 'Team licence',
+      prices: [
+        {
+          amountType: 'seat_based',
+          priceCurrency: 'usd',
+          seatTiers: { tiers: [{ minSeats: 1, maxSeats: null, pricePerSeat: 900 }] },
+        },
+      ],
+    });
+    const teamBuyer = await buyOnNewClock(current, env.stack.baseUrl, token, team.id, { seats: 2 });
+    const [teamOrder] = (await current.orders.list({ customerId: teamBuyer.customer.id })).result.items;
+    const seat = await current.customerSeats.assignSeat({
+      orderId: teamOrder!.id,
+      email: 'seat-holder@example.test',
+      immediateClaim: true,
+    });
+    await current.customerSeats.revokeSeat({ seatId: seat.id });
+
     const [order] = (await polar.orders.list({ productId: plan.id, sorting: ['created_at'] })).result.items;
     await polar.refunds.create({
       orderId: order!.id,
@@ -222,7 +246,7 @@ describe('webhooks in every API version (issue 33: 1.0.1 validateEvent per versi
     await polar.subscriptions.revoke({ id: subscriptionId });
   }
 
-  it('sends all 35 event types to an endpoint of each version, each accepted by that version’s validateEvent', async () => {
+  it('sends all 38 event types to an endpoint of each version, each accepted by that version’s validateEvent', async () => {
     const organization = await createOrganization(env.database.db, { name: 'Acme' });
     const token = await createAccessToken(env.database.db, organization.id);
     const polar = new Polar({ accessToken: token, serverURL: env.stack.baseUrl });

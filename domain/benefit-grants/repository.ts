@@ -245,19 +245,26 @@ export async function listCustomerGrantHistory(
 // What customers bought, read (never written) for the grants they should hold: the orders, refunds
 // and subscriptions belong to the processes above, which mark their customers when they change.
 
-/** These customers' paid one-time orders: each entitles its buyer to the product's benefits. */
+/**
+ * Paid one-time orders these customers made, or with these ids (the orders whose seats someone
+ * holds): each entitles its buyer, or its seats' holders, to the product's benefits.
+ */
 export async function paidPurchasesOf(
   sql: SqlClient,
   customerIds: string[],
-): Promise<{ id: string; customerId: string; productId: string }[]> {
-  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
-    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM orders
-     WHERE customer_id = ANY($1::uuid[]) AND subscription_id IS NULL
+  orderIds: string[] = [],
+): Promise<PurchaseRow[]> {
+  const { rows } = await sql.query<PurchaseRow>(
+    `SELECT id, customer_id AS "customerId", product_id AS "productId", seats FROM orders
+     WHERE (customer_id = ANY($1::uuid[]) OR id = ANY($2::uuid[])) AND subscription_id IS NULL
        AND status IN ('paid', 'partially_refunded', 'refunded')`,
-    [customerIds],
+    [customerIds, orderIds],
   );
   return rows;
 }
+
+/** A purchase that holds benefits; `seats` set, they go to its seats' holders, not its buyer. */
+export type PurchaseRow = { id: string; customerId: string; productId: string; seats: number | null };
 
 /**
  * Of these orders, those a succeeded refund took the benefits of, or a dispute holds them from
@@ -279,21 +286,56 @@ export async function ordersWithBenefitsRevoked(db: Db | Prisma.TransactionClien
 }
 
 /**
- * These customers' subscriptions that hold their product's benefits: billable (past_due keeps
- * them through dunning) and not ended.
+ * These customers' subscriptions (or those with these ids: the ones whose seats someone holds)
+ * that hold their product's benefits: billable (past_due keeps them through dunning) and not ended.
  */
 export async function benefitHoldingSubscriptionsOf(
   sql: SqlClient,
   customerIds: string[],
   statuses: readonly SubscriptionStatus[],
-): Promise<{ id: string; customerId: string; productId: string }[]> {
-  const { rows } = await sql.query<{ id: string; customerId: string; productId: string }>(
-    `SELECT id, customer_id AS "customerId", product_id AS "productId" FROM subscriptions
-     WHERE customer_id = ANY($1::uuid[]) AND ended_at IS NULL
+  subscriptionIds: string[] = [],
+): Promise<PurchaseRow[]> {
+  const { rows } = await sql.query<PurchaseRow>(
+    `SELECT id, customer_id AS "customerId", product_id AS "productId", seats FROM subscriptions
+     WHERE (customer_id = ANY($1::uuid[]) OR id = ANY($3::uuid[])) AND ended_at IS NULL
        AND (status = ANY($2::text[])
          -- A paused plan keeps its benefits where its product says so (subscriptions/pause.ts).
          OR (status = 'paused' AND product_id IN (SELECT id FROM products WHERE pause_keeps_benefits)))`,
-    [customerIds, statuses],
+    [customerIds, statuses, subscriptionIds],
+  );
+  return rows;
+}
+
+// Seats (domain/customer-seats): a claimed seat gives its holder the purchase's benefits.
+
+/**
+ * The holders of claimed seats on purchases these customers made: a change of the buyer's plan
+ * (which marks only the buyer) changes what each holder should hold.
+ */
+export async function seatHoldersOfBuyers(sql: SqlClient, buyerIds: string[]): Promise<string[]> {
+  const { rows } = await sql.query<{ customerId: string }>(
+    `SELECT DISTINCT seat.customer_id AS "customerId" FROM customer_seats seat
+     LEFT JOIN subscriptions s ON s.id = seat.subscription_id
+     LEFT JOIN orders o ON o.id = seat.order_id
+     WHERE seat.status = 'claimed' AND (s.customer_id = ANY($1::uuid[]) OR o.customer_id = ANY($1::uuid[]))`,
+    [buyerIds],
+  );
+  return rows.map((row) => row.customerId);
+}
+
+/** The purchases whose claimed seats these customers hold, with the product each seat gives. */
+export async function claimedSeatsOf(
+  sql: SqlClient,
+  holderIds: string[],
+): Promise<{ customerId: string; subscriptionId: string | null; orderId: string | null }[]> {
+  const { rows } = await sql.query<{
+    customerId: string;
+    subscriptionId: string | null;
+    orderId: string | null;
+  }>(
+    `SELECT customer_id AS "customerId", subscription_id AS "subscriptionId", order_id AS "orderId"
+     FROM customer_seats WHERE customer_id = ANY($1::uuid[]) AND status = 'claimed'`,
+    [holderIds],
   );
   return rows;
 }

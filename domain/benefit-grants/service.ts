@@ -28,6 +28,8 @@ import {
   paidPurchasesOf,
   ordersWithBenefitsRevoked,
   benefitHoldingSubscriptionsOf,
+  claimedSeatsOf,
+  seatHoldersOfBuyers,
 } from './repository.js';
 import { nextGrantStep, planGrants, type DesiredGrant, type GrantStep } from './rules.js';
 import { benefitGrantSchema } from '../benefits/schemas.js';
@@ -57,42 +59,61 @@ export async function syncBenefitGrants(
   return transaction(
     db,
     async ({ prisma, sql }) => {
-      const customerIds = await claimGrantSyncs(sql, limit);
-      if (customerIds.length === 0) return { customers: 0, pairs: [] };
+      const marked = await claimGrantSyncs(sql, limit);
+      if (marked.length === 0) return { customers: 0, pairs: [] };
+      const customerIds = [...new Set([...marked, ...(await seatHoldersOfBuyers(sql, marked))])];
       await lockCustomersForGrants(sql, customerIds);
       const live = await liveCustomerIdsAmong(prisma, customerIds);
-      const purchases = await paidPurchasesOf(sql, live);
+      const seats = await claimedSeatsOf(sql, live);
+      const seatOrderIds = seats.flatMap((seat) => (seat.orderId ? [seat.orderId] : []));
+      const seatSubscriptionIds = seats.flatMap((seat) => (seat.subscriptionId ? [seat.subscriptionId] : []));
+      const liveSet = new Set(live);
+      const purchases = await paidPurchasesOf(sql, live, seatOrderIds);
       const revoked = await ordersWithBenefitsRevoked(
         prisma,
         purchases.map(({ id }) => id),
       );
-      const subscriptions = await benefitHoldingSubscriptionsOf(sql, live, BILLABLE_STATUSES);
+      const subscriptions = await benefitHoldingSubscriptionsOf(
+        sql,
+        live,
+        BILLABLE_STATUSES,
+        seatSubscriptionIds,
+      );
       const benefitsOf = await benefitIdsOfProducts(sql, [
         ...purchases.map(({ productId }) => productId),
         ...subscriptions.map(({ productId }) => productId),
       ]);
-      const desired: DesiredGrant[] = [
+      type Holding = { productId: string; kind: 'order' | 'subscription'; seats: number | null };
+      const holding = new Map<string, Holding>([
         ...purchases
           .filter((order) => !revoked.has(order.id))
-          .flatMap((order) =>
-            (benefitsOf.get(order.productId) ?? []).map((benefitId) => ({
-              customerId: order.customerId,
-              benefitId,
-              source: { kind: 'order' as const, id: order.id },
-            })),
-          ),
-        ...subscriptions.flatMap((subscription) =>
-          (benefitsOf.get(subscription.productId) ?? []).map((benefitId) => ({
-            customerId: subscription.customerId,
-            benefitId,
-            source: { kind: 'subscription' as const, id: subscription.id },
-          })),
+          .map((order) => [order.id, { ...order, kind: 'order' as const }] as const),
+        ...subscriptions.map(
+          (subscription) => [subscription.id, { ...subscription, kind: 'subscription' as const }] as const,
         ),
+      ]);
+      const grantsOf = (customerId: string, purchaseId: string, bySeat: boolean): DesiredGrant[] => {
+        const purchase = holding.get(purchaseId);
+        // A plan moved off its seat price gives nothing through the seats it had.
+        if (!purchase || (bySeat && purchase.seats === null)) return [];
+        return (benefitsOf.get(purchase.productId) ?? []).map((benefitId) => ({
+          customerId,
+          benefitId,
+          source: { kind: purchase.kind, id: purchaseId },
+        }));
+      };
+      // A purchase of seats gives its benefits to the seats' holders (the buyer too, when they
+      // claim one of them), not to the buyer as such (Polar's rule, docs/seats.md).
+      const desired: DesiredGrant[] = [
+        ...[...purchases, ...subscriptions]
+          .filter((purchase) => purchase.seats === null && liveSet.has(purchase.customerId))
+          .flatMap((purchase) => grantsOf(purchase.customerId, purchase.id, false)),
+        ...seats.flatMap((seat) => grantsOf(seat.customerId, (seat.subscriptionId ?? seat.orderId)!, true)),
       ];
       const plan = planGrants(desired, await grantRowsOfCustomers(sql, customerIds));
       await insertDesiredGrants(sql, plan.create);
       await setGrantDesires(sql, plan.desire);
-      return { customers: customerIds.length, pairs: await pendingPairsOf(sql, customerIds) };
+      return { customers: marked.length, pairs: await pendingPairsOf(sql, customerIds) };
     },
     SYNC_TRANSACTION,
   );

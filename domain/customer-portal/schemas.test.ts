@@ -109,6 +109,7 @@ const organization = {
     issue_funding_enabled: false,
     usage_based_billing_enabled: true,
     reset_proration_behavior_enabled: false,
+    seat_based_pricing_enabled: true,
   },
   subscription_settings: {
     allow_multiple_subscriptions: false,

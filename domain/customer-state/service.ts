@@ -8,6 +8,7 @@ import { assertCanManage, organizationForWrite, organizationsToList } from '../a
 import { AppError, InvalidFieldError } from '../platform/errors.js';
 import { recordEvent } from '../webhook-outbox/repository.js';
 import {
+  findLiveCustomerOfOrganization,
   insertCustomer,
   markBenefitGrantsStale,
   markCustomerMetersStale,
@@ -247,6 +248,23 @@ export async function customerForPurchase(
   });
   await withEvents(tx, row, 'created');
   return { row, created: true };
+}
+
+/**
+ * The customer a seat given by email goes to: the organization's customer with that address, or a
+ * new one (with its events) the seat's claim link will sign in.
+ */
+export async function holderCustomerFor(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  email: string,
+): Promise<CustomerRow> {
+  const address = email.toLowerCase();
+  const existing = await findLiveCustomerOfOrganization(tx, organizationId, { email: address });
+  if (existing) return existing;
+  const row = await insertCustomer(tx, { organizationId, email: address, metadata: {} });
+  await withEvents(tx, row, 'created');
+  return row;
 }
 
 /** `customer.state_changed` for a change elsewhere (an order, a grant) that alters what they hold. */

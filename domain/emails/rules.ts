@@ -519,6 +519,26 @@ export function customerEmailUpdateEmail(input: {
   );
 }
 
+/** To the person given a seat: the link claims it and signs them in to the seller's portal. */
+export function seatInvitationEmail(input: {
+  sellerName: string;
+  productName: string;
+  inviter: string;
+  hours: number;
+  url: string;
+}): RenderedEmail {
+  return render(
+    `${input.inviter} gave you a seat of ${input.productName}`,
+    greet(''),
+    [
+      `${input.inviter} gave you a seat of ${input.productName} from ${input.sellerName}. Accept it to get what it includes; the link works once, for ${input.hours} hours.`,
+      'If you did not expect this, ignore this email: nothing is charged to you.',
+    ],
+    { label: 'Accept your seat', url: input.url },
+    input.sellerName,
+  );
+}
+
 /** To the address a buyer left, once the new one is confirmed: a change they did not make shows. */
 export function customerEmailChangedEmail(input: {
   sellerName: string;

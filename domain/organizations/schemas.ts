@@ -41,6 +41,7 @@ export const organizationFeatureSettingsSchema = z.object({
   issue_funding_enabled: z.boolean(),
   usage_based_billing_enabled: z.boolean(),
   reset_proration_behavior_enabled: z.boolean(),
+  seat_based_pricing_enabled: z.boolean(),
 });
 
 export const organizationSubscriptionSettingsSchema = z.object({
@@ -221,7 +222,7 @@ const profileFields = {
       issue_funding_enabled: z.boolean().optional(),
       usage_based_billing_enabled: z.boolean().optional(),
       // Polar's feature flags (@polar-sh/sdk@0.48.1 sends them all when it sends any).
-      seat_based_pricing_enabled: offUntilBuilt(z.boolean(), [false], 'Seat-based pricing'),
+      seat_based_pricing_enabled: z.boolean().optional(),
       wallets_enabled: offUntilBuilt(z.boolean(), [false], 'Wallets'),
       member_model_enabled: offUntilBuilt(z.boolean(), [false], 'Team customers'),
       checkout_localization_enabled: offUntilBuilt(z.boolean(), [false], 'Checkout localization'),

@@ -52,6 +52,9 @@ function profileData(input: OrganizationUpdate, now: Date): Prisma.OrganizationU
   if (input.feature_settings?.usage_based_billing_enabled !== undefined) {
     data.usageBasedBillingEnabled = input.feature_settings.usage_based_billing_enabled;
   }
+  if (input.feature_settings?.seat_based_pricing_enabled !== undefined) {
+    data.seatBasedPricingEnabled = input.feature_settings.seat_based_pricing_enabled;
+  }
   if (input.feature_settings?.reset_proration_behavior_enabled !== undefined) {
     data.resetProrationBehaviorEnabled = input.feature_settings.reset_proration_behavior_enabled;
   }

@@ -29,6 +29,7 @@ export function organizationView(row: OrganizationRow): Organization {
       issue_funding_enabled: row.issueFundingEnabled,
       usage_based_billing_enabled: row.usageBasedBillingEnabled,
       reset_proration_behavior_enabled: row.resetProrationBehaviorEnabled,
+      seat_based_pricing_enabled: row.seatBasedPricingEnabled,
     },
     subscription_settings: {
       allow_multiple_subscriptions: row.allowMultipleSubscriptions,

@@ -55,6 +55,19 @@ export const ERRORS = {
     status: 409,
     message: 'This product is in use and cannot be deleted: archive it instead.',
   },
+  // Customer seats (domain/customer-seats/service.ts): Polar's names and statuses.
+  SeatNotAvailable: { status: 400, message: 'No seat is left to assign: add seats first.' },
+  SeatAlreadyAssigned: { status: 400, message: 'This person already has a seat of this purchase.' },
+  SeatNotPending: {
+    status: 400,
+    message: 'Only a seat whose invitation is not yet accepted can be sent again.',
+  },
+  InvalidInvitationToken: {
+    status: 400,
+    message: 'This invitation link is invalid, used or expired: ask whoever invited you for a new one.',
+  },
+  FeatureNotEnabled: { status: 403, message: 'Seat-based pricing is not enabled for this organization.' },
+  CustomerNotFound: { status: 404, message: 'Customer not found.' },
   OrderNotDraft: { status: 412, message: 'Only draft orders can be finalized.' },
   PaymentFailed: { status: 402, message: 'The payment failed.' },
   PaymentActionRequired: {

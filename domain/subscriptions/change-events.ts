@@ -3,6 +3,7 @@
 import type { Tx } from '../../infra/db.js';
 import { recordCustomerStateChanged } from '../customer-state/service.js';
 import { findLiveCustomer, markBenefitGrantsStaleSql } from '../customers/repository.js';
+import { revokeSeatsOfSubscription } from '../customer-seats/repository.js';
 import { recordEvents } from '../webhook-outbox/repository.js';
 import type { WebhookEventType } from '../webhook-outbox/schemas.js';
 import type { SubscriptionRow } from './repository.js';
@@ -51,6 +52,7 @@ export async function recordSubscriptionChange(
     tx.sql,
     types.map((type) => ({ organizationId: after.organizationId, type, data, at })),
   );
+  if (types.includes('subscription.revoked')) await revokeSeatsOfSubscription(tx, after.id, at);
   // A plan holds its product's benefits until it ends (past_due keeps them through dunning).
   if (
     isEnded(before) !== isEnded(after) ||

@@ -5,7 +5,8 @@
 // one order with `invoice`; `next_period` records the seats on the pending update for the renewal.
 import type { Db } from '../../infra/db.js';
 import { findOrganizationById } from '../organizations/repository.js';
-import { AppError } from '../platform/errors.js';
+import { countLiveSeats } from '../customer-seats/repository.js';
+import { AppError, InvalidFieldError } from '../platform/errors.js';
 import {
   changeSubscriptionPlan,
   isChangeable,
@@ -18,13 +19,20 @@ import type { Subscription } from './schemas.js';
 type SeatChange = { seats: number; proration_behavior?: RequestedBehavior | null };
 
 /** `current`: the subscription as the caller, allowed to manage it, found it. */
-export function changeSubscriptionSeats(
+export async function changeSubscriptionSeats(
   ctx: PlanChangeContext,
   current: SubscriptionRow,
   input: SeatChange,
 ): Promise<Subscription> {
   // Polar's order of refusals: a plan that ended or is set to end first, then the seats themselves.
   if (!isChangeable(current)) throw new AppError('AlreadyCanceledSubscription');
+  const given = await countLiveSeats(ctx.db, { subscriptionId: current.id });
+  if (input.seats < given) {
+    throw new InvalidFieldError(
+      ['body', 'seats'],
+      `${given} seats are given to people: revoke ${given - input.seats === 1 ? 'one' : given - input.seats} of them before going down to ${input.seats}.`,
+    );
+  }
   return changeSubscriptionPlan(ctx, current, { seats: input.seats }, input.proration_behavior);
 }
 

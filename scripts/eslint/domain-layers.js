@@ -94,6 +94,7 @@ export const DOMAIN_LAYERS = [
       'what happens over time: sessions, orders, subscriptions and their clocks, checkouts, refunds, the portal, reports',
     domains: [
       'customer-sessions',
+      'customer-seats',
       'orders',
       'subscriptions',
       'test-clocks',
@@ -107,7 +108,8 @@ export const DOMAIN_LAYERS = [
     ],
     within: {
       orders: ['customer-sessions'],
-      subscriptions: ['customer-sessions', 'orders'],
+      'customer-seats': ['customer-sessions'],
+      subscriptions: ['customer-sessions', 'customer-seats', 'orders'],
       'test-clocks': ['subscriptions'],
       checkouts: ['customer-sessions', 'orders', 'subscriptions', 'test-clocks'],
       refunds: ['orders'],
