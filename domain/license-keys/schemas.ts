@@ -24,8 +24,8 @@ export const licenseKeySchema = z.object({
   organization_id: z.uuid(),
   customer_id: z.uuid(),
   customer: customerSchema,
-  // Keys granted through a seat belong to its member; seats are not sold yet, so every key is
-  // the customer's own and both are null.
+  // Polar gives a seat's key to the seat's member; without team customers (members) a seat's
+  // holder is a customer of their own, the key's `customer`, and both stay null.
   member_id: inVersions({ from: '2026-10' }, z.uuid().nullable()),
   member: inVersions({ from: '2026-10' }, licenseKeyMemberSchema.nullable()),
   benefit_id: z.uuid(),

@@ -15,11 +15,12 @@ async function send<S extends z.ZodType>(
   body: unknown,
   schema: S,
   token: string | null,
+  base = BASE,
 ): Promise<z.output<S>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${BASE}${path}`, {
+  const response = await fetch(`${base}${path}`, {
     method,
     credentials: 'omit',
     headers,
@@ -62,6 +63,16 @@ export function publicPortalCall<S extends z.ZodType>(
   body?: unknown,
 ): Promise<z.output<S>> {
   return send(method, path, body, schema, null);
+}
+
+/** The invited person's calls about a seat (`/v1/customer-seats/claim`): the link's token, no session. */
+export function seatClaimCall<S extends z.ZodType>(
+  method: Method,
+  path: string,
+  schema: S,
+  body?: unknown,
+): Promise<z.output<S>> {
+  return send(method, path, body, schema, null, '/v1/customer-seats');
 }
 
 /** Answers (401, 403, 404, 422) are not hiccups: asking again would only repeat them. */

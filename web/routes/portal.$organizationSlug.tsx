@@ -88,8 +88,11 @@ function PortalLayout() {
   const organization = useQuery(portalOrganizationQuery(slug));
   const token = usePortalToken(slug);
   const ended = useSessionEnd(slug);
-  // An email change's link is opened wherever the inbox is, often without a session there.
-  const isEmailLink = useLocation({ select: (location) => location.pathname.endsWith('/verify-email') });
+  // An email change's link and a seat invitation are opened wherever the inbox is, often without
+  // a session there.
+  const isEmailLink = useLocation({
+    select: (location) => location.pathname.endsWith('/verify-email') || location.pathname.endsWith('/claim'),
+  });
   const session = useQuery({ ...portalSessionQuery(slug), enabled: token !== null });
   usePortalChunks(token !== null);
   const sellerName = organization.data?.organization.name;
