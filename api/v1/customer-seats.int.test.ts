@@ -311,4 +311,67 @@ describe('customer seats', () => {
       body: { error: 'FeatureNotEnabled' },
     });
   });
+
+  it('in the portal, the buyer invites by email, re-sends and takes back their own seats, and no one else’s', async () => {
+    const { polar, token, plan, call } = await seller();
+    const bought = await buyOnNewClock(polar, env.stack.baseUrl, token, plan.id, { seats: 2 });
+    const security = { customerSession: bought.customerSessionToken };
+    const portal = anonymous().customerPortal.seats;
+    const seat = await portal.assignSeat(security, {
+      subscriptionId: bought.subscriptionId,
+      email: 'dorothy@example.test',
+    });
+    expect(seat).toMatchObject({ status: 'pending', customerEmail: 'dorothy@example.test' });
+    const first = await invitationTo('dorothy@example.test');
+    expect(await portal.listSeats(security, { subscriptionId: bought.subscriptionId })).toMatchObject({
+      totalSeats: 2,
+      availableSeats: 1,
+      seats: [{ id: seat.id }],
+    });
+    const resent = await portal.resendInvitation(security, { seatId: seat.id });
+    expect(resent.status).toBe('pending');
+    expect((await invitationTo('dorothy@example.test')).token).not.toBe(first.token);
+
+    // The portal invites by email only, and only to the buyer's own purchases.
+    const portalCall = (method: string, path: string, body?: unknown) =>
+      callV1(env.stack.baseUrl, bought.customerSessionToken, method, `/customer-portal${path}`, body);
+    expect(
+      await portalCall('POST', '/seats', {
+        subscription_id: bought.subscriptionId,
+        customer_id: bought.customer.id,
+      }),
+    ).toMatchObject({
+      status: 422,
+      body: {
+        detail: [
+          expect.objectContaining({
+            loc: ['body', 'customer_id'],
+            msg: 'Invite people by their email address.',
+          }),
+        ],
+      },
+    });
+    const someoneElse = await buyOnNewClock(polar, env.stack.baseUrl, token, plan.id, { seats: 2 });
+    expect(await portalCall('GET', `/seats?subscription_id=${someoneElse.subscriptionId}`)).toMatchObject({
+      status: 404,
+    });
+    const theirs = await polar.customerSeats.assignSeat({
+      subscriptionId: someoneElse.subscriptionId,
+      email: 'edsger@example.test',
+    });
+    expect(await portalCall('DELETE', `/seats/${theirs.id}`)).toMatchObject({ status: 404 });
+    expect(
+      (await call('GET', `/customer-seats?subscription_id=${someoneElse.subscriptionId}`)).body,
+    ).toMatchObject({
+      seats: [{ id: theirs.id, status: 'pending' }],
+    });
+
+    const revoked = await portal.revokeSeat(security, { seatId: seat.id });
+    expect(revoked.status).toBe('revoked');
+    await expect(
+      anonymous().customerSeats.getClaimInfo({ invitationToken: first.token }),
+    ).rejects.toMatchObject({
+      statusCode: 400,
+    });
+  });
 });

@@ -37,6 +37,7 @@ import type { PortalContext } from '../../domain/customer-portal/context.js';
 import { NO_ACCOUNT_PLATFORMS, type AccountPlatforms } from '../../domain/customer-accounts/platforms.js';
 import { registerLicenseKeyOperations } from './license-keys.js';
 import { registerCustomerSeatOperations, registerSeatClaimOperations } from './customer-seats.js';
+import { registerPortalSeatOperations } from './customer-portal/seats.js';
 import {
   checkoutClientCors,
   registerCheckoutClientOperations,
@@ -267,6 +268,7 @@ export function createV1Router(deps: V1Deps): {
   registerPortalEmailUpdateOperations(registry, { ...portal, mailer: deps.mailer });
   registerPortalPaymentMethodOperations(registry, portal);
   registerPortalSubscriptionOperations(registry, portal);
+  registerPortalSeatOperations(registry, { ...portal, mailer: deps.mailer });
   registerPortalBenefitGrantOperations(registry, portal);
   registerPortalLicenseKeyOperations(registry, portal);
   registerPortalDownloadableOperations(registry, portal);

@@ -100,3 +100,17 @@ export async function lockPurchase(tx: Tx, key: SeatPurchaseKey): Promise<void> 
     await tx.sql.query(`SELECT id FROM orders WHERE id = $1::uuid FOR UPDATE`, [key.orderId]);
   }
 }
+
+/** The purchase a checkout made (the portal assigns seats right after paying, by its checkout). */
+export async function purchaseOfCheckout(
+  db: Pick<Prisma.TransactionClient, 'subscription' | 'order'>,
+  checkoutId: string,
+): Promise<SeatPurchaseKey | null> {
+  const subscription = await db.subscription.findUnique({ where: { checkoutId }, select: { id: true } });
+  if (subscription) return { subscriptionId: subscription.id };
+  const order = await db.order.findFirst({
+    where: { checkoutId, subscriptionId: null },
+    select: { id: true },
+  });
+  return order ? { orderId: order.id } : null;
+}

@@ -74,7 +74,12 @@ export type SeatAssign = z.infer<typeof seatAssignSchema>;
 
 /** The portal's assign: the buyer names an email; `checkout_id` is the purchase just made. */
 export const customerSeatAssignSchema = z
-  .strictObject({ ...purchaseFields, checkout_id: z.uuid().nullable().optional(), ...holderFields })
+  .strictObject({
+    ...purchaseFields,
+    checkout_id: z.uuid().nullable().optional(),
+    ...holderFields,
+    immediate_claim: z.boolean().default(false),
+  })
   .meta({ id: 'CustomerSeatAssign' });
 export type CustomerSeatAssign = z.infer<typeof customerSeatAssignSchema>;
 

@@ -40,7 +40,7 @@ import { seatView, type SeatRow } from './views.js';
 export type SeatContext = { db: Db; mailer: Mailer; publicUrl: string };
 
 /** A purchase seats are given from, as the seat operations read it. */
-type SeatPurchase = {
+export type SeatPurchase = {
   key: SeatPurchaseKey;
   organizationId: string;
   buyerId: string;
@@ -55,7 +55,10 @@ type SeatPurchase = {
 
 const notFound = (what: 'Subscription' | 'Order') => new AppError('ResourceNotFound', `${what} not found.`);
 
-async function readPurchase(db: Db | Tx['prisma'], key: SeatPurchaseKey): Promise<SeatPurchase | null> {
+export async function readPurchase(
+  db: Db | Tx['prisma'],
+  key: SeatPurchaseKey,
+): Promise<SeatPurchase | null> {
   if ('subscriptionId' in key) {
     const row = await findSubscriptionForSeats(db, key.subscriptionId);
     if (!row) return null;
@@ -89,7 +92,7 @@ async function readPurchase(db: Db | Tx['prisma'], key: SeatPurchaseKey): Promis
   };
 }
 
-function purchaseKeyOf(input: {
+export function purchaseKeyOf(input: {
   subscription_id?: string | null;
   order_id?: string | null;
 }): SeatPurchaseKey {
@@ -130,7 +133,7 @@ async function purchaseFor(
   return purchase;
 }
 
-async function assertSeatsEnabled(db: Db, organizationId: string): Promise<void> {
+export async function assertSeatsEnabled(db: Db, organizationId: string): Promise<void> {
   const organization = (await findOrganizationById(db.sql, organizationId))!;
   if (!organization.seatBasedPricingEnabled) throw new AppError('FeatureNotEnabled');
 }
@@ -190,6 +193,15 @@ export async function assignSeat(
 ): Promise<CustomerSeat> {
   const key = purchaseKeyOf(input);
   await purchaseFor(ctx.db, caller, key, 'manage');
+  return giveSeat(ctx, key, input, now);
+}
+
+export async function giveSeat(
+  ctx: SeatContext,
+  key: SeatPurchaseKey,
+  input: SeatAssign,
+  now: Date,
+): Promise<CustomerSeat> {
   const invitation = newInvitation(now);
   const { seat, purchase } = await transaction(ctx.db, async (tx) => {
     await lockPurchase(tx, key);
@@ -332,7 +344,7 @@ export async function resendInvitationOf(ctx: SeatContext, seat: SeatRow, now: D
   return renewed;
 }
 
-const purchaseKeyOfRow = (seat: SeatRow): SeatPurchaseKey =>
+export const purchaseKeyOfRow = (seat: SeatRow): SeatPurchaseKey =>
   seat.subscriptionId ? { subscriptionId: seat.subscriptionId } : { orderId: seat.orderId! };
 
 async function invitedSeat(db: Db, token: string, now: Date) {
