@@ -23,6 +23,7 @@ import { PortalDialog } from './dialog';
 import { FailedPayment } from './failed-payment';
 import { PlanChangePayment } from './plan-change-payment';
 import { PendingChange } from './pending-change';
+import { SeatHolders } from './seat-holders';
 import { SeatChangeForm } from './seats';
 import { BUYER_CANCELLATION_REASONS, describeProductPrice, signedMoney } from './format';
 import { portalProrationPreviewQuery, usePortalSubscriptionChange } from './queries';
@@ -194,6 +195,10 @@ export function SubscriptionCard(props: {
             setNotice(outcome.notice);
           }}
         />
+      ) : null}
+      {/* The people the buyer gives the plan's seats to (docs/seats.md). */}
+      {subscription.seats != null && !hasEnded(subscription) ? (
+        <SeatHolders slug={props.slug} subscriptionId={subscription.id} />
       ) : null}
       {subscription.pending_update ? (
         <PendingChange
