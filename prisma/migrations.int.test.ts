@@ -47,6 +47,8 @@ const HAND_WRITTEN_INDEXES = [
   'benefit_grants_pending_idx',
   'benefit_grants_subscription_key',
   'customer_payment_methods_default_key',
+  'customer_seats_live_order_holder',
+  'customer_seats_live_subscription_holder',
   'customers_organization_id_email_live_key',
   'customers_organization_id_external_id_live_key',
   'discounts_organization_id_code_live_key',

@@ -39,8 +39,8 @@ export type TenancyOperation<Seed> = {
    * permissions are checked, so an invalid one would answer 422 where the scenario expects 403 or 404.
    */
   body?: (seed: Seed, organizationId: string) => Record<string, unknown>;
-  /** Query parameters every call carries (those the operation requires). */
-  query?: Record<string, string>;
+  /** Query parameters every call carries (those the operation requires), fixed or of the seed. */
+  query?: Record<string, string> | ((seed: Seed) => Record<string, string>);
   /** What a caller who may call it gets, when that is not 200. */
   allowedStatus?: number;
   /** For a list: the id under which the seed appears among its items; the seed's id unless given. */
@@ -358,6 +358,8 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
       const kind = kindOf(operation);
       const title = `${operation.operationId} (${operation.method.toUpperCase()} /v1${operation.path})`;
       const params = (seed: Seed) => operation.params?.(seed) ?? { id: seed.id };
+      const queryOf = (seed: Seed) =>
+        typeof operation.query === 'function' ? operation.query(seed) : operation.query;
       const allowed = operation.allowedStatus ?? 200;
       const call = (
         credentials: Credentials,
@@ -368,7 +370,7 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
         send(world.baseUrl, operation, {
           credentials,
           params: params(seed),
-          query: { ...operation.query, ...query },
+          query: { ...queryOf(seed), ...query },
           body: operation.body?.(seed, organizationId),
         });
       /** Calls as our callers do, on our own seed. */
@@ -510,7 +512,7 @@ function defineScenario<Seed extends { id: string }>(env: TenancyEnv, resource: 
                 const absent = await send(world.baseUrl, operation, {
                   credentials,
                   params: missing,
-                  query: operation.query,
+                  query: queryOf(world.theirs.seed),
                   body: operation.body?.(world.theirs.seed, world.theirs.organization.id),
                 });
                 expect(absent).toEqual(foreign);

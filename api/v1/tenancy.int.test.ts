@@ -462,6 +462,59 @@ const scenarios = [
     ],
   }),
   tenancyScenario({
+    name: 'customer seats',
+    scope: 'customer_seats',
+    // A plan with seats and one seat given, as the assign writes it (the seat operations read the
+    // plan's `seats`, not its price).
+    seed: async ({ db, id, polar }) => {
+      const subscription = await createSubscription(db, polar);
+      await db.subscription.update({ where: { id: subscription.id }, data: { seats: 20 } });
+      const holder = await createCustomer(polar);
+      const seat = await db.customerSeat.create({
+        data: {
+          organizationId: id,
+          subscriptionId: subscription.id,
+          status: 'pending',
+          customerId: holder.id,
+          email: holder.email,
+          invitationTokenHash: `seed-${suffix()}`,
+          invitationTokenExpiresAt: new Date(Date.now() + 24 * 3_600_000),
+        },
+      });
+      return { id: seat.id, subscriptionId: subscription.id };
+    },
+    stored: (db, seat) => db.customerSeat.findUnique({ where: { id: seat.id } }),
+    count: (db, organizationId) => db.customerSeat.count({ where: { organizationId } }),
+    operations: [
+      {
+        operationId: 'customer-seats:list_seats',
+        method: 'get',
+        path: '/customer-seats',
+        query: (seat) => ({ subscription_id: seat.subscriptionId }),
+        report: (answer) => z.object({ seats: z.array(z.unknown()) }).parse(answer).seats.length,
+      },
+      {
+        operationId: 'customer-seats:assign_seat',
+        method: 'post',
+        path: '/customer-seats',
+        body: (seat) => ({ subscription_id: seat.subscriptionId, email: `seat-${suffix()}@example.test` }),
+        foreign: { status: 404, error: 'ResourceNotFound' },
+      },
+      {
+        operationId: 'customer-seats:resend_invitation',
+        method: 'post',
+        path: '/customer-seats/{seat_id}/resend',
+        params: (seat) => ({ seat_id: seat.id }),
+      },
+      {
+        operationId: 'customer-seats:revoke_seat',
+        method: 'delete',
+        path: '/customer-seats/{seat_id}',
+        params: (seat) => ({ seat_id: seat.id }),
+      },
+    ],
+  }),
+  tenancyScenario({
     name: 'customers',
     scope: 'customers',
     seed: async ({ polar }) => {

@@ -15,6 +15,7 @@ const RESOURCES = [
   'customers',
   'customer_meters',
   'customer_sessions',
+  'customer_seats',
   'discounts',
   'license_keys',
   'meters',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataInputSchema, metadataSchema } from '../metadata/schemas.js';
-import { emailAddressSchema } from '../platform/schemas.js';
+import { emailAddressSchema, textSchema } from '../platform/schemas.js';
 
 // Polar's customer seats as @polar-sh/sdk@0.48.1 and polar-sdk 1.0.2 (every dated version) read
 // them: one shape in all versions.
@@ -59,10 +59,10 @@ const purchaseFields = {
 
 const holderFields = {
   email: emailAddressSchema().nullable().optional(),
-  external_customer_id: z.string().min(1).max(400).nullable().optional(),
+  external_customer_id: textSchema({ min: 1, max: 400 }).nullable().optional(),
   customer_id: z.uuid().nullable().optional(),
   // Members belong to team customers (not built): naming one is refused in the service.
-  external_member_id: z.string().min(1).max(400).nullable().optional(),
+  external_member_id: textSchema({ min: 1, max: 400 }).nullable().optional(),
   member_id: z.uuid().nullable().optional(),
   metadata: seatMetadataSchema.nullable().optional(),
 };
@@ -87,10 +87,11 @@ export const seatListQuerySchema = z.object(purchaseFields);
 export type SeatListQuery = z.infer<typeof seatListQuerySchema>;
 
 export const seatIdParamsSchema = z.object({ seat_id: z.uuid({ message: 'Input should be a valid UUID' }) });
-export const invitationTokenParamsSchema = z.object({ invitation_token: z.string().min(1).max(200) });
+const invitationTokenSchema = textSchema({ min: 1, max: 200 });
+export const invitationTokenParamsSchema = z.object({ invitation_token: invitationTokenSchema });
 
 export const seatClaimSchema = z
-  .strictObject({ invitation_token: z.string().min(1).max(200) })
+  .strictObject({ invitation_token: invitationTokenSchema })
   .meta({ id: 'SeatClaim' });
 
 export const seatClaimInfoSchema = z
