@@ -155,6 +155,12 @@ describe('history as it happened, in Chromium', () => {
 
   it('shows two license keys from two purchases with the product and order each came with', async () => {
     const first = await buyInSandbox(polar, env.baseUrl, bundleId, customerId);
+    // Granted before the second purchase, as two purchases days apart are: keys made in the same
+    // grant step share their creation time, and their order would then be the ids'.
+    await eventually(
+      async () => (await polar.licenseKeys.list({})).result.items,
+      (keys) => keys.length === 1,
+    );
     await polar.products.update({ id: bundleId, productUpdate: { name: 'App bundle 2' } });
     const second = await buyInSandbox(polar, env.baseUrl, bundleId, customerId);
     const orderOf = async (checkoutId: string) => (await polar.orders.list({ checkoutId })).result.items[0]!;
