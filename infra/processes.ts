@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -66,11 +66,56 @@ export function spawnLogged(
   return child;
 }
 
-/** Sends `signal`, then SIGKILL after `graceMs`; resolves when the process has exited. */
+/**
+ * Whether a live process is left in the group `pgid` leads. Zombies do not count: an orphan killed
+ * here is reaped by whoever adopted it, which in a container may be never.
+ */
+function groupAlive(pgid: number): boolean {
+  if (!existsSync('/proc/self/stat')) {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return readdirSync('/proc').some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      // `pid (comm) state ppid pgrp …`: comm may hold spaces, so read after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(pgrp) === pgid && state !== 'Z';
+    } catch {
+      return false; // Ended while we looked.
+    }
+  });
+}
+
+/**
+ * Sends `signal`, then SIGKILL after `graceMs`; resolves when the process and the rest of its
+ * process group have exited. Children are spawned detached, each leading its own group: a process
+ * killed after its grace (PostgreSQL's postmaster, say) leaves its own children to notice alone,
+ * so they are waited for and, if they linger, killed with the group.
+ */
 export function stopChild(
   child: ChildProcess,
   { signal = 'SIGTERM' as NodeJS.Signals, graceMs = 10_000 } = {},
 ) {
+  const pgid = child.pid;
+  const leftovers = async () => {
+    if (pgid === undefined) return;
+    const deadline = Date.now() + 5_000;
+    while (groupAlive(pgid) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    if (!groupAlive(pgid)) return;
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      return; // Gone meanwhile.
+    }
+    while (groupAlive(pgid) && Date.now() < deadline + 5_000)
+      await new Promise((done) => setTimeout(done, 50));
+  };
   return new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -79,5 +124,5 @@ export function stopChild(
       resolve();
     });
     child.kill(signal);
-  });
+  }).then(leftovers);
 }
