@@ -74,8 +74,23 @@ describe('seat changes in the portal and the dashboard, in Chromium', () => {
     expect(await pending.textContent()).toMatch(/^Changes to 3 seats on .*2026\./);
     expect(await hasNoHorizontalOverflow(buyer)).toBe(true);
 
+    const holder = `holder-${suffix}@example.test`;
+    await polar.customerSeats.assignSeat({ subscriptionId, email: holder });
     await seller.page.goto(`${env.baseUrl}/dashboard/subscriptions/${subscriptionId}`);
     await seller.page.getByTestId('subscription-seats').filter({ hasText: '5 seats' }).waitFor();
+    // Who holds the seats; an owner can take one back.
+    const given = seller.page.getByTestId('subscription-seat-holders');
+    await given
+      .getByTestId('seat-holders-count')
+      .filter({ hasText: '1 of 5 seats given, 2 free.' })
+      .waitFor();
+    const row = given.getByTestId('seat-holder-row').filter({ hasText: holder });
+    await row.getByRole('button', { name: `Take back the seat of ${holder}` }).click();
+    await row.getByRole('button', { name: 'Confirm' }).click();
+    await given
+      .getByTestId('seat-holders-count')
+      .filter({ hasText: '0 of 5 seats given, 3 free.' })
+      .waitFor();
     expect(await seller.page.getByTestId('subscription-pending-change').textContent()).toMatch(
       /^Changes to 3 seats on .*2026$/,
     );

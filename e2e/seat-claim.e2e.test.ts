@@ -63,6 +63,11 @@ describe('seats in the portal: the buyer invites, the invited person accepts, in
     // Signed in as the holder: the account is theirs.
     await page.getByRole('link', { name: 'Go to your account' }).click();
     await page.getByText(holderEmail).first().waitFor();
+    // Their seat shows as given to them, the plan's billing as someone else's.
+    const held = page.getByTestId('held-seat');
+    await held.getByRole('heading', { name: productName }).waitFor();
+    expect(await held.getByTestId('held-seat-access').textContent()).toBe('For as long as the plan runs');
+    expect(await page.getByTestId('portal-subscription').count()).toBe(0);
     expect(await hasNoHorizontalOverflow(page)).toBe(true);
 
     const again = await (await buyerContext({ viewport: PHONE })).newPage();

@@ -107,6 +107,24 @@ describe('customer seats', () => {
       customerSession: claimed.customerSessionToken,
     });
     expect(portal).toMatchObject({ id: seat.customerId, email: 'grace@example.test' });
+    // The holder's portal shows the plan their seat is on, not as a plan of their own.
+    const holderPortal = new Polar({ serverURL: env.stack.baseUrl }).customerPortal;
+    const holderSession = { customerSession: claimed.customerSessionToken };
+    const held = await holderPortal.seats.listClaimedSubscriptions(holderSession, {});
+    expect(held.result).toMatchObject({
+      items: [{ id: subscriptionId, customerId: buyer.id, product: { id: plan.id } }],
+      pagination: { totalCount: 1 },
+    });
+    expect((await holderPortal.subscriptions.list(holderSession, {})).result.pagination.totalCount).toBe(0);
+    // The buyer holds no seat of their own plan.
+    expect(
+      (
+        await holderPortal.seats.listClaimedSubscriptions(
+          { customerSession: (await polar.customerSessions.create({ customerId: buyer.id })).token },
+          {},
+        )
+      ).result.items,
+    ).toEqual([]);
     await eventually(
       () => holds(seat.customerId!, benefit.id),
       (held) => held,
@@ -135,6 +153,7 @@ describe('customer seats', () => {
       availableSeats: 3,
       seats: [],
     });
+    expect((await holderPortal.seats.listClaimedSubscriptions(holderSession, {})).result.items).toEqual([]);
     expect(await eventsOf(organization.id, 'customer_seat.')).toEqual([
       ['customer_seat.assigned', 'pending'],
       ['customer_seat.claimed', 'claimed'],

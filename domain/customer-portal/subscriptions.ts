@@ -2,8 +2,10 @@
 // resume, retry a failed renewal. The changes themselves are subscriptions/customer-changes.ts; this
 // file adds what the portal shows beside them (the seller, the payment waiting for the customer).
 
+import { claimedSubscriptionIdsOf } from '../customer-seats/repository.js';
 import type { CustomerCaller } from '../customer-sessions/rules.js';
-import { paginated } from '../platform/rules.js';
+import type { PageQuery } from '../platform/schemas.js';
+import { pageToSkipTake, paginated } from '../platform/rules.js';
 import {
   cancelCustomerSubscription,
   findSubscriptionOfCustomer,
@@ -12,6 +14,7 @@ import {
   updateCustomerSubscription,
 } from '../subscriptions/customer-changes.js';
 import { paymentConfirmationsOf } from '../subscriptions/customer-payments.js';
+import { listSubscriptionRows } from '../subscriptions/repository.js';
 import type { Subscription } from '../subscriptions/schemas.js';
 import { subscriptionView } from '../subscriptions/views.js';
 import { organizationWire, type PortalContext } from './context.js';
@@ -52,6 +55,34 @@ export async function listPortalSubscriptions(
   const [rows, total] = await listSubscriptionRowsOfCustomer(ctx.db, customer, query);
   const views = rows.map((row) => subscriptionView(row, ctx.publicUrl));
   return paginated(await customerSubscriptionViews(ctx, customer, views), total, query);
+}
+
+/**
+ * Subscriptions someone else bought in which the signed-in customer holds a claimed seat (Polar's
+ * `list_claimed_subscriptions`): what the seat is for, never the buyer's unpaid order.
+ */
+export async function listClaimedSeatSubscriptions(
+  ctx: PortalContext,
+  customer: CustomerCaller,
+  query: PageQuery,
+) {
+  const ids = await claimedSubscriptionIdsOf(ctx.db, customer.customerId);
+  const [rows, total] = await listSubscriptionRows(
+    ctx.db,
+    { organizationId: customer.organizationId, id: { in: ids } },
+    [{ startedAt: 'desc' }, { id: 'asc' }],
+    pageToSkipTake(query),
+  );
+  const organization = await organizationWire(ctx.db, customer.organizationId);
+  const items = rows.map((row) => {
+    const view = subscriptionView(row, ctx.publicUrl);
+    return customerSubscriptionSchema.parse({
+      ...view,
+      product: { ...view.product, organization },
+      payment_confirmation: null,
+    });
+  });
+  return paginated(items, total, query);
 }
 
 export async function getPortalSubscription(ctx: PortalContext, customer: CustomerCaller, id: string) {

@@ -29,6 +29,15 @@ export function findLiveSeatOfHolder(db: Client, key: SeatPurchaseKey, customerI
   });
 }
 
+/** The subscriptions in which this customer holds a claimed seat. */
+export async function claimedSubscriptionIdsOf(db: Client, customerId: string): Promise<string[]> {
+  const seats = await db.customerSeat.findMany({
+    where: { customerId, status: 'claimed', subscriptionId: { not: null } },
+    select: { subscriptionId: true },
+  });
+  return seats.map((seat) => seat.subscriptionId!);
+}
+
 export function findSeat(db: Client, id: string) {
   return db.customerSeat.findUnique({ where: { id } });
 }

@@ -115,7 +115,7 @@ export const DOMAIN_LAYERS = [
       refunds: ['orders'],
       disputes: ['orders'],
       'customer-timeline': ['orders', 'refunds', 'subscriptions'],
-      'customer-portal': ['customer-sessions', 'orders', 'subscriptions', 'checkouts'],
+      'customer-portal': ['customer-sessions', 'customer-seats', 'orders', 'subscriptions', 'checkouts'],
     },
   },
 ];

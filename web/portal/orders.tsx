@@ -13,6 +13,7 @@ import { formatDate } from '../components';
 import { OrderStatusBadge } from '../orders/status';
 import { portalCall } from './api';
 import { ConfirmOrderPayment } from './payment-confirmation';
+import { SeatHolders } from './seat-holders';
 import { portalMeQuery, portalResourceKey } from './queries';
 import { orderNumber } from '../../domain/orders/rules';
 
@@ -160,6 +161,10 @@ export function OrderItem({ slug, order }: { slug: string; order: CustomerOrder 
         </div>
       ) : null}
       {order.paid ? <InvoiceButton slug={slug} order={order} /> : null}
+      {/* A one-time purchase of seats: the buyer gives them here (docs/seats.md). */}
+      {order.seats != null && order.paid && !order.subscription_id ? (
+        <SeatHolders slug={slug} purchase={{ order_id: order.id }} />
+      ) : null}
     </li>
   );
 }

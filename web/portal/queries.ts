@@ -46,7 +46,8 @@ type PortalResource =
   | 'downloadables'
   | 'meters'
   | 'benefit-grants'
-  | 'payment-methods';
+  | 'payment-methods'
+  | 'claimed-seats';
 
 export const portalOrganizationQuery = (slug: string) =>
   queryOptions({
@@ -93,6 +94,20 @@ export const portalSessionQuery = (slug: string) =>
 
 export const portalMeQuery = (slug: string) =>
   customerQuery(slug, ['me'], '/customers/me', customerPortalCustomerSchema);
+
+/** Plans others bought that give this customer a seat: few per person, so one page of the most. */
+export const portalClaimedSeatsQuery = (slug: string) =>
+  queryOptions({
+    queryKey: [...portalListKey(slug, 'claimed-seats'), 1],
+    queryFn: () =>
+      portalCall(
+        slug,
+        'GET',
+        '/seats/subscriptions?page=1&limit=100',
+        listResourceSchema(customerSubscriptionSchema),
+      ),
+    retry: retryServerErrorsOnce,
+  });
 
 /** A failed renewal is charged again by the subscription's workflow (retry, new card): its list follows. */
 const PAST_DUE_REFRESH_MS = 5_000;

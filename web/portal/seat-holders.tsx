@@ -10,29 +10,33 @@ import { portalCall, retryServerErrorsOnce } from './api';
 
 // The people a buyer gives the seats of their plan to (docs/seats.md): each gets an email with a
 // link, accepts it, and then holds what the plan includes. The buyer invites, sends again and
-// takes seats back here.
+// takes seats back here, on a plan's card or a one-time order's.
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const NO_CONNECTION = 'We could not reach the server. Check your connection and try again.';
 const EMAIL_WORDS: FormWords = { email: { other: 'Enter their email address, like name@example.com.' } };
 
-const seatsKey = (slug: string, subscriptionId: string) => ['portal', slug, 'seats', subscriptionId] as const;
+/** A plan or a one-time order bought at a seat price: its seats are listed and given by its id. */
+export type SeatPurchase = { subscription_id: string } | { order_id: string };
+
+const purchaseId = (purchase: SeatPurchase) =>
+  'subscription_id' in purchase ? purchase.subscription_id : purchase.order_id;
+const purchaseQuery = (purchase: SeatPurchase) =>
+  'subscription_id' in purchase
+    ? `subscription_id=${encodeURIComponent(purchase.subscription_id)}`
+    : `order_id=${encodeURIComponent(purchase.order_id)}`;
+const seatsKey = (slug: string, purchase: SeatPurchase) =>
+  ['portal', slug, 'seats', purchaseId(purchase)] as const;
 
 function statusWords(seat: CustomerSeat): string {
   return seat.status === 'claimed' ? 'Has the seat' : 'Invited: has not accepted yet';
 }
 
-export function SeatHolders({ slug, subscriptionId }: { slug: string; subscriptionId: string }) {
+export function SeatHolders({ slug, purchase }: { slug: string; purchase: SeatPurchase }) {
   const queryClient = useQueryClient();
   const seats = useQuery({
-    queryKey: seatsKey(slug, subscriptionId),
-    queryFn: () =>
-      portalCall(
-        slug,
-        'GET',
-        `/seats?subscription_id=${encodeURIComponent(subscriptionId)}`,
-        seatsListSchema,
-      ),
+    queryKey: seatsKey(slug, purchase),
+    queryFn: () => portalCall(slug, 'GET', `/seats?${purchaseQuery(purchase)}`, seatsListSchema),
     retry: retryServerErrorsOnce,
   });
   const [email, setEmail] = useState('');
@@ -40,7 +44,7 @@ export function SeatHolders({ slug, subscriptionId }: { slug: string; subscripti
   const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: seatsKey(slug, subscriptionId) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: seatsKey(slug, purchase) });
 
   async function invite(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,7 +56,7 @@ export function SeatHolders({ slug, subscriptionId }: { slug: string; subscripti
     setFormError(null);
     try {
       const seat = await portalCall(slug, 'POST', '/seats', customerSeatSchema, {
-        subscription_id: subscriptionId,
+        ...purchase,
         email: address,
       });
       setEmail('');
@@ -92,8 +96,12 @@ export function SeatHolders({ slug, subscriptionId }: { slug: string; subscripti
   if (seats.isError) return <ErrorNote message={seats.error.message} />;
   const { seats: given, available_seats: available, total_seats: total } = seats.data;
   return (
-    <section className="stack" aria-labelledby={`seat-holders-${subscriptionId}`} data-testid="seat-holders">
-      <h4 id={`seat-holders-${subscriptionId}`}>Who has your seats</h4>
+    <section
+      className="stack"
+      aria-labelledby={`seat-holders-${purchaseId(purchase)}`}
+      data-testid="seat-holders"
+    >
+      <h4 id={`seat-holders-${purchaseId(purchase)}`}>Who has your seats</h4>
       <p data-testid="seat-count">
         {given.length} of {seatsWords(total)} given
         {available === 0 && given.length < total ? ' (the rest go with your scheduled change)' : ''}.

@@ -198,7 +198,7 @@ export function SubscriptionCard(props: {
       ) : null}
       {/* The people the buyer gives the plan's seats to (docs/seats.md). */}
       {subscription.seats != null && !hasEnded(subscription) ? (
-        <SeatHolders slug={props.slug} subscriptionId={subscription.id} />
+        <SeatHolders slug={props.slug} purchase={{ subscription_id: subscription.id }} />
       ) : null}
       {subscription.pending_update ? (
         <PendingChange

@@ -3,8 +3,14 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ErrorNote } from '../components';
 import { prefetch } from '../loaders';
 import { pageSearch, portalPageSearchSchema, PortalPager } from '../portal/paging';
-import { portalMeQuery, portalOrganizationQuery, portalSubscriptionsQuery } from '../portal/queries';
+import {
+  portalClaimedSeatsQuery,
+  portalMeQuery,
+  portalOrganizationQuery,
+  portalSubscriptionsQuery,
+} from '../portal/queries';
 import { readPortalToken } from '../portal/session';
+import { HeldSeats } from '../portal/held-seats';
 import { NoSubscriptions, SubscriptionCard } from '../portal/subscriptions';
 
 export const Route = createFileRoute('/portal/$organizationSlug/')({
@@ -14,6 +20,7 @@ export const Route = createFileRoute('/portal/$organizationSlug/')({
     if (!readPortalToken(organizationSlug)) return;
     prefetch(queryClient, portalSubscriptionsQuery(organizationSlug, page));
     prefetch(queryClient, portalMeQuery(organizationSlug));
+    prefetch(queryClient, portalClaimedSeatsQuery(organizationSlug));
   },
   component: OverviewPage,
 });
@@ -36,6 +43,7 @@ function OverviewPage() {
           Signed in as {me.data.email}
         </p>
       ) : null}
+      <HeldSeats slug={slug} />
       <section id={LIST_ID} className="portal-section" aria-labelledby="subscriptions-heading" tabIndex={-1}>
         <h2 id="subscriptions-heading">Subscriptions</h2>
         <ErrorNote message={subscriptions.error?.message ?? null} />

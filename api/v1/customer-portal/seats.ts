@@ -1,5 +1,7 @@
 // The buyer's seats in the portal (Polar's portal `seats`): list, invite by email, revoke, resend.
 import type { PortalContext } from '../../../domain/customer-portal/context.js';
+import { customerSubscriptionSchema } from '../../../domain/customer-portal/schemas.js';
+import { listClaimedSeatSubscriptions } from '../../../domain/customer-portal/subscriptions.js';
 import {
   assignPortalSeat,
   listPortalSeats,
@@ -14,6 +16,7 @@ import {
   seatsListSchema,
 } from '../../../domain/customer-seats/schemas.js';
 import type { Mailer } from '../../../domain/emails/mailer.js';
+import { listResourceSchema, pageQuerySchema } from '../../../domain/platform/schemas.js';
 import type { OperationRegistry } from '../../http/operations.js';
 import { PORTAL_TAG as tag } from './tag.js';
 
@@ -34,6 +37,18 @@ export function registerPortalSeatOperations(
       errors,
     },
     ({ customer, query }) => listPortalSeats(ctx.db, customer, query),
+  );
+  api.addForCustomer(
+    {
+      method: 'get',
+      path: '/customer-portal/seats/subscriptions',
+      operationId: 'customer_portal:seats:list_claimed_subscriptions',
+      summary: 'List the subscriptions in which the customer holds a seat someone gave them',
+      tag,
+      query: pageQuerySchema,
+      response: listResourceSchema(customerSubscriptionSchema),
+    },
+    ({ customer, query }) => listClaimedSeatSubscriptions(ctx, customer, query),
   );
   api.addForCustomer(
     {

@@ -31,6 +31,7 @@ import {
 } from '../../../subscriptions/queries';
 import { SubscriptionCancelForm } from './-components/subscription-cancel-form';
 import { SubscriptionDiscountForm } from './-components/subscription-discount-form';
+import { SubscriptionSeatHolders } from './-components/subscription-seat-holders';
 import { SubscriptionSeatsForm } from './-components/subscription-seats-form';
 import { SubscriptionPlanChange } from './-components/subscription-plan-change';
 import { SubscriptionUpcomingInvoice } from './-components/subscription-upcoming-invoice';
@@ -89,6 +90,7 @@ function SubscriptionPageContent() {
       <SubscriptionDetails subscription={data} organizationId={organizationId} />
       <SubscriptionPause subscription={data} canManage={canManage === true && Boolean(organizationId)} />
       <SubscriptionUpcomingInvoice subscription={data} />
+      <SubscriptionSeatHolders subscription={data} canManage={canManage === true} />
       {canManage === false ? (
         <p className="muted">Only owners and admins can change subscriptions.</p>
       ) : canManage && isBillable(data) && organizationId ? (
