@@ -3,8 +3,9 @@ import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import type { CustomerSubscription } from '../../domain/customer-portal/schemas';
 import { ErrorNote, formatDate } from '../components';
-import { hasEnded, SubscriptionStatusBadge } from '../subscriptions/format';
+import { hasEnded } from '../subscriptions/format';
 import { portalClaimedSeatsQuery } from './queries';
+import { SubscriptionItemHead } from './subscriptions';
 
 /** Where a seat someone gave stands: the holder pays nothing, so only its access dates matter. */
 function describeAccess(subscription: CustomerSubscription): string {
@@ -20,12 +21,7 @@ function HeldSeat({ slug, subscription }: { slug: string; subscription: Customer
   const headingId = useId();
   return (
     <article className="portal-item" aria-labelledby={headingId} data-testid="held-seat">
-      <div className="portal-item-head">
-        <h3 id={headingId} className="wrap">
-          {subscription.product.name}
-        </h3>
-        <SubscriptionStatusBadge subscription={subscription} />
-      </div>
+      <SubscriptionItemHead headingId={headingId} subscription={subscription} />
       <dl className="portal-facts">
         <dt>Access</dt>
         <dd data-testid="held-seat-access">{describeAccess(subscription)}</dd>

@@ -59,6 +59,18 @@ function describePeriod(subscription: CustomerSubscription): string {
     : `Renews on ${formatDate(subscription.current_period_end)}`;
 }
 
+/** A subscription's name and state, heading its card (the buyer's, or a seat holder's). */
+export function SubscriptionItemHead(props: { headingId: string; subscription: CustomerSubscription }) {
+  return (
+    <div className="portal-item-head">
+      <h3 id={props.headingId} className="wrap">
+        {props.subscription.product.name}
+      </h3>
+      <SubscriptionStatusBadge subscription={props.subscription} />
+    </div>
+  );
+}
+
 /** One subscription: what it costs, where it stands, and what the buyer can do about it. */
 export function SubscriptionCard(props: {
   slug: string;
@@ -130,12 +142,7 @@ export function SubscriptionCard(props: {
 
   return (
     <article className="portal-item" aria-labelledby={headingId} data-testid="portal-subscription">
-      <div className="portal-item-head">
-        <h3 id={headingId} className="wrap">
-          {subscription.product.name}
-        </h3>
-        <SubscriptionStatusBadge subscription={subscription} />
-      </div>
+      <SubscriptionItemHead headingId={headingId} subscription={subscription} />
       {/* A change billed just now says itself what became of its payment (below). */}
       {billedChange ? null : <FailedPayment slug={props.slug} subscription={subscription} />}
       <dl className="portal-facts">
